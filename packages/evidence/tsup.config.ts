@@ -1,0 +1,14 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  entry: {
+    index: "src/index.ts",
+    github: "src/entries/github.ts",
+    bin: "src/bin.ts",
+  },
+  format: ["esm", "cjs"],
+  dts: { entry: { index: "src/index.ts", github: "src/entries/github.ts" } },
+  clean: true,
+  sourcemap: true,
+  target: "node20",
+});
