@@ -1,0 +1,44 @@
+import type { ResultAsync } from "neverthrow";
+
+/** What lstat says of a path, reduced to what the store decides on. */
+export interface StoreStat {
+  readonly type: "file" | "directory" | "symlink" | "other";
+  /** Permission bits (`mode & 0o7777`). */
+  readonly mode: number;
+  readonly uid: number;
+  readonly size: number;
+}
+
+/** A filesystem failure at the adapter edge: `errno` is the system code (`ENOENT`, `EEXIST`, …). */
+export interface StoreFsError {
+  readonly code: "store-fs";
+  readonly errno: string;
+  readonly op: string;
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * The filesystem operations the pending store needs, nothing more. Paths are absolute and
+ * `/`-separated. Adapters: `nodeStoreFs()`, `memfsStoreFs(vol)`, and a fault-injecting wrapper.
+ */
+export interface StoreFs {
+  /** The user id the store must own its directories as. */
+  uid(): number;
+  /** Creates one directory (not recursive) with `mode`; `EEXIST` when it exists. */
+  mkdir(path: string, mode: number): ResultAsync<void, StoreFsError>;
+  lstat(path: string): ResultAsync<StoreStat, StoreFsError>;
+  chmod(path: string, mode: number): ResultAsync<void, StoreFsError>;
+  /** Entry names of a directory. */
+  readdir(path: string): ResultAsync<readonly string[], StoreFsError>;
+  readFile(path: string): ResultAsync<Uint8Array, StoreFsError>;
+  /** Creates `path` exclusively with `mode`, writes `data`, fsyncs and closes it. */
+  writeNew(path: string, data: Uint8Array, mode: number): ResultAsync<void, StoreFsError>;
+  /** Hard-links `existing` to `newPath`; `EEXIST` when `newPath` exists. */
+  link(existing: string, newPath: string): ResultAsync<void, StoreFsError>;
+  /** Atomically replaces `to` with `from`. */
+  rename(from: string, to: string): ResultAsync<void, StoreFsError>;
+  unlink(path: string): ResultAsync<void, StoreFsError>;
+  /** fsyncs a directory so a rename or link in it is durable. */
+  fsyncDir(path: string): ResultAsync<void, StoreFsError>;
+}
