@@ -3,8 +3,8 @@
 // --- tree port (shared) ---
 export type { DirEntry, EntryType, TreeError, TreeReader } from "./tree.js";
 
-// --- parse / check / digest / author (core) ---
+// --- core: parse / check / digest / author ---
 
-// --- adapters (node fs, memfs) ---
+// --- adapters: node fs, memfs, fault-injecting wrapper ---
 
 // --- CLI entry for embedding ---
