@@ -1,0 +1,45 @@
+import type { TreeError } from "../tree.js";
+
+/** The sentence each tree failure is rendered with; the one place an adapter words a failure. */
+const SENTENCES: Record<TreeError["code"], (path: string, detail: string) => string> = {
+  "tree-not-found": (p) => `${shown(p)} does not exist`,
+  "tree-not-a-directory": (p, d) => `${shown(p)} is not a directory${d ? ` (${d})` : ""}`,
+  "tree-not-a-file": (p, d) => `${shown(p)} is not a regular file${d ? ` (${d})` : ""}`,
+  "tree-too-large": (p, d) => `${shown(p)} is larger than ${d}`,
+  "tree-io": (p, d) => `cannot read ${shown(p)}: ${d}`,
+};
+
+function shown(path: string): string {
+  return path === "" ? "the tree root" : `"${path}"`;
+}
+
+/** Builds a TreeError whose message is rendered from its code, path and a short detail. */
+export function treeError(code: TreeError["code"], path: string, detail = ""): TreeError {
+  return { code, path, message: SENTENCES[code](path, detail) };
+}
+
+/** Joins a tree-relative path onto an adapter's base (`""` is the base itself). */
+export function joinTree(base: string, path: string): string {
+  if (path === "") return base;
+  if (base === "" || base.endsWith("/")) return base + path;
+  return `${base}/${path}`;
+}
+
+/**
+ * True when a tree-relative path could leave the tree (absolute, `..`) — a caller bug the
+ * adapters refuse rather than follow.
+ */
+export function escapesTree(path: string): boolean {
+  return path.startsWith("/") || path.split("/").some((c) => c === "..");
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Decodes a stored name or link target; `undefined` when its bytes are not UTF-8. */
+export function decodeName(bytes: Uint8Array): string | undefined {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
