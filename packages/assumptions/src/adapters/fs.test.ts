@@ -3,7 +3,7 @@ import * as nodeFs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memfs } from "memfs";
-import { afterAll } from "vitest";
+import { afterAll, expect, test } from "vitest";
 import { memfsTree } from "./memfs.js";
 import { nodeTree } from "./node.js";
 import { treeContract, writeSpec } from "./tree-contract.js";
@@ -22,4 +22,13 @@ treeContract("memfsTree (memfs volume)", async (spec) => {
   const { fs } = memfs();
   writeSpec(fs, "/repo", spec);
   return memfsTree(fs, "/repo");
+});
+
+test("a directory the reader may not open is tree-io naming it, never not-found", async () => {
+  const { fs } = memfs({ "/t/locked/a.txt": "hi" });
+  fs.chmodSync("/t/locked", 0);
+  const err = (await memfsTree(fs, "/t").list("locked"))._unsafeUnwrapErr();
+  expect(err).toMatchObject({ code: "tree-io", path: "locked" });
+  expect(err.message).toContain("EACCES");
+  expect(err.message).toContain("locked");
 });
