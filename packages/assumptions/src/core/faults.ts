@@ -1,0 +1,91 @@
+import type { AssumptionKind } from "./model.js";
+
+/** Which field of a row a character fault was found in. */
+export type Field = "path" | "literal";
+
+type At = { readonly line?: number };
+type PathAt = At & { readonly path: string };
+type CharFault<C extends string> = At & { readonly code: C; readonly field: Field; readonly value: string; readonly codePoint: number };
+
+/** Every way reading an assumptions file can be refused. */
+export type ParseFault =
+  | (At & { readonly code: "plan-not-utf8" })
+  | { readonly code: "plan-empty" }
+  | (At & { readonly code: "comment-with-tab"; readonly value: string })
+  | (At & { readonly code: "unknown-kind"; readonly value: string })
+  | (At & { readonly code: "field-count"; readonly kind: AssumptionKind; readonly expected: number; readonly actual: number })
+  | (At & { readonly code: "bad-digest"; readonly value: string })
+  | (At & { readonly code: "literal-blank" })
+  | (At & { readonly code: "literal-padded"; readonly value: string })
+  | (At & { readonly code: "literal-line-break"; readonly value: string })
+  | (At & { readonly code: "path-empty" })
+  | (PathAt & { readonly code: "path-backslash" | "path-absolute" | "path-drive-letter" | "path-dotdot" | "path-is-root" })
+  | (PathAt & { readonly code: "path-padded-component"; readonly component: string })
+  | (PathAt & { readonly code: "path-directory-for-file"; readonly kind: AssumptionKind })
+  | CharFault<"control-character">
+  | CharFault<"invisible-character">
+  | CharFault<"compatibility-character">
+  | (At & { readonly code: "mixed-script"; readonly field: Field; readonly value: string; readonly word: string });
+
+/** Every way checking a tree can fail without a verdict. */
+export type CheckFault =
+  | (PathAt & { readonly code: "ambiguous-name"; readonly names: readonly string[] })
+  | (PathAt & { readonly code: "link-outside-root"; readonly target: string })
+  | (PathAt & { readonly code: "link-loop" })
+  | (PathAt & { readonly code: "not-a-file"; readonly entry: "directory" | "other" })
+  | (At & { readonly code: "file-not-utf8"; readonly path?: string })
+  | (PathAt & {
+      readonly code: "tree-not-found" | "tree-not-a-directory" | "tree-not-a-file" | "tree-too-large" | "tree-io";
+      readonly message: string;
+    });
+
+/** Every way authoring an assumptions file can be refused. */
+export type AuthorFault = PathAt & { readonly code: "create-exists" | "create-variant"; readonly spelled: string };
+
+/** Every fault of @decay/assumptions: a discriminated union on `code`, each member carrying its data. */
+export type AssumptionsFault = ParseFault | CheckFault | AuthorFault;
+
+/** Every fault code, in one tuple (the CLI maps each to exit 2 in one exhaustive switch). */
+export const ASSUMPTIONS_FAULT_CODES = [
+  "plan-not-utf8",
+  "plan-empty",
+  "comment-with-tab",
+  "unknown-kind",
+  "field-count",
+  "bad-digest",
+  "literal-blank",
+  "literal-padded",
+  "literal-line-break",
+  "path-empty",
+  "path-backslash",
+  "path-absolute",
+  "path-drive-letter",
+  "path-dotdot",
+  "path-is-root",
+  "path-padded-component",
+  "path-directory-for-file",
+  "control-character",
+  "invisible-character",
+  "compatibility-character",
+  "mixed-script",
+  "ambiguous-name",
+  "link-outside-root",
+  "link-loop",
+  "not-a-file",
+  "file-not-utf8",
+  "tree-not-found",
+  "tree-not-a-directory",
+  "tree-not-a-file",
+  "tree-too-large",
+  "tree-io",
+  "create-exists",
+  "create-variant",
+] as const satisfies readonly AssumptionsFault["code"][];
+
+/** A fault code of @decay/assumptions. */
+export type AssumptionsFaultCode = (typeof ASSUMPTIONS_FAULT_CODES)[number];
+
+// Compile-time proof that the tuple lists every code of the union, not only some.
+type Missing = Exclude<AssumptionsFault["code"], AssumptionsFaultCode>;
+const everyCodeListed: [Missing] extends [never] ? true : Missing = true;
+void everyCodeListed;

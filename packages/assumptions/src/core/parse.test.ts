@@ -1,0 +1,93 @@
+import { describe, expect, test } from "vitest";
+import { describeFault } from "./describe.js";
+import { parseAssumptions } from "./parse.js";
+
+const DIGEST = "AB".repeat(32);
+
+function fault(text: string | Uint8Array) {
+  const result = parseAssumptions(text);
+  if (result.isOk()) throw new Error(`expected a fault, got ${JSON.stringify(result.value)}`);
+  return result.error;
+}
+
+describe("rows", () => {
+  test("parses all five kinds, storing the digest lowercase and the literal after the second TAB", () => {
+    const text = `exists\tsrc/a.ts\nabsent\tsrc/new/\ncontains\tsrc/a.ts\tdef charge(\nlacks\tsrc/a.ts\tdef refund(\nunchanged\tsrc/a.ts\t${DIGEST}\n`;
+    expect(parseAssumptions(text)._unsafeUnwrap()).toEqual([
+      { line: 1, kind: "exists", path: "src/a.ts", directory: false },
+      { line: 2, kind: "absent", path: "src/new", directory: true },
+      { line: 3, kind: "contains", path: "src/a.ts", literal: "def charge(" },
+      { line: 4, kind: "lacks", path: "src/a.ts", literal: "def refund(" },
+      { line: 5, kind: "unchanged", path: "src/a.ts", sha256: "ab".repeat(32) },
+    ]);
+  });
+  test("blank lines (spaces/TABs only) and comments are skipped; line numbers count them", () => {
+    const rows = parseAssumptions(" \t\n# a comment\n   # indented comment\n\nexists\ta")._unsafeUnwrap();
+    expect(rows).toEqual([{ line: 5, kind: "exists", path: "a", directory: false }]);
+  });
+  test("a BOM and CRLF line endings are handled, as bytes and as a string", () => {
+    const text = "\uFEFF# saved by an editor\r\nexists\tsrc/a.ts\r\n";
+    const expected = [{ line: 2, kind: "exists", path: "src/a.ts", directory: false }];
+    expect(parseAssumptions(text)._unsafeUnwrap()).toEqual(expected);
+    expect(parseAssumptions(new TextEncoder().encode(text))._unsafeUnwrap()).toEqual(expected);
+  });
+  test("paths fold . and empty components and are stored NFC", () => {
+    const rows = parseAssumptions("exists\t./src//./cafe\u0301.ts")._unsafeUnwrap();
+    expect(rows[0]).toMatchObject({ path: "src/caf\u00e9.ts" });
+  });
+  test("multilingual words pass: one script per word, or a CJK writing system's mix", () => {
+    const text = "exists\tdocs/Описание.md\nexists\tコーヒー.py\nexists\tsrc/test_日本語_helper.py\ncontains\ta\tΣ = αβγ";
+    expect(parseAssumptions(text)._unsafeUnwrap()).toHaveLength(4);
+  });
+});
+
+describe("refusals name the line and the value", () => {
+  const cases: [string, string | Uint8Array, Record<string, unknown>][] = [
+    ["empty file", "", { code: "plan-empty" }],
+    ["only comments and blanks", "# nothing\n\n  \n", { code: "plan-empty" }],
+    ["invalid UTF-8", new Uint8Array([0x65, 0x0a, 0xff, 0x0a]), { code: "plan-not-utf8", line: 2 }],
+    ["a comment holding a TAB", "exists\ta\n#\tnote", { code: "comment-with-tab", line: 2 }],
+    ["unknown kind", "Exists\ta", { code: "unknown-kind", line: 1, value: "Exists" }],
+    ["a line holding only U+FEFF", "exists\ta\n\uFEFF", { code: "unknown-kind", line: 2, value: "\uFEFF" }],
+    ["a line holding only U+200B", "\u200B", { code: "unknown-kind", line: 1 }],
+    ["exists with three fields", "exists\ta\tb", { code: "field-count", kind: "exists", expected: 2, actual: 3 }],
+    ["unchanged with two fields", "unchanged\ta", { code: "field-count", kind: "unchanged", actual: 2 }],
+    ["contains without a literal", "contains\ta", { code: "field-count", kind: "contains" }],
+    ["a short digest", "unchanged\ta\tabc", { code: "bad-digest", value: "abc" }],
+    ["a non-hex digest", `unchanged\ta\t${"g".repeat(64)}`, { code: "bad-digest" }],
+    ["an empty literal", "lacks\ta\t", { code: "literal-blank" }],
+    ["a blank literal", "lacks\ta\t   ", { code: "literal-blank" }],
+    ["a literal with a trailing space", "lacks\ta\tdef refund( ", { code: "literal-padded", value: "def refund( " }],
+    ["a literal with a leading space", "lacks\ta\t def", { code: "literal-padded" }],
+    ["a literal with a trailing TAB", "lacks\ta\tdef\t", { code: "literal-padded" }],
+    ["a literal with a TAB inside", "lacks\ta\tdef\tx", { code: "control-character", field: "literal", codePoint: 9 }],
+    ["a literal with U+2028", "lacks\ta\tx\u2028y", { code: "literal-line-break" }],
+    ["a literal with a lone CR", "lacks\ta\tx\ry", { code: "literal-line-break" }],
+    ["an empty path", "exists\t", { code: "path-empty" }],
+    ["a backslash", "exists\tsrc\\a", { code: "path-backslash", path: "src\\a" }],
+    ["an absolute path", "exists\t/etc/passwd", { code: "path-absolute" }],
+    ["a drive letter", "exists\tC:/x", { code: "path-drive-letter" }],
+    ["a .. component", "exists\tsrc/../x", { code: "path-dotdot" }],
+    ["a padded component", "exists\tsrc/ a.ts", { code: "path-padded-component", component: " a.ts" }],
+    ["the root", "absent\t./", { code: "path-is-root" }],
+    ["a trailing / on a file kind", "contains\tsrc/\tx", { code: "path-directory-for-file", kind: "contains" }],
+    ["U+FEFF inside a path", "absent\tsrc/re\uFEFFfunds.py", { code: "invisible-character", field: "path", codePoint: 0xfeff }],
+    ["U+200B inside a literal", "lacks\ta\tdef re\u200Bfund(", { code: "invisible-character", field: "literal" }],
+    ["a private-use character", "exists\ta\uE000", { code: "invisible-character", codePoint: 0xe000 }],
+    ["a control character in a path", "exists\ta\u0007", { code: "control-character", codePoint: 7 }],
+    ["a fullwidth letter", "absent\tsrc/\uFF52efunds.py", { code: "compatibility-character", codePoint: 0xff52 }],
+    ["a Cyrillic letter inside a Latin word (path)", "absent\tsrc/r\u0435funds.py", { code: "mixed-script", word: "r\u0435funds" }],
+    ["a Cyrillic letter inside a Latin word (literal)", "lacks\ta\tdef r\u0435fund(", { code: "mixed-script", field: "literal" }],
+  ];
+  test.each(cases)("%s", (_name, text, expected) => {
+    expect(fault(text)).toMatchObject(expected);
+  });
+  test("the first bad row wins, even after good rows", () => {
+    expect(fault("exists\ta\nabsent\tb\nnope\tc")).toMatchObject({ code: "unknown-kind", line: 3 });
+  });
+  test("the message names the line and shows invisible characters", () => {
+    expect(describeFault(fault("exists\ta\nabsent\tsrc/re\u200Bfunds.py"))).toBe(
+      'line 2: the path "src/re<U+200B>funds.py" holds the invisible character U+200B',
+    );
+  });
+});

@@ -1,0 +1,88 @@
+import { err, ok, type Result } from "neverthrow";
+import type { ParseFault } from "./faults.js";
+import type { Assumption } from "./model.js";
+import { parsePath } from "./path.js";
+import { checkCharacters } from "./rules.js";
+
+const BLANK = /^[ \t]*$/;
+const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
+const DIGEST = /^[0-9a-fA-F]{64}$/;
+const FIELDS = { exists: 2, absent: 2, contains: 3, lacks: 3, unchanged: 3 } as const;
+
+function decode(input: string | Uint8Array): Result<string, ParseFault> {
+  if (typeof input === "string") return ok(input.startsWith("\uFEFF") ? input.slice(1) : input);
+  try {
+    return ok(new TextDecoder("utf-8", { fatal: true }).decode(input));
+  } catch {
+    return err({ code: "plan-not-utf8", line: firstBadLine(input) });
+  }
+}
+
+function firstBadLine(bytes: Uint8Array): number {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let start = 0;
+  for (let line = 1; ; line += 1) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl === -1 ? bytes.length : nl;
+    try {
+      decoder.decode(bytes.subarray(start, end));
+    } catch {
+      return line;
+    }
+    if (nl === -1) return line;
+    start = nl + 1;
+  }
+}
+
+function parseLiteral(raw: string, line: number): Result<string, ParseFault> {
+  if (/^\s*$/u.test(raw)) return err({ code: "literal-blank", line });
+  if (LINE_BREAK.test(raw)) return err({ code: "literal-line-break", line, value: raw });
+  if (/^\s|\s$/u.test(raw)) return err({ code: "literal-padded", line, value: raw });
+  return checkCharacters(raw, "literal", line);
+}
+
+function parseRow(text: string, line: number): Result<Assumption, ParseFault> {
+  const fields = text.split("\t");
+  const kind = fields[0] ?? "";
+  if (!Object.hasOwn(FIELDS, kind)) return err({ code: "unknown-kind", line, value: kind });
+  const known = kind as keyof typeof FIELDS;
+  const literalKind = known === "contains" || known === "lacks";
+  if (literalKind ? fields.length < 3 : fields.length !== FIELDS[known]) {
+    return err({ code: "field-count", line, kind: known, expected: FIELDS[known], actual: fields.length });
+  }
+  return parsePath(fields[1] ?? "", line).andThen((p): Result<Assumption, ParseFault> => {
+    if (known === "exists" || known === "absent") return ok({ line, kind: known, path: p.path, directory: p.directory });
+    if (p.directory) return err({ code: "path-directory-for-file", line, kind: known, path: fields[1] ?? "" });
+    const third = fields.slice(2).join("\t");
+    if (known === "unchanged") {
+      return DIGEST.test(third) ? ok({ line, kind: known, path: p.path, sha256: third.toLowerCase() }) : err({ code: "bad-digest", line, value: third });
+    }
+    return parseLiteral(third, line).map((literal) => ({ line, kind: known, path: p.path, literal }));
+  });
+}
+
+function parseLine(text: string, line: number): Result<Assumption | undefined, ParseFault> {
+  if (BLANK.test(text)) return ok(undefined);
+  if (text.replace(/^[ \t]+/, "").startsWith("#")) {
+    return text.includes("\t") ? err({ code: "comment-with-tab", line, value: text }) : ok(undefined);
+  }
+  return parseRow(text, line);
+}
+
+/**
+ * Parses an assumptions file (TSV, one belief per row). Every refusal is a fault naming the line
+ * and the offending value; a file with no rows is refused.
+ */
+export function parseAssumptions(input: string | Uint8Array): Result<Assumption[], ParseFault> {
+  return decode(input).andThen((text) => {
+    const rows: Assumption[] = [];
+    const lines = text.split("\n");
+    for (let i = 0; i < lines.length; i += 1) {
+      const raw = lines[i] ?? "";
+      const parsed = parseLine(raw.endsWith("\r") ? raw.slice(0, -1) : raw, i + 1);
+      if (parsed.isErr()) return err(parsed.error);
+      if (parsed.value) rows.push(parsed.value);
+    }
+    return rows.length === 0 ? err({ code: "plan-empty" as const }) : ok(rows);
+  });
+}
