@@ -1,0 +1,126 @@
+import { err, ok, type Result } from "neverthrow";
+import type { CliFault } from "./faults.js";
+import { asks, scan, type OptionSpec, type Scanned } from "./scan.js";
+
+/** How a check's report is printed. */
+export type OutputMode = "human" | "json" | "github";
+
+/** What one invocation of plan-decay asks for, after its flags were read. */
+export type Command =
+  | { readonly kind: "help" }
+  | { readonly kind: "version" }
+  | {
+      readonly kind: "check";
+      readonly root: string;
+      /** The assumptions file as given; `-` is standard input. */
+      readonly input: string;
+      readonly ref?: string;
+      readonly output: OutputMode;
+    }
+  | { readonly kind: "digest"; readonly root: string; readonly path: string; readonly ref?: string }
+  | {
+      readonly kind: "author";
+      readonly root: string;
+      readonly reads: readonly string[];
+      readonly edits: readonly string[];
+      readonly creates: readonly string[];
+      readonly out?: string;
+      readonly ref?: string;
+    };
+
+const COMMON: readonly OptionSpec[] = [
+  { name: "--root", value: true },
+  { name: "--ref", value: true },
+  { name: "--help", alias: "-h", value: false },
+  { name: "--version", value: false },
+];
+
+const CHECK: readonly OptionSpec[] = [
+  ...COMMON,
+  { name: "--digest", value: true },
+  { name: "--json", value: false },
+  { name: "--format", value: true },
+];
+
+const AUTHOR: readonly OptionSpec[] = [
+  ...COMMON,
+  { name: "--reads", value: true, repeat: true },
+  { name: "--edits", value: true, repeat: true },
+  { name: "--creates", value: true, repeat: true },
+  { name: "--output", alias: "-o", value: true },
+];
+
+function one(s: Scanned, name: string): string | undefined {
+  return s.options.get(name)?.[0];
+}
+
+function many(s: Scanned, name: string): readonly string[] {
+  return s.options.get(name) ?? [];
+}
+
+function rootOf(s: Scanned): Result<string, CliFault> {
+  const root = one(s, "--root");
+  if (root === undefined) return err({ code: "usage-missing-root" });
+  return root === "" ? err({ code: "usage-empty-root" }) : ok(root);
+}
+
+function outputOf(s: Scanned): Result<OutputMode, CliFault> {
+  const format = one(s, "--format");
+  const json = s.options.has("--json");
+  if (format !== undefined && format !== "github") {
+    return err({ code: "usage-bad-value", flag: "--format", value: format, expected: "github" });
+  }
+  if (format !== undefined && json) return err({ code: "usage-conflict", first: "--json", second: "--format github" });
+  if (format !== undefined) return ok("github");
+  return ok(json ? "json" : "human");
+}
+
+function withRef<T extends object>(command: T, s: Scanned): T & { ref?: string } {
+  const ref = one(s, "--ref");
+  return ref === undefined ? command : { ...command, ref };
+}
+
+function digestCommand(s: Scanned, root: string, path: string): Result<Command, CliFault> {
+  const [extra] = s.positionals;
+  if (extra !== undefined) return err({ code: "usage-conflict", first: "--digest", second: `an assumptions file (${extra})` });
+  if (s.options.has("--json")) return err({ code: "usage-conflict", first: "--digest", second: "--json" });
+  if (s.options.has("--format")) return err({ code: "usage-conflict", first: "--digest", second: "--format" });
+  return ok(withRef({ kind: "digest" as const, root, path }, s));
+}
+
+function checkCommand(s: Scanned): Result<Command, CliFault> {
+  return rootOf(s).andThen((root): Result<Command, CliFault> => {
+    const digest = one(s, "--digest");
+    if (digest !== undefined) return digestCommand(s, root, digest);
+    const [input, extra] = s.positionals;
+    if (input === undefined) return err({ code: "usage-missing-input" });
+    if (extra !== undefined) return err({ code: "usage-extra-argument", value: extra });
+    return outputOf(s).map((output) => withRef({ kind: "check" as const, root, input, output }, s));
+  });
+}
+
+function authorCommand(s: Scanned): Result<Command, CliFault> {
+  return rootOf(s).andThen((root): Result<Command, CliFault> => {
+    const [extra] = s.positionals;
+    if (extra !== undefined) return err({ code: "usage-extra-argument", value: extra });
+    const reads = many(s, "--reads");
+    const edits = many(s, "--edits");
+    const creates = many(s, "--creates");
+    if (reads.length + edits.length + creates.length === 0) return err({ code: "usage-nothing-to-author" });
+    const out = one(s, "--output");
+    const base = { kind: "author" as const, root, reads, edits, creates };
+    return ok(withRef(out === undefined ? base : { ...base, out }, s));
+  });
+}
+
+/**
+ * Reads argv (without the node and script names) into a Command. `--help` and `--version`
+ * anywhere before `--` win over every other flag; `author` as the first word is the authoring
+ * subcommand (a plan file of that name is passed as `./author`).
+ */
+export function parseArgs(argv: readonly string[]): Result<Command, CliFault> {
+  if (asks(argv, "--help", "-h")) return ok({ kind: "help" });
+  if (asks(argv, "--version")) return ok({ kind: "version" });
+  if (argv[0] === "author") return scan(argv.slice(1), AUTHOR).andThen(authorCommand);
+  return scan(argv, CHECK).andThen(checkCommand);
+}

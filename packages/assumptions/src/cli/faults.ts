@@ -1,0 +1,81 @@
+/**
+ * Faults of the plan-decay CLI itself (usage, its own files and streams). Faults of the gate
+ * come from the core as `AssumptionsFault`; both leave through exit 2.
+ */
+export type CliFault =
+  | { readonly code: "usage-unknown-flag"; readonly flag: string }
+  | { readonly code: "usage-missing-value"; readonly flag: string }
+  | { readonly code: "usage-bad-value"; readonly flag: string; readonly value: string; readonly expected: string }
+  | { readonly code: "usage-repeated-flag"; readonly flag: string }
+  | { readonly code: "usage-missing-root" }
+  | { readonly code: "usage-empty-root" }
+  | { readonly code: "usage-missing-input" }
+  | { readonly code: "usage-extra-argument"; readonly value: string }
+  | { readonly code: "usage-conflict"; readonly first: string; readonly second: string }
+  | { readonly code: "usage-nothing-to-author" }
+  | { readonly code: "root-unusable"; readonly root: string; readonly reason: string }
+  | { readonly code: "input-unreadable"; readonly path: string; readonly reason: string }
+  | { readonly code: "output-unwritable"; readonly path: string; readonly reason: string }
+  | { readonly code: "stdout-write-failed"; readonly reason: string }
+  | { readonly code: "report-invalid"; readonly reason: string }
+  | { readonly code: "internal"; readonly reason: string };
+
+/** Every CLI fault code, in one tuple (the exit-code switch covers each). */
+export const CLI_FAULT_CODES = [
+  "usage-unknown-flag",
+  "usage-missing-value",
+  "usage-bad-value",
+  "usage-repeated-flag",
+  "usage-missing-root",
+  "usage-empty-root",
+  "usage-missing-input",
+  "usage-extra-argument",
+  "usage-conflict",
+  "usage-nothing-to-author",
+  "root-unusable",
+  "input-unreadable",
+  "output-unwritable",
+  "stdout-write-failed",
+  "report-invalid",
+  "internal",
+] as const satisfies readonly CliFault["code"][];
+
+const HINT = " (plan-decay --help shows the usage)";
+
+/** The one place a CLI fault becomes a sentence. */
+export function describeCliFault(fault: CliFault): string {
+  switch (fault.code) {
+    case "usage-unknown-flag":
+      return `unknown option ${fault.flag}${HINT}`;
+    case "usage-missing-value":
+      return `${fault.flag} needs a value${HINT}`;
+    case "usage-bad-value":
+      return `${fault.flag} ${JSON.stringify(fault.value)} is not accepted: expected ${fault.expected}`;
+    case "usage-repeated-flag":
+      return `${fault.flag} was given more than once`;
+    case "usage-missing-root":
+      return `--root DIR is required: the gate never guesses which tree to check${HINT}`;
+    case "usage-empty-root":
+      return "--root is empty: name the directory to check";
+    case "usage-missing-input":
+      return `no assumptions file given (a path, or - for standard input)${HINT}`;
+    case "usage-extra-argument":
+      return `unexpected argument ${JSON.stringify(fault.value)}${HINT}`;
+    case "usage-conflict":
+      return `${fault.first} cannot be combined with ${fault.second}`;
+    case "usage-nothing-to-author":
+      return "author needs at least one --reads, --edits or --creates path";
+    case "root-unusable":
+      return `--root ${fault.root} cannot be checked: ${fault.reason}`;
+    case "input-unreadable":
+      return `cannot read the assumptions file ${fault.path}: ${fault.reason}`;
+    case "output-unwritable":
+      return `cannot write ${fault.path}: ${fault.reason} (nothing was written)`;
+    case "stdout-write-failed":
+      return `standard output could not be written (${fault.reason}); no verdict was delivered`;
+    case "report-invalid":
+      return `internal error: the report does not match its schema (${fault.reason})`;
+    case "internal":
+      return `internal error: ${fault.reason}`;
+  }
+}

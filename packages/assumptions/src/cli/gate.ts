@@ -1,0 +1,9 @@
+// The one file through which the CLI reaches the core: the core's public names, nothing else.
+export { ASSUMPTIONS_FAULT_CODES } from "../core/faults.js";
+export type { AssumptionsFault, AssumptionsFaultCode } from "../core/faults.js";
+export { describeFault } from "../core/describe.js";
+export { Report, ReportRow } from "../core/model.js";
+export { parseAssumptions } from "../core/parse.js";
+export { checkTree } from "../core/check.js";
+export { digestPath } from "../core/digest.js";
+export { authorAssumptions } from "../core/author.js";

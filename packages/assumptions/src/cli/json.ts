@@ -1,0 +1,65 @@
+import { err, ok, type Result } from "neverthrow";
+import { z } from "zod";
+import type { CliFault } from "./faults.js";
+import { Report } from "./gate.js";
+
+/** What `--json` prints when the run hit a fault instead of reaching a verdict. */
+export const JsonFault = z
+  .object({
+    fault: z
+      .object({
+        code: z.string().min(1),
+        message: z.string().min(1),
+        line: z.number().int().positive().optional(),
+      })
+      .strict(),
+  })
+  .strict();
+/** What `--json` prints when the run hit a fault instead of reaching a verdict. */
+export type JsonFault = z.infer<typeof JsonFault>;
+
+/** Everything `plan-decay --json` can print: a report, or a fault. */
+export const JsonOutput = z.union([Report, JsonFault]);
+/** Everything `plan-decay --json` can print: a report, or a fault. */
+export type JsonOutput = z.infer<typeof JsonOutput>;
+
+/** The JSON Schema of `--json` output, as committed in docs/report.schema.json. */
+export function jsonOutputSchema(): unknown {
+  return z.toJSONSchema(JsonOutput, { target: "draft-2020-12" });
+}
+
+function serialise(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function consistent(report: Report): string | undefined {
+  const held = report.rows.filter((r) => r.status === "hold").length;
+  const diverged = report.rows.length - held;
+  if (report.rows.length === 0) return "a report with no rows is never a verdict";
+  if (report.checked !== report.rows.length || report.held !== held || report.diverged !== diverged) {
+    return "the counts do not match the rows";
+  }
+  return report.verdict === (diverged === 0 ? "holds" : "diverged") ? undefined : "the verdict does not match the rows";
+}
+
+/**
+ * Vets a report before any of it is printed: it must match the schema and agree with itself
+ * (counts equal the rows, the verdict follows from them). A mismatch is a bug, exit 2.
+ */
+export function vetReport(report: Report): Result<Report, CliFault> {
+  const checked = Report.safeParse(report);
+  if (!checked.success) return err({ code: "report-invalid", reason: z.prettifyError(checked.error) });
+  const problem = consistent(checked.data);
+  return problem === undefined ? ok(checked.data) : err({ code: "report-invalid", reason: problem });
+}
+
+/** The vetted report as JSON. */
+export function renderJsonReport(report: Report): string {
+  return serialise(report);
+}
+
+/** A fault as JSON: its stable code, the sentence, and the line when it has one. */
+export function renderJsonFault(code: string, message: string, line: number | undefined): string {
+  const fault = line === undefined ? { code, message } : { code, message, line };
+  return serialise(JsonFault.parse({ fault }));
+}

@@ -1,0 +1,141 @@
+import * as nodeFs from "node:fs";
+import { okAsync, ResultAsync } from "neverthrow";
+import { nodeTree } from "../adapters/node.js";
+import type { TreeReader } from "../tree.js";
+import { parseArgs, type Command, type OutputMode } from "./args.js";
+import { EXIT, exitCodeFor, type GateFault } from "./exit.js";
+import { CLI_FAULT_CODES, describeCliFault, type CliFault } from "./faults.js";
+import { authorAssumptions, checkTree, describeFault, digestPath, parseAssumptions, type Report } from "./gate.js";
+import { bestEffort, checkRoot, emit, readInput, writeAtomic, type CliIo } from "./io.js";
+import { renderJsonFault, renderJsonReport, vetReport } from "./json.js";
+import { annotation, renderAnnotations, renderHuman } from "./render.js";
+import { USAGE, VERSION } from "./usage.js";
+
+export type { CliIo, CliWriter } from "./io.js";
+
+type CheckCommand = Extract<Command, { kind: "check" }>;
+type DigestCommand = Extract<Command, { kind: "digest" }>;
+type AuthorCommand = Extract<Command, { kind: "author" }>;
+
+/** How a fault is shown: the output mode and the assumptions file as given (for annotations). */
+interface FaultContext {
+  readonly output: OutputMode;
+  readonly file?: string;
+}
+
+const HUMAN: FaultContext = { output: "human" };
+
+const CLI_CODES: ReadonlySet<string> = new Set<string>(CLI_FAULT_CODES);
+
+function isCliFault(fault: GateFault): fault is CliFault {
+  return CLI_CODES.has(fault.code);
+}
+
+function messageOf(fault: GateFault): string {
+  return isCliFault(fault) ? describeCliFault(fault) : describeFault(fault);
+}
+
+function lineOf(fault: GateFault): number | undefined {
+  return "line" in fault ? fault.line : undefined;
+}
+
+/** Reports a fault: JSON or an annotation on stdout when asked for, always `error:` on stderr. */
+async function fail(io: CliIo, fault: GateFault, ctx: FaultContext): Promise<number> {
+  const message = messageOf(fault);
+  const line = lineOf(fault);
+  if (fault.code !== "stdout-write-failed") {
+    if (ctx.output === "json") await emit(io.stdout, renderJsonFault(fault.code, message, line));
+    if (ctx.output === "github") await emit(io.stdout, annotation({ file: ctx.file, line }, message));
+  }
+  await bestEffort(io.stderr, `error: ${message}\n`);
+  return exitCodeFor(fault);
+}
+
+/** Writes the whole of stdout's text once; a failed write turns any code into 2. */
+async function deliver(io: CliIo, text: string, code: number, ctx: FaultContext): Promise<number> {
+  const written = await emit(io.stdout, text);
+  return written.isOk() ? code : fail(io, written.error, ctx);
+}
+
+function gitTreeAt(abs: string, root: string, ref: string): ResultAsync<TreeReader, GateFault> {
+  const adapter = ResultAsync.fromPromise(
+    import("../adapters/git.js"),
+    (e): GateFault => ({ code: "internal", reason: `the git adapter could not be loaded: ${String(e)}` }),
+  );
+  return adapter.map((m) => m.gitTree({ fs: nodeFs, dir: abs, ref, describe: `${ref} in ${root}` }));
+}
+
+/** The tree at an absolute root: working files via node:fs, or a commit via git for `--ref`. */
+function treeAt(abs: string, root: string, ref: string | undefined): ResultAsync<TreeReader, GateFault> {
+  return ref === undefined ? okAsync<TreeReader, GateFault>(nodeTree(abs, { describe: root })) : gitTreeAt(abs, root, ref);
+}
+
+/** The tree `--root` (and `--ref`) name, after confirming the root is a directory. */
+function openTree(io: CliIo, root: string, ref: string | undefined): ResultAsync<TreeReader, GateFault> {
+  return checkRoot(io, root).andThen((abs) => treeAt(abs, root, ref));
+}
+
+function renderCheck(report: Report, ctx: FaultContext): string {
+  if (ctx.output === "json") return renderJsonReport(report);
+  const annotations = ctx.output === "github" ? renderAnnotations(report, ctx.file) : "";
+  return annotations + renderHuman(report);
+}
+
+async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
+  const ctx: FaultContext = cmd.input === "-" ? { output: cmd.output } : { output: cmd.output, file: cmd.input };
+  const outcome = await checkRoot(io, cmd.root).andThen((abs) =>
+    readInput(io, cmd.input)
+      .andThen((bytes) => parseAssumptions(bytes))
+      .andThen((assumptions) => treeAt(abs, cmd.root, cmd.ref).andThen((tree) => checkTree({ tree, assumptions })))
+      .andThen((report) => vetReport(report)),
+  );
+  if (outcome.isErr()) return fail(io, outcome.error, ctx);
+  const code = outcome.value.verdict === "holds" ? EXIT.holds : EXIT.diverged;
+  return deliver(io, renderCheck(outcome.value, ctx), code, ctx);
+}
+
+async function runDigest(io: CliIo, cmd: DigestCommand): Promise<number> {
+  const digest = await openTree(io, cmd.root, cmd.ref).andThen((tree) => digestPath({ tree, path: cmd.path }));
+  if (digest.isErr()) return fail(io, digest.error, HUMAN);
+  return deliver(io, `DIGEST ${cmd.path} ${digest.value}\n`, EXIT.digest, HUMAN);
+}
+
+async function runAuthor(io: CliIo, cmd: AuthorCommand): Promise<number> {
+  const { reads, edits, creates, out } = cmd;
+  const text = await openTree(io, cmd.root, cmd.ref).andThen((tree) => authorAssumptions({ tree, reads, edits, creates }));
+  if (text.isErr()) return fail(io, text.error, HUMAN);
+  if (out === undefined) return deliver(io, text.value, EXIT.holds, HUMAN);
+  const written = await writeAtomic(io, out, text.value);
+  return written.isOk() ? EXIT.holds : fail(io, written.error, HUMAN);
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseArgs(argv);
+  if (parsed.isErr()) return fail(io, parsed.error, HUMAN);
+  const cmd = parsed.value;
+  switch (cmd.kind) {
+    case "help":
+      return deliver(io, USAGE, EXIT.holds, HUMAN);
+    case "version":
+      return deliver(io, `plan-decay ${VERSION}\n`, EXIT.holds, HUMAN);
+    case "check":
+      return runCheck(io, cmd);
+    case "digest":
+      return runDigest(io, cmd);
+    case "author":
+      return runAuthor(io, cmd);
+  }
+}
+
+/**
+ * The plan-decay CLI: reads argv (without node and script names), does the work through `io`,
+ * and resolves to the exit code (0 holds, 1 diverged, 2 any fault, 3 digest printed). Never
+ * rejects: an uncaught exception is reported on stderr and becomes 2.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (e) {
+    return fail(io, { code: "internal", reason: e instanceof Error ? (e.stack ?? e.message) : String(e) }, HUMAN);
+  }
+}

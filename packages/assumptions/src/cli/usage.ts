@@ -1,0 +1,28 @@
+import { version } from "../../package.json";
+
+/** The package version `--version` prints. */
+export const VERSION: string = version;
+
+/** What `--help` prints. */
+export const USAGE = `plan-decay: check a plan's written assumptions against a repository tree.
+
+usage:
+  plan-decay --root DIR [--ref REF] [--json | --format github] FILE
+  plan-decay --root DIR [--ref REF] --digest PATH
+  plan-decay author --root DIR [--ref REF] [--reads P]... [--edits P]... [--creates P]... [-o FILE]
+  plan-decay --help | --version
+
+  FILE             the assumptions file (TAB-separated rows); - reads standard input.
+                   A plan file named "author" is passed as ./author.
+  --root DIR       the tree to check; required, never defaulted.
+  --ref REF        check that git ref of the repository at DIR instead of its working files.
+  --json           print the report (or the fault) as JSON; see docs/report.schema.json.
+  --format github  print one ::error workflow annotation per diverged row, then the report.
+  --digest PATH    print "DIGEST PATH HEX", the value an unchanged row needs, and exit 3.
+  author           write an assumptions file: unchanged rows for --reads and --edits,
+                   absent rows for --creates; -o writes FILE atomically instead of stdout.
+
+exit codes:
+  0  every assumption holds          2  a fault or usage error (message on stderr)
+  1  at least one diverged: HALT     3  a digest was printed
+`;
