@@ -121,7 +121,7 @@ function currentAuthor(cfg: GithubConfig): ResultAsync<ForgeAuthor, TransportErr
   if (cfg.author !== undefined) return okAsync(cfg.author);
   return githubRequest(cfg, "GET", apiUrl(cfg, "/user"))
     .mapErr((e) =>
-      e.code === "transport-refused"
+      e.code === "transport-refused" && /HTTP 403/.test(e.message)
         ? { ...e, message: `${e.message} (an App installation token cannot read /user: configure the author)` }
         : e,
     )
