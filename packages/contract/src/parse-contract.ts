@@ -1,0 +1,230 @@
+import { err, ok, type Result } from "neverthrow";
+import type { ContractFault } from "./fault.js";
+import { type AcceptanceRow, Contract, type CountExpect, type Stage } from "./model.js";
+import { CONTRACT_FORMAT, NONE, PREAMBLE, TABLE_DELIMITER, TABLE_HEADER } from "./render.js";
+import { type Cursor, readCodeSpan, readInlineValue, splitRow } from "./text.js";
+
+type Reader = { lines: string[]; i: number };
+type R<T> = Result<T, ContractFault>;
+
+const at = (r: Reader): string | undefined => r.lines[r.i]?.replace(/\r$/, "");
+
+function malformed<T>(r: Reader, expected: string): R<T> {
+  return err({ code: "contract-malformed", line: r.i + 1, expected, found: at(r) ?? "<end of file>" });
+}
+
+function exact(r: Reader, text: string): R<void> {
+  if (at(r) !== text) return malformed(r, JSON.stringify(text));
+  r.i++;
+  return ok(undefined);
+}
+
+function exactLines(r: Reader, texts: string[]): R<void> {
+  for (const text of texts) {
+    const step = exact(r, text);
+    if (step.isErr()) return step;
+  }
+  return ok(undefined);
+}
+
+function field(r: Reader, key: string, shape?: RegExp): R<string> {
+  const line = at(r);
+  const prefix = `${key}: `;
+  const value = line?.startsWith(prefix) ? readInlineValue(line.slice(prefix.length)) : null;
+  if (value === null || (shape && !shape.test(value))) return malformed(r, `${prefix}<${shape ? shape.source : "value"}>`);
+  r.i++;
+  return ok(value);
+}
+
+function skipBlank(r: Reader): void {
+  while (at(r) === "") r.i++;
+}
+
+/** `- item` lines up to a blank line, or the line `None.` */
+function readList(r: Reader): R<string[]> {
+  if (at(r) === NONE) {
+    r.i++;
+    return ok([]);
+  }
+  const items: string[] = [];
+  for (let line = at(r); line?.startsWith("- "); line = at(r)) {
+    const v = readInlineValue(line.slice(2));
+    if (v === null) return malformed(r, "a list item (text or a JSON string)");
+    items.push(v);
+    r.i++;
+  }
+  return items.length > 0 ? ok(items) : malformed(r, `a "- " list item or "${NONE}"`);
+}
+
+function frontMatter(r: Reader) {
+  return exact(r, "---")
+    .andThen(() => field(r, "format", /^decay-contract\/1$/))
+    .andThen(() => field(r, "plan"))
+    .andThen((plan) =>
+      field(r, "plan_sha256").andThen((plan_sha256) =>
+        field(r, "fresh_state", /^(head|worktree)$/).andThen((fresh) =>
+          field(r, "commit_per_stage", /^(true|false)$/).andThen((commit) =>
+            exact(r, "---").map(() => ({
+              plan,
+              plan_sha256,
+              fresh_state: fresh as Contract["fresh_state"],
+              commit_per_stage: commit === "true",
+            })),
+          ),
+        ),
+      ),
+    );
+}
+
+function spanList(cell: string, withMin: boolean): { spans: string[]; mins: number[] } | null {
+  const cur: Cursor = { text: cell, pos: 0 };
+  const spans: string[] = [];
+  const mins: number[] = [];
+  while (cur.pos < cell.length) {
+    if (spans.length > 0 && !cell.startsWith(", ", cur.pos)) return null;
+    if (spans.length > 0) cur.pos += 2;
+    if (withMin) {
+      const m = /^(\d+) /.exec(cell.slice(cur.pos));
+      if (!m?.[1]) return null;
+      mins.push(Number(m[1]));
+      cur.pos += m[0].length;
+    }
+    const span = readCodeSpan(cur);
+    if (span === null || span === "") return null;
+    spans.push(span);
+  }
+  return { spans, mins };
+}
+
+function readRow(r: Reader): R<AcceptanceRow> {
+  const cells = splitRow(at(r) ?? "");
+  const [id, runCell, exit, prints, matches, least] = cells ?? [];
+  const cur: Cursor = { text: runCell ?? "", pos: 0 };
+  const run = readCodeSpan(cur);
+  const contains = spanList(prints ?? "", false);
+  const regexes = spanList(matches ?? "", false);
+  const counts = spanList(least ?? "", true);
+  if (cells?.length !== 6 || !id || run === null || cur.pos !== cur.text.length || !/^\d+$/.test(exit ?? "")) {
+    return malformed(r, "a row: | id | `command` | exit | `printed`, … | `regex`, … | N `regex`, … |");
+  }
+  if (!contains || !regexes || !counts) return malformed(r, "cells of code spans separated by \", \"");
+  const count: CountExpect[] = counts.spans.map((pattern, k) => ({ pattern, min: counts.mins[k] ?? 0 }));
+  r.i++;
+  const expect = { exit: Number(exit), stdout_contains: contains.spans, stdout_matches: regexes.spans, count };
+  return ok({ id, run, expect });
+}
+
+function readTable(r: Reader): R<AcceptanceRow[]> {
+  if (at(r) === NONE) {
+    r.i++;
+    return ok([]);
+  }
+  const head = exact(r, TABLE_HEADER).andThen(() => exact(r, TABLE_DELIMITER));
+  if (head.isErr()) return err(head.error);
+  const rows: AcceptanceRow[] = [];
+  while (at(r)?.startsWith("|")) {
+    const row = readRow(r);
+    if (row.isErr()) return err(row.error);
+    rows.push(row.value);
+  }
+  return ok(rows);
+}
+
+function readFenced(r: Reader): R<string> {
+  const fence = /^(~{3,})markdown$/.exec(at(r) ?? "")?.[1];
+  if (!fence) return malformed(r, "a ~~~markdown fence");
+  const from = ++r.i;
+  while (r.i < r.lines.length && at(r) !== fence) r.i++;
+  if (r.i >= r.lines.length) return malformed(r, `the closing fence ${fence}`);
+  const text = r.lines.slice(from, r.i).join("\n");
+  r.i++;
+  return ok(text);
+}
+
+function readMeta(r: Reader) {
+  return field(r, "- label").andThen((label) =>
+    field(r, "- depends_on", /^(none|S\d+(, S\d+)*)$/).andThen((deps) =>
+      field(r, "- optional", /^(true|false)$/).andThen((optional) => {
+        const exit = at(r)?.startsWith("- exit_criterion: ") ? field(r, "- exit_criterion") : ok(null);
+        return exit.map((exit_criterion) => ({
+          label,
+          depends_on: deps === "none" ? [] : deps.split(", "),
+          optional: optional === "true",
+          exit_criterion,
+        }));
+      }),
+    ),
+  );
+}
+
+function readStage(r: Reader): R<Stage> {
+  const head = /^## (S\d+): (.*)$/.exec(at(r) ?? "");
+  const title = head?.[2] !== undefined ? readInlineValue(head[2]) : null;
+  if (!head?.[1] || title === null) return malformed(r, "a stage heading ## S<n>: <title>");
+  const id = head[1];
+  r.i++;
+  return exact(r, "")
+    .andThen(() => readMeta(r))
+    .andThen((meta) =>
+      exactLines(r, ["", "### Instructions", ""])
+        .andThen(() => readFenced(r))
+        .andThen((instructions) =>
+          exactLines(r, ["", "### Acceptance", ""])
+            .andThen(() => readTable(r))
+            .map((acceptance) => ({ id, title, ...meta, instructions, acceptance })),
+        ),
+    );
+}
+
+function readBody(r: Reader) {
+  skipBlank(r);
+  return exactLines(r, ["# Acceptance contract", "", PREAMBLE, "", "## Guardrails", ""])
+    .andThen(() => readList(r))
+    .andThen((guardrails) =>
+      exactLines(r, ["", "## Falsifiers", ""])
+        .andThen(() => readList(r))
+        .map((falsifiers) => ({ guardrails, falsifiers })),
+    );
+}
+
+function readStages(r: Reader): R<{ stages: Stage[]; lines: number[] }> {
+  const stages: Stage[] = [];
+  const lines: number[] = [];
+  for (;;) {
+    const gap = r.i;
+    skipBlank(r);
+    if (r.i >= r.lines.length) break;
+    if (r.i === gap) return malformed(r, "a blank line before the next stage");
+    lines.push(r.i + 1);
+    const stage = readStage(r);
+    if (stage.isErr()) return err(stage.error);
+    stages.push(stage.value);
+  }
+  return ok({ stages, lines });
+}
+
+/** True when a text opens with the contract front matter (`---` then `format: decay-contract/1`). */
+export function looksLikeContract(text: string): boolean {
+  return /^---\r?\nformat: decay-contract\/1\r?\n/.test(text);
+}
+
+/** Read a contract.md written by `renderContract` (docs/contract-format.md); every fault names the line. */
+export function parseContract(markdown: string): Result<Contract, ContractFault> {
+  const r: Reader = { lines: markdown.split("\n"), i: 0 };
+  return frontMatter(r).andThen((front) =>
+    readBody(r).andThen((body) =>
+      readStages(r).andThen(({ stages, lines }) => {
+        const parsed = Contract.safeParse({ ...front, ...body, stages });
+        if (parsed.success) return ok(parsed.data);
+        const issue = parsed.error.issues[0];
+        const stageIndex = issue?.path[0] === "stages" ? Number(issue.path[1]) : -1;
+        return err({
+          code: "contract-invalid",
+          line: lines[stageIndex] ?? 1,
+          path: issue?.path.join(".") ?? "",
+          issue: issue?.message ?? "invalid",
+        } as const);
+      }),
+    ),
+  );
+}

@@ -1,0 +1,88 @@
+import { err, ok, type Result } from "neverthrow";
+import type { AcceptanceProblem, ContractFault } from "../fault.js";
+import type { Expect } from "../model.js";
+import { type Cursor, readCodeSpan, regexCompiles } from "../text.js";
+
+/** A command and its expectations as one `Acceptance:` line spells them. */
+export type SpelledRow = { run: string; expect: Expect };
+
+/** Read `/regex/` at the cursor (escaped slashes allowed); null when there is none. */
+function readSlashRegex(cur: Cursor): string | null {
+  if (cur.text[cur.pos] !== "/") return null;
+  for (let i = cur.pos + 1; i < cur.text.length; i++) {
+    const c = cur.text[i];
+    if (c === "\\") i++;
+    else if (c === "/") {
+      const src = cur.text.slice(cur.pos + 1, i);
+      if (src === "") return null;
+      cur.pos = i + 1;
+      return src;
+    }
+  }
+  return null;
+}
+
+function eat(cur: Cursor, re: RegExp): RegExpExecArray | null {
+  const m = re.exec(cur.text.slice(cur.pos));
+  if (m) cur.pos += m[0].length;
+  return m;
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+type Step = { ok: true } | { ok: false; problem: AcceptanceProblem };
+
+/** Read one expectation at the cursor into `expect`. */
+function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): Step {
+  const exit = eat(cur, /^(?:exits|exit code|exits with(?: code)?)\s+(\d{1,3})\b/i);
+  if (exit) {
+    if (sawExit.v) return { ok: false, problem: "duplicate-exit" };
+    sawExit.v = true;
+    expect.exit = Number(exit[1]);
+    return expect.exit <= 255 ? { ok: true } : { ok: false, problem: "unrecognised" };
+  }
+  const least = eat(cur, /^(?:prints\s+)?at least\s+(\d+)\s+(?:[a-z]+\s+){0,3}/i);
+  if (least) {
+    const literal = readCodeSpan(cur);
+    const pattern = literal !== null && literal !== "" ? escapeRegex(literal) : readSlashRegex(cur);
+    if (pattern === null) return { ok: false, problem: "unrecognised" };
+    if (!regexCompiles(pattern)) return { ok: false, problem: "bad-regex" };
+    expect.count.push({ pattern, min: Number(least[1]) });
+    return { ok: true };
+  }
+  if (eat(cur, /^(?:prints|matches|stdout matches)\s+/i)) {
+    const literal = readCodeSpan(cur);
+    if (literal !== null && literal !== "") {
+      expect.stdout_contains.push(literal);
+      return { ok: true };
+    }
+    const re = readSlashRegex(cur);
+    if (re === null) return { ok: false, problem: "unrecognised" };
+    if (!regexCompiles(re)) return { ok: false, problem: "bad-regex" };
+    expect.stdout_matches.push(re);
+    return { ok: true };
+  }
+  return { ok: false, problem: "unrecognised" };
+}
+
+/**
+ * Parse the text after `Acceptance:`: a backticked command, then expectations joined by
+ * commas or "and": `exits N`, `prints \`text\``, `matches /re/`, `at least N \`text\`|/re/`.
+ */
+export function parseAcceptance(text: string, line: number): Result<SpelledRow, ContractFault> {
+  const fault = (problem: AcceptanceProblem) =>
+    err<SpelledRow, ContractFault>({ code: "acceptance-invalid", line, problem, text });
+  const cur: Cursor = { text, pos: 0 };
+  eat(cur, /^\s+/);
+  const run = readCodeSpan(cur);
+  if (run === null || run.trim() === "") return fault("no-command");
+  const expect: Expect = { exit: 0, stdout_contains: [], stdout_matches: [], count: [] };
+  const sawExit = { v: false };
+  for (;;) {
+    eat(cur, /^(?:\s|,|;|\band\b|\bthen\b)+/i);
+    if (cur.pos >= text.length || /^\.?\s*$/.test(text.slice(cur.pos))) break;
+    const step = readExpectation(cur, expect, sawExit);
+    if (!step.ok) return fault(step.problem);
+  }
+  return ok({ run, expect });
+}

@@ -1,0 +1,88 @@
+import type { LineModel } from "./lines.js";
+import { type Section, STAGE_HEADING } from "./sections.js";
+
+/** Where one stage sits in the plan: its label, title and body range, before its body is read. */
+export type StageSpan = {
+  label: string;
+  title: string;
+  optional: boolean;
+  index: number;
+  from: number;
+  to: number;
+  /** For a numbered item: where its instructions start on the item's own line. */
+  startAt?: number;
+};
+
+/** Stages opened by `Stage N`/`Phase N`/`Step N`/`SN` headings inside the section. */
+function headingStages(model: LineModel, section: Section): StageSpan[] {
+  const inside = model.headings.filter((h) => h.index >= section.from && h.index < section.to);
+  const first = inside.find((h) => STAGE_HEADING.test(h.text));
+  if (!first) return [];
+  const level = first.level;
+  const spans: StageSpan[] = [];
+  for (const h of inside) {
+    if (h.level > level) continue;
+    const last = spans[spans.length - 1];
+    if (last && last.to === section.to) last.to = h.index;
+    const m = STAGE_HEADING.exec(h.text);
+    if (!m?.[1]) continue;
+    const title = m[3] ?? "";
+    spans.push({
+      label: m[1],
+      title,
+      optional: m[2] !== undefined || /\(optional\)/i.test(title),
+      index: h.index,
+      from: h.index + 1,
+      to: section.to,
+    });
+  }
+  return spans;
+}
+
+const NUMBERED = /^( {0,3})(\d+)[.)][ \t]+/;
+const BOLD_TITLE = /^\*\*(.+?)\*\*[ \t]*(?:[:.—–-][ \t]*)?/;
+const PLAIN_TITLE = /^(.+?)(?:\.(?:[ \t]+|$)|:[ \t]*|[ \t]+[—–-][ \t]+|$)/;
+
+/** Stages opened by top-level numbered list items (`1. **Title** body…`) inside the section. */
+function itemStages(model: LineModel, section: Section): StageSpan[] {
+  const spans: StageSpan[] = [];
+  let indent: string | undefined;
+  for (let i = section.from; i < section.to; i++) {
+    const line = model.lines[i];
+    if (!line) break;
+    const m = line.inFence ? null : NUMBERED.exec(line.text);
+    const last = spans[spans.length - 1];
+    if (!m?.[2] || (indent !== undefined && m[1] !== indent)) {
+      // A paragraph back at the margin after a blank line ends the list (Markdown's rule).
+      const after = model.lines[i - 1]?.text.trim() === "" && /^\S/.test(line.text);
+      if (last && last.to === section.to && after && !line.inFence) last.to = i;
+      continue;
+    }
+    indent ??= m[1];
+    if (last && last.to === section.to) last.to = i;
+    if (last && last.to !== i) break;
+    const content = line.text.slice(m[0].length);
+    const t = BOLD_TITLE.exec(content) ?? PLAIN_TITLE.exec(content);
+    const rest = t ? content.slice(t[0].length) : "";
+    const span: StageSpan = {
+      label: m[2],
+      title: t?.[1] ?? content,
+      optional: /\(optional\)/i.test(t?.[1] ?? ""),
+      index: i,
+      from: i + 1,
+      to: section.to,
+    };
+    if (rest.trim() !== "") {
+      span.from = i;
+      span.startAt = line.start + m[0].length + (t ? t[0].length : 0);
+    }
+    spans.push(span);
+  }
+  return spans;
+}
+
+/** The stages of a recommendation section: its stage headings, else its numbered items. */
+export function stageSpans(model: LineModel, section: Section): StageSpan[] {
+  const byHeading = headingStages(model, section);
+  return byHeading.length > 0 ? byHeading : itemStages(model, section);
+}
