@@ -159,6 +159,19 @@ function readFile(fs: FsLike, abs: string, path: string, maxBytes: number): Resu
   });
 }
 
+/** Lists a directory; a path naming a link (other than the root itself) is not listed through. */
+function listDir(fs: FsLike, abs: string, path: string): ResultAsync<readonly DirEntry[], TreeError> {
+  const checked =
+    path === ""
+      ? okAsync(undefined)
+      : attempt("list", path, () => fs.promises.lstat(abs)).andThen((stat) =>
+          stat.isDirectory() ? okAsync(undefined) : errAsync(treeError("tree-not-a-directory", path, statKind(stat))),
+        );
+  return checked
+    .andThen(() => attempt("list", path, () => fs.promises.readdir(abs, { encoding: "buffer", withFileTypes: true })))
+    .andThen((dirents) => toEntries(path, dirents));
+}
+
 function guarded<T>(path: string, run: () => ResultAsync<T, TreeError>): ResultAsync<T, TreeError> {
   return escapesTree(path) ? errAsync(treeError("tree-io", path, "the path leaves the tree")) : run();
 }
@@ -172,12 +185,7 @@ export function fsTree(fs: FsLike, root: string, opts: FsTreeOptions = {}): Tree
   const abs = (path: string): string => joinTree(root, path);
   return {
     describe: opts.describe ?? root,
-    list: (path) =>
-      guarded(path, () =>
-        attempt("list", path, () =>
-          fs.promises.readdir(abs(path), { encoding: "buffer", withFileTypes: true }),
-        ).andThen((dirents) => toEntries(path, dirents)),
-      ),
+    list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
     read: (path, maxBytes) => guarded(path, () => readFile(fs, abs(path), path, maxBytes)),
     readLink: (path) =>
       guarded(path, () =>

@@ -29,7 +29,7 @@ export const CONTRACT_SPEC: TreeSpec = {
     [`dir/${NFD_NAME}`]: "spelled in NFD\r\n",
     "dir/sub/c.md": "# c\n",
   },
-  links: { "link-to-a": "a.txt", "dir/up": "../a.txt", "dangling": "nowhere/x" },
+  links: { "link-to-a": "a.txt", "dir/up": "../a.txt", "dangling": "nowhere/x", "dir-link": "dir" },
 };
 
 function parentOf(path: string): string {
@@ -76,6 +76,7 @@ export function treeContract(name: string, make: (spec: TreeSpec) => Promise<Tre
         { name: "a.txt", type: "file" },
         { name: "dangling", type: "symlink" },
         { name: "dir", type: "directory" },
+        { name: "dir-link", type: "symlink" },
         { name: "empty", type: "file" },
         { name: "link-to-a", type: "symlink" },
       ]);
@@ -115,6 +116,12 @@ export function treeContract(name: string, make: (spec: TreeSpec) => Promise<Tre
     test("reading a directory or a link is tree-not-a-file (links are never followed here)", async () => {
       expect(await failure(tree.read("dir", 100))).toMatchObject({ code: "tree-not-a-file", path: "dir" });
       expect(await failure(tree.read("link-to-a", 100))).toMatchObject({ code: "tree-not-a-file" });
+    });
+
+    test("a link is never listed through; a link in the middle of a path is followed", async () => {
+      expect(await failure(tree.list("dir-link"))).toMatchObject({ code: "tree-not-a-directory", path: "dir-link" });
+      expect(text((await tree.read("dir-link/sub/c.md", 100))._unsafeUnwrap())).toBe("# c\n");
+      expect((await sorted("dir-link/sub")).map((e) => e.name)).toEqual(["c.md"]);
     });
 
     test("readLink returns the stored target text, dangling or not", async () => {

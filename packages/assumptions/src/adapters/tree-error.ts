@@ -2,7 +2,7 @@ import type { TreeError } from "../tree.js";
 
 /** The sentence each tree failure is rendered with; the one place an adapter words a failure. */
 const SENTENCES: Record<TreeError["code"], (path: string, detail: string) => string> = {
-  "tree-not-found": (p) => `${shown(p)} does not exist`,
+  "tree-not-found": (p, d) => `${shown(p)} does not exist${d ? ` (${d})` : ""}`,
   "tree-not-a-directory": (p, d) => `${shown(p)} is not a directory${d ? ` (${d})` : ""}`,
   "tree-not-a-file": (p, d) => `${shown(p)} is not a regular file${d ? ` (${d})` : ""}`,
   "tree-too-large": (p, d) => `${shown(p)} is larger than ${d}`,

@@ -1,0 +1,36 @@
+// Test-only: real repositories made with system git in temp dirs. Never exported from an entry.
+import { execFileSync } from "node:child_process";
+import * as nodeFs from "node:fs";
+import { type TreeSpec, writeSpec } from "./tree-contract.js";
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "decay test",
+  GIT_AUTHOR_EMAIL: "test@decay.invalid",
+  GIT_COMMITTER_NAME: "decay test",
+  GIT_COMMITTER_EMAIL: "test@decay.invalid",
+};
+
+/** Runs system git in `dir` and returns its trimmed standard output. */
+export function git(dir: string, ...args: string[]): string {
+  return execFileSync("git", ["-C", dir, ...args], { env: GIT_ENV, encoding: "utf8" }).trim();
+}
+
+/** Makes a repository on branch `main` at `dir` whose one commit holds `spec`. */
+export function commitSpec(dir: string, spec: TreeSpec): void {
+  nodeFs.mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "config", "core.precomposeunicode", "false");
+  writeSpec(nodeFs, dir, spec);
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "spec");
+}
+
+/** Removes every working-tree entry but `.git`, so a reader can only be reading objects. */
+export function emptyWorkingTree(dir: string): void {
+  for (const name of nodeFs.readdirSync(dir)) {
+    if (name !== ".git") nodeFs.rmSync(`${dir}/${name}`, { recursive: true, force: true });
+  }
+}

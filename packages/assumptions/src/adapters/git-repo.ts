@@ -1,0 +1,110 @@
+// Where a repository's objects, refs and HEAD live, and which commit a ref names. isomorphic-git
+// reads objects and refs; the linked-worktree layout (a `.git` file, `commondir`, a per-worktree
+// HEAD) is resolved here because isomorphic-git does not resolve it itself.
+import { resolveRef } from "isomorphic-git";
+import type { PromiseFsClient } from "isomorphic-git";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import type { TreeError } from "../tree.js";
+import { joinTree, treeError } from "./tree-error.js";
+
+/** A filesystem isomorphic-git can use (node:fs, a memfs `fs`), typed for the one call made here. */
+export type GitFs = PromiseFsClient & {
+  readonly promises: { readFile(path: string): Promise<Uint8Array | string> };
+};
+
+/** The two directories of a repository: `gitdir` holds HEAD, `commondir` holds refs and objects. */
+export interface RepoLayout {
+  readonly gitdir: string;
+  readonly commondir: string;
+}
+
+const OID = /^[0-9a-f]{40}$/;
+
+function codeOf(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : String(e);
+}
+
+function missing(e: unknown): boolean {
+  const code = codeOf(e);
+  return code === "ENOENT" || code === "ENOTDIR" || code === "NotFoundError";
+}
+
+/** Reads a small repository file as text; `undefined` when it does not exist. */
+function readText(fs: GitFs, path: string): ResultAsync<string | undefined, TreeError> {
+  return ResultAsync.fromPromise(
+    Promise.resolve().then(async () => {
+      try {
+        const raw = await fs.promises.readFile(path);
+        return typeof raw === "string" ? raw : new TextDecoder().decode(raw);
+      } catch (e) {
+        if (missing(e)) return undefined;
+        throw e;
+      }
+    }),
+    (e) => treeError("tree-io", "", `${path}: ${codeOf(e)}`),
+  );
+}
+
+function isAbsolute(path: string): boolean {
+  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path);
+}
+
+function against(base: string, path: string): string {
+  return isAbsolute(path) ? path : joinTree(base, path);
+}
+
+function gitdirOf(fs: GitFs, dir: string): ResultAsync<string, TreeError> {
+  const dotgit = joinTree(dir, ".git");
+  return readText(fs, joinTree(dotgit, "HEAD")).andThen((head) => {
+    if (head !== undefined) return okAsync(dotgit);
+    return readText(fs, dotgit).andThen((file) => {
+      if (file !== undefined) {
+        const line = /^gitdir: *(.+?)\s*$/m.exec(file);
+        if (line?.[1]) return okAsync(against(dir, line[1]));
+        return errAsync(treeError("tree-io", "", `${dotgit} is a file without a "gitdir:" line`));
+      }
+      // No .git at all: `dir` may itself be a bare repository.
+      return readText(fs, joinTree(dir, "HEAD")).andThen((bare) =>
+        bare === undefined ? errAsync(treeError("tree-not-found", "", `no git repository at ${dir}`)) : okAsync(dir),
+      );
+    });
+  });
+}
+
+/** Finds the worktree gitdir (from a `.git` directory or a `.git` file) and its common dir. */
+export function locateRepository(fs: GitFs, dir: string): ResultAsync<RepoLayout, TreeError> {
+  return gitdirOf(fs, dir).andThen((gitdir) =>
+    readText(fs, joinTree(gitdir, "commondir")).map((common) => ({
+      gitdir,
+      commondir: common === undefined || common.trim() === "" ? gitdir : against(gitdir, common.trim()),
+    })),
+  );
+}
+
+function refNotFound(ref: string, layout: RepoLayout): TreeError {
+  return treeError("tree-not-found", "", `git ref "${ref}" was not found in ${layout.commondir}`);
+}
+
+function resolveInCommon(fs: GitFs, layout: RepoLayout, ref: string): ResultAsync<string, TreeError> {
+  if (OID.test(ref)) return okAsync(ref);
+  return ResultAsync.fromPromise(
+    Promise.resolve().then(() => resolveRef({ fs, gitdir: layout.commondir, ref })),
+    (e) => (missing(e) ? refNotFound(ref, layout) : treeError("tree-io", "", `resolving "${ref}": ${codeOf(e)}`)),
+  );
+}
+
+/**
+ * The object id a ref names. `HEAD` is read from the worktree's own gitdir (a linked worktree
+ * has its own HEAD); every other ref, and the branch HEAD points at, from the common dir.
+ */
+export function resolveCommitish(fs: GitFs, layout: RepoLayout, ref: string): ResultAsync<string, TreeError> {
+  if (ref !== "HEAD") return resolveInCommon(fs, layout, ref);
+  return readText(fs, joinTree(layout.gitdir, "HEAD")).andThen((head) => {
+    const text = head?.trim() ?? "";
+    const symbolic = /^ref: *(\S+)$/.exec(text);
+    if (symbolic?.[1]) return resolveInCommon(fs, layout, symbolic[1]);
+    if (OID.test(text)) return okAsync(text);
+    return errAsync(refNotFound("HEAD", layout));
+  });
+}

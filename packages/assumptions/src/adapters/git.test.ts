@@ -1,0 +1,83 @@
+import * as nodeFs from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { commitSpec, emptyWorkingTree, git } from "./git-fixture.js";
+import { gitTree } from "./git.js";
+import { treeContract } from "./tree-contract.js";
+
+const made: string[] = [];
+afterAll(() => Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))));
+
+treeContract("gitTree (HEAD of a real repository, working tree emptied)", async (spec) => {
+  const dir = await mkdtemp(join(tmpdir(), "decay-git-"));
+  made.push(dir);
+  commitSpec(dir, spec);
+  emptyWorkingTree(dir);
+  return gitTree({ fs: nodeFs, dir, ref: "HEAD" });
+});
+
+const names = async (tree: ReturnType<typeof gitTree>, path = "") =>
+  (await tree.list(path))._unsafeUnwrap().map((e) => e.name).sort();
+
+describe("gitTree refs and worktrees", () => {
+  test("a linked worktree reads its own HEAD; the sibling branch is readable from the main checkout", async () => {
+    const base = await tempDir();
+    const main = join(base, "main");
+    commitSpec(main, { files: { "plan.md": "p\n" }, links: {} });
+    git(main, "worktree", "add", "-q", "-b", "sibling", join(base, "wt"));
+    nodeFs.writeFileSync(join(base, "wt", "refunds.ts"), "export {};\n");
+    git(join(base, "wt"), "add", "refunds.ts");
+    git(join(base, "wt"), "commit", "-q", "-m", "sibling lands a file");
+
+    expect(nodeFs.readFileSync(join(base, "wt", ".git"), "utf8")).toMatch(/^gitdir: /);
+    expect(await names(gitTree({ fs: nodeFs, dir: join(base, "wt"), ref: "HEAD" }))).toEqual(["plan.md", "refunds.ts"]);
+    expect(await names(gitTree({ fs: nodeFs, dir: main, ref: "HEAD" }))).toEqual(["plan.md"]);
+    expect(await names(gitTree({ fs: nodeFs, dir: main, ref: "sibling" }))).toEqual(["plan.md", "refunds.ts"]);
+    expect(await names(gitTree({ fs: nodeFs, dir: join(base, "wt"), ref: "main" }))).toEqual(["plan.md"]);
+  });
+
+  test("packed refs and objects, an annotated tag and a commit id all resolve", async () => {
+    const dir = await tempDir();
+    commitSpec(dir, { files: { "a.txt": "one\n" }, links: {} });
+    git(dir, "tag", "-a", "-m", "release", "v1");
+    const first = git(dir, "rev-parse", "HEAD");
+    nodeFs.writeFileSync(join(dir, "b.txt"), "two\n");
+    git(dir, "add", "b.txt");
+    git(dir, "commit", "-q", "-m", "second");
+    git(dir, "gc", "-q");
+    expect(nodeFs.existsSync(join(dir, ".git", "packed-refs"))).toBe(true);
+    expect(await names(gitTree({ fs: nodeFs, dir, ref: "v1" }))).toEqual(["a.txt"]);
+    expect(await names(gitTree({ fs: nodeFs, dir, ref: first }))).toEqual(["a.txt"]);
+    expect(await names(gitTree({ fs: nodeFs, dir, ref: "refs/heads/main" }))).toEqual(["a.txt", "b.txt"]);
+  });
+
+  test("an unknown ref or a directory that is no repository is tree-not-found naming it", async () => {
+    const dir = await tempDir();
+    commitSpec(dir, { files: { "a.txt": "x" }, links: {} });
+    const missing = (await gitTree({ fs: nodeFs, dir, ref: "no-such-branch" }).list(""))._unsafeUnwrapErr();
+    expect(missing.code).toBe("tree-not-found");
+    expect(missing.message).toContain("no-such-branch");
+    const empty = await tempDir();
+    const none = (await gitTree({ fs: nodeFs, dir: empty, ref: "HEAD" }).read("a.txt", 10))._unsafeUnwrapErr();
+    expect(none.code).toBe("tree-not-found");
+    expect(none.message).toContain(empty);
+  });
+
+  test("a gitlink is other; a link in the middle of a path is followed inside the commit only", async () => {
+    const dir = await tempDir();
+    commitSpec(dir, { files: { "src/a.ts": "a\n" }, links: { lib: "src", out: "../elsewhere" } });
+    git(dir, "update-index", "--add", "--cacheinfo", `160000,${git(dir, "rev-parse", "HEAD")},vendor`);
+    git(dir, "commit", "-q", "-m", "gitlink");
+    const tree = gitTree({ fs: nodeFs, dir, ref: "HEAD", describe: "HEAD of the fixture" });
+    expect(tree.describe).toBe("HEAD of the fixture");
+    const root = (await tree.list(""))._unsafeUnwrap();
+    expect(root).toContainEqual({ name: "vendor", type: "other" });
+    expect((await tree.read("vendor", 10))._unsafeUnwrapErr().code).toBe("tree-not-a-file");
+    expect(new TextDecoder().decode((await tree.read("lib/a.ts", 10))._unsafeUnwrap())).toBe("a\n");
+    expect((await tree.read("out/x", 10))._unsafeUnwrapErr()).toMatchObject({ code: "tree-io", path: "out/x" });
+    expect((await tree.list("lib"))._unsafeUnwrapErr().code).toBe("tree-not-a-directory");
+  });
+});

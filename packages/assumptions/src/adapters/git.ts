@@ -1,0 +1,106 @@
+import { readBlob, readTree } from "isomorphic-git";
+import type { TreeEntry } from "isomorphic-git";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
+import { type GitFs, locateRepository, resolveCommitish } from "./git-repo.js";
+import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
+import { escapesTree, treeError } from "./tree-error.js";
+
+/** Options of `gitTree`: the filesystem, the repository's working directory, the ref to read. */
+export interface GitTreeOptions {
+  readonly fs: GitFs;
+  /** The worktree directory (holding `.git`: a directory, or a linked worktree's file) or a bare repository. */
+  readonly dir: string;
+  /** `HEAD`, a branch or tag name, a full ref, or a 40-hex commit id. */
+  readonly ref: string;
+  /** How the tree names itself in reports; defaults to `<ref> in <dir>`. */
+  readonly describe?: string;
+}
+
+function typeOfMode(mode: string): EntryType {
+  if (mode === MODE_TREE) return "directory";
+  if (mode === MODE_LINK) return "symlink";
+  return mode.startsWith("100") ? "file" : "other";
+}
+
+function ioError(path: string, e: unknown): TreeError {
+  const code = (e as { code?: unknown } | null)?.code;
+  return treeError("tree-io", path, typeof code === "string" ? code : String(e));
+}
+
+/** Wraps one isomorphic-git call (which may throw synchronously) into a ResultAsync. */
+function call<T>(path: string, run: () => Promise<T>): ResultAsync<T, TreeError> {
+  return ResultAsync.fromPromise(Promise.resolve().then(run), (e) => ioError(path, e));
+}
+
+/** Object reads bound to one repository, with trees cached by object id. */
+function objectsOf(fs: GitFs, gitdir: string): GitObjects {
+  const cache = {};
+  const trees = new Map<string, ResultAsync<readonly TreeEntry[], TreeError>>();
+  return {
+    entries: (oid, path) => {
+      const known = trees.get(oid);
+      if (known !== undefined) return known;
+      const got = call(path, () => readTree({ fs, gitdir, oid, cache })).map((t) => t.tree);
+      trees.set(oid, got);
+      return got;
+    },
+    blob: (oid, path) => call(path, () => readBlob({ fs, gitdir, oid, cache })).map((b) => b.blob),
+  };
+}
+
+function notA(code: "tree-not-a-file" | "tree-not-a-directory", path: string, found: Found): TreeError {
+  if (found.kind === "root" || found.entry.mode === MODE_TREE) return treeError(code, path, "a directory");
+  if (found.entry.mode === MODE_LINK) return treeError(code, path, "a symbolic link");
+  return treeError(code, path, found.entry.mode.startsWith("100") ? "a file" : "a submodule (gitlink)");
+}
+
+function listFound(objects: GitObjects, found: Found, path: string): ResultAsync<readonly DirEntry[], TreeError> {
+  const oid = found.kind === "root" ? found.oid : found.entry.mode === MODE_TREE ? found.entry.oid : undefined;
+  if (oid === undefined) return errAsync(notA("tree-not-a-directory", path, found));
+  return objects.entries(oid, path).map((entries) => entries.map((e) => ({ name: e.path, type: typeOfMode(e.mode) })));
+}
+
+function readFound(objects: GitObjects, found: Found, path: string, maxBytes: number): ResultAsync<Uint8Array, TreeError> {
+  if (found.kind === "root" || typeOfMode(found.entry.mode) !== "file") return errAsync(notA("tree-not-a-file", path, found));
+  return objects.blob(found.entry.oid, path).andThen((bytes) =>
+    bytes.length > maxBytes ? errAsync(treeError("tree-too-large", path, `${maxBytes} bytes`)) : okAsync(bytes),
+  );
+}
+
+function readLinkFound(objects: GitObjects, found: Found, path: string): ResultAsync<string, TreeError> {
+  if (found.kind === "root" || found.entry.mode !== MODE_LINK) {
+    return errAsync(treeError("tree-not-a-file", path, "not a symbolic link"));
+  }
+  return objects.blob(found.entry.oid, path).andThen((bytes) => linkText(bytes, path));
+}
+
+/**
+ * A TreeReader over one commit of a git repository, read through isomorphic-git without a
+ * checkout: `HEAD` (of the worktree at `dir`, linked worktrees included) or a sibling's branch.
+ * Modes give types: 040000 directory, 100644/100755 file, 120000 symlink, 160000 gitlink → other.
+ * The ref is resolved once, on first use.
+ */
+export function gitTree(opts: GitTreeOptions): TreeReader {
+  const { fs, dir, ref } = opts;
+  let start: ResultAsync<{ objects: GitObjects; root: string }, TreeError> | undefined;
+  const begin = () =>
+    (start ??= locateRepository(fs, dir).andThen((layout) => {
+      const objects = objectsOf(fs, layout.commondir);
+      return resolveCommitish(fs, layout, ref).andThen((oid) =>
+        call("", () => readTree({ fs, gitdir: layout.commondir, oid })).map((t) => ({ objects, root: t.oid })),
+      );
+    }));
+  const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>
+    escapesTree(path)
+      ? errAsync<T, TreeError>(treeError("tree-io", path, "the path leaves the tree"))
+      : begin().andThen(({ objects, root }) =>
+          new ResultAsync(walk(objects, root, path)).andThen((found) => then(objects, found)),
+        );
+  return {
+    describe: opts.describe ?? `${ref} in ${dir}`,
+    list: (path) => at(path, (objects, found) => listFound(objects, found, path)),
+    read: (path, maxBytes) => at(path, (objects, found) => readFound(objects, found, path, maxBytes)),
+    readLink: (path) => at(path, (objects, found) => readLinkFound(objects, found, path)),
+  };
+}
