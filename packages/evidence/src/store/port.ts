@@ -41,4 +41,6 @@ export interface StoreFs {
   unlink(path: string): ResultAsync<void, StoreFsError>;
   /** fsyncs a directory so a rename or link in it is durable. */
   fsyncDir(path: string): ResultAsync<void, StoreFsError>;
+  /** The canonical absolute path with every symlink resolved; `ENOENT` when it does not exist. */
+  realpath(path: string): ResultAsync<string, StoreFsError>;
 }

@@ -1,0 +1,10 @@
+import { realpath, symlink } from "node:fs/promises";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { nodeStoreFs } from "./fs-adapter.js";
+import { describeStoreFsContract } from "./storefs-contract.js";
+
+describeStoreFsContract("node fs in a temp dir", async () => ({
+  fs: nodeStoreFs(),
+  dir: await realpath(await tempDir("decay-storefs-")),
+  symlink: (target, path) => symlink(target, path),
+}));

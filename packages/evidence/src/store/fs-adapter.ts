@@ -1,0 +1,132 @@
+import * as nodeFs from "node:fs";
+import { err, ok, okAsync, ResultAsync } from "neverthrow";
+import type { StoreFs, StoreFsError, StoreStat } from "./port.js";
+
+type Done = (e: unknown) => void;
+type Got<T> = (e: unknown, value?: T) => void;
+
+/** What lstat hands back, as node:fs and memfs both shape it. */
+export interface FsLikeStats {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  readonly mode: number | bigint;
+  readonly uid: number | bigint;
+  readonly size: number | bigint;
+}
+
+/** The callback subset of `node:fs` the store adapters call; node:fs and a memfs `fs` both fit. */
+export interface FsLike {
+  mkdir(path: string, options: { mode: number }, cb: Done): void;
+  lstat(path: string, cb: Got<FsLikeStats>): void;
+  chmod(path: string, mode: number, cb: Done): void;
+  readdir(path: string, cb: Got<readonly unknown[]>): void;
+  readFile(path: string, cb: Got<unknown>): void;
+  open(path: string, flags: string, mode: number, cb: Got<number>): void;
+  write(fd: number, data: Uint8Array, offset: number, length: number, position: number | null, cb: Got<number>): void;
+  fsync(fd: number, cb: Done): void;
+  close(fd: number, cb: Done): void;
+  link(existing: string, newPath: string, cb: Done): void;
+  rename(from: string, to: string, cb: Done): void;
+  unlink(path: string, cb: Done): void;
+  realpath(path: string, cb: Got<unknown>): void;
+}
+
+/** Turns whatever an fs call failed with into the port's error value. */
+function fsError(op: string, path: string, e: unknown): StoreFsError {
+  const errno = typeof e === "object" && e !== null && typeof (e as { code?: unknown }).code === "string"
+    ? (e as { code: string }).code
+    : "EUNKNOWN";
+  const message = e instanceof Error ? e.message : String(e);
+  return { code: "store-fs", errno, op, path, message };
+}
+
+/** Runs one callback-style call as a ResultAsync; a synchronous throw becomes an error value too. */
+function call<T>(op: string, path: string, run: (cb: Got<T>) => void): ResultAsync<T, StoreFsError> {
+  return new ResultAsync(
+    new Promise((resolve) => {
+      try {
+        run((e, value) => resolve(e ? err(fsError(op, path, e)) : ok(value as T)));
+      } catch (e) {
+        resolve(err(fsError(op, path, e)));
+      }
+    }),
+  );
+}
+
+function done(op: string, path: string, run: (cb: Done) => void): ResultAsync<void, StoreFsError> {
+  return call<void>(op, path, (cb) => run((e) => cb(e, undefined)));
+}
+
+function toStat(s: FsLikeStats): StoreStat {
+  const type = s.isSymbolicLink() ? "symlink" : s.isDirectory() ? "directory" : s.isFile() ? "file" : "other";
+  return { type, mode: Number(s.mode) & 0o7777, uid: Number(s.uid), size: Number(s.size) };
+}
+
+function toBytes(data: unknown): Uint8Array {
+  return typeof data === "string" ? new TextEncoder().encode(data) : new Uint8Array(data as ArrayLike<number>);
+}
+
+/** Writes every byte of `data` to `fd` from `offset` on, however many calls it takes. */
+function writeAll(fs: FsLike, fd: number, path: string, data: Uint8Array, offset = 0): ResultAsync<void, StoreFsError> {
+  if (offset >= data.length) return okAsync(undefined);
+  return call<number>("write", path, (cb) => fs.write(fd, data, offset, data.length - offset, offset, cb)).andThen(
+    (n) => writeAll(fs, fd, path, data, offset + Math.max(n, 1)),
+  );
+}
+
+/** Opens `path` with `flags`, runs `use(fd)`, and always closes; the first failure wins. */
+function withFd(fs: FsLike, path: string, flags: string, mode: number, use: (fd: number) => ResultAsync<void, StoreFsError>) {
+  return call<number>("open", path, (cb) => fs.open(path, flags, mode, cb)).andThen((fd) =>
+    ResultAsync.fromSafePromise(use(fd)).andThen((used) =>
+      done("close", path, (cb) => fs.close(fd, cb)).andThen(() => used),
+    ),
+  );
+}
+
+interface Options {
+  readonly uid: number;
+  /** False where the filesystem has no durability to ask for (memfs). */
+  readonly durableDirs: boolean;
+}
+
+/** The one adapter body over any fs-shaped object. */
+function fsStoreFs(fs: FsLike, opts: Options): StoreFs {
+  return {
+    uid: () => opts.uid,
+    mkdir: (path, mode) => done("mkdir", path, (cb) => fs.mkdir(path, { mode }, cb)),
+    lstat: (path) => call<FsLikeStats>("lstat", path, (cb) => fs.lstat(path, cb)).map(toStat),
+    chmod: (path, mode) => done("chmod", path, (cb) => fs.chmod(path, mode, cb)),
+    readdir: (path) => call<readonly unknown[]>("readdir", path, (cb) => fs.readdir(path, cb)).map((names) => names.map(String)),
+    readFile: (path) => call<unknown>("readFile", path, (cb) => fs.readFile(path, cb)).map(toBytes),
+    writeNew: (path, data, mode) =>
+      withFd(fs, path, "wx", mode, (fd) =>
+        writeAll(fs, fd, path, data).andThen(() => done("fsync", path, (cb) => fs.fsync(fd, cb))),
+      ),
+    link: (existing, newPath) => done("link", newPath, (cb) => fs.link(existing, newPath, cb)),
+    rename: (from, to) => done("rename", to, (cb) => fs.rename(from, to, cb)),
+    unlink: (path) => done("unlink", path, (cb) => fs.unlink(path, cb)),
+    fsyncDir: (path) =>
+      opts.durableDirs
+        ? withFd(fs, path, "r", 0, (fd) => done("fsync", path, (cb) => fs.fsync(fd, cb)))
+        : call<FsLikeStats>("fsyncDir", path, (cb) => fs.lstat(path, cb)).andThen((s) =>
+            s.isDirectory() ? ok(undefined) : err(fsError("fsyncDir", path, { code: "ENOTDIR", message: "not a directory" })),
+          ),
+    realpath: (path) => call<unknown>("realpath", path, (cb) => fs.realpath(path, cb)).map(String),
+  };
+}
+
+/** The StoreFs over the real filesystem (node:fs), fsyncing files and directories. */
+export function nodeStoreFs(): StoreFs {
+  return fsStoreFs(nodeFs as unknown as FsLike, { uid: process.getuid?.() ?? 0, durableDirs: true });
+}
+
+/**
+ * The StoreFs over any node:fs-shaped object, e.g. a memfs `fs`. Directory fsync is a check
+ * that the directory exists: an in-memory volume has no durability to ask for. `uid` is the
+ * owner the store expects (default: this process's uid, which memfs also stamps on new nodes).
+ */
+export function memfsStoreFs(fs: FsLike, opts: { readonly uid?: number } = {}): StoreFs {
+  const uid = opts.uid ?? (globalThis as { process?: { getuid?: () => number } }).process?.getuid?.() ?? 0;
+  return fsStoreFs(fs, { uid, durableDirs: false });
+}

@@ -1,0 +1,106 @@
+import { posix } from "node:path";
+import { err, errAsync, ok, okAsync, type ResultAsync } from "neverthrow";
+import type { StoreFault } from "./fault.js";
+import type { StoreFs, StoreFsError } from "./port.js";
+
+const text = (b: Uint8Array): string => new TextDecoder().decode(b);
+
+/** `path` equals `dir` or lies below it (both canonical absolute paths). */
+export function isWithin(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir === "/" ? "/" : `${dir}/`);
+}
+
+function notRoot(repo: string, detail: string): StoreFault {
+  return { code: "not-a-repository-root", repo, detail };
+}
+
+/** Follows a `commondir` file if the git directory has one; the common directory otherwise is itself. */
+function commonDirOf(fs: StoreFs, gitDir: string): ResultAsync<string, StoreFault> {
+  return fs
+    .readFile(`${gitDir}/commondir`)
+    .map((b) => posix.resolve(gitDir, text(b).split("\n")[0] ?? ""))
+    .orElse((e) => (e.errno === "ENOENT" ? ok(gitDir) : err<string, StoreFault>(e)));
+}
+
+/** The git directory a checkout's `.git` names: the directory itself, or the `gitdir:` of a `.git` file. */
+function gitDirOf(fs: StoreFs, repo: string): ResultAsync<string, StoreFault> {
+  const dotGit = `${repo}/.git`;
+  return fs
+    .realpath(dotGit)
+    .mapErr((e): StoreFault => (e.errno === "ENOENT" ? notRoot(repo, "no .git here") : e))
+    .andThen((real) => fs.lstat(real).map((s) => ({ real, type: s.type })))
+    .andThen(({ real, type }): ResultAsync<string, StoreFault> => {
+      if (type === "directory") return okAsync(real);
+      if (type !== "file") return errAsync(notRoot(repo, ".git is neither a directory nor a file"));
+      return fs.readFile(real).andThen((b) => {
+        const m = /^gitdir: *(.+?)\r?$/m.exec(text(b));
+        return m?.[1] ? ok(posix.resolve(repo, m[1])) : err(notRoot(repo, `${dotGit} has no gitdir: line`));
+      });
+    });
+}
+
+/**
+ * The project key: the main checkout of the repository's git common directory, read from the
+ * `.git` / `gitdir:` / `commondir` files (never from inherited `GIT_*` variables), so linked
+ * worktrees share one key. `repo` must be a canonical path to a checkout's top level.
+ */
+export function projectKey(fs: StoreFs, repo: string): ResultAsync<string, StoreFault> {
+  return gitDirOf(fs, repo)
+    .andThen((gitDir) =>
+      fs
+        .lstat(`${gitDir}/HEAD`)
+        .mapErr((e): StoreFault => (e.errno === "ENOENT" || e.errno === "ENOTDIR" ? notRoot(repo, `${gitDir} is not a git directory`) : e))
+        .andThen(() => commonDirOf(fs, gitDir)),
+    )
+    .andThen((common) => fs.realpath(common).mapErr((e): StoreFault => (e.errno === "ENOENT" ? notRoot(repo, `common dir ${common} is missing`) : e)))
+    .map((common) => (posix.basename(common) === ".git" ? posix.dirname(common) : common));
+}
+
+/** HOME as the store accepts it: set, absolute, existing, a directory; its canonical path. */
+export function usableHome(fs: StoreFs, home: string | undefined): ResultAsync<string, StoreFault> {
+  if (home === undefined || home === "") return errAsync({ code: "home-unusable", home: null, reason: "unset" });
+  if (!posix.isAbsolute(home)) return errAsync({ code: "home-unusable", home, reason: "relative" });
+  const missing = (e: StoreFsError): StoreFault =>
+    e.errno === "ENOENT" || e.errno === "ENOTDIR" ? { code: "home-unusable", home, reason: "missing" } : e;
+  return fs
+    .realpath(home)
+    .mapErr(missing)
+    .andThen((real) =>
+      fs
+        .lstat(real)
+        .mapErr(missing)
+        .andThen((s) => (s.type === "directory" ? ok(real) : err<string, StoreFault>({ code: "home-unusable", home, reason: "not-a-directory" }))),
+    );
+}
+
+/** Checks one existing store directory: a real directory, owned by us; narrows it to 0700 when wider. */
+export function checkPrivateDir(fs: StoreFs, path: string, narrow: boolean): ResultAsync<void, StoreFault> {
+  return fs.lstat(path).andThen((s): ResultAsync<void, StoreFault> => {
+    if (s.type === "symlink") return errAsync({ code: "symlink-in-store-path", path });
+    if (s.type !== "directory") return errAsync({ code: "not-a-directory", path });
+    if (s.uid !== fs.uid()) return errAsync({ code: "foreign-owner", path, uid: s.uid, expected: fs.uid() });
+    return narrow && (s.mode & 0o077) !== 0 ? fs.chmod(path, 0o700) : okAsync(undefined);
+  });
+}
+
+/**
+ * Creates each of `names` below `base` in turn, 0700; each one (new or old) must be a real
+ * directory we own, and is narrowed to 0700 when wider. Stops at the first refusal, so nothing
+ * is ever created through a symlink.
+ */
+export function makePrivateDirs(fs: StoreFs, base: string, names: readonly string[]): ResultAsync<string, StoreFault> {
+  let chain: ResultAsync<string, StoreFault> = okAsync(base);
+  for (const name of names) {
+    chain = chain.andThen((parent) => {
+      const path = posix.join(parent, name);
+      return fs
+        .lstat(path)
+        .map(() => undefined)
+        .orElse((e) => (e.errno === "ENOENT" ? fs.mkdir(path, 0o700) : err(e)))
+        .orElse((e) => (e.errno === "EEXIST" ? ok(undefined) : err(e)))
+        .andThen(() => checkPrivateDir(fs, path, true))
+        .map(() => path);
+    });
+  }
+  return chain;
+}

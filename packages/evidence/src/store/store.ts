@@ -1,0 +1,129 @@
+import { posix } from "node:path";
+import { err, errAsync, ok, okAsync, type ResultAsync } from "neverthrow";
+import { canonicalJson } from "../record/canonical.js";
+import type { RecordFault } from "../record/fault.js";
+import { contentHash, keyHash, recordKey, recordToJson } from "../record/hash.js";
+import { parseJson } from "../record/json.js";
+import type { EvidenceRecord, RecordKey } from "../record/schema.js";
+import { decodeEnvelope, decodeUtf8, envelopeToJson, type Envelope } from "./envelope.js";
+import type { StoreFault } from "./fault.js";
+import { nodeStoreFs } from "./fs-adapter.js";
+import { checkRootPath, isEnvelopeName, locate, requireIgnored, type Layout, type Location } from "./location.js";
+import { acquireLock, DEFAULT_STALE_MS, processLockIdentity, type HeldLock, type LockIdentity } from "./lock.js";
+import type { StoreFs } from "./port.js";
+import { atomicWrite } from "./write.js";
+
+/** The crash-safe local store of pending evidence for one project. */
+export interface PendingStore {
+  readonly root: string;
+  /** True when the store is the legacy in-repository `.delivery-evidence/` folder. */
+  readonly legacy: boolean;
+  /** The legacy folder that still holds envelopes while the new location won, else null. */
+  readonly unusedLegacy: string | null;
+  /** `<root>/<keyHash>.json`. */
+  pathFor(key: RecordKey): string;
+  exists(path: string): ResultAsync<boolean, StoreFault>;
+  load(path: string): ResultAsync<Envelope, StoreFault | RecordFault>;
+  /** Writes the envelope atomically and durably at `pathFor` its key. */
+  save(envelope: Envelope): ResultAsync<void, StoreFault>;
+  /** Writes the immutable `snapshot-<contentHash>.json`; resolves to its path. */
+  snapshot(record: EvidenceRecord): ResultAsync<string, StoreFault>;
+  /** Every envelope in the store, by file name. */
+  list(): ResultAsync<readonly Envelope[], StoreFault | RecordFault>;
+  /** The inter-process lock of one record key. */
+  lock(key: RecordKey, opts?: { readonly staleMs?: number }): ResultAsync<HeldLock, StoreFault>;
+}
+
+/** Options of `openPendingStore`. */
+export interface OpenPendingStoreOptions {
+  /** The top level of a git checkout (main or linked worktree). */
+  readonly repo: string;
+  /** Default: `env.HOME`. */
+  readonly home?: string | undefined;
+  /** `decay` (default): `<home>/.decay/evidence/<slug>/`; `agentflow`: `<home>/.sentimony/agentflow/implement/<slug>/`. */
+  readonly layout?: Layout | undefined;
+  readonly fs?: StoreFs | undefined;
+  /** Default: `process.env`. Inherited `GIT_*` variables are never passed to git. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Who this process is to the lock (default: this process). */
+  readonly lockIdentity?: LockIdentity | undefined;
+}
+
+const encode = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/** The reference's file bytes for any JSON value: canonical JSON and a newline. */
+function fileBytes(value: Parameters<typeof canonicalJson>[0]): Uint8Array {
+  return encode(`${canonicalJson(value)}\n`);
+}
+
+/** Guards every path the store touches: a file directly in the root, on a path with no symlink. */
+function guard(fs: StoreFs, loc: Location, path: string): ResultAsync<string, StoreFault> {
+  const name = posix.basename(path);
+  if (posix.dirname(path) !== loc.root || name === "" || name === "." || name === "..") {
+    return errAsync({ code: "path-outside-store", path, root: loc.root });
+  }
+  const checked = checkRootPath(fs, loc);
+  const ignored = loc.legacy ? checked.andThen(() => requireIgnored(loc.repo, posix.relative(loc.repo, path), loc.env)) : checked;
+  return ignored.map(() => path);
+}
+
+function makeStore(fs: StoreFs, loc: Location, id: LockIdentity): PendingStore {
+  const pathFor = (key: RecordKey): string => `${loc.root}/${keyHash(key)}.json`;
+  const load = (path: string): ResultAsync<Envelope, StoreFault | RecordFault> =>
+    guard(fs, loc, path)
+      .andThen(() => fs.readFile(path))
+      .andThen((bytes) => decodeUtf8(bytes, path))
+      .andThen((text) => parseJson(text))
+      .andThen((value) => decodeEnvelope(value, path, (r) => pathFor(recordKey(r))));
+  const store: PendingStore = {
+    root: loc.root,
+    legacy: loc.legacy,
+    unusedLegacy: loc.unusedLegacy,
+    pathFor,
+    exists: (path) =>
+      guard(fs, loc, path).andThen(() =>
+        fs.lstat(path).andThen((s) => (s.type === "symlink" ? err<boolean, StoreFault>({ code: "symlink-in-store-path", path }) : ok(true))).orElse((e) =>
+          e.code === "store-fs" && e.errno === "ENOENT" ? ok(false) : err(e),
+        ),
+      ),
+    load,
+    save: (envelope) => {
+      const path = pathFor(recordKey(envelope.record));
+      if (envelope.record.local_pending_path !== path || envelope.record.content_sha256 !== contentHash(envelope.record)) {
+        return errAsync({ code: "envelope-path-mismatch", path: envelope.record.local_pending_path, expected: path });
+      }
+      return guard(fs, loc, path).andThen(() => atomicWrite(fs, loc.root, path, fileBytes(envelopeToJson(envelope)), false));
+    },
+    snapshot: (record) => {
+      const path = `${loc.root}/snapshot-${contentHash(record)}.json`;
+      return guard(fs, loc, path).andThen(() => atomicWrite(fs, loc.root, path, fileBytes(recordToJson(record)), true)).map(() => path);
+    },
+    list: () =>
+      checkRootPath(fs, loc)
+        .andThen(() => fs.readdir(loc.root))
+        .andThen((names) => {
+          const envelopes = [...names].filter(isEnvelopeName).sort();
+          return envelopes.reduce<ResultAsync<Envelope[], StoreFault | RecordFault>>(
+            (acc, name) => acc.andThen((got) => load(`${loc.root}/${name}`).map((e) => [...got, e])),
+            okAsync([]),
+          );
+        }),
+    lock: (key, opts) => {
+      const path = `${loc.root}/${keyHash({ repo: key.repo, pr: key.pr, task: key.task, attempt: key.attempt })}.lock`;
+      return guard(fs, loc, path).andThen(() => acquireLock(fs, loc.root, path, id, opts?.staleMs ?? DEFAULT_STALE_MS));
+    },
+  };
+  return store;
+}
+
+/**
+ * Opens the pending store of the project checked out at `repo`, applying every location rule
+ * (see docs/evidence-store.md). Refusals happen before anything is created.
+ */
+export function openPendingStore(opts: OpenPendingStoreOptions): ResultAsync<PendingStore, StoreFault> {
+  const fs = opts.fs ?? nodeStoreFs();
+  const env = opts.env ?? process.env;
+  return locate(fs, { repo: opts.repo, home: opts.home, layout: opts.layout, env }).map((loc) =>
+    makeStore(fs, loc, opts.lockIdentity ?? processLockIdentity()),
+  );
+}
