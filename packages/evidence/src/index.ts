@@ -3,9 +3,40 @@
 // --- record (numbers, canonical JSON, record schema, hashes, slug) and faults ---
 export type { JsonFloat, JsonInt, JsonNumber, JsonValue } from "./record/number.js";
 export { isJsonNumber, jsonFloat, jsonInt } from "./record/number.js";
+export { canonicalJson, pythonFloatRepr } from "./record/canonical.js";
+export { parseJson } from "./record/json.js";
+export type { RecordFault, RecordRule } from "./record/fault.js";
+export { describeRecordFault, RECORD_RULES } from "./record/fault.js";
+export { EvidenceRecord, PreviousAttempt, RecordKey, RECORD_SCHEMA_ID } from "./record/schema.js";
+export { parseRecordJson, validateRecord } from "./record/validate.js";
+export {
+  commentBody,
+  contentHash,
+  keyHash,
+  keyToJson,
+  markerLine,
+  recordKey,
+  recordToJson,
+  sha256Hex,
+} from "./record/hash.js";
+export { isValidCanonicalUrl } from "./record/url.js";
+export { slug } from "./record/slug.js";
+export type { EvidenceFault, EvidenceFaultCode } from "./fault.js";
+export { describeEvidenceFault } from "./fault.js";
 
 // --- store (StoreFs port and adapters, PendingStore) ---
 export type { StoreFs, StoreFsError, StoreStat } from "./store/port.js";
+export type { StoreFault, StoreFaultCode } from "./store/fault.js";
+export { describeStoreFault } from "./store/fault.js";
+export type { FsLike, FsLikeStats } from "./store/fs-adapter.js";
+export { memfsStoreFs, nodeStoreFs } from "./store/fs-adapter.js";
+export type { FaultyStoreFs, StoreFsFaults } from "./store/faulty.js";
+export { faultyStoreFs } from "./store/faulty.js";
+export { Envelope, SavedRecord } from "./store/envelope.js";
+export type { Layout } from "./store/location.js";
+export type { HeldLock, LockIdentity } from "./store/lock.js";
+export type { OpenPendingStoreOptions, PendingStore } from "./store/store.js";
+export { openPendingStore } from "./store/store.js";
 
 // --- transport port ---
 export type {
@@ -18,5 +49,17 @@ export type {
 } from "./transport/port.js";
 
 // --- publish (authority, prepare, publish, in-memory forge) ---
+export type { PublicationAuthority, PublicationGrant } from "./publish/authority.js";
+export { grantPublication } from "./publish/authority.js";
+export type { PendingReason, PublishFault } from "./publish/fault.js";
+export { describePublishFault } from "./publish/fault.js";
+export type { AsyncTransport } from "./publish/guard.js";
+export { fromAsyncTransport } from "./publish/guard.js";
+export type { PrepareOptions } from "./publish/prepare.js";
+export { prepare, previousAttempt } from "./publish/prepare.js";
+export type { PublishOptions } from "./publish/publish.js";
+export { publish } from "./publish/publish.js";
+export type { MemoryForge, MemoryForgeFaults, MemoryForgeOptions, MemoryForgeWrite } from "./transport/memory.js";
+export { memoryForge } from "./transport/memory.js";
 
 // --- CLI entry for embedding ---

@@ -1,0 +1,53 @@
+import type { CredentialKind } from "./text.js";
+
+/**
+ * The rules a record is checked against, in the order the Python reference checks them; the
+ * value is the reference's message, so a refusal reads exactly as the reference's would.
+ */
+export const RECORD_RULES = {
+  "content-fields": "invalid content fields",
+  schema: "invalid evidence schema",
+  repo: "invalid repo",
+  pr: "invalid PR",
+  task: "invalid task",
+  attempt: "invalid attempt",
+  "merge-sha": "invalid merge SHA",
+  deployment: "invalid deployment identity",
+  timestamp: "invalid timestamp",
+  "production-status": "invalid production status",
+  author: "invalid author",
+  "checks-required": "checks/results required",
+  "check-result": "invalid check result",
+  "previous-attempt": "invalid previous attempt",
+  "previous-key": "invalid previous attempt key",
+  "previous-identity": "previous attempt identity mismatch",
+  "previous-hash": "invalid previous content hash",
+  "previous-url": "invalid previous canonical URL",
+} as const;
+
+/** One rule of `RECORD_RULES`. */
+export type RecordRule = keyof typeof RECORD_RULES;
+
+/** Why a JSON text or an evidence record was refused. */
+export type RecordFault =
+  | { readonly code: "invalid-json"; readonly detail: string; readonly line: number; readonly column: number }
+  | { readonly code: "duplicate-key"; readonly key: string; readonly line: number; readonly column: number }
+  | { readonly code: "number-out-of-range"; readonly text: string }
+  | { readonly code: "invalid-record"; readonly rule: RecordRule; readonly field: string }
+  | { readonly code: "credential-in-check"; readonly field: string; readonly kind: CredentialKind };
+
+/** The one place a record fault becomes a sentence. */
+export function describeRecordFault(fault: RecordFault): string {
+  switch (fault.code) {
+    case "invalid-json":
+      return `invalid JSON at line ${fault.line}, column ${fault.column}: ${fault.detail}`;
+    case "duplicate-key":
+      return `invalid JSON at line ${fault.line}, column ${fault.column}: duplicate key ${JSON.stringify(fault.key)}`;
+    case "number-out-of-range":
+      return `invalid JSON: the number ${fault.text} is out of range for a float`;
+    case "invalid-record":
+      return `${RECORD_RULES[fault.rule]} (field ${fault.field === "" ? "<record>" : fault.field})`;
+    case "credential-in-check":
+      return `credential in check (field ${fault.field}): looks like a ${fault.kind}; remove it from the record`;
+  }
+}

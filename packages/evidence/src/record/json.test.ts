@@ -1,0 +1,53 @@
+import { describe, expect, test } from "vitest";
+import { canonicalJson, pythonFloatRepr } from "./canonical.js";
+import { parseJson } from "./json.js";
+import { jsonFloat, jsonInt } from "./number.js";
+
+describe("parseJson", () => {
+  test("integers stay exact bigints; anything with . e E is a float", () => {
+    expect(parseJson("[9223372036854775808, -0, 1e2, 1E2, 2.50, -0.0]")._unsafeUnwrap()).toEqual([
+      jsonInt(9223372036854775808n), jsonInt(0), jsonFloat(100), jsonFloat(100), jsonFloat(2.5), jsonFloat(-0),
+    ]);
+    expect(canonicalJson(parseJson("[1e2, 2.50, -0.0, 12345678901234567890123]")._unsafeUnwrap())).toBe(
+      "[100.0,2.5,-0.0,12345678901234567890123]",
+    );
+  });
+
+  test("refuses duplicate keys, even with equal values, at the key's position", () => {
+    expect(parseJson('{"a":1,\n "a":1}')._unsafeUnwrapErr()).toEqual({ code: "duplicate-key", key: "a", line: 2, column: 2 });
+    expect(parseJson('{"a":{"b":"x","b":"y"}}')._unsafeUnwrapErr()).toMatchObject({ code: "duplicate-key", key: "b" });
+    expect(parseJson('{"\\u0061":1,"a":1}')._unsafeUnwrapErr()).toMatchObject({ code: "duplicate-key", key: "a" });
+    expect(parseJson('[{"a":1},{"a":1}]').isOk()).toBe(true);
+    expect(parseJson('{"a":"\\"a\\":","b":["a"]}').isOk()).toBe(true);
+  });
+
+  test("refuses NaN, Infinity and floats beyond binary64 range", () => {
+    for (const bad of ["NaN", "Infinity", "-Infinity", '{"t":NaN}']) {
+      expect(parseJson(bad)._unsafeUnwrapErr().code).toBe("invalid-json");
+    }
+    expect(parseJson("1e400")._unsafeUnwrapErr()).toEqual({ code: "number-out-of-range", text: "1e400" });
+  });
+
+  test("refuses invalid JSON with a line and column, never throws", () => {
+    expect(parseJson('{\n  "a": tru }')._unsafeUnwrapErr()).toMatchObject({ code: "invalid-json", line: 2 });
+    for (const bad of ["", "{", "[1,]", '"\u0001"', "01", "\ufeff{}", "{} {}"]) {
+      expect(parseJson(bad).isErr()).toBe(true);
+    }
+  });
+
+  test("a __proto__ key is kept as data", () => {
+    expect(canonicalJson(parseJson('{"__proto__":{"x":1}}')._unsafeUnwrap())).toBe('{"__proto__":{"x":1}}');
+  });
+});
+
+describe("pythonFloatRepr", () => {
+  test.each([
+    [100, "100.0"], [100.5, "100.5"], [0.1, "0.1"], [1e-4, "0.0001"], [1e-5, "1e-05"], [1.5e-7, "1.5e-07"],
+    [1e15, "1000000000000000.0"], [1e16, "1e+16"], [1.2345e16, "1.2345e+16"], [1e21, "1e+21"],
+    [1.5e300, "1.5e+300"], [5e-324, "5e-324"], [1.7976931348623157e308, "1.7976931348623157e+308"],
+    [-2.5, "-2.5"], [-1e-7, "-1e-07"], [123456789.125, "123456789.125"], [0, "0.0"], [-0, "-0.0"],
+    [9007199254740993, "9007199254740992.0"],
+  ])("%d is written %s", (value, text) => {
+    expect(pythonFloatRepr(value)).toBe(text);
+  });
+});

@@ -1,0 +1,23 @@
+import { createHash } from "node:crypto";
+import { basename, resolve } from "node:path";
+
+const MAX_NAME_BYTES = 64;
+
+/**
+ * The store folder name for a project path, as the reference computes it: the resolved path's
+ * last component (`root` for `/`) cut to at most 64 UTF-8 bytes by whole characters, a dash,
+ * and the first 12 hex digits of the SHA-256 of the resolved path's UTF-8 bytes.
+ */
+export function slug(path: string): string {
+  const resolved = resolve(path);
+  const digest = createHash("sha256").update(resolved, "utf8").digest("hex").slice(0, 12);
+  const encoder = new TextEncoder();
+  let name = "";
+  let size = 0;
+  for (const char of basename(resolved) || "root") {
+    size += encoder.encode(char).length;
+    if (size > MAX_NAME_BYTES) break;
+    name += char;
+  }
+  return `${name}-${digest}`;
+}

@@ -1,0 +1,53 @@
+/**
+ * Text rules of the evidence record, as the Python reference judges them: whitespace is what
+ * Python's `str.isspace`/`str.strip` see (not JavaScript's `trim`), lengths are in code points.
+ */
+
+/** Every code point Python 3.11's `str.isspace()` is true for (and so `str.strip()` removes). */
+export const PYTHON_WHITESPACE: ReadonlySet<number> = new Set([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680,
+  0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+]);
+
+/** The longest text field, in code points (a lone surrogate counts as one, as in Python). */
+export const MAX_TEXT_CODE_POINTS = 65536;
+
+/**
+ * The reference's `_text`: a string with at least one non-whitespace character, at most
+ * 65536 code points, and no control character below U+0020 other than LF and TAB (so CR is
+ * refused everywhere).
+ */
+export function isRecordText(value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  let count = 0;
+  let visible = false;
+  for (const char of value) {
+    const cp = char.codePointAt(0) ?? 0;
+    if (cp < 0x20 && cp !== 0x0a && cp !== 0x09) return false;
+    if (!PYTHON_WHITESPACE.has(cp)) visible = true;
+    count += 1;
+    if (count > MAX_TEXT_CODE_POINTS) return false;
+  }
+  return visible;
+}
+
+/** A task or attempt: record text on one line (only LF counts as a line break). */
+export function isSingleLineText(value: unknown): value is string {
+  return isRecordText(value) && !value.includes("\n");
+}
+
+/** The kinds of credential a check command or result must never hold. */
+export type CredentialKind = "github-token" | "aws-access-key" | "slack-token" | "private-key";
+
+const CREDENTIALS: readonly { readonly kind: CredentialKind; readonly pattern: RegExp }[] = [
+  { kind: "github-token", pattern: /gh[pousr]_[A-Za-z0-9]|github_pat_[A-Za-z0-9_]/ },
+  { kind: "aws-access-key", pattern: /AKIA[0-9A-Z]{12}/ },
+  { kind: "slack-token", pattern: /xox[bp]-[A-Za-z0-9]/ },
+  { kind: "private-key", pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/ },
+];
+
+/** The first obvious credential in `text`, or `undefined`. The secret itself is never returned. */
+export function findCredential(text: string): CredentialKind | undefined {
+  return CREDENTIALS.find((c) => c.pattern.test(text))?.kind;
+}
