@@ -1,0 +1,102 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { canonicalJson, compareCodePoints, pythonFloatRepr } from "./canonical.js";
+import { RECORD_RULES } from "./fault.js";
+import { parseJson } from "./json.js";
+import { jsonFloat, jsonInt, type JsonValue } from "./number.js";
+import { validateRecord } from "./validate.js";
+
+/** Any UTF-16 unit, lone surrogates included: Python strings can hold them too. */
+const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)), maxLength: 12 });
+const text = fc.oneof(anyText, fc.string({ unit: "binary", maxLength: 12 }));
+const number = fc.oneof(
+  fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map(jsonInt),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map(jsonFloat),
+);
+const { json } = fc.letrec<{ json: JsonValue }>((tie) => ({
+  json: fc.oneof(
+    { depthSize: "small" },
+    fc.constant(null),
+    fc.boolean(),
+    text,
+    number,
+    fc.array(tie("json"), { maxLength: 4 }),
+    fc.dictionary(text, tie("json"), { maxKeys: 4 }),
+  ),
+}));
+
+const validRecord: { readonly [k: string]: JsonValue } = {
+  schema: "evidence-record-v1", repo: "forge.test/owner/repo", pr: jsonInt(23), task: "Task 9",
+  attempt: "attempt-1", merge_sha: "0123456789abcdef0123456789abcdef01234567",
+  deployment: { id: "d", version: "v" }, timestamp: jsonInt(100),
+  checks: [{ command: "c", result: "r" }], production_status: "succeeded",
+  author: { id: jsonInt(17), login: "owner" }, previous_attempt: null,
+};
+
+describe("properties", () => {
+  test("canonical JSON round-trips through parseJson unchanged (int/float identity, big ints)", () => {
+    fc.assert(
+      fc.property(json, (v) => {
+        const once = canonicalJson(v);
+        expect(canonicalJson(parseJson(once)._unsafeUnwrap())).toBe(once);
+        expect(/^[\x20-\x7e]*$/.test(once)).toBe(true);
+      }),
+    );
+  });
+
+  test("parseJson never throws, on arbitrary text and on damaged canonical text", () => {
+    const damaged = fc.tuple(json, fc.nat(), fc.string({ maxLength: 3 })).map(([v, at, junk]) => {
+      const s = canonicalJson(v);
+      const i = s.length === 0 ? 0 : at % s.length;
+      return s.slice(0, i) + junk + s.slice(i + 1);
+    });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json(), damaged), (s) => {
+        const result = parseJson(s);
+        if (result.isOk()) expect(typeof canonicalJson(result.value)).toBe("string");
+        else expect(typeof result.error.code).toBe("string");
+      }),
+    );
+  });
+
+  test("validateRecord never throws and only names known rules, on any value and on mutated records", () => {
+    const fields = Object.keys(validRecord);
+    const mutated = fc.tuple(fc.constantFrom(...fields), json).map(([k, v]) => ({ ...validRecord, [k]: v }));
+    fc.assert(
+      fc.property(fc.oneof(json, mutated), (v) => {
+        const result = validateRecord(v);
+        if (result.isErr() && result.error.code === "invalid-record") {
+          expect(Object.keys(RECORD_RULES)).toContain(result.error.rule);
+        }
+      }),
+    );
+  });
+
+  test("floats are written as Python's repr: round-trip, shortest digits, exponent only outside [1e-4, 1e16)", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        const written = pythonFloatRepr(x);
+        expect(Object.is(Number(written), x)).toBe(true);
+        const exponent = x === 0 ? 0 : Number(Math.abs(x).toExponential().split("e")[1]);
+        expect(written.includes("e")).toBe(exponent < -4 || exponent >= 16);
+        if (!written.includes("e")) expect(written).toMatch(/^-?\d+\.\d+$/);
+        else expect(written).toMatch(/^-?\d(\.\d+)?e[-+]\d{2,3}$/);
+        const significant = (s: string) => s.replace(/e.*$/, "").replace(/[-.]/g, "").replace(/^0+/, "").replace(/0+$/, "");
+        expect(significant(written)).toBe(significant(Math.abs(x).toExponential()));
+      }),
+    );
+  });
+
+  test("keys sort by code point: agrees with comparing arrays of code points", () => {
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        const cps = (s: string) => Array.from(s, (c) => c.codePointAt(0) ?? 0);
+        const [x, y] = [cps(a), cps(b)];
+        let model = 0;
+        for (let i = 0; model === 0 && i < Math.min(x.length, y.length); i += 1) model = Math.sign((x[i] ?? 0) - (y[i] ?? 0));
+        if (model === 0) model = Math.sign(x.length - y.length);
+        expect(Math.sign(compareCodePoints(a, b))).toBe(model);
+      }),
+    );
+  });
+});
