@@ -33,3 +33,30 @@ export async function githubHarness(opts: Partial<GithubTransportOptions> = {}):
     close: () => server.close(),
   };
 }
+
+/** Runs `run` against a fresh server + transport and always closes the server. */
+export async function withHarness<T>(opts: Partial<GithubTransportOptions>, run: (h: GithubHarness) => Promise<T>): Promise<T> {
+  const h = await githubHarness(opts);
+  try {
+    return await run(h);
+  } finally {
+    await h.close();
+  }
+}
+
+/** How many requests with `method` (and a URL matching `path`) the server saw. */
+export function count(server: TestServer, method: string, path?: RegExp): number {
+  return server.requests.filter((r) => r.method === method && (path === undefined || path.test(r.url))).length;
+}
+
+/** A clock the test moves by hand. */
+export function clock(start = 1_700_000_000_000): { now: () => number; advance(ms: number): void } {
+  let t = start;
+  return { now: () => t, advance: (ms) => void (t += ms) };
+}
+
+/** A sleep that only records what it was asked to wait. */
+export function recordingSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms) => void waits.push(ms) };
+}

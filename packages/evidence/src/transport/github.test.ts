@@ -1,37 +1,9 @@
 import { describe, expect, test } from "vitest";
-import type { GithubTransportOptions } from "./github-config.js";
-import { APP, BOT, githubHarness, STRANGER, type GithubHarness } from "./github-testing.js";
-import type { TestServer } from "./test-server.js";
+import { APP, clock, count, recordingSleep, STRANGER, withHarness } from "./github-testing.js";
 
 const KEY = "c".repeat(64);
 const MARK = `<!-- agentflow-evidence:v1 ${KEY} -->\n`;
 const BODY = `${MARK}{"result":"health checks passed"}`;
-
-/** Runs `run` against a fresh server + transport and always closes the server. */
-async function withHarness<T>(opts: Partial<GithubTransportOptions>, run: (h: GithubHarness) => Promise<T>): Promise<T> {
-  const h = await githubHarness(opts);
-  try {
-    return await run(h);
-  } finally {
-    await h.close();
-  }
-}
-
-function count(server: TestServer, method: string, path?: RegExp): number {
-  return server.requests.filter((r) => r.method === method && (path === undefined || path.test(r.url))).length;
-}
-
-/** A clock the test moves by hand. */
-function clock(start = 1_700_000_000_000): { now: () => number; advance(ms: number): void } {
-  let t = start;
-  return { now: () => t, advance: (ms) => void (t += ms) };
-}
-
-/** A sleep that only records what it was asked to wait. */
-function recordingSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
-  const waits: number[] = [];
-  return { waits, sleep: async (ms) => void waits.push(ms) };
-}
 
 describe("paging", () => {
   test("reads all 250 comments 100 a page and finds the matches on every page", () =>
@@ -134,62 +106,6 @@ describe("writes are never repeated", () => {
       const result = await transport.create({ ...target, keyHash: KEY, body: `${MARK.trimEnd()} {}` });
       expect(result._unsafeUnwrapErr().code).toBe("transport-refused");
       expect(server.requests).toEqual([]);
-    }));
-});
-
-describe("rate limits on reads", () => {
-  test("retry-after within the bound: waits through the injected sleep, then retries once", () => {
-    const { sleep, waits } = recordingSleep();
-    return withHarness({ sleep, maxRetryAfterMs: 5_000 }, async ({ transport, server, target }) => {
-      server.inject("GET", { kind: "status", status: 429, headers: { "retry-after": "2" } });
-      const lookup = await transport.lookup({ ...target, keyHash: KEY });
-      expect(lookup._unsafeUnwrap().complete).toBe(true);
-      expect(waits).toEqual([2_000]);
-      expect(count(server, "GET")).toBe(2);
-    });
-  });
-
-  test("an exhausted x-ratelimit-reset within the bound is waited out by the injected clock", () => {
-    const { sleep, waits } = recordingSleep();
-    const c = clock();
-    const reset = String(Math.floor(c.now() / 1000) + 3);
-    return withHarness({ sleep, now: c.now }, async ({ transport, server, target }) => {
-      const headers = { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset };
-      server.inject("GET", { kind: "status", status: 403, headers });
-      const read = await transport.read({ ...target, commentId: server.seed(target.pr, BODY, BOT) });
-      expect(read._unsafeUnwrap().body).toBe(BODY);
-      expect(waits).toEqual([3_000]);
-    });
-  });
-
-  test("retry-after beyond the bound is unavailable at once, without waiting", () => {
-    const { sleep, waits } = recordingSleep();
-    return withHarness({ sleep, maxRetryAfterMs: 5_000 }, async ({ transport, server, target }) => {
-      server.inject("GET", { kind: "status", status: 429, headers: { "retry-after": "60" } });
-      const lookup = await transport.lookup({ ...target, keyHash: KEY });
-      expect(lookup._unsafeUnwrapErr().code).toBe("transport-unavailable");
-      expect(lookup._unsafeUnwrapErr().message).toContain("beyond the 5000 ms");
-      expect(waits).toEqual([]);
-      expect(count(server, "GET")).toBe(1);
-    });
-  });
-
-  test("a read is retried once only: limited twice is unavailable after one wait", () => {
-    const { sleep, waits } = recordingSleep();
-    return withHarness({ sleep }, async ({ transport, server, target }) => {
-      server.inject("GET", { kind: "status", status: 429, headers: { "retry-after": "1" } }, 2);
-      const lookup = await transport.lookup({ ...target, keyHash: KEY });
-      expect(lookup._unsafeUnwrapErr().code).toBe("transport-unavailable");
-      expect(waits).toEqual([1_000]);
-      expect(count(server, "GET")).toBe(2);
-    });
-  });
-
-  test("a 5xx on a read is unavailable and not retried", () =>
-    withHarness({}, async ({ transport, server, target }) => {
-      server.inject("GET", { kind: "status", status: 503 });
-      expect((await transport.lookup({ ...target, keyHash: KEY }))._unsafeUnwrapErr().code).toBe("transport-unavailable");
-      expect(count(server, "GET")).toBe(1);
     }));
 });
 
