@@ -1,0 +1,145 @@
+import { ResultAsync, err, errAsync, ok, okAsync, safeTry, type Result } from "neverthrow";
+import type { EvidenceFault } from "../fault.js";
+import { commentBody, keyHash, recordKey } from "../record/hash.js";
+import type { Envelope, SavedRecord } from "../store/envelope.js";
+import type { StoreFault } from "../store/fault.js";
+import type { PendingStore } from "../store/store.js";
+import type { ForgeTarget, Transport, TransportError } from "../transport/port.js";
+import type { PublicationAuthority } from "./authority.js";
+import { checkAuthor, checkAuthority, checkReadback, ownMatches, type OwnMatch } from "./checks.js";
+import type { PublishFault } from "./fault.js";
+import { guarded } from "./guard.js";
+
+/** Why the state machine stopped early: a reason to stay pending, or the local store failing. */
+type Stop = { readonly kind: "pending"; readonly fault: PublishFault } | { readonly kind: "store"; readonly fault: StoreFault };
+
+/** One publication in progress: the envelope as last saved. */
+interface Run {
+  readonly store: PendingStore;
+  readonly transport: Transport;
+  env: Envelope;
+}
+
+function pendingOn<T>(fault: PublishFault): Result<T, Stop> {
+  return err({ kind: "pending", fault });
+}
+
+/** A transport call that never throws or rejects; its failure is a reason to stay pending. */
+function call<T>(make: () => PromiseLike<Result<T, TransportError>>, fallback: TransportError["code"]): ResultAsync<T, Stop> {
+  return guarded(make, fallback).mapErr((fault): Stop => ({ kind: "pending", fault }));
+}
+
+/** Saves the next envelope; it becomes the run's state once written. */
+function put(run: Run, next: Envelope): ResultAsync<void, Stop> {
+  return run.store
+    .save(next)
+    .map(() => {
+      run.env = next;
+    })
+    .mapErr((fault): Stop => ({ kind: "store", fault }));
+}
+
+function targetOf(record: SavedRecord): Result<ForgeTarget, Stop> {
+  const pr = Number(record.pr.value);
+  if (!Number.isSafeInteger(pr)) return pendingOn({ code: "unaddressable-pr", pr: record.pr.value.toString() });
+  return ok({ repo: record.repo, pr });
+}
+
+/** An own comment exists: update it only when its body differs and its content is a known revision. */
+function reviseExisting(run: Run, target: ForgeTarget, own: OwnMatch, body: string): ResultAsync<number, Stop> {
+  const known = run.env.comment_id;
+  if (known !== null && known !== own.id) return errAsync({ kind: "pending", fault: { code: "comment-moved", expected: known, found: own.id } });
+  if (own.body === body) return okAsync(own.id);
+  if (!run.env.record.history.includes(own.contentSha256)) {
+    return errAsync({ kind: "pending", fault: { code: "unrecognized-revision", commentId: own.id, contentSha256: own.contentSha256 } });
+  }
+  return put(run, { ...run.env, write_state: "uncertain", comment_id: own.id, reason: "write-in-flight" })
+    .andThen(() => call(() => run.transport.update({ ...target, commentId: own.id, body }), "transport-unknown-outcome"))
+    .andThen((returned) =>
+      returned === own.id ? ok(own.id) : pendingOn<number>({ code: "write-identity-mismatch", expected: own.id, returned }),
+    );
+}
+
+/** No own comment: create one only after confirmed absence and never when one was written before. */
+function createFresh(run: Run, target: ForgeTarget, absenceConfirmed: boolean, body: string): ResultAsync<number, Stop> {
+  const known = run.env.comment_id;
+  if (known !== null) return errAsync({ kind: "pending", fault: { code: "known-comment-unavailable", commentId: known } });
+  if (!absenceConfirmed) return errAsync({ kind: "pending", fault: { code: "absence-unconfirmed" } });
+  const keyHashHex = keyHash(recordKey(run.env.record));
+  return put(run, { ...run.env, write_state: "uncertain", reason: "write-in-flight" })
+    .andThen(() => call(() => run.transport.create({ ...target, body, keyHash: keyHashHex }), "transport-unknown-outcome"))
+    .andThen((id) =>
+      typeof id === "number" && Number.isSafeInteger(id) && id > 0
+        ? put(run, { ...run.env, comment_id: id }).map(() => id)
+        : errAsync<number, Stop>({ kind: "pending", fault: { code: "write-identity-mismatch", expected: null, returned: id } }),
+    );
+}
+
+/** The seed's state machine after the pending save: authority, author, lookup, write, readback. */
+function machine(run: Run, authority: unknown): ResultAsync<void, Stop> {
+  return safeTry(async function* () {
+    const record = run.env.record;
+    yield* checkAuthority(record, authority).mapErr((fault): Stop => ({ kind: "pending", fault }));
+    const actor = yield* call(() => run.transport.currentAuthor(), "transport-unavailable");
+    yield* checkAuthor(record, actor).mapErr((fault): Stop => ({ kind: "pending", fault }));
+    const target = yield* targetOf(record);
+    const keyHashHex = keyHash(recordKey(record));
+    const lookup = yield* call(() => run.transport.lookup({ ...target, keyHash: keyHashHex }), "transport-unavailable");
+    const verdict = yield* ownMatches(lookup, record).mapErr((fault): Stop => ({ kind: "pending", fault }));
+    const body = commentBody(record);
+    const commentId =
+      verdict.own === null
+        ? yield* createFresh(run, target, verdict.absenceConfirmed, body)
+        : yield* reviseExisting(run, target, verdict.own, body);
+    const readback = yield* call(() => run.transport.read({ ...target, commentId }), "transport-unavailable");
+    const url = yield* checkReadback(readback, record, commentId, body).mapErr((fault): Stop => ({ kind: "pending", fault }));
+    const published: SavedRecord = { ...run.env.record, evidence_status: "published", canonical_url: url };
+    yield* put(run, { record: published, write_state: "confirmed", comment_id: commentId, reason: null });
+    return ok(undefined);
+  });
+}
+
+/** Loads the envelope afresh, saves it pending first, runs the machine, and records why it stopped. */
+function underLock(path: string, opts: PublishOptions): ResultAsync<SavedRecord, EvidenceFault> {
+  return safeTry(async function* () {
+    const loaded = yield* opts.store.load(path);
+    const first: Envelope = { ...loaded, record: { ...loaded.record, evidence_status: "evidence-pending", canonical_url: null } };
+    yield* opts.store.save(first);
+    const run: Run = { store: opts.store, transport: opts.transport, env: first };
+    const outcome = await machine(run, opts.authority);
+    if (outcome.isErr()) {
+      if (outcome.error.kind === "store") return err(outcome.error.fault);
+      const stopped: Envelope = { ...run.env, reason: outcome.error.fault.code };
+      yield* opts.store.save(stopped);
+      run.env = stopped;
+    }
+    return ok(run.env.record);
+  });
+}
+
+/** What `publish` needs: the store, the transport, and the host's authority for this record. */
+export interface PublishOptions {
+  readonly store: PendingStore;
+  readonly transport: Transport;
+  readonly authority?: PublicationAuthority;
+}
+
+/**
+ * Publishes the envelope at `path` as exactly one canonical comment, under the store's per-key
+ * lock. Resolves to the record: `published` only after a matching readback, otherwise
+ * `evidence-pending` with the reason saved in the envelope. Err only when the store fails.
+ */
+export function publish(path: string, opts: PublishOptions): ResultAsync<SavedRecord, EvidenceFault> {
+  return opts.store.load(path).andThen((found) =>
+    opts.store.lock(recordKey(found.record)).andThen(
+      (lock) =>
+        new ResultAsync(
+          (async (): Promise<Result<SavedRecord, EvidenceFault>> => {
+            const result = await underLock(path, opts);
+            const released = await lock.release();
+            return result.andThen((record) => released.map(() => record));
+          })(),
+        ),
+    ),
+  );
+}
