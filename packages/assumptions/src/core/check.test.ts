@@ -1,0 +1,175 @@
+import { createHash } from "node:crypto";
+import { memfs } from "memfs";
+import { describe, expect, test } from "vitest";
+import { faultyTree } from "../adapters/faulty.js";
+import { memfsTree } from "../adapters/memfs.js";
+import type { TreeReader } from "../tree.js";
+import { checkTree } from "./check.js";
+import { parseAssumptions } from "./parse.js";
+
+type Spec = Record<string, string | Uint8Array>;
+
+/** A memfs tree rooted at /t: files from `files`, symbolic links from `links` (path -> target). */
+function tree(files: Spec, links: Record<string, string> = {}): TreeReader {
+  const { fs } = memfs();
+  const parent = (path: string) => fs.mkdirSync(`/t/${path}`.replace(/\/[^/]*$/, ""), { recursive: true });
+  fs.mkdirSync("/t", { recursive: true });
+  for (const [path, content] of Object.entries(files)) {
+    parent(path);
+    fs.writeFileSync(`/t/${path}`, content);
+  }
+  for (const [path, target] of Object.entries(links)) {
+    parent(path);
+    fs.symlinkSync(target, `/t/${path}`);
+  }
+  return memfsTree(fs, "/t", { describe: "fixture" });
+}
+
+async function run(t: TreeReader, plan: string) {
+  return checkTree({ tree: t, assumptions: parseAssumptions(plan)._unsafeUnwrap() });
+}
+
+async function rows(t: TreeReader, plan: string) {
+  return (await run(t, plan))._unsafeUnwrap().rows.map((r) => [r.status, r.detail, r.spelled]);
+}
+
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+describe("the five kinds", () => {
+  const t = tree({ "src/payments.py": "def charge(x):\n  pass\n", "docs/a.md": "x" });
+  test("a tree the plan describes holds, with a report in input order", async () => {
+    const plan = `exists\tsrc/payments.py\nabsent\tsrc/refunds.py\ncontains\tsrc/payments.py\tdef charge(\nlacks\tsrc/payments.py\tdef refund(\nunchanged\tsrc/payments.py\t${sha("def charge(x):\n  pass\n")}\nexists\tdocs/`;
+    const report = (await run(t, plan))._unsafeUnwrap();
+    expect(report).toMatchObject({ verdict: "holds", root: "fixture", checked: 6, held: 6, diverged: 0 });
+    expect(report.rows.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+  test("each kind diverges when its belief stopped being true", async () => {
+    const plan = `exists\tsrc/gone.py\nabsent\tsrc/payments.py\ncontains\tsrc/payments.py\tdef refund(\nlacks\tsrc/payments.py\tdef charge(\nunchanged\tsrc/payments.py\t${"0".repeat(64)}\nexists\tsrc/payments.py/`;
+    const report = (await run(t, plan))._unsafeUnwrap();
+    expect(report).toMatchObject({ verdict: "diverged", held: 0, diverged: 6 });
+    expect(report.rows[4]?.detail).toBe(`the digest is now ${sha("def charge(x):\n  pass\n")}`);
+    expect(report.rows[5]?.detail).toBe("present but not a directory");
+  });
+  test("a missing file never satisfies a negative (lacks) nor a contains/unchanged", async () => {
+    const got = await rows(t, `lacks\tsrc/gone.py\tx\ncontains\tsrc/gone.py\tx\nunchanged\tsrc/gone.py\t${"a".repeat(64)}`);
+    expect(got.map((r) => r[0])).toEqual(["diverge", "diverge", "diverge"]);
+  });
+});
+
+describe("spellings", () => {
+  test("a case variant diverges in both directions and reports the tree's spelling", async () => {
+    const t = tree({ "src/Refunds.py": "def refund(" });
+    const got = await rows(t, "absent\tsrc/refunds.py\nexists\tsrc/refunds.py\nlacks\tsrc/refunds.py\tzzz\nabsent\tSRC/refunds.py");
+    for (const r of got) expect(r).toEqual(["diverge", expect.stringContaining("case variant"), expect.stringMatching(/src\/Refunds\.py$/)]);
+  });
+  test("full case folding: STRASSE.md is a variant of straße.md", async () => {
+    expect(await rows(tree({ "straße.md": "" }), "absent\tSTRASSE.md")).toEqual([
+      ["diverge", expect.stringContaining("case variant"), "straße.md"],
+    ]);
+  });
+  test("an NFD name on disk is the NFC path in the plan: one file, not a divergence", async () => {
+    const t = tree({ "cafe\u0301.txt": "menu" });
+    expect(await rows(t, "exists\tcaf\u00e9.txt\ncontains\tcaf\u00e9.txt\tmenu")).toEqual([
+      ["hold", "present", "cafe\u0301.txt"],
+      ["hold", "literal present", "cafe\u0301.txt"],
+    ]);
+  });
+  test("two entries that are one name after NFC are a fault naming the directory", async () => {
+    const result = await run(tree({ "d/caf\u00e9": "", "d/cafe\u0301": "" }), "exists\td/caf\u00e9");
+    expect(result._unsafeUnwrapErr()).toMatchObject({ code: "ambiguous-name", path: "d", line: 1 });
+  });
+  test("a whole-word confusable in another script is a variant: absent src/асе.ts diverges", async () => {
+    const got = await rows(tree({ "src/ace.ts": "" }), "absent\tsrc/\u0430\u0441\u0435.ts");
+    expect(got).toEqual([["diverge", expect.stringContaining("confusable"), "src/ace.ts"]]);
+  });
+  test("same-script look-alikes are different names and stay missing", async () => {
+    const got = await rows(tree({ "file1.ts": "", "rn.ts": "" }), "absent\tfilel.ts\nabsent\tm.ts");
+    expect(got.map((r) => r[0])).toEqual(["hold", "hold"]);
+  });
+  test("lacks diverges when a confusable spelling of a non-Latin literal appears", async () => {
+    const t = tree({ "a.py": "def ace():\n" });
+    expect(await rows(t, "lacks\ta.py\t\u0430\u0441\u0435")).toEqual([["diverge", "a confusable spelling of the literal appears", undefined]]);
+    expect(await rows(t, "lacks\ta.py\tfoo")).toEqual([["hold", "literal not found", undefined]]);
+  });
+});
+
+describe("file text", () => {
+  test("BOM, CRLF and lone CR are folded and NFC applied before matching and hashing", async () => {
+    const t = tree({ "a.txt": "\uFEFFone\r\ntwo\rcafe\u0301\n" });
+    const got = await rows(t, `contains\ta.txt\tone\ncontains\ta.txt\tcaf\u00e9\nunchanged\ta.txt\t${sha("one\ntwo\ncaf\u00e9\n")}`);
+    expect(got.map((r) => r[0])).toEqual(["hold", "hold", "hold"]);
+  });
+  test("a file that is not UTF-8 is a fault naming it", async () => {
+    const result = await run(tree({ "bin.dat": new Uint8Array([0xff, 0xfe, 0x00]) }), "contains\tbin.dat\tx");
+    expect(result._unsafeUnwrapErr()).toMatchObject({ code: "file-not-utf8", path: "bin.dat", line: 1 });
+  });
+  test("a directory where a file is needed is a fault", async () => {
+    const result = await run(tree({ "d/x": "" }), "exists\td/x\nlacks\td\tx");
+    expect(result._unsafeUnwrapErr()).toMatchObject({ code: "not-a-file", path: "d", entry: "directory", line: 2 });
+  });
+  test("a file over maxBytes is refused, not read", async () => {
+    const t = tree({ "big.txt": "x".repeat(100) });
+    const result = await checkTree({ tree: t, assumptions: parseAssumptions("contains\tbig.txt\tx")._unsafeUnwrap(), maxBytes: 10 });
+    expect(result._unsafeUnwrapErr()).toMatchObject({ code: "tree-too-large", line: 1 });
+  });
+});
+
+describe("symbolic links", () => {
+  test("a link inside the root is followed for reading; exists judges the entry", async () => {
+    const t = tree({ "real/a.txt": "hello" }, { "alias": "real", "real/b.txt": "a.txt" });
+    expect(await rows(t, "contains\talias/a.txt\thello\ncontains\treal/b.txt\thello\nexists\talias/")).toEqual([
+      ["hold", "literal present", undefined],
+      ["hold", "literal present", undefined],
+      ["hold", "present", undefined],
+    ]);
+  });
+  test("a dangling link whose target would be inside the root exists; reading it diverges", async () => {
+    const t = tree({ "x": "" }, { "dangling": "nowhere.txt" });
+    expect(await rows(t, "exists\tdangling\nabsent\tdangling\ncontains\tdangling\tx")).toEqual([
+      ["hold", "present (a dangling symbolic link)", undefined],
+      ["diverge", "already present", undefined],
+      ["diverge", "a dangling symbolic link", undefined],
+    ]);
+  });
+  test.each([
+    ["absolute target", { "src/out": "/etc" }, "exists\tsrc/out/passwd", "src/out"],
+    ["relative escape", { "src/up": "../../x" }, "exists\tsrc/up", "src/up"],
+    ["escape via another link", { "a": "b/..", "b": "../.." }, "exists\ta", "a"],
+  ])("a link leaving the root is a fault naming the link (%s)", async (_n, links, plan, link) => {
+    const result = await run(tree({ "src/x": "" }, links), plan);
+    expect(result._unsafeUnwrapErr()).toMatchObject({ code: "link-outside-root", path: link, line: 1 });
+  });
+  test("a looping link is a fault naming the link", async () => {
+    const result = await run(tree({ "x": "" }, { "a": "b", "b": "a" }), "exists\tx\nabsent\ta/y");
+    expect(result._unsafeUnwrapErr()).toMatchObject({ code: "link-loop", path: "a", line: 2 });
+  });
+});
+
+describe("faults and cost", () => {
+  test("a tree failure is a fault with the row's line, never a verdict", async () => {
+    const t = faultyTree(tree({ "src/a": "" }), (op, path) =>
+      op === "list" && path === "src" ? { code: "tree-io", path, message: "cannot read src: EACCES" } : undefined,
+    );
+    const result = await run(t, "exists\tdocs\nabsent\tsrc/b");
+    expect(result._unsafeUnwrapErr()).toMatchObject({ code: "tree-io", path: "src", line: 2 });
+  });
+  test("a root that does not exist is a fault", async () => {
+    const { fs } = memfs({});
+    const result = await run(memfsTree(fs, "/nope"), "absent\ta");
+    expect(result._unsafeUnwrapErr()).toMatchObject({ code: "tree-not-found", line: 1 });
+  });
+  test("an empty assumption list is refused", async () => {
+    expect((await checkTree({ tree: tree({}), assumptions: [] }))._unsafeUnwrapErr()).toMatchObject({ code: "plan-empty" });
+  });
+  test("each directory is listed once per run, however many rows name it", async () => {
+    const files = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`d/f${i}.txt`, "x"]));
+    const listed: string[] = [];
+    const t = faultyTree(tree(files), (op, path) => {
+      if (op === "list") listed.push(path);
+      return undefined;
+    });
+    const plan = Array.from({ length: 50 }, (_, i) => `exists\td/f${i}.txt\nabsent\td/g${i}.txt`).join("\n");
+    expect((await run(t, plan))._unsafeUnwrap().held).toBe(100);
+    expect(listed.sort()).toEqual(["", "d"]);
+  });
+});

@@ -1,0 +1,65 @@
+import { okAsync, type Result, type ResultAsync } from "neverthrow";
+import type { CheckFault } from "./faults.js";
+import type { Listings } from "./listing.js";
+import { locate, type Located } from "./locate.js";
+import type { Assumption, ReportRow } from "./model.js";
+import { readFound } from "./read.js";
+import { decodeText, digestText } from "./text.js";
+import { skeleton } from "./unicode/skeleton.js";
+
+type Found = Extract<Located, { state: "found" }>;
+type FileKind = Extract<Assumption, { kind: "contains" | "lacks" | "unchanged" }>;
+
+const NON_LATIN_LETTER = /(?=\p{L})\P{Script=Latin}/u;
+
+function row(a: Assumption, status: ReportRow["status"], detail: string, located?: Located): ReportRow {
+  const spelled = located && located.state !== "missing" && located.spelled !== a.path ? located.spelled : undefined;
+  return spelled === undefined
+    ? { line: a.line, kind: a.kind, path: a.path, status, detail }
+    : { line: a.line, kind: a.kind, path: a.path, status, detail, spelled };
+}
+
+function variantDetail(located: Extract<Located, { state: "variant" }>): string {
+  const how = located.how === "case" ? "a case variant" : "a confusable spelling in another script";
+  return `the tree spells it "${located.spelled}" (${how})`;
+}
+
+function judgeEntry(a: Extract<Assumption, { kind: "exists" | "absent" }>, located: Located): ReportRow {
+  if (located.state === "variant") return row(a, "diverge", variantDetail(located), located);
+  if (located.state === "missing") return row(a, a.kind === "absent" ? "hold" : "diverge", "not in the tree");
+  if (a.kind === "absent") return row(a, "diverge", "already present", located);
+  if (a.directory && located.resolved?.type !== "directory") return row(a, "diverge", "present but not a directory", located);
+  return row(a, "hold", located.resolved ? "present" : "present (a dangling symbolic link)", located);
+}
+
+function judgeText(a: FileKind, bytes: Uint8Array, located: Found): Result<ReportRow, CheckFault> {
+  if (a.kind === "unchanged") {
+    return digestText(bytes, located.spelled).map((hex) =>
+      hex === a.sha256 ? row(a, "hold", "digest matches", located) : row(a, "diverge", `the digest is now ${hex}`, located),
+    );
+  }
+  return decodeText(bytes, located.spelled).map((text) => {
+    const present = text.includes(a.literal);
+    if (a.kind === "contains") return row(a, present ? "hold" : "diverge", present ? "literal present" : "literal not found", located);
+    if (present) return row(a, "diverge", "literal present", located);
+    if (NON_LATIN_LETTER.test(a.literal) && skeleton(text).includes(skeleton(a.literal))) {
+      return row(a, "diverge", "a confusable spelling of the literal appears", located);
+    }
+    return row(a, "hold", "literal not found", located);
+  });
+}
+
+function judgeFile(listings: Listings, a: FileKind, located: Located, maxBytes: number): ResultAsync<ReportRow, CheckFault> {
+  if (located.state === "variant") return okAsync(row(a, "diverge", variantDetail(located), located));
+  if (located.state === "missing") return okAsync(row(a, "diverge", "not in the tree: a missing file never satisfies a belief about its text"));
+  return readFound(listings, located, maxBytes).andThen((bytes) =>
+    bytes === undefined ? okAsync(row(a, "diverge", "a dangling symbolic link", located)) : judgeText(a, bytes, located),
+  );
+}
+
+/** Judges one assumption against the tree: a row (hold or diverge), or a fault carrying the row's line. */
+export function judge(listings: Listings, a: Assumption, maxBytes: number): ResultAsync<ReportRow, CheckFault> {
+  return locate(listings, a.path.split("/"))
+    .andThen((located) => ("directory" in a ? okAsync(judgeEntry(a, located)) : judgeFile(listings, a, located, maxBytes)))
+    .mapErr((fault) => ({ ...fault, line: a.line }));
+}

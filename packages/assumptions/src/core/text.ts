@@ -1,0 +1,36 @@
+import { isAscii as bytesAreAscii } from "node:buffer";
+import { createHash } from "node:crypto";
+import { err, ok, type Result } from "neverthrow";
+import type { CheckFault } from "./faults.js";
+import { nfc } from "./unicode/fold.js";
+
+const CR = 13;
+const encoder = new TextEncoder();
+
+/**
+ * A file's bytes as normalised text: strict UTF-8 (else a fault), one BOM stripped, CRLF and
+ * lone CR folded to LF, NFC.
+ */
+export function decodeText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
+  }
+  if (text.includes("\r")) text = text.replace(/\r\n?/g, "\n");
+  return ok(nfc(text));
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/**
+ * SHA-256 (lowercase hex) of a file's normalised text (see `decodeText`), encoded as UTF-8.
+ * Plain ASCII without CR is already normalised, so its raw bytes are hashed directly.
+ */
+export function digestText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
+  if (bytesAreAscii(bytes) && bytes.indexOf(CR) === -1) return ok(sha256(bytes));
+  return decodeText(bytes, path).map((text) => sha256(encoder.encode(text)));
+}
