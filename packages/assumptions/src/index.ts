@@ -4,6 +4,18 @@
 export type { DirEntry, EntryType, TreeError, TreeReader } from "./tree.js";
 
 // --- core: parse / check / digest / author ---
+export { Assumption, AssumptionKind, Report, ReportRow } from "./core/model.js";
+export { ASSUMPTIONS_FAULT_CODES } from "./core/faults.js";
+export type { AssumptionsFault, AssumptionsFaultCode, AuthorFault, CheckFault, Field, ParseFault } from "./core/faults.js";
+export { describeFault } from "./core/describe.js";
+export { parseAssumptions } from "./core/parse.js";
+export { checkTree } from "./core/check.js";
+export type { CheckOptions } from "./core/check.js";
+export { digestPath, digestText } from "./core/digest.js";
+export type { DigestPathOptions } from "./core/digest.js";
+export { authorAssumptions } from "./core/author.js";
+export type { AuthorOptions } from "./core/author.js";
+export { DEFAULT_MAX_BYTES } from "./core/read.js";
 
 // --- adapters: node fs, memfs, fault-injecting wrapper ---
 export { nodeTree } from "./adapters/node.js";
