@@ -9,6 +9,7 @@ export type { RecordFault, RecordRule } from "./record/fault.js";
 export { describeRecordFault, RECORD_RULES } from "./record/fault.js";
 export { EvidenceRecord, PreviousAttempt, RecordKey, RECORD_SCHEMA_ID } from "./record/schema.js";
 export { parseRecordJson, validateRecord } from "./record/validate.js";
+export { evidenceRecordJsonSchema } from "./record/json-schema.js";
 export {
   commentBody,
   contentHash,

@@ -4,6 +4,7 @@ import { canonicalJson, compareCodePoints, pythonFloatRepr } from "./canonical.j
 import { RECORD_RULES } from "./fault.js";
 import { parseJson } from "./json.js";
 import { jsonFloat, jsonInt, type JsonValue } from "./number.js";
+import { isRecordText, isSingleLineText, recordTextPattern } from "./text.js";
 import { validateRecord } from "./validate.js";
 
 /** Any UTF-16 unit, lone surrogates included: Python strings can hold them too. */
@@ -99,4 +100,14 @@ describe("properties", () => {
       }),
     );
   });
+});
+
+test("the JSON Schema text pattern says what isRecordText says (below the length limit)", () => {
+  const near = fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\r", "\x0b", "\x85", "\ufeff", "\u3000", "a", "\x7f", "\x1f", "\u2028"), maxLength: 6 });
+  fc.assert(
+    fc.property(fc.oneof(text, near), (s) => {
+      expect(new RegExp(recordTextPattern(false)).test(s)).toBe(isRecordText(s));
+      expect(new RegExp(recordTextPattern(true)).test(s)).toBe(isSingleLineText(s));
+    }),
+  );
 });

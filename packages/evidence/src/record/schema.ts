@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { RecordRule } from "./fault.js";
 import { isJsonNumber, type JsonInt, type JsonNumber } from "./number.js";
-import { isRecordText, isSingleLineText, MAX_TEXT_CODE_POINTS } from "./text.js";
+import { isRecordText, isSingleLineText, MAX_TEXT_CODE_POINTS, recordTextPattern } from "./text.js";
 
 /** The record's `schema` value. */
 export const RECORD_SCHEMA_ID = "evidence-record-v1";
@@ -29,7 +29,7 @@ function text(rule: RecordRule, oneLine = false) {
   return z
     .string({ error: rule })
     .refine(oneLine ? isSingleLineText : isRecordText, { error: rule })
-    .meta({ maxLength: MAX_TEXT_CODE_POINTS, pattern: oneLine ? "^[^\\r\\n]*\\S[^\\r\\n]*$" : "\\S" });
+    .meta({ maxLength: MAX_TEXT_CODE_POINTS, pattern: recordTextPattern(oneLine) });
 }
 
 /** A finite, non-negative number; a huge int counts when it converts to a finite float. */

@@ -51,3 +51,15 @@ const CREDENTIALS: readonly { readonly kind: CredentialKind; readonly pattern: R
 export function findCredential(text: string): CredentialKind | undefined {
   return CREDENTIALS.find((c) => c.pattern.test(text))?.kind;
 }
+
+const hex4 = (cp: number) => `\\u${cp.toString(16).padStart(4, "0")}`;
+
+/**
+ * The text rule (less the length) as an ECMAScript pattern for the JSON Schema export:
+ * allowed characters, then at least one that is neither Python whitespace nor a control.
+ */
+export function recordTextPattern(oneLine: boolean): string {
+  const allowed = oneLine ? "[^\\u0000-\\u0008\\u000a-\\u001f]" : "[^\\u0000-\\u0008\\u000b-\\u001f]";
+  const spaces = [...PYTHON_WHITESPACE].filter((cp) => cp > 0x20).map(hex4).join("");
+  return `^${allowed}*[^\\u0000-\\u0020${spaces}]${allowed}*$`;
+}
