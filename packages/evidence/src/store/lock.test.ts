@@ -1,0 +1,115 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { createFsFromVolume, Volume } from "memfs";
+import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { keyHash } from "../record/hash.js";
+import { memfsStoreFs, nodeStoreFs } from "./fs-adapter.js";
+import type { LockIdentity } from "./lock.js";
+import type { StoreFs } from "./port.js";
+import { openPendingStore, type PendingStore } from "./store.js";
+import { sampleRecord } from "./testkit.js";
+
+const KEY = sampleRecord();
+const me = (patch: Partial<LockIdentity> = {}): LockIdentity => ({
+  pid: process.pid,
+  host: hostname(),
+  isAlive: (pid) => pid === process.pid,
+  now: () => Date.now(),
+  ...patch,
+});
+
+function memVolume(): { fs: StoreFs; vol: InstanceType<typeof Volume> } {
+  const vol = Volume.fromJSON({ "/repo/.git/HEAD": "ref: refs/heads/main\n", "/home/.keep": "" });
+  return { fs: memfsStoreFs(createFsFromVolume(vol)), vol };
+}
+
+async function stores(fs: StoreFs, n: number, id: LockIdentity = me()): Promise<PendingStore[]> {
+  const opened = await Promise.all(Array.from({ length: n }, () => openPendingStore({ repo: "/repo", home: "/home", fs, env: {}, lockIdentity: id })));
+  return opened.map((r) => r._unsafeUnwrap());
+}
+
+describe("the per-key lock", () => {
+  test("two store instances racing for one key: exactly one holds it until it releases", async () => {
+    const { fs } = memVolume();
+    const [a, b] = await stores(fs, 2);
+    if (!a || !b) throw new Error("two stores");
+    const [ra, rb] = await Promise.all([a.lock(KEY), b.lock(KEY)]);
+    expect([ra.isOk(), rb.isOk()].filter(Boolean)).toHaveLength(1);
+    const loser = ra.isErr() ? ra.error : rb.isErr() ? rb.error : null;
+    expect(loser).toEqual({ code: "lock-held", path: `${a.root}/${keyHash(KEY)}.lock`, owner: `process ${process.pid} on ${hostname()}` });
+    const held = ra.isOk() ? ra.value : rb._unsafeUnwrap();
+    expect((await b.lock(sampleRecord({ attempt: "attempt-2" }))).isOk()).toBe(true);
+    (await held.release())._unsafeUnwrap();
+    expect((await b.lock(KEY)).isOk()).toBe(true);
+  });
+
+  test("among many racers, each round has exactly one winner, also when they all recover one stale lock", async () => {
+    const { fs, vol } = memVolume();
+    const racers = await stores(fs, 6);
+    const path = `${racers[0]?.root}/${keyHash(KEY)}.lock`;
+    for (let round = 0; round < 8; round++) {
+      if (round % 2 === 1) vol.writeFileSync(path, `${JSON.stringify({ pid: 999_999_999, host: hostname(), time: 0, nonce: "dead" })}\n`);
+      const results = await Promise.all(racers.map((s) => s.lock(KEY)));
+      const winners = results.filter((r) => r.isOk());
+      expect(winners).toHaveLength(1);
+      (await winners[0]!._unsafeUnwrap().release())._unsafeUnwrap();
+    }
+  });
+
+  test("a lock older than staleMs is taken over even if its owner lives; a fresh one is not", async () => {
+    const { fs } = memVolume();
+    const [old] = await stores(fs, 1, me({ now: () => 1_000 }));
+    const [late] = await stores(fs, 1, me({ now: () => 1_000 + 60_000 }));
+    if (!old || !late) throw new Error("two stores");
+    (await old.lock(KEY))._unsafeUnwrap();
+    expect((await late.lock(KEY, { staleMs: 120_000 }))._unsafeUnwrapErr()).toMatchObject({ code: "lock-held" });
+    expect((await late.lock(KEY, { staleMs: 30_000 })).isOk()).toBe(true);
+  });
+
+  test("release removes the lock only while it is still ours", async () => {
+    const { fs, vol } = memVolume();
+    const [old] = await stores(fs, 1, me({ now: () => 0 }));
+    const [late, third] = await stores(fs, 2, me({ now: () => 1_000_000 }));
+    if (!old || !late || !third) throw new Error("three stores");
+    const first = (await old.lock(KEY))._unsafeUnwrap();
+    const second = (await late.lock(KEY, { staleMs: 10 }))._unsafeUnwrap();
+    const taken = vol.readFileSync(second.path, "utf8");
+    (await first.release())._unsafeUnwrap();
+    expect(vol.readFileSync(second.path, "utf8")).toBe(taken);
+    expect((await third.lock(KEY))._unsafeUnwrapErr()).toMatchObject({ code: "lock-held" });
+    (await second.release())._unsafeUnwrap();
+    expect(vol.existsSync(second.path)).toBe(false);
+  });
+
+  test("an unreadable lock file is held, not guessed stale", async () => {
+    const { fs, vol } = memVolume();
+    const [s] = await stores(fs, 1);
+    if (!s) throw new Error("store");
+    vol.writeFileSync(`${s.root}/${keyHash(KEY)}.lock`, "garbage");
+    expect((await s.lock(KEY, { staleMs: 0 }))._unsafeUnwrapErr()).toMatchObject({ code: "lock-held", owner: "an unreadable owner" });
+  });
+
+  test("a lock held by a live child process blocks; once that process is dead the lock is recovered", async () => {
+    const base = realpathSync(await tempDir("decay-lock-"));
+    mkdirSync(join(base, "repo/.git"), { recursive: true });
+    writeFileSync(join(base, "repo/.git/HEAD"), "ref: refs/heads/main\n");
+    mkdirSync(join(base, "home"));
+    const store = (await openPendingStore({ repo: join(base, "repo"), home: join(base, "home"), fs: nodeStoreFs(), env: {} }))._unsafeUnwrap();
+    const path = `${store.root}/${keyHash(KEY)}.lock`;
+    const script = `const fs=require("fs"),os=require("os");const t=${JSON.stringify(`${store.root}/.child`)};
+fs.writeFileSync(t,JSON.stringify({pid:process.pid,host:os.hostname(),time:Date.now(),nonce:"child"})+"\\n");
+fs.linkSync(t,${JSON.stringify(path)});fs.unlinkSync(t);process.stdout.write("held\\n");setInterval(()=>{},1000);`;
+    const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    expect((await store.lock(KEY))._unsafeUnwrapErr()).toMatchObject({ code: "lock-held", owner: `process ${child.pid} on ${hostname()}` });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+    const held = (await store.lock(KEY))._unsafeUnwrap();
+    expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ pid: process.pid });
+    (await held.release())._unsafeUnwrap();
+  });
+});
