@@ -5,24 +5,11 @@ import { faultyTree } from "../adapters/faulty.js";
 import { memfsTree } from "../adapters/memfs.js";
 import type { TreeReader } from "../tree.js";
 import { checkTree } from "./check.js";
+import { fixtureTree } from "./fixture-tree.js";
 import { parseAssumptions } from "./parse.js";
 
-type Spec = Record<string, string | Uint8Array>;
-
-/** A memfs tree rooted at /t: files from `files`, symbolic links from `links` (path -> target). */
-function tree(files: Spec, links: Record<string, string> = {}): TreeReader {
-  const { fs } = memfs();
-  const parent = (path: string) => fs.mkdirSync(`/t/${path}`.replace(/\/[^/]*$/, ""), { recursive: true });
-  fs.mkdirSync("/t", { recursive: true });
-  for (const [path, content] of Object.entries(files)) {
-    parent(path);
-    fs.writeFileSync(`/t/${path}`, content);
-  }
-  for (const [path, target] of Object.entries(links)) {
-    parent(path);
-    fs.symlinkSync(target, `/t/${path}`);
-  }
-  return memfsTree(fs, "/t", { describe: "fixture" });
+function tree(files: Record<string, string | Uint8Array>, links: Record<string, string> = {}): TreeReader {
+  return fixtureTree(files, links).tree;
 }
 
 async function run(t: TreeReader, plan: string) {

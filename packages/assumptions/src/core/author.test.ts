@@ -1,0 +1,44 @@
+import { createHash } from "node:crypto";
+import { describe, expect, test } from "vitest";
+import { authorAssumptions } from "./author.js";
+import { checkTree } from "./check.js";
+import { fixtureTree } from "./fixture-tree.js";
+import { parseAssumptions } from "./parse.js";
+
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+describe("authorAssumptions", () => {
+  test("writes unchanged rows with current digests for reads and edits, absent rows for creates", async () => {
+    const { tree } = fixtureTree({ "src/payments.py": "def charge(\r\n", "README.md": "hi\n" });
+    const text = (await authorAssumptions({ tree, reads: ["README.md"], edits: ["./src/payments.py"], creates: ["src/refunds.py", "src/new/"] }))._unsafeUnwrap();
+    const rows = parseAssumptions(text)._unsafeUnwrap();
+    expect(rows.map((r) => ({ ...r, line: 0 }))).toEqual([
+      { line: 0, kind: "unchanged", path: "README.md", sha256: sha("hi\n") },
+      { line: 0, kind: "unchanged", path: "src/payments.py", sha256: sha("def charge(\n") },
+      { line: 0, kind: "absent", path: "src/refunds.py", directory: false },
+      { line: 0, kind: "absent", path: "src/new", directory: true },
+    ]);
+    expect((await checkTree({ tree, assumptions: rows }))._unsafeUnwrap().verdict).toBe("holds");
+  });
+  test("the authored plan diverges once a sibling edits a read file or creates a planned file", async () => {
+    const { fs, tree } = fixtureTree({ "a.txt": "one" });
+    const rows = parseAssumptions((await authorAssumptions({ tree, reads: ["a.txt"], creates: ["b.txt"] }))._unsafeUnwrap())._unsafeUnwrap();
+    fs.writeFileSync("/t/a.txt", "two");
+    fs.writeFileSync("/t/b.txt", "");
+    const report = (await checkTree({ tree, assumptions: rows }))._unsafeUnwrap();
+    expect(report.rows.map((r) => r.status)).toEqual(["diverge", "diverge"]);
+  });
+  test.each([
+    ["an existing file", "src/refunds.py", "create-exists", "src/refunds.py"],
+    ["a case variant", "src/REFUNDS.py", "create-variant", "src/refunds.py"],
+    ["a cross-script confusable", "src/\u0430\u0441\u0435.py", "create-variant", "src/ace.py"],
+  ])("a create that names %s is a fault", async (_n, create, code, spelled) => {
+    const { tree } = fixtureTree({ "src/refunds.py": "", "src/ace.py": "" });
+    expect((await authorAssumptions({ tree, creates: [create] }))._unsafeUnwrapErr()).toMatchObject({ code, spelled });
+  });
+  test("a missing read and an empty request are faults", async () => {
+    const { tree } = fixtureTree({ "a.txt": "" });
+    expect((await authorAssumptions({ tree, reads: ["gone.txt"] }))._unsafeUnwrapErr()).toMatchObject({ code: "tree-not-found" });
+    expect((await authorAssumptions({ tree }))._unsafeUnwrapErr()).toMatchObject({ code: "plan-empty" });
+  });
+});
