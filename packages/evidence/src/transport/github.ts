@@ -1,4 +1,5 @@
 import { err, errAsync, ok, okAsync, Result, type ResultAsync } from "neverthrow";
+import { markerLine } from "../record/hash.js";
 import { type GithubConfig, githubConfig, type GithubTransportOptions } from "./github-config.js";
 import { githubRequest } from "./github-http.js";
 import { check, GithubListing, toAuthor, toComment } from "./github-json.js";
@@ -14,7 +15,7 @@ function fault(code: TransportError["code"], message: string): TransportError {
 
 /** The line a marked comment starts with, line break included. */
 function markerPrefix(keyHash: string): string {
-  return `<!-- agentflow-evidence:v1 ${keyHash} -->\n`;
+  return `${markerLine(keyHash)}\n`;
 }
 
 function apiUrl(cfg: GithubConfig, path: string): URL {

@@ -1,0 +1,69 @@
+// End to end: prepare + publish (the real state machine and store) through the GitHub transport
+// talking to the local test server. Shows the transport's promises are the ones publish relies on.
+import { describe, expect, test } from "vitest";
+import { grantPublication } from "../publish/authority.js";
+import { prepare } from "../publish/prepare.js";
+import { publish } from "../publish/publish.js";
+import { commentBody } from "../record/hash.js";
+import { jsonInt } from "../record/number.js";
+import type { SavedRecord } from "../store/envelope.js";
+import { nodeStoreFs } from "../store/fs-adapter.js";
+import { openPendingStore, type PendingStore } from "../store/store.js";
+import { checkout, sampleRecord } from "../store/testkit.js";
+import { BOT, clock, count, withHarness } from "./github-testing.js";
+import type { Transport } from "./port.js";
+
+async function setUp(): Promise<{ store: PendingStore; path: string; body: string }> {
+  const { repo, home, git } = await checkout();
+  const store = (await openPendingStore({ repo, home, fs: nodeStoreFs(), env: {} }))._unsafeUnwrap();
+  const record = sampleRecord({ merge_sha: git("rev-parse", "HEAD"), author: { id: jsonInt(BOT.id), login: BOT.login } });
+  const path = (await prepare(record, { store }))._unsafeUnwrap();
+  return { store, path, body: commentBody(record) };
+}
+
+async function publishOnce(store: PendingStore, path: string, transport: Transport): Promise<SavedRecord> {
+  const r = (await store.load(path))._unsafeUnwrap().record;
+  const authority = grantPublication({
+    repo: r.repo,
+    pr: r.pr.value,
+    task: r.task,
+    attempt: r.attempt,
+    authorId: r.author.id.value,
+    authorLogin: r.author.login,
+    contentSha256: r.content_sha256,
+    allowPublish: true,
+  });
+  return (await publish(path, { store, transport, authority }))._unsafeUnwrap();
+}
+
+describe("publish over GitHub", () => {
+  test("publishes one comment and records its html_url after reading it back", async () => {
+    const { store, path, body } = await setUp();
+    await withHarness({}, async ({ transport, server }) => {
+      const saved = await publishOnce(store, path, transport);
+      const comments = [...server.comments.values()];
+      expect(comments.map((c) => c.body)).toEqual([body]);
+      expect(saved.evidence_status).toBe("published");
+      expect(saved.canonical_url).toBe(`https://forge.test/owner/repo/pull/23#issuecomment-${comments[0]?.id}`);
+    });
+  });
+
+  test("a lost create, hidden by a lagging listing, is never recreated: pending until it shows, then published", async () => {
+    const { store, path, body } = await setUp();
+    const c = clock();
+    await withHarness({ now: c.now }, async ({ transport, server }) => {
+      server.hideWrites = true;
+      server.inject("POST", { kind: "drop-after-apply" });
+      expect((await publishOnce(store, path, transport)).evidence_status).toBe("evidence-pending");
+      expect((await publishOnce(store, path, transport)).evidence_status).toBe("evidence-pending");
+      c.advance(5_000);
+      expect((await publishOnce(store, path, transport)).evidence_status).toBe("evidence-pending");
+      server.reveal();
+      c.advance(5_000);
+      const saved = await publishOnce(store, path, transport);
+      expect(saved.evidence_status).toBe("published");
+      expect([...server.comments.values()].map((x) => x.body)).toEqual([body]);
+      expect(count(server, "POST")).toBe(1);
+    });
+  });
+});
