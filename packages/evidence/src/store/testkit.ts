@@ -61,7 +61,7 @@ export function sampleRecord(patch: Partial<EvidenceRecord> = {}): EvidenceRecor
 }
 
 /** A fresh pending envelope for `record` in `store`, as prepare would first save it. */
-export function pendingEnvelope(store: PendingStore, record: EvidenceRecord): Envelope {
+export function pendingEnvelope(store: Pick<PendingStore, "pathFor">, record: EvidenceRecord): Envelope {
   return {
     record: {
       ...record,

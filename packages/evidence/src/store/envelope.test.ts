@@ -1,0 +1,59 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { canonicalJson } from "../record/canonical.js";
+import { keyHash, recordKey } from "../record/hash.js";
+import { parseJson } from "../record/json.js";
+import type { JsonValue } from "../record/number.js";
+import { decodeEnvelope, Envelope, envelopeToJson } from "./envelope.js";
+import { pendingEnvelope, sampleRecord } from "./testkit.js";
+
+const ROOT = "/home/.decay/evidence/repo-000000000000";
+const pathFor = (r: Parameters<typeof recordKey>[0]): string => `${ROOT}/${keyHash(recordKey(r))}.json`;
+const RECORD = sampleRecord();
+const PATH = pathFor(RECORD);
+const VALID = canonicalJson(envelopeToJson(pendingEnvelope({ pathFor }, RECORD)));
+const decodeText = (text: string) => parseJson(text).andThen((v) => decodeEnvelope(v, PATH, pathFor));
+
+type Obj = { [k: string]: JsonValue };
+
+/** The valid envelope with the value at `path` (a chain of object keys) replaced. */
+function replaced(path: readonly string[], value: JsonValue): string {
+  const root = JSON.parse(VALID) as Obj;
+  let at: Obj = root;
+  for (const k of path.slice(0, -1)) at = at[k] as Obj;
+  at[path[path.length - 1] ?? ""] = value as never;
+  return JSON.stringify(root);
+}
+
+const FIELDS: readonly (readonly string[])[] = [
+  ["record"], ["write_state"], ["comment_id"], ["reason"],
+  ...["content_sha256", "evidence_status", "canonical_url", "local_pending_path", "history", "pr", "task", "timestamp", "author", "checks"].map((k) => ["record", k]),
+];
+
+describe("decodeEnvelope", () => {
+  test("the valid envelope decodes, matches the Envelope schema's shape, and encodes back to the same text", () => {
+    const decoded = decodeText(VALID)._unsafeUnwrap();
+    expect(canonicalJson(envelopeToJson(decoded))).toBe(VALID);
+    expect(Object.keys(Envelope.shape).sort()).toEqual(Object.keys(decoded).sort());
+  });
+
+  test("any JSON text: a fault, never a throw", () => {
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        expect(decodeText(text).isErr()).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("one field replaced by any JSON value: a fault, or an envelope holding exactly what the file says", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...FIELDS), fc.jsonValue(), (field, value) => {
+        const text = replaced(field, value as JsonValue);
+        const result = decodeText(text);
+        if (result.isOk()) expect(canonicalJson(envelopeToJson(result.value))).toBe(canonicalJson(parseJson(text)._unsafeUnwrap()));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
