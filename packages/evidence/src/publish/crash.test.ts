@@ -1,0 +1,93 @@
+import { describe, expect, test } from "vitest";
+import { describeEvidenceFault } from "../fault.js";
+import { jsonInt } from "../record/number.js";
+import type { EvidenceRecord } from "../record/schema.js";
+import { faultyStoreFs } from "../store/faulty.js";
+import type { StoreFs } from "../store/port.js";
+import { memoryForge, type MemoryForge } from "../transport/memory.js";
+import { sampleRecord } from "../store/testkit.js";
+import { grantFor } from "./fixture.js";
+import { memStore, memVolumeFs, ownComments, publishedMatchesForge } from "./memfixture.js";
+import { prepare } from "./prepare.js";
+import { publish } from "./publish.js";
+
+const first = sampleRecord();
+const second: EvidenceRecord = { ...first, timestamp: jsonInt(101) };
+
+/**
+ * The run under test: open the store, prepare, publish, then prepare changed content and
+ * publish the update. Stops at the first error (a crash surfaces as one); returns it, if any.
+ */
+async function run(fs: StoreFs, forge: MemoryForge, afterCrash = false): Promise<string | null> {
+  const opened = await memStore(fs, afterCrash);
+  if (opened.isErr()) return opened.error.code;
+  const store = opened.value;
+  for (const record of [first, second]) {
+    const path = await prepare(record, { store });
+    if (path.isErr()) return path.error.code;
+    const loaded = await store.load(path.value);
+    if (loaded.isErr()) return loaded.error.code;
+    const done = await publish(path.value, { store, transport: forge.transport, authority: grantFor(loaded.value.record) });
+    if (done.isErr()) return done.error.code;
+  }
+  return null;
+}
+
+/** Wraps a StoreFs so every envelope state that lands by rename is remembered (by its bytes). */
+function recording(inner: StoreFs, states: Set<string>): StoreFs {
+  const text = (b: Uint8Array): string => new TextDecoder().decode(b);
+  return {
+    ...inner,
+    uid: () => inner.uid(),
+    rename: (from, to) =>
+      inner
+        .rename(from, to)
+        .andThen(() => inner.readFile(to))
+        .map((b) => {
+          states.add(text(b));
+        }),
+  };
+}
+
+describe("crash safety (issue §4.1)", () => {
+  test("a crash at every operation leaves a loadable old-or-new envelope, never an unproven published claim", async () => {
+    const states = new Set<string>();
+    const cleanForge = memoryForge();
+    const counter = faultyStoreFs(recording(memVolumeFs(), states), {});
+    expect(await run(counter, cleanForge)).toBeNull();
+    const total = counter.count;
+    expect(total).toBeGreaterThan(20);
+    const fresh = (await memStore(memVolumeFs()))._unsafeUnwrap();
+    const path = fresh.pathFor(first);
+
+    for (let k = 1; k <= total; k += 1) {
+      const fs = memVolumeFs();
+      const forge = memoryForge();
+      const crashed = faultyStoreFs(fs, { crashAt: k });
+      const stopped = await run(crashed, forge);
+      expect(stopped, `crash at ${k}`).toBe("store-fs");
+      expect(crashed.crashed).toBe(true);
+
+      const reopened = await memStore(fs, true);
+      if (reopened.isErr()) {
+        expect(describeEvidenceFault(reopened.error).length, `crash at ${k}`).toBeGreaterThan(0);
+        continue;
+      }
+      const store = reopened.value;
+      const exists = (await store.exists(path))._unsafeUnwrap();
+      if (exists) {
+        const bytes = new TextDecoder().decode((await fs.readFile(path))._unsafeUnwrap());
+        expect(states.has(bytes), `crash at ${k}: envelope is one saved state`).toBe(true);
+        expect((await store.load(path)).isOk(), `crash at ${k}: envelope loads`).toBe(true);
+        expect(await publishedMatchesForge(store, path, forge), `crash at ${k}`).toBe(true);
+      }
+      expect(ownComments(forge, first).length, `crash at ${k}`).toBeLessThanOrEqual(1);
+
+      // Recovery: running the whole thing again on the survivor publishes exactly one comment.
+      expect(await run(fs, forge, true), `recovery after crash at ${k}`).toBeNull();
+      expect((await store.load(path))._unsafeUnwrap().record.evidence_status).toBe("published");
+      expect(await publishedMatchesForge(store, path, forge)).toBe(true);
+      expect(forge.comments.size, `crash at ${k}`).toBe(1);
+    }
+  });
+});

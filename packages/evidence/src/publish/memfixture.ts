@@ -1,0 +1,55 @@
+// Test fixture for the publish properties: a checkout and HOME on a memfs volume (no git
+// subprocess), so thousands of runs stay fast. Not exported by the package.
+import { createFsFromVolume, Volume } from "memfs";
+import { commentBody, keyHash, markerLine, recordKey } from "../record/hash.js";
+import type { EvidenceRecord } from "../record/schema.js";
+import { memfsStoreFs } from "../store/fs-adapter.js";
+import type { StoreFs } from "../store/port.js";
+import { processLockIdentity } from "../store/lock.js";
+import { openPendingStore, type PendingStore } from "../store/store.js";
+import type { ForgeComment } from "../transport/port.js";
+import type { MemoryForge } from "../transport/memory.js";
+
+/** The checkout the memfs store belongs to, and its HOME. */
+export const MEM_REPO = "/work/project";
+/** HOME on the volume, outside the checkout. */
+export const MEM_HOME = "/home/user";
+
+/** A fresh volume holding a minimal checkout (`.git/HEAD`) and an empty HOME; its StoreFs. */
+export function memVolumeFs(): StoreFs {
+  const vol = Volume.fromJSON({ [`${MEM_REPO}/.git/HEAD`]: "ref: refs/heads/main\n", [`${MEM_HOME}/.keep`]: "" }, "/");
+  return memfsStoreFs(createFsFromVolume(vol) as never);
+}
+
+/**
+ * Opens the pending store for the memfs checkout over `fs`. `afterCrash`: this is a new process
+ * after the earlier one died, so a lock that process left behind is stale.
+ */
+export function memStore(fs: StoreFs, afterCrash = false): ReturnType<typeof openPendingStore> {
+  const lockIdentity = afterCrash ? { ...processLockIdentity(), isAlive: () => false } : undefined;
+  return openPendingStore({ repo: MEM_REPO, home: MEM_HOME, fs, env: {}, lockIdentity });
+}
+
+/** The forge's comments carrying `record`'s key marker and written as its author. */
+export function ownComments(forge: MemoryForge, record: EvidenceRecord): ForgeComment[] {
+  const prefix = `${markerLine(keyHash(recordKey(record)))}\n`;
+  return [...forge.comments.values()].filter((c) => c.author_id === record.author.id.value && c.body.startsWith(prefix));
+}
+
+/**
+ * What "published" must mean on the forge: the envelope's comment exists, is the record's
+ * author's, holds exactly the record's comment body and has the saved canonical URL.
+ */
+export async function publishedMatchesForge(store: PendingStore, path: string, forge: MemoryForge): Promise<boolean> {
+  const env = await store.load(path);
+  if (env.isErr() || env.value.record.evidence_status !== "published") return true;
+  const { record, comment_id } = env.value;
+  const comment = comment_id === null ? undefined : forge.comments.get(comment_id);
+  return (
+    comment !== undefined &&
+    env.value.write_state === "confirmed" &&
+    comment.author_id === record.author.id.value &&
+    comment.body === commentBody(record) &&
+    comment.url === record.canonical_url
+  );
+}
