@@ -70,8 +70,8 @@ describe("spellings", () => {
     expect(got).toEqual([["diverge", expect.stringContaining("confusable"), "src/ace.ts"]]);
   });
   test("same-script look-alikes are different names and stay missing", async () => {
-    const got = await rows(tree({ "file1.ts": "", "rn.ts": "" }), "absent\tfilel.ts\nabsent\tm.ts");
-    expect(got.map((r) => r[0])).toEqual(["hold", "hold"]);
+    const got = await rows(tree({ "file1.ts": "", "rn.ts": "", "1": "" }), "absent\tfilel.ts\nabsent\tm.ts\nabsent\tl");
+    expect(got.map((r) => r[0])).toEqual(["hold", "hold", "hold"]);
   });
   test("lacks diverges when a confusable spelling of a non-Latin literal appears", async () => {
     const t = tree({ "a.py": "def ace():\n" });

@@ -14,7 +14,10 @@ export interface DirIndex {
   exact(name: string): ExactHit;
   /** Entries equal to `name` after full case folding, excluding NFC-equal ones. */
   caseVariants(name: string): readonly DirEntry[];
-  /** Entries sharing `name`'s confusable skeleton but written in another script. */
+  /**
+   * Entries sharing `name`'s confusable skeleton but written in another script (both names hold
+   * letters of some specific script, and the sets differ): `асе` vs `ace`, never `1` vs `l`.
+   */
   confusables(name: string): readonly DirEntry[];
 }
 
@@ -58,7 +61,11 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
     confusables(name) {
       bySkeleton ??= group(entries, confusableKey);
       const scripts = scriptsOf(name);
-      return (bySkeleton.get(confusableKey(name)) ?? []).filter((e) => scriptsOf(e.name) !== scripts);
+      if (scripts === "") return [];
+      return (bySkeleton.get(confusableKey(name)) ?? []).filter((e) => {
+        const theirs = scriptsOf(e.name);
+        return theirs !== "" && theirs !== scripts;
+      });
     },
   };
 }

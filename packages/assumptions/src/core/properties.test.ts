@@ -1,0 +1,141 @@
+import { createHash } from "node:crypto";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { checkTree } from "./check.js";
+import { digestText } from "./digest.js";
+import { ASSUMPTIONS_FAULT_CODES } from "./faults.js";
+import { fixtureTree } from "./fixture-tree.js";
+import { parseAssumptions } from "./parse.js";
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const CODES: readonly string[] = ASSUMPTIONS_FAULT_CODES;
+
+function rowsOrFault(result: ReturnType<typeof parseAssumptions>): boolean {
+  return result.isOk() ? result.value.length > 0 : CODES.includes(result.error.code);
+}
+
+describe("parsing never throws: rows or a fault", () => {
+  const line = fc.tuple(
+    fc.constantFrom("exists", "absent", "contains", "lacks", "unchanged", "#", " ", "", "Exists"),
+    fc.array(fc.string({ unit: "grapheme", maxLength: 8 }), { maxLength: 3 }),
+  );
+  const rowish = fc
+    .tuple(fc.array(line, { maxLength: 6 }), fc.constantFrom("\n", "\r\n"))
+    .map(([lines, eol]) => lines.map(([kind, fields]) => [kind, ...fields].join("\t")).join(eol));
+  test("any string", () => {
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (text) => rowsOrFault(parseAssumptions(text))), { numRuns: 300 });
+  });
+  test("any bytes", () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => rowsOrFault(parseAssumptions(bytes))), { numRuns: 300 });
+  });
+  test("row-shaped text", () => {
+    fc.assert(fc.property(rowish, (text) => rowsOrFault(parseAssumptions(text))), { numRuns: 300 });
+  });
+});
+
+describe("the digest is over normalised text", () => {
+  const base = fc.string({ unit: "grapheme", maxLength: 40 }).map((s) => s.replace(/\r/g, "").replace(/^\uFEFF+/, ""));
+  test("invariant under CRLF, lone CR, a BOM and NFC/NFD rewriting", () => {
+    fc.assert(
+      fc.property(base, (text) => {
+        const want = digestText(utf8(text.normalize("NFC")))._unsafeUnwrap();
+        const variants = [text.replace(/\n/g, "\r\n"), text.replace(/\n/g, "\r"), `\uFEFF${text}`, text.normalize("NFD"), text.normalize("NFC")];
+        return variants.every((v) => digestText(utf8(v))._unsafeUnwrap() === want);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// A small independent model of the gate over ASCII trees: names from a tiny alphabet with case twins.
+const NAMES = ["a", "b", "A", "ab", "aB"] as const;
+const CONTENTS = ["", "x", "xy\r\n", "y\n"] as const;
+const LITERALS = ["x", "y", "xy"] as const;
+
+type ModelTree = Map<string, string>; // file path -> content
+
+function modelLocate(tree: ModelTree, path: string): "found" | "variant" | "missing" {
+  const paths = [...tree.keys()].flatMap((p) => p.split("/").map((_, i, parts) => parts.slice(0, i + 1).join("/")));
+  if (paths.includes(path)) return "found";
+  return paths.some((p) => p.toLowerCase() === path.toLowerCase()) ? "variant" : "missing";
+}
+
+const norm = (text: string) => text.replace(/\r\n?/g, "\n");
+const sha = (text: string) => createHash("sha256").update(norm(text)).digest("hex");
+
+type Row = readonly [kind: "exists" | "absent" | "contains" | "lacks" | "unchanged", path: string, extra: string];
+
+function modelStatus(tree: ModelTree, [kind, path, extra]: Row): "hold" | "diverge" | "fault" {
+  const where = modelLocate(tree, path);
+  const content = tree.get(path);
+  if (kind === "exists") return where === "found" ? "hold" : "diverge";
+  if (kind === "absent") return where === "missing" ? "hold" : "diverge";
+  if (where !== "found") return "diverge";
+  if (content === undefined) return "fault"; // a directory where a file is needed
+  if (kind === "contains") return norm(content).includes(extra) ? "hold" : "diverge";
+  if (kind === "lacks") return norm(content).includes(extra) ? "diverge" : "hold";
+  return sha(content) === extra ? "hold" : "diverge";
+}
+
+const pathArb = fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 2 }).map((parts) => parts.join("/"));
+const treeArb = fc.array(fc.tuple(pathArb, fc.constantFrom(...CONTENTS)), { maxLength: 8 }).map((files) => {
+  const tree: ModelTree = new Map();
+  for (const [path, content] of files) {
+    const clash = [...tree.keys()].some((p) => p.startsWith(`${path}/`) || path.startsWith(`${p}/`));
+    if (!clash) tree.set(path, content);
+  }
+  return tree;
+});
+const rowArb = (paths: readonly string[]) =>
+  fc.tuple(fc.constantFrom("exists", "absent", "contains", "lacks", "unchanged") as fc.Arbitrary<Row[0]>, fc.constantFrom(...paths), fc.constantFrom(...LITERALS), fc.constantFrom(...CONTENTS)).map(
+    ([kind, path, literal, content]): Row => [kind, path, kind === "unchanged" ? sha(content) : literal],
+  );
+const caseArb = treeArb.chain((tree) => {
+  const paths = [...new Set([...tree.keys(), "a", "b/a", "A/ab"])];
+  return fc.tuple(fc.constant(tree), fc.array(rowArb(paths), { minLength: 1, maxLength: 8 }));
+});
+
+describe("checkTree agrees with a small independent model", () => {
+  test("generated memfs trees and generated assumptions", async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArb, async ([model, rows]) => {
+        const { tree } = fixtureTree(Object.fromEntries(model));
+        const plan = rows.map((r) => (r[0] === "exists" || r[0] === "absent" ? `${r[0]}\t${r[1]}` : r.join("\t"))).join("\n");
+        const result = await checkTree({ tree, assumptions: parseAssumptions(plan)._unsafeUnwrap() });
+        const want = rows.map((r) => modelStatus(model, r));
+        const firstFault = want.indexOf("fault");
+        if (firstFault !== -1) {
+          expect(result._unsafeUnwrapErr()).toMatchObject({ code: "not-a-file", line: firstFault + 1 });
+          return;
+        }
+        const report = result._unsafeUnwrap();
+        expect(report.rows.map((r) => r.status)).toEqual(want);
+        expect(report.verdict).toBe(want.every((s) => s === "hold") ? "holds" : "diverged");
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+// Latin letters that have a Cyrillic look-alike, lower and upper: a whole word respelled in one script.
+const TWINS: Record<string, string> = { a: "\u0430", c: "\u0441", e: "\u0435", o: "\u043e", p: "\u0440", x: "\u0445", y: "\u0443" };
+
+describe("variants of existing names never let absent hold", () => {
+  const wordArb = fc.array(fc.constantFrom(...Object.keys(TWINS)), { minLength: 1, maxLength: 6 }).map((cs) => cs.join(""));
+  const respelling = fc.tuple(fc.boolean(), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }));
+  test("case flips and whole-word Cyrillic respellings of an existing file diverge", async () => {
+    await fc.assert(
+      fc.asyncProperty(wordArb, respelling, async (word, [cyrillic, uppers]) => {
+        const { tree } = fixtureTree({ [`src/${word}.ts`]: "" });
+        const letters = [...word].map((ch, i) => {
+          const twin = cyrillic ? (TWINS[ch] ?? ch) : ch;
+          return uppers[i] ? twin.toUpperCase() : twin;
+        });
+        const plan = parseAssumptions(`absent\tsrc/${letters.join("")}.ts`)._unsafeUnwrap();
+        const report = (await checkTree({ tree, assumptions: plan }))._unsafeUnwrap();
+        expect(report.rows[0]?.status).toBe("diverge");
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
