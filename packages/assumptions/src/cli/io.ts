@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import type { TreeReader } from "../tree.js";
 import type { CliFault } from "./faults.js";
 
 /** A stream the CLI writes text to. A throw or a rejected promise means the write failed. */
@@ -18,6 +19,11 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The directory relative paths (`--root`, FILE, `-o`) are resolved against. */
   readonly cwd: string;
+  /**
+   * Optional: the tree `--root` (as given) and `--ref` name, for embedders checking a tree of
+   * their own (memfs, a fault-injecting wrapper). Default: node:fs at the root, or git for `--ref`.
+   */
+  readonly openTree?: (root: string, ref: string | undefined) => TreeReader;
 }
 
 function reasonOf(e: unknown): string {

@@ -72,6 +72,7 @@ function treeAt(abs: string, root: string, ref: string | undefined): ResultAsync
 
 /** The tree `--root` (and `--ref`) name, after confirming the root is a directory. */
 function openTree(io: CliIo, root: string, ref: string | undefined): ResultAsync<TreeReader, GateFault> {
+  if (io.openTree !== undefined) return okAsync(io.openTree(root, ref));
   return checkRoot(io, root).andThen((abs) => treeAt(abs, root, ref));
 }
 
@@ -83,10 +84,10 @@ function renderCheck(report: Report, ctx: FaultContext): string {
 
 async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
   const ctx: FaultContext = cmd.input === "-" ? { output: cmd.output } : { output: cmd.output, file: cmd.input };
-  const outcome = await checkRoot(io, cmd.root).andThen((abs) =>
+  const outcome = await openTree(io, cmd.root, cmd.ref).andThen((tree) =>
     readInput(io, cmd.input)
       .andThen((bytes) => parseAssumptions(bytes))
-      .andThen((assumptions) => treeAt(abs, cmd.root, cmd.ref).andThen((tree) => checkTree({ tree, assumptions })))
+      .andThen((assumptions) => checkTree({ tree, assumptions }))
       .andThen((report) => vetReport(report)),
   );
   if (outcome.isErr()) return fail(io, outcome.error, ctx);
