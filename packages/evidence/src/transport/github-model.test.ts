@@ -15,13 +15,15 @@ type Fault = "none" | "502" | "drop" | "drop-after-apply" | "429-short" | "429-l
 type Op =
   | { readonly kind: "create" | "lookup" | "update"; readonly fault: Fault }
   | { readonly kind: "tick"; readonly ms: number }
-  | { readonly kind: "foreign" | "hide" | "reveal" };
+  | { readonly kind: "foreign" }
+  | { readonly kind: "hide" }
+  | { readonly kind: "reveal" };
 
 const fault = fc.constantFrom<Fault>("none", "none", "502", "drop", "drop-after-apply", "429-short", "429-long");
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constantFrom("create" as const, "lookup" as const, "update" as const), fault }),
   fc.record({ kind: fc.constant("tick" as const), ms: fc.constantFrom(10, 500, 1_000) }),
-  fc.record({ kind: fc.constantFrom("foreign" as const, "hide" as const, "reveal" as const) }),
+  fc.constantFrom<Op>({ kind: "foreign" }, { kind: "hide" }, { kind: "reveal" }),
 );
 
 function serverFault(f: Fault): ServerFault | undefined {
