@@ -1,2 +1,41 @@
-/** Placeholder while the package is written. */
-export const VERSION = "0.1.0";
+// The public API of @decay/contract: named exports only, nothing else lives here.
+
+// --- model (zod schemas are the types) ---
+export {
+  AcceptanceRow,
+  Contract,
+  CountExpect,
+  Expect,
+  Finding,
+  FindingCode,
+  Findings,
+  FreshState,
+  Plan,
+  PlanStage,
+  Stage,
+  StageId,
+} from "./model.js";
+
+// --- faults ---
+export type { AcceptanceProblem, ContractFault } from "./fault.js";
+export { describeFault } from "./fault.js";
+
+// --- plan reader ---
+export { planProhibitions, readPlan } from "./plan/read-plan.js";
+
+// --- compile, render, parse ---
+export type { CompileOptions, RowWriter } from "./compile.js";
+export { compileContract, planSha256 } from "./compile.js";
+export { CONTRACT_FORMAT, renderContract } from "./render.js";
+export { looksLikeContract, parseContract } from "./parse-contract.js";
+
+// --- self-check and drift ---
+export type { SelfCheckOptions } from "./self-check/check.js";
+export { selfCheck } from "./self-check/check.js";
+export { planDrift } from "./drift.js";
+
+// --- CLI entry for embedding ---
+export type { CliIo } from "./cli/io.js";
+export type { CliFault } from "./cli/main.js";
+export { exitCodeFor, main } from "./cli/main.js";
+export { VERSION } from "./version.js";

@@ -1,0 +1,81 @@
+import { err, ok, type Result } from "neverthrow";
+
+/** A parsed command line. */
+export type Command =
+  | { kind: "help"; topic: "top" | "compile" | "check" }
+  | { kind: "version" }
+  | { kind: "compile"; plan: string; output?: string; json: boolean }
+  | { kind: "check"; file: string; plan?: string; json: boolean };
+
+/** A command line the CLI cannot use. */
+export type UsageFault = { code: "usage"; message: string };
+
+type Flags = { json: boolean; help: boolean; version: boolean; values: Map<string, string>; positional: string[] };
+
+function readFlags(args: string[], valued: string[]): Result<Flags, UsageFault> {
+  const flags: Flags = { json: false, help: false, version: false, values: new Map(), positional: [] };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? "";
+    const [name, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    if (name === "--json") flags.json = true;
+    else if (name === "--help" || name === "-h") flags.help = true;
+    else if (name === "--version") flags.version = true;
+    else if (valued.includes(name)) {
+      const value = inline ?? args[++i];
+      if (value === undefined || value === "") return err({ code: "usage", message: `${name} needs a value` });
+      flags.values.set(name === "-o" ? "--output" : name, value);
+    } else if (name.startsWith("-") && name !== "-") return err({ code: "usage", message: `unknown option ${name}` });
+    else flags.positional.push(a);
+  }
+  return ok(flags);
+}
+
+/** Parse `decay-contract compile|check …`. */
+export function parseArgs(argv: string[]): Result<Command, UsageFault> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help", topic: "top" });
+  if (sub === "--version") return ok({ kind: "version" });
+  if (sub !== "compile" && sub !== "check") return err({ code: "usage", message: `unknown command ${sub}` });
+  const valued = sub === "compile" ? ["-o", "--output"] : ["--plan"];
+  return readFlags(rest, valued).andThen((f): Result<Command, UsageFault> => {
+    if (f.help) return ok({ kind: "help", topic: sub });
+    if (f.version) return ok({ kind: "version" });
+    const [file, extra] = f.positional;
+    if (file === undefined || extra !== undefined) {
+      return err({ code: "usage", message: `${sub} takes exactly one file` });
+    }
+    const output = f.values.get("--output");
+    const plan = f.values.get("--plan");
+    if (sub === "compile") return ok({ kind: "compile", plan: file, json: f.json, ...(output ? { output } : {}) });
+    return ok({ kind: "check", file, json: f.json, ...(plan ? { plan } : {}) });
+  });
+}
+
+/** Help text per topic. */
+export const HELP: Record<"top" | "compile" | "check", string> = {
+  top: `decay-contract: compile a staged plan into an acceptance contract, and refuse a contract that would lie
+
+Usage:
+  decay-contract compile PLAN.md [-o contract.md] [--json]
+  decay-contract check FILE [--plan PLAN.md] [--json]
+  decay-contract --help | --version
+
+Exit codes: compile 0 written, 2 fault; check 0 no refusals, 1 refusals, 2 fault.
+Formats: docs/plan-format.md, docs/contract-format.md.
+`,
+  compile: `Usage: decay-contract compile PLAN.md [-o contract.md] [--json]
+
+Read PLAN.md's staged recommendation and write its acceptance contract: contract.md to stdout,
+or to the file given with -o; --json writes the Contract as JSON instead.
+Exit: 0 written, 2 fault (the message names the line).
+`,
+  check: `Usage: decay-contract check FILE [--plan PLAN.md] [--json]
+
+Self-check a contract before anything is spent. FILE is a contract.md, or a plan (a file without
+the contract front matter), which is compiled first. --plan gives the plan the contract was
+compiled from: its ordering constraints are checked and a changed plan is reported.
+Findings go to stdout (--json: an array of {code, severity, stage, row, message}); warnings are
+printed either way.
+Exit: 0 no refusals, 1 refusals, 2 fault.
+`,
+};

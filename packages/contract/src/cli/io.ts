@@ -1,0 +1,9 @@
+/** What the CLI touches: output streams, the working directory and the environment. */
+export type CliIo = {
+  /** Write text to stdout; rejects when the write fails. */
+  stdout: (text: string) => Promise<void>;
+  /** Write text to stderr; rejects when the write fails. */
+  stderr: (text: string) => Promise<void>;
+  cwd: string;
+  env: Record<string, string | undefined>;
+};

@@ -1,0 +1,152 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { compileContract } from "../compile.js";
+import { planDrift } from "../drift.js";
+import { type ContractFault, describeFault } from "../fault.js";
+import type { Contract, Finding } from "../model.js";
+import { looksLikeContract, parseContract } from "../parse-contract.js";
+import { readPlan } from "../plan/read-plan.js";
+import { renderContract } from "../render.js";
+import { selfCheck } from "../self-check/check.js";
+import { VERSION } from "../version.js";
+import { type Command, HELP, parseArgs, type UsageFault } from "./args.js";
+import type { CliIo } from "./io.js";
+
+/** Every fault the CLI can meet: the library's, a bad command line, a file it cannot read or write. */
+export type CliFault =
+  | ({ file: string } & ContractFault)
+  | UsageFault
+  | { code: "read-failed"; file: string; reason: string }
+  | { code: "write-failed"; file: string; reason: string };
+
+/** The one place a fault becomes an exit code; a new fault code does not compile without a case. */
+export function exitCodeFor(fault: CliFault): number {
+  switch (fault.code) {
+    case "usage":
+    case "read-failed":
+    case "write-failed":
+    case "no-recommendation":
+    case "task-plan":
+    case "recommendation-not-staged":
+    case "acceptance-invalid":
+    case "duplicate-exit":
+    case "depends-unknown":
+    case "row-writer-failed":
+    case "row-invalid":
+    case "contract-malformed":
+    case "contract-invalid":
+      return 2;
+    default: {
+      const never: never = fault;
+      return never;
+    }
+  }
+}
+
+function describeCliFault(fault: CliFault): string {
+  if (fault.code === "usage") return `${fault.message} (see decay-contract --help)`;
+  if (fault.code === "read-failed") return `${fault.file}: cannot read: ${fault.reason}`;
+  if (fault.code === "write-failed") return `${fault.file}: cannot write: ${fault.reason}`;
+  return `${fault.file}: ${describeFault(fault)}`;
+}
+
+const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function read(io: CliIo, file: string): ResultAsync<string, CliFault> {
+  return ResultAsync.fromPromise(readFile(resolve(io.cwd, file), "utf8"), (e) => ({ code: "read-failed", file, reason: reason(e) }));
+}
+
+/** Write to stdout; a failed write is a fault (exit 2), never a verdict. */
+function emit(io: CliIo, text: string, code: number): ResultAsync<number, CliFault> {
+  return ResultAsync.fromPromise(
+    Promise.resolve().then(() => io.stdout(text)),
+    (e): CliFault => ({ code: "write-failed", file: "<stdout>", reason: reason(e) }),
+  ).map(() => code);
+}
+
+const inFile = (file: string) => (fault: ContractFault): CliFault => ({ ...fault, file });
+
+function compileFile(io: CliIo, file: string): ResultAsync<{ contract: Contract; text: string }, CliFault> {
+  return read(io, file).andThen((text) =>
+    readPlan(text)
+      .asyncAndThen((plan) => compileContract(plan, { planPath: file, planText: text }))
+      .mapErr(inFile(file))
+      .map((contract) => ({ contract, text })),
+  );
+}
+
+function runCompile(io: CliIo, cmd: Extract<Command, { kind: "compile" }>): ResultAsync<number, CliFault> {
+  return compileFile(io, cmd.plan).andThen(({ contract }) => {
+    const text = cmd.json ? `${JSON.stringify(contract, null, 2)}\n` : renderContract(contract);
+    if (cmd.output === undefined) return emit(io, text, 0);
+    const out = cmd.output;
+    return ResultAsync.fromPromise(writeFile(resolve(io.cwd, out), text), (e): CliFault => ({
+      code: "write-failed",
+      file: out,
+      reason: reason(e),
+    })).map(() => 0);
+  });
+}
+
+/** The contract under check (read, or compiled from a plan) and the plan text known for it. */
+function loadForCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>) {
+  const planText = cmd.plan === undefined ? okAsync<string | undefined, CliFault>(undefined) : read(io, cmd.plan);
+  return read(io, cmd.file).andThen((text) =>
+    planText.andThen((given) => {
+      if (!looksLikeContract(text)) {
+        return compileFile(io, cmd.file).map(({ contract }) => ({ contract, planText: given ?? text, given }));
+      }
+      const parsed = parseContract(text).mapErr(inFile(cmd.file));
+      return parsed.isOk() ? okAsync({ contract: parsed.value, planText: given, given }) : errAsync(parsed.error);
+    }),
+  );
+}
+
+function findingLine(f: Finding): string {
+  const where = [f.stage, f.row].filter((x) => x !== undefined).join(" ");
+  return `${f.severity} ${f.code}${where ? ` ${where}` : ""}: ${f.message}\n`;
+}
+
+function runCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>): ResultAsync<number, CliFault> {
+  return loadForCheck(io, cmd).andThen(({ contract, planText, given }) => {
+    const findings = [
+      ...selfCheck(contract, planText === undefined ? {} : { planText }),
+      ...(given === undefined ? [] : planDrift(contract, given)),
+    ];
+    const refusals = findings.filter((f) => f.severity === "refuse").length;
+    const text = cmd.json
+      ? `${JSON.stringify(findings, null, 2)}\n`
+      : `${findings.map(findingLine).join("")}${refusals} refusal(s), ${findings.length - refusals} warning(s)\n`;
+    return emit(io, text, refusals > 0 ? 1 : 0);
+  });
+}
+
+function run(io: CliIo, cmd: Command): ResultAsync<number, CliFault> {
+  switch (cmd.kind) {
+    case "help":
+      return emit(io, HELP[cmd.topic], 0);
+    case "version":
+      return emit(io, `${VERSION}\n`, 0);
+    case "compile":
+      return runCompile(io, cmd);
+    case "check":
+      return runCheck(io, cmd);
+  }
+}
+
+/**
+ * `decay-contract compile|check`: returns the exit code. Every fault exits 2 with its sentence on
+ * stderr; an exception (a failed write to stdout included) is exit 2, never a verdict.
+ */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const result = await parseArgs(argv).asyncAndThen((cmd) => run(io, cmd));
+    if (result.isOk()) return result.value;
+    await io.stderr(`decay-contract: ${describeCliFault(result.error)}\n`).catch(() => {});
+    return exitCodeFor(result.error);
+  } catch (e) {
+    await io.stderr(`decay-contract: internal error: ${reason(e)}\n`).catch(() => {});
+    return 2;
+  }
+}

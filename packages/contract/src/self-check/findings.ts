@@ -1,0 +1,55 @@
+import type { Finding } from "../model.js";
+
+type At = { stage: string; row: string };
+
+/** What a rule found, as data; `finding` turns it into a Finding with its one sentence. */
+export type FindingData =
+  | { code: "no-acceptance"; stage: string }
+  | ({ code: "review-note"; marker: string } & At)
+  | ({ code: "git-clone" } & At)
+  | ({ code: "writes-outward"; what: string } & At)
+  | ({ code: "opaque-command"; what: string } & At)
+  | { code: "commit-per-stage-off" }
+  | { code: "worktree-state" }
+  | { code: "ordering-missing"; constraint: string }
+  | { code: "ordering-unchecked" }
+  | ({ code: "weak-row"; runner: string } & At)
+  | { code: "plan-drift"; recorded: string; actual: string };
+
+function sentence(d: FindingData): { severity: Finding["severity"]; message: string } {
+  const refuse = (message: string) => ({ severity: "refuse" as const, message });
+  const warn = (message: string) => ({ severity: "warn" as const, message });
+  switch (d.code) {
+    case "no-acceptance":
+      return refuse(`stage ${d.stage} is not optional and has no acceptance row: it would be green by default`);
+    case "review-note":
+      return refuse(`row ${d.row} still carries a review note (${d.marker}): it cannot run as written`);
+    case "git-clone":
+      return refuse(`row ${d.row} runs git clone: the runtime already verifies in a clean clone`);
+    case "writes-outward":
+      return refuse(`row ${d.row} writes outward (${d.what}): acceptance only reads`);
+    case "opaque-command":
+      return warn(`row ${d.row} runs ${d.what}, which the checker cannot see into: it was not checked for outward writes`);
+    case "commit-per-stage-off":
+      return refuse("fresh_state: head with commit_per_stage: false: acceptance in a fresh clone would never see the work");
+    case "worktree-state":
+      return refuse("fresh_state: worktree: a stage is never accepted on the working tree, only in a fresh clone of HEAD");
+    case "ordering-missing":
+      return refuse(`the plan's ordering constraint is missing verbatim from the guardrails: ${d.constraint}`);
+    case "ordering-unchecked":
+      return warn("the plan text was not given: its ordering constraints were not checked against the guardrails");
+    case "weak-row":
+      return warn(`row ${d.row} asserts ${d.runner} by exit code alone: exit 0 also passes a suite that silently ran fewer checks; add a count (at least N …) or a printed total`);
+    case "plan-drift":
+      return refuse(`the plan changed under the contract: its SHA-256 is ${d.actual}, the contract recorded ${d.recorded}`);
+  }
+}
+
+/** Turn rule data into a finding: code, severity, stage/row, and the sentence. */
+export function finding(d: FindingData): Finding {
+  const { severity, message } = sentence(d);
+  const out: Finding = { code: d.code, severity, message };
+  if ("stage" in d) out.stage = d.stage;
+  if ("row" in d) out.row = d.row;
+  return out;
+}

@@ -1,0 +1,128 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { runView } from "./commands.js";
+import { outwardWrite } from "./outward.js";
+
+const writesOutward = (line: string) => runView(line).commands.some((c) => outwardWrite(c) !== null);
+
+const OUTWARD_CASES = [
+  ["git", "push", "origin", "main"],
+  ["git", "push"],
+  ["npm", "publish"],
+  ["pnpm", "publish", "--no-git-checks"],
+  ["yarn", "npm", "publish"],
+  ["gh", "pr", "create", "--fill"],
+  ["gh", "pr", "merge", "12"],
+  ["gh", "release", "create", "v1.0.0"],
+  ["docker", "push", "registry.example/app:1"],
+  ["kubectl", "apply", "-f", "deploy.yaml"],
+  ["kubectl", "-n", "prod", "delete", "pod", "web-1"],
+  ["kubectl", "create", "namespace", "x"],
+  ["terraform", "apply", "-auto-approve"],
+  ["terraform", "destroy"],
+  ["curl", "-X", "POST", "https://example.test/hook"],
+  ["curl", "-sS", "--data", "a=1", "https://example.test"],
+  ["curl", "-XPUT", "https://example.test/x"],
+  ["curl", "-F", "file=@a.txt", "https://example.test/up"],
+  ["wget", "--post-data=a=1", "https://example.test"],
+  ["wget", "--method=DELETE", "https://example.test/x"],
+];
+const READ_CASES = [
+  ["git", "status"],
+  ["git", "log", "--oneline", "-1"],
+  ["npm", "test"],
+  ["pnpm", "vitest", "run"],
+  ["gh", "pr", "view", "12"],
+  ["docker", "build", "-t", "app", "."],
+  ["kubectl", "get", "pods", "-n", "prod"],
+  ["terraform", "plan"],
+  ["curl", "-sS", "https://example.test/health"],
+  ["curl", "-X", "GET", "https://example.test"],
+  ["wget", "-q", "-O", "-", "https://example.test"],
+  ["echo", "git push"],
+  ["grep", "-q", "npm publish", "README.md"],
+];
+
+describe("outward writes, by example", () => {
+  test.each(OUTWARD_CASES.map((c) => [c.join(" ")]))("%s writes outward", (line) => {
+    expect(writesOutward(line)).toBe(true);
+  });
+  test.each(READ_CASES.map((c) => [c.join(" ")]))("%s only reads", (line) => {
+    expect(writesOutward(line)).toBe(false);
+  });
+  test("seen behind git -C, sudo, env, assignments, sh -c, bash -c and every chaining operator", () => {
+    for (const line of [
+      "git -C ../other push",
+      'git -C "dir with space" -c user.name=x push origin',
+      "sudo -u deploy npm publish",
+      "env -i HOME=/tmp npm publish",
+      "NPM_TOKEN=x pnpm publish",
+      "sh -c 'git push'",
+      'bash -lc "cd x && gh pr create --fill"',
+      "sh -c \"bash -c 'docker push img'\"",
+      "pnpm test && git push",
+      "pnpm test || git push",
+      "pnpm test; git push",
+      "cat notes | curl -d @- https://example.test",
+      "(cd sub && git push)",
+      "/usr/bin/git push",
+    ]) {
+      expect(writesOutward(line), line).toBe(true);
+    }
+  });
+  test("eval, $(…) and npm run are warned about as opaque, not passed as seen", () => {
+    expect(runView("eval $CMD").opaque).toContain("eval");
+    expect(runView("echo $(cat cmd.txt)").opaque).toContain("$(…)");
+    expect(runView("npm run release").opaque).toContain("npm run release");
+    expect(runView("pnpm vitest run").opaque).toEqual([]);
+  });
+  test("a line that is not shell never throws", () => {
+    fc.assert(fc.property(fc.string(), (s) => void runView(s)));
+  });
+});
+
+const quoteWord = (w: string, style: number): string => {
+  if (style === 1 || /[\s'"\\$`]/.test(w)) return `'${w.replace(/'/g, "'\\''")}'`;
+  if (style === 2) return `"${w.replace(/["\\$`]/g, "\\$&")}"`;
+  if (style === 3 && w.length > 1) return `${w[0]}"${w.slice(1)}"`;
+  if (style === 4 && /^[a-z]/.test(w)) return `\\${w}`;
+  return w;
+};
+const wrapScript = (line: string, style: number): string =>
+  style === 1 ? `sh -c '${line.replace(/'/g, "'\\''")}'` : style === 2 ? `bash -c "${line.replace(/["\\$`]/g, "\\$&")}"` : line;
+
+const variant = (argv: string[]) =>
+  fc
+    .record({
+      quotes: fc.array(fc.nat(4), { minLength: argv.length + 2, maxLength: argv.length + 2 }),
+      gaps: fc.array(fc.constantFrom(" ", "  ", "\t", " \t "), { minLength: argv.length + 2, maxLength: argv.length + 2 }),
+      prefix: fc.constantFrom("", "FOO=1 ", "env A=b ", "sudo ", "sudo -u deploy ", "timeout 30 ", "env -- "),
+      gitC: fc.boolean(),
+      before: fc.constantFrom("", "pnpm build && ", "true || ", "cd web; ", "cat a | "),
+      after: fc.constantFrom("", " && echo done", " ; ls", " | tee out.txt", " || true"),
+      wrap: fc.nat(2),
+    })
+    .map((v) => {
+      const words = argv[0] === "git" && v.gitC ? ["git", "-C", "sub dir", ...argv.slice(1)] : argv;
+      const body = words.map((w, k) => `${k === 0 ? "" : (v.gaps[k] ?? " ")}${quoteWord(w, v.quotes[k] ?? 0)}`).join("");
+      return wrapScript(`${v.before}${v.prefix}${body}${v.after}`, v.wrap);
+    });
+
+describe("outward detection holds under whitespace, quoting and chaining variations", () => {
+  test("every outward command is still found", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...OUTWARD_CASES).chain(variant), (line) => {
+        expect(writesOutward(line)).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+  test("no reading command is mistaken for an outward write", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...READ_CASES).chain(variant), (line) => {
+        expect(writesOutward(line)).toBe(false);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

@@ -1,0 +1,141 @@
+// A small shell-word tokenizer: enough of POSIX sh to see which commands a line runs.
+
+/** The simple commands of a shell line (words after quote removal) and what it could not see into. */
+export type ShellLine = { commands: string[][]; opaque: string[] };
+
+type State = { s: string; i: number; word: string | null; words: string[]; out: ShellLine };
+
+const OPERATORS = new Set(["&", "|", ";", "(", ")", "\n"]);
+const REDIRECT = /^\d*(?:&>>?|>>?&?|<<-?|<<<|<&|<>|<)/;
+
+function endWord(st: State): void {
+  if (st.word !== null) st.words.push(st.word);
+  st.word = null;
+}
+
+function endCommand(st: State): void {
+  endWord(st);
+  if (st.words.length > 0) st.out.commands.push(st.words);
+  st.words = [];
+}
+
+/** Skip a `$(…)` (nested parentheses and quotes counted) starting at st.i; returns its raw text. */
+function skipSubstitution(st: State): string {
+  const from = st.i;
+  let depth = 0;
+  let quote: string | null = null;
+  for (; st.i < st.s.length; st.i++) {
+    const c = st.s[st.i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === "\\" && quote === '"') st.i++;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "\\") st.i++;
+    else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) break;
+  }
+  st.i++;
+  return st.s.slice(from, st.i);
+}
+
+/** Read a double-quoted string starting after its opening quote; `$(` and backticks are opaque. */
+function doubleQuoted(st: State): string {
+  let text = "";
+  while (st.i < st.s.length && st.s[st.i] !== '"') {
+    const c = st.s[st.i] ?? "";
+    const next = st.s[st.i + 1] ?? "";
+    if (c === "\\" && '$`"\\\n'.includes(next) && next !== "") {
+      if (next !== "\n") text += next;
+      st.i += 2;
+    } else if (c === "$" && next === "(") {
+      st.out.opaque.push("$(…)");
+      text += skipSubstitution(st);
+    } else if (c === "`") {
+      st.out.opaque.push("`…`");
+      const close = st.s.indexOf("`", st.i + 1);
+      st.i = close === -1 ? st.s.length : close + 1;
+    } else {
+      text += c;
+      st.i++;
+    }
+  }
+  st.i++;
+  return text;
+}
+
+/** Handle one character outside quotes; returns false when it was an ordinary word character. */
+function special(st: State, c: string): boolean {
+  const next = st.s[st.i + 1] ?? "";
+  if (c === " " || c === "\t" || c === "\r") return endWord(st), st.i++, true;
+  if (c === "#" && st.word === null) {
+    const nl = st.s.indexOf("\n", st.i);
+    st.i = nl === -1 ? st.s.length : nl;
+    return true;
+  }
+  if (OPERATORS.has(c)) return endCommand(st), st.i++, true;
+  if (c === "\\") {
+    if (next !== "\n") st.word = (st.word ?? "") + next;
+    st.i += 2;
+    return true;
+  }
+  if (c === "'") {
+    const close = st.s.indexOf("'", st.i + 1);
+    const end = close === -1 ? st.s.length : close;
+    st.word = (st.word ?? "") + st.s.slice(st.i + 1, end);
+    st.i = end + 1;
+    return true;
+  }
+  if (c === '"') {
+    st.i++;
+    st.word = (st.word ?? "") + doubleQuoted(st);
+    return true;
+  }
+  return false;
+}
+
+/** Handle `$(…)`, backticks and redirections; false when none applies. */
+function expansionOrRedirect(st: State, c: string): boolean {
+  if (c === "$" && st.s[st.i + 1] === "(") {
+    st.out.opaque.push("$(…)");
+    st.word = (st.word ?? "") + skipSubstitution(st);
+    return true;
+  }
+  if (c === "`") {
+    st.out.opaque.push("`…`");
+    const close = st.s.indexOf("`", st.i + 1);
+    st.i = close === -1 ? st.s.length : close + 1;
+    st.word = (st.word ?? "") + "`…`";
+    return true;
+  }
+  const redirect = st.word === null || /^\d+$/.test(st.word) ? REDIRECT.exec(st.s.slice(st.i)) : null;
+  if (redirect && /[<>]/.test(redirect[0])) {
+    st.word = null;
+    st.i += redirect[0].length;
+    while (st.s[st.i] === " " || st.s[st.i] === "\t") st.i++;
+    const target: State = { ...st, word: null, words: [] };
+    while (target.i < st.s.length && !readOne(target, true)) {
+      /* read the target word */
+    }
+    st.i = target.i;
+    return true;
+  }
+  return false;
+}
+
+/** Consume one character or construct; in target mode, returns true when the word has ended. */
+function readOne(st: State, target = false): boolean {
+  const c = st.s[st.i] ?? "";
+  if (target && (c === " " || c === "\t" || OPERATORS.has(c))) return true;
+  if (special(st, c) || expansionOrRedirect(st, c)) return false;
+  st.word = (st.word ?? "") + c;
+  st.i++;
+  return false;
+}
+
+/** Split a shell line into simple commands on `&&`, `||`, `;`, `|`, `&`, newlines and parentheses. Never throws. */
+export function shellWords(line: string): ShellLine {
+  const st: State = { s: line, i: 0, word: null, words: [], out: { commands: [], opaque: [] } };
+  while (st.i < st.s.length) readOne(st);
+  endCommand(st);
+  return st.out;
+}
