@@ -1,7 +1,7 @@
 // End to end: prepare + publish (the real state machine and store) through the GitHub transport
 // talking to the local test server. Shows the transport's promises are the ones publish relies on.
 import { describe, expect, test } from "vitest";
-import { grantPublication } from "../publish/authority.js";
+import { grantFor } from "../publish/fixture.js";
 import { prepare } from "../publish/prepare.js";
 import { publish } from "../publish/publish.js";
 import { commentBody } from "../record/hash.js";
@@ -22,17 +22,7 @@ async function setUp(): Promise<{ store: PendingStore; path: string; body: strin
 }
 
 async function publishOnce(store: PendingStore, path: string, transport: Transport): Promise<SavedRecord> {
-  const r = (await store.load(path))._unsafeUnwrap().record;
-  const authority = grantPublication({
-    repo: r.repo,
-    pr: r.pr.value,
-    task: r.task,
-    attempt: r.attempt,
-    authorId: r.author.id.value,
-    authorLogin: r.author.login,
-    contentSha256: r.content_sha256,
-    allowPublish: true,
-  });
+  const authority = grantFor((await store.load(path))._unsafeUnwrap().record);
   return (await publish(path, { store, transport, authority }))._unsafeUnwrap();
 }
 
