@@ -11,7 +11,6 @@ interface PlanMatchers<R = unknown> {
 }
 
 declare module "vitest" {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   interface Assertion<T = any> extends PlanMatchers<T> {}
   interface AsymmetricMatchersContaining extends PlanMatchers {}
 }

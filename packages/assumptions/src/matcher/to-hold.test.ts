@@ -36,12 +36,8 @@ describe("expect(report).toHold()", () => {
   });
 
   test("fails on a diverged report, listing each diverged row and no held one", () => {
-    let message = "";
-    try {
-      expect(decayed).toHold();
-    } catch (e) {
-      message = (e as Error).message;
-    }
+    expect(() => expect(decayed).toHold()).toThrow(/^expected the plan to hold against fixtures\/gate\/plan-decayed/);
+    const message = toHold(decayed).message();
     expect(message).toContain("expected the plan to hold against fixtures/gate/plan-decayed, but 2 of 3 assumption(s) diverged:");
     expect(message).toContain("line 4: absent src/refunds.ts - exists as src/Refunds.ts");
     expect(message).toContain("line 7: lacks src/payments.ts - the literal is present");
