@@ -25,3 +25,5 @@ export { faultyTree } from "./adapters/faulty.js";
 export type { TreeFaultInjector, TreeOp } from "./adapters/faulty.js";
 
 // --- CLI entry for embedding ---
+export { main as planDecayMain } from "./cli/main.js";
+export type { CliIo, CliWriter } from "./cli/main.js";

@@ -19,7 +19,10 @@ export const JsonFault = z
 export type JsonFault = z.infer<typeof JsonFault>;
 
 /** Everything `plan-decay --json` can print: a report, or a fault. */
-export const JsonOutput = z.union([Report, JsonFault]);
+export const JsonOutput = z.union([Report, JsonFault]).meta({
+  title: "plan-decay --json output",
+  description: "A report (exit 0 or 1), or a fault (exit 2). See docs/plan-decay-cli.md.",
+});
 /** Everything `plan-decay --json` can print: a report, or a fault. */
 export type JsonOutput = z.infer<typeof JsonOutput>;
 

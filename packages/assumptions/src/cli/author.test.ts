@@ -1,0 +1,78 @@
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { main } from "./main.js";
+import { memoryIo } from "./memory-io.js";
+
+const A = "export const a = 1;\n";
+const B = "export const b = 2;\n";
+
+async function sampleTree(): Promise<string> {
+  const dir = await tempDir("plan-decay-author-");
+  await mkdir(join(dir, "tree", "src"), { recursive: true });
+  await writeFile(join(dir, "tree", "src", "a.ts"), A);
+  await writeFile(join(dir, "tree", "src", "b.ts"), B);
+  return dir;
+}
+
+async function run(cwd: string, argv: string[]) {
+  const m = memoryIo({ cwd });
+  const code = await main(argv, m.io);
+  return { code, stdout: m.stdout(), stderr: m.stderr() };
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+describe("plan-decay author", () => {
+  test("writes unchanged rows for reads and edits, absent rows for creates, and the plan then holds", async () => {
+    const dir = await sampleTree();
+    const argv = ["author", "--root", "tree", "--reads", "src/a.ts", "--edits", "src/b.ts", "--creates", "src/c.ts", "-o", "plan.tsv"];
+    expect(await run(dir, argv)).toEqual({ code: 0, stdout: "", stderr: "" });
+    const rows = (await readFile(join(dir, "plan.tsv"), "utf8")).split("\n").filter((l) => l !== "" && !l.startsWith("#"));
+    expect(rows).toEqual(
+      expect.arrayContaining([`unchanged\tsrc/a.ts\t${sha256(A)}`, `unchanged\tsrc/b.ts\t${sha256(B)}`, "absent\tsrc/c.ts"]),
+    );
+    expect(rows).toHaveLength(3);
+    expect((await run(dir, ["--root", "tree", "plan.tsv"])).code).toBe(0);
+    await writeFile(join(dir, "tree", "src", "b.ts"), `${B}// edited by a sibling\n`);
+    expect((await run(dir, ["--root", "tree", "plan.tsv"])).code).toBe(1);
+  });
+
+  test("without -o the assumptions file goes to stdout", async () => {
+    const dir = await sampleTree();
+    const r = await run(dir, ["author", "--root", "tree", "--creates", "src/c.ts"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")).toContain("absent\tsrc/c.ts");
+  });
+
+  test("a create that already exists, or exists in another case, is a fault: exit 2 and nothing written", async () => {
+    const dir = await sampleTree();
+    await writeFile(join(dir, "plan.tsv"), "# the previous plan\n");
+    for (const create of ["src/a.ts", "src/A.ts"]) {
+      const r = await run(dir, ["author", "--root", "tree", "--reads", "src/b.ts", "--creates", create, "-o", "plan.tsv"]);
+      expect([create, r.code, r.stdout]).toEqual([create, 2, ""]);
+      expect(r.stderr).toMatch(/^error: .*src\/a\.ts/);
+    }
+    expect(await readFile(join(dir, "plan.tsv"), "utf8")).toBe("# the previous plan\n");
+    expect((await readdir(dir)).sort()).toEqual(["plan.tsv", "tree"]);
+  });
+
+  test("an unwritable -o is exit 2 and leaves no temp file behind", async () => {
+    const dir = await sampleTree();
+    const r = await run(dir, ["author", "--root", "tree", "--reads", "src/a.ts", "-o", "missing-dir/plan.tsv"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: cannot write missing-dir\/plan\.tsv: ENOENT/);
+    expect((await readdir(dir)).sort()).toEqual(["tree"]);
+  });
+
+  test("a read that does not exist is a fault, not a row", async () => {
+    const dir = await sampleTree();
+    const r = await run(dir, ["author", "--root", "tree", "--reads", "src/nope.ts"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+  });
+});
