@@ -1,21 +1,14 @@
-import { createFsFromVolume, Volume } from "memfs";
 import { describe, expect, test } from "vitest";
 import { contentHash } from "../record/hash.js";
 import type { EvidenceRecord } from "../record/schema.js";
 import type { Envelope } from "./envelope.js";
-import { memfsStoreFs } from "./fs-adapter.js";
 import { faultyStoreFs } from "./faulty.js";
 import type { StoreFs } from "./port.js";
 import { openPendingStore } from "./store.js";
-import { pendingEnvelope, sampleRecord } from "./testkit.js";
+import { memCheckout, pendingEnvelope, sampleRecord } from "./testkit.js";
 
 const OLD = sampleRecord();
 const NEW = sampleRecord({ checks: [{ command: "verify-deployment", result: "health and smoke checks passed" }] });
-
-function volume(): { vol: InstanceType<typeof Volume>; fs: StoreFs } {
-  const vol = Volume.fromJSON({ "/repo/.git/HEAD": "ref: refs/heads/main\n", "/home/.keep": "" });
-  return { vol, fs: memfsStoreFs(createFsFromVolume(vol)) };
-}
 
 /** The old state, then the new one: the same attempt with changed content and the old hash in history. */
 function states(path: string): [Envelope, Envelope] {
@@ -36,14 +29,14 @@ async function write(fs: StoreFs, record: EvidenceRecord, envelope: (path: strin
 
 describe("crash safety of the store (issue §4.1, store half)", () => {
   test("a crash at any operation of open+snapshot+save leaves the old or the new envelope, never a torn one", async () => {
-    const probe = volume();
+    const probe = memCheckout();
     (await write(probe.fs, OLD, (p) => states(p)[0]))._unsafeUnwrap();
     const counter = faultyStoreFs(probe.fs, {});
     (await write(counter, NEW, (p) => states(p)[1]))._unsafeUnwrap();
     const total = counter.count;
     expect(total).toBeGreaterThan(10);
     for (let k = 1; k <= total + 1; k++) {
-      const { vol, fs } = volume();
+      const { vol, fs } = memCheckout();
       (await write(fs, OLD, (p) => states(p)[0]))._unsafeUnwrap();
       const crashing = faultyStoreFs(fs, { crashAt: k });
       const outcome = await write(crashing, NEW, (p) => states(p)[1]);
@@ -66,7 +59,7 @@ describe("crash safety of the store (issue §4.1, store half)", () => {
 
   test("a crash during the very first write leaves no envelope or the whole one", async () => {
     for (let k = 1; k <= 40; k++) {
-      const { fs } = volume();
+      const { fs } = memCheckout();
       const outcome = await write(faultyStoreFs(fs, { crashAt: k }), OLD, (p) => states(p)[0]);
       const fresh = (await openPendingStore({ repo: "/repo", home: "/home", fs, env: {} }))._unsafeUnwrap();
       const path = fresh.pathFor(OLD);

@@ -2,15 +2,14 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { createFsFromVolume, Volume } from "memfs";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { keyHash } from "../record/hash.js";
-import { memfsStoreFs, nodeStoreFs } from "./fs-adapter.js";
+import { nodeStoreFs } from "./fs-adapter.js";
 import type { LockIdentity } from "./lock.js";
 import type { StoreFs } from "./port.js";
 import { openPendingStore, type PendingStore } from "./store.js";
-import { sampleRecord } from "./testkit.js";
+import { memCheckout, sampleRecord } from "./testkit.js";
 
 const KEY = sampleRecord();
 const me = (patch: Partial<LockIdentity> = {}): LockIdentity => ({
@@ -21,11 +20,6 @@ const me = (patch: Partial<LockIdentity> = {}): LockIdentity => ({
   ...patch,
 });
 
-function memVolume(): { fs: StoreFs; vol: InstanceType<typeof Volume> } {
-  const vol = Volume.fromJSON({ "/repo/.git/HEAD": "ref: refs/heads/main\n", "/home/.keep": "" });
-  return { fs: memfsStoreFs(createFsFromVolume(vol)), vol };
-}
-
 async function stores(fs: StoreFs, n: number, id: LockIdentity = me()): Promise<PendingStore[]> {
   const opened = await Promise.all(Array.from({ length: n }, () => openPendingStore({ repo: "/repo", home: "/home", fs, env: {}, lockIdentity: id })));
   return opened.map((r) => r._unsafeUnwrap());
@@ -33,7 +27,7 @@ async function stores(fs: StoreFs, n: number, id: LockIdentity = me()): Promise<
 
 describe("the per-key lock", () => {
   test("two store instances racing for one key: exactly one holds it until it releases", async () => {
-    const { fs } = memVolume();
+    const { fs } = memCheckout();
     const [a, b] = await stores(fs, 2);
     if (!a || !b) throw new Error("two stores");
     const [ra, rb] = await Promise.all([a.lock(KEY), b.lock(KEY)]);
@@ -47,7 +41,7 @@ describe("the per-key lock", () => {
   });
 
   test("among many racers, each round has exactly one winner, also when they all recover one stale lock", async () => {
-    const { fs, vol } = memVolume();
+    const { fs, vol } = memCheckout();
     const racers = await stores(fs, 6);
     const path = `${racers[0]?.root}/${keyHash(KEY)}.lock`;
     for (let round = 0; round < 8; round++) {
@@ -60,7 +54,7 @@ describe("the per-key lock", () => {
   });
 
   test("a lock older than staleMs is taken over even if its owner lives; a fresh one is not", async () => {
-    const { fs } = memVolume();
+    const { fs } = memCheckout();
     const [old] = await stores(fs, 1, me({ now: () => 1_000 }));
     const [late] = await stores(fs, 1, me({ now: () => 1_000 + 60_000 }));
     if (!old || !late) throw new Error("two stores");
@@ -70,7 +64,7 @@ describe("the per-key lock", () => {
   });
 
   test("release removes the lock only while it is still ours", async () => {
-    const { fs, vol } = memVolume();
+    const { fs, vol } = memCheckout();
     const [old] = await stores(fs, 1, me({ now: () => 0 }));
     const [late, third] = await stores(fs, 2, me({ now: () => 1_000_000 }));
     if (!old || !late || !third) throw new Error("three stores");
@@ -85,7 +79,7 @@ describe("the per-key lock", () => {
   });
 
   test("an unreadable lock file is held, not guessed stale", async () => {
-    const { fs, vol } = memVolume();
+    const { fs, vol } = memCheckout();
     const [s] = await stores(fs, 1);
     if (!s) throw new Error("store");
     vol.writeFileSync(`${s.root}/${keyHash(KEY)}.lock`, "garbage");

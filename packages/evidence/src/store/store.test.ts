@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createFsFromVolume, Volume } from "memfs";
 import { describe, expect, test } from "vitest";
 import { jsonFloat } from "../record/number.js";
-import { memfsStoreFs, nodeStoreFs } from "./fs-adapter.js";
+import { nodeStoreFs } from "./fs-adapter.js";
 import { faultyStoreFs } from "./faulty.js";
 import type { StoreFs, StoreFsError } from "./port.js";
 import { openPendingStore, type PendingStore } from "./store.js";
-import { checkout, pendingEnvelope, sampleRecord } from "./testkit.js";
+import { checkout, memCheckout, pendingEnvelope, sampleRecord } from "./testkit.js";
 
 const sha256 = (s: string): string => createHash("sha256").update(s, "utf8").digest("hex");
 
@@ -107,6 +106,10 @@ describe("load refuses anything the reference's load refuses", () => {
     expect((await store.load(other))._unsafeUnwrapErr()).toMatchObject({ code: "duplicate-key" });
     writeFileSync(other, "not json");
     expect((await store.load(other))._unsafeUnwrapErr()).toMatchObject({ code: "invalid-json" });
+    rmSync(other);
+    writeFileSync(store.pathFor(RECORD), good);
+    symlinkSync(store.pathFor(RECORD), other);
+    expect((await store.load(other))._unsafeUnwrapErr()).toEqual({ code: "symlink-in-store-path", path: other });
     for (const outside of ["/etc/passwd", `${store.root}/../x.json`, `${store.root}/sub/x.json`]) {
       expect((await store.load(outside))._unsafeUnwrapErr()).toMatchObject({ code: "path-outside-store" });
     }
@@ -178,8 +181,7 @@ describe("exists and list", () => {
   });
 
   test("the store runs unchanged over a memfs volume", async () => {
-    const vol = Volume.fromJSON({ "/repo/.git/HEAD": "ref: refs/heads/main\n", "/home/.keep": "" });
-    const fs = memfsStoreFs(createFsFromVolume(vol));
+    const { vol, fs } = memCheckout();
     const store = (await openPendingStore({ repo: "/repo", home: "/home", fs, env: {} }))._unsafeUnwrap();
     expect(store.root).toMatch(/^\/home\/\.decay\/evidence\/repo-[0-9a-f]{12}$/);
     (await store.snapshot(RECORD))._unsafeUnwrap();

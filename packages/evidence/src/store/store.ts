@@ -56,13 +56,20 @@ function fileBytes(value: Parameters<typeof canonicalJson>[0]): Uint8Array {
   return encode(`${canonicalJson(value)}\n`);
 }
 
-/** Guards every path the store touches: a file directly in the root, on a path with no symlink. */
+/**
+ * Guards every path the store touches: a name directly in the root, no symlink on the way
+ * down from the top nor at the name itself, and (legacy store) a file git ignores.
+ */
 function guard(fs: StoreFs, loc: Location, path: string): ResultAsync<string, StoreFault> {
   const name = posix.basename(path);
   if (posix.dirname(path) !== loc.root || name === "" || name === "." || name === "..") {
     return errAsync({ code: "path-outside-store", path, root: loc.root });
   }
-  const checked = checkRootPath(fs, loc);
+  const notLink = (): ResultAsync<void, StoreFault> =>
+    fs.lstat(path).andThen((s) => (s.type === "symlink" ? err<void, StoreFault>({ code: "symlink-in-store-path", path }) : ok(undefined))).orElse((e) =>
+      e.code === "store-fs" && e.errno === "ENOENT" ? ok(undefined) : err(e),
+    );
+  const checked = checkRootPath(fs, loc).andThen(notLink);
   const ignored = loc.legacy ? checked.andThen(() => requireIgnored(loc.repo, posix.relative(loc.repo, path), loc.env)) : checked;
   return ignored.map(() => path);
 }
@@ -82,9 +89,7 @@ function makeStore(fs: StoreFs, loc: Location, id: LockIdentity): PendingStore {
     pathFor,
     exists: (path) =>
       guard(fs, loc, path).andThen(() =>
-        fs.lstat(path).andThen((s) => (s.type === "symlink" ? err<boolean, StoreFault>({ code: "symlink-in-store-path", path }) : ok(true))).orElse((e) =>
-          e.code === "store-fs" && e.errno === "ENOENT" ? ok(false) : err(e),
-        ),
+        fs.lstat(path).map(() => true).orElse((e) => (e.errno === "ENOENT" ? ok(false) : err<boolean, StoreFault>(e))),
       ),
     load,
     save: (envelope) => {

@@ -3,11 +3,14 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createFsFromVolume, Volume } from "memfs";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { contentHash } from "../record/hash.js";
 import { jsonInt } from "../record/number.js";
 import type { EvidenceRecord } from "../record/schema.js";
 import type { Envelope } from "./envelope.js";
+import { memfsStoreFs } from "./fs-adapter.js";
+import type { StoreFs } from "./port.js";
 import type { PendingStore } from "./store.js";
 
 /** A checkout with one commit, a separate HOME beside it, and git bound to the checkout. */
@@ -75,4 +78,10 @@ export function pendingEnvelope(store: Pick<PendingStore, "pathFor">, record: Ev
     comment_id: null,
     reason: "not-published",
   };
+}
+
+/** A memfs volume holding a checkout at `/repo` (just `.git/HEAD`) and an empty `/home`, and its StoreFs. */
+export function memCheckout(): { vol: InstanceType<typeof Volume>; fs: StoreFs } {
+  const vol = Volume.fromJSON({ "/repo/.git/HEAD": "ref: refs/heads/main\n", "/home/.keep": "" });
+  return { vol, fs: memfsStoreFs(createFsFromVolume(vol)) };
 }
