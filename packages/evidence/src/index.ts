@@ -64,3 +64,7 @@ export type { MemoryForge, MemoryForgeFaults, MemoryForgeOptions, MemoryForgeWri
 export { memoryForge } from "./transport/memory.js";
 
 // --- CLI entry for embedding ---
+export type { CliIo, CliWriter } from "./cli/main.js";
+export { decayEvidenceMain } from "./cli/main.js";
+export type { CliFault, CliOwnFault } from "./cli/fault.js";
+export { describeCliFault } from "./cli/fault.js";

@@ -1,0 +1,104 @@
+import { parseArgs } from "node:util";
+import { err, ok, type Result } from "neverthrow";
+import type { Layout } from "../store/location.js";
+import type { CliFault } from "./fault.js";
+
+/** Options every command takes. */
+export interface GlobalOptions {
+  readonly home: string | undefined;
+  readonly layout: Layout | undefined;
+  readonly repo: string | undefined;
+  readonly json: boolean;
+}
+
+/** What `publish` was told on the command line. */
+export interface PublishFlags {
+  readonly github: string;
+  readonly allowPublish: boolean;
+  readonly contentSha256: string | undefined;
+  readonly authorId: bigint | undefined;
+  readonly authorLogin: string | undefined;
+  readonly apiUrl: string | undefined;
+}
+
+/** One parsed invocation. */
+export type Invocation =
+  | { readonly command: "help" | "version" }
+  | { readonly command: "hash"; readonly file: string; readonly body: boolean; readonly global: GlobalOptions }
+  | { readonly command: "slug"; readonly path: string; readonly global: GlobalOptions }
+  | { readonly command: "prepare"; readonly file: string; readonly global: GlobalOptions }
+  | { readonly command: "status"; readonly global: GlobalOptions }
+  | { readonly command: "publish"; readonly path: string; readonly flags: PublishFlags; readonly global: GlobalOptions };
+
+const OPTIONS = {
+  home: { type: "string" }, layout: { type: "string" }, repo: { type: "string" }, json: { type: "boolean" },
+  help: { type: "boolean", short: "h" }, version: { type: "boolean" }, body: { type: "boolean" },
+  github: { type: "string" }, "allow-publish": { type: "boolean" }, "content-sha256": { type: "string" },
+  "author-id": { type: "string" }, "author-login": { type: "string" }, "api-url": { type: "string" },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>["values"];
+
+const GLOBAL = ["home", "layout", "repo", "json"];
+const OWN: Readonly<Record<string, readonly string[]>> = {
+  hash: ["body"], slug: [], prepare: [], status: [],
+  publish: ["github", "allow-publish", "content-sha256", "author-id", "author-login", "api-url"],
+};
+const ARITY: Readonly<Record<string, number>> = { hash: 1, slug: 1, prepare: 1, status: 0, publish: 1 };
+
+const usage = (detail: string): Result<never, CliFault> => err({ code: "usage", detail });
+
+function globalOptions(v: Values): Result<GlobalOptions, CliFault> {
+  if (v.layout !== undefined && v.layout !== "decay" && v.layout !== "agentflow") {
+    return usage(`--layout must be decay or agentflow, not ${JSON.stringify(v.layout)}`);
+  }
+  return ok({ home: v.home, layout: v.layout, repo: v.repo, json: v.json === true });
+}
+
+function publishFlags(v: Values): Result<PublishFlags, CliFault> {
+  if (v.github === undefined || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(v.github)) {
+    return usage("publish needs --github OWNER/REPO");
+  }
+  const hash = v["content-sha256"];
+  if (v["allow-publish"] === true && (hash === undefined || !/^[0-9a-f]{64}$/.test(hash))) {
+    return usage("--allow-publish needs --content-sha256 with the 64 lower-case hex digits you approved");
+  }
+  const id = v["author-id"];
+  if (id !== undefined && !/^[1-9][0-9]*$/.test(id)) return usage("--author-id must be a positive integer");
+  if ((id === undefined) !== (v["author-login"] === undefined)) return usage("--author-id and --author-login go together");
+  return ok({
+    github: v.github, allowPublish: v["allow-publish"] === true, contentSha256: hash,
+    authorId: id === undefined ? undefined : BigInt(id), authorLogin: v["author-login"], apiUrl: v["api-url"],
+  });
+}
+
+function parsed(argv: readonly string[]): Result<{ values: Values; positionals: string[] }, CliFault> {
+  try {
+    return ok(parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true }));
+  } catch (e) {
+    return usage(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** Turns argv (without node and the script) into an invocation, or a usage fault. */
+export function parseInvocation(argv: readonly string[]): Result<Invocation, CliFault> {
+  return parsed(argv).andThen(({ values, positionals }) => {
+    if (values.help === true) return ok({ command: "help" } as const);
+    if (values.version === true) return ok({ command: "version" } as const);
+    const [command, ...rest] = positionals;
+    if (command === undefined) return usage("a command is required");
+    const own = OWN[command];
+    if (own === undefined) return usage(`unknown command ${JSON.stringify(command)}`);
+    const stray = Object.keys(values).find((k) => !GLOBAL.includes(k) && !own.includes(k));
+    if (stray !== undefined) return usage(`--${stray} does not apply to ${command}`);
+    if (rest.length !== ARITY[command]) return usage(`${command} takes ${ARITY[command]} argument(s), got ${rest.length}`);
+    const arg = rest[0] ?? "";
+    return globalOptions(values).andThen((global): Result<Invocation, CliFault> => {
+      if (command === "hash") return ok({ command, file: arg, body: values.body === true, global });
+      if (command === "slug") return ok({ command, path: arg, global });
+      if (command === "prepare") return ok({ command, file: arg, global });
+      if (command === "status") return ok({ command, global });
+      return publishFlags(values).map((flags) => ({ command: "publish", path: arg, flags, global }) as const);
+    });
+  });
+}

@@ -1,0 +1,99 @@
+import { resolve } from "node:path";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import type { JsonValue } from "../record/number.js";
+import { commentBody, contentHash, keyHash, recordKey } from "../record/hash.js";
+import { slug } from "../record/slug.js";
+import { parseRecordJson } from "../record/validate.js";
+import type { Envelope } from "../store/envelope.js";
+import { openPendingStore, type PendingStore } from "../store/store.js";
+import type { GlobalOptions } from "./args.js";
+import type { CliFault } from "./fault.js";
+import { readText, type CliIo } from "./io.js";
+import { prepare } from "../publish/prepare.js";
+import type { EvidenceRecord } from "../record/schema.js";
+
+/** What a command found: its exit code (0 ok/published, 1 still pending) and its report. */
+export interface Outcome {
+  readonly exit: 0 | 1;
+  readonly text: string;
+  readonly json: JsonValue;
+}
+
+/** Reads and validates a record file. */
+export function readRecord(io: CliIo, file: string): ResultAsync<EvidenceRecord, CliFault> {
+  return readText(io, file).andThen((text) => {
+    const record = parseRecordJson(text);
+    return record.isOk() ? okAsync(record.value) : errAsync<EvidenceRecord, CliFault>(record.error);
+  });
+}
+
+/** Opens the pending store of the project at `--repo` (default: the working directory). */
+export function openStore(io: CliIo, global: GlobalOptions): ResultAsync<PendingStore, CliFault> {
+  return openPendingStore({
+    repo: resolve(io.cwd, global.repo ?? "."),
+    home: global.home === undefined ? undefined : resolve(io.cwd, global.home),
+    layout: global.layout,
+    fs: io.fs,
+    env: io.env,
+  });
+}
+
+/** `hash RECORD.json [--body]`: the content hash, the key hash and optionally the exact body. */
+export function hashCommand(io: CliIo, file: string, body: boolean): ResultAsync<Outcome, CliFault> {
+  return readRecord(io, file).map((record) => {
+    const content = contentHash(record);
+    const key = keyHash(recordKey(record));
+    const text = `content_sha256 ${content}\nkey_hash ${key}\n${body ? `${commentBody(record)}\n` : ""}`;
+    const json: JsonValue = body ? { content_sha256: content, key_hash: key, body: commentBody(record) } : { content_sha256: content, key_hash: key };
+    return { exit: 0, text, json } as const;
+  });
+}
+
+/** `slug PATH`: the store folder name of a project path. */
+export function slugCommand(io: CliIo, path: string): ResultAsync<Outcome, CliFault> {
+  const value = slug(resolve(io.cwd, path));
+  return okAsync({ exit: 0, text: `${value}\n`, json: { slug: value } });
+}
+
+function storeNote(store: PendingStore): string {
+  return store.unusedLegacy === null ? "" : `note: the legacy store ${store.unusedLegacy} is not used; the new location holds data\n`;
+}
+
+/** `prepare RECORD.json`: saves the snapshot and the pending envelope; prints its path. */
+export function prepareCommand(io: CliIo, file: string, global: GlobalOptions): ResultAsync<Outcome, CliFault> {
+  return readRecord(io, file).andThen((record) =>
+    openStore(io, global).andThen((store) =>
+      prepare(record, { store }).map((path) => ({
+        exit: 0 as const,
+        text: `evidence-pending ${path}\n${storeNote(store)}`,
+        json: { path, root: store.root, legacy: store.legacy, unused_legacy: store.unusedLegacy },
+      })),
+    ),
+  );
+}
+
+function statusLine(e: Envelope): string {
+  const r = e.record;
+  const where = r.evidence_status === "published" ? (r.canonical_url ?? "") : `reason ${e.reason ?? "none"}`;
+  return `${r.evidence_status} pr ${r.pr.value} task ${JSON.stringify(r.task)} attempt ${JSON.stringify(r.attempt)} ${where}\n  ${r.local_pending_path}\n`;
+}
+
+function statusJson(e: Envelope): JsonValue {
+  const r = e.record;
+  return {
+    path: r.local_pending_path, evidence_status: r.evidence_status, repo: r.repo, pr: r.pr, task: r.task,
+    attempt: r.attempt, content_sha256: r.content_sha256, canonical_url: r.canonical_url,
+    write_state: e.write_state, reason: e.reason,
+  };
+}
+
+/** `status`: every record of the project's store; exit 1 while any is still pending. */
+export function statusCommand(io: CliIo, global: GlobalOptions): ResultAsync<Outcome, CliFault> {
+  return openStore(io, global).andThen((store) =>
+    store.list().map((envelopes) => ({
+      exit: envelopes.some((e) => e.record.evidence_status !== "published") ? (1 as const) : (0 as const),
+      text: `store ${store.root}\n${storeNote(store)}${envelopes.map(statusLine).join("")}`,
+      json: { root: store.root, legacy: store.legacy, unused_legacy: store.unusedLegacy, records: envelopes.map(statusJson) },
+    })),
+  );
+}

@@ -1,0 +1,52 @@
+import { describeEvidenceFault, type EvidenceFault } from "../fault.js";
+
+/** What only the CLI can get wrong: its arguments, its input and output, its configuration. */
+export type CliOwnFault =
+  | { readonly code: "usage"; readonly detail: string }
+  | { readonly code: "input-unreadable"; readonly path: string; readonly reason: string }
+  | { readonly code: "input-not-utf8"; readonly path: string }
+  | { readonly code: "token-missing" }
+  | { readonly code: "github-repo-mismatch"; readonly given: string; readonly record: string }
+  | { readonly code: "stdout-write-failed"; readonly reason: string };
+
+/** Every fault `decay-evidence` reports. */
+export type CliFault = CliOwnFault | EvidenceFault;
+
+/** The one place a CLI fault becomes a sentence. */
+export function describeCliFault(f: CliFault): string {
+  switch (f.code) {
+    case "usage":
+      return `usage: ${f.detail} (see decay-evidence --help)`;
+    case "input-unreadable":
+      return `cannot read ${f.path}: ${f.reason}`;
+    case "input-not-utf8":
+      return `${f.path} is not valid UTF-8`;
+    case "token-missing":
+      return "GITHUB_TOKEN is not set; publishing needs a token in the environment";
+    case "github-repo-mismatch":
+      return `--github ${f.given} does not match the record's repository ${f.record}; refusing to publish elsewhere`;
+    case "stdout-write-failed":
+      return `writing to standard output failed: ${f.reason}`;
+    default:
+      return describeEvidenceFault(f);
+  }
+}
+
+/**
+ * The exit code of a fault: always 2. Listing every CLI code makes a new one fail to compile
+ * until it is placed here; evidence faults are routed exhaustively by `describeEvidenceFault`.
+ */
+export function exitCodeFor(f: CliFault): 2 {
+  switch (f.code) {
+    case "usage":
+    case "input-unreadable":
+    case "input-not-utf8":
+    case "token-missing":
+    case "github-repo-mismatch":
+    case "stdout-write-failed":
+      return 2;
+    default:
+      f satisfies EvidenceFault;
+      return 2;
+  }
+}

@@ -1,0 +1,139 @@
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, test } from "vitest";
+import { startTestServer, type TestServer } from "../transport/test-server.js";
+import { decayEvidenceMain } from "./main.js";
+import { memoryIo, project, writeRecordFile } from "./testing.js";
+
+// records[0] of the reference vectors, with its expected hashes and body.
+const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
+"merge_sha":"0123456789abcdef0123456789abcdef01234567","deployment":{"id":"deployment-8","version":"build-19"},"timestamp":100,
+"checks":[{"command":"verify-deployment","result":"health checks passed"}],"production_status":"succeeded",
+"author":{"id":17,"login":"owner"},"previous_attempt":null}`;
+const CONTENT = "e4cb737b845630149f77864303653ebd7b074111cc0c09a3a15c9f5c1715618d";
+const KEY = "3f83717770d4f78be33f7190192b931c97d385c0f878286b12b29288508fd22c";
+const vectors = JSON.parse(readFileSync(new URL("../../test/vectors/evidence-vectors.json", import.meta.url), "utf8")) as { records: { body: string }[] };
+const BODY = vectors.records[0]?.body ?? "";
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function run(argv: string[], opts: Parameters<typeof memoryIo>[0]) {
+  const m = memoryIo(opts);
+  const code = await decayEvidenceMain(argv, m.io);
+  return { code, out: m.stdout(), err: m.stderr() };
+}
+
+describe("hash and slug", () => {
+  test("hash prints content_sha256, key_hash and with --body the exact comment body and one newline", async () => {
+    const { repo } = await project();
+    const file = writeRecordFile(repo, "r.json", RECORD);
+    const plain = await run(["hash", file], { cwd: repo });
+    expect(plain).toEqual({ code: 0, out: `content_sha256 ${CONTENT}\nkey_hash ${KEY}\n`, err: "" });
+    const body = await run(["hash", file, "--body"], { cwd: repo });
+    expect(body.out).toBe(`content_sha256 ${CONTENT}\nkey_hash ${KEY}\n${BODY}\n`);
+    const stdin = await run(["hash", "-", "--json"], { cwd: repo, stdin: RECORD });
+    expect(JSON.parse(stdin.out)).toEqual({ content_sha256: CONTENT, key_hash: KEY });
+  });
+
+  test("a record that fails validation exits 2 naming the field; bad JSON names the line", async () => {
+    const { repo } = await project();
+    const bad = await run(["hash", writeRecordFile(repo, "bad.json", RECORD.replace('"pr":23', '"pr":23.0'))], { cwd: repo });
+    expect(bad.code).toBe(2);
+    expect(bad.out).toBe("");
+    expect(bad.err).toContain("invalid PR (field pr)");
+    const broken = await run(["hash", writeRecordFile(repo, "broken.json", "{\n\"a\": }")], { cwd: repo });
+    expect([broken.code, broken.err.includes("line 2")]).toEqual([2, true]);
+    const missing = await run(["hash", "nope.json", "--json"], { cwd: repo });
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.out).fault.code).toBe("input-unreadable");
+  });
+
+  test("slug prints the reference's slug", async () => {
+    expect(await run(["slug", "/srv/ref-vectors/my project dir"], { cwd: "/" })).toEqual({ code: 0, out: "my project dir-0a6df8e8e3f0\n", err: "" });
+    expect((await run(["slug", "my project dir"], { cwd: "/srv/ref-vectors" })).out).toBe("my project dir-0a6df8e8e3f0\n");
+  });
+
+  test("help, version, and usage faults exit 2", async () => {
+    expect((await run(["--help"], { cwd: "/" })).out).toContain("decay-evidence prepare RECORD.json");
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    expect((await run(["--version"], { cwd: "/" })).out).toBe(`${pkg.version}\n`);
+    for (const argv of [[], ["frob"], ["hash"], ["slug", "a", "b"], ["status", "--body"], ["hash", "x", "--nope"], ["status", "--layout", "x"]]) {
+      const r = await run(argv, { cwd: "/" });
+      expect([argv, r.code, r.err.includes("usage:")]).toEqual([argv, 2, true]);
+    }
+  });
+
+  test("a failed write to stdout exits 2", async () => {
+    expect((await run(["slug", "/x"], { cwd: "/", failStdout: true })).code).toBe(2);
+  });
+});
+
+describe("prepare, status, publish against a local GitHub stand-in", () => {
+  async function setup() {
+    const { repo, home } = await project();
+    const server = await startTestServer({ repo: "forge.test/owner/repo", tokens: { tok: { author: { id: 17n, login: "owner" } } } });
+    servers.push(server);
+    const env = { HOME: home, GITHUB_TOKEN: "tok" };
+    const file = writeRecordFile(repo, "r.json", RECORD);
+    const exec = (argv: string[], extra: Partial<Parameters<typeof memoryIo>[0]> = {}) => run(argv, { cwd: repo, env, ...extra });
+    return { repo, home, server, file, exec };
+  }
+
+  test("prepare saves a pending envelope; status exits 1 while it is pending", async () => {
+    const { home, file, exec } = await setup();
+    const prepared = await exec(["prepare", file]);
+    expect(prepared.code).toBe(0);
+    const path = prepared.out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+    expect(path.startsWith(`${home}/.decay/evidence/`)).toBe(true);
+    expect(path.endsWith(`/${KEY}.json`)).toBe(true);
+    const status = await exec(["status"]);
+    expect(status.code).toBe(1);
+    expect(status.out).toContain("evidence-pending pr 23");
+    const json = JSON.parse((await exec(["status", "--json"])).out) as { records: { evidence_status: string }[] };
+    expect(json.records.map((r) => r.evidence_status)).toEqual(["evidence-pending"]);
+    const agentflow = await exec(["prepare", file, "--layout", "agentflow"]);
+    expect(agentflow.out).toContain(`${home}/.sentimony/agentflow/implement/`);
+  });
+
+  test("publish needs the operator's authority and the approved hash; then publishes once", async () => {
+    const { server, file, exec } = await setup();
+    const path = (await exec(["prepare", file])).out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+    const api = ["--github", "owner/repo", "--api-url", server.baseUrl];
+    const unauthorized = await exec(["publish", path, ...api]);
+    expect([unauthorized.code, unauthorized.out.includes("reason not-authorized")]).toEqual([1, true]);
+    const wrong = await exec(["publish", path, ...api, "--allow-publish", "--content-sha256", "0".repeat(64)]);
+    expect([wrong.code, wrong.out.includes("reason authority-mismatch")]).toEqual([1, true]);
+    expect(server.comments.size).toBe(0);
+    const ok = await exec(["publish", path, ...api, "--allow-publish", "--content-sha256", CONTENT]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/^published https:\/\/forge\.test\/owner\/repo\/pull\/23#issuecomment-\d+\n$/);
+    const again = await exec(["publish", path, ...api, "--allow-publish", "--content-sha256", CONTENT, "--json"]);
+    expect([again.code, JSON.parse(again.out).evidence_status]).toEqual([0, "published"]);
+    expect(server.comments.size).toBe(1);
+    expect([...server.comments.values()][0]?.body).toBe(BODY);
+    expect((await exec(["status"])).code).toBe(0);
+  });
+
+  test("publish refuses another repository and a missing token (exit 2, nothing written)", async () => {
+    const { server, file, exec } = await setup();
+    const path = (await exec(["prepare", file])).out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+    const flags = ["--allow-publish", "--content-sha256", CONTENT, "--api-url", server.baseUrl];
+    const other = await exec(["publish", path, "--github", "owner/other", ...flags]);
+    expect([other.code, other.err.includes("does not match")]).toEqual([2, true]);
+    const noToken = await exec(["publish", path, "--github", "owner/repo", ...flags], { env: {} });
+    expect([noToken.code, noToken.err.includes("GITHUB_TOKEN")]).toEqual([2, true]);
+    const notFound = await exec(["publish", `${path}.missing`, "--github", "owner/repo", ...flags]);
+    expect(notFound.code).toBe(2);
+    expect(server.comments.size).toBe(0);
+  });
+
+  test("an unavailable forge leaves it pending with the reason (exit 1)", async () => {
+    const { server, file, exec } = await setup();
+    const path = (await exec(["prepare", file])).out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+    server.inject("GET", { kind: "status", status: 503 }, 50);
+    const r = await exec(["publish", path, "--github", "owner/repo", "--api-url", server.baseUrl, "--allow-publish", "--content-sha256", CONTENT]);
+    expect([r.code, r.out.includes("reason transport-unavailable")]).toEqual([1, true]);
+  });
+});

@@ -1,0 +1,67 @@
+import { resolve } from "node:path";
+import { errAsync, okAsync, type ResultAsync } from "neverthrow";
+import { grantPublication, type PublicationAuthority } from "../publish/authority.js";
+import { publish } from "../publish/publish.js";
+import type { SavedRecord } from "../store/envelope.js";
+import type { PendingStore } from "../store/store.js";
+import { githubTransport } from "../transport/github.js";
+import type { GlobalOptions, PublishFlags } from "./args.js";
+import { openStore, type Outcome } from "./commands.js";
+import type { CliFault } from "./fault.js";
+import type { CliIo } from "./io.js";
+
+/** The operator's authority: `--allow-publish` plus the content hash they approved. */
+function authorityFor(record: SavedRecord, flags: PublishFlags): PublicationAuthority | undefined {
+  if (!flags.allowPublish || flags.contentSha256 === undefined) return undefined;
+  return grantPublication({
+    repo: record.repo,
+    pr: record.pr.value,
+    task: record.task,
+    attempt: record.attempt,
+    authorId: flags.authorId ?? record.author.id.value,
+    authorLogin: flags.authorLogin ?? record.author.login,
+    contentSha256: flags.contentSha256,
+    allowPublish: true,
+  });
+}
+
+function outcomeOf(store: PendingStore, path: string, saved: SavedRecord): ResultAsync<Outcome, CliFault> {
+  if (saved.evidence_status === "published") {
+    const url = saved.canonical_url ?? "";
+    return okAsync({ exit: 0, text: `published ${url}\n`, json: { evidence_status: "published", canonical_url: url, path } });
+  }
+  return store.load(path).map((envelope) => {
+    const reason = envelope.reason ?? "not-published";
+    return {
+      exit: 1 as const,
+      text: `evidence-pending ${path}\nreason ${reason}\n`,
+      json: { evidence_status: "evidence-pending", reason, path },
+    };
+  });
+}
+
+/**
+ * `publish PATH --github OWNER/REPO [--allow-publish --content-sha256 HEX]`: publishes one
+ * envelope through GitHub (or the transport `io` supplies); exit 0 published, 1 still pending.
+ */
+export function publishCommand(io: CliIo, file: string, flags: PublishFlags, global: GlobalOptions): ResultAsync<Outcome, CliFault> {
+  const token = io.env["GITHUB_TOKEN"];
+  if (token === undefined || token === "") return errAsync({ code: "token-missing" });
+  const path = resolve(io.cwd, file);
+  return openStore(io, global).andThen((store) =>
+    store.load(path).andThen((envelope) => {
+      const record = envelope.record;
+      const ownerRepo = record.repo.split("/").slice(1).join("/");
+      if (ownerRepo !== flags.github) {
+        return errAsync<Outcome, CliFault>({ code: "github-repo-mismatch", given: flags.github, record: record.repo });
+      }
+      const author = flags.authorId === undefined || flags.authorLogin === undefined
+        ? undefined
+        : { id: flags.authorId, login: flags.authorLogin };
+      const make = io.transport ?? githubTransport;
+      const transport = make({ token, repo: record.repo, ...(flags.apiUrl === undefined ? {} : { baseUrl: flags.apiUrl }), ...(author ? { author } : {}) });
+      const authority = authorityFor(record, flags);
+      return publish(path, { store, transport, ...(authority ? { authority } : {}) }).andThen((saved) => outcomeOf(store, path, saved));
+    }),
+  );
+}
