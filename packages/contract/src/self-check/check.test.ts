@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { planDrift } from "../drift.js";
+import type { Contract } from "../model.js";
+import { parseContract } from "../parse-contract.js";
+import { selfCheck } from "./check.js";
+
+const dir = fileURLToPath(new URL("../../../../fixtures/plans/", import.meta.url));
+const refunds = readFileSync(join(dir, "refunds-report.plan.md"));
+const trips = readdirSync(join(dir, "self-check"))
+  .filter((f) => f.endsWith(".contract.md"))
+  .map((f) => f.slice(0, -".contract.md".length));
+
+const load = (name: string): Contract =>
+  parseContract(readFileSync(join(dir, "self-check", `${name}.contract.md`), "utf8"))._unsafeUnwrap();
+
+describe("self-check fixtures: one contract per rule", () => {
+  test("there is a tripping contract for every refusing rule", () => {
+    expect(trips.sort()).toEqual(
+      ["commit-per-stage-off", "no-acceptance", "ordering-missing", "plan-drift", "review-note", "weak-row", "worktree", "writes-outward"],
+    );
+  });
+  test.each(trips)("%s reports exactly its expected findings", (name) => {
+    const contract = load(name);
+    const findings = [...selfCheck(contract, { planText: refunds }), ...planDrift(contract, refunds)];
+    const expected: unknown = JSON.parse(readFileSync(join(dir, "self-check", `${name}.findings.json`), "utf8"));
+    expect(findings.map(({ message: _m, ...rest }) => rest)).toEqual(expected);
+    for (const f of findings) expect(f.message.length).toBeGreaterThan(20);
+  });
+});
+
+describe("self-check rules", () => {
+  test("without the plan text the ordering rule is a warning that says it was not checked", () => {
+    const findings = selfCheck(load("weak-row"));
+    expect(findings.map((f) => [f.code, f.severity])).toContainEqual(["ordering-unchecked", "warn"]);
+    expect(findings.find((f) => f.code === "ordering-unchecked")?.message).toMatch(/not checked/);
+  });
+  test("a contract with asserted output, a commit per stage and the plan's ordering guardrails has no finding", () => {
+    const contract = load("weak-row");
+    const clean: Contract = {
+      ...contract,
+      stages: contract.stages.map((s) => ({
+        ...s,
+        acceptance: s.acceptance.map((r) => ({ ...r, expect: { ...r.expect, stdout_contains: ["Tests  50 passed"] } })),
+      })),
+    };
+    expect(selfCheck(clean, { planText: refunds })).toEqual([]);
+  });
+  test("an outward write names what it found", () => {
+    const [f] = selfCheck(load("writes-outward"), { planText: refunds });
+    expect(f?.message).toContain("git push");
+  });
+  test("a plan whose bytes changed drifts; the same bytes as a string do not", () => {
+    const contract = load("weak-row");
+    expect(planDrift(contract, refunds.toString("utf8"))).toEqual([]);
+    expect(planDrift(contract, `${refunds.toString("utf8")} `)[0]?.code).toBe("plan-drift");
+  });
+  test("a test runner asserted by exit code alone is weak; with a count it is not", () => {
+    const codes = selfCheck(load("weak-row"), { planText: refunds }).map((f) => f.row);
+    expect(codes).toEqual(["S1.1"]);
+  });
+});
