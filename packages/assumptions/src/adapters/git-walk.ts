@@ -23,7 +23,7 @@ export const MODE_LINK = "120000";
 const MAX_LINK_HOPS = 40;
 
 /** Resolves a link's target against the directory holding it; `undefined` when it leaves the root. */
-function resolveLink(dir: readonly string[], target: string): string[] | undefined {
+export function resolveLink(dir: readonly string[], target: string): string[] | undefined {
   if (target.startsWith("/")) return undefined;
   const out = [...dir];
   for (const c of target.split("/")) {

@@ -2,6 +2,8 @@ import * as nodeFs from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as isogit from "isomorphic-git";
+import { memfs } from "memfs";
 import { afterAll, describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { commitSpec, emptyWorkingTree, git } from "./git-fixture.js";
@@ -80,4 +82,15 @@ describe("gitTree refs and worktrees", () => {
     expect((await tree.read("out/x", 10))._unsafeUnwrapErr()).toMatchObject({ code: "tree-io", path: "out/x" });
     expect((await tree.list("lib"))._unsafeUnwrapErr().code).toBe("tree-not-a-directory");
   });
+});
+
+test("gitTree reads a repository held in memfs (no disk, no system git)", async () => {
+  const { fs } = memfs({ "/repo/src/a.ts": "export const a = 1;\n" });
+  await isogit.init({ fs, dir: "/repo", defaultBranch: "main" });
+  await isogit.add({ fs, dir: "/repo", filepath: "src/a.ts" });
+  const author = { name: "decay test", email: "test@decay.invalid", timestamp: 0, timezoneOffset: 0 };
+  await isogit.commit({ fs, dir: "/repo", message: "one", author });
+  const tree = gitTree({ fs, dir: "/repo", ref: "main" });
+  expect((await tree.list("src"))._unsafeUnwrap()).toEqual([{ name: "a.ts", type: "file" }]);
+  expect(new TextDecoder().decode((await tree.read("src/a.ts", 100))._unsafeUnwrap())).toBe("export const a = 1;\n");
 });
