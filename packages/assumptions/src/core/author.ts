@@ -1,4 +1,4 @@
-import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { err, errAsync, ok, type Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import { digestAt } from "./digest.js";
 import type { AssumptionsFault } from "./faults.js";
@@ -18,18 +18,23 @@ export interface AuthorOptions {
 }
 
 function unchangedRow(listings: Listings, raw: string, maxBytes: number): ResultAsync<string, AssumptionsFault> {
-  return digestAt(listings, raw, maxBytes).map(({ path, hex }) => `unchanged\t${path}\t${hex}`);
+  return new ResultAsync(digestAt(listings, raw, maxBytes)).map(({ path, hex }) => `unchanged\t${path}\t${hex}`);
+}
+
+async function absentLine(listings: Listings, raw: string): Promise<Result<string, AssumptionsFault>> {
+  const parsed = parsePath(raw);
+  if (parsed.isErr()) return err(parsed.error);
+  const { path, components, directory } = parsed.value;
+  const located = await locate(listings, components);
+  if (located.isErr()) return err(located.error);
+  const where = located.value;
+  if (where.state === "found") return err({ code: "create-exists", path, spelled: where.spelled });
+  if (where.state === "variant") return err({ code: "create-variant", path, spelled: where.spelled });
+  return ok(`absent\t${path}${directory ? "/" : ""}`);
 }
 
 function absentRow(listings: Listings, raw: string): ResultAsync<string, AssumptionsFault> {
-  const parsed = parsePath(raw);
-  if (parsed.isErr()) return errAsync(parsed.error);
-  const { path, components, directory } = parsed.value;
-  return locate(listings, components).andThen((located): ResultAsync<string, AssumptionsFault> => {
-    if (located.state === "found") return errAsync({ code: "create-exists", path, spelled: located.spelled });
-    if (located.state === "variant") return errAsync({ code: "create-variant", path, spelled: located.spelled });
-    return okAsync(`absent\t${path}${directory ? "/" : ""}`);
-  });
+  return new ResultAsync(absentLine(listings, raw));
 }
 
 function section(title: string, rows: readonly string[]): string[] {

@@ -69,6 +69,10 @@ describe("spellings", () => {
     const got = await rows(tree({ "src/ace.ts": "" }), "absent\tsrc/\u0430\u0441\u0435.ts");
     expect(got).toEqual([["diverge", expect.stringContaining("confusable"), "src/ace.ts"]]);
   });
+  test("the other direction too: absent src/ace.ts diverges when an all-Cyrillic src/асе.ts exists", async () => {
+    const got = await rows(tree({ "src/\u0430\u0441\u0435.ts": "", "src/b.ts": "" }), "absent\tsrc/ace.ts\nabsent\tsrc/c.ts");
+    expect(got).toEqual([["diverge", expect.stringContaining("confusable"), "src/\u0430\u0441\u0435.ts"], ["hold", "not in the tree", undefined]]);
+  });
   test("same-script look-alikes are different names and stay missing", async () => {
     const got = await rows(tree({ "file1.ts": "", "rn.ts": "", "1": "" }), "absent\tfilel.ts\nabsent\tm.ts\nabsent\tl");
     expect(got.map((r) => r[0])).toEqual(["hold", "hold", "hold"]);

@@ -1,4 +1,4 @@
-import { errAsync, okAsync, type Result, type ResultAsync } from "neverthrow";
+import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault } from "./faults.js";
 import { createListings, type Listings } from "./listing.js";
@@ -31,25 +31,26 @@ export interface PathDigest {
 }
 
 /** The digest of one plan path through a shared listing cache; a missing, variant or dangling path is a fault. */
-export function digestAt(listings: Listings, raw: string, maxBytes: number): ResultAsync<PathDigest, AssumptionsFault> {
+export async function digestAt(listings: Listings, raw: string, maxBytes: number): Promise<Result<PathDigest, AssumptionsFault>> {
   const parsed = parsePath(raw);
-  if (parsed.isErr()) return errAsync(parsed.error);
+  if (parsed.isErr()) return err(parsed.error);
   const { path, components, directory } = parsed.value;
-  if (directory) return errAsync({ code: "path-directory-for-file", kind: "unchanged", path: raw });
-  return locate(listings, components).andThen((located): ResultAsync<PathDigest, AssumptionsFault> => {
-    if (located.state === "missing") return errAsync({ code: "tree-not-found", path, message: `"${path}" does not exist` });
-    if (located.state === "variant") {
-      return errAsync({ code: "tree-not-found", path, message: `"${path}" does not exist; the tree spells it "${located.spelled}"` });
-    }
-    return readFound(listings, located, maxBytes).andThen((bytes): ResultAsync<PathDigest, AssumptionsFault> => {
-      if (bytes === undefined) return errAsync({ code: "tree-not-found", path, message: `"${path}" is a dangling symbolic link` });
-      const hex = digestBytes(bytes, located.spelled);
-      return hex.isOk() ? okAsync({ path, hex: hex.value }) : errAsync(hex.error);
-    });
-  });
+  if (directory) return err({ code: "path-directory-for-file", kind: "unchanged", path: raw });
+  const located = await locate(listings, components);
+  if (located.isErr()) return err(located.error);
+  const where = located.value;
+  if (where.state === "missing") return err({ code: "tree-not-found", path, message: `"${path}" does not exist` });
+  if (where.state === "variant") {
+    return err({ code: "tree-not-found", path, message: `"${path}" does not exist; the tree spells it "${where.spelled}"` });
+  }
+  const bytes = await readFound(listings, where, maxBytes);
+  if (bytes.isErr()) return err(bytes.error);
+  if (bytes.value === undefined) return err({ code: "tree-not-found", path, message: `"${path}" is a dangling symbolic link` });
+  return digestBytes(bytes.value, where.spelled).map((hex) => ({ path, hex }));
 }
 
 /** The normalised-text SHA-256 of the file at a plan path in a tree (what `unchanged` needs). */
 export function digestPath(opts: DigestPathOptions): ResultAsync<string, AssumptionsFault> {
-  return digestAt(createListings(opts.tree), opts.path, opts.maxBytes ?? DEFAULT_MAX_BYTES).map((d) => d.hex);
+  const found = digestAt(createListings(opts.tree), opts.path, opts.maxBytes ?? DEFAULT_MAX_BYTES);
+  return new ResultAsync(found).map((d) => d.hex);
 }

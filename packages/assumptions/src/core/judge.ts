@@ -1,4 +1,4 @@
-import { okAsync, type Result, type ResultAsync } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
 import type { Listings } from "./listing.js";
 import { locate, type Located } from "./locate.js";
@@ -49,17 +49,21 @@ function judgeText(a: FileKind, bytes: Uint8Array, located: Found): Result<Repor
   });
 }
 
-function judgeFile(listings: Listings, a: FileKind, located: Located, maxBytes: number): ResultAsync<ReportRow, CheckFault> {
-  if (located.state === "variant") return okAsync(row(a, "diverge", variantDetail(located), located));
-  if (located.state === "missing") return okAsync(row(a, "diverge", "not in the tree: a missing file never satisfies a belief about its text"));
-  return readFound(listings, located, maxBytes).andThen((bytes) =>
-    bytes === undefined ? okAsync(row(a, "diverge", "a dangling symbolic link", located)) : judgeText(a, bytes, located),
-  );
+async function judgeFile(listings: Listings, a: FileKind, located: Located, maxBytes: number): Promise<Result<ReportRow, CheckFault>> {
+  if (located.state === "variant") return ok(row(a, "diverge", variantDetail(located), located));
+  if (located.state === "missing") return ok(row(a, "diverge", "not in the tree: a missing file never satisfies a belief about its text"));
+  const bytes = await readFound(listings, located, maxBytes);
+  if (bytes.isErr()) return err(bytes.error);
+  return bytes.value === undefined ? ok(row(a, "diverge", "a dangling symbolic link", located)) : judgeText(a, bytes.value, located);
 }
 
 /** Judges one assumption against the tree: a row (hold or diverge), or a fault carrying the row's line. */
-export function judge(listings: Listings, a: Assumption, maxBytes: number): ResultAsync<ReportRow, CheckFault> {
-  return locate(listings, a.path.split("/"))
-    .andThen((located) => ("directory" in a ? okAsync(judgeEntry(a, located)) : judgeFile(listings, a, located, maxBytes)))
-    .mapErr((fault) => ({ ...fault, line: a.line }));
+export async function judge(listings: Listings, a: Assumption, maxBytes: number): Promise<Result<ReportRow, CheckFault>> {
+  const located = await locate(listings, a.path.split("/"));
+  const judged = located.isErr()
+    ? err(located.error)
+    : "directory" in a
+      ? ok(judgeEntry(a, located.value))
+      : await judgeFile(listings, a, located.value, maxBytes);
+  return judged.mapErr((fault) => ({ ...fault, line: a.line }));
 }

@@ -1,7 +1,7 @@
-import type { ResultAsync } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
 import type { DirEntry, TreeError, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
-import { caseFold, nfc } from "./unicode/fold.js";
+import { caseFold, isAscii, nfc } from "./unicode/fold.js";
 import { scriptsOf } from "./unicode/scripts.js";
 import { confusableKey } from "./unicode/skeleton.js";
 
@@ -24,7 +24,8 @@ export interface DirIndex {
 /** A per-run cache: each directory of the tree is listed and indexed at most once. */
 export interface Listings {
   readonly tree: TreeReader;
-  index(dir: string): ResultAsync<DirIndex, CheckFault>;
+  /** The directory's index, listing it on first use; later calls answer from the cache at once. */
+  index(dir: string): Result<DirIndex, CheckFault> | Promise<Result<DirIndex, CheckFault>>;
 }
 
 /** A TreeError as a fault, carrying its code, path and message. */
@@ -44,25 +45,43 @@ function group(entries: readonly DirEntry[], key: (name: string) => string): Map
 }
 
 function buildIndex(entries: readonly DirEntry[]): DirIndex {
-  const byName = group(entries, nfc);
-  const byFold = group(entries, caseFold);
+  const byName = new Map<string, DirEntry>();
+  let ambiguous: Map<string, DirEntry[]> | undefined;
+  for (const entry of entries) {
+    const key = nfc(entry.name);
+    const first = byName.get(key);
+    if (first === undefined) byName.set(key, entry);
+    else {
+      ambiguous ??= new Map();
+      ambiguous.set(key, [...(ambiguous.get(key) ?? [first]), entry]);
+    }
+  }
+  let byFold: Map<string, DirEntry[]> | undefined;
   let bySkeleton: Map<string, DirEntry[]> | undefined;
+  let byNonAsciiSkeleton: Map<string, DirEntry[]> | undefined;
   return {
     entries,
     exact(name) {
-      const hits = byName.get(nfc(name));
-      if (!hits) return undefined;
-      return hits.length === 1 && hits[0] ? { entry: hits[0] } : { ambiguous: hits };
+      const key = nfc(name);
+      const clash = ambiguous?.get(key);
+      if (clash) return { ambiguous: clash };
+      const entry = byName.get(key);
+      return entry && { entry };
     },
     caseVariants(name) {
+      byFold ??= group(entries, caseFold);
       const key = nfc(name);
       return (byFold.get(caseFold(name)) ?? []).filter((e) => nfc(e.name) !== key);
     },
     confusables(name) {
-      bySkeleton ??= group(entries, confusableKey);
       const scripts = scriptsOf(name);
       if (scripts === "") return [];
-      return (bySkeleton.get(confusableKey(name)) ?? []).filter((e) => {
+      // An ASCII name's letters are Latin, so only a name holding non-ASCII can be in another script.
+      const ascii = isAscii(name);
+      const index = ascii
+        ? (byNonAsciiSkeleton ??= group(entries.filter((e) => !isAscii(e.name)), confusableKey))
+        : (bySkeleton ??= group(entries, confusableKey));
+      return (index.get(confusableKey(name)) ?? []).filter((e) => {
         const theirs = scriptsOf(e.name);
         return theirs !== "" && theirs !== scripts;
       });
@@ -72,14 +91,22 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
 
 /** Creates the per-run listing cache over a tree. */
 export function createListings(tree: TreeReader): Listings {
-  const cache = new Map<string, ResultAsync<DirIndex, CheckFault>>();
+  const done = new Map<string, Result<DirIndex, CheckFault>>();
+  const pending = new Map<string, Promise<Result<DirIndex, CheckFault>>>();
+  const load = async (dir: string): Promise<Result<DirIndex, CheckFault>> => {
+    const listed = await tree.list(dir);
+    const result = listed.isOk() ? ok(buildIndex(listed.value)) : err(treeFault(listed.error));
+    done.set(dir, result);
+    pending.delete(dir);
+    return result;
+  };
   return {
     tree,
     index(dir) {
-      const hit = cache.get(dir);
+      const hit = done.get(dir) ?? pending.get(dir);
       if (hit) return hit;
-      const made = tree.list(dir).map(buildIndex).mapErr(treeFault);
-      cache.set(dir, made);
+      const made = load(dir);
+      pending.set(dir, made);
       return made;
     },
   };

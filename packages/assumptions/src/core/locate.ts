@@ -1,4 +1,4 @@
-import { errAsync, okAsync, type ResultAsync } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
 import type { DirEntry } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { resolveLink, type Resolved } from "./links.js";
@@ -22,6 +22,7 @@ export type Located =
   | { readonly state: "missing" };
 
 type Candidate = readonly [DirEntry, VariantHow | undefined];
+type Locating = Result<Located, CheckFault>;
 
 interface Step {
   readonly dir: string;
@@ -33,54 +34,61 @@ interface Step {
 const RANK = { missing: 0, variant: 1, found: 2 } as const;
 const MISSING: Located = { state: "missing" };
 
-function candidates(index: DirIndex, dir: string, name: string): ResultAsync<readonly Candidate[], CheckFault> {
+function candidates(index: DirIndex, dir: string, name: string): Result<readonly Candidate[], CheckFault> {
   const exact = index.exact(name);
   if (exact && "ambiguous" in exact) {
-    return errAsync({ code: "ambiguous-name", path: dir, names: exact.ambiguous.map((e) => e.name) });
+    return err({ code: "ambiguous-name", path: dir, names: exact.ambiguous.map((e) => e.name) });
   }
-  const list: Candidate[] = exact ? [[exact.entry, undefined]] : [];
-  for (const entry of index.caseVariants(name)) list.push([entry, "case"]);
+  return ok(exact ? [[exact.entry, undefined]] : []);
+}
+
+function variants(index: DirIndex, name: string): readonly Candidate[] {
+  const list: Candidate[] = index.caseVariants(name).map((entry) => [entry, "case"] as const);
   if (list.length === 0) for (const entry of index.confusables(name)) list.push([entry, "confusable"]);
-  return okAsync(list);
+  return list;
 }
 
 function child(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
 
-function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry): ResultAsync<Located, CheckFault> {
-  if (entry.type !== "symlink") return okAsync({ state: "found", spelled, entry, resolved: { path, type: entry.type } });
-  return resolveLink(listings, path).map((resolved): Located => ({ state: "found", spelled, entry, resolved }));
+async function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry): Promise<Locating> {
+  if (entry.type !== "symlink") return ok({ state: "found", spelled, entry, resolved: { path, type: entry.type } });
+  const resolved = await resolveLink(listings, path);
+  return resolved.map((to): Located => ({ state: "found", spelled, entry, resolved: to }));
 }
 
-function descend(listings: Listings, comps: readonly string[], at: Step, [entry, how]: Candidate): ResultAsync<Located, CheckFault> {
+async function descend(listings: Listings, comps: readonly string[], at: Step, [entry, how]: Candidate): Promise<Locating> {
   const path = child(at.dir, entry.name);
   const spelled = child(at.spelled, entry.name);
   const variant = at.how ?? how;
-  const last = at.index === comps.length - 1;
-  if (last) return variant ? okAsync({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry);
-  const next = (dir: string) => walk(listings, comps, { dir, spelled, index: at.index + 1, how: variant });
-  if (entry.type === "directory") return next(path);
-  if (entry.type !== "symlink") return okAsync(MISSING);
-  return resolveLink(listings, path).andThen((to) => (to?.type === "directory" ? next(to.path) : okAsync(MISSING)));
+  if (at.index === comps.length - 1) {
+    return variant ? ok({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry);
+  }
+  const next = { spelled, index: at.index + 1, how: variant };
+  if (entry.type === "directory") return walk(listings, comps, { ...next, dir: path });
+  if (entry.type !== "symlink") return ok(MISSING);
+  const to = await resolveLink(listings, path);
+  if (to.isErr()) return err(to.error);
+  return to.value?.type === "directory" ? walk(listings, comps, { ...next, dir: to.value.path }) : ok(MISSING);
 }
 
-function walk(listings: Listings, comps: readonly string[], at: Step): ResultAsync<Located, CheckFault> {
+async function walk(listings: Listings, comps: readonly string[], at: Step): Promise<Locating> {
   const name = comps[at.index] ?? "";
-  return listings
-    .index(at.dir)
-    .andThen((index) => candidates(index, at.dir, name))
-    .andThen((list) => {
-      let best: ResultAsync<Located, CheckFault> = okAsync(MISSING);
-      for (const candidate of list) {
-        best = best.andThen((sofar) =>
-          sofar.state === "found"
-            ? okAsync(sofar)
-            : descend(listings, comps, at, candidate).map((r) => (RANK[r.state] > RANK[sofar.state] ? r : sofar)),
-        );
-      }
-      return best;
-    });
+  const index = await listings.index(at.dir);
+  if (index.isErr()) return err(index.error);
+  const exact = candidates(index.value, at.dir, name);
+  if (exact.isErr()) return err(exact.error);
+  let best: Located = MISSING;
+  // The exact spelling first; variant spellings only when it does not lead to the path.
+  for (const list of [exact.value, undefined]) {
+    for (const candidate of list ?? variants(index.value, name)) {
+      const got = await descend(listings, comps, at, candidate);
+      if (got.isErr() || got.value.state === "found") return got;
+      if (RANK[got.value.state] > RANK[best.state]) best = got.value;
+    }
+  }
+  return ok(best);
 }
 
 /**
@@ -88,6 +96,6 @@ function walk(listings: Listings, comps: readonly string[], at: Step): ResultAsy
  * after case folding, or a confusable skeleton in another script, is a variant; else missing.
  * Every variant spelling is explored, so a variant anywhere is found.
  */
-export function locate(listings: Listings, components: readonly string[]): ResultAsync<Located, CheckFault> {
+export function locate(listings: Listings, components: readonly string[]): Promise<Locating> {
   return walk(listings, components, { dir: "", spelled: "", index: 0, how: undefined });
 }

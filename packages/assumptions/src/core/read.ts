@@ -1,4 +1,4 @@
-import { errAsync, okAsync, type ResultAsync } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
 import { type Listings, treeFault } from "./listing.js";
 import type { Located } from "./locate.js";
@@ -10,14 +10,15 @@ export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
  * The bytes of the regular file a found path leads to, or `undefined` for a dangling link.
  * A directory, FIFO, socket or device there is a fault: only regular files are ever read.
  */
-export function readFound(
+export async function readFound(
   listings: Listings,
   found: Extract<Located, { state: "found" }>,
   maxBytes: number,
-): ResultAsync<Uint8Array | undefined, CheckFault> {
+): Promise<Result<Uint8Array | undefined, CheckFault>> {
   const { resolved, spelled } = found;
-  if (!resolved) return okAsync(undefined);
-  if (resolved.type === "directory") return errAsync({ code: "not-a-file", path: spelled, entry: "directory" });
-  if (resolved.type === "other") return errAsync({ code: "not-a-file", path: spelled, entry: "other" });
-  return listings.tree.read(resolved.path, maxBytes).mapErr(treeFault);
+  if (!resolved) return ok(undefined);
+  if (resolved.type === "directory") return err({ code: "not-a-file", path: spelled, entry: "directory" });
+  if (resolved.type === "other") return err({ code: "not-a-file", path: spelled, entry: "other" });
+  const read = await listings.tree.read(resolved.path, maxBytes);
+  return read.mapErr(treeFault);
 }

@@ -1,8 +1,7 @@
-import { isAscii as bytesAreAscii } from "node:buffer";
+import { Buffer, isAscii as bytesAreAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
-import { nfc } from "./unicode/fold.js";
 
 const CR = 13;
 const encoder = new TextEncoder();
@@ -12,14 +11,18 @@ const encoder = new TextEncoder();
  * lone CR folded to LF, NFC.
  */
 export function decodeText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
+  const ascii = bytesAreAscii(bytes);
   let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
+  if (ascii) text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  else {
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
+    }
   }
-  if (text.includes("\r")) text = text.replace(/\r\n?/g, "\n");
-  return ok(nfc(text));
+  if (bytes.indexOf(CR) !== -1) text = text.replace(/\r\n?/g, "\n");
+  return ok(ascii ? text : text.normalize("NFC"));
 }
 
 function sha256(bytes: Uint8Array): string {
