@@ -31,7 +31,9 @@ function field(r: Reader, key: string, shape?: RegExp): R<string> {
   const line = at(r);
   const prefix = `${key}: `;
   const value = line?.startsWith(prefix) ? readInlineValue(line.slice(prefix.length)) : null;
-  if (value === null || (shape && !shape.test(value))) return malformed(r, `${prefix}<${shape ? shape.source : "value"}>`);
+  if (value === null || (shape && !shape.test(value))) {
+    return malformed(r, `${prefix}${shape ? shape.source.replace(/^\^\(?|\)?\$$/g, "") : "<value>"}`);
+  }
   r.i++;
   return ok(value);
 }

@@ -1,0 +1,127 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { parseContract } from "../parse-contract.js";
+import type { CliIo } from "./io.js";
+import { main } from "./main.js";
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const fixture = (name: string): unknown => JSON.parse(readFileSync(join(root, "fixtures/plans", name), "utf8"));
+
+async function run(argv: string[], opts: { failStdout?: boolean } = {}) {
+  const out = { stdout: "", stderr: "" };
+  const io: CliIo = {
+    stdout: async (t) => {
+      if (opts.failStdout) throw new Error("EPIPE");
+      out.stdout += t;
+    },
+    stderr: async (t) => void (out.stderr += t),
+    cwd: root,
+    env: {},
+  };
+  return { code: await main(argv, io), ...out };
+}
+
+const refunds = "fixtures/plans/refunds-report.plan.md";
+const trip = (name: string) => `fixtures/plans/self-check/${name}.contract.md`;
+
+describe("decay-contract compile", () => {
+  test("writes contract.md to stdout; it reads back as the expected contract", async () => {
+    const r = await run(["compile", refunds]);
+    expect(r.code).toBe(0);
+    expect(parseContract(r.stdout)._unsafeUnwrap()).toEqual(fixture("refunds-report.contract.json"));
+  });
+  test("--json prints the Contract with the documented field names", async () => {
+    const r = await run(["compile", refunds, "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(fixture("refunds-report.contract.json"));
+  });
+  test("-o writes the file and nothing to stdout", async () => {
+    const dir = await tempDir();
+    const r = await run(["compile", refunds, "-o", join(dir, "contract.md")]);
+    expect([r.code, r.stdout]).toEqual([0, ""]);
+    const written = await readFile(join(dir, "contract.md"), "utf8");
+    expect(parseContract(written)._unsafeUnwrap().plan).toBe(refunds);
+  });
+  test.each([
+    ["a task plan", ["compile", "fixtures/plans/task-plan-with-record.plan.md"], /line 8: .*task plan/],
+    ["an unstaged recommendation", ["compile", "fixtures/plans/malformed/unstaged-recommendation.plan.md"], /line 7: recommendation is not staged/],
+    ["a missing file", ["compile", "fixtures/plans/nope.plan.md"], /nope\.plan\.md: cannot read/],
+    ["no file", ["compile"], /exactly one file/],
+    ["an unknown option", ["compile", refunds, "--fast"], /unknown option --fast/],
+    ["an unknown command", ["run", refunds], /unknown command run/],
+  ])("%s is a fault: exit 2, the sentence on stderr, nothing on stdout", async (_what, argv, message) => {
+    const r = await run(argv);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toMatch(message);
+  });
+  test("a failed write to stdout is exit 2, never a verdict", async () => {
+    expect((await run(["compile", refunds], { failStdout: true })).code).toBe(2);
+    expect((await run(["check", trip("no-acceptance")], { failStdout: true })).code).toBe(2);
+  });
+});
+
+describe("decay-contract check", () => {
+  test("a plan given directly is compiled first; the refunds plan has no finding", async () => {
+    const r = await run(["check", refunds]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("0 refusal(s), 0 warning(s)\n");
+  });
+  test("refusals exit 1, and --json prints findings with code, severity, stage, row, message", async () => {
+    const r = await run(["check", trip("review-note"), "--plan", refunds, "--json"]);
+    expect(r.code).toBe(1);
+    const findings = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(findings.map((f) => Object.keys(f).sort())).toContainEqual(["code", "message", "row", "severity", "stage"]);
+    expect(findings.map((f) => f.code)).toEqual(["review-note", "git-clone", "weak-row", "review-note"]);
+  });
+  test("warnings alone are printed and exit 0; without --plan the ordering rule says it was not checked", async () => {
+    const r = await run(["check", trip("weak-row")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^warn weak-row S1 S1\.1: /m);
+    expect(r.stdout).toMatch(/^warn ordering-unchecked: /m);
+  });
+  test("--plan reports a plan that changed under the contract", async () => {
+    const r = await run(["check", trip("plan-drift"), "--plan", refunds]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^refuse plan-drift: the plan changed/m);
+  });
+  test("a broken contract is a fault naming its line, not a verdict", async () => {
+    const dir = await tempDir();
+    const text = readFileSync(join(root, trip("weak-row")), "utf8").replace("- optional: false", "- optional: maybe");
+    await writeFile(join(dir, "c.md"), text);
+    const r = await run(["check", join(dir, "c.md")]);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toMatch(/c\.md: line 26: expected - optional: true\|false, found "- optional: maybe"/);
+  });
+});
+
+describe("--help and --version", () => {
+  const version = (JSON.parse(readFileSync(join(root, "packages/contract/package.json"), "utf8")) as { version: string }).version;
+  test.each([[["--help"]], [["compile", "--help"]], [["check", "--help"]]])("%j prints usage and exits 0", async (argv) => {
+    const r = await run(argv);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage/);
+  });
+  test.each([[["--version"]], [["compile", "--version"]], [["check", "--version"]]])("%j prints the package version", async (argv) => {
+    expect(await run(argv)).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+  });
+});
+
+describe("the built bin", () => {
+  const bin = join(root, "packages/contract/dist/bin.js");
+  const exec = (args: string[]) =>
+    new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(process.execPath, [bin, ...args], { cwd: root }, (error, stdout) => {
+        resolve({ code: error ? Number(error.code ?? 2) : 0, stdout });
+      });
+    });
+  test("compiles a plan and refuses a contract through real exit codes", async () => {
+    expect((await exec(["compile", refunds])).code).toBe(0);
+    expect((await exec(["check", trip("no-acceptance")])).code).toBe(1);
+    expect((await exec(["compile", "fixtures/plans/malformed/no-recommendation.plan.md"])).code).toBe(2);
+  });
+});
