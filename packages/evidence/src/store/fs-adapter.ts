@@ -70,8 +70,8 @@ function toBytes(data: unknown): Uint8Array {
 /** Writes every byte of `data` to `fd` from `offset` on, however many calls it takes. */
 function writeAll(fs: FsLike, fd: number, path: string, data: Uint8Array, offset = 0): ResultAsync<void, StoreFsError> {
   if (offset >= data.length) return okAsync(undefined);
-  return call<number>("write", path, (cb) => fs.write(fd, data, offset, data.length - offset, offset, cb)).andThen(
-    (n) => writeAll(fs, fd, path, data, offset + Math.max(n, 1)),
+  return call<number>("write", path, (cb) => fs.write(fd, data, offset, data.length - offset, offset, cb)).andThen((n) =>
+    n > 0 ? writeAll(fs, fd, path, data, offset + n) : err(fsError("write", path, { code: "EIO", message: "write made no progress" })),
   );
 }
 

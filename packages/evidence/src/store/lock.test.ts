@@ -106,4 +106,34 @@ fs.linkSync(t,${JSON.stringify(path)});fs.unlinkSync(t);process.stdout.write("he
     expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ pid: process.pid });
     (await held.release())._unsafeUnwrap();
   });
+
+  test("this process and a child process running the built package race for one key: exactly one wins", async () => {
+    const base = realpathSync(await tempDir("decay-lock-"));
+    mkdirSync(join(base, "repo/.git"), { recursive: true });
+    writeFileSync(join(base, "repo/.git/HEAD"), "ref: refs/heads/main\n");
+    mkdirSync(join(base, "home"));
+    const opts = { repo: join(base, "repo"), home: join(base, "home"), env: {} };
+    const dist = new URL("../../dist/index.js", import.meta.url).href;
+    const script = `import { jsonInt, openPendingStore } from ${JSON.stringify(dist)};
+const store = (await openPendingStore(${JSON.stringify(opts)})).value;
+const r = await store.lock({ repo: "forge.test/owner/repo", pr: jsonInt(23), task: "Task 9", attempt: "attempt-1" });
+process.stdout.write(JSON.stringify(r.isOk() ? { ok: true } : { ok: false, code: r.error.code }) + "\\n");
+process.stdin.once("data", async () => { if (r.isOk()) await r.value.release(); process.exit(0); });`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["pipe", "pipe", "inherit"] });
+    const said = new Promise<{ ok: boolean; code?: string }>((resolve) => {
+      child.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString())));
+      child.once("exit", () => resolve({ ok: false, code: "the child exited without answering (is dist built?)" }));
+    });
+    const store = (await openPendingStore({ ...opts, fs: nodeStoreFs() }))._unsafeUnwrap();
+    const mine = await store.lock(KEY);
+    const theirs = await said;
+    expect([mine.isOk(), theirs.ok].filter(Boolean)).toHaveLength(1);
+    if (!theirs.ok) expect(theirs.code).toBe("lock-held");
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    if (mine.isOk()) (await mine.value.release())._unsafeUnwrap();
+    child.stdin.write("go\n");
+    await exited;
+    const again = (await store.lock(KEY))._unsafeUnwrap();
+    (await again.release())._unsafeUnwrap();
+  });
 });
