@@ -4,6 +4,7 @@ import { posix } from "node:path";
 import fc from "fast-check";
 import { memfs } from "memfs";
 import { describe, expect, test } from "vitest";
+import { gitTree } from "./git.js";
 import { resolveLink } from "./git-walk.js";
 import { memfsTree } from "./memfs.js";
 
@@ -73,6 +74,24 @@ describe("adapter properties", () => {
         else expect(got).toEqual(inside === "." ? [] : inside.split("/"));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  test("any text in a .git file, commondir or HEAD gives a TreeError, never a throw or a tree", async () => {
+    const text = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("gitdir: /w", "gitdir: ../x", "ref: refs/heads/main\n", "0".repeat(40)));
+    await fc.assert(
+      fc.asyncProperty(text, text, text, fc.boolean(), async (dotgit, common, head, linked) => {
+        const { fs } = memfs({ "/w/HEAD": head, "/w/commondir": common, "/r/a.txt": "a" });
+        if (linked) {
+          fs.writeFileSync("/r/.git", dotgit);
+        } else {
+          fs.mkdirSync("/r/.git");
+          fs.writeFileSync("/r/.git/HEAD", head);
+        }
+        const listed = await gitTree({ fs, dir: "/r", ref: "HEAD" }).list("");
+        expect(listed.isErr() && ["tree-not-found", "tree-io"].includes(listed.error.code)).toBe(true);
+      }),
+      { numRuns: 80 },
     );
   });
 });
