@@ -152,6 +152,13 @@ describe("where the pending store lives", () => {
     }
   });
 
+  test("a store component that is not a directory is refused", async () => {
+    const c = await checkout();
+    mkdirSync(join(c.home, ".decay"), { mode: 0o700 });
+    writeFileSync(join(c.home, ".decay", "evidence"), "");
+    expect(await refusal({ repo: c.repo, home: c.home })).toEqual({ code: "not-a-directory", path: join(c.home, ".decay", "evidence") });
+  });
+
   test("inherited GIT_* variables change neither the project key nor the legacy checks", async () => {
     const c = await checkout();
     const other = join(c.base, "other");
