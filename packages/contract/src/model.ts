@@ -64,7 +64,7 @@ export const Contract = z.object({
   guardrails: z.array(z.string().min(1)),
   falsifiers: z.array(z.string().min(1)),
   stages: z.array(Stage),
-});
+}).describe("A decay acceptance contract (docs/contract-format.md); the only thing that decides done.");
 /** The acceptance contract. */
 export type Contract = z.infer<typeof Contract>;
 
@@ -111,6 +111,8 @@ export const Finding = z.object({
 export type Finding = z.infer<typeof Finding>;
 
 /** The findings of a self-check, as `decay-contract check --json` prints them. */
-export const Findings = z.array(Finding);
+export const Findings = z
+  .array(Finding)
+  .describe("Findings of decay-contract check --json: refuse stops a run before anything is spent; warn is printed.");
 /** The findings of a self-check. */
 export type Findings = z.infer<typeof Findings>;
