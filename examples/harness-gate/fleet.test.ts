@@ -1,15 +1,17 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
-import { tempDir } from "../../test-utils/tmp.js";
+import { describe, expect, onTestFinished, test } from "vitest";
 import { type Batch, runFleet } from "./fleet.js";
 
 const PAYMENTS = "export function charge(cents: number) {\n  return cents;\n}\n";
 
 /** A checkout as the plan found it, and the plan's beliefs about it (an ASCII LF file: the digest is its SHA-256). */
 async function checkout(): Promise<{ root: string; plan: string }> {
-  const root = await tempDir("decay-fleet-");
+  const root = await mkdtemp(join(tmpdir(), "decay-fleet-"));
+  onTestFinished(() => rm(root, { recursive: true, force: true }));
   mkdirSync(join(root, "src"));
   writeFileSync(join(root, "src", "payments.ts"), PAYMENTS);
   const digest = createHash("sha256").update(PAYMENTS).digest("hex");

@@ -5,8 +5,7 @@ import { join } from "node:path";
 import * as isogit from "isomorphic-git";
 import { memfs } from "memfs";
 import { afterAll, describe, expect, test } from "vitest";
-import { tempDir } from "../../../../test-utils/tmp.js";
-import { commitSpec, emptyWorkingTree, git } from "./git-fixture.js";
+import { commitSpec, emptyWorkingTree, git, scratchDir } from "./test-fixtures.js";
 import { gitTree } from "./git.js";
 import { treeContract } from "./tree-contract.js";
 
@@ -26,7 +25,7 @@ const names = async (tree: ReturnType<typeof gitTree>, path = "") =>
 
 describe("gitTree refs and worktrees", () => {
   test("a linked worktree reads its own HEAD; the sibling branch is readable from the main checkout", async () => {
-    const base = await tempDir();
+    const base = await scratchDir();
     const main = join(base, "main");
     commitSpec(main, { files: { "plan.md": "p\n" }, links: {} });
     git(main, "worktree", "add", "-q", "-b", "sibling", join(base, "wt"));
@@ -42,7 +41,7 @@ describe("gitTree refs and worktrees", () => {
   });
 
   test("packed refs and objects, an annotated tag and a commit id all resolve", async () => {
-    const dir = await tempDir();
+    const dir = await scratchDir();
     commitSpec(dir, { files: { "a.txt": "one\n" }, links: {} });
     git(dir, "tag", "-a", "-m", "release", "v1");
     const first = git(dir, "rev-parse", "HEAD");
@@ -57,19 +56,19 @@ describe("gitTree refs and worktrees", () => {
   });
 
   test("an unknown ref or a directory that is no repository is tree-not-found naming it", async () => {
-    const dir = await tempDir();
+    const dir = await scratchDir();
     commitSpec(dir, { files: { "a.txt": "x" }, links: {} });
     const missing = (await gitTree({ fs: nodeFs, dir, ref: "no-such-branch" }).list(""))._unsafeUnwrapErr();
     expect(missing.code).toBe("tree-not-found");
     expect(missing.message).toContain("no-such-branch");
-    const empty = await tempDir();
+    const empty = await scratchDir();
     const none = (await gitTree({ fs: nodeFs, dir: empty, ref: "HEAD" }).read("a.txt", 10))._unsafeUnwrapErr();
     expect(none.code).toBe("tree-not-found");
     expect(none.message).toContain(empty);
   });
 
   test("a gitlink is other; a link in the middle of a path is followed inside the commit only", async () => {
-    const dir = await tempDir();
+    const dir = await scratchDir();
     commitSpec(dir, { files: { "src/a.ts": "a\n" }, links: { lib: "src", out: "../elsewhere" } });
     git(dir, "update-index", "--add", "--cacheinfo", `160000,${git(dir, "rev-parse", "HEAD")},vendor`);
     git(dir, "commit", "-q", "-m", "gitlink");

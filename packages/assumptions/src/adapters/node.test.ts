@@ -3,12 +3,12 @@ import { symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { tempDir } from "../../../../test-utils/tmp.js";
 import { nodeTree } from "./node.js";
+import { scratchDir } from "./test-fixtures.js";
 
 describe("nodeTree beyond the contract: what only a real filesystem holds", () => {
   test("a FIFO lists as other and is refused without a blocking read", async () => {
-    const dir = await tempDir();
+    const dir = await scratchDir();
     execFileSync("mkfifo", [join(dir, "pipe")]);
     const tree = nodeTree(dir);
     expect((await tree.list(""))._unsafeUnwrap()).toEqual([{ name: "pipe", type: "other" }]);
@@ -17,7 +17,7 @@ describe("nodeTree beyond the contract: what only a real filesystem holds", () =
   });
 
   test("a socket lists as other and is refused", async () => {
-    const dir = await tempDir();
+    const dir = await scratchDir();
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(join(dir, "sock"), resolve));
     try {
@@ -30,7 +30,7 @@ describe("nodeTree beyond the contract: what only a real filesystem holds", () =
   });
 
   test("a name whose bytes are not UTF-8 is a tree-io failure, never a guessed spelling", async () => {
-    const dir = await tempDir();
+    const dir = await scratchDir();
     writeFileSync(Buffer.concat([Buffer.from(`${dir}/bad-`), Buffer.from([0xff, 0xfe])]), "x");
     const err = (await nodeTree(dir).list(""))._unsafeUnwrapErr();
     expect(err).toMatchObject({ code: "tree-io", path: "" });
@@ -38,7 +38,7 @@ describe("nodeTree beyond the contract: what only a real filesystem holds", () =
   });
 
   test("a link to a directory outside the root is reported as a link, not listed through", async () => {
-    const dir = await tempDir();
+    const dir = await scratchDir();
     symlinkSync("/etc", join(dir, "out"));
     const tree = nodeTree(dir, { describe: "the checkout" });
     expect(tree.describe).toBe("the checkout");
@@ -48,7 +48,7 @@ describe("nodeTree beyond the contract: what only a real filesystem holds", () =
   });
 
   test("describe defaults to the root exactly as given", async () => {
-    const dir = await tempDir();
+    const dir = await scratchDir();
     expect(nodeTree(`${dir}/`).describe).toBe(`${dir}/`);
     expect((await nodeTree(`${dir}/`).list(""))._unsafeUnwrap()).toEqual([]);
   });

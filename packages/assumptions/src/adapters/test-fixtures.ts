@@ -1,6 +1,11 @@
-// Test-only: real repositories made with system git in temp dirs. Never exported from an entry.
+// Test-only helpers of the adapter tests: scratch dirs and real repositories made with system git.
+// Never exported from an entry.
 import { execFileSync } from "node:child_process";
 import * as nodeFs from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { onTestFinished } from "vitest";
 import { type TreeSpec, writeSpec } from "./tree-contract.js";
 
 const GIT_ENV = {
@@ -33,4 +38,11 @@ export function emptyWorkingTree(dir: string): void {
   for (const name of nodeFs.readdirSync(dir)) {
     if (name !== ".git") nodeFs.rmSync(`${dir}/${name}`, { recursive: true, force: true });
   }
+}
+
+/** A fresh real temp dir, removed when the current test finishes (call it inside a test). */
+export async function scratchDir(prefix = "decay-tree-"): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
 }
