@@ -2,6 +2,7 @@
 // the in-memory forge whose write hook inspects the store. Not exported by the package.
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentHash } from "../record/hash.js";
 import type { EvidenceRecord } from "../record/schema.js";
 import type { Envelope, SavedRecord } from "../store/envelope.js";
 import { nodeStoreFs } from "../store/fs-adapter.js";
@@ -87,8 +88,8 @@ export async function scenario(): Promise<Scenario> {
   return s;
 }
 
-/** The authority a host grants for exactly this saved record. */
-export function grantFor(r: SavedRecord): PublicationAuthority {
+/** The authority a host grants for exactly this record's content (a saved record or a prepared one). */
+export function grantFor(r: EvidenceRecord): PublicationAuthority {
   return grantPublication({
     repo: r.repo,
     pr: r.pr.value,
@@ -96,7 +97,7 @@ export function grantFor(r: SavedRecord): PublicationAuthority {
     attempt: r.attempt,
     authorId: r.author.id.value,
     authorLogin: r.author.login,
-    contentSha256: r.content_sha256,
+    contentSha256: contentHash(r),
     allowPublish: true,
   });
 }

@@ -6,7 +6,8 @@ import type { EvidenceRecord } from "../record/schema.js";
 import { memfsStoreFs } from "../store/fs-adapter.js";
 import type { StoreFs } from "../store/port.js";
 import { processLockIdentity } from "../store/lock.js";
-import { openPendingStore, type PendingStore } from "../store/store.js";
+import type { SavedRecord } from "../store/envelope.js";
+import { openPendingStore } from "../store/store.js";
 import type { ForgeComment } from "../transport/port.js";
 import type { MemoryForge } from "../transport/memory.js";
 
@@ -37,19 +38,11 @@ export function ownComments(forge: MemoryForge, record: EvidenceRecord): ForgeCo
 }
 
 /**
- * What "published" must mean on the forge: the envelope's comment exists, is the record's
- * author's, holds exactly the record's comment body and has the saved canonical URL.
+ * What "published" must mean on the forge: a comment at the saved canonical URL, written by the
+ * record's author, holding exactly the record's comment body. True for a record not published.
  */
-export async function publishedMatchesForge(store: PendingStore, path: string, forge: MemoryForge): Promise<boolean> {
-  const env = await store.load(path);
-  if (env.isErr() || env.value.record.evidence_status !== "published") return true;
-  const { record, comment_id } = env.value;
-  const comment = comment_id === null ? undefined : forge.comments.get(comment_id);
-  return (
-    comment !== undefined &&
-    env.value.write_state === "confirmed" &&
-    comment.author_id === record.author.id.value &&
-    comment.body === commentBody(record) &&
-    comment.url === record.canonical_url
-  );
+export function claimHolds(record: SavedRecord, forge: MemoryForge): boolean {
+  if (record.evidence_status !== "published") return true;
+  const comment = [...forge.comments.values()].find((c) => c.url === record.canonical_url);
+  return comment !== undefined && comment.author_id === record.author.id.value && comment.body === commentBody(record);
 }

@@ -180,6 +180,26 @@ describe("publish: refusals the state machine adds", () => {
     expect(s.forge.comments.get(1)).toEqual(edited);
   });
 
+  test("an own comment under a different id than the saved one has moved: pending, nothing written", async () => {
+    const s = await scenario();
+    await s.publishNow();
+    const c = s.forge.comments.get(1);
+    if (c === undefined) throw new Error("no comment");
+    expect(s.forge.plant({ repo: c.repo, pr: c.pr, body: c.body, author: s.forge.author })).toBe(2);
+    s.forge.comments.delete(1);
+    expect((await s.publishNow()).evidence_status).toBe("evidence-pending");
+    expect((await s.load()).reason).toBe("comment-moved");
+    expect(s.forge.writes).toEqual(["create"]);
+  });
+
+  test("a forge that answers a write with another comment's id is never trusted", async () => {
+    const s = await scenario();
+    const transport = { ...s.forge.transport, create: () => s.forge.transport.create({ repo: s.record.repo, pr: 23, keyHash: "0".repeat(64), body: "x" }).map(() => 0) };
+    const r = await publish(s.path, { store: s.store, transport, authority: await s.authority() });
+    expect(r._unsafeUnwrap().evidence_status).toBe("evidence-pending");
+    expect(await s.load()).toMatchObject({ write_state: "uncertain", comment_id: null, reason: "write-identity-mismatch" });
+  });
+
   test("a known comment that vanished is never silently recreated", async () => {
     const s = await scenario();
     await s.publishNow();

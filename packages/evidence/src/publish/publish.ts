@@ -3,6 +3,7 @@ import type { EvidenceFault } from "../fault.js";
 import { commentBody, keyHash, recordKey } from "../record/hash.js";
 import type { Envelope, SavedRecord } from "../store/envelope.js";
 import type { StoreFault } from "../store/fault.js";
+import type { HeldLock } from "../store/lock.js";
 import type { PendingStore } from "../store/store.js";
 import type { ForgeTarget, Transport, TransportError } from "../transport/port.js";
 import type { PublicationAuthority } from "./authority.js";
@@ -130,16 +131,21 @@ export interface PublishOptions {
  * `evidence-pending` with the reason saved in the envelope. Err only when the store fails.
  */
 export function publish(path: string, opts: PublishOptions): ResultAsync<SavedRecord, EvidenceFault> {
-  return opts.store.load(path).andThen((found) =>
-    opts.store.lock(recordKey(found.record)).andThen(
-      (lock) =>
-        new ResultAsync(
-          (async (): Promise<Result<SavedRecord, EvidenceFault>> => {
-            const result = await underLock(path, opts);
-            const released = await lock.release();
-            return result.andThen((record) => released.map(() => record));
-          })(),
-        ),
-    ),
-  );
+  return opts.store
+    .load(path)
+    .andThen((found) => opts.store.lock(recordKey(found.record)))
+    .andThen((lock) => new ResultAsync(whileHolding(lock, () => underLock(path, opts))));
+}
+
+/** Runs `work` holding `lock` and releases it on every way out; a failed release is reported when the work succeeded. */
+async function whileHolding<T>(lock: HeldLock, work: () => PromiseLike<Result<T, EvidenceFault>>): Promise<Result<T, EvidenceFault>> {
+  let result: Result<T, EvidenceFault>;
+  try {
+    result = await work();
+  } catch (bug) {
+    await lock.release();
+    throw bug;
+  }
+  const released = await lock.release();
+  return result.andThen((value) => released.map(() => value));
 }
