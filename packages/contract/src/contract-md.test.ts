@@ -19,3 +19,42 @@ describe("contract.md round trip", () => {
     );
   });
 });
+
+describe("parseContract refuses out loud", () => {
+  test("never throws on any string", () => {
+    fc.assert(fc.property(fc.string(), (s) => void parseContract(s)), { numRuns: 300 });
+  });
+
+  test("a rendered contract with one line changed parses to a valid contract or a fault naming a line of the file", () => {
+    const edit = fc.record({ at: fc.nat(), kind: fc.constantFrom("drop", "dup", "junk"), junk: fc.string({ maxLength: 8 }) });
+    fc.assert(
+      fc.property(contractArb, edit, (c, e) => {
+        const lines = renderContract(c).split("\n");
+        const i = e.at % lines.length;
+        if (e.kind === "drop") lines.splice(i, 1);
+        else if (e.kind === "dup") lines.splice(i, 0, lines[i] ?? "");
+        else lines[i] = `${lines[i] ?? ""}${e.junk}`;
+        const result = parseContract(lines.join("\n"));
+        if (result.isOk()) expect(Contract.safeParse(result.value).success).toBe(true);
+        else {
+          expect(result.error.line).toBeGreaterThanOrEqual(1);
+          expect(result.error.line).toBeLessThanOrEqual(lines.length + 1);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("a fault names the line it stopped at", () => {
+    const md = renderContract({
+      plan: "p.md",
+      plan_sha256: "a".repeat(64),
+      fresh_state: "head",
+      commit_per_stage: true,
+      guardrails: [],
+      falsifiers: [],
+      stages: [],
+    }).replace("fresh_state: head", "fresh_state: somewhere");
+    expect(parseContract(md)._unsafeUnwrapErr()).toMatchObject({ code: "contract-malformed", line: 5 });
+  });
+});

@@ -1,0 +1,29 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { parseArgs } from "./args.js";
+
+describe("parseArgs", () => {
+  test("reads both commands with their options, in any order", () => {
+    expect(parseArgs(["compile", "--json", "p.md", "--output=c.md"])._unsafeUnwrap()).toEqual({
+      kind: "compile",
+      plan: "p.md",
+      json: true,
+      output: "c.md",
+    });
+    expect(parseArgs(["check", "--plan", "p.md", "c.md"])._unsafeUnwrap()).toEqual({
+      kind: "check",
+      file: "c.md",
+      json: false,
+      plan: "p.md",
+    });
+  });
+  test.each([[["compile", "p.md", "-o"]], [["check", "c.md", "--plan"]], [["compile", "a.md", "b.md"]], [["check", "c.md", "-o", "x"]]])(
+    "%j is a usage fault",
+    (argv) => {
+      expect(parseArgs(argv)._unsafeUnwrapErr().code).toBe("usage");
+    },
+  );
+  test("never throws on any argument list", () => {
+    fc.assert(fc.property(fc.array(fc.oneof(fc.string(), fc.constantFrom("compile", "check", "-o", "--plan", "--json", "--help"))), (argv) => void parseArgs(argv)));
+  });
+});
