@@ -1,3 +1,4 @@
+import { SCRIPT_EXTENSION_RANGES } from "./script-extensions-table.js";
 import { SCRIPT_CODES } from "./scripts-table.js";
 
 // Japanese, Korean and Chinese writing mix these scripts inside one word legitimately
@@ -11,6 +12,11 @@ const WRITING_SYSTEMS: Readonly<Record<string, readonly string[]>> = {
   Bopo: ["Hanb"],
 };
 
+// Tested first, so a name in a common script compiles only a few property regexes.
+const LIKELY = ["Latn", "Cyrl", "Grek", "Hani", "Hira", "Kana", "Hang", "Arab", "Hebr", "Deva", "Thai", "Armn", "Geor"];
+const ORDER = [...LIKELY, ...SCRIPT_CODES.filter((code) => !LIKELY.includes(code))];
+const COMMON = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
+
 interface ScriptInfo {
   /** The Script property value, undefined for Common and Inherited. */
   readonly script: string | undefined;
@@ -18,22 +24,42 @@ interface ScriptInfo {
   readonly extensions: ReadonlySet<string> | undefined;
 }
 
-let scriptRes: readonly (readonly [string, RegExp])[] | undefined;
-let extensionRes: readonly (readonly [string, RegExp])[] | undefined;
+const compiled = new Map<string, RegExp>();
 const cache = new Map<string, ScriptInfo>();
 
-function regexes(prop: "Script" | "Script_Extensions"): readonly (readonly [string, RegExp])[] {
-  return SCRIPT_CODES.map((code) => [code, new RegExp(`^\\p{${prop}=${code}}$`, "u")] as const);
+function scriptOf(ch: string): string | undefined {
+  if (COMMON.test(ch)) return undefined;
+  for (const code of ORDER) {
+    let re = compiled.get(code);
+    if (!re) {
+      re = new RegExp(`^\\p{Script=${code}}$`, "u");
+      compiled.set(code, re);
+    }
+    if (re.test(ch)) return code;
+  }
+  return undefined;
+}
+
+function listedExtensions(cp: number): string | undefined {
+  let lo = 0;
+  let hi = SCRIPT_EXTENSION_RANGES.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [first, last, codes] = SCRIPT_EXTENSION_RANGES[mid] as readonly [number, number, string];
+    if (cp < first) hi = mid - 1;
+    else if (cp > last) lo = mid + 1;
+    else return codes;
+  }
+  return undefined;
 }
 
 function infoOf(ch: string): ScriptInfo {
   const hit = cache.get(ch);
   if (hit) return hit;
-  scriptRes ??= regexes("Script");
-  extensionRes ??= regexes("Script_Extensions");
-  const script = scriptRes.find(([, re]) => re.test(ch))?.[0];
-  const ext = extensionRes.filter(([, re]) => re.test(ch)).map(([code]) => code);
-  const set = new Set(ext.flatMap((code) => [code, ...(WRITING_SYSTEMS[code] ?? [])]));
+  const script = scriptOf(ch);
+  const listed = listedExtensions(ch.codePointAt(0) ?? 0);
+  const codes = listed === undefined ? (script === undefined ? [] : [script]) : listed.split(" ");
+  const set = new Set(codes.flatMap((code) => [code, ...(WRITING_SYSTEMS[code] ?? [])]));
   const info: ScriptInfo = { script, extensions: set.size === 0 ? undefined : set };
   cache.set(ch, info);
   return info;
@@ -42,6 +68,7 @@ function infoOf(ch: string): ScriptInfo {
 /**
  * True when a word (a run of letters and marks) is written in one script, or in one of the
  * mixes Japanese, Korean and Chinese writing use. Common and Inherited characters fit any script.
+ * Script comes from `\p{Script=…}`; Script_Extensions from the generated ScriptExtensions table.
  */
 export function isSingleScript(word: string): boolean {
   if (/^[\x00-\x7f]*$/.test(word)) return true;
@@ -60,7 +87,7 @@ export function scriptsOf(name: string): string {
   const found = new Set<string>();
   for (const ch of name) {
     if (ch < "\x80") {
-      if (/[A-Za-z]/.test(ch)) found.add("Latn");
+      if ((ch >= "A" && ch <= "Z") || (ch >= "a" && ch <= "z")) found.add("Latn");
       continue;
     }
     const script = infoOf(ch).script;

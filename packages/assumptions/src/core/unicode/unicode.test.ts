@@ -53,6 +53,11 @@ describe("scripts", () => {
     expect(isSingleScript("ひらがな한글")).toBe(false);
     expect(isSingleScript("alphaβ")).toBe(false);
   });
+  test("Script_Extensions from the table: the prolonged sound mark fits Hiragana and Katakana words", () => {
+    expect(isSingleScript("\u3042\u30FC")).toBe(true);
+    expect(isSingleScript("\u30A2\u30FC")).toBe(true);
+    expect(isSingleScript("\u0430\u30FC")).toBe(false);
+  });
   test("scriptsOf names the scripts of a name's letters", () => {
     expect(scriptsOf("асе.ts")).toBe("Cyrl+Latn");
     expect(scriptsOf("асе")).toBe("Cyrl");
