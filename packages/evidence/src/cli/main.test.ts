@@ -45,6 +45,9 @@ describe("hash and slug", () => {
     expect(bad.err).toContain("invalid PR (field pr)");
     const broken = await run(["hash", writeRecordFile(repo, "broken.json", "{\n\"a\": }")], { cwd: repo });
     expect([broken.code, broken.err.includes("line 2")]).toEqual([2, true]);
+    const secret = RECORD.replace("health checks passed", "token ghp_" + "x".repeat(36));
+    const leaked = await run(["hash", writeRecordFile(repo, "secret.json", secret)], { cwd: repo });
+    expect([leaked.code, leaked.err.includes("checks[0].result"), leaked.err.includes("ghp_")]).toEqual([2, true, false]);
     const missing = await run(["hash", "nope.json", "--json"], { cwd: repo });
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.out).fault.code).toBe("input-unreadable");
@@ -82,7 +85,7 @@ describe("prepare, status, publish against a local GitHub stand-in", () => {
   }
 
   test("prepare saves a pending envelope; status exits 1 while it is pending", async () => {
-    const { home, file, exec } = await setup();
+    const { repo, home, file, exec } = await setup();
     const prepared = await exec(["prepare", file]);
     expect(prepared.code).toBe(0);
     const path = prepared.out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
@@ -91,6 +94,8 @@ describe("prepare, status, publish against a local GitHub stand-in", () => {
     const status = await exec(["status"]);
     expect(status.code).toBe(1);
     expect(status.out).toContain("evidence-pending pr 23");
+    const elsewhere = await run(["status", "--repo", repo, "--home", home], { cwd: "/" });
+    expect([elsewhere.code, elsewhere.out.includes(path)]).toEqual([1, true]);
     const json = JSON.parse((await exec(["status", "--json"])).out) as { records: { evidence_status: string }[] };
     expect(json.records.map((r) => r.evidence_status)).toEqual(["evidence-pending"]);
     const agentflow = await exec(["prepare", file, "--layout", "agentflow"]);
