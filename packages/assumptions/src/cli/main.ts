@@ -1,5 +1,5 @@
 import * as nodeFs from "node:fs";
-import { okAsync, ResultAsync } from "neverthrow";
+import { ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import { nodeTree } from "../adapters/node.js";
 import type { TreeReader } from "../tree.js";
 import { parseArgs, type Command, type OutputMode } from "./args.js";
@@ -76,10 +76,10 @@ function openTree(io: CliIo, root: string, ref: string | undefined): ResultAsync
   return checkRoot(io, root).andThen((abs) => treeAt(abs, root, ref));
 }
 
-function renderCheck(report: Report, ctx: FaultContext): string {
+function renderCheck(report: Report, ctx: FaultContext): Result<string, CliFault> {
   if (ctx.output === "json") return renderJsonReport(report);
   const annotations = ctx.output === "github" ? renderAnnotations(report, ctx.file) : "";
-  return annotations + renderHuman(report);
+  return ok(annotations + renderHuman(report));
 }
 
 async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
@@ -88,11 +88,12 @@ async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
     readInput(io, cmd.input)
       .andThen((bytes) => parseAssumptions(bytes))
       .andThen((assumptions) => checkTree({ tree, assumptions }))
-      .andThen((report) => vetReport(report)),
+      .andThen((report) => vetReport(report))
+      .andThen((report) => renderCheck(report, ctx).map((text) => ({ report, text }))),
   );
   if (outcome.isErr()) return fail(io, outcome.error, ctx);
-  const code = outcome.value.verdict === "holds" ? EXIT.holds : EXIT.diverged;
-  return deliver(io, renderCheck(outcome.value, ctx), code, ctx);
+  const { report, text } = outcome.value;
+  return deliver(io, text, report.verdict === "holds" ? EXIT.holds : EXIT.diverged, ctx);
 }
 
 async function runDigest(io: CliIo, cmd: DigestCommand): Promise<number> {

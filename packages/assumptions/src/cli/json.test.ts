@@ -1,0 +1,38 @@
+import { describe, expect, test } from "vitest";
+import type { Report } from "./gate.js";
+import { JsonOutput, renderJsonFault, renderJsonReport, vetReport } from "./json.js";
+
+const row = { line: 3, kind: "exists" as const, path: "src/a.ts", status: "hold" as const, detail: "present" };
+const good: Report = { verdict: "holds", root: "t", checked: 1, held: 1, diverged: 0, rows: [row] };
+
+describe("vetReport: a report that contradicts itself is never printed", () => {
+  test("a consistent report passes unchanged", () => {
+    expect(vetReport(good)._unsafeUnwrap()).toBe(good);
+  });
+
+  test.each([
+    ["no rows", { ...good, checked: 0, held: 0, rows: [] }],
+    ["counts that do not match the rows", { ...good, held: 0, diverged: 1 }],
+    ["holds while a row diverges", { ...good, held: 0, diverged: 1, rows: [{ ...row, status: "diverge" as const }] }],
+    ["diverged while every row holds", { ...good, verdict: "diverged" as const }],
+  ])("%s is report-invalid", (_name, report) => {
+    expect(vetReport(report)._unsafeUnwrapErr().code).toBe("report-invalid");
+  });
+});
+
+describe("JSON output", () => {
+  test("a report is printed as JSON that parses back to itself", () => {
+    const text = renderJsonReport(good)._unsafeUnwrap();
+    expect(JsonOutput.parse(JSON.parse(text))).toEqual(good);
+  });
+
+  test("a report outside the schema is refused, not printed", () => {
+    const bad = { ...good, rows: [{ ...row, line: 0 }] };
+    expect(renderJsonReport(bad)._unsafeUnwrapErr().code).toBe("report-invalid");
+  });
+
+  test("a fault carries code, message and its line only when it has one", () => {
+    expect(JSON.parse(renderJsonFault("plan-empty", "no rows", undefined))).toEqual({ fault: { code: "plan-empty", message: "no rows" } });
+    expect(JSON.parse(renderJsonFault("unknown-kind", "line 2: x", 2))).toEqual({ fault: { code: "unknown-kind", message: "line 2: x", line: 2 } });
+  });
+});
