@@ -134,6 +134,23 @@ describe("prepare, status, publish against a local GitHub stand-in", () => {
     expect(server.comments.size).toBe(0);
   });
 
+  test("an App installation token publishes with the identity from --author-id/--author-login", async () => {
+    const { repo, home } = await project();
+    const app = { id: 2n ** 63n, login: "evidence-app[bot]" };
+    const server = await startTestServer({ repo: "forge.test/owner/repo", tokens: { apptok: { author: app, app: true } } });
+    servers.push(server);
+    const record = RECORD.replace('"author":{"id":17,"login":"owner"}', '"author":{"id":9223372036854775808,"login":"evidence-app[bot]"}');
+    const exec = (argv: string[]) => run(argv, { cwd: repo, env: { HOME: home, GITHUB_TOKEN: "apptok" } });
+    const path = (await exec(["prepare", writeRecordFile(repo, "app.json", record)])).out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+    const content = (await exec(["hash", "records/app.json"])).out.split("\n")[0]?.replace("content_sha256 ", "") ?? "";
+    const flags = ["--github", "owner/repo", "--api-url", server.baseUrl, "--allow-publish", "--content-sha256", content];
+    const noIdentity = await exec(["publish", path, ...flags]);
+    expect(noIdentity.code).toBe(1);
+    const ok = await exec(["publish", path, ...flags, "--author-id", "9223372036854775808", "--author-login", "evidence-app[bot]"]);
+    expect([ok.code, ok.out.startsWith("published https://forge.test/owner/repo/pull/23#issuecomment-")]).toEqual([0, true]);
+    expect([...server.comments.values()].map((c) => c.user.id)).toEqual([app.id]);
+  });
+
   test("an unavailable forge leaves it pending with the reason (exit 1)", async () => {
     const { server, file, exec } = await setup();
     const path = (await exec(["prepare", file])).out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
