@@ -1,6 +1,6 @@
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
-import { decodeName, escapesTree, joinTree, treeError } from "./tree-error.js";
+import { decodeName, errorCode, escapesTree, joinTree, treeError } from "./tree-error.js";
 
 /** What an lstat/fstat answer must tell the adapter. */
 export interface StatsLike {
@@ -51,14 +51,9 @@ export interface FsTreeOptions {
 
 type Op = "list" | "read" | "readLink";
 
-function errnoOf(e: unknown): string {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : "unknown error";
-}
-
 /** The one mapping from an errno to a TreeError, per operation. */
 function fromErrno(op: Op, path: string, e: unknown): TreeError {
-  const code = errnoOf(e);
+  const code = errorCode(e);
   if (code === "ENOENT") return treeError("tree-not-found", path);
   if (code === "ENOTDIR") return op === "list" ? treeError("tree-not-a-directory", path) : treeError("tree-not-found", path);
   if (code === "EINVAL" && op === "readLink") return treeError("tree-not-a-file", path, "not a symbolic link");

@@ -5,7 +5,7 @@ import { resolveRef } from "isomorphic-git";
 import type { PromiseFsClient } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeError } from "../tree.js";
-import { joinTree, treeError } from "./tree-error.js";
+import { errorCode, joinTree, treeError } from "./tree-error.js";
 
 /** A filesystem isomorphic-git can use (node:fs, a memfs `fs`), typed for the one call made here. */
 export type GitFs = PromiseFsClient & {
@@ -20,13 +20,8 @@ export interface RepoLayout {
 
 const OID = /^[0-9a-f]{40}$/;
 
-function codeOf(e: unknown): string {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : String(e);
-}
-
 function missing(e: unknown): boolean {
-  const code = codeOf(e);
+  const code = errorCode(e);
   return code === "ENOENT" || code === "ENOTDIR" || code === "NotFoundError";
 }
 
@@ -42,7 +37,7 @@ function readText(fs: GitFs, path: string): ResultAsync<string | undefined, Tree
         throw e;
       }
     }),
-    (e) => treeError("tree-io", "", `${path}: ${codeOf(e)}`),
+    (e) => treeError("tree-io", "", `${path}: ${errorCode(e)}`),
   );
 }
 
@@ -90,7 +85,7 @@ function resolveInCommon(fs: GitFs, layout: RepoLayout, ref: string): ResultAsyn
   if (OID.test(ref)) return okAsync(ref);
   return ResultAsync.fromPromise(
     Promise.resolve().then(() => resolveRef({ fs, gitdir: layout.commondir, ref })),
-    (e) => (missing(e) ? refNotFound(ref, layout) : treeError("tree-io", "", `resolving "${ref}": ${codeOf(e)}`)),
+    (e) => (missing(e) ? refNotFound(ref, layout) : treeError("tree-io", "", `resolving "${ref}": ${errorCode(e)}`)),
   );
 }
 

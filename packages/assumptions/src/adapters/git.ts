@@ -4,7 +4,7 @@ import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { type GitFs, locateRepository, resolveCommitish } from "./git-repo.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
-import { escapesTree, treeError } from "./tree-error.js";
+import { errorCode, escapesTree, treeError } from "./tree-error.js";
 
 /** Options of `gitTree`: the filesystem, the repository's working directory, the ref to read. */
 export interface GitTreeOptions {
@@ -23,14 +23,9 @@ function typeOfMode(mode: string): EntryType {
   return mode.startsWith("100") ? "file" : "other";
 }
 
-function ioError(path: string, e: unknown): TreeError {
-  const code = (e as { code?: unknown } | null)?.code;
-  return treeError("tree-io", path, typeof code === "string" ? code : String(e));
-}
-
 /** Wraps one isomorphic-git call (which may throw synchronously) into a ResultAsync. */
 function call<T>(path: string, run: () => Promise<T>): ResultAsync<T, TreeError> {
-  return ResultAsync.fromPromise(Promise.resolve().then(run), (e) => ioError(path, e));
+  return ResultAsync.fromPromise(Promise.resolve().then(run), (e) => treeError("tree-io", path, errorCode(e)));
 }
 
 /** Object reads bound to one repository, with trees cached by object id. */

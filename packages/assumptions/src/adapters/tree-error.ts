@@ -18,6 +18,12 @@ export function treeError(code: TreeError["code"], path: string, detail = ""): T
   return { code, path, message: SENTENCES[code](path, detail) };
 }
 
+/** The `code` an fs or isomorphic-git error carries (`ENOENT`, `NotFoundError`), else its text. */
+export function errorCode(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : String(e);
+}
+
 /** Joins a tree-relative path onto an adapter's base (`""` is the base itself). */
 export function joinTree(base: string, path: string): string {
   if (path === "") return base;
