@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -39,6 +40,13 @@ describe("decay-contract compile", () => {
     const r = await run(["compile", refunds, "--json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(fixture("refunds-report.contract.json"));
+  });
+  test("plan_sha256 hashes the file's bytes, even bytes that are not UTF-8", async () => {
+    const dir = await tempDir();
+    const bytes = Buffer.concat([readFileSync(join(root, refunds)), Buffer.from([0xff, 0xfe, 0x0a])]);
+    await writeFile(join(dir, "p.md"), bytes);
+    const r = await run(["compile", join(dir, "p.md"), "--json"]);
+    expect(JSON.parse(r.stdout).plan_sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
   });
   test("-o writes the file and nothing to stdout", async () => {
     const dir = await tempDir();

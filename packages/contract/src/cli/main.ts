@@ -53,8 +53,15 @@ function describeCliFault(fault: CliFault): string {
 
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-function read(io: CliIo, file: string): ResultAsync<string, CliFault> {
-  return ResultAsync.fromPromise(readFile(resolve(io.cwd, file), "utf8"), (e) => ({ code: "read-failed", file, reason: reason(e) }));
+/** A file's exact bytes (hashed as they are) and their UTF-8 text. */
+type FileText = { bytes: Uint8Array; text: string };
+
+function read(io: CliIo, file: string): ResultAsync<FileText, CliFault> {
+  return ResultAsync.fromPromise(readFile(resolve(io.cwd, file)), (e): CliFault => ({
+    code: "read-failed",
+    file,
+    reason: reason(e),
+  })).map((bytes) => ({ bytes, text: bytes.toString("utf8") }));
 }
 
 /** Write to stdout; a failed write is a fault (exit 2), never a verdict. */
@@ -67,17 +74,14 @@ function emit(io: CliIo, text: string, code: number): ResultAsync<number, CliFau
 
 const inFile = (file: string) => (fault: ContractFault): CliFault => ({ ...fault, file });
 
-function compileFile(io: CliIo, file: string): ResultAsync<{ contract: Contract; text: string }, CliFault> {
-  return read(io, file).andThen((text) =>
-    readPlan(text)
-      .asyncAndThen((plan) => compileContract(plan, { planPath: file, planText: text }))
-      .mapErr(inFile(file))
-      .map((contract) => ({ contract, text })),
-  );
+function compilePlan(file: string, plan: FileText): ResultAsync<Contract, CliFault> {
+  return readPlan(plan.text)
+    .asyncAndThen((p) => compileContract(p, { planPath: file, planText: plan.bytes }))
+    .mapErr(inFile(file));
 }
 
 function runCompile(io: CliIo, cmd: Extract<Command, { kind: "compile" }>): ResultAsync<number, CliFault> {
-  return compileFile(io, cmd.plan).andThen(({ contract }) => {
+  return read(io, cmd.plan).andThen((plan) => compilePlan(cmd.plan, plan)).andThen((contract) => {
     const text = cmd.json ? `${JSON.stringify(contract, null, 2)}\n` : renderContract(contract);
     if (cmd.output === undefined) return emit(io, text, 0);
     const out = cmd.output;
@@ -91,14 +95,15 @@ function runCompile(io: CliIo, cmd: Extract<Command, { kind: "compile" }>): Resu
 
 /** The contract under check (read, or compiled from a plan) and the plan text known for it. */
 function loadForCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>) {
-  const planText = cmd.plan === undefined ? okAsync<string | undefined, CliFault>(undefined) : read(io, cmd.plan);
-  return read(io, cmd.file).andThen((text) =>
-    planText.andThen((given) => {
-      if (!looksLikeContract(text)) {
-        return compileFile(io, cmd.file).map(({ contract }) => ({ contract, planText: given ?? text, given }));
+  const planFile = cmd.plan === undefined ? okAsync<FileText | undefined, CliFault>(undefined) : read(io, cmd.plan);
+  return read(io, cmd.file).andThen((file) =>
+    planFile.andThen((given) => {
+      if (!looksLikeContract(file.text)) {
+        return compilePlan(cmd.file, file).map((contract) => ({ contract, planText: (given ?? file).bytes, given }));
       }
-      const parsed = parseContract(text).mapErr(inFile(cmd.file));
-      return parsed.isOk() ? okAsync({ contract: parsed.value, planText: given, given }) : errAsync(parsed.error);
+      const parsed = parseContract(file.text).mapErr(inFile(cmd.file));
+      if (parsed.isErr()) return errAsync(parsed.error);
+      return okAsync({ contract: parsed.value, planText: given?.bytes, given });
     }),
   );
 }
@@ -112,7 +117,7 @@ function runCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>): ResultAs
   return loadForCheck(io, cmd).andThen(({ contract, planText, given }) => {
     const findings = [
       ...selfCheck(contract, planText === undefined ? {} : { planText }),
-      ...(given === undefined ? [] : planDrift(contract, given)),
+      ...(given === undefined ? [] : planDrift(contract, given.bytes)),
     ];
     const refusals = findings.filter((f) => f.severity === "refuse").length;
     const text = cmd.json

@@ -71,6 +71,14 @@ describe("readPlan: acceptance lines", () => {
   test("a command holding backticks is written with a longer code span and kept exactly", () => {
     expect(rowOf("Acceptance: ``echo `date` | wc -l`` prints `1`")?.run).toBe("echo `date` | wc -l");
   });
+  test("expectations wrapped onto the next line stay with their row", () => {
+    const [stage] = stagesOf(plan("## Stages", "### S1: t", "Acceptance: `pnpm vitest run` exits 0", "  and prints `Tests  50 passed`.", "Then more prose."));
+    expect(stage?.acceptance[0]?.expect.stdout_contains).toEqual(["Tests  50 passed"]);
+  });
+  test("a sub-heading inside the prohibitions is not a guardrail", () => {
+    const p = readPlan(plan("## Guardrails", "- one", "### Ordering", "- two before three", "## Stages", "### S1: t"));
+    expect(p._unsafeUnwrap().prohibitions).toEqual(["one", "two before three"]);
+  });
   test("a literal at-least pattern is escaped into a regex", () => {
     expect(rowOf("Acceptance: `t` prints at least 2 `a.b`")?.expect.count).toEqual([{ pattern: "a\\.b", min: 2 }]);
   });

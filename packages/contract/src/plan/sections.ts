@@ -59,9 +59,15 @@ export function sectionItems(model: LineModel, section: Section): string[] {
     }
     open = null;
   };
+  const headings = new Set(model.headings.map((h) => h.index));
   for (let i = section.from; i < section.to; i++) {
     const line = model.lines[i];
     if (!line) break;
+    if (headings.has(i)) {
+      // A sub-heading is a title, not an item: it ends the item before it.
+      close(i);
+      continue;
+    }
     const marker = line.inFence ? null : ITEM.exec(line.text);
     if (marker) {
       close(i);

@@ -17,6 +17,7 @@ const lead = (word: string) =>
 const EXIT = lead("Exit");
 const ACCEPTANCE = lead("Acceptance");
 const DEPENDS = lead("Depends on");
+const CONTINUED = /^\s*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/i;
 const OPTIONAL = /^\s*(?:[-*+]\s+)?(?:\*\*)?Optional\b/i;
 
 /** Split `Phase 1, Phase 2 and S3` into its references; `none` is no reference. */
@@ -45,7 +46,13 @@ export function readStageBody(model: LineModel, span: StageSpan): Result<StageBo
       body.exit = exit[1] ?? "";
       exitLine = line.no;
     } else if (acc) {
-      const row = parseAcceptance(acc[1] ?? "", line.no);
+      let text = acc[1] ?? "";
+      // Expectations wrapped onto the next lines belong to this row; none is dropped in silence.
+      for (let next = model.lines[i + 1]; next && i + 1 < span.to && !next.inFence && CONTINUED.test(next.text); next = model.lines[i + 1]) {
+        text += ` ${next.text.trim()}`;
+        i++;
+      }
+      const row = parseAcceptance(text, line.no);
       if (row.isErr()) return err(row.error);
       body.rows.push(row.value);
     } else if (dep) {
