@@ -21,13 +21,14 @@ interface Run {
   env: Envelope;
 }
 
-function pendingOn<T>(fault: PublishFault): Result<T, Stop> {
-  return err({ kind: "pending", fault });
+/** Stay pending for `fault`. */
+function pending(fault: PublishFault): Stop {
+  return { kind: "pending", fault };
 }
 
 /** A transport call that never throws or rejects; its failure is a reason to stay pending. */
 function call<T>(make: () => PromiseLike<Result<T, TransportError>>, fallback: TransportError["code"]): ResultAsync<T, Stop> {
-  return guarded(make, fallback).mapErr((fault): Stop => ({ kind: "pending", fault }));
+  return guarded(make, fallback).mapErr(pending);
 }
 
 /** Saves the next envelope; it becomes the run's state once written. */
@@ -42,37 +43,37 @@ function put(run: Run, next: Envelope): ResultAsync<void, Stop> {
 
 function targetOf(record: SavedRecord): Result<ForgeTarget, Stop> {
   const pr = Number(record.pr.value);
-  if (!Number.isSafeInteger(pr)) return pendingOn({ code: "unaddressable-pr", pr: record.pr.value.toString() });
+  if (!Number.isSafeInteger(pr)) return err(pending({ code: "unaddressable-pr", pr: record.pr.value.toString() }));
   return ok({ repo: record.repo, pr });
 }
 
 /** An own comment exists: update it only when its body differs and its content is a known revision. */
 function reviseExisting(run: Run, target: ForgeTarget, own: OwnMatch, body: string): ResultAsync<number, Stop> {
   const known = run.env.comment_id;
-  if (known !== null && known !== own.id) return errAsync({ kind: "pending", fault: { code: "comment-moved", expected: known, found: own.id } });
+  if (known !== null && known !== own.id) return errAsync(pending({ code: "comment-moved", expected: known, found: own.id }));
   if (own.body === body) return okAsync(own.id);
   if (!run.env.record.history.includes(own.contentSha256)) {
-    return errAsync({ kind: "pending", fault: { code: "unrecognized-revision", commentId: own.id, contentSha256: own.contentSha256 } });
+    return errAsync(pending({ code: "unrecognized-revision", commentId: own.id, contentSha256: own.contentSha256 }));
   }
   return put(run, { ...run.env, write_state: "uncertain", comment_id: own.id, reason: "write-in-flight" })
     .andThen(() => call(() => run.transport.update({ ...target, commentId: own.id, body }), "transport-unknown-outcome"))
     .andThen((returned) =>
-      returned === own.id ? ok(own.id) : pendingOn<number>({ code: "write-identity-mismatch", expected: own.id, returned }),
+      returned === own.id ? ok(own.id) : err(pending({ code: "write-identity-mismatch", expected: own.id, returned })),
     );
 }
 
 /** No own comment: create one only after confirmed absence and never when one was written before. */
 function createFresh(run: Run, target: ForgeTarget, absenceConfirmed: boolean, body: string): ResultAsync<number, Stop> {
   const known = run.env.comment_id;
-  if (known !== null) return errAsync({ kind: "pending", fault: { code: "known-comment-unavailable", commentId: known } });
-  if (!absenceConfirmed) return errAsync({ kind: "pending", fault: { code: "absence-unconfirmed" } });
+  if (known !== null) return errAsync(pending({ code: "known-comment-unavailable", commentId: known }));
+  if (!absenceConfirmed) return errAsync(pending({ code: "absence-unconfirmed" }));
   const keyHashHex = keyHash(recordKey(run.env.record));
   return put(run, { ...run.env, write_state: "uncertain", reason: "write-in-flight" })
     .andThen(() => call(() => run.transport.create({ ...target, body, keyHash: keyHashHex }), "transport-unknown-outcome"))
     .andThen((id) =>
       typeof id === "number" && Number.isSafeInteger(id) && id > 0
         ? put(run, { ...run.env, comment_id: id }).map(() => id)
-        : errAsync<number, Stop>({ kind: "pending", fault: { code: "write-identity-mismatch", expected: null, returned: id } }),
+        : errAsync(pending({ code: "write-identity-mismatch", expected: null, returned: id })),
     );
 }
 
@@ -80,20 +81,20 @@ function createFresh(run: Run, target: ForgeTarget, absenceConfirmed: boolean, b
 function machine(run: Run, authority: unknown): ResultAsync<void, Stop> {
   return safeTry(async function* () {
     const record = run.env.record;
-    yield* checkAuthority(record, authority).mapErr((fault): Stop => ({ kind: "pending", fault }));
+    yield* checkAuthority(record, authority).mapErr(pending);
     const actor = yield* call(() => run.transport.currentAuthor(), "transport-unavailable");
-    yield* checkAuthor(record, actor).mapErr((fault): Stop => ({ kind: "pending", fault }));
+    yield* checkAuthor(record, actor).mapErr(pending);
     const target = yield* targetOf(record);
     const keyHashHex = keyHash(recordKey(record));
     const lookup = yield* call(() => run.transport.lookup({ ...target, keyHash: keyHashHex }), "transport-unavailable");
-    const verdict = yield* ownMatches(lookup, record).mapErr((fault): Stop => ({ kind: "pending", fault }));
+    const verdict = yield* ownMatches(lookup, record).mapErr(pending);
     const body = commentBody(record);
     const commentId =
       verdict.own === null
         ? yield* createFresh(run, target, verdict.absenceConfirmed, body)
         : yield* reviseExisting(run, target, verdict.own, body);
     const readback = yield* call(() => run.transport.read({ ...target, commentId }), "transport-unavailable");
-    const url = yield* checkReadback(readback, record, commentId, body).mapErr((fault): Stop => ({ kind: "pending", fault }));
+    const url = yield* checkReadback(readback, record, commentId, body).mapErr(pending);
     const published: SavedRecord = { ...run.env.record, evidence_status: "published", canonical_url: url };
     yield* put(run, { record: published, write_state: "confirmed", comment_id: commentId, reason: null });
     return ok(undefined);
