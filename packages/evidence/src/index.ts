@@ -34,6 +34,7 @@ export { memfsStoreFs, nodeStoreFs } from "./store/fs-adapter.js";
 export type { FaultyStoreFs, StoreFsFaults } from "./store/faulty.js";
 export { faultyStoreFs } from "./store/faulty.js";
 export { Envelope, SavedRecord } from "./store/envelope.js";
+export { envelopeJsonSchema } from "./store/json-schema.js";
 export type { Layout } from "./store/location.js";
 export type { HeldLock, LockIdentity } from "./store/lock.js";
 export type { OpenPendingStoreOptions, PendingStore } from "./store/store.js";
