@@ -6,6 +6,8 @@ import * as isogit from "isomorphic-git";
 import { memfs } from "memfs";
 import { afterAll, describe, expect, test } from "vitest";
 import { commitSpec, emptyWorkingTree, git, scratchDir } from "./test-fixtures.js";
+import { checkTree } from "../core/check.js";
+import { parseAssumptions } from "../core/parse.js";
 import { gitTree } from "./git.js";
 import { treeContract } from "./tree-contract.js";
 
@@ -38,6 +40,13 @@ describe("gitTree refs and worktrees", () => {
     expect(await names(gitTree({ fs: nodeFs, dir: main, ref: "HEAD" }))).toEqual(["plan.md"]);
     expect(await names(gitTree({ fs: nodeFs, dir: main, ref: "sibling" }))).toEqual(["plan.md", "refunds.ts"]);
     expect(await names(gitTree({ fs: nodeFs, dir: join(base, "wt"), ref: "main" }))).toEqual(["plan.md"]);
+
+    // The user story: the same plan holds on our HEAD and diverges on the sibling's branch.
+    const assumptions = parseAssumptions("exists\tplan.md\nabsent\trefunds.ts\n")._unsafeUnwrap();
+    const verdict = async (ref: string) =>
+      (await checkTree({ tree: gitTree({ fs: nodeFs, dir: main, ref }), assumptions }))._unsafeUnwrap().verdict;
+    expect(await verdict("HEAD")).toBe("holds");
+    expect(await verdict("sibling")).toBe("diverged");
   });
 
   test("packed refs and objects, an annotated tag and a commit id all resolve", async () => {
