@@ -58,3 +58,37 @@ describe("parseContract refuses out loud", () => {
     expect(parseContract(md)._unsafeUnwrapErr()).toMatchObject({ code: "contract-malformed", line: 5 });
   });
 });
+
+describe("parseContract checks what the schema cannot", () => {
+  const base = (deps: string) =>
+    renderContract({
+      plan: "p.md",
+      plan_sha256: "a".repeat(64),
+      fresh_state: "head",
+      commit_per_stage: true,
+      guardrails: [],
+      falsifiers: [],
+      stages: [1, 2].map((n) => ({
+        id: `S${n}`,
+        label: `Stage ${n}`,
+        title: "t",
+        instructions: "",
+        exit_criterion: null,
+        acceptance: [],
+        depends_on: [],
+        optional: true,
+      })),
+    }).replace("- depends_on: none", `- depends_on: ${deps}`);
+  test.each([
+    ["S2", /may depend only on an earlier stage/],
+    ["S1", /may depend only on an earlier stage/],
+  ])("a first stage depending on %s is refused at its heading line", (deps, issue) => {
+    const fault = parseContract(base(deps))._unsafeUnwrapErr();
+    expect(fault).toMatchObject({ code: "contract-invalid", line: 21, path: "stages.0.depends_on.0" });
+    expect(fault.code === "contract-invalid" ? fault.issue : "").toMatch(issue);
+  });
+  test("stage ids out of order are refused", () => {
+    const fault = parseContract(base("none").replace("## S2: t", "## S5: t"))._unsafeUnwrapErr();
+    expect(fault).toMatchObject({ code: "contract-invalid", path: "stages.1.id" });
+  });
+});

@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "./fault.js";
 import { type AcceptanceRow, Contract, type CountExpect, type Stage } from "./model.js";
 import { CONTRACT_FORMAT, NONE, PREAMBLE, TABLE_DELIMITER, TABLE_HEADER } from "./render.js";
+import { structureIssue } from "./structure.js";
 import { type Cursor, readCodeSpan, readInlineValue, splitRow } from "./text.js";
 
 type Reader = { lines: string[]; i: number };
@@ -217,6 +218,8 @@ export function parseContract(markdown: string): Result<Contract, ContractFault>
     readBody(r).andThen((body) =>
       readStages(r).andThen(({ stages, lines }) => {
         const parsed = Contract.safeParse({ ...front, ...body, stages });
+        const broken = parsed.success ? structureIssue(parsed.data) : null;
+        if (broken) return err({ code: "contract-invalid", line: lines[broken.stage] ?? 1, path: broken.path, issue: broken.issue } as const);
         if (parsed.success) return ok(parsed.data);
         const issue = parsed.error.issues[0];
         const stageIndex = issue?.path[0] === "stages" ? Number(issue.path[1]) : -1;

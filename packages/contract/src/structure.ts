@@ -1,0 +1,25 @@
+import type { Contract } from "./model.js";
+
+/** A broken cross-reference inside a contract: which stage, which field, what is wrong. */
+export type StructureIssue = { stage: number; path: string; issue: string };
+
+/**
+ * The invariants the schema alone cannot state: stages are S1…Sn in order, rows of stage Sk are
+ * Sk.1…Sk.m in order, and depends_on names only earlier stages, each once.
+ */
+export function structureIssue(contract: Contract): StructureIssue | null {
+  for (const [k, stage] of contract.stages.entries()) {
+    const at = (path: string, issue: string) => ({ stage: k, path: `stages.${k}.${path}`, issue });
+    if (stage.id !== `S${k + 1}`) return at("id", `stage ${k + 1} must be S${k + 1}, not ${stage.id}`);
+    for (const [j, row] of stage.acceptance.entries()) {
+      const want = `${stage.id}.${j + 1}`;
+      if (row.id !== want) return at(`acceptance.${j}.id`, `row ${j + 1} of ${stage.id} must be ${want}, not ${row.id}`);
+    }
+    for (const [j, dep] of stage.depends_on.entries()) {
+      const n = Number(dep.slice(1));
+      if (n >= k + 1) return at(`depends_on.${j}`, `${stage.id} may depend only on an earlier stage, not ${dep}`);
+      if (stage.depends_on.indexOf(dep) !== j) return at(`depends_on.${j}`, `${dep} is named twice`);
+    }
+  }
+  return null;
+}
