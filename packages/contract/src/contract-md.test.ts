@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { Contract } from "./model.js";
+import { Contract, type Stage } from "./model.js";
 import { parseContract } from "./parse-contract.js";
 import { renderContract } from "./render.js";
 import { contractArb } from "./testing/arbitrary.js";
@@ -18,6 +18,16 @@ describe("contract.md round trip", () => {
       { numRuns: 150 },
     );
   });
+});
+
+const bare = (stages: Stage[]): Contract => ({
+  plan: "p.md",
+  plan_sha256: "a".repeat(64),
+  fresh_state: "head",
+  commit_per_stage: true,
+  guardrails: [],
+  falsifiers: [],
+  stages,
 });
 
 describe("parseContract refuses out loud", () => {
@@ -46,29 +56,16 @@ describe("parseContract refuses out loud", () => {
   });
 
   test("a fault names the line it stopped at", () => {
-    const md = renderContract({
-      plan: "p.md",
-      plan_sha256: "a".repeat(64),
-      fresh_state: "head",
-      commit_per_stage: true,
-      guardrails: [],
-      falsifiers: [],
-      stages: [],
-    }).replace("fresh_state: head", "fresh_state: somewhere");
+    const md = renderContract(bare([])).replace("fresh_state: head", "fresh_state: somewhere");
     expect(parseContract(md)._unsafeUnwrapErr()).toMatchObject({ code: "contract-malformed", line: 5 });
   });
 });
 
 describe("parseContract checks what the schema cannot", () => {
   const base = (deps: string) =>
-    renderContract({
-      plan: "p.md",
-      plan_sha256: "a".repeat(64),
-      fresh_state: "head",
-      commit_per_stage: true,
-      guardrails: [],
-      falsifiers: [],
-      stages: [1, 2].map((n) => ({
+    renderContract(
+      bare(
+        [1, 2].map((n) => ({
         id: `S${n}`,
         label: `Stage ${n}`,
         title: "t",
@@ -78,7 +75,8 @@ describe("parseContract checks what the schema cannot", () => {
         depends_on: [],
         optional: true,
       })),
-    }).replace("- depends_on: none", `- depends_on: ${deps}`);
+      ),
+    ).replace("- depends_on: none", `- depends_on: ${deps}`);
   test.each([
     ["S2", /may depend only on an earlier stage/],
     ["S1", /may depend only on an earlier stage/],
