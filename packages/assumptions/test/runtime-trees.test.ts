@@ -95,7 +95,8 @@ describe.skipIf(!hasSetpriv())("an unreadable directory, the CLI run as an unpri
   test("readable: the plan holds for that user too (so the next failure is the directory's)", async () => {
     const { dir, tree } = await copyOf("plan-holds");
     await chmod(dir, 0o755);
-    expect((await cli(["--root", tree, PLAN], { wrap: nobody })).status).toBe(0);
+    const r = await cli(["--root", tree, PLAN], { wrap: nobody });
+    expect(r.status, r.stderr).toBe(0);
   });
 
   test("src/ unreadable: a fault (exit 2), never a verdict", async () => {

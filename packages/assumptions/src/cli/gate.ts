@@ -2,7 +2,7 @@
 export { ASSUMPTIONS_FAULT_CODES } from "../core/faults.js";
 export type { AssumptionsFault, AssumptionsFaultCode } from "../core/faults.js";
 export { describeFault } from "../core/describe.js";
-export { Report, ReportRow } from "../core/model.js";
+export type { Report, ReportRow } from "../core/model.js";
 export { parseAssumptions } from "../core/parse.js";
 export { checkTree } from "../core/check.js";
 export { digestPath } from "../core/digest.js";

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { Report } from "./gate.js";
-import { JsonOutput, renderJsonFault, renderJsonReport, vetReport } from "./json.js";
+import { JsonOutput, renderJsonFault, renderJsonReport } from "./json.js";
+import { vetReport } from "./vet.js";
 
 const row = { line: 3, kind: "exists" as const, path: "src/a.ts", status: "hold" as const, detail: "present" };
 const good: Report = { verdict: "holds", root: "t", checked: 1, held: 1, diverged: 0, rows: [row] };

@@ -1,7 +1,8 @@
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
+// Loaded only for --json (main imports this module lazily), so the human path never pays for zod.
 import type { CliFault } from "./faults.js";
-import { Report } from "./gate.js";
+import { Report } from "../core/model.js";
 
 /** What `--json` prints when the run hit a fault instead of reaching a verdict. */
 export const JsonFault = z
@@ -33,25 +34,6 @@ export function jsonOutputSchema(): unknown {
 
 function serialise(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
-}
-
-function consistent(report: Report): string | undefined {
-  const held = report.rows.filter((r) => r.status === "hold").length;
-  const diverged = report.rows.length - held;
-  if (report.rows.length === 0) return "a report with no rows is never a verdict";
-  if (report.checked !== report.rows.length || report.held !== held || report.diverged !== diverged) {
-    return "the counts do not match the rows";
-  }
-  return report.verdict === (diverged === 0 ? "holds" : "diverged") ? undefined : "the verdict does not match the rows";
-}
-
-/**
- * Vets a report before any of it is printed: it must agree with itself (counts equal the rows,
- * the verdict follows from them, at least one row). A mismatch is a bug, exit 2.
- */
-export function vetReport(report: Report): Result<Report, CliFault> {
-  const problem = consistent(report);
-  return problem === undefined ? ok(report) : err({ code: "report-invalid", reason: problem });
 }
 
 /** The report as JSON, validated against the zod schema first (a mismatch is never printed). */

@@ -1,5 +1,5 @@
 import * as nodeFs from "node:fs";
-import { ok, okAsync, type Result, ResultAsync } from "neverthrow";
+import { okAsync, ResultAsync } from "neverthrow";
 import { nodeTree } from "../adapters/node.js";
 import type { TreeReader } from "../tree.js";
 import { parseArgs, type Command, type OutputMode } from "./args.js";
@@ -7,7 +7,7 @@ import { EXIT, exitCodeFor, type GateFault } from "./exit.js";
 import { CLI_FAULT_CODES, describeCliFault, type CliFault } from "./faults.js";
 import { authorAssumptions, checkTree, describeFault, digestPath, parseAssumptions, type Report } from "./gate.js";
 import { bestEffort, checkRoot, emit, readInput, writeAtomic, type CliIo } from "./io.js";
-import { renderJsonFault, renderJsonReport, vetReport } from "./json.js";
+import { vetReport } from "./vet.js";
 import { annotation, renderAnnotations, renderHuman } from "./render.js";
 import { USAGE, VERSION } from "./usage.js";
 
@@ -39,12 +39,17 @@ function lineOf(fault: GateFault): number | undefined {
   return "line" in fault ? fault.line : undefined;
 }
 
+/** The JSON renderers (and zod with them), loaded only when `--json` asks for them. */
+function jsonRenderers(): ResultAsync<typeof import("./json.js"), CliFault> {
+  return ResultAsync.fromPromise(import("./json.js"), (e): CliFault => ({ code: "internal", reason: String(e) }));
+}
+
 /** Reports a fault: JSON or an annotation on stdout when asked for, always `error:` on stderr. */
 async function fail(io: CliIo, fault: GateFault, ctx: FaultContext): Promise<number> {
   const message = messageOf(fault);
   const line = lineOf(fault);
   if (fault.code !== "stdout-write-failed") {
-    if (ctx.output === "json") await emit(io.stdout, renderJsonFault(fault.code, message, line));
+    if (ctx.output === "json") await jsonRenderers().andThen((m) => emit(io.stdout, m.renderJsonFault(fault.code, message, line)));
     if (ctx.output === "github") await emit(io.stdout, annotation({ file: ctx.file, line }, message));
   }
   await bestEffort(io.stderr, `error: ${message}\n`);
@@ -76,10 +81,10 @@ function openTree(io: CliIo, root: string, ref: string | undefined): ResultAsync
   return checkRoot(io, root).andThen((abs) => treeAt(abs, root, ref));
 }
 
-function renderCheck(report: Report, ctx: FaultContext): Result<string, CliFault> {
-  if (ctx.output === "json") return renderJsonReport(report);
+function renderCheck(report: Report, ctx: FaultContext): ResultAsync<string, CliFault> {
+  if (ctx.output === "json") return jsonRenderers().andThen((m) => m.renderJsonReport(report));
   const annotations = ctx.output === "github" ? renderAnnotations(report, ctx.file) : "";
-  return ok(annotations + renderHuman(report));
+  return okAsync(annotations + renderHuman(report));
 }
 
 async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
