@@ -1,15 +1,13 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { tempDir } from "../../../../test-utils/tmp.js";
 import { keyHash } from "../record/hash.js";
 import { nodeStoreFs } from "./fs-adapter.js";
 import type { LockIdentity } from "./lock.js";
 import type { StoreFs } from "./port.js";
 import { openPendingStore, type PendingStore } from "./store.js";
-import { memCheckout, sampleRecord } from "./testkit.js";
+import { bareCheckout, memCheckout, sampleRecord } from "./testkit.js";
 
 const KEY = sampleRecord();
 const me = (patch: Partial<LockIdentity> = {}): LockIdentity => ({
@@ -87,11 +85,8 @@ describe("the per-key lock", () => {
   });
 
   test("a lock held by a live child process blocks; once that process is dead the lock is recovered", async () => {
-    const base = realpathSync(await tempDir("decay-lock-"));
-    mkdirSync(join(base, "repo/.git"), { recursive: true });
-    writeFileSync(join(base, "repo/.git/HEAD"), "ref: refs/heads/main\n");
-    mkdirSync(join(base, "home"));
-    const store = (await openPendingStore({ repo: join(base, "repo"), home: join(base, "home"), fs: nodeStoreFs(), env: {} }))._unsafeUnwrap();
+    const { repo, home } = await bareCheckout();
+    const store = (await openPendingStore({ repo, home, fs: nodeStoreFs(), env: {} }))._unsafeUnwrap();
     const path = `${store.root}/${keyHash(KEY)}.lock`;
     const script = `const fs=require("fs"),os=require("os");const t=${JSON.stringify(`${store.root}/.child`)};
 fs.writeFileSync(t,JSON.stringify({pid:process.pid,host:os.hostname(),time:Date.now(),nonce:"child"})+"\\n");
@@ -108,11 +103,7 @@ fs.linkSync(t,${JSON.stringify(path)});fs.unlinkSync(t);process.stdout.write("he
   });
 
   test("this process and a child process running the built package race for one key: exactly one wins", async () => {
-    const base = realpathSync(await tempDir("decay-lock-"));
-    mkdirSync(join(base, "repo/.git"), { recursive: true });
-    writeFileSync(join(base, "repo/.git/HEAD"), "ref: refs/heads/main\n");
-    mkdirSync(join(base, "home"));
-    const opts = { repo: join(base, "repo"), home: join(base, "home"), env: {} };
+    const opts = { ...(await bareCheckout()), env: {} };
     const dist = new URL("../../dist/index.js", import.meta.url).href;
     const script = `import { jsonInt, openPendingStore } from ${JSON.stringify(dist)};
 const store = (await openPendingStore(${JSON.stringify(opts)})).value;

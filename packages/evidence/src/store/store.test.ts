@@ -7,7 +7,7 @@ import { nodeStoreFs } from "./fs-adapter.js";
 import { faultyStoreFs } from "./faulty.js";
 import type { StoreFs, StoreFsError } from "./port.js";
 import { openPendingStore, type PendingStore } from "./store.js";
-import { checkout, memCheckout, pendingEnvelope, sampleRecord } from "./testkit.js";
+import { bareCheckout, memCheckout, pendingEnvelope, sampleRecord } from "./testkit.js";
 
 const sha256 = (s: string): string => createHash("sha256").update(s, "utf8").digest("hex");
 
@@ -31,7 +31,7 @@ function pythonEnvelope(path: string): string {
 }
 
 async function storeIn(fs: StoreFs = nodeStoreFs()): Promise<PendingStore> {
-  const c = await checkout();
+  const c = await bareCheckout();
   return (await openPendingStore({ repo: c.repo, home: c.home, fs, env: {} }))._unsafeUnwrap();
 }
 

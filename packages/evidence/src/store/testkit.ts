@@ -44,6 +44,18 @@ export async function checkout(): Promise<Checkout> {
   return { base, repo, home, git };
 }
 
+/**
+ * Makes `<tmp>/repo` holding only `.git/HEAD` (enough for the store, which reads git's files and
+ * never runs git outside a legacy folder) and `<tmp>/home`: a real filesystem without a git run.
+ */
+export async function bareCheckout(): Promise<{ readonly repo: string; readonly home: string }> {
+  const base = realpathSync(await tempDir("decay-store-"));
+  mkdirSync(join(base, "repo", ".git"), { recursive: true });
+  writeFileSync(join(base, "repo", ".git", "HEAD"), "ref: refs/heads/main\n");
+  mkdirSync(join(base, "home"));
+  return { repo: join(base, "repo"), home: join(base, "home") };
+}
+
 /** The seed's record: Task 9, attempt-1, PR 23, author 17/owner. */
 export function sampleRecord(patch: Partial<EvidenceRecord> = {}): EvidenceRecord {
   return {
