@@ -21,7 +21,16 @@ export type PublishFault =
   | { readonly code: TransportError["code"]; readonly message: string }
   | { readonly code: "previous-attempt-mismatch"; readonly path: string };
 
-/** The reason a saved envelope carries: a fault code, or one of the two in-progress states. */
+/**
+ * The `reason` a saved envelope carries while the record is `evidence-pending` (`null` once
+ * published): `not-published` (prepared, never published), `write-in-flight` (saved just before
+ * a create or update; seen on disk only after a crash), or the code of the `PublishFault` that
+ * stopped the last `publish`: `not-authorized`, `authority-mismatch`, `author-mismatch`,
+ * `lookup-incomplete`, `ambiguous-own-comments`, `malformed-comment`, `unrecognized-revision`,
+ * `comment-moved`, `known-comment-unavailable`, `absence-unconfirmed`, `write-identity-mismatch`,
+ * `readback-mismatch`, `unaddressable-pr`, `transport-unavailable`, `transport-unknown-outcome`,
+ * `transport-refused`.
+ */
 export type PendingReason = PublishFault["code"] | "not-published" | "write-in-flight";
 
 /** Renders the one human sentence for a publish fault. */
