@@ -5,6 +5,7 @@ import { locate, type Located } from "./locate.js";
 import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
 import { decodeText, digestText } from "./text.js";
+import { nfc } from "./unicode/fold.js";
 import { skeleton } from "./unicode/skeleton.js";
 
 type Found = Extract<Located, { state: "found" }>;
@@ -59,7 +60,7 @@ async function judgeFile(listings: Listings, a: FileKind, located: Located, maxB
 
 /** Judges one assumption against the tree: a row (hold or diverge), or a fault carrying the row's line. */
 export async function judge(listings: Listings, a: Assumption, maxBytes: number): Promise<Result<ReportRow, CheckFault>> {
-  const located = await locate(listings, a.path.split("/"));
+  const located = await locate(listings, nfc(a.path).split("/"));
   const judged = located.isErr()
     ? err(located.error)
     : "directory" in a

@@ -1,14 +1,17 @@
 import { err, ok, type Result } from "neverthrow";
 import type { DirEntry, TreeError, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
-import { caseFold, isAscii, nfc } from "./unicode/fold.js";
+import { caseFold, isAscii } from "./unicode/fold.js";
 import { scriptsOf } from "./unicode/scripts.js";
 import { confusableKey } from "./unicode/skeleton.js";
 
 /** What a path component found in one directory: one entry, or two spellings of one NFC name. */
 export type ExactHit = { readonly entry: DirEntry } | { readonly ambiguous: readonly DirEntry[] } | undefined;
 
-/** A directory listed and normalised once: lookups by NFC name, by case fold, by confusable skeleton. */
+/**
+ * A directory listed and normalised once: lookups by NFC name, by case fold, by confusable
+ * skeleton. Every `name` asked about must already be NFC (parsed plan paths are).
+ */
 export interface DirIndex {
   readonly entries: readonly DirEntry[];
   exact(name: string): ExactHit;
@@ -26,6 +29,8 @@ export interface Listings {
   readonly tree: TreeReader;
   /** The directory's index, listing it on first use; later calls answer from the cache at once. */
   index(dir: string): Result<DirIndex, CheckFault> | Promise<Result<DirIndex, CheckFault>>;
+  /** The directory's index if it is already listed, without listing it. */
+  cached(dir: string): DirIndex | undefined;
 }
 
 /** A TreeError as a fault, carrying its code, path and message. */
@@ -33,54 +38,69 @@ export function treeFault(e: TreeError): CheckFault {
   return { code: e.code, path: e.path, message: e.message };
 }
 
-function group(entries: readonly DirEntry[], key: (name: string) => string): Map<string, DirEntry[]> {
-  const map = new Map<string, DirEntry[]>();
+/** An entry with its NFC name. */
+type Slot = readonly [key: string, entry: DirEntry];
+
+// One map per directory, keyed by the case-folded NFC name: an exact lookup and a case-variant
+// lookup are the same probe. Most keys hold one slot, stored bare to spare an array per entry.
+function indexByFold(entries: readonly DirEntry[]): Map<string, Slot | Slot[]> {
+  const map = new Map<string, Slot | Slot[]>();
   for (const entry of entries) {
-    const k = key(entry.name);
-    const list = map.get(k);
-    if (list) list.push(entry);
-    else map.set(k, [entry]);
+    const { name } = entry;
+    const ascii = isAscii(name);
+    const key = ascii ? name : name.normalize("NFC");
+    const fold = ascii ? name.toLowerCase() : caseFold(key);
+    const slot: Slot = [key, entry];
+    const there = map.get(fold);
+    if (there === undefined) map.set(fold, slot);
+    else if (typeof there[0] === "string") map.set(fold, [there as Slot, slot]);
+    else (there as Slot[]).push(slot);
   }
   return map;
 }
 
+function slotsOf(map: Map<string, Slot | Slot[]>, fold: string): readonly Slot[] {
+  const there = map.get(fold);
+  if (there === undefined) return [];
+  return typeof there[0] === "string" ? [there as Slot] : (there as Slot[]);
+}
+
 function buildIndex(entries: readonly DirEntry[]): DirIndex {
-  const byName = new Map<string, DirEntry>();
-  let ambiguous: Map<string, DirEntry[]> | undefined;
-  for (const entry of entries) {
-    const key = nfc(entry.name);
-    const first = byName.get(key);
-    if (first === undefined) byName.set(key, entry);
-    else {
-      ambiguous ??= new Map();
-      ambiguous.set(key, [...(ambiguous.get(key) ?? [first]), entry]);
+  const byFold = indexByFold(entries);
+  const skeletons = new Map<boolean, Map<string, DirEntry[]>>();
+  // An ASCII name's letters are Latin, so only a name holding non-ASCII can be in another script.
+  const skeletonIndex = (nonAsciiOnly: boolean) => {
+    const map = new Map<string, DirEntry[]>();
+    for (const entry of entries) {
+      if (nonAsciiOnly && isAscii(entry.name)) continue;
+      const key = confusableKey(entry.name.normalize("NFC"));
+      const list = map.get(key);
+      if (list) list.push(entry);
+      else map.set(key, [entry]);
     }
-  }
-  let byFold: Map<string, DirEntry[]> | undefined;
-  let bySkeleton: Map<string, DirEntry[]> | undefined;
-  let byNonAsciiSkeleton: Map<string, DirEntry[]> | undefined;
+    return map;
+  };
   return {
     entries,
     exact(name) {
-      const key = nfc(name);
-      const clash = ambiguous?.get(key);
-      if (clash) return { ambiguous: clash };
-      const entry = byName.get(key);
-      return entry && { entry };
+      const same = slotsOf(byFold, caseFold(name)).filter(([key]) => key === name);
+      if (same.length === 0) return undefined;
+      return same.length === 1 && same[0] ? { entry: same[0][1] } : { ambiguous: same.map(([, e]) => e) };
     },
     caseVariants(name) {
-      byFold ??= group(entries, caseFold);
-      const key = nfc(name);
-      return (byFold.get(caseFold(name)) ?? []).filter((e) => nfc(e.name) !== key);
+      return slotsOf(byFold, caseFold(name))
+        .filter(([key]) => key !== name)
+        .map(([, e]) => e);
     },
     confusables(name) {
       const scripts = scriptsOf(name);
       if (scripts === "") return [];
-      // An ASCII name's letters are Latin, so only a name holding non-ASCII can be in another script.
-      const ascii = isAscii(name);
-      const index = ascii
-        ? (byNonAsciiSkeleton ??= group(entries.filter((e) => !isAscii(e.name)), confusableKey))
-        : (bySkeleton ??= group(entries, confusableKey));
+      const nonAsciiOnly = isAscii(name);
+      let index = skeletons.get(nonAsciiOnly);
+      if (!index) {
+        index = skeletonIndex(nonAsciiOnly);
+        skeletons.set(nonAsciiOnly, index);
+      }
       return (index.get(confusableKey(name)) ?? []).filter((e) => {
         const theirs = scriptsOf(e.name);
         return theirs !== "" && theirs !== scripts;
@@ -108,6 +128,10 @@ export function createListings(tree: TreeReader): Listings {
       const made = load(dir);
       pending.set(dir, made);
       return made;
+    },
+    cached(dir) {
+      const hit = done.get(dir);
+      return hit?.isOk() ? hit.value : undefined;
     },
   };
 }

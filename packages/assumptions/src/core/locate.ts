@@ -91,11 +91,30 @@ async function walk(listings: Listings, comps: readonly string[], at: Step): Pro
   return ok(best);
 }
 
+// The common case without a promise: every directory on the path already listed, every
+// component spelled exactly, no link. Anything else (a miss, a variant, a link) takes `walk`.
+function exactlyCached(listings: Listings, comps: readonly string[]): Located | undefined {
+  let dir = "";
+  for (let i = 0; i < comps.length; i += 1) {
+    const hit = listings.cached(dir)?.exact(comps[i] as string);
+    if (!hit || !("entry" in hit)) return undefined;
+    const { entry } = hit;
+    const { type } = entry;
+    if (type === "symlink") return undefined;
+    const path = child(dir, entry.name);
+    if (i === comps.length - 1) return { state: "found", spelled: path, entry, resolved: { path, type } };
+    if (type !== "directory") return undefined;
+    dir = path;
+  }
+  return undefined;
+}
+
 /**
- * Finds a plan path's components among the tree's real entries: NFC-equal is the entry; equal
- * after case folding, or a confusable skeleton in another script, is a variant; else missing.
- * Every variant spelling is explored, so a variant anywhere is found.
+ * Finds a plan path's components (NFC, as parsed) among the tree's real entries: NFC-equal is
+ * the entry; equal after case folding, or a confusable skeleton in another script, is a
+ * variant; else missing. Every variant spelling is explored, so a variant anywhere is found.
  */
-export function locate(listings: Listings, components: readonly string[]): Promise<Locating> {
-  return walk(listings, components, { dir: "", spelled: "", index: 0, how: undefined });
+export function locate(listings: Listings, components: readonly string[]): Locating | Promise<Locating> {
+  const fast = exactlyCached(listings, components);
+  return fast ? ok(fast) : walk(listings, components, { dir: "", spelled: "", index: 0, how: undefined });
 }
