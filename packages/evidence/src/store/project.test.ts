@@ -33,7 +33,8 @@ describe("projectKey reads git's own files", () => {
   });
 
   test("no .git, a .git file without gitdir, or a gitdir without HEAD is not a checkout", async () => {
-    for (const files of [{ "/w/r/plan.md": "" }, { "/w/r/.git": "nonsense\n" }, { "/w/r/.git": "gitdir: /nowhere\n" }, { "/w/r/.git/config": "" }]) {
+    const cases: Record<string, string>[] = [{ "/w/r/plan.md": "" }, { "/w/r/.git": "nonsense\n" }, { "/w/r/.git": "gitdir: /nowhere\n" }, { "/w/r/.git/config": "" }];
+    for (const files of cases) {
       expect((await keyOf(files, "/w/r"))._unsafeUnwrapErr()).toMatchObject({ code: "not-a-repository-root", repo: "/w/r" });
     }
   });
