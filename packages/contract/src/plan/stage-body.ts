@@ -30,6 +30,17 @@ function splitRefs(text: string): string[] {
   return refs.length === 1 && /^(?:none|nothing|-|—)$/i.test(refs[0] ?? "") ? [] : refs;
 }
 
+/** Lines from `from` that continue an Acceptance: line's expectations (trimmed); none is dropped in silence. */
+function continuation(model: LineModel, from: number, to: number): string[] {
+  const out: string[] = [];
+  for (let i = from; i < to; i++) {
+    const line = model.lines[i];
+    if (!line || line.inFence || !CONTINUED.test(line.text)) break;
+    out.push(line.text.trim());
+  }
+  return out;
+}
+
 /** Read Exit:, Acceptance:, Depends on: and Optional lines of one stage (fenced code ignored). */
 export function readStageBody(model: LineModel, span: StageSpan): Result<StageBody, ContractFault> {
   const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional };
@@ -46,13 +57,9 @@ export function readStageBody(model: LineModel, span: StageSpan): Result<StageBo
       body.exit = exit[1] ?? "";
       exitLine = line.no;
     } else if (acc) {
-      let text = acc[1] ?? "";
-      // Expectations wrapped onto the next lines belong to this row; none is dropped in silence.
-      for (let next = model.lines[i + 1]; next && i + 1 < span.to && !next.inFence && CONTINUED.test(next.text); next = model.lines[i + 1]) {
-        text += ` ${next.text.trim()}`;
-        i++;
-      }
-      const row = parseAcceptance(text, line.no);
+      const wrapped = continuation(model, i + 1, span.to);
+      const row = parseAcceptance([acc[1] ?? "", ...wrapped].join(" "), line.no);
+      i += wrapped.length;
       if (row.isErr()) return err(row.error);
       body.rows.push(row.value);
     } else if (dep) {
