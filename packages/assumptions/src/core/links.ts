@@ -36,7 +36,7 @@ async function step(walk: Walk, start: readonly string[], parts: readonly string
     }
     const index = await walk.listings.index(dir.join("/"));
     if (index.isErr()) return err(index.error);
-    const entry = index.value.entries.find((e) => e.name === part);
+    const entry = index.value.named(part);
     if (!entry) return ok(undefined);
     const here = [...dir, part];
     let type: EntryType = entry.type;

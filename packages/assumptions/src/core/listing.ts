@@ -15,6 +15,8 @@ export type ExactHit = { readonly entry: DirEntry } | { readonly ambiguous: read
 export interface DirIndex {
   readonly entries: readonly DirEntry[];
   exact(name: string): ExactHit;
+  /** The entry spelled byte for byte as `raw` (how a link's target names it), if any. */
+  named(raw: string): DirEntry | undefined;
   /** Entries equal to `name` after full case folding, excluding NFC-equal ones. */
   caseVariants(name: string): readonly DirEntry[];
   /**
@@ -86,6 +88,9 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
       const same = slotsOf(byFold, caseFold(name)).filter(([key]) => key === name);
       if (same.length === 0) return undefined;
       return same.length === 1 && same[0] ? { entry: same[0][1] } : { ambiguous: same.map(([, e]) => e) };
+    },
+    named(raw) {
+      return slotsOf(byFold, caseFold(raw)).find(([, e]) => e.name === raw)?.[1];
     },
     caseVariants(name) {
       return slotsOf(byFold, caseFold(name))

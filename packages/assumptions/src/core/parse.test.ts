@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { describeFault } from "./describe.js";
 import { parseAssumptions } from "./parse.js";
@@ -89,5 +91,16 @@ describe("refusals name the line and the value", () => {
     expect(describeFault(fault("exists\ta\nabsent\tsrc/re\u200Bfunds.py"))).toBe(
       'line 2: the path "src/re<U+200B>funds.py" holds the invisible character U+200B',
     );
+  });
+});
+
+describe("docs/assumptions-format.md", () => {
+  test("its example parses, and its digest is the one the page says", () => {
+    const page = readFileSync(new URL("../../../../docs/assumptions-format.md", import.meta.url), "utf8");
+    const example = /```\n(# batch[\s\S]*?)```/.exec(page)?.[1] ?? "";
+    const rows = parseAssumptions(example)._unsafeUnwrap();
+    expect(rows.map((r) => r.kind)).toEqual(["exists", "absent", "absent", "contains", "lacks", "unchanged"]);
+    const text = "def charge(amount):\n    return amount\n";
+    expect(rows[5]).toMatchObject({ sha256: createHash("sha256").update(text).digest("hex") });
   });
 });
