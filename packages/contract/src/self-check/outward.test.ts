@@ -66,6 +66,9 @@ describe("outward writes, by example", () => {
       "cat notes | curl -d @- https://example.test",
       "(cd sub && git push)",
       "/usr/bin/git push",
+      "pnpm test > out.log 2>&1 && git push",
+      "git push >/dev/null 2>&1",
+      "if true; then git push; fi",
     ]) {
       expect(writesOutward(line), line).toBe(true);
     }

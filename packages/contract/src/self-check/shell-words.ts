@@ -66,13 +66,21 @@ function doubleQuoted(st: State): string {
 /** Handle one character outside quotes; returns false when it was an ordinary word character. */
 function special(st: State, c: string): boolean {
   const next = st.s[st.i + 1] ?? "";
-  if (c === " " || c === "\t" || c === "\r") return endWord(st), st.i++, true;
+  if (c === " " || c === "\t" || c === "\r") {
+    endWord(st);
+    st.i++;
+    return true;
+  }
   if (c === "#" && st.word === null) {
     const nl = st.s.indexOf("\n", st.i);
     st.i = nl === -1 ? st.s.length : nl;
     return true;
   }
-  if (OPERATORS.has(c)) return endCommand(st), st.i++, true;
+  if (OPERATORS.has(c)) {
+    endCommand(st);
+    st.i++;
+    return true;
+  }
   if (c === "\\") {
     if (next !== "\n") st.word = (st.word ?? "") + next;
     st.i += 2;
@@ -113,9 +121,8 @@ function expansionOrRedirect(st: State, c: string): boolean {
     st.i += redirect[0].length;
     while (st.s[st.i] === " " || st.s[st.i] === "\t") st.i++;
     const target: State = { ...st, word: null, words: [] };
-    while (target.i < st.s.length && !readOne(target, true)) {
-      /* read the target word */
-    }
+    let ended = false;
+    while (target.i < st.s.length && !ended) ended = readOne(target, true);
     st.i = target.i;
     return true;
   }
