@@ -158,7 +158,7 @@ describe("writes are atomic and durable", () => {
     const moved = { ...envelope, record: { ...envelope.record, local_pending_path: "/tmp/x.json" } };
     expect((await store.save(moved))._unsafeUnwrapErr()).toMatchObject({ code: "envelope-path-mismatch" });
     const rehashed = { ...envelope, record: { ...envelope.record, content_sha256: "0".repeat(64) } };
-    expect((await store.save(rehashed)).isErr()).toBe(true);
+    expect((await store.save(rehashed))._unsafeUnwrapErr()).toMatchObject({ code: "content-hash-mismatch", actual: "0".repeat(64) });
     expect(readdirSync(store.root)).toEqual([]);
   });
 });

@@ -74,15 +74,43 @@ function guard(fs: StoreFs, loc: Location, path: string): ResultAsync<string, St
   return ignored.map(() => path);
 }
 
+/** Reads one envelope and checks everything the reference's `load` checks. */
+function loadEnvelope(fs: StoreFs, loc: Location, path: string, pathFor: (key: RecordKey) => string): ResultAsync<Envelope, StoreFault | RecordFault> {
+  return guard(fs, loc, path)
+    .andThen(() => fs.readFile(path))
+    .andThen((bytes) => decodeUtf8(bytes, path))
+    .andThen((text) => parseJson(text))
+    .andThen((value) => decodeEnvelope(value, path, (r) => pathFor(recordKey(r))));
+}
+
+/** Loads every envelope in the root, in file-name order; the first bad one is the answer. */
+function listEnvelopes(fs: StoreFs, loc: Location, load: (path: string) => ResultAsync<Envelope, StoreFault | RecordFault>) {
+  return checkRootPath(fs, loc)
+    .andThen(() => fs.readdir(loc.root))
+    .andThen((names) =>
+      [...names]
+        .filter(isEnvelopeName)
+        .sort()
+        .reduce<ResultAsync<Envelope[], StoreFault | RecordFault>>(
+          (acc, name) => acc.andThen((got) => load(`${loc.root}/${name}`).map((e) => [...got, e])),
+          okAsync([]),
+        ),
+    );
+}
+
+/** Saves an envelope where it will load back from, refusing one whose path or hash would not. */
+function saveEnvelope(fs: StoreFs, loc: Location, envelope: Envelope, path: string): ResultAsync<void, StoreFault> {
+  const { local_pending_path: local, content_sha256: claimed } = envelope.record;
+  if (local !== path) return errAsync({ code: "envelope-path-mismatch", path: local, expected: path });
+  const digest = contentHash(envelope.record);
+  if (claimed !== digest) return errAsync({ code: "content-hash-mismatch", path, expected: digest, actual: claimed });
+  return guard(fs, loc, path).andThen(() => atomicWrite(fs, loc.root, path, fileBytes(envelopeToJson(envelope)), false));
+}
+
 function makeStore(fs: StoreFs, loc: Location, id: LockIdentity): PendingStore {
   const pathFor = (key: RecordKey): string => `${loc.root}/${keyHash(key)}.json`;
-  const load = (path: string): ResultAsync<Envelope, StoreFault | RecordFault> =>
-    guard(fs, loc, path)
-      .andThen(() => fs.readFile(path))
-      .andThen((bytes) => decodeUtf8(bytes, path))
-      .andThen((text) => parseJson(text))
-      .andThen((value) => decodeEnvelope(value, path, (r) => pathFor(recordKey(r))));
-  const store: PendingStore = {
+  const load = (path: string) => loadEnvelope(fs, loc, path, pathFor);
+  return {
     root: loc.root,
     legacy: loc.legacy,
     unusedLegacy: loc.unusedLegacy,
@@ -92,33 +120,17 @@ function makeStore(fs: StoreFs, loc: Location, id: LockIdentity): PendingStore {
         fs.lstat(path).map(() => true).orElse((e) => (e.errno === "ENOENT" ? ok(false) : err<boolean, StoreFault>(e))),
       ),
     load,
-    save: (envelope) => {
-      const path = pathFor(recordKey(envelope.record));
-      if (envelope.record.local_pending_path !== path || envelope.record.content_sha256 !== contentHash(envelope.record)) {
-        return errAsync({ code: "envelope-path-mismatch", path: envelope.record.local_pending_path, expected: path });
-      }
-      return guard(fs, loc, path).andThen(() => atomicWrite(fs, loc.root, path, fileBytes(envelopeToJson(envelope)), false));
-    },
+    save: (envelope) => saveEnvelope(fs, loc, envelope, pathFor(recordKey(envelope.record))),
     snapshot: (record) => {
       const path = `${loc.root}/snapshot-${contentHash(record)}.json`;
       return guard(fs, loc, path).andThen(() => atomicWrite(fs, loc.root, path, fileBytes(recordToJson(record)), true)).map(() => path);
     },
-    list: () =>
-      checkRootPath(fs, loc)
-        .andThen(() => fs.readdir(loc.root))
-        .andThen((names) => {
-          const envelopes = [...names].filter(isEnvelopeName).sort();
-          return envelopes.reduce<ResultAsync<Envelope[], StoreFault | RecordFault>>(
-            (acc, name) => acc.andThen((got) => load(`${loc.root}/${name}`).map((e) => [...got, e])),
-            okAsync([]),
-          );
-        }),
+    list: () => listEnvelopes(fs, loc, load),
     lock: (key, opts) => {
-      const path = `${loc.root}/${keyHash({ repo: key.repo, pr: key.pr, task: key.task, attempt: key.attempt })}.lock`;
+      const path = `${loc.root}/${keyHash(key)}.lock`;
       return guard(fs, loc, path).andThen(() => acquireLock(fs, loc.root, path, id, opts?.staleMs ?? DEFAULT_STALE_MS));
     },
   };
-  return store;
 }
 
 /**
