@@ -1,0 +1,61 @@
+import { EventEmitter } from "node:events";
+import { Writable } from "node:stream";
+import { describe, expect, test } from "vitest";
+import { processIo, type ProcessLike } from "./process-io.js";
+
+function sink(fail: boolean): Writable & { text: string } {
+  const w = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      if (fail) return done(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+      w.text += chunk.toString();
+      return done();
+    },
+  }) as Writable & { text: string };
+  w.text = "";
+  return w;
+}
+
+function fakeProcess(failStdout = false) {
+  const events = new EventEmitter();
+  const proc = {
+    stdin: (async function* (): AsyncGenerator<Uint8Array> {})(),
+    stdout: sink(failStdout),
+    stderr: sink(false),
+    env: {},
+    cwd: () => "/somewhere",
+    exitCode: undefined as number | string | undefined,
+    on: (event: "uncaughtException" | "unhandledRejection", listener: (reason: unknown) => void) => events.on(event, listener),
+  } satisfies ProcessLike;
+  return { proc, events };
+}
+
+describe("processIo: the seal around the real process", () => {
+  test("the code main returns becomes the exit code", async () => {
+    const { proc } = fakeProcess();
+    const { io, finish } = processIo(proc);
+    await io.stdout.write("PLAN HOLDS\n");
+    finish(0);
+    expect(proc.exitCode).toBe(0);
+    expect(proc.stdout.text).toBe("PLAN HOLDS\n");
+    expect(io.cwd).toBe("/somewhere");
+  });
+
+  test("a stdout error (EPIPE) rejects the write and makes the exit 2, whatever main returns", async () => {
+    const { proc } = fakeProcess(true);
+    const { io, finish } = processIo(proc);
+    await expect(io.stdout.write("HALT\n")).rejects.toMatchObject({ code: "EPIPE" });
+    finish(1);
+    expect(proc.exitCode).toBe(2);
+  });
+
+  test("an uncaught exception or rejection is exit 2 with a message, and stays 2", () => {
+    for (const event of ["uncaughtException", "unhandledRejection"] as const) {
+      const { proc, events } = fakeProcess();
+      const { finish } = processIo(proc);
+      events.emit(event, new Error("boom"));
+      finish(0);
+      expect(proc.exitCode).toBe(2);
+      expect(proc.stderr.text).toMatch(/^error: internal error: Error: boom/);
+    }
+  });
+});
