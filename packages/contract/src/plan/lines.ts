@@ -14,7 +14,7 @@ export type Heading = { index: number; level: number; text: string };
 export type LineModel = { source: string; lines: Line[]; headings: Heading[] };
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:#+[ \t]*)?$/;
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 
 /** Split text into lines (LF, CR stripped from content), mark fenced code, find headings. */
 export function lineModel(source: string): LineModel {

@@ -18,6 +18,11 @@ describe("readPlan: stage headings", () => {
     expect(stage).toMatchObject({ id: "S1", label, title, optional, line: 3 });
   });
 
+  test("a closing run of # is not part of the title, a # inside a word is", () => {
+    const stages = stagesOf(plan("## Stages ##", "### S1: Port to C# ###", "x"));
+    expect(stages[0]?.title).toBe("Port to C#");
+  });
+
   test("ids are renumbered in order whatever the plan's labels are", () => {
     const stages = stagesOf(plan("## Stages", "### Phase 3", "a", "### Phase 7", "b", "### Phase 9", "c"));
     expect(stages.map((s) => [s.id, s.label])).toEqual([["S1", "Phase 3"], ["S2", "Phase 7"], ["S3", "Phase 9"]]);
