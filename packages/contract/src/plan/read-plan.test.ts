@@ -116,6 +116,10 @@ describe("readPlan: numbered lists and faults", () => {
       heading: "Recommendation",
     });
   });
+  test("a heading that names two sections goes to the one it names alone elsewhere", () => {
+    const p = readPlan(plan("## What not to do during rollout", "- Do not ship first.", "## Rollout", "### Phase 1", "x"));
+    expect(p._unsafeUnwrap()).toMatchObject({ prohibitions: ["Do not ship first."], stages: [{ label: "Phase 1" }] });
+  });
   test("an empty text has no recommendation", () => {
     expect(readPlan("")._unsafeUnwrapErr()).toEqual({ code: "no-recommendation", line: 1 });
   });

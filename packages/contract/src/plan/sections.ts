@@ -37,8 +37,12 @@ export function findSection(model: LineModel, kind: SectionKind): Section | null
   const candidates = model.headings
     .filter((h) => !STAGE_HEADING.test(h.text))
     .sort((a, b) => Number(a.level === 1) - Number(b.level === 1) || a.index - b.index);
+  const named = candidates.filter((h) => BY_NAME[kind].test(h.text));
+  // "What not to do during rollout" names prohibitions first: a heading that names only this kind wins.
+  const others = (Object.keys(BY_NAME) as SectionKind[]).filter((k) => k !== kind);
   const hit =
-    candidates.find((h) => BY_NAME[kind].test(h.text)) ??
+    named.find((h) => !others.some((k) => BY_NAME[k].test(h.text))) ??
+    named[0] ??
     candidates.find((h) => BY_NUMBER[kind].test(h.text));
   return hit ? sectionAt(model, hit) : null;
 }
