@@ -13,7 +13,7 @@ export interface StoreFsFaults {
 export type FaultyStoreFs = StoreFs & { readonly count: number; readonly crashed: boolean };
 
 /** The error a crashed StoreFs answers every call with. */
-export function crashError(op: string, path: string): StoreFsError {
+function crashError(op: string, path: string): StoreFsError {
   return { code: "store-fs", errno: "ECRASH", op, path, message: "simulated crash: the process died here" };
 }
 
