@@ -20,7 +20,7 @@ export { DEFAULT_MAX_BYTES } from "./core/read.js";
 // --- adapters: node fs, memfs, fault-injecting wrapper ---
 export { nodeTree } from "./adapters/node.js";
 export { memfsTree } from "./adapters/memfs.js";
-export type { DirentLike, FileHandleLike, FsLike, FsTreeOptions, StatsLike } from "./adapters/fs.js";
+export type { DirentLike, FsLike, FsTreeOptions, StatsLike } from "./adapters/fs.js";
 export { faultyTree } from "./adapters/faulty.js";
 export type { TreeFaultInjector, TreeOp } from "./adapters/faulty.js";
 

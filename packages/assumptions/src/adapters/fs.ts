@@ -1,4 +1,4 @@
-import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { err, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { decodeName, errorCode, escapesTree, joinTree, treeError } from "./tree-error.js";
 
@@ -18,29 +18,25 @@ export interface DirentLike {
   isSymbolicLink(): boolean;
 }
 
-/** The part of a `fs.promises` FileHandle the adapter reads through. */
-export interface FileHandleLike {
-  stat(): Promise<StatsLike>;
-  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
-  close(): Promise<void>;
-}
-
 /**
  * The subset of a node:fs-shaped object the tree adapters use: `node:fs` itself, a memfs
- * `createFsFromVolume(vol)` / `memfs().fs`, or anything else of that shape.
+ * `createFsFromVolume(vol)` / `memfs().fs`, or anything else of that shape. Only synchronous
+ * calls are used: the gate reads thousands of small files, and a thread-pool round trip per
+ * call cost more than the read itself (see docs/performance.md). The port stays asynchronous.
  */
 export interface FsLike {
   readonly constants: { readonly O_RDONLY: number; readonly O_NONBLOCK: number; readonly O_NOFOLLOW: number };
-  readonly promises: {
-    /** memfs types its answer loosely (names or dirents); a non-dirent answer is refused at run time. */
-    readdir(
-      path: string,
-      options: { encoding: "buffer"; withFileTypes: true },
-    ): Promise<readonly (DirentLike | string | Uint8Array)[]>;
-    lstat(path: string): Promise<StatsLike>;
-    open(path: string, flags: number): Promise<FileHandleLike>;
-    readlink(path: string, options: { encoding: "buffer" }): Promise<Uint8Array | string>;
-  };
+  /** memfs types its answer loosely (names or dirents); a non-dirent answer is refused at run time. */
+  readdirSync(
+    path: string,
+    options: { encoding: "buffer"; withFileTypes: true },
+  ): readonly (DirentLike | string | Uint8Array)[];
+  lstatSync(path: string): StatsLike;
+  openSync(path: string, flags: number): number;
+  fstatSync(fd: number): StatsLike;
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  closeSync(fd: number): void;
+  readlinkSync(path: string, options: { encoding: "buffer" }): Uint8Array | string;
 }
 
 /** Options shared by `nodeTree` and `memfsTree`. */
@@ -60,11 +56,17 @@ function fromErrno(op: Op, path: string, e: unknown): TreeError {
   return treeError("tree-io", path, code);
 }
 
-function attempt<T>(op: Op, path: string, run: () => Promise<T>): ResultAsync<T, TreeError> {
-  return ResultAsync.fromPromise(
-    Promise.resolve().then(run),
-    (e) => fromErrno(op, path, e),
-  );
+/** Runs one throwing fs call, its error mapped once, here. */
+function attempt<T>(op: Op, path: string, run: () => T): Result<T, TreeError> {
+  try {
+    return ok(run());
+  } catch (e) {
+    return err(fromErrno(op, path, e));
+  }
+}
+
+function later<T>(result: Result<T, TreeError>): ResultAsync<T, TreeError> {
+  return result.asyncAndThen((value) => okAsync(value));
 }
 
 function entryType(d: DirentLike): EntryType {
@@ -77,20 +79,18 @@ function nameOf(raw: Uint8Array | string): string | undefined {
   return typeof raw === "string" ? raw : decodeName(raw);
 }
 
-function toEntries(
-  path: string,
-  dirents: readonly (DirentLike | string | Uint8Array)[],
-): ResultAsync<readonly DirEntry[], TreeError> {
-  const entries: DirEntry[] = [];
-  for (const d of dirents) {
+function toEntries(path: string, dirents: readonly (DirentLike | string | Uint8Array)[]): Result<readonly DirEntry[], TreeError> {
+  const entries: DirEntry[] = new Array(dirents.length);
+  for (let i = 0; i < dirents.length; i += 1) {
+    const d = dirents[i] as DirentLike | string | Uint8Array;
     if (typeof d === "string" || d instanceof Uint8Array) {
-      return errAsync(treeError("tree-io", path, "the filesystem listed names without their types"));
+      return err(treeError("tree-io", path, "the filesystem listed names without their types"));
     }
     const name = nameOf(d.name);
-    if (name === undefined) return errAsync(treeError("tree-io", path, "an entry's name is not UTF-8"));
-    entries.push({ name, type: entryType(d) });
+    if (name === undefined) return err(treeError("tree-io", path, "an entry's name is not UTF-8"));
+    entries[i] = { name, type: entryType(d) };
   }
-  return okAsync(entries);
+  return ok(entries);
 }
 
 function statKind(s: StatsLike): string | undefined {
@@ -99,15 +99,12 @@ function statKind(s: StatsLike): string | undefined {
   return s.isSymbolicLink() ? "a symbolic link" : "a FIFO, socket or device";
 }
 
-function sizeOf(s: StatsLike): number {
-  return Number(s.size);
-}
-
 /**
- * Reads at most `limit` bytes from an open handle, stopping at end of file. The buffer starts
- * at `expected` bytes (the fstat size plus one) and grows only if the file grows under it.
+ * Reads at most `limit` bytes from an open regular file, stopping at end of file. The buffer
+ * starts at `expected` bytes (the fstat size plus one), so a file that did not change is read by
+ * one call: a short read of a regular file is its end. It grows only if the file grows under it.
  */
-async function readUpTo(handle: FileHandleLike, expected: number, limit: number): Promise<Uint8Array> {
+function readUpTo(fs: FsLike, fd: number, expected: number, limit: number): Uint8Array {
   let buffer = new Uint8Array(Math.min(expected, limit));
   let filled = 0;
   for (;;) {
@@ -117,58 +114,79 @@ async function readUpTo(handle: FileHandleLike, expected: number, limit: number)
       grown.set(buffer);
       buffer = grown;
     }
-    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
+    const want = buffer.length - filled;
+    const got = fs.readSync(fd, buffer, filled, want, filled);
+    filled += got;
+    if (got < want) break;
   }
   return buffer.subarray(0, filled);
 }
 
-type Opened = { ok: Uint8Array } | { refuse: TreeError };
-
-/** Opens without blocking and without following a final link, verifies by fstat, reads bounded. */
-async function readOpened(fs: FsLike, abs: string, path: string, maxBytes: number): Promise<Opened> {
-  const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
-  const handle = await fs.promises.open(abs, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
-  try {
-    const stat = await handle.stat();
-    const kind = statKind(stat);
-    if (kind !== undefined) return { refuse: treeError("tree-not-a-file", path, kind) };
-    if (sizeOf(stat) > maxBytes) return { refuse: treeError("tree-too-large", path, `${maxBytes} bytes`) };
-    const bytes = await readUpTo(handle, sizeOf(stat) + 1, maxBytes + 1);
-    if (bytes.length > maxBytes) return { refuse: treeError("tree-too-large", path, `${maxBytes} bytes`) };
-    return { ok: bytes };
-  } finally {
-    await handle.close();
-  }
+/** Verifies an open descriptor by fstat (a regular file within bounds) and reads it bounded. */
+function readOpened(fs: FsLike, fd: number, path: string, maxBytes: number): Result<Uint8Array, TreeError> {
+  const stat = fs.fstatSync(fd);
+  const kind = statKind(stat);
+  if (kind !== undefined) return err(treeError("tree-not-a-file", path, kind));
+  const tooLarge = err(treeError("tree-too-large", path, `${maxBytes} bytes`));
+  if (Number(stat.size) > maxBytes) return tooLarge;
+  const bytes = readUpTo(fs, fd, Number(stat.size) + 1, maxBytes + 1);
+  return bytes.length > maxBytes ? tooLarge : ok(bytes);
 }
 
-function readFile(fs: FsLike, abs: string, path: string, maxBytes: number): ResultAsync<Uint8Array, TreeError> {
-  return attempt("read", path, () => fs.promises.lstat(abs)).andThen((stat) => {
-    const kind = statKind(stat);
-    if (kind !== undefined) return errAsync(treeError("tree-not-a-file", path, kind));
-    if (sizeOf(stat) > maxBytes) return errAsync(treeError("tree-too-large", path, `${maxBytes} bytes`));
-    return attempt("read", path, () => readOpened(fs, abs, path, maxBytes)).andThen((r) =>
-      "ok" in r ? okAsync(r.ok) : errAsync(r.refuse),
-    );
-  });
+/**
+ * Why an open was refused. `O_NOFOLLOW` makes a final link fail (ELOOP), a socket cannot be
+ * opened (ENXIO), memfs refuses a directory (EISDIR): lstat names what is there; anything
+ * else, or an lstat that finds a regular file after all, stays the open's own error.
+ */
+function openRefused(fs: FsLike, abs: string, path: string, e: unknown): TreeError {
+  const code = errorCode(e);
+  if (code === "ELOOP" || code === "ENXIO" || code === "EISDIR") {
+    const stat = attempt("read", path, () => fs.lstatSync(abs));
+    const kind = stat.isOk() ? statKind(stat.value) : undefined;
+    if (kind !== undefined) return treeError("tree-not-a-file", path, kind);
+  }
+  return fromErrno("read", path, e);
+}
+
+/**
+ * One open without blocking (`O_NONBLOCK`: a FIFO never waits for a writer) and without
+ * following a final link (`O_NOFOLLOW`), one fstat, one bounded read, one close.
+ */
+function readFile(fs: FsLike, abs: string, path: string, maxBytes: number): Result<Uint8Array, TreeError> {
+  const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+  } catch (e) {
+    return err(openRefused(fs, abs, path, e));
+  }
+  const read = attempt("read", path, () => readOpened(fs, fd, path, maxBytes)).andThen((r) => r);
+  const closed = attempt("read", path, () => fs.closeSync(fd));
+  return read.andThen((bytes) => closed.map(() => bytes));
 }
 
 /** Lists a directory; a path naming a link (other than the root itself) is not listed through. */
-function listDir(fs: FsLike, abs: string, path: string): ResultAsync<readonly DirEntry[], TreeError> {
-  const checked =
+function listDir(fs: FsLike, abs: string, path: string): Result<readonly DirEntry[], TreeError> {
+  const checked: Result<unknown, TreeError> =
     path === ""
-      ? okAsync(undefined)
-      : attempt("list", path, () => fs.promises.lstat(abs)).andThen((stat) =>
-          stat.isDirectory() ? okAsync(undefined) : errAsync(treeError("tree-not-a-directory", path, statKind(stat))),
+      ? ok(undefined)
+      : attempt("list", path, () => fs.lstatSync(abs)).andThen((stat) =>
+          stat.isDirectory() ? ok(undefined) : err(treeError("tree-not-a-directory", path, statKind(stat))),
         );
   return checked
-    .andThen(() => attempt("list", path, () => fs.promises.readdir(abs, { encoding: "buffer", withFileTypes: true })))
+    .andThen(() => attempt("list", path, () => fs.readdirSync(abs, { encoding: "buffer", withFileTypes: true })))
     .andThen((dirents) => toEntries(path, dirents));
 }
 
-function guarded<T>(path: string, run: () => ResultAsync<T, TreeError>): ResultAsync<T, TreeError> {
-  return escapesTree(path) ? errAsync(treeError("tree-io", path, "the path leaves the tree")) : run();
+function readLink(fs: FsLike, abs: string, path: string): Result<string, TreeError> {
+  return attempt("readLink", path, () => fs.readlinkSync(abs, { encoding: "buffer" })).andThen((raw) => {
+    const target = nameOf(raw);
+    return target === undefined ? err(treeError("tree-io", path, "the link target is not UTF-8")) : ok(target);
+  });
+}
+
+function guarded<T>(path: string, run: () => Result<T, TreeError>): ResultAsync<T, TreeError> {
+  return later(escapesTree(path) ? err(treeError("tree-io", path, "the path leaves the tree")) : run());
 }
 
 /**
@@ -182,14 +200,6 @@ export function fsTree(fs: FsLike, root: string, opts: FsTreeOptions = {}): Tree
     describe: opts.describe ?? root,
     list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
     read: (path, maxBytes) => guarded(path, () => readFile(fs, abs(path), path, maxBytes)),
-    readLink: (path) =>
-      guarded(path, () =>
-        attempt("readLink", path, () => fs.promises.readlink(abs(path), { encoding: "buffer" })).andThen((raw) => {
-          const target = nameOf(raw);
-          return target === undefined
-            ? errAsync(treeError("tree-io", path, "the link target is not UTF-8"))
-            : okAsync(target);
-        }),
-      ),
+    readLink: (path) => guarded(path, () => readLink(fs, abs(path), path)),
   };
 }
