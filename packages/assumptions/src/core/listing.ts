@@ -40,31 +40,30 @@ export function treeFault(e: TreeError): CheckFault {
   return { code: e.code, path: e.path, message: e.message };
 }
 
-/** An entry with its NFC name. */
-type Slot = readonly [key: string, entry: DirEntry];
+// The NFC spelling of an entry's name; ASCII names (most) are their own NFC.
+function nfcName(entry: DirEntry): string {
+  return isAscii(entry.name) ? entry.name : entry.name.normalize("NFC");
+}
 
 // One map per directory, keyed by the case-folded NFC name: an exact lookup and a case-variant
-// lookup are the same probe. Most keys hold one slot, stored bare to spare an array per entry.
-function indexByFold(entries: readonly DirEntry[]): Map<string, Slot | Slot[]> {
-  const map = new Map<string, Slot | Slot[]>();
+// lookup are the same probe. Most keys hold one entry, stored bare to spare an array per entry.
+function indexByFold(entries: readonly DirEntry[]): Map<string, DirEntry | DirEntry[]> {
+  const map = new Map<string, DirEntry | DirEntry[]>();
   for (const entry of entries) {
     const { name } = entry;
-    const ascii = isAscii(name);
-    const key = ascii ? name : name.normalize("NFC");
-    const fold = ascii ? name.toLowerCase() : caseFold(key);
-    const slot: Slot = [key, entry];
+    const fold = isAscii(name) ? name.toLowerCase() : caseFold(name);
     const there = map.get(fold);
-    if (there === undefined) map.set(fold, slot);
-    else if (typeof there[0] === "string") map.set(fold, [there as Slot, slot]);
-    else (there as Slot[]).push(slot);
+    if (there === undefined) map.set(fold, entry);
+    else if (Array.isArray(there)) there.push(entry);
+    else map.set(fold, [there as DirEntry, entry]);
   }
   return map;
 }
 
-function slotsOf(map: Map<string, Slot | Slot[]>, fold: string): readonly Slot[] {
-  const there = map.get(fold);
+function foldedAs(map: Map<string, DirEntry | DirEntry[]>, name: string): readonly DirEntry[] {
+  const there = map.get(caseFold(name));
   if (there === undefined) return [];
-  return typeof there[0] === "string" ? [there as Slot] : (there as Slot[]);
+  return Array.isArray(there) ? there : [there as DirEntry];
 }
 
 function buildIndex(entries: readonly DirEntry[]): DirIndex {
@@ -85,17 +84,15 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
   return {
     entries,
     exact(name) {
-      const same = slotsOf(byFold, caseFold(name)).filter(([key]) => key === name);
+      const same = foldedAs(byFold, name).filter((e) => nfcName(e) === name);
       if (same.length === 0) return undefined;
-      return same.length === 1 && same[0] ? { entry: same[0][1] } : { ambiguous: same.map(([, e]) => e) };
+      return same.length === 1 && same[0] ? { entry: same[0] } : { ambiguous: same };
     },
     named(raw) {
-      return slotsOf(byFold, caseFold(raw)).find(([, e]) => e.name === raw)?.[1];
+      return foldedAs(byFold, raw).find((e) => e.name === raw);
     },
     caseVariants(name) {
-      return slotsOf(byFold, caseFold(name))
-        .filter(([key]) => key !== name)
-        .map(([, e]) => e);
+      return foldedAs(byFold, name).filter((e) => nfcName(e) !== name);
     },
     confusables(name) {
       const scripts = scriptsOf(name);

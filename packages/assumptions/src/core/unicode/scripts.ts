@@ -14,7 +14,7 @@ const WRITING_SYSTEMS: Readonly<Record<string, readonly string[]>> = {
 
 // Tested first, so a name in a common script compiles only a few property regexes.
 const LIKELY = ["Latn", "Cyrl", "Grek", "Hani", "Hira", "Kana", "Hang", "Arab", "Hebr", "Deva", "Thai", "Armn", "Geor"];
-const ORDER = [...LIKELY, ...SCRIPT_CODES.filter((code) => !LIKELY.includes(code))];
+const RARE = SCRIPT_CODES.filter((code) => !LIKELY.includes(code));
 const COMMON = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
 
 interface ScriptInfo {
@@ -27,17 +27,22 @@ interface ScriptInfo {
 const compiled = new Map<string, RegExp>();
 const cache = new Map<string, ScriptInfo>();
 
-function scriptOf(ch: string): string | undefined {
-  if (COMMON.test(ch)) return undefined;
-  for (const code of ORDER) {
-    let re = compiled.get(code);
-    if (!re) {
-      re = new RegExp(`^\\p{Script=${code}}$`, "u");
-      compiled.set(code, re);
-    }
-    if (re.test(ch)) return code;
+function test(code: string, ch: string): boolean {
+  let re = compiled.get(code);
+  if (!re) {
+    re = new RegExp(`^\\p{Script=${code}}$`, "u");
+    compiled.set(code, re);
   }
-  return undefined;
+  return re.test(ch);
+}
+
+// Property regexes are costly to compile, so the likely scripts are tried before the large
+// Common/Inherited class, and the rest only after it.
+function scriptOf(ch: string): string | undefined {
+  const likely = LIKELY.find((code) => test(code, ch));
+  if (likely !== undefined) return likely;
+  if (COMMON.test(ch)) return undefined;
+  return RARE.find((code) => test(code, ch));
 }
 
 function listedExtensions(cp: number): string | undefined {
