@@ -26,7 +26,11 @@ export interface DirentLike {
  */
 export interface FsLike {
   readonly constants: { readonly O_RDONLY: number; readonly O_NONBLOCK: number; readonly O_NOFOLLOW: number };
-  /** memfs types its answer loosely (names or dirents); a non-dirent answer is refused at run time. */
+  /**
+   * Names decoded as UTF-8 (the common case), or as bytes when a name must be decoded strictly.
+   * memfs types its answer loosely (names or dirents); a non-dirent answer is refused at run time.
+   */
+  readdirSync(path: string, options: { withFileTypes: true }): readonly (DirentLike | string | Uint8Array)[];
   readdirSync(
     path: string,
     options: { encoding: "buffer"; withFileTypes: true },
@@ -173,9 +177,24 @@ function listDir(fs: FsLike, abs: string, path: string): Result<readonly DirEntr
       : attempt("list", path, () => fs.lstatSync(abs)).andThen((stat) =>
           stat.isDirectory() ? ok(undefined) : err(treeError("tree-not-a-directory", path, statKind(stat))),
         );
-  return checked
-    .andThen(() => attempt("list", path, () => fs.readdirSync(abs, { encoding: "buffer", withFileTypes: true })))
-    .andThen((dirents) => toEntries(path, dirents));
+  return checked.andThen(() => attempt("list", path, () => fs.readdirSync(abs, { withFileTypes: true }))).andThen((dirents) => {
+    const listed = toEntries(path, dirents);
+    return listed.isOk() && listed.value.some((e) => e.name.includes(REPLACEMENT)) ? listStrictly(fs, abs, path) : listed;
+  });
+}
+
+/** U+FFFD: what a lenient UTF-8 decoding puts where a name's bytes are not UTF-8. */
+const REPLACEMENT = "\uFFFD";
+
+/**
+ * Lists again with names as bytes, decoded strictly: taken only when a leniently decoded name
+ * holds U+FFFD, which is either a real U+FFFD or bytes that are not UTF-8 (refused). Decoding
+ * 100,000 names as bytes costs more than the listing itself, so it is never the first try.
+ */
+function listStrictly(fs: FsLike, abs: string, path: string): Result<readonly DirEntry[], TreeError> {
+  return attempt("list", path, () => fs.readdirSync(abs, { encoding: "buffer", withFileTypes: true })).andThen((dirents) =>
+    toEntries(path, dirents),
+  );
 }
 
 function readLink(fs: FsLike, abs: string, path: string): Result<string, TreeError> {

@@ -37,6 +37,23 @@ describe("nodeTree beyond the contract: what only a real filesystem holds", () =
     expect(err.message).toContain("not UTF-8");
   });
 
+  test("a name that really holds U+FFFD is listed as spelled; only undecodable bytes are refused", async () => {
+    const dir = await scratchDir();
+    writeFileSync(join(dir, "odd-\uFFFD.txt"), "x");
+    writeFileSync(join(dir, "plain.txt"), "y");
+    const names = (await nodeTree(dir).list(""))._unsafeUnwrap().map((e) => e.name);
+    expect(names.sort()).toEqual(["odd-\uFFFD.txt", "plain.txt"]);
+    expect((await nodeTree(dir).read("odd-\uFFFD.txt", 10))._unsafeUnwrap()).toEqual(new Uint8Array([120]));
+  });
+
+  test("a link loop in the middle of a path is an I/O failure, not a claim about the last entry", async () => {
+    const dir = await scratchDir();
+    symlinkSync("loop", join(dir, "loop"));
+    const err = (await nodeTree(dir).read("loop/a.txt", 100))._unsafeUnwrapErr();
+    expect(err).toMatchObject({ code: "tree-io", path: "loop/a.txt" });
+    expect(err.message).toContain("ELOOP");
+  });
+
   test("a link to a directory outside the root is reported as a link, not listed through", async () => {
     const dir = await scratchDir();
     symlinkSync("/etc", join(dir, "out"));
