@@ -8,6 +8,8 @@ export default defineConfig({
   },
   format: ["esm", "cjs"],
   dts: { entry: { index: "src/index.ts", github: "src/entries/github.ts" } },
+  // The shared CLI seal is internal: bundle it so the published package stands alone.
+  noExternal: ["@decay/cli-kit"],
   clean: true,
   sourcemap: true,
   target: "node20",

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
+import { sealedProcess } from "@decay/cli-kit";
 import { main } from "./cli/main.js";
-import { processIo } from "./cli/process-io.js";
 
-const { io, finish } = processIo(process);
-main(process.argv.slice(2), io).then(finish, () => finish(2));
+const { streams, finish } = sealedProcess(process, "error");
+main(process.argv.slice(2), streams).then(finish, () => finish(2));

@@ -2,7 +2,5 @@
 import { main } from "./cli/main.js";
 import { processIo } from "./cli/node-io.js";
 
-main(process.argv.slice(2), processIo()).then(
-  (code) => void (process.exitCode = code),
-  () => void (process.exitCode = 2),
-);
+const { io, finish } = processIo();
+main(process.argv.slice(2), io).then(finish, () => finish(2));

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
+import { sealedProcess } from "@decay/cli-kit";
 import { decayEvidenceMain } from "./cli/main.js";
-import { processIo } from "./cli/process-io.js";
 
-const { io, finish } = processIo(process);
-decayEvidenceMain(process.argv.slice(2), io).then(finish, () => finish(2));
+const { streams, finish } = sealedProcess(process, "decay-evidence");
+decayEvidenceMain(process.argv.slice(2), streams).then(finish, () => finish(2));

@@ -1,24 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { bestEffort, inputName, readArgument, reasonOf, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { CliFault } from "./faults.js";
 
-/** A stream the CLI writes text to. A throw or a rejected promise means the write failed. */
-export interface CliWriter {
-  write(text: string): Promise<void> | void;
-}
+export { bestEffort };
+export type { CliWriter };
 
 /** Everything `main` touches outside itself: passed in, so tests and embedders supply their own. */
-export interface CliIo {
-  /** Standard input as a byte source (read only when the assumptions file is `-`). */
-  readonly stdin: AsyncIterable<Uint8Array | string>;
-  readonly stdout: CliWriter;
-  readonly stderr: CliWriter;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The directory relative paths (`--root`, FILE, `-o`) are resolved against. */
-  readonly cwd: string;
+export interface CliIo extends StdStreams {
   /**
    * Optional: the tree `--root` (as given) and `--ref` name, for embedders checking a tree of
    * their own (memfs, a fault-injecting wrapper). Default: node:fs at the root, or git for `--ref`.
@@ -26,41 +18,16 @@ export interface CliIo {
   readonly openTree?: (root: string, ref: string | undefined) => TreeReader;
 }
 
-function reasonOf(e: unknown): string {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code === "string") return code;
-  return e instanceof Error ? e.message : String(e);
-}
-
 /** Writes to a stream; any failure (EPIPE or other) becomes a value. */
 export function emit(w: CliWriter, text: string): ResultAsync<void, CliFault> {
-  return ResultAsync.fromPromise(
-    Promise.resolve().then(() => w.write(text)),
-    (e): CliFault => ({ code: "stdout-write-failed", reason: reasonOf(e) }),
-  );
-}
-
-/** Writes to stderr, ignoring failure: nothing is left to tell if stderr itself is gone. */
-export async function bestEffort(w: CliWriter, text: string): Promise<void> {
-  await emit(w, text).match(
-    () => undefined,
-    () => undefined,
-  );
-}
-
-async function drain(source: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of source) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
+  return writeText(w, text, (reason): CliFault => ({ code: "stdout-write-failed", reason }));
 }
 
 /** Reads the assumptions bytes from a file (resolved against cwd) or, for `-`, standard input. */
 export function readInput(io: CliIo, input: string): ResultAsync<Uint8Array, CliFault> {
-  const path = input === "-" ? "standard input" : input;
-  const read = input === "-" ? () => drain(io.stdin) : () => readFile(resolve(io.cwd, input));
-  return ResultAsync.fromPromise(Promise.resolve().then(read), (e): CliFault => ({
+  return ResultAsync.fromPromise(readArgument(io, input), (e): CliFault => ({
     code: "input-unreadable",
-    path,
+    path: inputName(input),
     reason: reasonOf(e),
   }));
 }

@@ -1,15 +1,17 @@
+import { sealedProcess } from "@decay/cli-kit";
 import type { CliIo } from "./io.js";
 
-function writer(stream: NodeJS.WriteStream): (text: string) => Promise<void> {
-  // A broken pipe arrives as an 'error' event; the pending write's callback reports it too.
-  stream.on("error", () => {});
-  return (text) =>
-    new Promise((resolve, reject) => {
-      stream.write(text, (e) => (e ? reject(e) : resolve()));
-    });
-}
-
-/** The CLI's io bound to this process. */
-export function processIo(): CliIo {
-  return { stdout: writer(process.stdout), stderr: writer(process.stderr), cwd: process.cwd(), env: process.env };
+/**
+ * The CLI's io bound to this process, inside the shared seal: a failed stdout write, an
+ * uncaught exception or an unhandled rejection makes the exit code 2 whatever `main` returns.
+ */
+export function processIo(): { readonly io: CliIo; finish(code: number): void } {
+  const { streams, finish } = sealedProcess(process, "decay-contract");
+  const io: CliIo = {
+    stdout: async (text) => streams.stdout.write(text),
+    stderr: async (text) => streams.stderr.write(text),
+    cwd: streams.cwd,
+    env: { ...streams.env },
+  };
+  return { io, finish };
 }

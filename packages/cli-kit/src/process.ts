@@ -1,6 +1,6 @@
-import type { CliIo, CliWriter } from "./io.js";
+import type { CliWriter, StdStreams } from "./streams.js";
 
-/** The parts of Node's `process` the bin wires up (a narrow shape, so it stays testable). */
+/** The parts of Node's `process` a bin wires up (a narrow shape, so the seal stays testable). */
 export interface ProcessLike {
   readonly stdin: AsyncIterable<Uint8Array | string>;
   readonly stdout: NodeJS.WritableStream;
@@ -21,31 +21,30 @@ function writerOf(stream: NodeJS.WritableStream): CliWriter {
 }
 
 /**
- * Real io for the bin, plus the seal around the process: a stdout 'error' (EPIPE or any other)
- * and any uncaught exception or rejection make the exit code 2, which nothing later lowers.
+ * Real streams for a bin, sealed: a stdout 'error' (EPIPE or any other) and any uncaught
+ * exception or unhandled rejection make the exit code 2, which `finish` never lowers.
+ * `label` prefixes the internal-error line on stderr (the CLI's name).
  */
-export function processIo(proc: ProcessLike): { readonly io: CliIo; finish(code: number): void } {
+export function sealedProcess(proc: ProcessLike, label: string): { readonly streams: StdStreams; finish(code: number): void } {
   let sealed = false;
   const seal = (): void => {
     sealed = true;
     proc.exitCode = 2;
   };
   proc.stdout.on("error", seal);
+  proc.stderr.on("error", () => undefined);
   const crash = (reason: unknown): void => {
     seal();
-    proc.stderr.write(`error: internal error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
+    proc.stderr.write(`${label}: internal error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
   };
   proc.on("uncaughtException", crash);
   proc.on("unhandledRejection", crash);
-  const io: CliIo = {
+  const streams: StdStreams = {
     stdin: proc.stdin,
     stdout: writerOf(proc.stdout),
     stderr: writerOf(proc.stderr),
     env: proc.env,
     cwd: proc.cwd(),
   };
-  const finish = (code: number): void => {
-    proc.exitCode = sealed ? 2 : code;
-  };
-  return { io, finish };
+  return { streams, finish: (code) => void (proc.exitCode = sealed ? 2 : code) };
 }

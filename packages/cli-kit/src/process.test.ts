@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
 import { describe, expect, test } from "vitest";
-import { processIo, type ProcessLike } from "./process-io.js";
+import { sealedProcess, type ProcessLike } from "./process.js";
 
 function sink(fail: boolean): Writable & { text: string } {
   const w = new Writable({
@@ -29,10 +29,10 @@ function fakeProcess(failStdout = false) {
   return { proc, events };
 }
 
-describe("processIo: the seal around the real process", () => {
+describe("sealedProcess: the seal around the real process", () => {
   test("the code main returns becomes the exit code", async () => {
     const { proc } = fakeProcess();
-    const { io, finish } = processIo(proc);
+    const { streams: io, finish } = sealedProcess(proc, "error");
     await io.stdout.write("PLAN HOLDS\n");
     finish(0);
     expect(proc.exitCode).toBe(0);
@@ -42,7 +42,7 @@ describe("processIo: the seal around the real process", () => {
 
   test("a stdout error (EPIPE) rejects the write and makes the exit 2, whatever main returns", async () => {
     const { proc } = fakeProcess(true);
-    const { io, finish } = processIo(proc);
+    const { streams: io, finish } = sealedProcess(proc, "error");
     await expect(io.stdout.write("HALT\n")).rejects.toMatchObject({ code: "EPIPE" });
     finish(1);
     expect(proc.exitCode).toBe(2);
@@ -51,7 +51,7 @@ describe("processIo: the seal around the real process", () => {
   test("an uncaught exception or rejection is exit 2 with a message, and stays 2", () => {
     for (const event of ["uncaughtException", "unhandledRejection"] as const) {
       const { proc, events } = fakeProcess();
-      const { finish } = processIo(proc);
+      const { finish } = sealedProcess(proc, "error");
       events.emit(event, new Error("boom"));
       finish(0);
       expect(proc.exitCode).toBe(2);

@@ -1,0 +1,60 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { ResultAsync } from "neverthrow";
+
+/** A stream a CLI writes text to. A throw or a rejected promise means the write failed. */
+export interface CliWriter {
+  write(text: string): Promise<void> | void;
+}
+
+/** The standard streams, environment and working directory a CLI's `main` is handed. */
+export interface StdStreams {
+  /** Standard input as a byte source; read only when a command asks for `-`. */
+  readonly stdin: AsyncIterable<Uint8Array | string>;
+  readonly stdout: CliWriter;
+  readonly stderr: CliWriter;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The directory relative paths are resolved against. */
+  readonly cwd: string;
+}
+
+/** The errno code of a Node error (`EPIPE`, `ENOENT`, …), else its message. */
+export function reasonOf(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === "string") return code;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Writes to a stream; any failure (EPIPE or other, thrown or rejected) becomes the caller's fault value. */
+export function writeText<F>(w: CliWriter, text: string, fault: (reason: string) => F): ResultAsync<void, F> {
+  return ResultAsync.fromPromise(
+    Promise.resolve().then(() => w.write(text)),
+    (e) => fault(reasonOf(e)),
+  );
+}
+
+/** Writes to a stream and ignores failure: used for stderr, where nothing is left to tell. */
+export async function bestEffort(w: CliWriter, text: string): Promise<void> {
+  try {
+    await w.write(text);
+  } catch {
+    // stderr itself is gone; the exit code still carries the outcome.
+  }
+}
+
+/** Reads a byte source (standard input) to its end. */
+export async function drain(source: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of source) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+/** The name a command-line input is reported by: the path as given, or `standard input` for `-`. */
+export function inputName(input: string): string {
+  return input === "-" ? "standard input" : input;
+}
+
+/** Reads a file named on the command line (resolved against `cwd`), or standard input for `-`. Rejects as node:fs does. */
+export function readArgument(io: StdStreams, input: string): Promise<Uint8Array> {
+  return Promise.resolve().then(() => (input === "-" ? drain(io.stdin) : readFile(resolve(io.cwd, input))));
+}
