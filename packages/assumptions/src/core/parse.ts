@@ -62,8 +62,11 @@ function parseRow(text: string, line: number): Result<Assumption, ParseFault> {
 }
 
 function parseLine(text: string, line: number): Result<Assumption | undefined, ParseFault> {
-  if (BLANK.test(text)) return ok(undefined);
-  if (text.replace(/^[ \t]+/, "").startsWith("#")) {
+  if (text === "") return ok(undefined);
+  const first = text.charCodeAt(0);
+  const indented = first === 32 || first === 9;
+  if (indented && BLANK.test(text)) return ok(undefined);
+  if (first === 35 || (indented && text.replace(/^[ \t]+/, "").startsWith("#"))) {
     return text.includes("\t") ? err({ code: "comment-with-tab", line, value: text }) : ok(undefined);
   }
   return parseRow(text, line);

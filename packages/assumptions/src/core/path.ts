@@ -13,24 +13,35 @@ export interface PlanPath {
 
 const PADDED = /^\s|\s$/u;
 
+// Printable ASCII other than space at both ends cannot be whitespace: skip the Unicode regex.
+function padded(part: string): boolean {
+  const first = part.charCodeAt(0);
+  const last = part.charCodeAt(part.length - 1);
+  if (first > 32 && first < 127 && last > 32 && last < 127) return false;
+  return PADDED.test(part);
+}
+
+function fold(raw: string, path: string, line: number | undefined): Result<PlanPath, ParseFault> {
+  if (path.includes("\\")) return err({ code: "path-backslash", line, path: raw });
+  if (path.startsWith("/")) return err({ code: "path-absolute", line, path: raw });
+  if (/^[A-Za-z]:/.test(path)) return err({ code: "path-drive-letter", line, path: raw });
+  const components: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") return err({ code: "path-dotdot", line, path: raw });
+    if (padded(part)) return err({ code: "path-padded-component", line, path: raw, component: part });
+    components.push(part);
+  }
+  if (components.length === 0) return err({ code: "path-is-root", line, path: raw });
+  return ok({ path: components.join("/"), components, directory: path.endsWith("/") });
+}
+
 /**
  * Validates and folds one path (rule 5 and rule 6): relative, no backslash, no drive letter,
  * no `..`, no padded component, not the root; `.` and empty components folded away.
  */
 export function parsePath(raw: string, line?: number): Result<PlanPath, ParseFault> {
   if (raw === "") return err({ code: "path-empty", line });
-  return checkCharacters(raw, "path", line).andThen((path): Result<PlanPath, ParseFault> => {
-    if (path.includes("\\")) return err({ code: "path-backslash", line, path: raw });
-    if (path.startsWith("/")) return err({ code: "path-absolute", line, path: raw });
-    if (/^[A-Za-z]:/.test(path)) return err({ code: "path-drive-letter", line, path: raw });
-    const parts = path.split("/");
-    const components: string[] = [];
-    for (const part of parts) {
-      if (part === "..") return err({ code: "path-dotdot", line, path: raw });
-      if (PADDED.test(part)) return err({ code: "path-padded-component", line, path: raw, component: part });
-      if (part !== "" && part !== ".") components.push(part);
-    }
-    if (components.length === 0) return err({ code: "path-is-root", line, path: raw });
-    return ok({ path: components.join("/"), components, directory: path.endsWith("/") });
-  });
+  const checked = checkCharacters(raw, "path", line);
+  return checked.isErr() ? err(checked.error) : fold(raw, checked.value, line);
 }
