@@ -1,0 +1,25 @@
+import { memfs } from "memfs";
+import { describe, expect, test } from "vitest";
+import { memfsTree } from "./memfs.js";
+
+// Small reads share slabs: what a caller holds must never change under it, whatever is read next.
+describe("bytes handed out by a read stay the caller's own", () => {
+  test("hundreds of small reads (several slabs) keep their bytes while later files are read", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i += 1) files[`/t/f${i}.txt`] = String.fromCharCode(65 + (i % 26)).repeat(100 + ((i * 37) % 900));
+    const { fs } = memfs(files);
+    const tree = memfsTree(fs, "/t");
+    const held: Uint8Array[] = [];
+    for (let i = 0; i < 300; i += 1) held.push((await tree.read(`f${i}.txt`, 10_000))._unsafeUnwrap());
+    for (let i = 0; i < 300; i += 1) expect(new TextDecoder().decode(held[i])).toBe(files[`/t/f${i}.txt`]);
+  });
+
+  test("a file larger than a slab piece and an empty file read exactly, between small ones", async () => {
+    const big = "x".repeat(200_000);
+    const { fs } = memfs({ "/t/a": "first", "/t/big": big, "/t/empty": "", "/t/b": "second" });
+    const tree = memfsTree(fs, "/t");
+    const reads = [];
+    for (const name of ["a", "big", "empty", "b"]) reads.push((await tree.read(name, 1_000_000))._unsafeUnwrap());
+    expect(reads.map((r) => new TextDecoder().decode(r))).toEqual(["first", big, "", "second"]);
+  });
+});

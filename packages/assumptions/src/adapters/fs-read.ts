@@ -1,0 +1,105 @@
+import { err, ok, type Result } from "neverthrow";
+import type { TreeError } from "../tree.js";
+import { attempt, type FsLike, fromErrno, statKind } from "./fs-calls.js";
+import { errorCode, treeError } from "./tree-error.js";
+
+/**
+ * Reads at most `limit` bytes from an open regular file, stopping at end of file. `first` is
+ * sized to the fstat size plus one, so a file that did not change is read by one call (a short
+ * read of a regular file is its end); a new buffer is made only if the file grows under it.
+ */
+function readUpTo(fs: FsLike, fd: number, first: Uint8Array, limit: number): Uint8Array {
+  let buffer = first;
+  let filled = 0;
+  for (;;) {
+    if (filled === buffer.length) {
+      if (buffer.length >= limit) break;
+      const grown = new Uint8Array(Math.min(buffer.length * 2 + 1, limit));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const want = buffer.length - filled;
+    const got = fs.readSync(fd, buffer, filled, want, filled);
+    filled += got;
+    if (got < want) break;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/** One read: the file's absolute path, its tree path (named in failures) and the size bound. */
+export interface Where {
+  readonly abs: string;
+  readonly path: string;
+  readonly maxBytes: number;
+}
+
+/** Hands out fresh byte arrays of a given length. */
+export type Allocate = (length: number) => Uint8Array;
+
+const SLAB_BYTES = 64 * 1024;
+const SLAB_MAX = 8 * 1024;
+
+/**
+ * Small reads are cut from a shared slab, one allocation per slab instead of per file: each
+ * read gets its own disjoint view, never handed out twice (a view keeps its slab alive, as
+ * Node's own Buffer pool does). Larger reads get their own array.
+ */
+export function slabAllocator(): Allocate {
+  let slab = new Uint8Array(0);
+  let used = 0;
+  return (length) => {
+    if (length > SLAB_MAX) return new Uint8Array(length);
+    if (used + length > slab.length) {
+      slab = new Uint8Array(SLAB_BYTES);
+      used = 0;
+    }
+    const view = slab.subarray(used, used + length);
+    used += (length + 7) & ~7;
+    return view;
+  };
+}
+
+/** Verifies an open descriptor by fstat (a regular file within bounds) and reads it bounded. */
+function readOpened(fs: FsLike, fd: number, at: Where, alloc: Allocate): Result<Uint8Array, TreeError> {
+  const { path, maxBytes } = at;
+  const stat = fs.fstatSync(fd);
+  const kind = statKind(stat);
+  if (kind !== undefined) return err(treeError("tree-not-a-file", path, kind));
+  const tooLarge = err(treeError("tree-too-large", path, `${maxBytes} bytes`));
+  if (Number(stat.size) > maxBytes) return tooLarge;
+  const bytes = readUpTo(fs, fd, alloc(Math.min(Number(stat.size) + 1, maxBytes + 1)), maxBytes + 1);
+  return bytes.length > maxBytes ? tooLarge : ok(bytes);
+}
+
+/**
+ * Why an open was refused. `O_NOFOLLOW` makes a final link fail (ELOOP), a socket cannot be
+ * opened (ENXIO), memfs refuses a directory (EISDIR): lstat names what is there; anything
+ * else, or an lstat that finds a regular file after all, stays the open's own error.
+ */
+function openRefused(fs: FsLike, abs: string, path: string, e: unknown): TreeError {
+  const code = errorCode(e);
+  if (code === "ELOOP" || code === "ENXIO" || code === "EISDIR") {
+    const stat = attempt("read", path, () => fs.lstatSync(abs));
+    const kind = stat.isOk() ? statKind(stat.value) : undefined;
+    if (kind !== undefined) return treeError("tree-not-a-file", path, kind);
+  }
+  return fromErrno("read", path, e);
+}
+
+/**
+ * One open without blocking (`O_NONBLOCK`: a FIFO never waits for a writer) and without
+ * following a final link (`O_NOFOLLOW`), one fstat, one bounded read, one close.
+ */
+export function readFile(fs: FsLike, at: Where, alloc: Allocate): Result<Uint8Array, TreeError> {
+  const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
+  const { abs, path } = at;
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+  } catch (e) {
+    return err(openRefused(fs, abs, path, e));
+  }
+  const read = attempt("read", path, () => readOpened(fs, fd, at, alloc)).andThen((r) => r);
+  const closed = attempt("read", path, () => fs.closeSync(fd));
+  return read.andThen((bytes) => closed.map(() => bytes));
+}
