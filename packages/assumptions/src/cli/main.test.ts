@@ -27,7 +27,7 @@ describe("checking the red/green pair", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout.split("\n")).toEqual([
       "HOLD    line 4: exists src/payments.ts",
-      "HOLD    line 5: exists src",
+      "HOLD    line 5: exists src/",
       "HOLD    line 6: absent src/refunds.ts",
       "HOLD    line 7: contains src/payments.ts",
       "HOLD    line 8: lacks src/payments.ts",

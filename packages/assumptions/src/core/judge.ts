@@ -15,9 +15,11 @@ const NON_LATIN_LETTER = /(?=\p{L})\P{Script=Latin}/u;
 
 function row(a: Assumption, status: ReportRow["status"], detail: string, located?: Located): ReportRow {
   const spelled = located && located.state !== "missing" && located.spelled !== a.path ? located.spelled : undefined;
+  // A directory belief is reported as written, with its trailing "/".
+  const path = "directory" in a && a.directory ? `${a.path}/` : a.path;
   return spelled === undefined
-    ? { line: a.line, kind: a.kind, path: a.path, status, detail }
-    : { line: a.line, kind: a.kind, path: a.path, status, detail, spelled };
+    ? { line: a.line, kind: a.kind, path, status, detail }
+    : { line: a.line, kind: a.kind, path, status, detail, spelled };
 }
 
 function variantDetail(located: Extract<Located, { state: "variant" }>): string {
