@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { memfs } from "memfs";
 import { describe, expect, test } from "vitest";
 import { memfsTree } from "./memfs.js";
@@ -21,5 +22,22 @@ describe("bytes handed out by a read stay the caller's own", () => {
     const reads = [];
     for (const name of ["a", "big", "empty", "b"]) reads.push((await tree.read(name, 1_000_000))._unsafeUnwrap());
     expect(reads.map((r) => new TextDecoder().decode(r))).toEqual(["first", big, "", "second"]);
+  });
+
+  test("property: any sequence of file sizes reads back byte for byte, earlier reads untouched", async () => {
+    const sizes = fc.array(fc.oneof(fc.nat(300), fc.nat(12_000)), { minLength: 1, maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(sizes, async (lengths) => {
+        const { fs } = memfs({ "/t": null });
+        const files = lengths.map((n, i) => new Uint8Array(n).fill(1 + (i % 250)));
+        files.forEach((bytes, i) => fs.writeFileSync(`/t/f${i}`, bytes));
+        const tree = memfsTree(fs, "/t");
+        const held: Uint8Array[] = [];
+        for (let i = 0; i < files.length; i += 1) held.push((await tree.read(`f${i}`, 20_000))._unsafeUnwrap());
+        // Buffer.compare: element-wise deep equality over thousands of bytes is slow in a property.
+        held.forEach((bytes, i) => expect(Buffer.compare(bytes, files[i] as Uint8Array)).toBe(0));
+      }),
+      { numRuns: 40 },
+    );
   });
 });
