@@ -24,6 +24,8 @@ const OUTWARD_CASES = [
   ["curl", "-sS", "--data", "a=1", "https://example.test"],
   ["curl", "-XPUT", "https://example.test/x"],
   ["curl", "-F", "file=@a.txt", "https://example.test/up"],
+  ["curl", "--request", "GET", "--data", "a=1", "https://example.test"],
+  ["curl", "--request=HEAD", "-d", "a=1", "https://example.test"],
   ["wget", "--post-data=a=1", "https://example.test"],
   ["wget", "--method=DELETE", "https://example.test/x"],
 ];
@@ -38,6 +40,7 @@ const READ_CASES = [
   ["terraform", "plan"],
   ["curl", "-sS", "https://example.test/health"],
   ["curl", "-X", "GET", "https://example.test"],
+  ["curl", "--request", "GET", "-o", "out.json", "https://example.test"],
   ["wget", "-q", "-O", "-", "https://example.test"],
   ["echo", "git push"],
   ["grep", "-q", "npm publish", "README.md"],

@@ -61,7 +61,11 @@ function curlWrites(argv: string[]): boolean {
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i] ?? "";
     const long = /^--request(?:=(.*))?$/.exec(w);
-    if (long) return !/^(?:GET|HEAD|OPTIONS)$/i.test(long[1] ?? argv[++i] ?? "");
+    if (long) {
+      // A reading method does not end the scan: `--request GET --data x` still sends data.
+      if (!/^(?:GET|HEAD|OPTIONS)$/i.test(long[1] ?? argv[++i] ?? "")) return true;
+      continue;
+    }
     if (CURL_WRITE_LONG.test(w)) return true;
     if (!/^-[^-]/.test(w)) continue;
     for (let k = 1; k < w.length; k++) {
