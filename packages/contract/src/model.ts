@@ -99,12 +99,12 @@ export const FindingCode = z.enum([
 /** The code of one self-check finding. */
 export type FindingCode = z.infer<typeof FindingCode>;
 
-/** One self-check finding: `refuse` stops the run before anything is spent; `warn` is printed. */
+/** One self-check finding: `refuse` stops the run before anything is spent; `warn` is printed. `stage`/`row` are null for a contract-wide finding. */
 export const Finding = z.object({
   code: FindingCode,
   severity: z.enum(["refuse", "warn"]),
-  stage: StageId.optional(),
-  row: z.string().optional(),
+  stage: StageId.nullable(),
+  row: z.string().nullable(),
   message: z.string(),
 });
 /** One self-check finding. */

@@ -86,6 +86,13 @@ describe("decay-contract check", () => {
     expect(findings.map((f) => Object.keys(f).sort())).toContainEqual(["code", "message", "row", "severity", "stage"]);
     expect(findings.map((f) => f.code)).toEqual(["review-note", "git-clone", "weak-row", "review-note"]);
   });
+  test("--json gives every finding all five fields; a contract-wide finding has stage and row null", async () => {
+    const r = await run(["check", trip("worktree"), "--json"]);
+    expect(r.code).toBe(1);
+    const findings = JSON.parse(r.stdout) as Record<string, unknown>[];
+    for (const f of findings) expect(Object.keys(f)).toEqual(["code", "severity", "stage", "row", "message"]);
+    expect(findings.find((f) => f.code === "worktree-state")).toMatchObject({ stage: null, row: null });
+  });
   test("warnings alone are printed and exit 0; without --plan the ordering rule says it was not checked", async () => {
     const r = await run(["check", trip("weak-row")]);
     expect(r.code).toBe(0);

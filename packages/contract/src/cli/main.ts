@@ -109,7 +109,7 @@ function loadForCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>) {
 }
 
 function findingLine(f: Finding): string {
-  const where = [f.stage, f.row].filter((x) => x !== undefined).join(" ");
+  const where = [f.stage, f.row].filter((x) => x !== null).join(" ");
   return `${f.severity} ${f.code}${where ? ` ${where}` : ""}: ${f.message}\n`;
 }
 

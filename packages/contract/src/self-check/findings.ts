@@ -45,11 +45,10 @@ function sentence(d: FindingData): { severity: Finding["severity"]; message: str
   }
 }
 
-/** Turn rule data into a finding: code, severity, stage/row, and the sentence. */
+/** Turn rule data into a finding: code, severity, stage/row (null when contract-wide), and the sentence. */
 export function finding(d: FindingData): Finding {
   const { severity, message } = sentence(d);
-  const out: Finding = { code: d.code, severity, message };
-  if ("stage" in d) out.stage = d.stage;
-  if ("row" in d) out.row = d.row;
-  return out;
+  const stage = "stage" in d ? d.stage : null;
+  const row = "row" in d ? d.row : null;
+  return { code: d.code, severity, stage, row, message };
 }
