@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { err, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { ContractFault } from "./fault.js";
-import { regexCompiles } from "./text.js";
+import { badPattern } from "./structure.js";
 import { AcceptanceRow, Contract, type Plan, type PlanStage, type Stage } from "./model.js";
 
 /** A port that writes acceptance rows for a stage the plan gave none (an agent, a human). */
@@ -34,9 +34,8 @@ function validateRows(stage: PlanStage, rows: unknown): Result<AcceptanceRow[], 
     }
     const want = `${stage.id}.${index + 1}`;
     if (parsed.data.id !== want) return fault(index, `id must be ${want}, not ${parsed.data.id}`);
-    const patterns = [...parsed.data.expect.stdout_matches, ...parsed.data.expect.count.map((c) => c.pattern)];
-    const bad = patterns.find((p) => !regexCompiles(p));
-    if (bad !== undefined) return fault(index, `regular expression does not compile: ${bad}`);
+    const bad = badPattern(parsed.data);
+    if (bad !== null) return fault(index, `regular expression does not compile: ${bad}`);
     out.push(parsed.data);
   }
   return ok(out);

@@ -85,6 +85,15 @@ describe("parseContract checks what the schema cannot", () => {
     expect(fault).toMatchObject({ code: "contract-invalid", line: 21, path: "stages.0.depends_on.0" });
     expect(fault.code === "contract-invalid" ? fault.issue : "").toMatch(issue);
   });
+  test("a row whose regex does not compile is refused at its stage's heading line, never run as written", () => {
+    const row = { id: "S1.1", run: "node t.mjs", expect: { exit: 0, stdout_contains: [], stdout_matches: ["ok"], count: [] } };
+    const md = renderContract(bare([{ id: "S1", label: "Stage 1", title: "t", instructions: "", exit_criterion: null, acceptance: [row], depends_on: [], optional: false }]));
+    expect(parseContract(md).isOk()).toBe(true);
+    const fault = parseContract(md.replace("| `ok` |", "| `(` |"))._unsafeUnwrapErr();
+    expect(fault).toMatchObject({ code: "contract-invalid", line: 21, path: "stages.0.acceptance.0.expect" });
+    const counted = parseContract(md.replace("| `ok` |  |", "| `ok` | 2 `[` |"))._unsafeUnwrapErr();
+    expect(counted).toMatchObject({ code: "contract-invalid", path: "stages.0.acceptance.0.expect" });
+  });
   test("stage ids out of order are refused", () => {
     const fault = parseContract(base("none").replace("## S2: t", "## S5: t"))._unsafeUnwrapErr();
     expect(fault).toMatchObject({ code: "contract-invalid", path: "stages.1.id" });

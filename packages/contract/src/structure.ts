@@ -1,11 +1,18 @@
-import type { Contract } from "./model.js";
+import type { AcceptanceRow, Contract } from "./model.js";
+import { regexCompiles } from "./text.js";
 
 /** A broken cross-reference inside a contract: which stage, which field, what is wrong. */
 export type StructureIssue = { stage: number; path: string; issue: string };
 
+/** The first regex of a row (`stdout_matches`, `count` patterns) that does not compile; null when all do. */
+export function badPattern(row: AcceptanceRow): string | null {
+  const patterns = [...row.expect.stdout_matches, ...row.expect.count.map((c) => c.pattern)];
+  return patterns.find((p) => !regexCompiles(p)) ?? null;
+}
+
 /**
  * The invariants the schema alone cannot state: stages are S1…Sn in order, rows of stage Sk are
- * Sk.1…Sk.m in order, and depends_on names only earlier stages, each once.
+ * Sk.1…Sk.m in order, every regex of a row compiles, and depends_on names only earlier stages, each once.
  */
 export function structureIssue(contract: Contract): StructureIssue | null {
   for (const [k, stage] of contract.stages.entries()) {
@@ -14,6 +21,8 @@ export function structureIssue(contract: Contract): StructureIssue | null {
     for (const [j, row] of stage.acceptance.entries()) {
       const want = `${stage.id}.${j + 1}`;
       if (row.id !== want) return at(`acceptance.${j}.id`, `row ${j + 1} of ${stage.id} must be ${want}, not ${row.id}`);
+      const bad = badPattern(row);
+      if (bad !== null) return at(`acceptance.${j}.expect`, `regular expression does not compile: ${bad}`);
     }
     for (const [j, dep] of stage.depends_on.entries()) {
       const n = Number(dep.slice(1));

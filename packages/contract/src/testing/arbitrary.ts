@@ -1,6 +1,7 @@
 // fast-check generators for contracts, shared by the property tests (never exported by the package).
 import fc from "fast-check";
 import type { AcceptanceRow, Contract, Stage } from "../model.js";
+import { regexCompiles } from "../text.js";
 
 const tricky = ["`", "|", "\\", "~", '"', " ", "-", "#", ":", ",", "*", "/", "a", "Z", "0", "é", "\t"];
 const unit = fc.constantFrom(...tricky);
@@ -15,6 +16,9 @@ export const multiLine = fc
   .array(fc.oneof(lineUnit, fc.constantFrom("\n", "\r\n", "\n\n", "~~~~\n", "```")), { maxLength: 20 })
   .map((xs) => xs.join(""));
 
+/** A one-line regex source that compiles (a contract with one that does not is refused). */
+const regex = oneLine(1).filter(regexCompiles);
+
 const row = (id: string): fc.Arbitrary<AcceptanceRow> =>
   fc.record({
     id: fc.constant(id),
@@ -22,8 +26,8 @@ const row = (id: string): fc.Arbitrary<AcceptanceRow> =>
     expect: fc.record({
       exit: fc.integer({ min: 0, max: 255 }),
       stdout_contains: fc.array(oneLine(1), { maxLength: 3 }),
-      stdout_matches: fc.array(oneLine(1), { maxLength: 2 }),
-      count: fc.array(fc.record({ pattern: oneLine(1), min: fc.nat(500) }), { maxLength: 2 }),
+      stdout_matches: fc.array(regex, { maxLength: 2 }),
+      count: fc.array(fc.record({ pattern: regex, min: fc.nat(500) }), { maxLength: 2 }),
     }),
   });
 
