@@ -9,7 +9,7 @@ const tree = (code: "tree-not-found" | "tree-not-a-directory" | "tree-not-a-file
 
 // One example of every fault; the Record type makes a missing code a compile error.
 const EXAMPLES: Record<AssumptionsFaultCode, AssumptionsFault> = {
-  "plan-not-utf8": { code: "plan-not-utf8", ...at },
+  "plan-not-utf8": { code: "plan-not-utf8", ...at, value: "C0 AF" },
   "plan-empty": { code: "plan-empty" },
   "comment-with-tab": { code: "comment-with-tab", ...at, value: "#\tx" },
   "unknown-kind": { code: "unknown-kind", ...at, value: "Exists" },
@@ -56,6 +56,11 @@ describe("describeFault", () => {
       const value = (fault as Record<string, unknown>)[key];
       if (typeof value === "string") expect(message).toContain(show(value).slice(1, -1));
     }
+  });
+  test("two NFC-equal names at the root name the root, not an empty directory name", () => {
+    expect(describeFault({ code: "ambiguous-name", path: "", names: ["a", "b"] })).toBe(
+      'the root holds "a" and "b", which are one name after NFC: the gate will not guess',
+    );
   });
   test("invisible characters are shown as code points", () => {
     expect(show("a\u200Bb\tc")).toBe('"a<U+200B>b<U+0009>c"');

@@ -18,7 +18,7 @@ type Renderers = { readonly [C in AssumptionsFault["code"]]: (fault: Having<Assu
 
 // One sentence per fault code; the mapped type makes a code without a sentence a compile error.
 const SENTENCES: Renderers = {
-  "plan-not-utf8": () => "the assumptions file is not valid UTF-8",
+  "plan-not-utf8": (fault) => `the assumptions file is not valid UTF-8: the bytes ${fault.value} cannot be decoded`,
   "plan-empty": () => "the assumptions file holds no rows: an empty plan is never a passing plan",
   "comment-with-tab": (fault) => `a comment line holds a TAB, so it is ambiguous between a comment and a row: ${show(fault.value)}`,
   "unknown-kind": (fault) => `unknown kind ${show(fault.value)} (expected exists, absent, contains, lacks or unchanged)`,
@@ -39,7 +39,7 @@ const SENTENCES: Renderers = {
   "invisible-character": (fault) => `the ${fault.field} ${show(fault.value)} holds the invisible character ${codePoint(fault.codePoint)}`,
   "compatibility-character": (fault) => `the ${fault.field} ${show(fault.value)} holds the compatibility character ${codePoint(fault.codePoint)} (NFKC would change it)`,
   "mixed-script": (fault) => `the ${fault.field} ${show(fault.value)} holds the word ${show(fault.word)}, which mixes scripts`,
-  "ambiguous-name": (fault) => `the directory ${show(fault.path)} holds ${fault.names.map(show).join(" and ")}, which are one name after NFC: the gate will not guess`,
+  "ambiguous-name": (fault) => `${fault.path === "" ? "the root" : `the directory ${show(fault.path)}`} holds ${fault.names.map(show).join(" and ")}, which are one name after NFC: the gate will not guess`,
   "link-outside-root": (fault) => `the symbolic link ${show(fault.path)} points to ${show(fault.target)}, outside the root`,
   "link-loop": (fault) => `the symbolic link ${show(fault.path)} loops`,
   "not-a-file": (fault) => `${show(fault.path)} is a ${fault.entry === "directory" ? "directory" : "FIFO, socket or device"}, not a regular file`,

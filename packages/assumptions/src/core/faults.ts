@@ -9,7 +9,7 @@ type CharFault<C extends string> = At & { readonly code: C; readonly field: Fiel
 
 /** Every way reading an assumptions file can be refused. */
 export type ParseFault =
-  | (At & { readonly code: "plan-not-utf8" })
+  | (At & { readonly code: "plan-not-utf8"; readonly value: string })
   | { readonly code: "plan-empty" }
   | (At & { readonly code: "comment-with-tab"; readonly value: string })
   | (At & { readonly code: "unknown-kind"; readonly value: string })

@@ -47,7 +47,10 @@ describe("refusals name the line and the value", () => {
   const cases: [string, string | Uint8Array, Record<string, unknown>][] = [
     ["empty file", "", { code: "plan-empty" }],
     ["only comments and blanks", "# nothing\n\n  \n", { code: "plan-empty" }],
-    ["invalid UTF-8", new Uint8Array([0x65, 0x0a, 0xff, 0x0a]), { code: "plan-not-utf8", line: 2 }],
+    ["invalid UTF-8", new Uint8Array([0x65, 0x0a, 0xff, 0x0a]), { code: "plan-not-utf8", line: 2, value: "FF" }],
+    ["an overlong encoding", new Uint8Array([0x61, 0xc0, 0xaf, 0x0a]), { code: "plan-not-utf8", line: 1, value: "C0" }],
+    ["an encoded surrogate", new Uint8Array([0x0a, 0x61, 0xed, 0xa0, 0x80]), { code: "plan-not-utf8", line: 2, value: "ED A0" }],
+    ["a sequence cut short by the line's end", new Uint8Array([0x61, 0x0a, 0x62, 0xe2, 0x82, 0x0a]), { code: "plan-not-utf8", line: 2, value: "E2 82" }],
     ["a comment holding a TAB", "exists\ta\n#\tnote", { code: "comment-with-tab", line: 2 }],
     ["unknown kind", "Exists\ta", { code: "unknown-kind", line: 1, value: "Exists" }],
     ["a line holding only U+FEFF", "exists\ta\n\uFEFF", { code: "unknown-kind", line: 2, value: "\uFEFF" }],

@@ -14,22 +14,41 @@ function decode(input: string | Uint8Array): Result<string, ParseFault> {
   try {
     return ok(new TextDecoder("utf-8", { fatal: true }).decode(input));
   } catch {
-    return err({ code: "plan-not-utf8", line: firstBadLine(input) });
+    return err({ code: "plan-not-utf8", ...firstBadLine(input) });
   }
 }
 
-function firstBadLine(bytes: Uint8Array): number {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+function decodes(bytes: Uint8Array, stream: boolean): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The offending bytes of a line that is not UTF-8, as hex: from the start of the sequence that
+// cannot be completed through the byte that ends it (a prefix that decodes is found by bisection).
+function badBytes(line: Uint8Array): string {
+  let lo = 0;
+  let hi = line.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (decodes(line.subarray(0, mid), true)) lo = mid;
+    else hi = mid - 1;
+  }
+  let start = lo;
+  while (start > 0 && !decodes(line.subarray(0, start), false)) start -= 1;
+  const bad = line.subarray(start, Math.min(lo + 1, line.length, start + 4));
+  return [...bad].map((b) => b.toString(16).toUpperCase().padStart(2, "0")).join(" ");
+}
+
+function firstBadLine(bytes: Uint8Array): { line: number; value: string } {
   let start = 0;
   for (let line = 1; ; line += 1) {
     const nl = bytes.indexOf(10, start);
-    const end = nl === -1 ? bytes.length : nl;
-    try {
-      decoder.decode(bytes.subarray(start, end));
-    } catch {
-      return line;
-    }
-    if (nl === -1) return line;
+    const text = bytes.subarray(start, nl === -1 ? bytes.length : nl);
+    if (!decodes(text, false) || nl === -1) return { line, value: badBytes(text) };
     start = nl + 1;
   }
 }
