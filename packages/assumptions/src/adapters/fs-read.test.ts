@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { memfs } from "memfs";
 import { describe, expect, test } from "vitest";
+import type { FsLike } from "./fs-calls.js";
 import { memfsTree } from "./memfs.js";
 
 // Small reads share slabs: what a caller holds must never change under it, whatever is read next.
@@ -39,5 +40,17 @@ describe("bytes handed out by a read stay the caller's own", () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  test("a filesystem that answers reads a few bytes at a time (FUSE, NFS) is read to the end", async () => {
+    const { fs } = memfs({ "/t/a.txt": "a longer line of text\nand the literal at the end\n" });
+    // The real memfs, with every read capped at 5 bytes: a short read is not the end of a file.
+    const trickle: FsLike = Object.assign(Object.create(fs) as FsLike, {
+      readSync: (fd: number, buffer: Uint8Array, offset: number, length: number, position: number) =>
+        fs.readSync(fd, buffer, offset, Math.min(length, 5), position),
+    });
+    const bytes = (await memfsTree(trickle, "/t").read("a.txt", 1_000))._unsafeUnwrap();
+    expect(new TextDecoder().decode(bytes)).toBe("a longer line of text\nand the literal at the end\n");
+    expect((await memfsTree(trickle, "/t").read("a.txt", 20))._unsafeUnwrapErr().code).toBe("tree-too-large");
   });
 });

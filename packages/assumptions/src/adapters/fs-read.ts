@@ -4,9 +4,10 @@ import { attempt, type FsLike, fromErrno, statKind } from "./fs-calls.js";
 import { errorCode, treeError } from "./tree-error.js";
 
 /**
- * Reads at most `limit` bytes from an open regular file, stopping at end of file. `first` is
- * sized to the fstat size plus one, so a file that did not change is read by one call (a short
- * read of a regular file is its end); a new buffer is made only if the file grows under it.
+ * Reads at most `limit` bytes from an open regular file, stopping at end of file (a read that
+ * returns nothing: a short read is not trusted as the end, or an unread tail could let `lacks`
+ * hold). `first` is sized to the fstat size plus one, so a file that did not change takes two
+ * reads into one buffer; a new buffer is made only if the file grows under it.
  */
 function readUpTo(fs: FsLike, fd: number, first: Uint8Array, limit: number): Uint8Array {
   let buffer = first;
@@ -18,10 +19,9 @@ function readUpTo(fs: FsLike, fd: number, first: Uint8Array, limit: number): Uin
       grown.set(buffer);
       buffer = grown;
     }
-    const want = buffer.length - filled;
-    const got = fs.readSync(fd, buffer, filled, want, filled);
+    const got = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
+    if (got === 0) break;
     filled += got;
-    if (got < want) break;
   }
   return buffer.subarray(0, filled);
 }
