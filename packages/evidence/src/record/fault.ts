@@ -28,6 +28,14 @@ export const RECORD_RULES = {
 /** One rule of `RECORD_RULES`. */
 export type RecordRule = keyof typeof RECORD_RULES;
 
+/** How each kind of credential is named in a sentence. */
+const CREDENTIAL_NAMES: Readonly<Record<CredentialKind, string>> = {
+  "github-token": "a GitHub token",
+  "aws-access-key": "an AWS access key id",
+  "slack-token": "a Slack token",
+  "private-key": "a private key",
+};
+
 /** Why a JSON text or an evidence record was refused. */
 export type RecordFault =
   | { readonly code: "invalid-json"; readonly detail: string; readonly line: number; readonly column: number }
@@ -48,6 +56,6 @@ export function describeRecordFault(fault: RecordFault): string {
     case "invalid-record":
       return `${RECORD_RULES[fault.rule]} (field ${fault.field === "" ? "<record>" : fault.field})`;
     case "credential-in-check":
-      return `credential in check (field ${fault.field}): looks like a ${fault.kind}; remove it from the record`;
+      return `credential in check (field ${fault.field}): looks like ${CREDENTIAL_NAMES[fault.kind]}; remove it from the record`;
   }
 }

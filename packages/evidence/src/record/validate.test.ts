@@ -40,8 +40,12 @@ describe("validateRecord", () => {
 
   test("a missing or extra content field is refused first", () => {
     const { task: _task, ...missing } = base;
-    expect(validateRecord(missing)._unsafeUnwrapErr()).toMatchObject({ rule: "content-fields" });
-    expect(refusal({ extra: "x", pr: jsonInt(0) })).toEqual(["content-fields", ""]);
+    expect(validateRecord(missing)._unsafeUnwrapErr()).toMatchObject({ rule: "content-fields", field: "task" });
+    expect(refusal({ extra: "x", pr: jsonInt(0) })).toEqual(["content-fields", "extra"]);
+    const { pr: _pr, ...noPr } = base;
+    // A missing field is named before an extra one; the sentence names it too.
+    const both = validateRecord({ ...noPr, zeta: "z" })._unsafeUnwrapErr();
+    expect(describeRecordFault(both)).toBe("invalid content fields (field pr)");
     expect(validateRecord([base])._unsafeUnwrapErr()).toMatchObject({ rule: "content-fields" });
   });
 
@@ -101,6 +105,8 @@ describe("validateRecord", () => {
     }
     expect(fault({ checks: [{ command: "ok", result: `token=${secrets[0]}` }] })).toMatchObject({ field: "checks[0].result" });
     expect(validateRecord({ ...base, checks: [{ command: "grep -c ghp_ log", result: "0" }] }).isOk()).toBe(true);
+    const aws = fault({ checks: [{ command: "aws s3 ls", result: secrets[2] ?? "" }] });
+    expect(describeRecordFault(aws)).toBe("credential in check (field checks[0].result): looks like an AWS access key id; remove it from the record");
   });
 });
 

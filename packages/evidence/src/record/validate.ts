@@ -1,6 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { z } from "zod";
 import { RECORD_RULES, type RecordFault, type RecordRule } from "./fault.js";
+import { compareCodePoints } from "./canonical.js";
 import { parseJson } from "./json.js";
 import { isJsonNumber, type JsonValue } from "./number.js";
 import { CONTENT_FIELDS, EvidenceRecord } from "./schema.js";
@@ -64,11 +65,14 @@ function crossFindings(raw: Plain): Finding[] {
   ];
 }
 
+/** A missing content field (the first in the reference's order) or else an extra one is named. */
 function contentFieldsFinding(raw: unknown): Finding | undefined {
   if (!isPlain(raw)) return { rule: "content-fields", path: [] };
-  const keys = Object.keys(raw);
-  const exact = keys.length === CONTENT_FIELDS.length && CONTENT_FIELDS.every((k) => Object.hasOwn(raw, k));
-  return exact ? undefined : { rule: "content-fields", path: [] };
+  const fields: readonly string[] = CONTENT_FIELDS;
+  const missing = CONTENT_FIELDS.find((k) => !Object.hasOwn(raw, k));
+  const extra = Object.keys(raw).filter((k) => !fields.includes(k)).sort(compareCodePoints)[0];
+  const named = missing ?? extra;
+  return named === undefined ? undefined : { rule: "content-fields", path: [named] };
 }
 
 function credentialFault(record: EvidenceRecord): RecordFault | undefined {
