@@ -35,15 +35,19 @@ function afterPrefix(name: string, words: string[]): string[] {
   return name === "timeout" ? words.slice(i + 1) : words.slice(i);
 }
 
-/** The script of `sh -c SCRIPT` (any single-dash option word holding `c`); null when there is none. */
-function shellScript(words: string[]): string | null {
+/**
+ * What a shell runs: the script of `sh -c SCRIPT` (any single-dash option word holding `c`,
+ * `inline: true`), or the script file of `sh FILE` (`inline: false`); null when neither.
+ */
+function shellOperand(words: string[]): { inline: boolean; word: string } | null {
   let sawC = false;
   for (let i = 1; i < words.length; i++) {
     const w = words[i] ?? "";
-    if (/^-[a-zA-Z]+$/.test(w)) {
-      if (w.includes("c")) sawC = true;
-    } else if (w.startsWith("--") || /^[+-]o$/.test(w)) continue;
-    else return sawC ? w : null;
+    if (/^[-+][a-zA-Z]+$/.test(w)) {
+      if (w.startsWith("-") && w.includes("c")) sawC = true;
+      if (w.includes("o")) i++; // -o NAME, +o NAME, -eo NAME: the option name is not the script
+    } else if (w.startsWith("--")) continue;
+    else return { inline: sawC, word: w };
   }
   return null;
 }
@@ -62,6 +66,8 @@ function unwrap(words: string[]): string[] {
 }
 
 const SCRIPT_RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
+/** Package-manager commands that run a package.json script of the same name. */
+const SCRIPT_COMMANDS = new Set(["start", "stop", "restart"]);
 
 /** Unwrap one command; recurse into `sh -c` and `bash -c` scripts. */
 function visit(words: string[], depth: number, view: RunView): void {
@@ -72,9 +78,11 @@ function visit(words: string[], depth: number, view: RunView): void {
   if (SCRIPT_RUNNERS.has(name) && (argv[1] === "run" || argv[1] === "run-script")) {
     view.opaque.push(`${name} ${argv[1]} ${argv[2] ?? ""}`.trim());
   }
-  const script = SHELLS.has(name) ? shellScript(argv) : null;
-  if (script !== null && depth < 8) {
-    const inner = shellWords(script);
+  if (SCRIPT_RUNNERS.has(name) && SCRIPT_COMMANDS.has(argv[1] ?? "")) view.opaque.push(`${name} ${argv[1]}`);
+  const operand = SHELLS.has(name) ? shellOperand(argv) : null;
+  if (operand && !operand.inline) view.opaque.push(`${name} ${operand.word}`);
+  if (operand?.inline && depth < 8) {
+    const inner = shellWords(operand.word);
     view.opaque.push(...inner.opaque);
     for (const c of inner.commands) visit(c, depth + 1, view);
     return;

@@ -61,6 +61,9 @@ describe("outward writes, by example", () => {
       "env -i HOME=/tmp npm publish",
       "NPM_TOKEN=x pnpm publish",
       "sh -c 'git push'",
+      "bash -o pipefail -c 'git push'",
+      "bash -eo pipefail -c 'git push'",
+      "sh +o errexit -c 'npm publish'",
       'bash -lc "cd x && gh pr create --fill"',
       "sh -c \"bash -c 'docker push img'\"",
       "pnpm test && git push",
@@ -81,6 +84,14 @@ describe("outward writes, by example", () => {
     expect(runView("echo $(cat cmd.txt)").opaque).toContain("$(…)");
     expect(runView("npm run release").opaque).toContain("npm run release");
     expect(runView("pnpm vitest run").opaque).toEqual([]);
+  });
+  test("a shell running a script file and npm start/stop/restart are opaque too", () => {
+    expect(runView("bash scripts/release.sh --yes").opaque).toContain("bash scripts/release.sh");
+    expect(runView("sh -e ./check.sh").opaque).toContain("sh ./check.sh");
+    expect(runView("npm start").opaque).toContain("npm start");
+    expect(runView("pnpm restart").opaque).toContain("pnpm restart");
+    expect(runView("sh -c 'git status'").opaque).toEqual([]);
+    expect(runView("bash").opaque).toEqual([]);
   });
   test("a line that is not shell never throws", () => {
     fc.assert(fc.property(fc.string(), (s) => void runView(s)));
