@@ -94,6 +94,11 @@ describe("parseContract checks what the schema cannot", () => {
     const counted = parseContract(md.replace("| `ok` |  |", "| `ok` | 2 `[` |"))._unsafeUnwrapErr();
     expect(counted).toMatchObject({ code: "contract-invalid", path: "stages.0.acceptance.0.expect" });
   });
+  test("a contract with no stage is refused: it would be done by default", () => {
+    const md = base("none");
+    const empty = md.slice(0, md.indexOf("## S1: t"));
+    expect(parseContract(empty)._unsafeUnwrapErr()).toMatchObject({ code: "contract-invalid", path: "stages" });
+  });
   test("stage ids out of order are refused", () => {
     const fault = parseContract(base("none").replace("## S2: t", "## S5: t"))._unsafeUnwrapErr();
     expect(fault).toMatchObject({ code: "contract-invalid", path: "stages.1.id" });

@@ -63,7 +63,7 @@ export const Contract = z.object({
   commit_per_stage: z.boolean(),
   guardrails: z.array(z.string().min(1)),
   falsifiers: z.array(z.string().min(1)),
-  stages: z.array(Stage),
+  stages: z.array(Stage).min(1, "a contract has at least one stage: with none it would be done by default"),
 }).describe("A decay acceptance contract (docs/contract-format.md); the only thing that decides done.");
 /** The acceptance contract. */
 export type Contract = z.infer<typeof Contract>;

@@ -50,7 +50,7 @@ const stage = (n: number): fc.Arbitrary<Stage> =>
 
 /** Any valid contract. */
 export const contractArb: fc.Arbitrary<Contract> = fc
-  .nat(3)
+  .integer({ min: 1, max: 4 })
   .chain((count) => fc.tuple(...Array.from({ length: count }, (_, k) => stage(k + 1))))
   .chain((stages) =>
     fc.record({
