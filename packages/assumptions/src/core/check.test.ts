@@ -6,6 +6,7 @@ import { memfsTree } from "../adapters/memfs.js";
 import type { TreeReader } from "../tree.js";
 import { checkTree } from "./check.js";
 import { fixtureTree } from "./fixture-tree.js";
+import type { Assumption } from "./model.js";
 import { parseAssumptions } from "./parse.js";
 
 function tree(files: Record<string, string | Uint8Array>, links: Record<string, string> = {}): TreeReader {
@@ -148,6 +149,32 @@ describe("faults and cost", () => {
     const { fs } = memfs({});
     const result = await run(memfsTree(fs, "/nope"), "absent\ta");
     expect(result._unsafeUnwrapErr()).toMatchObject({ code: "tree-not-found", line: 1 });
+  });
+  test("rows built by hand are held to the file's rules: folded, or refused, never checked as written", async () => {
+    const t = tree({ "src/pay.ts": "def refund(\n" });
+    const check = (a: Record<string, unknown>) => checkTree({ tree: t, assumptions: [{ line: 3, ...a } as Assumption] });
+    // An unfolded spelling of a file that exists must not let absent hold.
+    for (const path of ["src//pay.ts", "src/./pay.ts", "./src/pay.ts"]) {
+      expect((await check({ kind: "absent", path, directory: false }))._unsafeUnwrap().rows[0]).toMatchObject({ status: "diverge", path: "src/pay.ts" });
+    }
+    const refused: [Record<string, unknown>, string][] = [
+      [{ kind: "absent", path: "../t/src/pay.ts", directory: false }, "path-dotdot"],
+      [{ kind: "absent", path: "/src/pay.ts", directory: false }, "path-absolute"],
+      [{ kind: "absent", path: "", directory: false }, "path-empty"],
+      [{ kind: "absent", path: 7, directory: false }, "path-empty"],
+      [{ kind: "lacks", path: "src/pay.ts", literal: "" }, "literal-blank"],
+      [{ kind: "lacks", path: "src/pay.ts", literal: "def r\u0435fund(" }, "mixed-script"],
+      [{ kind: "lacks", path: "src/pay.ts/", literal: "x" }, "path-directory-for-file"],
+      [{ kind: "unchanged", path: "src/pay.ts", sha256: "abc" }, "bad-digest"],
+      [{ kind: "Exists", path: "src/pay.ts" }, "unknown-kind"],
+    ];
+    for (const [a, code] of refused) expect((await check(a))._unsafeUnwrapErr()).toMatchObject({ code, line: 3 });
+    const upper = sha("def refund(\n").toUpperCase();
+    expect((await check({ kind: "unchanged", path: "src/pay.ts", sha256: upper }))._unsafeUnwrap().verdict).toBe("holds");
+  });
+  test("rows from parseAssumptions are frozen, so a row trusted as parsed cannot be changed afterwards", () => {
+    const [row] = parseAssumptions("absent\tsrc/pay.ts")._unsafeUnwrap();
+    expect(() => Object.assign(row as Assumption, { path: "../x" })).toThrow(TypeError);
   });
   test("an empty assumption list is refused", async () => {
     expect((await checkTree({ tree: tree({}), assumptions: [] }))._unsafeUnwrapErr()).toMatchObject({ code: "plan-empty" });

@@ -1,9 +1,10 @@
-import { errAsync, okAsync, type Result, ResultAsync } from "neverthrow";
+import { errAsync, okAsync, Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
 import { judge } from "./judge.js";
 import { createListings, type Listings } from "./listing.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
+import { reparseAssumption } from "./parse.js";
 import { DEFAULT_MAX_BYTES } from "./read.js";
 
 /** Options of `checkTree`. */
@@ -52,8 +53,11 @@ function report(root: string, rows: ReportRow[]): Report {
  */
 export function checkTree(opts: CheckOptions): ResultAsync<Report, AssumptionsFault> {
   if (opts.assumptions.length === 0) return errAsync({ code: "plan-empty" });
+  // The caller may have built the rows by hand: each is held to the file's rules first.
+  const rows = Result.combine(opts.assumptions.map(reparseAssumption));
+  if (rows.isErr()) return errAsync(rows.error);
   const listings = createListings(opts.tree);
-  return ResultAsync.fromSafePromise(judgeAll(listings, opts.assumptions, opts.maxBytes ?? DEFAULT_MAX_BYTES)).andThen(
+  return ResultAsync.fromSafePromise(judgeAll(listings, rows.value, opts.maxBytes ?? DEFAULT_MAX_BYTES)).andThen(
     (outcome): ResultAsync<Report, AssumptionsFault> =>
       "fault" in outcome ? errAsync(outcome.fault) : okAsync(report(opts.tree.describe, outcome.rows)),
   );

@@ -91,6 +91,28 @@ function parseLine(text: string, line: number): Result<Assumption | undefined, P
   return parseRow(text, line);
 }
 
+// Rows parseAssumptions made (frozen, so still exactly as parsed): checkTree need not re-read them.
+const PARSED = new WeakSet<Assumption>();
+
+// A field as a row would hold it: anything that is not a string is an empty field, so it is refused.
+function field(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/**
+ * Re-reads an assumption built by a caller (not by `parseAssumptions`) under the same rules, as
+ * the one row it stands for: a hand-made `absent src//a.ts`, `../x` or blank literal is refused
+ * or folded exactly as in a file, never checked as written.
+ */
+export function reparseAssumption(a: Assumption): Result<Assumption, ParseFault> {
+  if (PARSED.has(a)) return ok(a);
+  if (a.kind === "exists" || a.kind === "absent") {
+    return parseRow(`${field(a.kind)}\t${field(a.path)}${a.directory === true ? "/" : ""}`, a.line);
+  }
+  const third = a.kind === "unchanged" ? a.sha256 : (a as { readonly literal?: unknown }).literal;
+  return parseRow(`${field(a.kind)}\t${field(a.path)}\t${field(third)}`, a.line);
+}
+
 /**
  * Parses an assumptions file (TSV, one belief per row). Every refusal is a fault naming the line
  * and the offending value; a file with no rows is refused.
@@ -103,7 +125,10 @@ export function parseAssumptions(input: string | Uint8Array): Result<Assumption[
       const raw = lines[i] ?? "";
       const parsed = parseLine(raw.endsWith("\r") ? raw.slice(0, -1) : raw, i + 1);
       if (parsed.isErr()) return err(parsed.error);
-      if (parsed.value) rows.push(parsed.value);
+      if (parsed.value) {
+        PARSED.add(Object.freeze(parsed.value));
+        rows.push(parsed.value);
+      }
     }
     return rows.length === 0 ? err({ code: "plan-empty" as const }) : ok(rows);
   });
