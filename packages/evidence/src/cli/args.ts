@@ -23,7 +23,7 @@ export interface PublishFlags {
 
 /** One parsed invocation. */
 export type Invocation =
-  | { readonly command: "help" | "version" }
+  | { readonly command: "help" | "version"; readonly json: boolean }
   | { readonly command: "hash"; readonly file: string; readonly body: boolean; readonly global: GlobalOptions }
   | { readonly command: "slug"; readonly path: string; readonly global: GlobalOptions }
   | { readonly command: "prepare"; readonly file: string; readonly global: GlobalOptions }
@@ -83,8 +83,8 @@ function parsed(argv: readonly string[]): Result<{ values: Values; positionals: 
 /** Turns argv (without node and the script) into an invocation, or a usage fault. */
 export function parseInvocation(argv: readonly string[]): Result<Invocation, CliFault> {
   return parsed(argv).andThen(({ values, positionals }) => {
-    if (values.help === true) return ok({ command: "help" } as const);
-    if (values.version === true) return ok({ command: "version" } as const);
+    if (values.help === true) return ok({ command: "help", json: values.json === true } as const);
+    if (values.version === true) return ok({ command: "version", json: values.json === true } as const);
     const [command, ...rest] = positionals;
     if (command === undefined) return usage("a command is required");
     const own = OWN[command];

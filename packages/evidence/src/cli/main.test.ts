@@ -62,6 +62,10 @@ describe("hash and slug", () => {
     expect((await run(["--help"], { cwd: "/" })).out).toContain("decay-evidence prepare RECORD.json");
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
     expect((await run(["--version"], { cwd: "/" })).out).toBe(`${pkg.version}\n`);
+    // --json holds for --help and --version too: one JSON object on stdout.
+    expect((await run(["--version", "--json"], { cwd: "/" })).out).toBe(`{"version":${JSON.stringify(pkg.version)}}\n`);
+    const help = JSON.parse((await run(["--help", "--json"], { cwd: "/" })).out) as { help: string };
+    expect(help.help).toContain("decay-evidence prepare RECORD.json");
     for (const argv of [[], ["frob"], ["hash"], ["slug", "a", "b"], ["status", "--body"], ["hash", "x", "--nope"], ["status", "--layout", "x"]]) {
       const r = await run(argv, { cwd: "/" });
       expect([argv, r.code, r.err.includes("usage:")]).toEqual([argv, 2, true]);

@@ -28,7 +28,7 @@ function run(io: CliIo, inv: Invocation): ResultAsync<Outcome, CliFault> {
   }
 }
 
-const wantsJson = (inv: Invocation): boolean => "global" in inv && inv.global.json;
+const wantsJson = (inv: Invocation): boolean => ("global" in inv ? inv.global.json : inv.json);
 
 async function report(io: CliIo, json: boolean, f: CliFault): Promise<number> {
   const message = describeCliFault(f);
