@@ -11,6 +11,8 @@ const OUTWARD_CASES = [
   ["npm", "publish"],
   ["pnpm", "publish", "--no-git-checks"],
   ["yarn", "npm", "publish"],
+  ["yarn", "workspace", "app", "npm", "publish"],
+  ["yarn", "workspaces", "foreach", "-A", "--include", "app", "npm", "publish"],
   ["gh", "pr", "create", "--fill"],
   ["gh", "pr", "merge", "12"],
   ["gh", "release", "create", "v1.0.0"],

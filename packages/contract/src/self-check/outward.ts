@@ -5,7 +5,7 @@ const VALUE_OPTIONS: Record<string, string[]> = {
   git: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"],
   npm: ["--prefix", "-w", "--workspace", "--tag", "--access", "--otp", "--registry", "-C"],
   pnpm: ["--filter", "-F", "-C", "--dir", "--tag", "--access", "--otp", "--registry"],
-  yarn: ["--cwd", "--tag", "--access", "--otp", "--registry"],
+  yarn: ["--cwd", "--tag", "--access", "--otp", "--registry", "--include", "--exclude", "--from", "-j", "--jobs", "--since"],
   gh: ["-R", "--repo", "-X", "--method", "-f", "-F", "--field", "--raw-field", "--input", "-H", "--header", "-t", "--title", "-b", "--body", "-B", "--base", "--head", "-l", "--label", "-a", "--assignee", "-m", "--milestone", "-q", "--jq", "--template", "--notes", "-n"],
   docker: ["-H", "--host", "--context", "--config", "-l", "--log-level", "-f", "--file", "-t", "--tag", "--platform"],
   kubectl: ["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-f", "--filename", "-l", "--selector", "-o", "--output", "-c", "--container", "-s", "--server"],
@@ -39,9 +39,22 @@ export const OUTWARD: Record<string, string[]> = {
   tofu: ["apply", "destroy", "import", "taint", "untaint", "force-unlock", "state rm", "state mv", "state push"],
 };
 
-/** The positional words of a command (options and their values skipped), after the program. */
+/** Drop yarn's workspace scope (`workspace NAME`, `workspaces foreach`): what follows is the command it runs. */
+function unscoped(tool: string, pos: string[]): string[] {
+  if (tool !== "yarn") return pos;
+  if (pos[0] === "workspace") return pos.slice(2);
+  return pos[0] === "workspaces" && pos[1] === "foreach" ? pos.slice(2) : pos;
+}
+
+/** The positional words of a command (options and their values skipped, a yarn workspace scope dropped), after the program. */
 export function positionals(argv: string[]): string[] {
-  const withValue = new Set(VALUE_OPTIONS[programName(argv[0] ?? "")] ?? []);
+  const tool = programName(argv[0] ?? "");
+  return unscoped(tool, optionless(tool, argv));
+}
+
+/** The words after the program that are not options or option values. */
+function optionless(tool: string, argv: string[]): string[] {
+  const withValue = new Set(VALUE_OPTIONS[tool] ?? []);
   const out: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i] ?? "";

@@ -9,6 +9,7 @@ describe("test runners (rule 6)", () => {
     ["npm test", "npm test"],
     ["pnpm test -- --run", "pnpm test"],
     ["yarn run test:unit", "yarn test"],
+    ["yarn workspace api test", "yarn test"],
     ["npx vitest run", "npx vitest"],
     ["pnpm exec jest", "pnpm jest"],
     ["pnpm vitest run test/a.test.ts", "pnpm vitest"],
