@@ -114,6 +114,19 @@ function authorCommand(s: Scanned): Result<Command, CliFault> {
 }
 
 /**
+ * The output a command line asked for, read without parsing it, so that even its usage fault is
+ * shown that way (a `--json` caller reads `{"fault": …}` on stdout). `author` prints text only.
+ */
+export function askedOutput(argv: readonly string[]): OutputMode {
+  const end = argv.indexOf("--");
+  const head = end === -1 ? argv : argv.slice(0, end);
+  if (head[0] === "author") return "human";
+  if (head.includes("--json")) return "json";
+  const github = head.includes("--format=github") || head.some((t, i) => t === "--format" && head[i + 1] === "github");
+  return github ? "github" : "human";
+}
+
+/**
  * Reads argv (without the node and script names) into a Command. `--help` and `--version`
  * anywhere before `--` win over every other flag; `author` as the first word is the authoring
  * subcommand (a plan file of that name is passed as `./author`).

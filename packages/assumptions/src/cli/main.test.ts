@@ -85,6 +85,18 @@ describe("--json and --format github", () => {
     expect(lines[4]).toBe("HOLD    line 4: exists src/payments.ts");
   });
 
+  test("a usage error under --json or --format github is shown that way too, besides error: on stderr", async () => {
+    const json = await run(["--json", PLAN]);
+    expect(json.code).toBe(2);
+    expect(JsonFault.parse(JSON.parse(json.stdout)).fault).toMatchObject({ code: "usage-missing-root" });
+    expect(json.stderr).toMatch(/^error: --root DIR is required/);
+    const github = await run(["--format", "github", "--root", `${G}/plan-holds`, "--nope", PLAN]);
+    expect(github.code).toBe(2);
+    expect(github.stdout).toMatch(/^::error::unknown option --nope/);
+    expect((await run(["--json", "--root", `${G}/plan-holds`, "--", "--json"])).stdout).toMatch(/^\{/);
+    expect((await run(["--root", `${G}/plan-holds`, "--nope", "--", "--json"])).stdout).toBe("");
+  });
+
   test("--format github on a fault: one ::error naming the line", async () => {
     const r = await run(["--root", `${G}/plan-holds`, "--format", "github", `${G}/malformed/dotdot.tsv`]);
     expect(r.code).toBe(2);

@@ -2,7 +2,7 @@ import * as nodeFs from "node:fs";
 import { okAsync, ResultAsync } from "neverthrow";
 import { nodeTree } from "../adapters/node.js";
 import type { TreeReader } from "../tree.js";
-import { parseArgs, type Command, type OutputMode } from "./args.js";
+import { askedOutput, parseArgs, type Command, type OutputMode } from "./args.js";
 import { EXIT, exitCodeFor, type GateFault } from "./exit.js";
 import { CLI_FAULT_CODES, describeCliFault, type CliFault } from "./faults.js";
 import { authorAssumptions, checkTree, describeFault, digestPath, parseAssumptions, type Report } from "./gate.js";
@@ -118,7 +118,7 @@ async function runAuthor(io: CliIo, cmd: AuthorCommand): Promise<number> {
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseArgs(argv);
-  if (parsed.isErr()) return fail(io, parsed.error, HUMAN);
+  if (parsed.isErr()) return fail(io, parsed.error, { output: askedOutput(argv) });
   const cmd = parsed.value;
   switch (cmd.kind) {
     case "help":
