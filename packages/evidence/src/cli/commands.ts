@@ -1,10 +1,12 @@
-import { resolve } from "node:path";
+import { posix, resolve } from "node:path";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { JsonValue } from "../record/number.js";
 import { commentBody, contentHash, keyHash, recordKey } from "../record/hash.js";
 import { slug } from "../record/slug.js";
 import { parseRecordJson } from "../record/validate.js";
 import type { Envelope } from "../store/envelope.js";
+import { nodeStoreFs } from "../store/fs-adapter.js";
+import type { StoreFs } from "../store/port.js";
 import { openPendingStore, type PendingStore } from "../store/store.js";
 import type { GlobalOptions } from "./args.js";
 import type { CliFault } from "./fault.js";
@@ -49,10 +51,24 @@ export function hashCommand(io: CliIo, file: string, body: boolean): ResultAsync
   });
 }
 
+/**
+ * The path as the reference's `Path(path).resolve()` sees it: symlinks resolved as far as the
+ * path exists, the rest kept as written (so the slug names the folder the store really uses).
+ */
+function resolvedPath(fs: StoreFs, path: string): ResultAsync<string, never> {
+  return fs.realpath(path).orElse((e) => {
+    const parent = posix.dirname(path);
+    if ((e.errno !== "ENOENT" && e.errno !== "ENOTDIR") || parent === path) return okAsync(path);
+    return resolvedPath(fs, parent).map((p) => posix.join(p, posix.basename(path)));
+  });
+}
+
 /** `slug PATH`: the store folder name of a project path. */
 export function slugCommand(io: CliIo, path: string): ResultAsync<Outcome, CliFault> {
-  const value = slug(resolve(io.cwd, path));
-  return okAsync({ exit: 0, text: `${value}\n`, json: { slug: value } });
+  return resolvedPath(io.fs ?? nodeStoreFs(), resolve(io.cwd, path)).map((real) => {
+    const value = slug(real);
+    return { exit: 0, text: `${value}\n`, json: { slug: value } } as const;
+  });
 }
 
 function storeNote(store: PendingStore): string {

@@ -1,6 +1,9 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../transport/test-server.js";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { slug } from "../record/slug.js";
 import { decayEvidenceMain } from "./main.js";
 import { memoryIo, project, writeRecordFile } from "./testing.js";
 
@@ -56,6 +59,16 @@ describe("hash and slug", () => {
   test("slug prints the reference's slug", async () => {
     expect(await run(["slug", "/srv/ref-vectors/my project dir"], { cwd: "/" })).toEqual({ code: 0, out: "my project dir-0a6df8e8e3f0\n", err: "" });
     expect((await run(["slug", "my project dir"], { cwd: "/srv/ref-vectors" })).out).toBe("my project dir-0a6df8e8e3f0\n");
+  });
+
+  test("slug resolves symlinks as far as the path exists, as the reference's Path.resolve() does", async () => {
+    const base = realpathSync(await tempDir("decay-ev-slug-"));
+    mkdirSync(join(base, "real"));
+    symlinkSync(join(base, "real"), join(base, "link"));
+    const slugOf = async (path: string) => (await run(["slug", path], { cwd: base })).out;
+    expect(await slugOf("link")).toBe(`${slug(join(base, "real"))}\n`);
+    expect(await slugOf("link/not-yet")).toBe(`${slug(join(base, "real", "not-yet"))}\n`);
+    expect(await slugOf(join(base, "link"))).not.toBe(`${slug(join(base, "link"))}\n`);
   });
 
   test("help, version, and usage faults exit 2", async () => {
