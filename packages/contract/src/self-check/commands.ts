@@ -1,4 +1,5 @@
 import { shellWords } from "./shell-words.js";
+import { positionals, programName } from "./words.js";
 
 /** The commands a line really runs, unwrapped, and what the checker could not see into. */
 export type RunView = { commands: string[][]; opaque: string[] };
@@ -18,8 +19,6 @@ const PREFIXES: Record<string, Set<string>> = {
   stdbuf: new Set(["-i", "-o", "-e"]),
 };
 
-/** The program name of a command word: `/usr/bin/git` is `git`. */
-export const programName = (word: string): string => word.slice(word.lastIndexOf("/") + 1);
 
 /** Drop a prefix command's options (and their values); for `timeout`, also its duration. */
 function afterPrefix(name: string, words: string[]): string[] {
@@ -69,7 +68,33 @@ const SCRIPT_RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 /** Package-manager commands that run a package.json script of the same name. */
 const SCRIPT_COMMANDS = new Set(["start", "stop", "restart"]);
 
-/** Unwrap one command; recurse into `sh -c` and `bash -c` scripts. */
+const EXEC_TOOLS = new Set(["npx", "pnpx", "bunx"]);
+const EXEC_SUBCOMMANDS = new Set(["exec", "dlx", "x"]);
+const EXEC_VALUE_OPTIONS = new Set(["-p", "--package", "-c", "--call"]);
+
+/**
+ * What a package-runner runs (`npx CMD`, `pnpm exec CMD`, `pnpm dlx CMD`, `yarn dlx CMD`, `bunx CMD`):
+ * `argv` for the command, or `script` for `npx -c 'SCRIPT'`; null when it runs nothing.
+ */
+function execInner(argv: string[]): { argv: string[] } | { script: string } | null {
+  const name = programName(argv[0] ?? "");
+  let i = 1;
+  if (!EXEC_TOOLS.has(name)) {
+    const sub = SCRIPT_RUNNERS.has(name) ? positionals(argv)[0] : undefined;
+    if (sub === undefined || !EXEC_SUBCOMMANDS.has(sub)) return null;
+    i = argv.indexOf(sub, 1) + 1;
+  }
+  for (; i < argv.length; i++) {
+    const w = argv[i] ?? "";
+    if (w === "--") return { argv: argv.slice(i + 1) };
+    if (w === "-c" || w === "--call") return { script: argv[i + 1] ?? "" };
+    if (!w.startsWith("-")) return { argv: argv.slice(i) };
+    if (EXEC_VALUE_OPTIONS.has(w)) i++;
+  }
+  return null;
+}
+
+/** Unwrap one command; recurse into `sh -c` scripts and what `npx`/`pnpm exec`/`dlx` run. */
 function visit(words: string[], depth: number, view: RunView): void {
   const argv = unwrap(words);
   const name = programName(argv[0] ?? "");
@@ -81,13 +106,18 @@ function visit(words: string[], depth: number, view: RunView): void {
   if (SCRIPT_RUNNERS.has(name) && SCRIPT_COMMANDS.has(argv[1] ?? "")) view.opaque.push(`${name} ${argv[1]}`);
   const operand = SHELLS.has(name) ? shellOperand(argv) : null;
   if (operand && !operand.inline) view.opaque.push(`${name} ${operand.word}`);
-  if (operand?.inline && depth < 8) {
-    const inner = shellWords(operand.word);
-    view.opaque.push(...inner.opaque);
-    for (const c of inner.commands) visit(c, depth + 1, view);
-    return;
-  }
+  if (operand?.inline && depth < 8) return visitScript(operand.word, depth, view);
   view.commands.push(argv);
+  const inner = depth < 8 ? execInner(argv) : null;
+  if (inner && "script" in inner) visitScript(inner.script, depth, view);
+  else if (inner) visit(inner.argv, depth + 1, view);
+}
+
+/** Read a script one level down (`sh -c SCRIPT`, `npx -c SCRIPT`) the same way as a row's line. */
+function visitScript(script: string, depth: number, view: RunView): void {
+  const inner = shellWords(script);
+  view.opaque.push(...inner.opaque);
+  for (const c of inner.commands) visit(c, depth + 1, view);
 }
 
 /** Every command a shell line runs, seen through chaining, prefixes and `sh -c`. Never throws. */

@@ -1,7 +1,8 @@
 import type { AcceptanceRow, Stage } from "../model.js";
-import { programName, runView } from "./commands.js";
+import { runView } from "./commands.js";
 import type { FindingData } from "./findings.js";
-import { outwardWrite, positionals } from "./outward.js";
+import { outwardWrite } from "./outward.js";
+import { positionals, programName } from "./words.js";
 import { testRunner } from "./runners.js";
 
 const REVIEW_NOTE = /REVIEW:|\bTODO\b|\bFIXME\b|NOTE:/;

@@ -1,5 +1,4 @@
-import { programName } from "./commands.js";
-import { positionals } from "./outward.js";
+import { positionals, programName } from "./words.js";
 
 const RUNNERS = new Set(["vitest", "jest", "mocha", "ava", "tap", "pytest", "py.test", "phpunit", "rspec", "tox", "nox", "ctest", "karma", "nextest"]);
 const SUBCOMMAND_TEST: Record<string, RegExp> = {
