@@ -120,6 +120,12 @@ describe("readPlan: numbered lists and faults", () => {
     const p = readPlan(plan("## What not to do during rollout", "- Do not ship first.", "## Rollout", "### Phase 1", "x"));
     expect(p._unsafeUnwrap()).toMatchObject({ prohibitions: ["Do not ship first."], stages: [{ label: "Phase 1" }] });
   });
+  test("a sub-numbered heading (6.1, 5.2, 7.3) is not section 6, 5 or 7", () => {
+    const text = plan("# P", "", "## 5.2 Budget", "- Spend less.", "", "## 6.1 Costs", "", "1. Pay the bill.", "   Acceptance: `true`");
+    expect(readPlan(text)._unsafeUnwrapErr()).toEqual({ code: "no-recommendation", line: 1 });
+    const numbered = plan("## 5) Limits", "- Do not skip.", "## §6 Plan", "1. Pay.", "   Acceptance: `true`", "## 7: Else", "- If rates rise.");
+    expect(readPlan(numbered)._unsafeUnwrap()).toMatchObject({ prohibitions: ["Do not skip."], falsifiers: ["If rates rise."], stages: [{ title: "Pay" }] });
+  });
   test("an empty text has no recommendation", () => {
     expect(readPlan("")._unsafeUnwrapErr()).toEqual({ code: "no-recommendation", line: 1 });
   });

@@ -6,7 +6,8 @@ export type Section = { heading: Heading; from: number; to: number };
 /** The three sections a plan is read for. */
 export type SectionKind = "recommendation" | "prohibitions" | "falsifiers";
 
-const numbered = (n: number) => new RegExp(`^(?:§\\s*)?${n}(?:[.):]|\\s|$)`);
+// `6.`, `6)`, `6:`, `§6`, `6 Title`; not `6.1` (a sub-section) or `60`.
+const numbered = (n: number) => new RegExp(`^(?:§\\s*)?${n}(?:[.):](?!\\d)|\\s|$)`);
 
 const BY_NAME: Record<SectionKind, RegExp> = {
   recommendation: /recommendation|migration sequence|\bstages\b|rollout/i,
