@@ -67,7 +67,7 @@ function gitTreeAt(abs: string, root: string, ref: string): ResultAsync<TreeRead
     import("../adapters/git.js"),
     (e): GateFault => ({ code: "internal", reason: `the git adapter could not be loaded: ${String(e)}` }),
   );
-  return adapter.map((m) => m.gitTree({ fs: nodeFs, dir: abs, ref, describe: `${ref} in ${root}` }));
+  return adapter.map((m) => m.gitTree({ fs: nodeFs, dir: abs, ref, describe: root }));
 }
 
 /** The tree at an absolute root: working files via node:fs, or a commit via git for `--ref`. */
