@@ -76,4 +76,17 @@ describe("prepare", () => {
     expect(r._unsafeUnwrapErr()).toMatchObject({ code: "invalid-record", field: "merge_sha" });
     expect(existsSync(s.store.pathFor({ ...s.record, task: "Task 10" }))).toBe(false);
   });
+  test("prepare holds the per-key lock: while a publisher holds it, new content is refused and nothing is saved", async () => {
+    const s = await scenario();
+    const before = readFileSync(s.path);
+    const held = (await s.store.lock(s.record))._unsafeUnwrap();
+    const changed = { ...s.record, production_status: "failed" as const };
+    const refused = await prepare(changed, { store: s.store });
+    expect(refused._unsafeUnwrapErr().code).toBe("lock-held");
+    expect(readFileSync(s.path).equals(before)).toBe(true);
+    expect(existsSync(join(s.store.root, `snapshot-${contentHash(changed)}.json`))).toBe(false);
+    (await held.release())._unsafeUnwrap();
+    expect((await prepare(changed, { store: s.store }))._unsafeUnwrap()).toBe(s.path);
+    expect((await s.load()).record.history).toEqual([contentHash(s.record)]);
+  });
 });

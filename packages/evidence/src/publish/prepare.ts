@@ -6,6 +6,7 @@ import type { EvidenceRecord, PreviousAttempt } from "../record/schema.js";
 import { validateRecord } from "../record/validate.js";
 import { contentOf, type Envelope, type SavedRecord } from "../store/envelope.js";
 import type { PendingStore } from "../store/store.js";
+import { withKeyLock } from "./locking.js";
 
 /** Links a new attempt to the immutable desired content of an existing (saved) attempt. */
 export function previousAttempt(saved: SavedRecord): PreviousAttempt {
@@ -41,11 +42,17 @@ export interface PrepareOptions {
  * Saves `record` locally before any publication: an immutable snapshot of its content and a
  * pending envelope. Resolves to the envelope's path. The same content keeps its identity (and
  * status); changed content for the same attempt appends the old content hash to `history`.
+ * Runs under the attempt's per-key lock, like `publish`.
  */
 export function prepare(record: EvidenceRecord, opts: PrepareOptions): ResultAsync<string, EvidenceFault> {
-  const { store } = opts;
+  return validateRecord(recordToJson(record)).asyncAndThen((content) =>
+    // Under the attempt's lock, so a publish of the same attempt cannot save over the new content.
+    withKeyLock(opts.store, recordKey(content), () => saveLocally(content, opts.store)),
+  );
+}
+
+function saveLocally(content: EvidenceRecord, store: PendingStore): ResultAsync<string, EvidenceFault> {
   return safeTry(async function* () {
-    const content = yield* validateRecord(recordToJson(record));
     const path = store.pathFor(recordKey(content));
     const prior = (yield* store.exists(path)) ? yield* store.load(path) : null;
     if (content.previous_attempt !== null) yield* retainPrevious(content.previous_attempt, store);

@@ -3,13 +3,13 @@ import type { EvidenceFault } from "../fault.js";
 import { commentBody, keyHash, recordKey } from "../record/hash.js";
 import type { Envelope, SavedRecord } from "../store/envelope.js";
 import type { StoreFault } from "../store/fault.js";
-import type { HeldLock } from "../store/lock.js";
 import type { PendingStore } from "../store/store.js";
 import type { ForgeTarget, Transport, TransportError } from "../transport/port.js";
 import type { PublicationAuthority } from "./authority.js";
 import { checkAuthor, checkAuthority, checkReadback, ownMatches, type OwnMatch } from "./checks.js";
 import type { PublishFault } from "./fault.js";
 import { guarded } from "./guard.js";
+import { withKeyLock } from "./locking.js";
 
 /** Why the state machine stopped early: a reason to stay pending, or the local store failing. */
 type Stop = { readonly kind: "pending"; readonly fault: PublishFault } | { readonly kind: "store"; readonly fault: StoreFault };
@@ -134,19 +134,6 @@ export interface PublishOptions {
 export function publish(path: string, opts: PublishOptions): ResultAsync<SavedRecord, EvidenceFault> {
   return opts.store
     .load(path)
-    .andThen((found) => opts.store.lock(recordKey(found.record)))
-    .andThen((lock) => new ResultAsync(whileHolding(lock, () => underLock(path, opts))));
+    .andThen((found) => withKeyLock(opts.store, recordKey(found.record), () => underLock(path, opts)));
 }
 
-/** Runs `work` holding `lock` and releases it on every way out; a failed release is reported when the work succeeded. */
-async function whileHolding<T>(lock: HeldLock, work: () => PromiseLike<Result<T, EvidenceFault>>): Promise<Result<T, EvidenceFault>> {
-  let result: Result<T, EvidenceFault>;
-  try {
-    result = await work();
-  } catch (bug) {
-    await lock.release();
-    throw bug;
-  }
-  const released = await lock.release();
-  return result.andThen((value) => released.map(() => value));
-}
