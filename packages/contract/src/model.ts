@@ -85,6 +85,7 @@ export type Plan = z.infer<typeof Plan>;
 /** The code of one self-check finding. */
 export const FindingCode = z.enum([
   "no-acceptance",
+  "nothing-verified",
   "review-note",
   "git-clone",
   "writes-outward",

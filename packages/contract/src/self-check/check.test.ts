@@ -19,7 +19,7 @@ const load = (name: string): Contract =>
 describe("self-check fixtures: one contract per rule", () => {
   test("there is a tripping contract for every refusing rule", () => {
     expect(trips.sort()).toEqual(
-      ["commit-per-stage-off", "no-acceptance", "ordering-missing", "plan-drift", "review-note", "weak-row", "worktree", "writes-outward"],
+      ["commit-per-stage-off", "no-acceptance", "nothing-verified", "ordering-missing", "plan-drift", "review-note", "weak-row", "worktree", "writes-outward"],
     );
   });
   test.each(trips)("%s reports exactly its expected findings", (name) => {

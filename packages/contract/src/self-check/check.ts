@@ -12,11 +12,16 @@ function stateFindings(contract: Contract): FindingData[] {
   return contract.commit_per_stage ? [] : [{ code: "commit-per-stage-off" }];
 }
 
-/** Rule 1: a non-optional stage with no acceptance row would be green by default. */
+/**
+ * Rule 1: a non-optional stage with no acceptance row would be green by default; and a contract
+ * whose stages (all optional) hold no row at all would verify nothing.
+ */
 function coverageFindings(contract: Contract): FindingData[] {
-  return contract.stages
+  const bare: FindingData[] = contract.stages
     .filter((s) => !s.optional && s.acceptance.length === 0)
     .map((s) => ({ code: "no-acceptance", stage: s.id }));
+  const none = contract.stages.every((s) => s.acceptance.length === 0);
+  return none && bare.length === 0 ? [{ code: "nothing-verified" }] : bare;
 }
 
 /**

@@ -5,6 +5,7 @@ type At = { stage: string; row: string };
 /** What a rule found, as data; `finding` turns it into a Finding with its one sentence. */
 export type FindingData =
   | { code: "no-acceptance"; stage: string }
+  | { code: "nothing-verified" }
   | ({ code: "review-note"; marker: string } & At)
   | ({ code: "git-clone" } & At)
   | ({ code: "writes-outward"; what: string } & At)
@@ -22,6 +23,8 @@ function sentence(d: FindingData): { severity: Finding["severity"]; message: str
   switch (d.code) {
     case "no-acceptance":
       return refuse(`stage ${d.stage} is not optional and has no acceptance row: it would be green by default`);
+    case "nothing-verified":
+      return refuse("no stage of the contract has an acceptance row: a run would verify nothing, and an empty contract is never a passing one");
     case "review-note":
       return refuse(`row ${d.row} still carries a review note (${d.marker}): it cannot run as written`);
     case "git-clone":
