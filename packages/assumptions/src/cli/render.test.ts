@@ -1,20 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { reportOf } from "../core/check.js";
 import type { Report } from "./gate.js";
 import { annotation, escapeData, escapeProperty, renderAnnotations, renderHuman, visible } from "./render.js";
 
-const diverged: Report = {
-  verdict: "diverged",
-  root: "fixtures/gate/plan-decayed",
-  checked: 3,
-  held: 1,
-  diverged: 2,
-  rows: [
-    { line: 4, kind: "exists", path: "src/payments.ts", status: "hold", detail: "present" },
-    { line: 6, kind: "absent", path: "src/refunds.ts", status: "diverge", detail: "the tree holds src/Refunds.ts", spelled: "src/Refunds.ts" },
-    { line: 8, kind: "lacks", path: "src/payments.ts", status: "diverge", detail: "the literal appears: 50%, a:b" },
-  ],
-};
+const diverged: Report = reportOf("fixtures/gate/plan-decayed", [
+  { line: 4, kind: "exists", path: "src/payments.ts", status: "hold", detail: "present" },
+  { line: 6, kind: "absent", path: "src/refunds.ts", status: "diverge", detail: "the tree holds src/Refunds.ts", spelled: "src/Refunds.ts" },
+  { line: 8, kind: "lacks", path: "src/payments.ts", status: "diverge", detail: "the literal appears: 50%, a:b" },
+]);
 
 describe("renderHuman", () => {
   test("one padded line per row, then CHECKED with the root as given, then HALT", () => {

@@ -42,7 +42,8 @@ async function judgeAll(listings: Listings, rows: readonly Assumption[], maxByte
   return { rows: out };
 }
 
-function report(root: string, rows: ReportRow[]): Report {
+/** A report over judged rows: the verdict and the counts follow from the rows alone. */
+export function reportOf(root: string, rows: ReportRow[]): Report {
   const diverged = rows.filter((r) => r.status === "diverge").length;
   return { verdict: diverged === 0 ? "holds" : "diverged", root, checked: rows.length, held: rows.length - diverged, diverged, rows };
 }
@@ -59,6 +60,6 @@ export function checkTree(opts: CheckOptions): ResultAsync<Report, AssumptionsFa
   const listings = createListings(opts.tree);
   return ResultAsync.fromSafePromise(judgeAll(listings, rows.value, opts.maxBytes ?? DEFAULT_MAX_BYTES)).andThen(
     (outcome): ResultAsync<Report, AssumptionsFault> =>
-      "fault" in outcome ? errAsync(outcome.fault) : okAsync(report(opts.tree.describe, outcome.rows)),
+      "fault" in outcome ? errAsync(outcome.fault) : okAsync(reportOf(opts.tree.describe, outcome.rows)),
   );
 }

@@ -1,33 +1,20 @@
 import { describe, expect, test } from "vitest";
+import { reportOf } from "../core/check.js";
 import type { Report } from "../core/model.js";
 import { toHold } from "../entries/vitest.js";
 
 expect.extend({ toHold });
 
-const held: Report = {
-  verdict: "holds",
-  root: "fixtures/gate/plan-holds",
-  checked: 2,
-  held: 2,
-  diverged: 0,
-  rows: [
-    { line: 1, kind: "exists", path: "src/payments.ts", status: "hold", detail: "exists" },
-    { line: 2, kind: "absent", path: "src/refunds.ts", status: "hold", detail: "absent" },
-  ],
-};
+const held: Report = reportOf("fixtures/gate/plan-holds", [
+  { line: 1, kind: "exists", path: "src/payments.ts", status: "hold", detail: "exists" },
+  { line: 2, kind: "absent", path: "src/refunds.ts", status: "hold", detail: "absent" },
+]);
 
-const decayed: Report = {
-  verdict: "diverged",
-  root: "fixtures/gate/plan-decayed",
-  checked: 3,
-  held: 1,
-  diverged: 2,
-  rows: [
-    { line: 1, kind: "exists", path: "src/payments.ts", status: "hold", detail: "exists" },
-    { line: 4, kind: "absent", path: "src/refunds.ts", status: "diverge", detail: "exists as src/Refunds.ts", spelled: "src/Refunds.ts" },
-    { line: 7, kind: "lacks", path: "src/payments.ts", status: "diverge", detail: "the literal is present" },
-  ],
-};
+const decayed: Report = reportOf("fixtures/gate/plan-decayed", [
+  { line: 1, kind: "exists", path: "src/payments.ts", status: "hold", detail: "exists" },
+  { line: 4, kind: "absent", path: "src/refunds.ts", status: "diverge", detail: "exists as src/Refunds.ts", spelled: "src/Refunds.ts" },
+  { line: 7, kind: "lacks", path: "src/payments.ts", status: "diverge", detail: "the literal is present" },
+]);
 
 describe("expect(report).toHold()", () => {
   test("passes on a report whose every row held, and typechecks as an assertion", () => {

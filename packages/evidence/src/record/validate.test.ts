@@ -1,24 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { describeRecordFault, type RecordFault } from "./fault.js";
-import { contentHash, recordKey, keyToJson } from "./hash.js";
+import { sampleRecord } from "../store/testkit.js";
+import { contentHash, recordKey, recordToJson, keyToJson } from "./hash.js";
 import { jsonFloat, jsonInt, type JsonValue } from "./number.js";
 import { parseRecordJson, validateRecord } from "./validate.js";
 
 type Obj = { readonly [k: string]: JsonValue };
-const base: Obj = {
-  schema: "evidence-record-v1",
-  repo: "forge.test/owner/repo",
-  pr: jsonInt(23),
-  task: "Task 9",
-  attempt: "attempt-2",
-  merge_sha: "0123456789abcdef0123456789abcdef01234567",
-  deployment: { id: "deployment-8", version: "build-19" },
-  timestamp: jsonFloat(100.5),
-  checks: [{ command: "verify-deployment", result: "health checks passed" }],
-  production_status: "succeeded",
-  author: { id: jsonInt(17), login: "owner" },
-  previous_attempt: null,
-};
+const base = recordToJson(sampleRecord({ attempt: "attempt-2", timestamp: jsonFloat(100.5) })) as Obj;
 const previous = {
   key: { repo: "forge.test/owner/repo", pr: jsonInt(23), task: "Task 9", attempt: "attempt-1" },
   content_sha256: "e4cb737b845630149f77864303653ebd7b074111cc0c09a3a15c9f5c1715618d",
