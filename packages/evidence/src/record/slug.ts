@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { basename, resolve } from "node:path";
+import { sha256Hex } from "./hash.js";
 
 const MAX_NAME_BYTES = 64;
 
@@ -10,7 +10,7 @@ const MAX_NAME_BYTES = 64;
  */
 export function slug(path: string): string {
   const resolved = resolve(path);
-  const digest = createHash("sha256").update(resolved, "utf8").digest("hex").slice(0, 12);
+  const digest = sha256Hex(resolved).slice(0, 12);
   const encoder = new TextEncoder();
   let name = "";
   let size = 0;
