@@ -1,4 +1,4 @@
-// Where a repository's objects, refs and HEAD live, and which commit a ref names. isomorphic-git
+// Where a repository's objects, refs and HEAD live, and which object a ref name names. isomorphic-git
 // reads objects and refs; the linked-worktree layout (a `.git` file, `commondir`, a per-worktree
 // HEAD) is resolved here because isomorphic-git does not resolve it itself.
 import { resolveRef } from "isomorphic-git";
@@ -77,29 +77,31 @@ export function locateRepository(fs: GitFs, dir: string): ResultAsync<RepoLayout
   );
 }
 
-function refNotFound(ref: string, layout: RepoLayout): TreeError {
-  return treeError("tree-not-found", "", `git ref "${ref}" was not found in ${layout.commondir}`);
-}
-
-function resolveInCommon(fs: GitFs, layout: RepoLayout, ref: string): ResultAsync<string, TreeError> {
-  if (OID.test(ref)) return okAsync(ref);
+/** Looks a name up through isomorphic-git in the common dir; `undefined` when no ref has it. */
+function lookUp(fs: GitFs, layout: RepoLayout, name: string): ResultAsync<string | undefined, TreeError> {
+  if (OID.test(name)) return okAsync(name);
   return ResultAsync.fromPromise(
-    Promise.resolve().then(() => resolveRef({ fs, gitdir: layout.commondir, ref })),
-    (e) => (missing(e) ? refNotFound(ref, layout) : treeError("tree-io", "", `resolving "${ref}": ${errorCode(e)}`)),
+    Promise.resolve()
+      .then(() => resolveRef({ fs, gitdir: layout.commondir, ref: name }))
+      .catch((e: unknown) => {
+        if (missing(e)) return undefined;
+        throw e;
+      }),
+    (e) => treeError("tree-io", "", `resolving "${name}": ${errorCode(e)}`),
   );
 }
 
 /**
- * The object id a ref names. `HEAD` is read from the worktree's own gitdir (a linked worktree
- * has its own HEAD); every other ref, and the branch HEAD points at, from the common dir.
+ * The object id a ref name (no suffixes) names, or `undefined` when none does. `HEAD` is read from
+ * the worktree's own gitdir (a linked worktree has its own HEAD); every other ref, and the branch
+ * HEAD points at, from the common dir. A 40-hex id is returned as it is.
  */
-export function resolveCommitish(fs: GitFs, layout: RepoLayout, ref: string): ResultAsync<string, TreeError> {
-  if (ref !== "HEAD") return resolveInCommon(fs, layout, ref);
+export function resolveName(fs: GitFs, layout: RepoLayout, name: string): ResultAsync<string | undefined, TreeError> {
+  if (name !== "HEAD") return lookUp(fs, layout, name);
   return readText(fs, joinTree(layout.gitdir, "HEAD")).andThen((head) => {
     const text = head?.trim() ?? "";
     const symbolic = /^ref: *(\S+)$/.exec(text);
-    if (symbolic?.[1]) return resolveInCommon(fs, layout, symbolic[1]);
-    if (OID.test(text)) return okAsync(text);
-    return errAsync(refNotFound("HEAD", layout));
+    if (symbolic?.[1]) return lookUp(fs, layout, symbolic[1]);
+    return okAsync(OID.test(text) ? text : undefined);
   });
 }

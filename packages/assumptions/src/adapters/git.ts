@@ -2,7 +2,8 @@ import { readBlob, readTree } from "isomorphic-git";
 import type { TreeEntry } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
-import { type GitFs, locateRepository, resolveCommitish } from "./git-repo.js";
+import { type GitFs, locateRepository } from "./git-repo.js";
+import { resolveRev } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
 import { errorCode, escapesTree, treeError } from "./tree-error.js";
 
@@ -11,7 +12,10 @@ export interface GitTreeOptions {
   readonly fs: GitFs;
   /** The worktree directory (holding `.git`: a directory, or a linked worktree's file) or a bare repository. */
   readonly dir: string;
-  /** `HEAD`, a branch or tag name, a full ref, or a 40-hex commit id. */
+  /**
+   * `HEAD`, a branch or tag name, a full ref, or a commit id of 4 to 40 hex digits, optionally
+   * followed by a chain of `~N`, `~`, `^`, `^N` (see docs/tree-reader.md); other syntax is refused.
+   */
   readonly ref: string;
   /** How the tree names itself in reports; defaults to `<ref> in <dir>`. */
   readonly describe?: string;
@@ -29,8 +33,7 @@ function call<T>(path: string, run: () => Promise<T>): ResultAsync<T, TreeError>
 }
 
 /** Object reads bound to one repository, with trees cached by object id. */
-function objectsOf(fs: GitFs, gitdir: string): GitObjects {
-  const cache = {};
+function objectsOf(fs: GitFs, gitdir: string, cache: object): GitObjects {
   const trees = new Map<string, ResultAsync<readonly TreeEntry[], TreeError>>();
   return {
     entries: (oid, path) => {
@@ -74,16 +77,18 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
  * A TreeReader over one commit of a git repository, read through isomorphic-git without a
  * checkout: `HEAD` (of the worktree at `dir`, linked worktrees included) or a sibling's branch.
  * Modes give types: 040000 directory, 100644/100755 file, 120000 symlink, 160000 gitlink → other.
- * The ref is resolved once, on first use.
+ * The ref (`HEAD~2^2`, `main~1`, an abbreviated id, …) is resolved once, on first use; a ref that
+ * names no commit, or syntax outside what `resolveRev` reads, is a `tree-not-found` naming the ref.
  */
 export function gitTree(opts: GitTreeOptions): TreeReader {
   const { fs, dir, ref } = opts;
   let start: ResultAsync<{ objects: GitObjects; root: string }, TreeError> | undefined;
   const begin = () =>
     (start ??= locateRepository(fs, dir).andThen((layout) => {
-      const objects = objectsOf(fs, layout.commondir);
-      return resolveCommitish(fs, layout, ref).andThen((oid) =>
-        call("", () => readTree({ fs, gitdir: layout.commondir, oid })).map((t) => ({ objects, root: t.oid })),
+      const cache = {};
+      const objects = objectsOf(fs, layout.commondir, cache);
+      return resolveRev(fs, layout, ref, cache).andThen((oid) =>
+        call("", () => readTree({ fs, gitdir: layout.commondir, oid, cache })).map((t) => ({ objects, root: t.oid })),
       );
     }));
   const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>

@@ -62,12 +62,20 @@ async function deliver(io: CliIo, text: string, code: number, ctx: FaultContext)
   return written.isOk() ? code : fail(io, written.error, ctx);
 }
 
+/**
+ * The commit `--ref` names, opened eagerly: the root is listed once here (the reader caches it), so
+ * a bad ref or a root that is no repository is the run's fault, before the plan is read and with
+ * no line number, instead of surfacing lazily on the first row.
+ */
 function gitTreeAt(abs: string, root: string, ref: string): ResultAsync<TreeReader, GateFault> {
   const adapter = ResultAsync.fromPromise(
     import("../adapters/git.js"),
     (e): GateFault => ({ code: "internal", reason: `the git adapter could not be loaded: ${String(e)}` }),
   );
-  return adapter.map((m) => m.gitTree({ fs: nodeFs, dir: abs, ref, describe: root }));
+  return adapter.andThen((m) => {
+    const tree = m.gitTree({ fs: nodeFs, dir: abs, ref, describe: root });
+    return tree.list("").map((): TreeReader => tree);
+  });
 }
 
 /** The tree at an absolute root: working files via node:fs, or a commit via git for `--ref`. */

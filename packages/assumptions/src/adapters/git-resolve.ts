@@ -1,0 +1,109 @@
+// Which commit a ref names: its base through the refs (or, when no ref has that name, as an
+// abbreviated id), peeled to a commit, then its `~`/`^` suffixes walked through parent lists.
+import { expandOid, readCommit } from "isomorphic-git";
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
+import type { TreeError } from "../tree.js";
+import { type GitFs, type RepoLayout, resolveName } from "./git-repo.js";
+import { parseRev, type RefProblem, refError, type Rev, type RevStep } from "./git-rev.js";
+import { errorCode, treeError } from "./tree-error.js";
+
+/** One resolution: the repository, the ref as the user gave it, isomorphic-git's object cache. */
+interface Lookup {
+  readonly fs: GitFs;
+  readonly layout: RepoLayout;
+  readonly ref: string;
+  readonly cache: object;
+}
+
+/** A commit and its parents, in the order the commit lists them. */
+interface Commit {
+  readonly oid: string;
+  readonly parents: readonly string[];
+}
+
+function dataOf(e: unknown): Record<string, unknown> {
+  const data = (e as { data?: unknown } | null)?.data;
+  return typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {};
+}
+
+/** The ref problem an isomorphic-git failure means, or `undefined` when it is an I/O failure. */
+function problemOf(e: unknown, where: string): RefProblem | undefined {
+  const code = errorCode(e);
+  if (code === "NotFoundError") return { kind: "missing", where };
+  if (code === "AmbiguousError") {
+    const matches = dataOf(e).matches;
+    return { kind: "ambiguous", count: Array.isArray(matches) ? matches.length : 2 };
+  }
+  if (code === "ObjectTypeError") return { kind: "not-a-commit", type: String(dataOf(e).actual ?? "non-commit") };
+  return undefined;
+}
+
+/** Runs one isomorphic-git call (which may throw synchronously); its failure becomes the ref's fault. */
+function attempt<T>(at: Lookup, run: () => Promise<T>): ResultAsync<T, TreeError> {
+  return ResultAsync.fromPromise(Promise.resolve().then(run), (e) => {
+    const problem = problemOf(e, at.layout.commondir);
+    if (problem !== undefined) return refError(at.ref, problem);
+    return treeError("tree-io", "", `resolving git ref ${JSON.stringify(at.ref)}: ${errorCode(e)}`);
+  });
+}
+
+/** The object the base names: a ref (git's order: refs win), else an abbreviated id's one match. */
+function baseOid(at: Lookup, rev: Rev): ResultAsync<string, TreeError> {
+  const { fs, layout, cache } = at;
+  return resolveName(fs, layout, rev.base).andThen((oid) => {
+    if (oid !== undefined) return okAsync(oid);
+    if (!rev.abbreviated) return errAsync(refError(at.ref, { kind: "missing", where: layout.commondir }));
+    return attempt(at, () => expandOid({ fs, gitdir: layout.commondir, oid: rev.base.toLowerCase(), cache }));
+  });
+}
+
+/** Reads a commit, peeling annotated tags; a tree or blob is `not-a-commit`. */
+function commitAt(at: Lookup, oid: string): ResultAsync<Commit, TreeError> {
+  const { fs, layout, cache } = at;
+  return attempt(at, () => readCommit({ fs, gitdir: layout.commondir, oid, cache })).map((c) => ({
+    oid: c.oid,
+    parents: c.commit.parent,
+  }));
+}
+
+/** Applies one suffix: `~N` takes the first parent N times; `^N` the N-th parent once (`^0`: none). */
+async function applyStep(at: Lookup, from: Commit, step: RevStep): Promise<Result<Commit, TreeError>> {
+  const hops = step.kind === "ancestor" ? step.n : Math.min(step.n, 1);
+  const index = step.kind === "ancestor" ? 0 : step.n - 1;
+  let here = from;
+  for (let i = 0; i < hops; i++) {
+    const next = here.parents[index];
+    if (next === undefined) {
+      const problem: RefProblem =
+        step.kind === "ancestor"
+          ? { kind: "past-root", commit: here.oid }
+          : { kind: "no-such-parent", commit: here.oid, n: step.n, parents: here.parents.length };
+      return err(refError(at.ref, problem));
+    }
+    const read = await commitAt(at, next);
+    if (read.isErr()) return err(read.error);
+    here = read.value;
+  }
+  return ok(here);
+}
+
+async function applySteps(at: Lookup, start: Commit, steps: readonly RevStep[]): Promise<Result<string, TreeError>> {
+  let here = start;
+  for (const step of steps) {
+    const next = await applyStep(at, here, step);
+    if (next.isErr()) return err(next.error);
+    here = next.value;
+  }
+  return ok(here.oid);
+}
+
+/**
+ * The commit id `ref` names in the repository `layout`, as `git rev-parse REF^{commit}` would
+ * give it, for the syntax `parseRev` accepts; every other outcome is a `TreeError` naming the ref.
+ */
+export function resolveRev(fs: GitFs, layout: RepoLayout, ref: string, cache: object = {}): ResultAsync<string, TreeError> {
+  const at: Lookup = { fs, layout, ref, cache };
+  return parseRev(ref)
+    .asyncAndThen((rev) => baseOid(at, rev).andThen((oid) => commitAt(at, oid)).map((start) => ({ rev, start })))
+    .andThen(({ rev, start }) => new ResultAsync(applySteps(at, start, rev.steps)));
+}

@@ -1,0 +1,76 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { commitSpec, git, scratchDir } from "../adapters/test-fixtures.js";
+import { JsonFault } from "./json.js";
+import { main } from "./main.js";
+import { memoryIo } from "./memory-io.js";
+
+async function run(argv: string[]) {
+  const m = memoryIo();
+  const code = await main(argv, m.io);
+  return { code, stdout: m.stdout(), stderr: m.stderr() };
+}
+
+/** A repository whose HEAD~1 holds plan.md only and whose HEAD adds refunds.ts; a plan beside it. */
+async function repoAndPlan(): Promise<{ repo: string; plan: string }> {
+  const base = await scratchDir("decay-ref-cli-");
+  const repo = join(base, "repo");
+  commitSpec(repo, { files: { "plan.md": "p\n" }, links: {} });
+  writeFileSync(join(repo, "refunds.ts"), "export {};\n");
+  git(repo, "add", "refunds.ts");
+  git(repo, "commit", "-q", "-m", "refunds");
+  const plan = join(base, "plan.tsv");
+  writeFileSync(plan, "# written against the first commit\n\nexists\tplan.md\nabsent\trefunds.ts\n");
+  return { repo, plan };
+}
+
+describe("plan-decay --ref: a bad ref or a root with no repository is a fault of the run, not of a row", () => {
+  test("--json prints {fault} with code tree-not-found and no line; stderr says the same", async () => {
+    const { repo, plan } = await repoAndPlan();
+    const r = await run(["--root", repo, "--ref", "nosuchref", "--json", plan]);
+    expect(r.code).toBe(2);
+    const parsed = JsonFault.parse(JSON.parse(r.stdout));
+    expect(Object.keys(parsed.fault).sort()).toEqual(["code", "message"]);
+    expect(parsed.fault.code).toBe("tree-not-found");
+    expect(parsed.fault.message).toContain('git ref "nosuchref" was not found');
+    expect(r.stderr).toBe(`error: ${parsed.fault.message}\n`);
+    expect(r.stderr).not.toMatch(/line \d/);
+  });
+
+  test("the ref is refused before the plan is read: a missing plan file is not what is reported", async () => {
+    const { repo, plan } = await repoAndPlan();
+    const r = await run(["--root", repo, "--ref", "HEAD~9", `${plan}.missing`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: the tree root does not exist \(git ref "HEAD~9" walks past the root commit [0-9a-f]{40}/);
+    expect(r.stdout).toBe("");
+  });
+
+  test("a root that holds no repository is tree-not-found naming it, with no line", async () => {
+    const { plan } = await repoAndPlan();
+    const empty = await scratchDir("decay-ref-empty-");
+    const r = await run(["--root", empty, "--ref", "HEAD", "--json", plan]);
+    expect(r.code).toBe(2);
+    const { fault } = JsonFault.parse(JSON.parse(r.stdout));
+    expect(fault).toEqual({ code: "tree-not-found", message: expect.stringContaining(`no git repository at ${empty}`) });
+  });
+
+  test("unsupported syntax is refused the same way, saying what --ref accepts", async () => {
+    const { repo, plan } = await repoAndPlan();
+    const r = await run(["--root", repo, "--ref", "HEAD@{1}", "--json", plan]);
+    expect(r.code).toBe(2);
+    const { fault } = JsonFault.parse(JSON.parse(r.stdout));
+    expect(fault.line).toBeUndefined();
+    expect(fault.message).toContain("~N, ~, ^ and ^N");
+  });
+
+  test("a good ref with suffixes still reaches a verdict: HEAD~1 holds, HEAD diverges", async () => {
+    const { repo, plan } = await repoAndPlan();
+    expect((await run(["--root", repo, "--ref", "HEAD~1", plan])).code).toBe(0);
+    const head = await run(["--root", repo, "--ref", "HEAD", plan]);
+    expect(head.code).toBe(1);
+    expect(head.stdout).toContain("DIVERGE line 4: absent refunds.ts");
+    const digest = await run(["--root", repo, "--ref", "main^", "--digest", "plan.md"]);
+    expect(digest.code).toBe(3);
+  });
+});
