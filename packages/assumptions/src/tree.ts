@@ -39,6 +39,13 @@ export interface TreeReader {
    * (`tree-not-a-file`) and anything over `maxBytes` (`tree-too-large`), without blocking.
    */
   read(path: string, maxBytes: number): ResultAsync<Uint8Array, TreeError>;
+  /**
+   * Optional, for speed: reads a regular file exactly as `read` does (same refusals) and hands
+   * its bytes to `use`, whose answer it returns. The bytes are lent: `use` must not keep them,
+   * since the adapter may read the next file into the same memory once `use` returns. An
+   * adapter without it is read through `read`.
+   */
+  readWith?<T>(path: string, maxBytes: number, use: (bytes: Uint8Array) => T): ResultAsync<T, TreeError>;
   /** Reads a symbolic link's target text as stored. */
   readLink(path: string): ResultAsync<string, TreeError>;
 }

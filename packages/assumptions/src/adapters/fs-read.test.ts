@@ -53,4 +53,25 @@ describe("bytes handed out by a read stay the caller's own", () => {
     expect(new TextDecoder().decode(bytes)).toBe("a longer line of text\nand the literal at the end\n");
     expect((await memfsTree(trickle, "/t").read("a.txt", 20))._unsafeUnwrapErr().code).toBe("tree-too-large");
   });
+
+  // fstat and the read are two moments: the bytes read, not the size fstat gave, are the file.
+  test("a file that grew after its fstat is read to its real end, however much it grew", async () => {
+    const text = "the first line\nthe literal that was appended later\n";
+    const { fs } = memfs({ "/t/a.txt": text });
+    for (const claimed of [0, 1, 14, text.length - 1]) {
+      const stale: FsLike = Object.assign(Object.create(fs) as FsLike, {
+        fstatSync: (fd: number) => Object.assign(fs.fstatSync(fd), { size: claimed }),
+      });
+      const bytes = (await memfsTree(stale, "/t").read("a.txt", 1_000))._unsafeUnwrap();
+      expect(new TextDecoder().decode(bytes)).toBe(text);
+    }
+  });
+
+  test("a file that shrank after its fstat is read up to its real end", async () => {
+    const { fs } = memfs({ "/t/a.txt": "short" });
+    const stale: FsLike = Object.assign(Object.create(fs) as FsLike, {
+      fstatSync: (fd: number) => Object.assign(fs.fstatSync(fd), { size: 4_000 }),
+    });
+    expect(new TextDecoder().decode((await memfsTree(stale, "/t").read("a.txt", 10_000))._unsafeUnwrap())).toBe("short");
+  });
 });

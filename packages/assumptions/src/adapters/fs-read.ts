@@ -4,12 +4,13 @@ import { attempt, type FsLike, fromErrno, statKind } from "./fs-calls.js";
 import { errorCode, treeError } from "./tree-error.js";
 
 /**
- * Reads at most `limit` bytes from an open regular file, stopping at end of file (a read that
- * returns nothing: a short read is not trusted as the end, or an unread tail could let `lacks`
- * hold). `first` is sized to the fstat size plus one, so a file that did not change takes two
- * reads into one buffer; a new buffer is made only if the file grows under it.
+ * Reads at most `limit` bytes from an open regular file of fstat size `size`, into `first`
+ * (sized `size + 1`, so a file that grew shows it by filling the buffer). It stops at a read
+ * that returns nothing, or once exactly `size` bytes are in and the buffer is not full: the file
+ * ended where fstat said it would. Any other short read is not trusted as the end (an unread
+ * tail could let `lacks` hold): reading goes on, into a larger buffer if the file grew.
  */
-function readUpTo(fs: FsLike, fd: number, first: Uint8Array, limit: number): Uint8Array {
+function readUpTo(fs: FsLike, fd: number, size: number, first: Uint8Array, limit: number): Uint8Array {
   let buffer = first;
   let filled = 0;
   for (;;) {
@@ -22,6 +23,7 @@ function readUpTo(fs: FsLike, fd: number, first: Uint8Array, limit: number): Uin
     const got = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
     if (got === 0) break;
     filled += got;
+    if (filled === size && filled < buffer.length) break;
   }
   return buffer.subarray(0, filled);
 }
@@ -59,6 +61,26 @@ export function slabAllocator(): Allocate {
   };
 }
 
+// Files up to this size are read into one buffer kept for the next read when lent (readWith).
+const LENDING_MAX = 4 * 1024 * 1024;
+
+/**
+ * One reused buffer for reads whose bytes are only lent to the caller: it grows to the largest
+ * size asked for (up to 4 MiB) and stays, so a check does not fault fresh memory in for every
+ * file. A request while it is lent out, or over 4 MiB, gets a fresh array.
+ */
+export function lendingBuffer(): { readonly take: Allocate; readonly release: () => void } {
+  let buffer = new Uint8Array(64 * 1024);
+  let lent = false;
+  const take: Allocate = (length) => {
+    if (lent || length > LENDING_MAX) return new Uint8Array(length);
+    if (length > buffer.length) buffer = new Uint8Array(Math.min(LENDING_MAX, Math.max(length, buffer.length * 2)));
+    lent = true;
+    return buffer.subarray(0, length);
+  };
+  return { take, release: () => void (lent = false) };
+}
+
 /** Verifies an open descriptor by fstat (a regular file within bounds) and reads it bounded. */
 function readOpened(fs: FsLike, fd: number, at: Where, alloc: Allocate): Result<Uint8Array, TreeError> {
   const { path, maxBytes } = at;
@@ -66,8 +88,9 @@ function readOpened(fs: FsLike, fd: number, at: Where, alloc: Allocate): Result<
   const kind = statKind(stat);
   if (kind !== undefined) return err(treeError("tree-not-a-file", path, kind));
   const tooLarge = err(treeError("tree-too-large", path, `${maxBytes} bytes`));
-  if (Number(stat.size) > maxBytes) return tooLarge;
-  const bytes = readUpTo(fs, fd, alloc(Math.min(Number(stat.size) + 1, maxBytes + 1)), maxBytes + 1);
+  const size = Number(stat.size);
+  if (size > maxBytes) return tooLarge;
+  const bytes = readUpTo(fs, fd, size, alloc(Math.min(size + 1, maxBytes + 1)), maxBytes + 1);
   return bytes.length > maxBytes ? tooLarge : ok(bytes);
 }
 

@@ -1,7 +1,7 @@
 import { err, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { attempt, type DirentLike, type FsLike, statKind } from "./fs-calls.js";
-import { readFile, slabAllocator } from "./fs-read.js";
+import { lendingBuffer, readFile, slabAllocator } from "./fs-read.js";
 import { decodeName, escapesTree, joinTree, treeError } from "./tree-error.js";
 
 export type { DirentLike, FsLike, StatsLike } from "./fs-calls.js";
@@ -87,10 +87,19 @@ function guarded<T>(path: string, run: () => Result<T, TreeError>): ResultAsync<
 export function fsTree(fs: FsLike, root: string, opts: FsTreeOptions = {}): TreeReader {
   const abs = (path: string): string => joinTree(root, path);
   const alloc = slabAllocator();
+  const lending = lendingBuffer();
+  const lend = <T>(path: string, maxBytes: number, use: (bytes: Uint8Array) => T): Result<T, TreeError> => {
+    try {
+      return readFile(fs, { abs: abs(path), path, maxBytes }, lending.take).map(use);
+    } finally {
+      lending.release();
+    }
+  };
   return {
     describe: opts.describe ?? root,
     list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
     read: (path, maxBytes) => guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, alloc)),
+    readWith: (path, maxBytes, use) => guarded(path, () => lend(path, maxBytes, use)),
     readLink: (path) => guarded(path, () => readLink(fs, abs(path), path)),
   };
 }

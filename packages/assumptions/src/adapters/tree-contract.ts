@@ -136,6 +136,33 @@ export function treeContract(name: string, make: (spec: TreeSpec) => Promise<Tre
       expect((await tree.list("dir/../..")).isErr()).toBe(true);
     });
 
+    // readWith is optional; where an adapter has it, it answers exactly as read does.
+    test("readWith, where present, lends the same bytes read gives and refuses the same paths", async () => {
+      const { readWith } = tree;
+      if (readWith === undefined) return;
+      const paths = ["a.txt", "empty", "dir/b.bin", `dir/${NFD_NAME}`, "dir/sub/c.md", "dir-link/sub/c.md", "a.txt"];
+      for (const path of paths) {
+        const lent = await readWith.call(tree, path, 100, (bytes) => Uint8Array.from(bytes));
+        expect(lent._unsafeUnwrap()).toEqual((await tree.read(path, 100))._unsafeUnwrap());
+      }
+      for (const [path, max] of [["dir", 100], ["link-to-a", 100], ["nope", 10], ["a.txt", 5], ["../a.txt", 100]] as const) {
+        const refused = await readWith.call(tree, path, max, () => "used");
+        expect(refused.isErr() && refused.error.code).toBe((await tree.read(path, max)).isErr() && (await tree.read(path, max))._unsafeUnwrapErr().code);
+      }
+    });
+
+    test("readWith, where present, still lends correct bytes after a use that threw", async () => {
+      const { readWith } = tree;
+      if (readWith === undefined) return;
+      const throwing = async () =>
+        readWith.call(tree, "dir/b.bin", 100, () => {
+          throw new Error("the caller's bug");
+        });
+      await expect(throwing()).rejects.toThrow("the caller's bug");
+      const again = await readWith.call(tree, "dir/sub/c.md", 100, (bytes) => text(bytes));
+      expect(again._unsafeUnwrap()).toBe("# c\n");
+    });
+
     test("every failure carries a message naming its path", async () => {
       const e = await failure(tree.read("dir/sub/missing.md", 10));
       expect(e.message).toContain("dir/sub/missing.md");

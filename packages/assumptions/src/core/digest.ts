@@ -43,10 +43,10 @@ export async function digestAt(listings: Listings, raw: string, maxBytes: number
   if (where.state === "variant") {
     return err({ code: "tree-not-found", path, message: `"${path}" does not exist; the tree spells it "${where.spelled}"` });
   }
-  const bytes = await readFound(listings, where, maxBytes);
-  if (bytes.isErr()) return err(bytes.error);
-  if (bytes.value === undefined) return err({ code: "tree-not-found", path, message: `"${path}" is a dangling symbolic link` });
-  return digestBytes(bytes.value, where.spelled).map((hex) => ({ path, hex }));
+  const hex = await readFound(listings, where, maxBytes, (bytes) => digestBytes(bytes, where.spelled));
+  if (hex.isErr()) return err(hex.error);
+  if (hex.value === undefined) return err({ code: "tree-not-found", path, message: `"${path}" is a dangling symbolic link` });
+  return ok({ path, hex: hex.value });
 }
 
 /** The normalised-text SHA-256 of the file at a plan path in a tree (what `unchanged` needs). */

@@ -55,9 +55,8 @@ function judgeText(a: FileKind, bytes: Uint8Array, located: Found): Result<Repor
 async function judgeFile(listings: Listings, a: FileKind, located: Located, maxBytes: number): Promise<Result<ReportRow, CheckFault>> {
   if (located.state === "variant") return ok(row(a, "diverge", variantDetail(located), located));
   if (located.state === "missing") return ok(row(a, "diverge", "not in the tree: a missing file never satisfies a belief about its text"));
-  const bytes = await readFound(listings, located, maxBytes);
-  if (bytes.isErr()) return err(bytes.error);
-  return bytes.value === undefined ? ok(row(a, "diverge", "a dangling symbolic link", located)) : judgeText(a, bytes.value, located);
+  const judged = await readFound(listings, located, maxBytes, (bytes) => judgeText(a, bytes, located));
+  return judged.map((r) => r ?? row(a, "diverge", "a dangling symbolic link", located));
 }
 
 /** Judges one assumption against the tree: a row (hold or diverge), or a fault carrying the row's line. */

@@ -7,18 +7,21 @@ import type { Located } from "./locate.js";
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
- * The bytes of the regular file a found path leads to, or `undefined` for a dangling link.
- * A directory, FIFO, socket or device there is a fault: only regular files are ever read.
+ * Reads the regular file a found path leads to and passes its bytes to `use` (which must not keep
+ * them: a tree may lend its read buffer); `undefined` for a dangling link. A directory, FIFO,
+ * socket or device there is a fault: only regular files are ever read.
  */
-export async function readFound(
+export async function readFound<T>(
   listings: Listings,
   found: Extract<Located, { state: "found" }>,
   maxBytes: number,
-): Promise<Result<Uint8Array | undefined, CheckFault>> {
+  use: (bytes: Uint8Array) => Result<T, CheckFault>,
+): Promise<Result<T | undefined, CheckFault>> {
   const { resolved, spelled } = found;
   if (!resolved) return ok(undefined);
   if (resolved.type === "directory") return err({ code: "not-a-file", path: spelled, entry: "directory" });
   if (resolved.type === "other") return err({ code: "not-a-file", path: spelled, entry: "other" });
-  const read = await listings.tree.read(resolved.path, maxBytes);
-  return read.mapErr(treeFault);
+  const { tree } = listings;
+  const read = tree.readWith ? await tree.readWith(resolved.path, maxBytes, use) : await tree.read(resolved.path, maxBytes).map(use);
+  return read.mapErr(treeFault).andThen((used) => used);
 }
