@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(repo, "packages/assumptions/dist/bin.js");
+const bin = join(repo, "packages/assumptions/dist/bin.cjs");
 const plan = "fixtures/gate/batch-plan.assumptions.tsv";
 
 function say(text) {

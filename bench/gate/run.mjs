@@ -12,7 +12,7 @@ const REPS = Number(process.env.BENCH_REPS ?? 5);
 const TARGET = 1.6;
 const SIZES = [1_000, 10_000];
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const bin = join(repoRoot, "packages/assumptions/dist/bin.js");
+const bin = join(repoRoot, "packages/assumptions/dist/bin.cjs");
 
 // CPU time (user + system) is measured too, through GNU time when present: on a shared machine
 // it is steadier than wall-clock time, which also counts waiting for a core.

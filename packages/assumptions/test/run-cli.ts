@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 export const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** The built CLI (the root test script builds before vitest; build by hand for your own runs). */
-export const BIN = `${REPO}packages/assumptions/dist/bin.js`;
+export const BIN = `${REPO}packages/assumptions/dist/bin.cjs`;
 
 /** What a finished CLI run left behind. */
 export interface Ran {

@@ -1,4 +1,4 @@
-import { err, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
+import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { attempt, type DirentLike, type FsLike, statKind } from "./fs-calls.js";
 import { lendingBuffer, readFile, slabAllocator } from "./fs-read.js";
@@ -12,8 +12,9 @@ export interface FsTreeOptions {
   readonly describe?: string;
 }
 
+// The answer is already known: one settled promise, not a chain of them.
 function later<T>(result: Result<T, TreeError>): ResultAsync<T, TreeError> {
-  return result.asyncAndThen((value) => okAsync(value));
+  return new ResultAsync(Promise.resolve(result));
 }
 
 function entryType(d: DirentLike): EntryType {
