@@ -13,6 +13,7 @@ const TARGET = 1.6;
 const SIZES = [1_000, 10_000];
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = join(repoRoot, "packages/assumptions/dist/bin.cjs");
+const floorScript = join(repoRoot, "bench/gate/floor.mjs");
 
 // CPU time (user + system) is measured too, through GNU time when present: on a shared machine
 // it is steadier than wall-clock time, which also counts waiting for a core.
@@ -41,37 +42,48 @@ function commands(w, set) {
     gate: () => run(process.execPath, [bin, "--root", w.root, join(w.work, `rows-${set.n}.tsv`)], repoRoot),
     sha: () => run("sha256sum", ["-c", "--quiet", join(w.work, `sums-${set.n}.txt`)], w.root),
     find: () => run("find", [w.root, "-type", "f"], repoRoot),
+    floor: () => run(process.execPath, [floorScript, w.root, join(w.work, `rows-${set.n}.tsv`)], repoRoot),
   };
 }
 
 /** The gate must be right before its speed means anything: exit 1, exactly the planted divergences. */
-function verify(set, gate, sha, find) {
+function verify(set, gate, sha, find, floor) {
   const diverged = gate.stdout.split("\n").filter((l) => l.startsWith("DIVERGE ")).length;
   const problems = [];
   if (gate.status !== 1) problems.push(`gate exited ${gate.status}, expected 1: ${gate.stderr.trim()}`);
   if (diverged !== set.diverging) problems.push(`gate reported ${diverged} diverged rows, expected ${set.diverging}`);
   if (sha.status !== 0) problems.push(`sha256sum -c exited ${sha.status}`);
   if (find.stdout.split("\n").filter(Boolean).length < 100_000) problems.push("find listed fewer than 100,000 files");
+  if (floor.status !== 0) problems.push(`the floor program exited ${floor.status}: ${floor.stderr.trim()}`);
   return problems;
 }
 
 function measure(workload, set) {
   const c = commands(workload, set);
-  const problems = verify(set, c.gate(), c.sha(), c.find()); // the untimed warm-up run of each
+  const problems = verify(set, c.gate(), c.sha(), c.find(), c.floor()); // the untimed warm-up run of each
   if (problems.length > 0) return { set, problems };
-  const wall = { gate: [], sha: [], find: [] };
-  const cpu = { gate: [], sha: [], find: [] };
+  const wall = { gate: [], sha: [], find: [], floor: [] };
+  const cpu = { gate: [], sha: [], find: [], floor: [] };
   for (let k = 0; k < REPS; k += 1) {
-    for (const name of ["gate", "sha", "find"]) {
+    for (const name of ["gate", "sha", "find", "floor"]) {
       const r = c[name]();
       wall[name].push(r.ms);
       cpu[name].push(r.cpu);
     }
   }
-  const medians = (t) => ({ gate: median(t.gate), sha: median(t.sha), find: median(t.find) });
+  const medians = (t) => ({ gate: median(t.gate), sha: median(t.sha), find: median(t.find), floor: median(t.floor) });
   const w = medians(wall);
   const u = medians(cpu);
-  return { set, wall: w, cpu: u, ratio: w.gate / (w.sha + w.find), cpuRatio: u.gate / (u.sha + u.find) };
+  const peer = (t) => t.sha + t.find;
+  return {
+    set,
+    wall: w,
+    cpu: u,
+    ratio: w.gate / peer(w),
+    cpuRatio: u.gate / peer(u),
+    floorRatio: w.floor / peer(w),
+    cpuFloorRatio: u.floor / peer(u),
+  };
 }
 
 function fmt(ms) {
@@ -86,7 +98,7 @@ function main() {
   console.log("plan-decay benchmark: preparing the workload (cached under .bench-work/)...");
   const w = ensureWorkload(repoRoot, SIZES);
   console.log(`tree: ${w.files} files in ${w.dirs} directories; node ${process.version}; ${cpus().length} CPUs; median of ${REPS}`);
-  console.log("rows    unchanged  clock   plan-decay  sha256sum -c  find -type f   ratio");
+  console.log("rows    unchanged  clock   plan-decay  sha256sum -c  find -type f   ratio   node floor  floor ratio");
   let failed = false;
   let last;
   for (const set of w.sets) {
@@ -97,12 +109,15 @@ function main() {
       continue;
     }
     last = m;
-    const line = (label, t, ratio) =>
-      `${String(set.n).padEnd(8)}${String(set.unchanged).padStart(9)}  ${label}  ${fmt(t.gate)}  ${fmt(t.sha)}     ${fmt(t.find)}   ${ratio.toFixed(2)}x`;
-    console.log(line("wall ", m.wall, m.ratio));
-    if (!Number.isNaN(m.cpuRatio)) console.log(line("cpu  ", m.cpu, m.cpuRatio));
+    const line = (label, t, ratio, floorRatio) =>
+      `${String(set.n).padEnd(8)}${String(set.unchanged).padStart(9)}  ${label}  ${fmt(t.gate)}  ${fmt(t.sha)}     ${fmt(t.find)}   ${ratio.toFixed(2)}x  ${fmt(t.floor)}  ${floorRatio.toFixed(2)}x`;
+    console.log(line("wall ", m.wall, m.ratio, m.floorRatio));
+    if (!Number.isNaN(m.cpuRatio)) console.log(line("cpu  ", m.cpu, m.cpuRatio, m.cpuFloorRatio));
   }
-  if (last) console.log(`target <= ${TARGET}x (wall) at ${last.set.n} rows: ${last.ratio <= TARGET ? "met" : "MISSED"}`);
+  if (last) {
+    console.log(`target <= ${TARGET}x (wall) at ${last.set.n} rows: ${last.ratio <= TARGET ? "met" : "MISSED"}`);
+    console.log(`the node floor (bench/gate/floor.mjs: only the unavoidable system calls and hashing) is ${last.floorRatio.toFixed(2)}x by itself`);
+  }
   console.log(`load average while measuring: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   return failed ? 1 : 0;
 }
