@@ -1,4 +1,4 @@
-import type { ResultAsync } from "neverthrow";
+import type { Result, ResultAsync } from "neverthrow";
 
 /**
  * What a directory entry is, judged by lstat (a link is reported as a link, never followed).
@@ -40,12 +40,21 @@ export interface TreeReader {
    */
   read(path: string, maxBytes: number): ResultAsync<Uint8Array, TreeError>;
   /**
-   * Optional, for speed: reads a regular file exactly as `read` does (same refusals) and hands
-   * its bytes to `use`, whose answer it returns. The bytes are lent: `use` must not keep them,
-   * since the adapter may read the next file into the same memory once `use` returns. An
-   * adapter without it is read through `read`.
+   * Optional: the same tree answering at once, for adapters that never need to wait (node:fs,
+   * memfs). The core takes it when present and judges most rows without a promise.
    */
-  readWith?<T>(path: string, maxBytes: number, use: (bytes: Uint8Array) => T): ResultAsync<T, TreeError>;
+  readonly now?: TreeReaderNow;
   /** Reads a symbolic link's target text as stored. */
   readLink(path: string): ResultAsync<string, TreeError>;
+}
+
+/**
+ * The synchronous face of a TreeReader whose answers need no waiting: `list` answers exactly as
+ * the reader's own `list`, and `readWith` reads exactly as its `read` (same refusals) but lends
+ * the bytes to `use` and returns `use`'s answer. `use` must not keep the bytes: the adapter may
+ * read the next file into the same memory once `use` returns.
+ */
+export interface TreeReaderNow {
+  list(path: string): Result<readonly DirEntry[], TreeError>;
+  readWith<T>(path: string, maxBytes: number, use: (bytes: Uint8Array) => T): Result<T, TreeError>;
 }

@@ -1,5 +1,5 @@
 import { err, ok, type Result, ResultAsync } from "neverthrow";
-import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
+import type { DirEntry, EntryType, TreeError, TreeReader, TreeReaderNow } from "../tree.js";
 import { attempt, type DirentLike, type FsLike, statKind } from "./fs-calls.js";
 import { lendingBuffer, readFile, slabAllocator } from "./fs-read.js";
 import { decodeName, escapesTree, joinTree, treeError } from "./tree-error.js";
@@ -76,31 +76,36 @@ function readLink(fs: FsLike, abs: string, path: string): Result<string, TreeErr
   });
 }
 
-function guarded<T>(path: string, run: () => Result<T, TreeError>): ResultAsync<T, TreeError> {
-  return later(escapesTree(path) ? err(treeError("tree-io", path, "the path leaves the tree")) : run());
+function guarded<T>(path: string, run: () => Result<T, TreeError>): Result<T, TreeError> {
+  return escapesTree(path) ? err(treeError("tree-io", path, "the path leaves the tree")) : run();
 }
 
 /**
  * A TreeReader over any node:fs-shaped object rooted at `root` (the one body behind
  * `nodeTree` and `memfsTree`). Lists by lstat type, never reads a non-regular file, never
- * reads more than `maxBytes + 1` bytes.
+ * reads more than `maxBytes + 1` bytes. Every call is synchronous underneath, so the reader has
+ * a `now` face; the promise-returning methods answer through it.
  */
 export function fsTree(fs: FsLike, root: string, opts: FsTreeOptions = {}): TreeReader {
   const abs = (path: string): string => joinTree(root, path);
   const alloc = slabAllocator();
   const lending = lendingBuffer();
-  const lend = <T>(path: string, maxBytes: number, use: (bytes: Uint8Array) => T): Result<T, TreeError> => {
-    try {
-      return readFile(fs, { abs: abs(path), path, maxBytes }, lending.take).map(use);
-    } finally {
-      lending.release();
-    }
+  const now: TreeReaderNow = {
+    list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
+    readWith: (path, maxBytes, use) =>
+      guarded(path, () => {
+        try {
+          return readFile(fs, { abs: abs(path), path, maxBytes }, lending.take).map(use);
+        } finally {
+          lending.release();
+        }
+      }),
   };
   return {
     describe: opts.describe ?? root,
-    list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
-    read: (path, maxBytes) => guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, alloc)),
-    readWith: (path, maxBytes, use) => guarded(path, () => lend(path, maxBytes, use)),
-    readLink: (path) => guarded(path, () => readLink(fs, abs(path), path)),
+    now,
+    list: (path) => later(now.list(path)),
+    read: (path, maxBytes) => later(guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, alloc))),
+    readLink: (path) => later(guarded(path, () => readLink(fs, abs(path), path))),
   };
 }

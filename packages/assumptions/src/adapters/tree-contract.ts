@@ -136,31 +136,36 @@ export function treeContract(name: string, make: (spec: TreeSpec) => Promise<Tre
       expect((await tree.list("dir/../..")).isErr()).toBe(true);
     });
 
-    // readWith is optional; where an adapter has it, it answers exactly as read does.
-    test("readWith, where present, lends the same bytes read gives and refuses the same paths", async () => {
-      const { readWith } = tree;
-      if (readWith === undefined) return;
-      const paths = ["a.txt", "empty", "dir/b.bin", `dir/${NFD_NAME}`, "dir/sub/c.md", "dir-link/sub/c.md", "a.txt"];
-      for (const path of paths) {
-        const lent = await readWith.call(tree, path, 100, (bytes) => Uint8Array.from(bytes));
-        expect(lent._unsafeUnwrap()).toEqual((await tree.read(path, 100))._unsafeUnwrap());
+    // The `now` face is optional; where an adapter has it, it answers exactly as the reader does.
+    test("now, where present, lists and reads exactly as the reader does, refusals included", async () => {
+      const { now } = tree;
+      if (now === undefined) return;
+      for (const dir of ["", "dir", "dir/sub", "dir-link/sub", "a.txt", "nope", "dir-link", ".."]) {
+        const sync = now.list(dir);
+        const async = await tree.list(dir);
+        if (async.isOk()) expect(sync._unsafeUnwrap()).toEqual(async.value);
+        else expect(sync._unsafeUnwrapErr()).toEqual(async.error);
       }
-      for (const [path, max] of [["dir", 100], ["link-to-a", 100], ["nope", 10], ["a.txt", 5], ["../a.txt", 100]] as const) {
-        const refused = await readWith.call(tree, path, max, () => "used");
-        expect(refused.isErr() && refused.error.code).toBe((await tree.read(path, max)).isErr() && (await tree.read(path, max))._unsafeUnwrapErr().code);
+      const reads = [["a.txt", 100], ["empty", 100], ["dir/b.bin", 100], [`dir/${NFD_NAME}`, 100], ["dir-link/sub/c.md", 100],
+        ["dir", 100], ["link-to-a", 100], ["nope", 10], ["a.txt", 5], ["a.txt", 6], ["../a.txt", 100]] as const;
+      for (const [path, max] of reads) {
+        const lent = now.readWith(path, max, (bytes) => Uint8Array.from(bytes));
+        const read = await tree.read(path, max);
+        if (read.isOk()) expect(lent._unsafeUnwrap()).toEqual(read.value);
+        else expect(lent._unsafeUnwrapErr()).toEqual(read.error);
       }
     });
 
-    test("readWith, where present, still lends correct bytes after a use that threw", async () => {
-      const { readWith } = tree;
-      if (readWith === undefined) return;
-      const throwing = async () =>
-        readWith.call(tree, "dir/b.bin", 100, () => {
+    test("now, where present, lends correct bytes again after a use that threw", () => {
+      const { now } = tree;
+      if (now === undefined) return;
+      const throwing = () =>
+        now.readWith("dir/b.bin", 100, () => {
           throw new Error("the caller's bug");
         });
-      await expect(throwing()).rejects.toThrow("the caller's bug");
-      const again = await readWith.call(tree, "dir/sub/c.md", 100, (bytes) => text(bytes));
-      expect(again._unsafeUnwrap()).toBe("# c\n");
+      expect(throwing).toThrow("the caller's bug");
+      expect(now.readWith("dir/sub/c.md", 100, (bytes) => text(bytes))._unsafeUnwrap()).toBe("# c\n");
+      expect(now.readWith("a.txt", 100, (bytes) => text(bytes))._unsafeUnwrap()).toBe("alpha\n");
     });
 
     test("every failure carries a message naming its path", async () => {

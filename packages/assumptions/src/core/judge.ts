@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
 import type { Listings } from "./listing.js";
 import { locate, type Located } from "./locate.js";
+import { chain, type Maybe } from "./maybe.js";
 import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
 import { decodeText, digestText } from "./text.js";
@@ -52,20 +53,23 @@ function judgeText(a: FileKind, bytes: Uint8Array, located: Found): Result<Repor
   });
 }
 
-async function judgeFile(listings: Listings, a: FileKind, located: Located, maxBytes: number): Promise<Result<ReportRow, CheckFault>> {
+type Judged = Result<ReportRow, CheckFault>;
+
+function judgeFile(listings: Listings, a: FileKind, located: Located, maxBytes: number): Maybe<Judged> {
   if (located.state === "variant") return ok(row(a, "diverge", variantDetail(located), located));
   if (located.state === "missing") return ok(row(a, "diverge", "not in the tree: a missing file never satisfies a belief about its text"));
-  const judged = await readFound(listings, located, maxBytes, (bytes) => judgeText(a, bytes, located));
-  return judged.map((r) => r ?? row(a, "diverge", "a dangling symbolic link", located));
+  const judged = readFound(listings, located, maxBytes, (bytes) => judgeText(a, bytes, located));
+  return chain(judged, (r) => r.map((done) => done ?? row(a, "diverge", "a dangling symbolic link", located)));
 }
 
-/** Judges one assumption against the tree: a row (hold or diverge), or a fault carrying the row's line. */
-export async function judge(listings: Listings, a: Assumption, maxBytes: number): Promise<Result<ReportRow, CheckFault>> {
-  const located = await locate(listings, nfc(a.path).split("/"));
-  const judged = located.isErr()
-    ? err(located.error)
-    : "directory" in a
-      ? ok(judgeEntry(a, located.value))
-      : await judgeFile(listings, a, located.value, maxBytes);
-  return judged.mapErr((fault) => ({ ...fault, line: a.line }));
+/**
+ * Judges one assumption against the tree: a row (hold or diverge), or a fault carrying the row's
+ * line. Answers at once (no promise) when the tree has a `now` face and no link is on the path.
+ */
+export function judge(listings: Listings, a: Assumption, maxBytes: number): Maybe<Judged> {
+  const judged = chain(locate(listings, nfc(a.path).split("/")), (located): Maybe<Judged> => {
+    if (located.isErr()) return err(located.error);
+    return "directory" in a ? ok(judgeEntry(a, located.value)) : judgeFile(listings, a, located.value, maxBytes);
+  });
+  return chain(judged, (r) => r.mapErr((fault) => ({ ...fault, line: a.line })));
 }

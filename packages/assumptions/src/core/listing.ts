@@ -29,10 +29,11 @@ export interface DirIndex {
 /** A per-run cache: each directory of the tree is listed and indexed at most once. */
 export interface Listings {
   readonly tree: TreeReader;
-  /** The directory's index, listing it on first use; later calls answer from the cache at once. */
+  /**
+   * The directory's index, listing it on first use (at once through the tree's `now` face, when
+   * it has one); later calls answer from the cache at once.
+   */
   index(dir: string): Result<DirIndex, CheckFault> | Promise<Result<DirIndex, CheckFault>>;
-  /** The directory's index if it is already listed, without listing it. */
-  cached(dir: string): DirIndex | undefined;
 }
 
 /** A TreeError as a fault, carrying its code, path and message. */
@@ -115,10 +116,13 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
 export function createListings(tree: TreeReader): Listings {
   const done = new Map<string, Result<DirIndex, CheckFault>>();
   const pending = new Map<string, Promise<Result<DirIndex, CheckFault>>>();
-  const load = async (dir: string): Promise<Result<DirIndex, CheckFault>> => {
-    const listed = await tree.list(dir);
+  const indexed = (dir: string, listed: Result<readonly DirEntry[], TreeError>): Result<DirIndex, CheckFault> => {
     const result = listed.isOk() ? ok(buildIndex(listed.value)) : err(treeFault(listed.error));
     done.set(dir, result);
+    return result;
+  };
+  const load = async (dir: string): Promise<Result<DirIndex, CheckFault>> => {
+    const result = indexed(dir, await tree.list(dir));
     pending.delete(dir);
     return result;
   };
@@ -127,13 +131,10 @@ export function createListings(tree: TreeReader): Listings {
     index(dir) {
       const hit = done.get(dir) ?? pending.get(dir);
       if (hit) return hit;
+      if (tree.now) return indexed(dir, tree.now.list(dir));
       const made = load(dir);
       pending.set(dir, made);
       return made;
-    },
-    cached(dir) {
-      const hit = done.get(dir);
-      return hit?.isOk() ? hit.value : undefined;
     },
   };
 }

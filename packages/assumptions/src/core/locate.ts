@@ -91,12 +91,15 @@ async function walk(listings: Listings, comps: readonly string[], at: Step): Pro
   return ok(best);
 }
 
-// The common case without a promise: every directory on the path already listed, every
-// component spelled exactly, no link. Anything else (a miss, a variant, a link) takes `walk`.
-function exactlyCached(listings: Listings, comps: readonly string[]): Located | undefined {
+// The common case without a promise: every directory on the path listed already or at once (a
+// tree's `now` face), every component spelled exactly, no link. Anything else (a miss, a
+// variant, a link, a listing that fails or must be waited for) takes `walk`.
+function exactlyAtOnce(listings: Listings, comps: readonly string[]): Located | undefined {
   let dir = "";
   for (let i = 0; i < comps.length; i += 1) {
-    const hit = listings.cached(dir)?.exact(comps[i] as string);
+    const index = listings.index(dir);
+    if (index instanceof Promise || index.isErr()) return undefined;
+    const hit = index.value.exact(comps[i] as string);
     if (!hit || !("entry" in hit)) return undefined;
     const { entry } = hit;
     const { type } = entry;
@@ -115,6 +118,6 @@ function exactlyCached(listings: Listings, comps: readonly string[]): Located | 
  * variant; else missing. Every variant spelling is explored, so a variant anywhere is found.
  */
 export function locate(listings: Listings, components: readonly string[]): Locating | Promise<Locating> {
-  const fast = exactlyCached(listings, components);
+  const fast = exactlyAtOnce(listings, components);
   return fast ? ok(fast) : walk(listings, components, { dir: "", spelled: "", index: 0, how: undefined });
 }

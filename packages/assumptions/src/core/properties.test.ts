@@ -6,6 +6,7 @@ import { digestText } from "./digest.js";
 import { ASSUMPTIONS_FAULT_CODES } from "./faults.js";
 import { fixtureTree } from "./fixture-tree.js";
 import { parseAssumptions } from "./parse.js";
+import type { TreeReader } from "../tree.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const CODES: readonly string[] = ASSUMPTIONS_FAULT_CODES;
@@ -96,21 +97,27 @@ const caseArb = treeArb.chain((tree) => {
 });
 
 describe("checkTree agrees with a small independent model", () => {
-  test("generated memfs trees and generated assumptions", async () => {
+  // Twice per case: through the tree's synchronous `now` face, and through its promises alone
+  // (the path a tree without `now`, such as a git commit, takes).
+  test("generated memfs trees and generated assumptions, with and without the tree's now face", async () => {
     await fc.assert(
       fc.asyncProperty(caseArb, async ([model, rows]) => {
         const { tree } = fixtureTree(Object.fromEntries(model));
+        const promisesOnly: TreeReader = { describe: tree.describe, list: tree.list, read: tree.read, readLink: tree.readLink };
+        expect(tree.now).toBeDefined();
         const plan = rows.map((r) => (r[0] === "exists" || r[0] === "absent" ? `${r[0]}\t${r[1]}` : r.join("\t"))).join("\n");
-        const result = await checkTree({ tree, assumptions: parseAssumptions(plan)._unsafeUnwrap() });
         const want = rows.map((r) => modelStatus(model, r));
         const firstFault = want.indexOf("fault");
-        if (firstFault !== -1) {
-          expect(result._unsafeUnwrapErr()).toMatchObject({ code: "not-a-file", line: firstFault + 1 });
-          return;
+        for (const reader of [tree, promisesOnly]) {
+          const result = await checkTree({ tree: reader, assumptions: parseAssumptions(plan)._unsafeUnwrap() });
+          if (firstFault !== -1) {
+            expect(result._unsafeUnwrapErr()).toMatchObject({ code: "not-a-file", line: firstFault + 1 });
+            continue;
+          }
+          const report = result._unsafeUnwrap();
+          expect(report.rows.map((r) => r.status)).toEqual(want);
+          expect(report.verdict).toBe(want.every((s) => s === "hold") ? "holds" : "diverged");
         }
-        const report = result._unsafeUnwrap();
-        expect(report.rows.map((r) => r.status)).toEqual(want);
-        expect(report.verdict).toBe(want.every((s) => s === "hold") ? "holds" : "diverged");
       }),
       { numRuns: 150 },
     );
