@@ -89,17 +89,11 @@ function guarded<T>(path: string, run: () => Result<T, TreeError>): Result<T, Tr
 export function fsTree(fs: FsLike, root: string, opts: FsTreeOptions = {}): TreeReader {
   const abs = (path: string): string => joinTree(root, path);
   const alloc = slabAllocator();
-  const lending = lendingBuffer();
+  const lend = lendingBuffer();
   const now: TreeReaderNow = {
     list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
     readWith: (path, maxBytes, use) =>
-      guarded(path, () => {
-        try {
-          return readFile(fs, { abs: abs(path), path, maxBytes }, lending.take).map(use);
-        } finally {
-          lending.release();
-        }
-      }),
+      guarded(path, () => lend((take) => readFile(fs, { abs: abs(path), path, maxBytes }, take).map(use))),
   };
   return {
     describe: opts.describe ?? root,

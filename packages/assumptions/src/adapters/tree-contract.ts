@@ -168,6 +168,23 @@ export function treeContract(name: string, make: (spec: TreeSpec) => Promise<Tre
       expect(now.readWith("a.txt", 100, (bytes) => text(bytes))._unsafeUnwrap()).toBe("alpha\n");
     });
 
+    // A `use` that reads again (a caller's own reader built on `now`) must not have its bytes
+    // overwritten by those nested reads, however many there are or whether they fail.
+    test("now, where present, keeps the bytes lent to a use intact while that use reads again", () => {
+      const { now } = tree;
+      if (now === undefined) return;
+      const seen = now.readWith("a.txt", 100, (outer) => {
+        const before = text(outer);
+        const inner = ["dir/sub/c.md", "nope", "dir/sub/c.md", "dir/b.bin", "dir/sub/c.md"].map((p) =>
+          now.readWith(p, 100, (bytes) => text(bytes)).unwrapOr("refused"),
+        );
+        return { before, inner, after: text(outer) };
+      });
+      expect(seen._unsafeUnwrap()).toMatchObject({ before: "alpha\n", after: "alpha\n" });
+      expect(seen._unsafeUnwrap().inner.filter((t) => t === "# c\n")).toHaveLength(3);
+      expect(now.readWith("dir/sub/c.md", 100, (bytes) => text(bytes))._unsafeUnwrap()).toBe("# c\n");
+    });
+
     test("every failure carries a message naming its path", async () => {
       const e = await failure(tree.read("dir/sub/missing.md", 10));
       expect(e.message).toContain("dir/sub/missing.md");
