@@ -52,7 +52,8 @@ export interface TreeReader {
  * The synchronous face of a TreeReader whose answers need no waiting: `list` answers exactly as
  * the reader's own `list`, and `readWith` reads exactly as its `read` (same refusals) but lends
  * the bytes to `use` and returns `use`'s answer. `use` must not keep the bytes: the adapter may
- * read the next file into the same memory once `use` returns.
+ * read the next file into the same memory once `use` returns. `use` may read again through this
+ * face; those reads must not touch the bytes it was lent.
  */
 export interface TreeReaderNow {
   list(path: string): Result<readonly DirEntry[], TreeError>;
