@@ -1,7 +1,42 @@
 import { describe, expect, test } from "vitest";
-import { caseFold } from "./fold.js";
+import { checkTree } from "../check.js";
+import { fixtureTree } from "../fixture-tree.js";
+import { parseAssumptions } from "../parse.js";
+import { caseFold, nfc } from "./fold.js";
+import { SCRIPT_EXTENSION_RANGES } from "./script-extensions-table.js";
+import { SCRIPT_CODES } from "./scripts-table.js";
 import { isSingleScript, scriptsOf } from "./scripts.js";
 import { confusableKey, skeleton } from "./skeleton.js";
+
+const hex = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+
+// Every assigned code point but private use and surrogates (Script=Unknown, no case, no
+// extensions; a lone surrogate cannot sit in one string with its neighbours), as one string
+// the regex engine, the independent oracle here, can scan once per property value.
+const CHECKED = (() => {
+  const skip = /[\p{Cn}\p{Co}]/u;
+  let text = "";
+  for (let cp = 0; cp <= 0x10ffff; cp += 1) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const ch = String.fromCodePoint(cp);
+    if (!skip.test(ch)) text += ch;
+  }
+  return text;
+})();
+
+/** The values of a Script-like property the engine gives each checked code point, in `codes` order. */
+function engineValues(property: string, codes: readonly string[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const code of codes) {
+    for (const m of CHECKED.matchAll(new RegExp(`\\p{${property}=${code}}`, "gu"))) {
+      const cp = m[0].codePointAt(0) as number;
+      const values = out.get(cp);
+      if (values) values.push(code);
+      else out.set(cp, [code]);
+    }
+  }
+  return out;
+}
 
 describe("full case folding table", () => {
   test("sharp s folds to ss, so Straße and STRASSE share a key", () => {
@@ -15,6 +50,39 @@ describe("full case folding table", () => {
   test("final and medial sigma fold alike; capital I with dot folds to i + combining dot", () => {
     expect(caseFold("ς")).toBe(caseFold("Σ"));
     expect(caseFold("\u0130")).toBe("i\u0307");
+  });
+  test.each([
+    ["capital sharp s", "\u1E9E", "ss"],
+    ["capital I with dot above", "\u0130", "i\u0307"],
+    ["the Kelvin sign", "\u212A", "k"],
+    ["long s", "\u017F", "s"],
+    ["Cherokee small a, to the older capital (not the other way round)", "\uAB70", "\u13A0"],
+    ["Cherokee capital a, unchanged", "\u13A0", "\u13A0"],
+    ["Garay capital a (Unicode 16.0), to its small letter", "\u{10D50}", "\u{10D70}"],
+    ["Garay small a, unchanged", "\u{10D70}", "\u{10D70}"],
+  ])("%s folds as CaseFolding.txt says", (_, from, to) => {
+    expect(caseFold(from)).toBe(to);
+  });
+  test("Garay names differing only in case share a fold", () => {
+    expect(caseFold("\u{10D50}\u{10D65}")).toBe(caseFold("\u{10D70}\u{10D85}"));
+  });
+  test("the table changes exactly the characters the engine says Changes_When_Casefolded", () => {
+    const changes = /^\p{Changes_When_Casefolded}$/u;
+    const wrong: string[] = [];
+    for (const ch of CHECKED) {
+      if ((caseFold(ch) !== nfc(ch)) !== changes.test(ch)) wrong.push(hex(ch.codePointAt(0) as number));
+    }
+    expect(wrong).toEqual([]);
+  });
+  test("every fold to one character matches its source in the engine's case-insensitive regex", () => {
+    const wrong: string[] = [];
+    for (const ch of CHECKED) {
+      const folded = caseFold(ch);
+      if (nfc(ch) !== ch || folded === ch || [...folded].length !== 1) continue;
+      const cp = ch.codePointAt(0) as number;
+      if (!new RegExp(`^\\u{${cp.toString(16)}}$`, "iu").test(folded)) wrong.push(`${hex(cp)} -> ${folded}`);
+    }
+    expect(wrong).toEqual([]);
   });
   test("runs cover alternating blocks (Latin Extended-A, Cyrillic)", () => {
     expect(caseFold("\u0100")).toBe("\u0101");
@@ -62,5 +130,53 @@ describe("scripts", () => {
     expect(scriptsOf("асе.ts")).toBe("Cyrl+Latn");
     expect(scriptsOf("асе")).toBe("Cyrl");
     expect(scriptsOf("file1.ts")).toBe("Latn");
+  });
+});
+
+describe(`script tables against this Node's regex engine (Unicode ${process.versions.unicode})`, () => {
+  const codes = [...SCRIPT_CODES, "Zyyy", "Zinh"];
+  const script = engineValues("Script", codes);
+  test("each checked code point has one Script, among SCRIPT_CODES or Common or Inherited; each code names some", () => {
+    const wrong: string[] = [];
+    for (const ch of CHECKED) {
+      const cp = ch.codePointAt(0) as number;
+      if (script.get(cp)?.length !== 1) wrong.push(`${hex(cp)} ${script.get(cp)?.join(" ")}`);
+    }
+    expect(wrong).toEqual([]);
+    const used = new Set([...script.values()].flat());
+    expect(SCRIPT_CODES.filter((code) => !used.has(code))).toEqual([]);
+  });
+  test("Script_Extensions from the table equal \\p{Script_Extensions=...} for every checked code point", () => {
+    const engine = engineValues("Script_Extensions", codes);
+    const listed = new Map<number, string>();
+    for (const [first, last, values] of SCRIPT_EXTENSION_RANGES) for (let cp = first; cp <= last; cp += 1) listed.set(cp, values);
+    const wrong: string[] = [];
+    for (const ch of CHECKED) {
+      const cp = ch.codePointAt(0) as number;
+      const table = listed.get(cp) ?? script.get(cp)?.[0];
+      const oracle = (engine.get(cp) ?? []).sort().join(" ");
+      if (table !== oracle) wrong.push(`${hex(cp)} table ${table} engine ${oracle}`);
+      listed.delete(cp);
+    }
+    expect(wrong).toEqual([]);
+    expect([...listed.keys()].map(hex)).toEqual([]);
+  });
+  test("a Garay word is one script; Garay beside Latin in one word is two", () => {
+    expect(scriptsOf("\u{10D50}\u{10D70}.md")).toBe("Gara+Latn");
+    expect(isSingleScript("\u{10D50}\u{10D70}\u{10D71}")).toBe(true);
+    expect(isSingleScript("a\u{10D70}")).toBe(false);
+  });
+});
+
+describe("a path in a script added after Unicode 15", () => {
+  test("a Garay name that differs from a tree entry only in case is a case variant, and diverges", async () => {
+    const upper = "\u{10D50}\u{10D51}\u{10D52}";
+    const lower = "\u{10D70}\u{10D71}\u{10D72}";
+    const { tree } = fixtureTree({ [`docs/${upper}.md`]: "" });
+    const assumptions = parseAssumptions(`absent\tdocs/${lower}.md\nexists\tdocs/${lower}.md`)._unsafeUnwrap();
+    const report = (await checkTree({ tree, assumptions }))._unsafeUnwrap();
+    expect(report.verdict).toBe("diverged");
+    const variant = ["diverge", expect.stringContaining("case variant"), `docs/${upper}.md`];
+    expect(report.rows.map((r) => [r.status, r.detail, r.spelled])).toEqual([variant, variant]);
   });
 });
