@@ -64,7 +64,8 @@ function judgeFile(listings: Listings, a: FileKind, located: Located, maxBytes: 
 
 /**
  * Judges one assumption against the tree: a row (hold or diverge), or a fault carrying the row's
- * line. Answers at once (no promise) when the tree has a `now` face and no link is on the path.
+ * line. Answers at once (no promise) when the tree has a `now` face and the path is in the tree
+ * exactly as written with no link on it; otherwise through a promise, with the same answer.
  */
 export function judge(listings: Listings, a: Assumption, maxBytes: number): Maybe<Judged> {
   const judged = chain(locate(listings, nfc(a.path).split("/")), (located): Maybe<Judged> => {
