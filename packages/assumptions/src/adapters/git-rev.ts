@@ -3,7 +3,6 @@
 // `^N`. Everything else (`@{…}`, `:/…`, `A..B`, `^{…}`) is refused, never guessed at.
 import { err, ok, type Result } from "neverthrow";
 import type { TreeError } from "../tree.js";
-import { treeError } from "./tree-error.js";
 
 /** One suffix: `ancestor` follows first parents `n` times (`~N`); `parent` takes the n-th parent (`^N`, `^0` the commit). */
 export interface RevStep {
@@ -51,9 +50,12 @@ function sentence(ref: string, p: RefProblem): string {
   }
 }
 
-/** The one place a ref's failure is worded: always `tree-not-found` at the root, naming the ref as given. */
+/**
+ * The one place a ref's failure is worded: always `tree-not-found` at the root, its message the
+ * ref's own sentence (not "the tree root does not exist": the ref is what is wrong).
+ */
 export function refError(ref: string, problem: RefProblem): TreeError {
-  return treeError("tree-not-found", "", sentence(ref, problem));
+  return { code: "tree-not-found", path: "", message: sentence(ref, problem) };
 }
 
 const FULL_ID = /^[0-9a-fA-F]{40}$/;
