@@ -24,16 +24,29 @@ interface ScriptInfo {
   readonly extensions: ReadonlySet<string> | undefined;
 }
 
-const compiled = new Map<string, RegExp>();
+const compiled = new Map<string, RegExp | null>();
 const cache = new Map<string, ScriptInfo>();
+
+/**
+ * `^\p{Script=code}$`, or `null` when this Node's regex engine predates the script (the tables
+ * follow Unicode TABLES_UNICODE_VERSION; an older Node 20 ICU does not know Garay, say): to that
+ * engine none of the script's characters is assigned, so none is a letter, and no word is in it.
+ */
+export function propertyRegex(code: string): RegExp | null {
+  try {
+    return new RegExp(`^\\p{Script=${code}}$`, "u");
+  } catch {
+    return null;
+  }
+}
 
 function test(code: string, ch: string): boolean {
   let re = compiled.get(code);
-  if (!re) {
-    re = new RegExp(`^\\p{Script=${code}}$`, "u");
+  if (re === undefined) {
+    re = propertyRegex(code);
     compiled.set(code, re);
   }
-  return re.test(ch);
+  return re !== null && re.test(ch);
 }
 
 // Property regexes are costly to compile, so the likely scripts are tried before the large
