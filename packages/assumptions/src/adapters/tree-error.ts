@@ -36,8 +36,10 @@ export function joinTree(base: string, path: string): string {
  * adapters refuse rather than follow.
  */
 export function escapesTree(path: string): boolean {
-  return path.startsWith("/") || path.split("/").some((c) => c === "..");
+  return path.startsWith("/") || DOTDOT.test(path);
 }
+
+const DOTDOT = /(^|\/)\.\.(\/|$)/;
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 

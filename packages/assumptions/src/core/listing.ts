@@ -85,6 +85,9 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
   return {
     entries,
     exact(name) {
+      const there = byFold.get(caseFold(name));
+      // The common case, one entry under the key, without an array.
+      if (there !== undefined && !Array.isArray(there)) return nfcName(there as DirEntry) === name ? { entry: there as DirEntry } : undefined;
       const same = foldedAs(byFold, name).filter((e) => nfcName(e) === name);
       if (same.length === 0) return undefined;
       return same.length === 1 && same[0] ? { entry: same[0] } : { ambiguous: same };

@@ -91,8 +91,15 @@ function parseLine(text: string, line: number): Result<Assumption | undefined, P
   return parseRow(text, line);
 }
 
-// Rows parseAssumptions made (frozen, so still exactly as parsed): checkTree need not re-read them.
-const PARSED = new WeakSet<Assumption>();
+// Marks the rows parseAssumptions made (frozen, so still exactly as parsed): checkTree need not
+// re-read them. A module-private symbol, not a WeakSet: ten thousand WeakSet entries slowed every
+// garbage collection of a large check. A copy of a row ({ ...row }) does not carry the mark.
+const PARSED = Symbol("parsed by parseAssumptions");
+
+function markParsed(a: Assumption): Assumption {
+  Object.defineProperty(a, PARSED, { value: true });
+  return Object.freeze(a);
+}
 
 // A field as a row would hold it: anything that is not a string is an empty field, so it is refused.
 function field(value: unknown): string {
@@ -105,7 +112,7 @@ function field(value: unknown): string {
  * or folded exactly as in a file, never checked as written.
  */
 export function reparseAssumption(a: Assumption): Result<Assumption, ParseFault> {
-  if (PARSED.has(a)) return ok(a);
+  if (Object.hasOwn(a, PARSED)) return ok(a);
   if (a.kind === "exists" || a.kind === "absent") {
     return parseRow(`${field(a.kind)}\t${field(a.path)}${a.directory === true ? "/" : ""}`, a.line);
   }
@@ -126,7 +133,7 @@ export function parseAssumptions(input: string | Uint8Array): Result<Assumption[
       const parsed = parseLine(raw.endsWith("\r") ? raw.slice(0, -1) : raw, i + 1);
       if (parsed.isErr()) return err(parsed.error);
       if (parsed.value) {
-        PARSED.add(Object.freeze(parsed.value));
+        markParsed(parsed.value);
         rows.push(parsed.value);
       }
     }
