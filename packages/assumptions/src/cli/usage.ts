@@ -15,7 +15,9 @@ usage:
   FILE             the assumptions file (TAB-separated rows); - reads standard input.
                    A plan file named "author" is passed as ./author.
   --root DIR       the tree to check; required, never defaulted.
-  --ref REF        check that git ref of the repository at DIR instead of its working files.
+  --ref REF        check that git ref of the repository at DIR instead of its working files:
+                   HEAD, a branch, a tag, a full ref or a commit id (4 to 40 hex digits),
+                   optionally with ~N, ~, ^ or ^N suffixes (HEAD~1, main^2).
   --json           print the report (or the fault) as JSON; see docs/report.schema.json.
   --format github  print one ::error workflow annotation per diverged row, then the report.
   --digest PATH    print "DIGEST PATH HEX", the value an unchanged row needs, and exit 3.
