@@ -1,6 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { DirEntry, TreeError, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
+import type { Maybe } from "./maybe.js";
 import { caseFold, isAscii } from "./unicode/fold.js";
 import { scriptsOf } from "./unicode/scripts.js";
 import { confusableKey } from "./unicode/skeleton.js";
@@ -33,7 +34,7 @@ export interface Listings {
    * The directory's index, listing it on first use (at once through the tree's `now` face, when
    * it has one); later calls answer from the cache at once.
    */
-  index(dir: string): Result<DirIndex, CheckFault> | Promise<Result<DirIndex, CheckFault>>;
+  index(dir: string): Maybe<Result<DirIndex, CheckFault>>;
 }
 
 /** A TreeError as a fault, carrying its code, path and message. */
@@ -52,7 +53,7 @@ function indexByFold(entries: readonly DirEntry[]): Map<string, DirEntry | DirEn
   const map = new Map<string, DirEntry | DirEntry[]>();
   for (const entry of entries) {
     const { name } = entry;
-    const fold = isAscii(name) ? name.toLowerCase() : caseFold(name);
+    const fold = caseFold(name);
     const there = map.get(fold);
     if (there === undefined) map.set(fold, entry);
     else if (Array.isArray(there)) there.push(entry);
@@ -86,9 +87,10 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
     entries,
     exact(name) {
       const there = byFold.get(caseFold(name));
-      // The common case, one entry under the key, without an array.
-      if (there !== undefined && !Array.isArray(there)) return nfcName(there as DirEntry) === name ? { entry: there as DirEntry } : undefined;
-      const same = foldedAs(byFold, name).filter((e) => nfcName(e) === name);
+      if (there === undefined) return undefined;
+      // The common case, one entry under the key, needs no array.
+      if (!Array.isArray(there)) return nfcName(there) === name ? { entry: there } : undefined;
+      const same = there.filter((e) => nfcName(e) === name);
       if (same.length === 0) return undefined;
       return same.length === 1 && same[0] ? { entry: same[0] } : { ambiguous: same };
     },

@@ -3,6 +3,7 @@ import type { DirEntry } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { resolveLink, type Resolved } from "./links.js";
 import type { DirIndex, Listings } from "./listing.js";
+import type { Maybe } from "./maybe.js";
 
 /** How a path's spelling differs from the plan's when it is a variant. */
 export type VariantHow = "case" | "confusable";
@@ -117,7 +118,7 @@ function exactlyAtOnce(listings: Listings, comps: readonly string[]): Located | 
  * the entry; equal after case folding, or a confusable skeleton in another script, is a
  * variant; else missing. Every variant spelling is explored, so a variant anywhere is found.
  */
-export function locate(listings: Listings, components: readonly string[]): Locating | Promise<Locating> {
+export function locate(listings: Listings, components: readonly string[]): Maybe<Locating> {
   const fast = exactlyAtOnce(listings, components);
   return fast ? ok(fast) : walk(listings, components, { dir: "", spelled: "", index: 0, how: undefined });
 }
