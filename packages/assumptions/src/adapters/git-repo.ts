@@ -25,18 +25,31 @@ function missing(e: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR" || code === "NotFoundError";
 }
 
+/**
+ * Runs one isomorphic-git or fs call, which may throw synchronously as well as reject; `onError`
+ * words its failure, once. The one wrapper every git adapter call goes through.
+ */
+export function gitCall<T>(run: () => Promise<T>, onError: (e: unknown) => TreeError): ResultAsync<T, TreeError> {
+  return ResultAsync.fromPromise(Promise.resolve().then(run), onError);
+}
+
+/** `gitCall`, where a missing file, directory or object answers `undefined` instead of failing. */
+function unlessMissing<T>(run: () => Promise<T>, onError: (e: unknown) => TreeError): ResultAsync<T | undefined, TreeError> {
+  const found = (): Promise<T | undefined> =>
+    run().catch((e: unknown) => {
+      if (missing(e)) return undefined;
+      throw e;
+    });
+  return gitCall(found, onError);
+}
+
 /** Reads a small repository file as text; `undefined` when it does not exist. */
 function readText(fs: GitFs, path: string): ResultAsync<string | undefined, TreeError> {
-  return ResultAsync.fromPromise(
-    Promise.resolve().then(async () => {
-      try {
-        const raw = await fs.promises.readFile(path);
-        return typeof raw === "string" ? raw : new TextDecoder().decode(raw);
-      } catch (e) {
-        if (missing(e)) return undefined;
-        throw e;
-      }
-    }),
+  return unlessMissing(
+    async () => {
+      const raw = await fs.promises.readFile(path);
+      return typeof raw === "string" ? raw : new TextDecoder().decode(raw);
+    },
     (e) => treeError("tree-io", "", `${path}: ${errorCode(e)}`),
   );
 }
@@ -80,13 +93,8 @@ export function locateRepository(fs: GitFs, dir: string): ResultAsync<RepoLayout
 /** Looks a name up through isomorphic-git in the common dir; `undefined` when no ref has it. */
 function lookUp(fs: GitFs, layout: RepoLayout, name: string): ResultAsync<string | undefined, TreeError> {
   if (OID.test(name)) return okAsync(name);
-  return ResultAsync.fromPromise(
-    Promise.resolve()
-      .then(() => resolveRef({ fs, gitdir: layout.commondir, ref: name }))
-      .catch((e: unknown) => {
-        if (missing(e)) return undefined;
-        throw e;
-      }),
+  return unlessMissing(
+    () => resolveRef({ fs, gitdir: layout.commondir, ref: name }),
     (e) => treeError("tree-io", "", `resolving "${name}": ${errorCode(e)}`),
   );
 }

@@ -3,7 +3,7 @@
 import { expandOid, readCommit } from "isomorphic-git";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { TreeError } from "../tree.js";
-import { type GitFs, type RepoLayout, resolveName } from "./git-repo.js";
+import { type GitFs, gitCall, type RepoLayout, resolveName } from "./git-repo.js";
 import { parseRev, type RefProblem, refError, type Rev, type RevStep } from "./git-rev.js";
 import { errorCode, treeError } from "./tree-error.js";
 
@@ -40,7 +40,7 @@ function problemOf(e: unknown, where: string): RefProblem | undefined {
 
 /** Runs one isomorphic-git call (which may throw synchronously); its failure becomes the ref's fault. */
 function attempt<T>(at: Lookup, run: () => Promise<T>): ResultAsync<T, TreeError> {
-  return ResultAsync.fromPromise(Promise.resolve().then(run), (e) => {
+  return gitCall(run, (e) => {
     const problem = problemOf(e, at.layout.commondir);
     if (problem !== undefined) return refError(at.ref, problem);
     return treeError("tree-io", "", `resolving git ref ${JSON.stringify(at.ref)}: ${errorCode(e)}`);

@@ -2,7 +2,7 @@ import { readBlob, readTree } from "isomorphic-git";
 import type { TreeEntry } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
-import { type GitFs, locateRepository } from "./git-repo.js";
+import { type GitFs, gitCall, locateRepository } from "./git-repo.js";
 import { resolveRev } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
 import { errorCode, escapesTree, treeError } from "./tree-error.js";
@@ -27,9 +27,9 @@ function typeOfMode(mode: string): EntryType {
   return mode.startsWith("100") ? "file" : "other";
 }
 
-/** Wraps one isomorphic-git call (which may throw synchronously) into a ResultAsync. */
+/** One isomorphic-git call on behalf of `path`; any failure is `tree-io` there. */
 function call<T>(path: string, run: () => Promise<T>): ResultAsync<T, TreeError> {
-  return ResultAsync.fromPromise(Promise.resolve().then(run), (e) => treeError("tree-io", path, errorCode(e)));
+  return gitCall(run, (e) => treeError("tree-io", path, errorCode(e)));
 }
 
 /** Object reads bound to one repository, with trees cached by object id. */
