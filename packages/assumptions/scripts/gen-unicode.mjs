@@ -123,6 +123,7 @@ async function packageSource() {
   const simple = [...(await ucdModule("Case_Folding/C/code-points.mjs"))].sort(byCodePoint);
   const full = [...(await ucdModule("Case_Folding/F/code-points.mjs"))].sort(byCodePoint);
   return {
+    version,
     casefold: `${from} (Case_Folding/C + Case_Folding/F)`,
     scripts: `${from} (Script)`,
     extensions: `${from} (Script_Extensions, Script)`,
@@ -149,7 +150,7 @@ function engineKnows(code) {
 function ucdText(dir, name) {
   const text = readFileSync(join(dir, `${name}.txt`), "utf8");
   const m = /^# \w+-(\d+\.\d+\.\d+)\.txt/m.exec(text);
-  return { text, label: `${name}-${m ? m[1] : "unknown"}.txt` };
+  return { text, version: m ? m[1] : "unknown", label: `${name}-${m ? m[1] : "unknown"}.txt` };
 }
 
 function ucdDirSource(dir) {
@@ -169,6 +170,7 @@ function ucdDirSource(dir) {
   const lines = extensions.text.matchAll(/^([0-9A-F]+)(?:\.\.([0-9A-F]+))?\s*;\s*([\w ]+?)\s*#/gm);
   const ranges = [...lines].map((m) => [parseInt(m[1], 16), parseInt(m[2] ?? m[1], 16), m[3]]);
   return {
+    version: folding.version,
     casefold: `${folding.label} (status C + F)`,
     scripts: aliases.label,
     extensions: extensions.label,
@@ -241,6 +243,7 @@ function writeTables(source) {
   ]);
   writeTable("scripts-table.ts", source.scripts, [
     ["Every specific Script code (Common, Inherited and Unknown left out), tested via \\p{Script=...}.", `export const SCRIPT_CODES: readonly string[] = ${JSON.stringify(source.codes)};`],
+    ["The Unicode version every table follows, major.minor as process.versions.unicode spells it.", `export const TABLES_UNICODE_VERSION = ${JSON.stringify(source.version.split(".").slice(0, 2).join("."))};`],
   ]);
   writeTable("script-extensions-table.ts", source.extensions, [
     ["Code point ranges whose Script_Extensions differ from their Script: [first, last, space-separated codes], sorted.", `export const SCRIPT_EXTENSION_RANGES: readonly (readonly [number, number, string])[] = ${JSON.stringify(source.ranges)};`],

@@ -5,10 +5,9 @@ import { fixtureTree } from "../fixture-tree.js";
 import { parseAssumptions } from "../parse.js";
 import { caseFold, nfc } from "./fold.js";
 import { SCRIPT_EXTENSION_RANGES } from "./script-extensions-table.js";
-import { SCRIPT_CODES } from "./scripts-table.js";
+import { SCRIPT_CODES, TABLES_UNICODE_VERSION } from "./scripts-table.js";
 import { isSingleScript, propertyRegex, scriptsOf } from "./scripts.js";
 import { confusableKey, skeleton } from "./skeleton.js";
-import { TABLES_UNICODE_VERSION } from "./version.js";
 
 // The engine is the oracle only when it follows the tables' Unicode version; on a Node 20 whose
 // ICU is older the tests that compare every code point with it are skipped, visibly, with the
