@@ -62,16 +62,18 @@ function measure(workload, set) {
   const c = commands(workload, set);
   const problems = verify(set, c.gate(), c.sha(), c.find(), c.floor()); // the untimed warm-up run of each
   if (problems.length > 0) return { set, problems };
-  const wall = { gate: [], sha: [], find: [], floor: [] };
-  const cpu = { gate: [], sha: [], find: [], floor: [] };
+  const names = Object.keys(c);
+  const samples = () => Object.fromEntries(names.map((name) => [name, []]));
+  const wall = samples();
+  const cpu = samples();
   for (let k = 0; k < REPS; k += 1) {
-    for (const name of ["gate", "sha", "find", "floor"]) {
+    for (const name of names) {
       const r = c[name]();
       wall[name].push(r.ms);
       cpu[name].push(r.cpu);
     }
   }
-  const medians = (t) => ({ gate: median(t.gate), sha: median(t.sha), find: median(t.find), floor: median(t.floor) });
+  const medians = (t) => Object.fromEntries(names.map((name) => [name, median(t[name])]));
   const w = medians(wall);
   const u = medians(cpu);
   const peer = (t) => t.sha + t.find;
