@@ -24,7 +24,12 @@ function fakeProcess(failStdout = false) {
     env: {},
     cwd: () => "/somewhere",
     exitCode: undefined as number | string | undefined,
+    exited: [] as (number | string | undefined)[],
     on: (event: "uncaughtException" | "unhandledRejection", listener: (reason: unknown) => void) => events.on(event, listener),
+    once: (event: "beforeExit", listener: () => void) => events.once(event, listener),
+    exit(code?: number | string) {
+      this.exited.push(code);
+    },
   } satisfies ProcessLike;
   return { proc, events };
 }
@@ -57,5 +62,24 @@ describe("sealedProcess: the seal around the real process", () => {
       expect(proc.exitCode).toBe(2);
       expect(proc.stderr.text).toMatch(/^error: internal error: Error: boom/);
     }
+  });
+
+  test("once the loop drains, the process exits at once with the code finish set", () => {
+    for (const code of [0, 1, 3]) {
+      const { proc, events } = fakeProcess();
+      const { finish } = sealedProcess(proc, "error");
+      finish(code);
+      events.emit("beforeExit");
+      expect(proc.exited).toEqual([code]);
+      expect(proc.stderr.text).toBe("");
+    }
+  });
+
+  test("a run whose loop drained before finish was called (a promise that never settled) exits 2, not 0", () => {
+    const { proc, events } = fakeProcess();
+    sealedProcess(proc, "plan-decay");
+    events.emit("beforeExit");
+    expect(proc.exited).toEqual([2]);
+    expect(proc.stderr.text).toMatch(/^plan-decay: internal error: Error: the run ended without an answer/);
   });
 });

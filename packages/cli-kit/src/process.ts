@@ -9,6 +9,8 @@ export interface ProcessLike {
   cwd(): string;
   exitCode?: number | string | undefined;
   on(event: "uncaughtException" | "unhandledRejection", listener: (reason: unknown) => void): unknown;
+  once(event: "beforeExit", listener: () => void): unknown;
+  exit(code?: number | string): unknown;
 }
 
 function writerOf(stream: NodeJS.WritableStream): CliWriter {
@@ -24,6 +26,11 @@ function writerOf(stream: NodeJS.WritableStream): CliWriter {
  * Real streams for a bin, sealed: a stdout 'error' (EPIPE or any other) and any uncaught
  * exception or unhandled rejection make the exit code 2, which `finish` never lowers.
  * `label` prefixes the internal-error line on stderr (the CLI's name).
+ *
+ * When the event loop has drained (`beforeExit`: no write, timer or promise job is left, so
+ * nothing can still arrive), the process exits at once with the code set, sparing Node's heap
+ * teardown (docs/performance.md). A run that drained without calling `finish` (a promise that
+ * never settled) is an internal error, exit 2, never the 0 Node would give it.
  */
 export function sealedProcess(proc: ProcessLike, label: string): { readonly streams: StdStreams; finish(code: number): void } {
   let sealed = false;
@@ -46,5 +53,14 @@ export function sealedProcess(proc: ProcessLike, label: string): { readonly stre
     env: proc.env,
     cwd: proc.cwd(),
   };
-  return { streams, finish: (code) => void (proc.exitCode = sealed ? 2 : code) };
+  let finished = false;
+  proc.once("beforeExit", () => {
+    if (!finished) crash(new Error("the run ended without an answer"));
+    proc.exit(proc.exitCode);
+  });
+  const finish = (code: number): void => {
+    finished = true;
+    proc.exitCode = sealed ? 2 : code;
+  };
+  return { streams, finish };
 }
