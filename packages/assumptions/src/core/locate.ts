@@ -3,7 +3,7 @@ import type { DirEntry } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { resolveLink, type Resolved } from "./links.js";
 import type { DirIndex, Listings } from "./listing.js";
-import type { Maybe } from "./maybe.js";
+import { chain, type Maybe } from "./maybe.js";
 
 /** How a path's spelling differs from the plan's when it is a variant. */
 export type VariantHow = "case" | "confusable";
@@ -53,13 +53,12 @@ function child(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
 
-async function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry): Promise<Locating> {
+function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry): Maybe<Locating> {
   if (entry.type !== "symlink") return ok({ state: "found", spelled, entry, resolved: { path, type: entry.type } });
-  const resolved = await resolveLink(listings, path);
-  return resolved.map((to): Located => ({ state: "found", spelled, entry, resolved: to }));
+  return resolveLink(listings, path).then((resolved) => resolved.map((to): Located => ({ state: "found", spelled, entry, resolved: to })));
 }
 
-async function descend(listings: Listings, comps: readonly string[], at: Step, [entry, how]: Candidate): Promise<Locating> {
+function descend(listings: Listings, comps: readonly string[], at: Step, [entry, how]: Candidate): Maybe<Locating> {
   const path = child(at.dir, entry.name);
   const spelled = child(at.spelled, entry.name);
   const variant = at.how ?? how;
@@ -69,32 +68,46 @@ async function descend(listings: Listings, comps: readonly string[], at: Step, [
   const next = { spelled, index: at.index + 1, how: variant };
   if (entry.type === "directory") return walk(listings, comps, { ...next, dir: path });
   if (entry.type !== "symlink") return ok(MISSING);
-  const to = await resolveLink(listings, path);
-  if (to.isErr()) return err(to.error);
-  return to.value?.type === "directory" ? walk(listings, comps, { ...next, dir: to.value.path }) : ok(MISSING);
+  return resolveLink(listings, path).then((to) => {
+    if (to.isErr()) return err(to.error);
+    return to.value?.type === "directory" ? walk(listings, comps, { ...next, dir: to.value.path }) : ok(MISSING);
+  });
 }
 
-async function walk(listings: Listings, comps: readonly string[], at: Step): Promise<Locating> {
-  const name = comps[at.index] ?? "";
-  const index = await listings.index(at.dir);
-  if (index.isErr()) return err(index.error);
-  const exact = candidates(index.value, at.dir, name);
-  if (exact.isErr()) return err(exact.error);
-  let best: Located = MISSING;
-  // The exact spelling first; variant spellings only when it does not lead to the path.
-  for (const list of [exact.value, undefined]) {
-    for (const candidate of list ?? variants(index.value, name)) {
-      const got = await descend(listings, comps, at, candidate);
-      if (got.isErr() || got.value.state === "found") return got;
-      if (RANK[got.value.state] > RANK[best.state]) best = got.value;
-    }
+/** One directory's turn of a walk: its candidates for the component, tried in order. */
+interface Turn {
+  readonly listings: Listings;
+  readonly comps: readonly string[];
+  readonly at: Step;
+  readonly index: DirIndex;
+}
+
+// Tries candidates from the `i`th on: the first that leads to the path wins, else the best
+// (variant over missing) of those tried. The exact spelling's list comes first; variant
+// spellings are looked up only when it does not lead to the path.
+function tryFrom(turn: Turn, list: readonly Candidate[], i: number, best: Located, exactList: boolean): Maybe<Locating> {
+  if (i === list.length) {
+    return exactList ? tryFrom(turn, variants(turn.index, turn.comps[turn.at.index] ?? ""), 0, best, false) : ok(best);
   }
-  return ok(best);
+  return chain(descend(turn.listings, turn.comps, turn.at, list[i] as Candidate), (got) => {
+    if (got.isErr() || got.value.state === "found") return got;
+    return tryFrom(turn, list, i + 1, RANK[got.value.state] > RANK[best.state] ? got.value : best, exactList);
+  });
 }
 
-// The common case without a promise: every directory on the path listed already or at once (a
-// tree's `now` face), every component spelled exactly, no link. Anything else (a miss, a
-// variant, a link, a listing that fails or must be waited for) takes `walk`.
+function walk(listings: Listings, comps: readonly string[], at: Step): Maybe<Locating> {
+  return chain(listings.index(at.dir), (index) => {
+    if (index.isErr()) return err(index.error);
+    const exact = candidates(index.value, at.dir, comps[at.index] ?? "");
+    if (exact.isErr()) return err(exact.error);
+    return tryFrom({ listings, comps, at, index: index.value }, exact.value, 0, MISSING, true);
+  });
+}
+
+// The common case with nothing to choose: every directory on the path listed already or at once
+// (a tree's `now` face), every component spelled exactly, no link. Anything else (a miss, a
+// variant, a link, a listing that fails or must be waited for) takes `walk`, which also answers
+// without a promise when the tree has a `now` face and no link is on the way.
 function exactlyAtOnce(listings: Listings, comps: readonly string[]): Located | undefined {
   let dir = "";
   for (let i = 0; i < comps.length; i += 1) {
