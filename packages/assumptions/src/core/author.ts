@@ -24,8 +24,8 @@ function unchangedRow(listings: Listings, raw: string, maxBytes: number): Result
 async function absentLine(listings: Listings, raw: string): Promise<Result<string, AssumptionsFault>> {
   const parsed = parsePath(raw);
   if (parsed.isErr()) return err(parsed.error);
-  const { path, components, directory } = parsed.value;
-  const located = await locate(listings, components);
+  const { path, directory } = parsed.value;
+  const located = await locate(listings, path.split("/"));
   if (located.isErr()) return err(located.error);
   const where = located.value;
   if (where.state === "found") return err({ code: "create-exists", path, spelled: where.spelled });

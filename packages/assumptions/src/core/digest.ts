@@ -34,9 +34,9 @@ export interface PathDigest {
 export async function digestAt(listings: Listings, raw: string, maxBytes: number): Promise<Result<PathDigest, AssumptionsFault>> {
   const parsed = parsePath(raw);
   if (parsed.isErr()) return err(parsed.error);
-  const { path, components, directory } = parsed.value;
+  const { path, directory } = parsed.value;
   if (directory) return err({ code: "path-directory-for-file", kind: "unchanged", path: raw });
-  const located = await locate(listings, components);
+  const located = await locate(listings, path.split("/"));
   if (located.isErr()) return err(located.error);
   const where = located.value;
   if (where.state === "missing") return err({ code: "tree-not-found", path, message: `"${path}" does not exist` });

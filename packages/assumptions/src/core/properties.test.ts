@@ -6,6 +6,7 @@ import { digestText } from "./digest.js";
 import { ASSUMPTIONS_FAULT_CODES } from "./faults.js";
 import { fixtureTree } from "./fixture-tree.js";
 import { parseAssumptions } from "./parse.js";
+import { parseAnyPath, parsePath } from "./path.js";
 import type { TreeReader } from "../tree.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -31,6 +32,19 @@ describe("parsing never throws: rows or a fault", () => {
   });
   test("row-shaped text", () => {
     fc.assert(fc.property(rowish, (text) => rowsOrFault(parseAssumptions(text))), { numRuns: 300 });
+  });
+});
+
+describe("the plain-path shortcut", () => {
+  // Strings built from the characters every path rule turns on: separators, dots, a drive
+  // colon, padding, a backslash, a control, a non-ASCII letter (NFD and NFC) and plain letters.
+  const pathish = fc
+    .array(fc.constantFrom("a", "B", "z", "0", "-", ".", "..", "/", "//", "\\", " ", ":", "C:", "\t", "e\u0301", "\u00e9", "~"), { maxLength: 8 })
+    .map((parts) => parts.join(""));
+  test("answers exactly as the full rules do, for every path", () => {
+    fc.assert(fc.property(pathish, (raw) => {
+        expect(parsePath(raw, 7)).toEqual(parseAnyPath(raw, 7));
+      }), { numRuns: 2000 });
   });
 });
 
