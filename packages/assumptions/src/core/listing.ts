@@ -101,14 +101,16 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
       return foldedAs(byFold, name).filter((e) => nfcName(e) !== name);
     },
     confusables(name) {
-      const scripts = scriptsOf(name);
-      if (scripts === "") return [];
       const nonAsciiOnly = isAscii(name);
       let index = skeletons.get(nonAsciiOnly);
       if (!index) {
         index = skeletonIndex(nonAsciiOnly);
         skeletons.set(nonAsciiOnly, index);
       }
+      // Most directories hold no non-ASCII name at all: then an ASCII name has nothing to match.
+      if (index.size === 0) return [];
+      const scripts = scriptsOf(name);
+      if (scripts === "") return [];
       return (index.get(confusableKey(name)) ?? []).filter((e) => {
         const theirs = scriptsOf(e.name);
         return theirs !== "" && theirs !== scripts;

@@ -3,6 +3,7 @@ import type { ParseFault } from "./faults.js";
 import type { Assumption } from "./model.js";
 import { parsePath } from "./path.js";
 import { checkCharacters } from "./rules.js";
+import { strictText } from "./text.js";
 
 const BLANK = /^[ \t]*$/;
 const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
@@ -11,11 +12,8 @@ const FIELDS = { exists: 2, absent: 2, contains: 3, lacks: 3, unchanged: 3 } as 
 
 function decode(input: string | Uint8Array): Result<string, ParseFault> {
   if (typeof input === "string") return ok(input.startsWith("\uFEFF") ? input.slice(1) : input);
-  try {
-    return ok(new TextDecoder("utf-8", { fatal: true }).decode(input));
-  } catch {
-    return err({ code: "plan-not-utf8", ...firstBadLine(input) });
-  }
+  const text = strictText(input);
+  return text === undefined ? err({ code: "plan-not-utf8", ...firstBadLine(input) }) : ok(text);
 }
 
 function decodes(bytes: Uint8Array, stream: boolean): boolean {

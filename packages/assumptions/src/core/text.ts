@@ -13,22 +13,27 @@ function view(bytes: Uint8Array): Buffer {
 }
 
 /**
+ * Bytes as a string under strict UTF-8, one leading BOM dropped; `undefined` when they are not
+ * UTF-8. Plain ASCII (most files) takes Buffer's native latin1 decoding.
+ */
+export function strictText(bytes: Uint8Array): string | undefined {
+  if (bytesAreAscii(bytes)) return view(bytes).toString("latin1");
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A file's bytes as normalised text: strict UTF-8 (else a fault), one BOM stripped, CRLF and
  * lone CR folded to LF, NFC.
  */
 export function decodeText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
-  const ascii = bytesAreAscii(bytes);
-  let text: string;
-  if (ascii) text = view(bytes).toString("latin1");
-  else {
-    try {
-      text = strictUtf8.decode(bytes);
-    } catch {
-      return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
-    }
-  }
+  let text = strictText(bytes);
+  if (text === undefined) return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
   if (view(bytes).indexOf(CR) !== -1) text = text.replace(/\r\n?/g, "\n");
-  return ok(ascii ? text : text.normalize("NFC"));
+  return ok(bytesAreAscii(bytes) ? text : text.normalize("NFC"));
 }
 
 // One-shot `crypto.hash` (Node 20.12+) spares a Hash object per file; older Node 20 falls back.
