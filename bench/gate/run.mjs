@@ -20,10 +20,16 @@ const floorScript = join(repoRoot, "bench/gate/floor.mjs");
 const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 const CPU_MARK = "@@cpu ";
 
-function run(cmd, args, cwd) {
+// Every timed command runs with the same minimal environment: PATH and the locale, nothing else.
+// The machine's own settings for other tools stay out of the measurement; here that matters for
+// NODE_EXTRA_CA_CERTS (set for npm), which makes every Node 20 process parse a CA bundle before
+// running a line of its script. `startupCost` reports what it would add.
+const MINIMAL_ENV = Object.fromEntries(["PATH", "LANG", "LC_ALL"].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+
+function run(cmd, args, cwd, env = MINIMAL_ENV) {
   const [file, argv] = TIME ? [TIME, ["-f", `${CPU_MARK}%U %S`, cmd, ...args]] : [cmd, args];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(file, argv, { cwd, maxBuffer: 256 << 20, encoding: "utf8" });
+  const r = spawnSync(file, argv, { cwd, env, maxBuffer: 256 << 20, encoding: "utf8" });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.error) throw r.error;
   const mark = r.stderr.lastIndexOf(CPU_MARK);
@@ -88,6 +94,12 @@ function measure(workload, set) {
   };
 }
 
+/** Median start-up time of an empty Node program, in the minimal and in the inherited environment. */
+function startupCost() {
+  const time = (env) => median(Array.from({ length: 7 }, () => run(process.execPath, ["-e", "0"], repoRoot, env).ms));
+  return { minimal: time(MINIMAL_ENV), inherited: time(process.env) };
+}
+
 function fmt(ms) {
   return `${ms.toFixed(0).padStart(6)} ms`;
 }
@@ -120,6 +132,10 @@ function main() {
     console.log(`target <= ${TARGET}x (wall) at ${last.set.n} rows: ${last.ratio <= TARGET ? "met" : "MISSED"}`);
     console.log(`the node floor (bench/gate/floor.mjs: only the unavoidable system calls and hashing) is ${last.floorRatio.toFixed(2)}x by itself`);
   }
+  const start = startupCost();
+  console.log(
+    `commands ran with PATH and the locale only; an empty node program starts in ${start.minimal.toFixed(0)} ms that way and in ${start.inherited.toFixed(0)} ms with this shell's whole environment`,
+  );
   console.log(`load average while measuring: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   return failed ? 1 : 0;
 }
