@@ -41,14 +41,10 @@ function toEntries(path: string, dirents: readonly (DirentLike | string | Uint8A
   return ok(entries);
 }
 
-/**
- * Lists a directory; a path naming a link (other than the root itself) is not listed through.
- * `known`: the path was listed moments ago as a directory entry of its parent, so its lstat is
- * already in hand.
- */
-function listDir(fs: FsLike, abs: string, path: string, known: boolean): Result<readonly DirEntry[], TreeError> {
+/** Lists a directory; a path naming a link (other than the root itself) is not listed through. */
+function listDir(fs: FsLike, abs: string, path: string): Result<readonly DirEntry[], TreeError> {
   const checked: Result<unknown, TreeError> =
-    path === "" || known
+    path === ""
       ? ok(undefined)
       : attempt("list", path, () => fs.lstatSync(abs)).andThen((stat) =>
           stat.isDirectory() ? ok(undefined) : err(treeError("tree-not-a-directory", path, statKind(stat))),
@@ -94,16 +90,8 @@ export function fsTree(fs: FsLike, root: string, opts: FsTreeOptions = {}): Tree
   const abs = (path: string): string => joinTree(root, path);
   const alloc = slabAllocator();
   const lend = lendingBuffer();
-  // The directories this reader's own listings typed as directories (lstat types, like the one
-  // `listDir` would make): listing one later skips its own lstat, one system call per directory.
-  const dirs = new Set<string>();
-  const list = (path: string): Result<readonly DirEntry[], TreeError> => {
-    const listed = listDir(fs, abs(path), path, dirs.has(path));
-    if (listed.isOk()) for (const e of listed.value) if (e.type === "directory") dirs.add(path === "" ? e.name : `${path}/${e.name}`);
-    return listed;
-  };
   const now: TreeReaderNow = {
-    list: (path) => guarded(path, () => list(path)),
+    list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
     readWith: (path, maxBytes, use) =>
       guarded(path, () => lend((take) => readFile(fs, { abs: abs(path), path, maxBytes }, take).map(use))),
   };
