@@ -99,11 +99,11 @@ function readOpened(fs: FsLike, fd: number, at: Where, alloc: Allocate): Result<
   const stat = fs.fstatSync(fd);
   const kind = statKind(stat);
   if (kind !== undefined) return err(treeError("tree-not-a-file", path, kind));
-  const tooLarge = err(treeError("tree-too-large", path, `${maxBytes} bytes`));
+  const tooLarge = () => err(treeError("tree-too-large", path, `${maxBytes} bytes`));
   const size = Number(stat.size);
-  if (size > maxBytes) return tooLarge;
+  if (size > maxBytes) return tooLarge();
   const bytes = readUpTo(fs, fd, size, alloc(Math.min(size + 1, maxBytes + 1)), maxBytes + 1);
-  return bytes.length > maxBytes ? tooLarge : ok(bytes);
+  return bytes.length > maxBytes ? tooLarge() : ok(bytes);
 }
 
 /**

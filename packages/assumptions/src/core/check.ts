@@ -1,4 +1,4 @@
-import { errAsync, okAsync, Result, ResultAsync } from "neverthrow";
+import { errAsync, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
 import { judge } from "./judge.js";
@@ -57,10 +57,14 @@ export function reportOf(root: string, rows: ReportRow[]): Report {
 export function checkTree(opts: CheckOptions): ResultAsync<Report, AssumptionsFault> {
   if (opts.assumptions.length === 0) return errAsync({ code: "plan-empty" });
   // The caller may have built the rows by hand: each is held to the file's rules first.
-  const rows = Result.combine(opts.assumptions.map(reparseAssumption));
-  if (rows.isErr()) return errAsync(rows.error);
+  const rows: Assumption[] = new Array(opts.assumptions.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = reparseAssumption(opts.assumptions[i] as Assumption);
+    if (row.isErr()) return errAsync(row.error);
+    rows[i] = row.value;
+  }
   const listings = createListings(opts.tree);
-  return ResultAsync.fromSafePromise(judgeAll(listings, rows.value, opts.maxBytes ?? DEFAULT_MAX_BYTES)).andThen(
+  return ResultAsync.fromSafePromise(judgeAll(listings, rows, opts.maxBytes ?? DEFAULT_MAX_BYTES)).andThen(
     (outcome): ResultAsync<Report, AssumptionsFault> =>
       "fault" in outcome ? errAsync(outcome.fault) : okAsync(reportOf(opts.tree.describe, outcome.rows)),
   );

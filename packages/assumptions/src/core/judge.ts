@@ -72,5 +72,5 @@ export function judge(listings: Listings, a: Assumption, maxBytes: number): Mayb
     if (located.isErr()) return err(located.error);
     return "directory" in a ? ok(judgeEntry(a, located.value)) : judgeFile(listings, a, located.value, maxBytes);
   });
-  return chain(judged, (r) => r.mapErr((fault) => ({ ...fault, line: a.line })));
+  return chain(judged, (r) => (r.isErr() ? err({ ...r.error, line: a.line }) : r));
 }
