@@ -17,6 +17,7 @@ function sink(fail: boolean): Writable & { text: string } {
 
 function fakeProcess(failStdout = false) {
   const events = new EventEmitter();
+  const exited: (number | string | undefined)[] = [];
   const proc = {
     stdin: (async function* (): AsyncGenerator<Uint8Array> {})(),
     stdout: sink(failStdout),
@@ -24,14 +25,11 @@ function fakeProcess(failStdout = false) {
     env: {},
     cwd: () => "/somewhere",
     exitCode: undefined as number | string | undefined,
-    exited: [] as (number | string | undefined)[],
     on: (event: "uncaughtException" | "unhandledRejection", listener: (reason: unknown) => void) => events.on(event, listener),
     once: (event: "beforeExit", listener: () => void) => events.once(event, listener),
-    exit(code?: number | string) {
-      this.exited.push(code);
-    },
+    exit: (code?: number | string) => void exited.push(code),
   } satisfies ProcessLike;
-  return { proc, events };
+  return { proc, events, exited };
 }
 
 describe("sealedProcess: the seal around the real process", () => {
@@ -66,20 +64,20 @@ describe("sealedProcess: the seal around the real process", () => {
 
   test("once the loop drains, the process exits at once with the code finish set", () => {
     for (const code of [0, 1, 3]) {
-      const { proc, events } = fakeProcess();
+      const { proc, events, exited } = fakeProcess();
       const { finish } = sealedProcess(proc, "error");
       finish(code);
       events.emit("beforeExit");
-      expect(proc.exited).toEqual([code]);
+      expect(exited).toEqual([code]);
       expect(proc.stderr.text).toBe("");
     }
   });
 
   test("a run whose loop drained before finish was called (a promise that never settled) exits 2, not 0", () => {
-    const { proc, events } = fakeProcess();
+    const { proc, events, exited } = fakeProcess();
     sealedProcess(proc, "plan-decay");
     events.emit("beforeExit");
-    expect(proc.exited).toEqual([2]);
+    expect(exited).toEqual([2]);
     expect(proc.stderr.text).toMatch(/^plan-decay: internal error: Error: the run ended without an answer/);
   });
 });
