@@ -42,9 +42,12 @@ describe("the plain-path shortcut", () => {
     .array(fc.constantFrom("a", "B", "z", "0", "-", ".", "..", "/", "//", "\\", " ", ":", "C:", "\t", "e\u0301", "\u00e9", "~"), { maxLength: 8 })
     .map((parts) => parts.join(""));
   test("answers exactly as the full rules do, for every path", () => {
-    fc.assert(fc.property(pathish, (raw) => {
+    fc.assert(
+      fc.property(pathish, (raw) => {
         expect(parsePath(raw, 7)).toEqual(parseAnyPath(raw, 7));
-      }), { numRuns: 2000 });
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
