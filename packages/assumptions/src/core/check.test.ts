@@ -179,6 +179,42 @@ describe("faults and cost", () => {
   test("an empty assumption list is refused", async () => {
     expect((await checkTree({ tree: tree({}), assumptions: [] }))._unsafeUnwrapErr()).toMatchObject({ code: "plan-empty" });
   });
+  // The walk that explores variant spellings answers at once on a tree with a `now` face; it
+  // must still reach every spelling and every depth a real tree can hold, with and without `now`.
+  const bothFaces = (t: TreeReader): TreeReader[] => [t, { describe: t.describe, list: t.list, read: t.read, readLink: t.readLink }];
+
+  test("all 4,096 case spellings of a name are explored, without running out of stack", async () => {
+    const name = "abcdefghijkl";
+    const spellings = Array.from({ length: 1 << name.length }, (_, bits) =>
+      [...name].map((c, i) => ((bits >> i) & 1 ? c.toUpperCase() : c)).join(""),
+    );
+    const t = tree(Object.fromEntries(spellings.map((s) => [s, "x"])));
+    for (const reader of bothFaces(t)) {
+      expect(await rows(reader, `absent	${name}/x
+exists	ABCDEFGHIJKL
+absent	abcdefghijkL`)).toEqual([
+        ["hold", "not in the tree", undefined],
+        ["hold", "present", undefined],
+        ["diverge", "already present", undefined],
+      ]);
+    }
+  });
+
+  test("a path 2,000 directories deep is walked to its end, exactly or through a variant spelling", async () => {
+    const deep = Array.from({ length: 2000 }, () => "d").join("/");
+    const t = tree({ [`${deep}/f.txt`]: "x" });
+    const variant = `D/${deep.slice(2)}/f.txt`;
+    for (const reader of bothFaces(t)) {
+      expect(await rows(reader, `absent	${deep}/missing
+exists	${deep}/f.txt
+exists	${variant}`)).toEqual([
+        ["hold", "not in the tree", undefined],
+        ["hold", "present", undefined],
+        ["diverge", `the tree spells it "${deep}/f.txt" (a case variant)`, `${deep}/f.txt`],
+      ]);
+    }
+  });
+
   test("each directory is listed once per run, however many rows name it", async () => {
     const files = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`d/f${i}.txt`, "x"]));
     const listed: string[] = [];

@@ -84,18 +84,44 @@ interface Turn {
 
 // Tries candidates from the `i`th on: the first that leads to the path wins, else the best
 // (variant over missing) of those tried. The exact spelling's list comes first; variant
-// spellings are looked up only when it does not lead to the path.
+// spellings are looked up only when it does not lead to the path. A loop while the answers come
+// at once, so thousands of variant spellings take no stack; a promise resumes it afresh.
 function tryFrom(turn: Turn, list: readonly Candidate[], i: number, best: Located, exactList: boolean): Maybe<Locating> {
-  if (i === list.length) {
-    return exactList ? tryFrom(turn, variants(turn.index, turn.comps[turn.at.index] ?? ""), 0, best, false) : ok(best);
-  }
-  return chain(descend(turn.listings, turn.comps, turn.at, list[i] as Candidate), (got) => {
+  for (;;) {
+    if (i === list.length) {
+      if (!exactList) return ok(best);
+      list = variants(turn.index, turn.comps[turn.at.index] ?? "");
+      i = 0;
+      exactList = false;
+      continue;
+    }
+    const got = descend(turn.listings, turn.comps, turn.at, list[i] as Candidate);
+    if (got instanceof Promise) {
+      const from = list;
+      const next = i + 1;
+      const exact = exactList;
+      return got.then((r) => (r.isErr() || r.value.state === "found" ? r : tryFrom(turn, from, next, better(best, r.value), exact)));
+    }
     if (got.isErr() || got.value.state === "found") return got;
-    return tryFrom(turn, list, i + 1, RANK[got.value.state] > RANK[best.state] ? got.value : best, exactList);
-  });
+    best = better(best, got.value);
+    i += 1;
+  }
 }
 
+function better(best: Located, got: Located): Located {
+  return RANK[got.state] > RANK[best.state] ? got : best;
+}
+
+// Directories descended at once before the walk goes on through a promise, whose callback starts
+// on an empty stack: a path thousands of components deep never runs out of stack.
+const DEPTH_PER_TURN = 256;
+
 function walk(listings: Listings, comps: readonly string[], at: Step): Maybe<Locating> {
+  if (at.index > 0 && at.index % DEPTH_PER_TURN === 0) return Promise.resolve().then(() => walkHere(listings, comps, at));
+  return walkHere(listings, comps, at);
+}
+
+function walkHere(listings: Listings, comps: readonly string[], at: Step): Maybe<Locating> {
   return chain(listings.index(at.dir), (index) => {
     if (index.isErr()) return err(index.error);
     const exact = candidates(index.value, at.dir, comps[at.index] ?? "");
