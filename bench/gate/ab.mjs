@@ -30,6 +30,7 @@ function once(command) {
 }
 
 function summary(xs) {
+  if (xs.some(Number.isNaN)) return "n/a (no /usr/bin/time)";
   const s = [...xs].sort((a, b) => a - b);
   const mean = s.reduce((a, b) => a + b, 0) / s.length;
   return `min ${s[0].toFixed(0)} med ${s[s.length >> 1].toFixed(0)} mean ${mean.toFixed(0)}`;

@@ -73,11 +73,22 @@ describe("sealedProcess: the seal around the real process", () => {
     }
   });
 
-  test("a run whose loop drained before finish was called (a promise that never settled) exits 2, not 0", () => {
+  test("a stdout that failed earlier still makes the drained exit 2, whatever finish was given", async () => {
+    const { proc, events, exited } = fakeProcess(true);
+    const { streams: io, finish } = sealedProcess(proc, "error");
+    await expect(io.stdout.write("PLAN HOLDS\n")).rejects.toMatchObject({ code: "EPIPE" });
+    finish(0);
+    events.emit("beforeExit");
+    expect(exited).toEqual([2]);
+  });
+
+  test("a run whose loop drained before finish was called (a promise that never settled) ends 2, not 0", () => {
     const { proc, events, exited } = fakeProcess();
     sealedProcess(proc, "plan-decay");
     events.emit("beforeExit");
-    expect(exited).toEqual([2]);
+    // Node exits by itself once the message is out, with the code the seal set.
+    expect(exited).toEqual([]);
+    expect(proc.exitCode).toBe(2);
     expect(proc.stderr.text).toMatch(/^plan-decay: internal error: Error: the run ended without an answer/);
   });
 });

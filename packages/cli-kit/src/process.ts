@@ -29,8 +29,9 @@ function writerOf(stream: NodeJS.WritableStream): CliWriter {
  *
  * When the event loop has drained (`beforeExit`: no write, timer or promise job is left, so
  * nothing can still arrive), the process exits at once with the code set, sparing Node's heap
- * teardown (docs/performance.md). A run that drained without calling `finish` (a promise that
- * never settled) is an internal error, exit 2, never the 0 Node would give it.
+ * teardown (docs/performance.md); a `beforeExit` listener added after this one never runs. A
+ * run that drained without calling `finish` (a promise that never settled) is an internal
+ * error, exit 2, never the 0 Node would give it.
  */
 export function sealedProcess(proc: ProcessLike, label: string): { readonly streams: StdStreams; finish(code: number): void } {
   let sealed = false;
@@ -55,8 +56,10 @@ export function sealedProcess(proc: ProcessLike, label: string): { readonly stre
   };
   let finished = false;
   proc.once("beforeExit", () => {
+    // The message may still be on its way (stderr is asynchronous on some platforms): Node then
+    // exits by itself once it is written, with the code 2 that crash set.
     if (!finished) crash(new Error("the run ended without an answer"));
-    proc.exit(proc.exitCode);
+    else proc.exit(proc.exitCode);
   });
   const finish = (code: number): void => {
     finished = true;
