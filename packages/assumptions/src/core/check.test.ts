@@ -5,6 +5,8 @@ import { faultyTree } from "../adapters/faulty.js";
 import { memfsTree } from "../adapters/memfs.js";
 import type { TreeReader } from "../tree.js";
 import { checkTree } from "./check.js";
+import { judge } from "./judge.js";
+import { createListings } from "./listing.js";
 import { fixtureTree } from "./fixture-tree.js";
 import type { Assumption } from "./model.js";
 import { parseAssumptions } from "./parse.js";
@@ -182,6 +184,16 @@ describe("faults and cost", () => {
   // The walk that explores variant spellings answers at once on a tree with a `now` face; it
   // must still reach every spelling and every depth a real tree can hold, with and without `now`.
   const bothFaces = (t: TreeReader): TreeReader[] => [t, { describe: t.describe, list: t.list, read: t.read, readLink: t.readLink }];
+
+  test("on a tree with a now face, a row is judged at once unless its walk meets a link", () => {
+    const t = tree({ "src/Ledger.ts": "x", "src/a.ts": "y" }, { "src/link.ts": "a.ts" });
+    const listings = createListings(t);
+    const at = (plan: string) => judge(listings, parseAssumptions(plan)._unsafeUnwrap()[0] as Assumption, 1 << 20);
+    for (const plan of ["exists\tsrc/a.ts", "absent\tsrc/b.ts", "absent\tsrc/ledger.ts", "contains\tsrc/a.ts\ty", "absent\tnope/x.ts"]) {
+      expect(at(plan)).not.toBeInstanceOf(Promise);
+    }
+    expect(at("exists\tsrc/link.ts")).toBeInstanceOf(Promise);
+  });
 
   test("all 4,096 case spellings of a name are explored, without running out of stack", async () => {
     const name = "abcdefghijkl";
