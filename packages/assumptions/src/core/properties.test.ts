@@ -163,3 +163,47 @@ describe("variants of existing names never let absent hold", () => {
     );
   });
 });
+
+describe("the now face and the promises give one answer", () => {
+  // Trees the model above leaves out: NFC/NFD and case twins, a cross-script look-alike, and
+  // links inside the root, dangling, looping and leading out of it. Each plan is checked through
+  // the tree's synchronous face and through its promises alone: the same report, or the same
+  // first fault, every time.
+  const FILES = ["a.ts", "A.ts", "d/x.ts", "D/x.ts", "d/e/y.ts", "caf\u00e9.ts", "cafe\u0301.ts", "\u0430\u0441\u0435.ts", "ace.ts"] as const;
+  const LINKS: Record<string, string> = {
+    "l.ts": "a.ts",
+    "dl": "d",
+    "up": "d/../d/e",
+    "out": "../elsewhere",
+    "loop": "loop",
+    "gone": "nope.ts",
+    "d/back": "..",
+  };
+  const PATHS = [
+    "a.ts", "A.ts", "b.ts", "d/x.ts", "D/x.ts", "d/X.ts", "d/e/y.ts", "D/E/Y.ts", "caf\u00e9.ts", "ace.ts", "\u0430\u0441\u0435.ts",
+    "l.ts", "L.ts", "dl/x.ts", "dl/e/y.ts", "up/y.ts", "out", "out/x.ts", "loop", "gone", "d/back/a.ts", "d/back/d/x.ts", "d", "d/e",
+  ] as const;
+  const treeArb = fc.tuple(fc.subarray([...FILES]), fc.subarray(Object.keys(LINKS)), fc.constantFrom("x", "y\r\n", "xy"));
+  const rowArb = fc
+    .tuple(fc.constantFrom("exists", "absent", "contains", "lacks", "unchanged"), fc.constantFrom(...PATHS), fc.boolean())
+    .map(([kind, path, slash]) => {
+      if (kind === "exists" || kind === "absent") return `${kind}\t${path}${slash ? "/" : ""}`;
+      return kind === "unchanged" ? `${kind}\t${path}\t${"0".repeat(64)}` : `${kind}\t${path}\tx`;
+    });
+  test("on generated trees with twins, look-alikes and links", async () => {
+    await fc.assert(
+      fc.asyncProperty(treeArb, fc.array(rowArb, { minLength: 1, maxLength: 6 }), async ([files, links, content], plan) => {
+        const { tree } = fixtureTree(
+          Object.fromEntries(files.map((f) => [f, content])),
+          Object.fromEntries(links.map((l) => [l, LINKS[l] as string])),
+        );
+        const promisesOnly: TreeReader = { describe: tree.describe, list: tree.list, read: tree.read, readLink: tree.readLink };
+        const assumptions = parseAssumptions(plan.join("\n"))._unsafeUnwrap();
+        const now = await checkTree({ tree, assumptions });
+        const later = await checkTree({ tree: promisesOnly, assumptions });
+        expect(now.isOk() ? now.value : now.error).toEqual(later.isOk() ? later.value : later.error);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
