@@ -12,12 +12,9 @@ function view(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/**
- * Bytes as a string under strict UTF-8, one leading BOM dropped; `undefined` when they are not
- * UTF-8. Plain ASCII (most files) takes Buffer's native latin1 decoding.
- */
-export function strictText(bytes: Uint8Array): string | undefined {
-  if (bytesAreAscii(bytes)) return view(bytes).toString("latin1");
+// Strict UTF-8 decoding, told whether the bytes are plain ASCII (then Buffer's native latin1).
+function decodeStrict(bytes: Uint8Array, ascii: boolean): string | undefined {
+  if (ascii) return view(bytes).toString("latin1");
   try {
     return strictUtf8.decode(bytes);
   } catch {
@@ -26,14 +23,23 @@ export function strictText(bytes: Uint8Array): string | undefined {
 }
 
 /**
+ * Bytes as a string under strict UTF-8, one leading BOM dropped; `undefined` when they are not
+ * UTF-8. Plain ASCII (most files) takes Buffer's native latin1 decoding.
+ */
+export function strictText(bytes: Uint8Array): string | undefined {
+  return decodeStrict(bytes, bytesAreAscii(bytes));
+}
+
+/**
  * A file's bytes as normalised text: strict UTF-8 (else a fault), one BOM stripped, CRLF and
  * lone CR folded to LF, NFC.
  */
 export function decodeText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
-  let text = strictText(bytes);
+  const ascii = bytesAreAscii(bytes);
+  let text = decodeStrict(bytes, ascii);
   if (text === undefined) return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
   if (view(bytes).indexOf(CR) !== -1) text = text.replace(/\r\n?/g, "\n");
-  return ok(bytesAreAscii(bytes) ? text : text.normalize("NFC"));
+  return ok(ascii ? text : text.normalize("NFC"));
 }
 
 // One-shot `crypto.hash` (Node 20.12+) spares a Hash object per file; older Node 20 falls back.
