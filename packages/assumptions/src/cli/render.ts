@@ -1,3 +1,4 @@
+import { isPrintableAscii } from "../core/unicode/fold.js";
 import type { Report, ReportRow } from "./gate.js";
 
 /**
@@ -5,7 +6,7 @@ import type { Report, ReportRow } from "./gate.js";
  * shown as `\u{XXXX}` instead of being written raw (a file name could otherwise redraw the report).
  */
 export function visible(text: string): string {
-  if (/^[\x20-\x7e]*$/.test(text)) return text;
+  if (isPrintableAscii(text)) return text;
   return text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`);
 }
 

@@ -1,12 +1,11 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Field, ParseFault } from "./faults.js";
-import { isAscii } from "./unicode/fold.js";
+import { isAscii, isPrintableAscii } from "./unicode/fold.js";
 import { isSingleScript } from "./unicode/scripts.js";
 
 const CONTROL = /\p{Cc}/u;
 const INVISIBLE = /[\p{Cf}\p{Cs}\p{Co}]/u;
 const WORD = /[\p{L}\p{M}]+/gu;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 function firstMatch(value: string, re: RegExp): number | undefined {
   return re.exec(value)?.[0].codePointAt(0);
@@ -24,7 +23,7 @@ function compatibilityCodePoint(value: string): number | undefined {
  * and no word (run of letters and marks) mixing scripts beyond the CJK writing systems' mixes.
  */
 export function checkCharacters(value: string, field: Field, line?: number): Result<string, ParseFault> {
-  if (PRINTABLE_ASCII.test(value)) return ok(value);
+  if (isPrintableAscii(value)) return ok(value);
   const control = firstMatch(value, CONTROL);
   if (control !== undefined) return err({ code: "control-character", line, field, value, codePoint: control });
   const invisible = firstMatch(value, INVISIBLE);

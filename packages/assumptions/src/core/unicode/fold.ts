@@ -24,6 +24,13 @@ export function isAscii(text: string): boolean {
   return ASCII.test(text);
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** True when a string holds only printable ASCII (space to `~`): no control, format or non-ASCII character. */
+export function isPrintableAscii(text: string): boolean {
+  return PRINTABLE_ASCII.test(text);
+}
+
 /** NFC, skipped for ASCII strings (which NFC leaves unchanged). */
 export function nfc(text: string): string {
   return isAscii(text) ? text : text.normalize("NFC");
