@@ -1,12 +1,12 @@
 // plan-decay benchmark: the gate against `sha256sum -c` (same unchanged files) plus `find -type f`
 // over the same tree, in one run, page cache warmed by one untimed run of each. Run after a build:
 //   npx -y pnpm@12.4.2 bench        (or: node bench/gate/run.mjs)
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureWorkload } from "./generate.mjs";
+import { MINIMAL_ENV, median, timed as run } from "./timing.mjs";
 
 const REPS = Number(process.env.BENCH_REPS ?? 5);
 const TARGET = 1.6;
@@ -14,34 +14,6 @@ const SIZES = [1_000, 10_000];
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = join(repoRoot, "packages/assumptions/dist/bin.cjs");
 const floorScript = join(repoRoot, "bench/gate/floor.mjs");
-
-// CPU time (user + system) is measured too, through GNU time when present: on a shared machine
-// it is steadier than wall-clock time, which also counts waiting for a core.
-const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
-const CPU_MARK = "@@cpu ";
-
-// Every timed command runs with the same minimal environment: PATH and the locale, nothing else.
-// The machine's own settings for other tools stay out of the measurement; here that matters for
-// NODE_EXTRA_CA_CERTS (set for npm), which makes every Node 20 process parse a CA bundle before
-// running a line of its script. `startupCost` reports what it would add.
-const MINIMAL_ENV = Object.fromEntries(["PATH", "LANG", "LC_ALL"].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
-
-function run(cmd, args, cwd, env = MINIMAL_ENV) {
-  const [file, argv] = TIME ? [TIME, ["-f", `${CPU_MARK}%U %S`, cmd, ...args]] : [cmd, args];
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(file, argv, { cwd, env, maxBuffer: 256 << 20, encoding: "utf8" });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.error) throw r.error;
-  const mark = r.stderr.lastIndexOf(CPU_MARK);
-  const cpu = mark === -1 ? NaN : r.stderr.slice(mark + CPU_MARK.length).trim().split(" ").reduce((a, b) => a + Number(b) * 1000, 0);
-  const stderr = mark === -1 ? r.stderr : r.stderr.slice(0, mark);
-  return { ms, cpu, status: r.status, stdout: r.stdout, stderr };
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 function commands(w, set) {
   return {
