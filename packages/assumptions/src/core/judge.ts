@@ -5,7 +5,7 @@ import { locate, type Located } from "./locate.js";
 import { chain, type Maybe } from "./maybe.js";
 import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
-import { decodeText, digestText } from "./text.js";
+import { asciiIncludes, decodeText, digestText } from "./text.js";
 import { nfc } from "./unicode/fold.js";
 import { skeleton } from "./unicode/skeleton.js";
 
@@ -42,15 +42,20 @@ function judgeText(a: FileKind, bytes: Uint8Array, located: Found): Result<Repor
       hex === a.sha256 ? row(a, "hold", "digest matches", located) : row(a, "diverge", `the digest is now ${hex}`, located),
     );
   }
-  return decodeText(bytes, located.spelled).map((text) => {
-    const present = text.includes(a.literal);
-    if (a.kind === "contains") return row(a, present ? "hold" : "diverge", present ? "literal present" : "literal not found", located);
-    if (present) return row(a, "diverge", "literal present", located);
-    if (NON_LATIN_LETTER.test(a.literal) && skeleton(text).includes(skeleton(a.literal))) {
-      return row(a, "diverge", "a confusable spelling of the literal appears", located);
-    }
-    return row(a, "hold", "literal not found", located);
-  });
+  // An ASCII literal in an ASCII file is looked for in the bytes; its letters are Latin, so no
+  // confusable spelling needs the text either.
+  const found = asciiIncludes(bytes, a.literal);
+  if (found !== undefined) return ok(literalRow(a, found, undefined, located));
+  return decodeText(bytes, located.spelled).map((text) => literalRow(a, text.includes(a.literal), text, located));
+}
+
+function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean, text: string | undefined, located: Found): ReportRow {
+  if (a.kind === "contains") return row(a, present ? "hold" : "diverge", present ? "literal present" : "literal not found", located);
+  if (present) return row(a, "diverge", "literal present", located);
+  if (text !== undefined && NON_LATIN_LETTER.test(a.literal) && skeleton(text).includes(skeleton(a.literal))) {
+    return row(a, "diverge", "a confusable spelling of the literal appears", located);
+  }
+  return row(a, "hold", "literal not found", located);
 }
 
 type Judged = Result<ReportRow, CheckFault>;

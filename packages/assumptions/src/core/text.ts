@@ -2,6 +2,7 @@ import { Buffer, isAscii as bytesAreAscii } from "node:buffer";
 import * as nodeCrypto from "node:crypto";
 import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
+import { isAscii } from "./unicode/fold.js";
 
 const CR = 13;
 const encoder = new TextEncoder();
@@ -40,6 +41,16 @@ export function decodeText(bytes: Uint8Array, path?: string): Result<string, Che
   if (text === undefined) return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
   if (view(bytes).indexOf(CR) !== -1) text = text.replace(/\r\n?/g, "\n");
   return ok(ascii ? text : text.normalize("NFC"));
+}
+
+/**
+ * Whether an ASCII literal occurs in a file's normalised text, answered from the bytes when they
+ * are plain ASCII (no BOM, and NFC already): a literal holds no CR or LF, so folding line ends
+ * neither makes nor breaks an occurrence. `undefined` when the text must be decoded first.
+ */
+export function asciiIncludes(bytes: Uint8Array, literal: string): boolean | undefined {
+  if (!isAscii(literal) || !bytesAreAscii(bytes)) return undefined;
+  return view(bytes).indexOf(literal, 0, "latin1") !== -1;
 }
 
 // One-shot `crypto.hash` (Node 20.12+) spares a Hash object per file; older Node 20 falls back.
