@@ -13,8 +13,46 @@ function prototypes(): Map<string, string> {
   return map;
 }
 
+// Per ASCII code: its prototype when that is ASCII too, `null` when it is not, `undefined` when
+// the character has none. (All ASCII prototypes are ASCII today: `m` is `rn`, `1` and `I` are `l`,
+// `0` is `O`; `null` keeps a future table from being shortcut wrongly.)
+let asciiTable: (string | null | undefined)[] | undefined;
+
+function asciiPrototypes(): (string | null | undefined)[] {
+  if (asciiTable) return asciiTable;
+  const map = prototypes();
+  const list: (string | null | undefined)[] = new Array(128).fill(undefined);
+  for (let code = 0; code < 128; code += 1) {
+    const prototype = map.get(String.fromCharCode(code));
+    if (prototype !== undefined) list[code] = isAscii(prototype) ? prototype : null;
+  }
+  asciiTable = list;
+  return list;
+}
+
+// NFD leaves ASCII as it is, so an ASCII skeleton is the text with each character looked up once.
+function asciiSkeleton(text: string): string | undefined {
+  const table = asciiPrototypes();
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    const prototype = table[code];
+    if (prototype === null) return undefined;
+    if (prototype !== undefined) {
+      out += text.slice(from, i) + prototype;
+      from = i + 1;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 /** The UTS #39 skeleton: NFD, each code point replaced by its confusable prototype, NFD again. */
 export function skeleton(text: string): string {
+  if (isAscii(text)) {
+    const ascii = asciiSkeleton(text);
+    if (ascii !== undefined) return ascii;
+  }
   const map = prototypes();
   let out = "";
   for (const ch of text.normalize("NFD")) out += map.get(ch) ?? ch;

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { checkTree } from "../check.js";
@@ -7,6 +8,7 @@ import { caseFold, nfc } from "./fold.js";
 import { SCRIPT_EXTENSION_RANGES } from "./script-extensions-table.js";
 import { SCRIPT_CODES, TABLES_UNICODE_VERSION } from "./scripts-table.js";
 import { isSingleScript, propertyRegex, scriptsOf } from "./scripts.js";
+import { CONFUSABLE_GROUPS } from "./confusables-table.js";
 import { confusableKey, skeleton } from "./skeleton.js";
 
 // The engine is the oracle only when it follows the tables' Unicode version; on a Node 20 whose
@@ -109,6 +111,18 @@ describe("confusable skeleton (UTS #39)", () => {
   });
   test("the key ignores case, so capital Cyrillic matches small Latin", () => {
     expect(confusableKey("АСЕ.ts")).toBe(confusableKey("ace.ts"));
+  });
+  test("property: an ASCII name's skeleton is the table applied code point by code point, NFD around", () => {
+    const prototypeOf = new Map(CONFUSABLE_GROUPS.flatMap(([prototype, sources]) => [...sources].map((s) => [s, prototype] as const)));
+    const reference = (text: string) =>
+      [...text.normalize("NFD")].map((c) => prototypeOf.get(c) ?? c).join("").normalize("NFD");
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)) }), (name) => {
+        expect(skeleton(name)).toBe(reference(name));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(skeleton("m015979.ts")).toBe("rnOl5979.ts");
   });
 });
 
