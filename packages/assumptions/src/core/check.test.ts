@@ -227,6 +227,66 @@ exists	${variant}`)).toEqual([
     }
   });
 
+  // A reader that records every listing, through its now face as well when it has one.
+  const recordingLists = (t: TreeReader) => {
+    const listed: string[] = [];
+    const { now } = t;
+    const reader: TreeReader = {
+      describe: t.describe,
+      list: (path) => {
+        listed.push(path);
+        return t.list(path);
+      },
+      read: t.read,
+      readLink: t.readLink,
+      ...(now ? { now: { list: (path: string) => (listed.push(path), now.list(path)), readWith: now.readWith } } : {}),
+    };
+    return { reader, listed };
+  };
+
+  test("rows are judged directory by directory, yet the fault reported is the first in input order", async () => {
+    const t = tree({ "b/bad.txt": new Uint8Array([0xff]), "a/bad.txt": new Uint8Array([0xfe]), "b/ok.txt": "x" });
+    for (const reader of bothFaces(t)) {
+      // a/ is judged before b/, so its row (line 2) faults first; line 1 is still the answer.
+      expect((await run(reader, "contains\tb/bad.txt\tx\ncontains\ta/bad.txt\tx"))._unsafeUnwrapErr()).toMatchObject({
+        code: "file-not-utf8",
+        path: "b/bad.txt",
+        line: 1,
+      });
+      expect((await run(reader, "exists\tb/ok.txt\ncontains\ta/bad.txt\tx\ncontains\tb/bad.txt\tx"))._unsafeUnwrapErr()).toMatchObject({
+        path: "a/bad.txt",
+        line: 2,
+      });
+    }
+  });
+
+  test("a directory let go after its rows is not listed again when a variant spelling or a link leads back", async () => {
+    const t = tree({ "Lib/a.ts": "x", "Lib/b.ts": "y", "z/other.ts": "" }, { "z/to-a.ts": "../Lib/a.ts" });
+    // Judged in the order Lib/, lib/ (a case variant of Lib/), z/ (a link into Lib/).
+    const plan = "exists\tLib/a.ts\ncontains\tz/to-a.ts\tx\nexists\tlib/b.ts";
+    for (const face of bothFaces(t)) {
+      const { reader, listed } = recordingLists(face);
+      expect(await rows(reader, plan)).toEqual([
+        ["hold", "present", undefined],
+        ["hold", "literal present", undefined],
+        ["diverge", 'the tree spells it "Lib/b.ts" (a case variant)', "Lib/b.ts"],
+      ]);
+      expect(listed.sort()).toEqual(["", "Lib", "z"]);
+    }
+  });
+
+  test("a directory too large to scan finds its case variants through the fold index", async () => {
+    const files = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`big/f${i}.txt`, ""]));
+    const t = tree({ ...files, "big/README.md": "", "small/README.md": "" });
+    for (const dir of ["big", "small"]) {
+      expect(await rows(t, `absent\t${dir}/readme.MD\nexists\t${dir}/README.md\nabsent\t${dir}/readme.txt`)).toEqual([
+        ["diverge", `the tree spells it "${dir}/README.md" (a case variant)`, `${dir}/README.md`],
+        ["hold", "present", undefined],
+        ["hold", "not in the tree", undefined],
+      ]);
+    }
+  });
+
   test("each directory is listed once per run, however many rows name it", async () => {
     const files = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`d/f${i}.txt`, "x"]));
     const listed: string[] = [];

@@ -5,6 +5,7 @@ import { judge } from "./judge.js";
 import { createListings, type Listings } from "./listing.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
+import { judgingOrder } from "./order.js";
 import { DEFAULT_MAX_BYTES } from "./read.js";
 
 /** Options of `checkTree`. */
@@ -20,26 +21,48 @@ const IN_FLIGHT = 16;
 
 type Outcome = { readonly rows: ReportRow[] } | { readonly fault: CheckFault };
 
+/**
+ * Judges every row, in the order `judgingOrder` gives, and lets each directory's listing go once
+ * every row before its last one has an answer. After a fault, only rows above it in the file are
+ * still judged, so the fault reported is the first in input order, as if judged top to bottom.
+ */
 async function judgeAll(listings: Listings, rows: readonly Assumption[], maxBytes: number): Promise<Outcome> {
+  const { order, release } = judgingOrder(rows.map((a) => a.path));
   const results: Result<ReportRow, CheckFault>[] = new Array(rows.length);
+  const answered = new Uint8Array(order.length);
   let next = 0;
-  let failed = false;
+  let settledUpTo = 0;
+  let firstFault = rows.length;
+  const settle = (position: number): void => {
+    answered[position] = 1;
+    while (settledUpTo < order.length && answered[settledUpTo] === 1) {
+      for (const dir of release.get(settledUpTo) ?? []) listings.release(dir);
+      settledUpTo += 1;
+    }
+  };
   const worker = async (): Promise<void> => {
-    while (!failed && next < rows.length) {
-      const i = next++;
-      const judged = judge(listings, rows[i] as Assumption, maxBytes);
-      // A row judged at once takes no turn of the event loop.
-      const result = judged instanceof Promise ? await judged : judged;
-      if (result.isErr()) failed = true;
-      results[i] = result;
+    while (next < order.length) {
+      const position = next++;
+      const i = order[position] as number;
+      if (i < firstFault) {
+        const judged = judge(listings, rows[i] as Assumption, maxBytes);
+        // A row judged at once takes no turn of the event loop.
+        const result = judged instanceof Promise ? await judged : judged;
+        if (result.isErr() && i < firstFault) firstFault = i;
+        results[i] = result;
+      }
+      settle(position);
     }
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, rows.length) }, worker));
-  const out: ReportRow[] = [];
-  for (const result of results) {
-    if (result === undefined) break;
-    if (result.isErr()) return { fault: result.error };
-    out.push(result.value);
+  const fault = results[firstFault];
+  if (fault?.isErr()) return { fault: fault.error };
+  const out: ReportRow[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const result = results[i];
+    // With no fault, every row was judged: a gap is a bug, never a row silently left out.
+    if (result === undefined || result.isErr()) throw new Error(`row ${i + 1} of the plan was left unjudged`);
+    out[i] = result.value;
   }
   return { rows: out };
 }

@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { DirEntry, TreeError, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import type { Maybe } from "./maybe.js";
-import { caseFold, isAscii } from "./unicode/fold.js";
+import { caseFold, isAscii, nfc } from "./unicode/fold.js";
 import { scriptsOf } from "./unicode/scripts.js";
 import { confusableKey } from "./unicode/skeleton.js";
 
@@ -35,6 +35,12 @@ export interface Listings {
    * it has one); later calls answer from the cache at once.
    */
   index(dir: string): Maybe<Result<DirIndex, CheckFault>>;
+  /**
+   * Says the rows that name `dir` are judged: its index is dropped and only a packed copy of its
+   * entries is kept, from which `index` rebuilds it (never listing it again) if a link or a
+   * variant spelling leads back to it. A large check so keeps few listings alive at once.
+   */
+  release(dir: string): void;
 }
 
 /** A TreeError as a fault, carrying its code, path and message. */
@@ -47,29 +53,55 @@ function nfcName(entry: DirEntry): string {
   return isAscii(entry.name) ? entry.name : entry.name.normalize("NFC");
 }
 
-// One map per directory, keyed by the case-folded NFC name: an exact lookup and a case-variant
-// lookup are the same probe. Most keys hold one entry, stored bare to spare an array per entry.
-function indexByFold(entries: readonly DirEntry[]): Map<string, DirEntry | DirEntry[]> {
-  const map = new Map<string, DirEntry | DirEntry[]>();
+// Equal but for the case of ASCII letters, compared in place (no lower-case copy of either).
+function asciiCaseEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const lower = x | 0x20;
+    if ((x ^ y) !== 0x20 || lower < 0x61 || lower > 0x7a) return false;
+  }
+  return true;
+}
+
+type Keyed = Map<string, DirEntry | DirEntry[]>;
+
+/** Directories up to this many entries are scanned for case variants rather than indexed. */
+const SCAN_MAX = 64;
+
+// Entries under a key; most keys hold one entry, stored bare to spare an array per entry.
+function indexBy(entries: readonly DirEntry[], keyOf: (entry: DirEntry) => string): Keyed {
+  const map: Keyed = new Map();
   for (const entry of entries) {
-    const { name } = entry;
-    const fold = caseFold(name);
-    const there = map.get(fold);
-    if (there === undefined) map.set(fold, entry);
+    const key = keyOf(entry);
+    const there = map.get(key);
+    if (there === undefined) map.set(key, entry);
     else if (Array.isArray(there)) there.push(entry);
-    else map.set(fold, [there as DirEntry, entry]);
+    else map.set(key, [there, entry]);
   }
   return map;
 }
 
-function foldedAs(map: Map<string, DirEntry | DirEntry[]>, name: string): readonly DirEntry[] {
-  const there = map.get(caseFold(name));
+function under(map: Keyed, key: string): readonly DirEntry[] {
+  const there = map.get(key);
   if (there === undefined) return [];
-  return Array.isArray(there) ? there : [there as DirEntry];
+  return Array.isArray(there) ? there : [there];
 }
 
+const foldedName = (entry: DirEntry): string => caseFold(entry.name);
+
+// The exact lookups (every row) probe a map keyed by NFC name, which for an ASCII name is the name
+// itself: nothing is allocated per entry. The case-fold map is built only when a name misses.
 function buildIndex(entries: readonly DirEntry[]): DirIndex {
-  const byFold = indexByFold(entries);
+  let nonAscii = 0;
+  const byNfc = indexBy(entries, (entry) => {
+    if (isAscii(entry.name)) return entry.name;
+    nonAscii += 1;
+    return entry.name.normalize("NFC");
+  });
+  let byFold: Keyed | undefined;
   const skeletons = new Map<boolean, Map<string, DirEntry[]>>();
   // An ASCII name's letters are Latin, so only a name holding non-ASCII can be in another script.
   const skeletonIndex = (nonAsciiOnly: boolean) => {
@@ -86,28 +118,31 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
   return {
     entries,
     exact(name) {
-      const there = byFold.get(caseFold(name));
+      const there = byNfc.get(name);
       if (there === undefined) return undefined;
-      // The common case, one entry under the key, needs no array.
-      if (!Array.isArray(there)) return nfcName(there) === name ? { entry: there } : undefined;
-      const same = there.filter((e) => nfcName(e) === name);
-      if (same.length === 0) return undefined;
-      return same.length === 1 && same[0] ? { entry: same[0] } : { ambiguous: same };
+      return Array.isArray(there) ? { ambiguous: there } : { entry: there };
     },
     named(raw) {
-      return foldedAs(byFold, raw).find((e) => e.name === raw);
+      return under(byNfc, nfc(raw)).find((e) => e.name === raw);
     },
     caseVariants(name) {
-      return foldedAs(byFold, name).filter((e) => nfcName(e) !== name);
+      // ASCII folds only to ASCII, so among ASCII names a scan finds the entries the map would; a
+      // small directory is scanned instead of building the map.
+      if (entries.length <= SCAN_MAX && nonAscii === 0 && isAscii(name)) {
+        return entries.filter((e) => e.name !== name && asciiCaseEqual(e.name, name));
+      }
+      byFold ??= indexBy(entries, foldedName);
+      return under(byFold, caseFold(name)).filter((e) => nfcName(e) !== name);
     },
     confusables(name) {
       const nonAsciiOnly = isAscii(name);
+      // Most directories hold no non-ASCII name at all: then an ASCII name has nothing to match.
+      if (nonAsciiOnly && nonAscii === 0) return [];
       let index = skeletons.get(nonAsciiOnly);
       if (!index) {
         index = skeletonIndex(nonAsciiOnly);
         skeletons.set(nonAsciiOnly, index);
       }
-      // Most directories hold no non-ASCII name at all: then an ASCII name has nothing to match.
       if (index.size === 0) return [];
       const scripts = scriptsOf(name);
       if (scripts === "") return [];
@@ -119,10 +154,35 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
   };
 }
 
+const TYPES: readonly DirEntry["type"][] = ["file", "directory", "symlink", "other"];
+
+/** A released directory's entries: the names joined on NUL (no name holds one) and a type each. */
+type Packed = { readonly names: string; readonly types: Uint8Array } | { readonly entries: readonly DirEntry[] };
+
+function pack(entries: readonly DirEntry[]): Packed {
+  const names: string[] = new Array(entries.length);
+  const types = new Uint8Array(entries.length);
+  for (let i = 0; i < entries.length; i += 1) {
+    const { name, type } = entries[i] as DirEntry;
+    // A tree that let a name hold NUL keeps its entries as they are.
+    if (name.includes("\u0000")) return { entries };
+    names[i] = name;
+    types[i] = TYPES.indexOf(type);
+  }
+  return { names: names.join("\u0000"), types };
+}
+
+function unpack(packed: Packed): readonly DirEntry[] {
+  if ("entries" in packed) return packed.entries;
+  if (packed.types.length === 0) return [];
+  return packed.names.split("\u0000").map((name, i) => ({ name, type: TYPES[packed.types[i] as number] as DirEntry["type"] }));
+}
+
 /** Creates the per-run listing cache over a tree. */
 export function createListings(tree: TreeReader): Listings {
   const done = new Map<string, Result<DirIndex, CheckFault>>();
   const pending = new Map<string, Promise<Result<DirIndex, CheckFault>>>();
+  const released = new Map<string, Packed>();
   const indexed = (dir: string, listed: Result<readonly DirEntry[], TreeError>): Result<DirIndex, CheckFault> => {
     const result = listed.isOk() ? ok(buildIndex(listed.value)) : err(treeFault(listed.error));
     done.set(dir, result);
@@ -138,10 +198,22 @@ export function createListings(tree: TreeReader): Listings {
     index(dir) {
       const hit = done.get(dir) ?? pending.get(dir);
       if (hit) return hit;
+      const packed = released.get(dir);
+      if (packed) {
+        released.delete(dir);
+        return indexed(dir, ok(unpack(packed)));
+      }
       if (tree.now) return indexed(dir, tree.now.list(dir));
       const made = load(dir);
       pending.set(dir, made);
       return made;
+    },
+    release(dir) {
+      const hit = done.get(dir);
+      // A directory that failed to list keeps its (small) fault; one never listed has nothing.
+      if (hit === undefined || hit.isErr()) return;
+      done.delete(dir);
+      released.set(dir, pack(hit.value.entries));
     },
   };
 }
