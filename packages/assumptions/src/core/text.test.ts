@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { asciiIncludes, decodeText } from "./text.js";
+import { asciiIncludes, decodeText, strictText } from "./text.js";
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 // ASCII text with line ends of every kind, and literals as the plan allows them (no CR or LF).
@@ -23,5 +23,33 @@ describe("asciiIncludes", () => {
     expect(asciiIncludes(bytesOf("\uFEFFplain"), "plain")).toBeUndefined();
     expect(asciiIncludes(bytesOf("plain"), "\u00e9")).toBeUndefined();
     expect(asciiIncludes(bytesOf("one\r\ntwo"), "two")).toBe(true);
+  });
+});
+
+describe("strictText", () => {
+  const fatal = new TextDecoder("utf-8", { fatal: true });
+  const reference = (bytes: Uint8Array): string | undefined => {
+    try {
+      return fatal.decode(bytes);
+    } catch {
+      return undefined;
+    }
+  };
+  // Bytes near UTF-8's edges: lead bytes, continuations, overlong forms, surrogates, a BOM.
+  const edgy = fc.array(fc.constantFrom(0x00, 0x41, 0x80, 0xbf, 0xc0, 0xc2, 0xe0, 0xed, 0xa0, 0xef, 0xbb, 0xf0, 0xf4, 0x90, 0xf5, 0xff), {
+    maxLength: 12,
+  });
+  test("property: refuses exactly what a fatal TextDecoder refuses, and gives its text otherwise", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 12 }), edgy.map((b) => new Uint8Array(b))), (bytes) => {
+        expect(strictText(bytes)).toBe(reference(bytes));
+        const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
+        expect(strictText(withBom)).toBe(reference(withBom));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  test("one leading BOM is dropped, a second is kept", () => {
+    expect(strictText(bytesOf("\uFEFF\uFEFFcafé"))).toBe("\uFEFFcafé");
   });
 });
