@@ -1,12 +1,20 @@
-import { CONFUSABLE_GROUPS } from "./confusables-table.js";
+import { CONFUSABLE_GROUPS_JSON } from "./confusables-table.js";
 import { caseFold, isAscii } from "./fold.js";
+
+let groups: readonly (readonly [string, string])[] | undefined;
+
+/** The UTS #39 prototype groups, `[prototype, its source code points concatenated]`, parsed once. */
+export function confusableGroups(): readonly (readonly [string, string])[] {
+  groups ??= JSON.parse(CONFUSABLE_GROUPS_JSON) as readonly (readonly [string, string])[];
+  return groups;
+}
 
 let table: Map<string, string> | undefined;
 
 function prototypes(): Map<string, string> {
   if (table) return table;
   const map = new Map<string, string>();
-  for (const [prototype, sources] of CONFUSABLE_GROUPS) {
+  for (const [prototype, sources] of confusableGroups()) {
     for (const source of sources) map.set(source, prototype);
   }
   table = map;
