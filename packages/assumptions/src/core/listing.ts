@@ -157,11 +157,11 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
 const TYPES: readonly DirEntry["type"][] = ["file", "directory", "symlink", "other"];
 
 /** A released directory's entries: the names joined on NUL (no name holds one) and a type each. */
-type Packed = { readonly names: string; readonly types: Uint8Array } | { readonly entries: readonly DirEntry[] };
+type Packed = { readonly names: string; readonly types: readonly number[] } | { readonly entries: readonly DirEntry[] };
 
 function pack(entries: readonly DirEntry[]): Packed {
   const names: string[] = new Array(entries.length);
-  const types = new Uint8Array(entries.length);
+  const types: number[] = new Array(entries.length);
   for (let i = 0; i < entries.length; i += 1) {
     const { name, type } = entries[i] as DirEntry;
     // A tree that let a name hold NUL keeps its entries as they are.
