@@ -9,6 +9,7 @@ const BLANK = /^[ \t]*$/;
 const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
 const DIGEST = /^[0-9a-fA-F]{64}$/;
 const FIELDS = { exists: 2, absent: 2, contains: 3, lacks: 3, unchanged: 3 } as const;
+const CR = 13;
 
 function decode(input: string | Uint8Array): Result<string, ParseFault> {
   if (typeof input === "string") return ok(input.startsWith("\uFEFF") ? input.slice(1) : input);
@@ -58,24 +59,38 @@ function parseLiteral(raw: string, line: number): Result<string, ParseFault> {
   return checkCharacters(raw, "literal", line);
 }
 
+function fieldCount(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf("\t"); at !== -1; at = text.indexOf("\t", at + 1)) count += 1;
+  return count;
+}
+
+// Fields are cut at the TABs in place (no array of fields per row): the kind, the path, and for
+// three-field kinds everything after the second TAB.
 function parseRow(text: string, line: number): Result<Assumption, ParseFault> {
-  const fields = text.split("\t");
-  const kind = fields[0] ?? "";
+  const firstTab = text.indexOf("\t");
+  const kind = firstTab === -1 ? text : text.slice(0, firstTab);
   if (!Object.hasOwn(FIELDS, kind)) return err({ code: "unknown-kind", line, value: kind });
   const known = kind as keyof typeof FIELDS;
-  const literalKind = known === "contains" || known === "lacks";
-  if (literalKind ? fields.length < 3 : fields.length !== FIELDS[known]) {
-    return err({ code: "field-count", line, kind: known, expected: FIELDS[known], actual: fields.length });
+  const secondTab = firstTab === -1 ? -1 : text.indexOf("\t", firstTab + 1);
+  // Two fields exactly; three exactly for unchanged; three or more for a literal (TABs and all).
+  const fits =
+    FIELDS[known] === 2
+      ? firstTab !== -1 && secondTab === -1
+      : secondTab !== -1 && (known !== "unchanged" || text.indexOf("\t", secondTab + 1) === -1);
+  if (!fits) return err({ code: "field-count", line, kind: known, expected: FIELDS[known], actual: fieldCount(text) });
+  const rawPath = secondTab === -1 ? text.slice(firstTab + 1) : text.slice(firstTab + 1, secondTab);
+  const parsed = parsePath(rawPath, line);
+  if (parsed.isErr()) return err(parsed.error);
+  const { path, directory } = parsed.value;
+  if (known === "exists" || known === "absent") return ok({ line, kind: known, path, directory });
+  if (directory) return err({ code: "path-directory-for-file", line, kind: known, path: rawPath });
+  const third = text.slice(secondTab + 1);
+  if (known === "unchanged") {
+    return DIGEST.test(third) ? ok({ line, kind: known, path, sha256: third.toLowerCase() }) : err({ code: "bad-digest", line, value: third });
   }
-  return parsePath(fields[1] ?? "", line).andThen((p): Result<Assumption, ParseFault> => {
-    if (known === "exists" || known === "absent") return ok({ line, kind: known, path: p.path, directory: p.directory });
-    if (p.directory) return err({ code: "path-directory-for-file", line, kind: known, path: fields[1] ?? "" });
-    const third = fields.slice(2).join("\t");
-    if (known === "unchanged") {
-      return DIGEST.test(third) ? ok({ line, kind: known, path: p.path, sha256: third.toLowerCase() }) : err({ code: "bad-digest", line, value: third });
-    }
-    return parseLiteral(third, line).map((literal) => ({ line, kind: known, path: p.path, literal }));
-  });
+  const literal = parseLiteral(third, line);
+  return literal.isErr() ? err(literal.error) : ok({ line, kind: known, path, literal: literal.value });
 }
 
 function parseLine(text: string, line: number): Result<Assumption | undefined, ParseFault> {
@@ -125,15 +140,19 @@ export function reparseAssumption(a: Assumption): Result<Assumption, ParseFault>
 export function parseAssumptions(input: string | Uint8Array): Result<Assumption[], ParseFault> {
   return decode(input).andThen((text) => {
     const rows: Assumption[] = [];
-    const lines = text.split("\n");
-    for (let i = 0; i < lines.length; i += 1) {
-      const raw = lines[i] ?? "";
-      const parsed = parseLine(raw.endsWith("\r") ? raw.slice(0, -1) : raw, i + 1);
+    // Line by line in place: no array of every line alive while the rows are built.
+    for (let start = 0, line = 1; start <= text.length; line += 1) {
+      const newline = text.indexOf("\n", start);
+      const end = newline === -1 ? text.length : newline;
+      const raw = text.slice(start, end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end);
+      const parsed = parseLine(raw, line);
       if (parsed.isErr()) return err(parsed.error);
       if (parsed.value) {
         markParsed(parsed.value);
         rows.push(parsed.value);
       }
+      if (newline === -1) break;
+      start = newline + 1;
     }
     return rows.length === 0 ? err({ code: "plan-empty" as const }) : ok(rows);
   });
