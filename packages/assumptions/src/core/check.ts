@@ -36,7 +36,8 @@ async function judgeAll(listings: Listings, rows: readonly Assumption[], maxByte
   const settle = (position: number): void => {
     answered[position] = 1;
     while (settledUpTo < order.length && answered[settledUpTo] === 1) {
-      for (const dir of release.get(settledUpTo) ?? []) listings.release(dir);
+      const dirs = release.get(settledUpTo);
+      if (dirs) for (const dir of dirs) listings.release(dir);
       settledUpTo += 1;
     }
   };

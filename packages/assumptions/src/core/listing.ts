@@ -74,7 +74,9 @@ const SCAN_MAX = 64;
 // Entries under a key; most keys hold one entry, stored bare to spare an array per entry.
 function indexBy(entries: readonly DirEntry[], keyOf: (entry: DirEntry) => string): Keyed {
   const map: Keyed = new Map();
-  for (const entry of entries) {
+  // An indexed loop: it runs 100,000 times in a large check, before it is optimised too.
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i] as DirEntry;
     const key = keyOf(entry);
     const there = map.get(key);
     if (there === undefined) map.set(key, entry);

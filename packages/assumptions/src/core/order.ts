@@ -39,7 +39,8 @@ export function judgingOrder(paths: readonly string[]): JudgingOrder {
   const order: number[] = [];
   const lastUse = new Map<string, number>();
   for (const [, dir] of dirs) {
-    for (const i of groups.get(dir) as number[]) order.push(i);
+    const group = groups.get(dir) as number[];
+    for (let k = 0; k < group.length; k += 1) order.push(group[k] as number);
     // This group's directory and each of its ancestors are needed at least this far.
     for (let d = dir; d !== ""; d = parentOf(d)) lastUse.set(d, order.length - 1);
   }
