@@ -275,6 +275,19 @@ exists	${variant}`)).toEqual([
     }
   });
 
+  test("releasing a directory by the plan's NFC spelling lets go of the tree's NFD one, rebuilt later without a listing", () => {
+    const { reader, listed } = recordingLists(tree({ "e\u0301/a.txt": "x", "e\u0301/b.txt": "y" }));
+    const listings = createListings(reader);
+    const first = listings.index("e\u0301");
+    listings.release("\u00e9");
+    const again = listings.index("e\u0301");
+    expect(again).not.toBe(first);
+    const names = (r: typeof first) => (r instanceof Promise ? [] : r._unsafeUnwrap().entries.map((e) => [e.name, e.type]));
+    expect(names(again)).toEqual(names(first));
+    expect(names(again)).toHaveLength(2);
+    expect(listed).toEqual(["e\u0301"]);
+  });
+
   test("a directory too large to scan finds its case variants through the fold index", async () => {
     const files = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`big/f${i}.txt`, ""]));
     const t = tree({ ...files, "big/README.md": "", "small/README.md": "" });

@@ -36,9 +36,10 @@ export interface Listings {
    */
   index(dir: string): Maybe<Result<DirIndex, CheckFault>>;
   /**
-   * Says the rows that name `dir` are judged: its index is dropped and only a packed copy of its
-   * entries is kept, from which `index` rebuilds it (never listing it again) if a link or a
-   * variant spelling leads back to it. A large check so keeps few listings alive at once.
+   * Says the rows that name `dir` (spelled as a plan spells it: NFC, so a directory stored NFD is
+   * found too) are judged: its index is dropped and only a packed copy of its entries is kept,
+   * from which `index` rebuilds it (never listing it again) if a link or a variant spelling leads
+   * back to it. A large check so keeps few listings alive at once.
    */
   release(dir: string): void;
 }
@@ -185,9 +186,16 @@ export function createListings(tree: TreeReader): Listings {
   const done = new Map<string, Result<DirIndex, CheckFault>>();
   const pending = new Map<string, Promise<Result<DirIndex, CheckFault>>>();
   const released = new Map<string, Packed>();
+  // The tree's spelling of a directory whose name is not its NFC (NFD on disk), under the NFC
+  // spelling a plan uses, so that releasing the plan's spelling lets go of the tree's.
+  const spelledAs = new Map<string, string>();
   const indexed = (dir: string, listed: Result<readonly DirEntry[], TreeError>): Result<DirIndex, CheckFault> => {
     const result = listed.isOk() ? ok(buildIndex(listed.value)) : err(treeFault(listed.error));
     done.set(dir, result);
+    if (!isAscii(dir)) {
+      const composed = nfc(dir);
+      if (composed !== dir) spelledAs.set(composed, dir);
+    }
     return result;
   };
   const load = async (dir: string): Promise<Result<DirIndex, CheckFault>> => {
@@ -210,7 +218,8 @@ export function createListings(tree: TreeReader): Listings {
       pending.set(dir, made);
       return made;
     },
-    release(dir) {
+    release(planned) {
+      const dir = done.has(planned) ? planned : (spelledAs.get(planned) ?? planned);
       const hit = done.get(dir);
       // A directory that failed to list keeps its (small) fault; one never listed has nothing.
       if (hit === undefined || hit.isErr()) return;
