@@ -1,7 +1,7 @@
 import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader, TreeReaderNow } from "../tree.js";
 import { attempt, type DirentLike, type FsLike, statKind } from "./fs-calls.js";
-import { lendingBuffer, readFile, slabAllocator } from "./fs-read.js";
+import { type Allocate, lendingBuffer, readFile, slabAllocator } from "./fs-read.js";
 import { decodeName, escapesTree, joinTree, treeError } from "./tree-error.js";
 
 export type { DirentLike, FsLike, StatsLike } from "./fs-calls.js";
@@ -90,16 +90,18 @@ export function fsTree(fs: FsLike, root: string, opts: FsTreeOptions = {}): Tree
   const abs = (path: string): string => joinTree(root, path);
   const alloc = slabAllocator();
   const lend = lendingBuffer();
+  // One read, the bytes taken from `take`: fresh memory for `read`, the lent buffer for `readWith`.
+  const readAt = (path: string, maxBytes: number, take: Allocate) =>
+    guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, take));
   const now: TreeReaderNow = {
     list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
-    readWith: (path, maxBytes, use) =>
-      guarded(path, () => lend((take) => readFile(fs, { abs: abs(path), path, maxBytes }, take).map(use))),
+    readWith: (path, maxBytes, use) => lend((take) => readAt(path, maxBytes, take).map(use)),
   };
   return {
     describe: opts.describe ?? root,
     now,
     list: (path) => later(now.list(path)),
-    read: (path, maxBytes) => later(guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, alloc))),
+    read: (path, maxBytes) => later(readAt(path, maxBytes, alloc)),
     readLink: (path) => later(guarded(path, () => readLink(fs, abs(path), path))),
   };
 }

@@ -51,7 +51,7 @@ export function treeFault(e: TreeError): CheckFault {
 
 // The NFC spelling of an entry's name; ASCII names (most) are their own NFC.
 function nfcName(entry: DirEntry): string {
-  return isAscii(entry.name) ? entry.name : entry.name.normalize("NFC");
+  return nfc(entry.name);
 }
 
 // Equal but for the case of ASCII letters, compared in place (no lower-case copy of either).
@@ -99,6 +99,7 @@ const foldedName = (entry: DirEntry): string => caseFold(entry.name);
 // itself: nothing is allocated per entry. The case-fold map is built only when a name misses.
 function buildIndex(entries: readonly DirEntry[]): DirIndex {
   let nonAscii = 0;
+  // nfcName, counting the non-ASCII names on the way (one ASCII test per entry, not two).
   const byNfc = indexBy(entries, (entry) => {
     if (isAscii(entry.name)) return entry.name;
     nonAscii += 1;
@@ -111,7 +112,7 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
     const map = new Map<string, DirEntry[]>();
     for (const entry of entries) {
       if (nonAsciiOnly && isAscii(entry.name)) continue;
-      const key = confusableKey(entry.name.normalize("NFC"));
+      const key = confusableKey(nfcName(entry));
       const list = map.get(key);
       if (list) list.push(entry);
       else map.set(key, [entry]);
