@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { open, rename, stat, unlink } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { bestEffort, inputName, readArgument, reasonOf, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
@@ -32,10 +33,10 @@ export function readInput(io: CliIo, input: string): ResultAsync<Uint8Array, Cli
   }));
 }
 
-/** Confirms `--root` names a directory before any tree is read. */
+/** Confirms `--root` names a directory before any tree is read (synchronously, as the tree is read). */
 export function checkRoot(io: CliIo, root: string): ResultAsync<string, CliFault> {
   const abs = resolve(io.cwd, root);
-  return ResultAsync.fromPromise(stat(abs), (e): CliFault => ({ code: "root-unusable", root, reason: reasonOf(e) })).andThen(
+  return ResultAsync.fromPromise(Promise.resolve().then(() => statSync(abs)), (e): CliFault => ({ code: "root-unusable", root, reason: reasonOf(e) })).andThen(
     (s) => (s.isDirectory() ? okAsync(abs) : errAsync<string, CliFault>({ code: "root-unusable", root, reason: "not a directory" })),
   );
 }

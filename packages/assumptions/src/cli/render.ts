@@ -25,8 +25,11 @@ export function renderHuman(report: Report): string {
     report.verdict === "holds"
       ? "PLAN HOLDS: every written assumption still describes this tree; the batch may proceed."
       : "HALT: the plan no longer describes this tree. Stop the batch and re-plan from the tree as it is now.",
+    // The last line's newline, by the join: appending it to the joined text would make a second
+    // copy of the whole report when it is written.
+    "",
   );
-  return `${lines.join("\n")}\n`;
+  return lines.join("\n");
 }
 
 /** Escapes a workflow-command message (GitHub: `%`, CR and LF). */

@@ -76,6 +76,14 @@ describe("spellings", () => {
     const got = await rows(tree({ "src/\u0430\u0441\u0435.ts": "", "src/b.ts": "" }), "absent\tsrc/ace.ts\nabsent\tsrc/c.ts");
     expect(got).toEqual([["diverge", expect.stringContaining("confusable"), "src/\u0430\u0441\u0435.ts"], ["hold", "not in the tree", undefined]]);
   });
+  test("for an ASCII name, an accented Latin look-alike stays missing while one holding another script's letter is a variant", async () => {
+    // ı (dotless i) is Latin; і (U+0456) is Cyrillic. Both skeletons read "file".
+    const t = tree({ "a/f\u0131le.ts": "", "b/f\u0456le.ts": "", "b/caf\u00e9.ts": "" });
+    expect(await rows(t, "absent\ta/file.ts\nabsent\tb/file.ts")).toEqual([
+      ["hold", "not in the tree", undefined],
+      ["diverge", expect.stringContaining("confusable"), "b/f\u0456le.ts"],
+    ]);
+  });
   test("same-script look-alikes are different names and stay missing", async () => {
     const got = await rows(tree({ "file1.ts": "", "rn.ts": "", "1": "" }), "absent\tfilel.ts\nabsent\tm.ts\nabsent\tl");
     expect(got.map((r) => r[0])).toEqual(["hold", "hold", "hold"]);

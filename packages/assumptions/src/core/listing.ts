@@ -54,6 +54,13 @@ function nfcName(entry: DirEntry): string {
   return nfc(entry.name);
 }
 
+// Whether a name is written, at least in part, in a script other than Latin (its specific scripts
+// are neither none nor Latin alone).
+function inOtherScript(name: string): boolean {
+  const scripts = scriptsOf(name);
+  return scripts !== "" && scripts !== "Latn";
+}
+
 // Equal but for the case of ASCII letters, compared in place (no lower-case copy of either).
 function asciiCaseEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -72,18 +79,18 @@ type Keyed = Map<string, DirEntry | DirEntry[]>;
 /** Directories up to this many entries are scanned for case variants rather than indexed. */
 const SCAN_MAX = 64;
 
-// Entries under a key; most keys hold one entry, stored bare to spare an array per entry.
+// Files an entry under a key; most keys hold one entry, stored bare to spare an array per entry.
+function add(map: Keyed, key: string, entry: DirEntry): void {
+  const there = map.get(key);
+  if (there === undefined) map.set(key, entry);
+  else if (Array.isArray(there)) there.push(entry);
+  else map.set(key, [there, entry]);
+}
+
+// Entries under a key each.
 function indexBy(entries: readonly DirEntry[], keyOf: (entry: DirEntry) => string): Keyed {
   const map: Keyed = new Map();
-  // An indexed loop: it runs 100,000 times in a large check, before it is optimised too.
-  for (let i = 0; i < entries.length; i += 1) {
-    const entry = entries[i] as DirEntry;
-    const key = keyOf(entry);
-    const there = map.get(key);
-    if (there === undefined) map.set(key, entry);
-    else if (Array.isArray(there)) there.push(entry);
-    else map.set(key, [there, entry]);
-  }
+  for (let i = 0; i < entries.length; i += 1) add(map, keyOf(entries[i] as DirEntry), entries[i] as DirEntry);
   return map;
 }
 
@@ -95,23 +102,61 @@ function under(map: Keyed, key: string): readonly DirEntry[] {
 
 const foldedName = (entry: DirEntry): string => caseFold(entry.name);
 
-// The exact lookups (every row) probe a map keyed by NFC name, which for an ASCII name is the name
-// itself: nothing is allocated per entry. The case-fold map is built only when a name misses.
+// The entry spelled `name` in `entries` (names in ascending order), by binary search.
+function search(entries: readonly DirEntry[], name: string): DirEntry | undefined {
+  let lo = 0;
+  let hi = entries.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const there = (entries[mid] as DirEntry).name;
+    if (there === name) return entries[mid];
+    if (there < name) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+// Whether the names come in strictly ascending order (JavaScript's `<`). Node's readdir returns
+// them sorted: libuv sorts by bytes, the same order for all but a few rare characters.
+function ascending(entries: readonly DirEntry[]): boolean {
+  for (let i = 1; i < entries.length; i += 1) {
+    if (!((entries[i - 1] as DirEntry).name < (entries[i] as DirEntry).name)) return false;
+  }
+  return true;
+}
+
+// Exact lookups (every row). When the names come in order, as Node lists them, an entry stored
+// in NFC is found by binary search on its own spelling; only the entries stored otherwise (NFD,
+// or a singleton such as the Kelvin sign, whose NFC may even be ASCII) go into a map keyed by
+// their NFC, and a name found both ways is ambiguous. Nothing is built per ASCII entry. Names out
+// of order (another reader) are all keyed by NFC. The case-fold map is built only when a name
+// misses.
 function buildIndex(entries: readonly DirEntry[]): DirIndex {
   let nonAscii = 0;
-  // nfcName, counting the non-ASCII names on the way (one ASCII test per entry, not two).
-  const byNfc = indexBy(entries, (entry) => {
-    if (isAscii(entry.name)) return entry.name;
+  const ordered = ascending(entries);
+  // Entries under their NFC spelling: those whose NFC differs from their name, or every entry
+  // when the names are out of order. Non-ASCII names are counted on the way.
+  const respelled: Keyed = new Map();
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i] as DirEntry;
+    const { name } = entry;
+    if (isAscii(name)) {
+      if (!ordered) add(respelled, name, entry);
+      continue;
+    }
     nonAscii += 1;
-    return entry.name.normalize("NFC");
-  });
+    const composed = name.normalize("NFC");
+    if (!ordered || composed !== name) add(respelled, composed, entry);
+  }
   let byFold: Keyed | undefined;
   const skeletons = new Map<boolean, Map<string, DirEntry[]>>();
-  // An ASCII name's letters are Latin, so only a name holding non-ASCII can be in another script.
+  // An ASCII name's letters are Latin (or it has none, and matches nothing), so for an ASCII name
+  // only an entry written in some other script can match: not an ASCII one, nor one in Latin
+  // alone (an accented name, say), whose skeleton is then never needed.
   const skeletonIndex = (nonAsciiOnly: boolean) => {
     const map = new Map<string, DirEntry[]>();
     for (const entry of entries) {
-      if (nonAsciiOnly && isAscii(entry.name)) continue;
+      if (nonAsciiOnly && (isAscii(entry.name) || !inOtherScript(entry.name))) continue;
       const key = confusableKey(nfcName(entry));
       const list = map.get(key);
       if (list) list.push(entry);
@@ -122,12 +167,15 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
   return {
     entries,
     exact(name) {
-      const there = byNfc.get(name);
-      if (there === undefined) return undefined;
-      return Array.isArray(there) ? { ambiguous: there } : { entry: there };
+      const spelled = ordered ? search(entries, name) : undefined;
+      const keyed = respelled.get(name);
+      if (keyed === undefined) return spelled === undefined ? undefined : { entry: spelled };
+      if (spelled === undefined && !Array.isArray(keyed)) return { entry: keyed };
+      // Two spellings of one NFC name (rare, and a fault): named in the order they were listed.
+      return { ambiguous: entries.filter((e) => nfcName(e) === name) };
     },
     named(raw) {
-      return under(byNfc, nfc(raw)).find((e) => e.name === raw);
+      return ordered ? search(entries, raw) : under(respelled, nfc(raw)).find((e) => e.name === raw);
     },
     caseVariants(name) {
       // ASCII folds only to ASCII, so among ASCII names a scan finds the entries the map would; a
@@ -159,27 +207,31 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
 }
 
 const TYPES: readonly DirEntry["type"][] = ["file", "directory", "symlink", "other"];
+// One character per type, in TYPES order: a released directory keeps a byte per entry for it.
+const TYPE_CODES = "fdso";
 
-/** A released directory's entries: the names joined on NUL (no name holds one) and a type each. */
-type Packed = { readonly names: string; readonly types: readonly number[] } | { readonly entries: readonly DirEntry[] };
+/** A released directory's entries: the names joined on NUL (no name holds one) and a type code each. */
+type Packed = { readonly names: string; readonly types: string } | { readonly entries: readonly DirEntry[] };
 
 function pack(entries: readonly DirEntry[]): Packed {
   const names: string[] = new Array(entries.length);
-  const types: number[] = new Array(entries.length);
+  const types: string[] = new Array(entries.length);
   for (let i = 0; i < entries.length; i += 1) {
     const { name, type } = entries[i] as DirEntry;
     // A tree that let a name hold NUL keeps its entries as they are.
     if (name.includes("\u0000")) return { entries };
     names[i] = name;
-    types[i] = TYPES.indexOf(type);
+    types[i] = TYPE_CODES[TYPES.indexOf(type)] as string;
   }
-  return { names: names.join("\u0000"), types };
+  return { names: names.join("\u0000"), types: types.join("") };
 }
 
 function unpack(packed: Packed): readonly DirEntry[] {
   if ("entries" in packed) return packed.entries;
   if (packed.types.length === 0) return [];
-  return packed.names.split("\u0000").map((name, i) => ({ name, type: TYPES[packed.types[i] as number] as DirEntry["type"] }));
+  return packed.names
+    .split("\u0000")
+    .map((name, i) => ({ name, type: TYPES[TYPE_CODES.indexOf(packed.types.charAt(i))] as DirEntry["type"] }));
 }
 
 /** Creates the per-run listing cache over a tree. */

@@ -1,0 +1,109 @@
+import fc from "fast-check";
+import { ok, okAsync } from "neverthrow";
+import { describe, expect, test } from "vitest";
+import type { DirEntry, EntryType, TreeReader } from "../tree.js";
+import { createListings, type DirIndex } from "./listing.js";
+
+// Pieces names are made of: ASCII, a precomposed and a decomposed é, the Kelvin sign (whose NFC
+// is the ASCII K), and a Cyrillic а. Two spellings of one NFC name are therefore common.
+const PIECES = ["a", "b", "K", "k", "\u212a", "e", "\u00e9", "e\u0301", ".", "1", "\u0430"];
+const TYPES: readonly EntryType[] = ["file", "directory", "symlink", "other"];
+
+const nameArb = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 3 }).map((parts) => parts.join(""));
+const entriesArb = fc.uniqueArray(fc.record({ name: nameArb, type: fc.constantFrom(...TYPES) }), {
+  selector: (e) => e.name,
+  maxLength: 12,
+});
+
+// A reader that lists one directory, `d`, exactly as given (in the given order).
+function readerOf(entries: readonly DirEntry[]): TreeReader {
+  const list = () => ok<readonly DirEntry[], never>(entries);
+  return {
+    describe: "listing test",
+    list: () => okAsync(entries),
+    read: () => {
+      throw new Error("not read in these tests");
+    },
+    readLink: () => {
+      throw new Error("not read in these tests");
+    },
+    now: { list, readWith: () => ok(undefined as never) },
+  };
+}
+
+function indexOf(entries: readonly DirEntry[]): DirIndex {
+  const made = createListings(readerOf(entries)).index("d");
+  if (made instanceof Promise) throw new Error("expected an answer at once");
+  return made._unsafeUnwrap();
+}
+
+// What `exact` says, in a form that does not depend on the listing order.
+function exactly(index: DirIndex, name: string): string | readonly string[] | undefined {
+  const hit = index.exact(name);
+  if (hit === undefined) return undefined;
+  return "entry" in hit ? hit.entry.name : hit.ambiguous.map((e) => e.name).sort();
+}
+
+const byName = (a: DirEntry, b: DirEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+describe("a directory's exact lookups", () => {
+  test("agree with the definition (entries whose NFC is the name) whether or not the listing comes sorted", () => {
+    fc.assert(
+      fc.property(entriesArb, fc.array(nameArb, { maxLength: 6 }), fc.integer(), (entries, extra, seed) => {
+        const sorted = [...entries].sort(byName);
+        // Any other order: a reversal, or a rotation picked by the seed.
+        const at = entries.length === 0 ? 0 : Math.abs(seed) % entries.length;
+        const shuffled = seed % 2 === 0 ? [...sorted].reverse() : [...entries.slice(at), ...entries.slice(0, at)];
+        const queries = [...entries.map((e) => e.name.normalize("NFC")), ...extra.map((n) => n.normalize("NFC"))];
+        const raws = [...entries.map((e) => e.name), ...extra];
+        const indexes = [indexOf(sorted), indexOf(shuffled)];
+        for (const q of queries) {
+          const spellings = entries.filter((e) => e.name.normalize("NFC") === q).map((e) => e.name).sort();
+          const expected = spellings.length === 0 ? undefined : spellings.length === 1 ? spellings[0] : spellings;
+          for (const index of indexes) expect(exactly(index, q)).toEqual(expected);
+        }
+        for (const raw of raws) {
+          const expected = entries.find((e) => e.name === raw);
+          for (const index of indexes) expect(index.named(raw)).toEqual(expected);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("two spellings of one name are named in the order the directory listed them", () => {
+    const entries: DirEntry[] = [
+      { name: "Key", type: "file" },
+      { name: "caf\u00e9", type: "file" },
+      { name: "cafe\u0301", type: "directory" },
+      { name: "\u212aey", type: "file" },
+    ];
+    const index = indexOf(entries);
+    expect(index.exact("Key")).toEqual({ ambiguous: [entries[0], entries[3]] });
+    expect(index.exact("caf\u00e9")).toEqual({ ambiguous: [entries[1], entries[2]] });
+    expect(index.exact("key")).toBeUndefined();
+    expect(index.named("\u212aey")).toBe(entries[3]);
+  });
+});
+
+describe("a released directory", () => {
+  test("is rebuilt from its packed copy with every name and type as listed, and never listed again", () => {
+    fc.assert(
+      fc.property(entriesArb, (entries) => {
+        const sorted = [...entries].sort(byName);
+        let lists = 0;
+        const reader = readerOf(sorted);
+        const now = reader.now as NonNullable<TreeReader["now"]>;
+        const counted: TreeReader = { ...reader, now: { list: (path) => ((lists += 1), now.list(path)), readWith: now.readWith } };
+        const listings = createListings(counted);
+        listings.index("d");
+        listings.release("d");
+        const again = listings.index("d");
+        if (again instanceof Promise) throw new Error("expected an answer at once");
+        expect(again._unsafeUnwrap().entries).toEqual(sorted);
+        expect(lists).toBe(1);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
