@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { writeSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { sealedProcess } from "@decay/cli-kit";
 import { main } from "./cli/main.js";
@@ -9,5 +10,5 @@ import { main } from "./cli/main.js";
 // so the bin sets it and the library never does.
 setFlagsFromString("--semi-space-growth-factor=1");
 
-const { streams, finish } = sealedProcess(process, "error");
+const { streams, finish } = sealedProcess(process, "error", { writeSync });
 main(process.argv.slice(2), streams).then(finish, () => finish(2));

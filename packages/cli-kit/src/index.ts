@@ -1,5 +1,5 @@
 // Internal API shared by the decay CLIs: named exports only.
-export type { ProcessLike } from "./process.js";
+export type { ProcessLike, SealOptions, WriteSync } from "./process.js";
 export { sealedProcess } from "./process.js";
 export type { CliWriter, StdStreams } from "./streams.js";
 export { bestEffort, drain, inputName, readArgument, reasonOf, writeText } from "./streams.js";

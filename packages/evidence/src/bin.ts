@@ -1,6 +1,7 @@
 #!/usr/bin/env node
+import { writeSync } from "node:fs";
 import { sealedProcess } from "@decay/cli-kit";
 import { decayEvidenceMain } from "./cli/main.js";
 
-const { streams, finish } = sealedProcess(process, "decay-evidence");
+const { streams, finish } = sealedProcess(process, "decay-evidence", { writeSync });
 decayEvidenceMain(process.argv.slice(2), streams).then(finish, () => finish(2));

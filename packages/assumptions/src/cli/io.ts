@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { statSync } from "node:fs";
-import { open, rename, unlink } from "node:fs/promises";
+import { closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { bestEffort, inputName, readArgument, reasonOf, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
@@ -41,19 +40,25 @@ export function checkRoot(io: CliIo, root: string): ResultAsync<string, CliFault
   );
 }
 
+// Synchronous, like every other file call of the CLI: loading node:fs/promises for this one
+// write cost every run (a check never writes a file) several milliseconds.
 async function writeThenRename(target: string, text: string): Promise<void> {
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  const handle = await open(temp, "wx", 0o644);
+  const fd = openSync(temp, "wx", 0o644);
   try {
     try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
+      writeFileSync(fd, text, "utf8");
+      fsyncSync(fd);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
-    await rename(temp, target);
+    renameSync(temp, target);
   } catch (e) {
-    await unlink(temp).catch(() => undefined);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // The temp file is already gone; the write's own error is the one to report.
+    }
     throw e;
   }
 }

@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import { sealedProcess } from "@decay/cli-kit";
 import type { CliIo } from "./io.js";
 
@@ -6,7 +7,7 @@ import type { CliIo } from "./io.js";
  * uncaught exception or an unhandled rejection makes the exit code 2 whatever `main` returns.
  */
 export function processIo(): { readonly io: CliIo; finish(code: number): void } {
-  const { streams, finish } = sealedProcess(process, "decay-contract");
+  const { streams, finish } = sealedProcess(process, "decay-contract", { writeSync });
   const io: CliIo = {
     stdout: async (text) => streams.stdout.write(text),
     stderr: async (text) => streams.stderr.write(text),
