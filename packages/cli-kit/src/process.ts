@@ -65,6 +65,18 @@ function descriptorWriter(fd: number, writeSync: WriteSync, stream: () => NodeJS
   };
 }
 
+/** A stream got only when first used, with its error listener added then, once. */
+function onFirstUse(get: () => NodeJS.WritableStream, onError: () => void): () => NodeJS.WritableStream {
+  let stream: NodeJS.WritableStream | undefined;
+  return () => {
+    if (stream === undefined) {
+      stream = get();
+      stream.on("error", onError);
+    }
+    return stream;
+  };
+}
+
 /**
  * Real streams for a bin, sealed: a failed stdout write (EPIPE or any other, thrown by a
  * descriptor write or reported as the stream's 'error') and any uncaught exception or unhandled
@@ -89,24 +101,9 @@ export function sealedProcess(
     proc.exitCode = 2;
   };
   const { writeSync } = options;
-  // A stream is touched only when used: each is wired (a stdout error seals, a stderr error is
-  // ignored) the first time.
-  let stdoutStream: NodeJS.WritableStream | undefined;
-  const stdoutOf = (): NodeJS.WritableStream => {
-    if (stdoutStream === undefined) {
-      stdoutStream = proc.stdout;
-      stdoutStream.on("error", seal);
-    }
-    return stdoutStream;
-  };
-  let stderrStream: NodeJS.WritableStream | undefined;
-  const stderrOf = (): NodeJS.WritableStream => {
-    if (stderrStream === undefined) {
-      stderrStream = proc.stderr;
-      stderrStream.on("error", () => undefined);
-    }
-    return stderrStream;
-  };
+  // A stdout error seals; a stderr error is ignored.
+  const stdoutOf = onFirstUse(() => proc.stdout, seal);
+  const stderrOf = onFirstUse(() => proc.stderr, () => undefined);
   const stdout = writeSync ? descriptorWriter(1, writeSync, stdoutOf, seal) : writerOf(stdoutOf());
   const stderr = writeSync ? descriptorWriter(2, writeSync, stderrOf, () => undefined) : writerOf(stderrOf());
   const crash = (reason: unknown): void => {
