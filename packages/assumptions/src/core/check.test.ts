@@ -186,6 +186,14 @@ describe("faults and cost", () => {
     const [row] = parseAssumptions("absent\tsrc/pay.ts")._unsafeUnwrap();
     expect(() => Object.assign(row as Assumption, { path: "../x" })).toThrow(TypeError);
   });
+  test("a copy of a parsed row is re-read, and a row that is no object is refused, not thrown", async () => {
+    const t = tree({ "src/pay.ts": "def refund(\n" });
+    const [row] = parseAssumptions("absent\tsrc/pay.ts")._unsafeUnwrap();
+    const copied = await checkTree({ tree: t, assumptions: [{ ...(row as Assumption), path: "../x" } as Assumption] });
+    expect(copied._unsafeUnwrapErr()).toMatchObject({ code: "path-dotdot", line: 1 });
+    const odd = await checkTree({ tree: t, assumptions: ["absent\tsrc/pay.ts" as unknown as Assumption] });
+    expect(odd._unsafeUnwrapErr()).toMatchObject({ code: "unknown-kind" });
+  });
   test("an empty assumption list is refused", async () => {
     expect((await checkTree({ tree: tree({}), assumptions: [] }))._unsafeUnwrapErr()).toMatchObject({ code: "plan-empty" });
   });

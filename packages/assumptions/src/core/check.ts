@@ -36,7 +36,7 @@ async function judgeAll(listings: Listings, rows: readonly Assumption[], maxByte
   const settle = (position: number): void => {
     answered[position] = 1;
     while (settledUpTo < order.length && answered[settledUpTo] === 1) {
-      const dirs = release.get(settledUpTo);
+      const dirs = release[settledUpTo];
       if (dirs) for (const dir of dirs) listings.release(dir);
       settledUpTo += 1;
     }

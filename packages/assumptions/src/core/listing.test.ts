@@ -9,11 +9,22 @@ import { createListings, type DirIndex } from "./listing.js";
 const PIECES = ["a", "b", "K", "k", "\u212a", "e", "\u00e9", "e\u0301", ".", "1", "\u0430"];
 const TYPES: readonly EntryType[] = ["file", "directory", "symlink", "other"];
 
-const nameArb = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 3 }).map((parts) => parts.join(""));
-const entriesArb = fc.uniqueArray(fc.record({ name: nameArb, type: fc.constantFrom(...TYPES) }), {
-  selector: (e) => e.name,
-  maxLength: 12,
-});
+const namesOf = (pieces: readonly string[]) =>
+  fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 3 }).map((parts) => parts.join(""));
+const listingOf = (names: fc.Arbitrary<string>) =>
+  fc.uniqueArray(fc.record({ name: names, type: fc.constantFrom(...TYPES) }), { selector: (e) => e.name, maxLength: 12 });
+const nameArb = namesOf(PIECES);
+const entriesArb = listingOf(nameArb);
+
+// For case variants, add the sharp s (whose fold is "ss", two letters) and capitals beside it.
+const CASE_PIECES = [...PIECES, "\u00df", "s", "S", "A"];
+const caseNameArb = namesOf(CASE_PIECES);
+
+// Full case folding, for these pieces only: NFC, ß to "ss", then lower case (which takes the
+// Kelvin sign to k).
+function foldModel(name: string): string {
+  return name.normalize("NFC").replaceAll("\u00df", "ss").toLowerCase().normalize("NFC");
+}
 
 // A reader that lists one directory, `d`, exactly as given (in the given order).
 function readerOf(entries: readonly DirEntry[]): TreeReader {
@@ -46,17 +57,21 @@ function exactly(index: DirIndex, name: string): string | readonly string[] | un
 
 const byName = (a: DirEntry, b: DirEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+// The listing sorted as Node gives it, and in some other order picked by the seed.
+function bothOrders(entries: readonly DirEntry[], seed: number): readonly (readonly DirEntry[])[] {
+  const sorted = [...entries].sort(byName);
+  const at = entries.length === 0 ? 0 : Math.abs(seed) % entries.length;
+  const shuffled = seed % 2 === 0 ? [...sorted].reverse() : [...entries.slice(at), ...entries.slice(0, at)];
+  return [sorted, shuffled];
+}
+
 describe("a directory's exact lookups", () => {
   test("agree with the definition (entries whose NFC is the name) whether or not the listing comes sorted", () => {
     fc.assert(
       fc.property(entriesArb, fc.array(nameArb, { maxLength: 6 }), fc.integer(), (entries, extra, seed) => {
-        const sorted = [...entries].sort(byName);
-        // Any other order: a reversal, or a rotation picked by the seed.
-        const at = entries.length === 0 ? 0 : Math.abs(seed) % entries.length;
-        const shuffled = seed % 2 === 0 ? [...sorted].reverse() : [...entries.slice(at), ...entries.slice(0, at)];
         const queries = [...entries.map((e) => e.name.normalize("NFC")), ...extra.map((n) => n.normalize("NFC"))];
         const raws = [...entries.map((e) => e.name), ...extra];
-        const indexes = [indexOf(sorted), indexOf(shuffled)];
+        const indexes = bothOrders(entries, seed).map(indexOf);
         for (const q of queries) {
           const spellings = entries.filter((e) => e.name.normalize("NFC") === q).map((e) => e.name).sort();
           const expected = spellings.length === 0 ? undefined : spellings.length === 1 ? spellings[0] : spellings;
@@ -83,6 +98,34 @@ describe("a directory's exact lookups", () => {
     expect(index.exact("caf\u00e9")).toEqual({ ambiguous: [entries[1], entries[2]] });
     expect(index.exact("key")).toBeUndefined();
     expect(index.named("\u212aey")).toBe(entries[3]);
+  });
+});
+
+describe("a directory's case variants", () => {
+  test("are the entries with the name's case fold but another NFC spelling, in listing order, sorted or not", () => {
+    fc.assert(
+      fc.property(listingOf(caseNameArb), fc.array(caseNameArb, { maxLength: 6 }), fc.integer(), (entries, extra, seed) => {
+        const queries = [...entries.map((e) => e.name), ...extra].map((n) => n.normalize("NFC"));
+        for (const listed of bothOrders(entries, seed)) {
+          const index = indexOf(listed);
+          for (const q of queries) {
+            const expected = listed.filter((e) => foldModel(e.name) === foldModel(q) && e.name.normalize("NFC") !== q);
+            expect(index.caseVariants(q)).toEqual(expected);
+          }
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("find a capitalised entry, a sharp s and the Kelvin sign from a lower-case name", () => {
+    const names = ["Readme", "readme", "stra\u00dfe", "\u212a"];
+    const index = indexOf(names.map((name): DirEntry => ({ name, type: "file" })).sort(byName));
+    expect(index.caseVariants("README").map((e) => e.name)).toEqual(["Readme", "readme"]);
+    expect(index.caseVariants("readme").map((e) => e.name)).toEqual(["Readme"]);
+    expect(index.caseVariants("STRASSE").map((e) => e.name)).toEqual(["stra\u00dfe"]);
+    expect(index.caseVariants("k").map((e) => e.name)).toEqual(["\u212a"]);
+    expect(index.caseVariants("K").map((e) => e.name)).toEqual([]);
   });
 });
 

@@ -61,59 +61,59 @@ function inOtherScript(name: string): boolean {
   return scripts !== "" && scripts !== "Latn";
 }
 
-// Equal but for the case of ASCII letters, compared in place (no lower-case copy of either).
-function asciiCaseEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    const lower = x | 0x20;
-    if ((x ^ y) !== 0x20 || lower < 0x61 || lower > 0x7a) return false;
-  }
-  return true;
-}
+type Keyed<T> = Map<string, T | T[]>;
 
-type Keyed = Map<string, DirEntry | DirEntry[]>;
-
-/** Directories up to this many entries are scanned for case variants rather than indexed. */
-const SCAN_MAX = 64;
-
-// Files an entry under a key; most keys hold one entry, stored bare to spare an array per entry.
-function add(map: Keyed, key: string, entry: DirEntry): void {
+// Files a value under a key; most keys hold one value, stored bare to spare an array per value.
+function add<T>(map: Keyed<T>, key: string, value: T): void {
   const there = map.get(key);
-  if (there === undefined) map.set(key, entry);
-  else if (Array.isArray(there)) there.push(entry);
-  else map.set(key, [there, entry]);
+  if (there === undefined) map.set(key, value);
+  else if (Array.isArray(there)) there.push(value);
+  else map.set(key, [there, value]);
 }
 
-// Entries under a key each.
-function indexBy(entries: readonly DirEntry[], keyOf: (entry: DirEntry) => string): Keyed {
-  const map: Keyed = new Map();
-  for (let i = 0; i < entries.length; i += 1) add(map, keyOf(entries[i] as DirEntry), entries[i] as DirEntry);
-  return map;
-}
-
-function under(map: Keyed, key: string): readonly DirEntry[] {
+function under<T>(map: Keyed<T>, key: string): readonly T[] {
   const there = map.get(key);
   if (there === undefined) return [];
   return Array.isArray(there) ? there : [there];
 }
 
-const foldedName = (entry: DirEntry): string => caseFold(entry.name);
-
-// The entry spelled `name` in `entries` (names in ascending order), by binary search.
-function search(entries: readonly DirEntry[], name: string): DirEntry | undefined {
+// The position of the entry spelled `name` in `entries` (names in ascending order), by binary
+// search; -1 when there is none.
+function search(entries: readonly DirEntry[], name: string): number {
   let lo = 0;
   let hi = entries.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const there = (entries[mid] as DirEntry).name;
-    if (there === name) return entries[mid];
+    if (there === name) return mid;
     if (there < name) lo = mid + 1;
     else hi = mid - 1;
   }
-  return undefined;
+  return -1;
+}
+
+// The entry spelled `name` in `entries` (names in ascending order), if any.
+function spelledAs(entries: readonly DirEntry[], name: string): DirEntry | undefined {
+  const at = search(entries, name);
+  return at === -1 ? undefined : entries[at];
+}
+
+// An entry's case-fold key; an ASCII name without capitals (most) is its own, with no copy made.
+function foldOf(entry: DirEntry): string {
+  return caseFold(entry.name);
+}
+
+// The positions of entries under their case-fold key: only the entries whose key differs from
+// their name when the names are in order (the rest are found by binary search on the key), else
+// all of them. Positions go in ascending order under each key.
+function foldIndex(entries: readonly DirEntry[], ordered: boolean): Keyed<number> {
+  const map: Keyed<number> = new Map();
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i] as DirEntry;
+    const key = foldOf(entry);
+    if (!ordered || key !== entry.name) add(map, key, i);
+  }
+  return map;
 }
 
 // Whether the names come in strictly ascending order (JavaScript's `<`). Node's readdir returns
@@ -129,14 +129,15 @@ function ascending(entries: readonly DirEntry[]): boolean {
 // in NFC is found by binary search on its own spelling; only the entries stored otherwise (NFD,
 // or a singleton such as the Kelvin sign, whose NFC may even be ASCII) go into a map keyed by
 // their NFC, and a name found both ways is ambiguous. Nothing is built per ASCII entry. Names out
-// of order (another reader) are all keyed by NFC. The case-fold map is built only when a name
+// of order (another reader) are all keyed by NFC. Case variants work the same way with the
+// case-fold key (a lower-case name is its own key), and their map is built only when a name
 // misses.
 function buildIndex(entries: readonly DirEntry[]): DirIndex {
   let nonAscii = 0;
   const ordered = ascending(entries);
   // Entries under their NFC spelling: those whose NFC differs from their name, or every entry
   // when the names are out of order. Non-ASCII names are counted on the way.
-  const respelled: Keyed = new Map();
+  const respelled: Keyed<DirEntry> = new Map();
   for (let i = 0; i < entries.length; i += 1) {
     const entry = entries[i] as DirEntry;
     const { name } = entry;
@@ -148,14 +149,15 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
     const composed = name.normalize("NFC");
     if (!ordered || composed !== name) add(respelled, composed, entry);
   }
-  let byFold: Keyed | undefined;
+  let byFold: Keyed<number> | undefined;
   const skeletons = new Map<boolean, Map<string, DirEntry[]>>();
   // An ASCII name's letters are Latin (or it has none, and matches nothing), so for an ASCII name
   // only an entry written in some other script can match: not an ASCII one, nor one in Latin
   // alone (an accented name, say), whose skeleton is then never needed.
   const skeletonIndex = (nonAsciiOnly: boolean) => {
     const map = new Map<string, DirEntry[]>();
-    for (const entry of entries) {
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i] as DirEntry;
       if (nonAsciiOnly && (isAscii(entry.name) || !inOtherScript(entry.name))) continue;
       const key = confusableKey(nfcName(entry));
       const list = map.get(key);
@@ -167,7 +169,7 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
   return {
     entries,
     exact(name) {
-      const spelled = ordered ? search(entries, name) : undefined;
+      const spelled = ordered ? spelledAs(entries, name) : undefined;
       const keyed = respelled.get(name);
       if (keyed === undefined) return spelled === undefined ? undefined : { entry: spelled };
       if (spelled === undefined && !Array.isArray(keyed)) return { entry: keyed };
@@ -175,16 +177,21 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
       return { ambiguous: entries.filter((e) => nfcName(e) === name) };
     },
     named(raw) {
-      return ordered ? search(entries, raw) : under(respelled, nfc(raw)).find((e) => e.name === raw);
+      return ordered ? spelledAs(entries, raw) : under(respelled, nfc(raw)).find((e) => e.name === raw);
     },
     caseVariants(name) {
-      // ASCII folds only to ASCII, so among ASCII names a scan finds the entries the map would; a
-      // small directory is scanned instead of building the map.
-      if (entries.length <= SCAN_MAX && nonAscii === 0 && isAscii(name)) {
-        return entries.filter((e) => e.name !== name && asciiCaseEqual(e.name, name));
+      const key = caseFold(name);
+      byFold ??= foldIndex(entries, ordered);
+      const keyed = under(byFold, key);
+      // In order, an entry that is its own key is not in the map: it is the one spelled as the key.
+      const own = ordered ? search(entries, key) : -1;
+      const positions = own === -1 || foldOf(entries[own] as DirEntry) !== key ? keyed : [...keyed, own].sort((a, b) => a - b);
+      const found: DirEntry[] = [];
+      for (let k = 0; k < positions.length; k += 1) {
+        const entry = entries[positions[k] as number] as DirEntry;
+        if (nfcName(entry) !== name) found.push(entry);
       }
-      byFold ??= indexBy(entries, foldedName);
-      return under(byFold, caseFold(name)).filter((e) => nfcName(e) !== name);
+      return found;
     },
     confusables(name) {
       const nonAsciiOnly = isAscii(name);

@@ -17,7 +17,7 @@ describe("judgingOrder", () => {
   test("each directory is let go once, at its last row; the root never", () => {
     const paths = ["a/b/y", "a/w", "c/x", "a/b/v"];
     const { order, release } = judgingOrder(paths);
-    const at = Object.fromEntries([...release].flatMap(([k, dirs]) => dirs.map((d) => [d, order[k]])));
+    const at = Object.fromEntries(release.flatMap((dirs, k) => (dirs ?? []).map((d) => [d, order[k]])));
     expect(at).toEqual({ "a/b": 3, a: 3, c: 2 });
   });
 
@@ -29,7 +29,7 @@ describe("judgingOrder", () => {
         const { order, release } = judgingOrder(paths);
         expect([...order].sort((x, y) => x - y)).toEqual(paths.map((_, i) => i));
         const releasedAt = new Map<string, number>();
-        for (const [k, dirs] of release) for (const d of dirs) {
+        for (const [k, dirs] of release.entries()) for (const d of dirs ?? []) {
           expect(releasedAt.has(d)).toBe(false);
           releasedAt.set(d, k);
         }

@@ -9,10 +9,10 @@ export interface JudgingOrder {
   /** Input indices, in the order they are judged. */
   readonly order: readonly number[];
   /**
-   * `release.get(k)`: the directories (tree paths as the plan spells them) whose last row is the
-   * `k`th judged; `""`, the root, is never in it.
+   * `release[k]`: the directories (tree paths as the plan spells them) whose last row is the
+   * `k`th judged, if any; `""`, the root, is never among them.
    */
-  readonly release: ReadonlyMap<number, readonly string[]>;
+  readonly release: readonly (readonly string[] | undefined)[];
 }
 
 function parentOf(path: string): string {
@@ -44,11 +44,11 @@ export function judgingOrder(paths: readonly string[]): JudgingOrder {
     // This group's directory and each of its ancestors are needed at least this far.
     for (let d = dir; d !== ""; d = parentOf(d)) lastUse.set(d, order.length - 1);
   }
-  const release = new Map<number, string[]>();
+  const release: (string[] | undefined)[] = new Array(order.length);
   for (const [dir, k] of lastUse) {
-    const at = release.get(k);
+    const at = release[k];
     if (at) at.push(dir);
-    else release.set(k, [dir]);
+    else release[k] = [dir];
   }
   return { order, release };
 }

@@ -5,7 +5,6 @@ import type { CheckFault } from "./faults.js";
 import { isAscii } from "./unicode/fold.js";
 
 const CR = 13;
-const encoder = new TextEncoder();
 
 // A Buffer over the same memory: Buffer's indexOf and latin1 decoding are native and fast.
 function view(bytes: Uint8Array): Buffer {
@@ -58,8 +57,11 @@ export function asciiIncludes(bytes: Uint8Array, literal: string): boolean | und
 // One-shot `crypto.hash` (Node 20.12+) spares a Hash object per file; older Node 20 falls back.
 const oneShot = (nodeCrypto as { hash?: typeof nodeCrypto.hash }).hash;
 
-function sha256(bytes: Uint8Array): string {
-  return oneShot ? oneShot("sha256", bytes, "hex") : nodeCrypto.createHash("sha256").update(bytes).digest("hex");
+// SHA-256 of bytes, or of a string's UTF-8 (encoded by Node itself: no JavaScript copy of it).
+function sha256(data: Uint8Array | string): string {
+  if (oneShot) return oneShot("sha256", data, "hex");
+  const hash = nodeCrypto.createHash("sha256");
+  return (typeof data === "string" ? hash.update(data, "utf8") : hash.update(data)).digest("hex");
 }
 
 /**
@@ -68,5 +70,5 @@ function sha256(bytes: Uint8Array): string {
  */
 export function digestText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
   if (bytesAreAscii(bytes) && view(bytes).indexOf(CR) === -1) return ok(sha256(bytes));
-  return decodeText(bytes, path).map((text) => sha256(encoder.encode(text)));
+  return decodeText(bytes, path).map(sha256);
 }

@@ -25,6 +25,7 @@ export function isAscii(text: string): boolean {
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ASCII_CAPITAL = /[A-Z]/;
 
 /** True when a string holds only printable ASCII (space to `~`): no control, format or non-ASCII character. */
 export function isPrintableAscii(text: string): boolean {
@@ -41,7 +42,8 @@ export function nfc(text: string): string {
  * name. `Straße` and `STRASSE` share one key; so do `K` (Kelvin sign) and `k`.
  */
 export function caseFold(text: string): string {
-  if (isAscii(text)) return text.toLowerCase();
+  // toLowerCase makes a new string even when nothing changes: most names hold no capital.
+  if (isAscii(text)) return ASCII_CAPITAL.test(text) ? text.toLowerCase() : text;
   const map = foldTable();
   let out = "";
   for (const ch of text.normalize("NFC")) {
