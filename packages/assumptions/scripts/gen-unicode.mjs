@@ -238,10 +238,14 @@ function writeTables(source) {
     ["Full (status F) foldings: a code point to the string it folds to.", `export const FOLD_FULL: readonly (readonly [number, string])[] = ${JSON.stringify(source.full)};`],
   ]);
   const groups = confusableGroups();
+  // Text decoded on first use: as an array literal the table cost every start of the CLI about
+  // 7 ms to compile, and most runs never consult it. Plain ASCII with no escapes: as JSON, its
+  // non-ASCII characters became \u escapes in the bundle, which V8 decoded one by one at every
+  // start (about 4 ms; docs/performance.md).
+  const codes = (text) => [...text].map((ch) => ch.codePointAt(0).toString(36)).join(",");
+  const encoded = groups.map(([prototype, sources]) => `${codes(prototype)}:${codes(sources)}`).join(";");
   writeTable("confusables-table.ts", confusablesSource(), [
-    // JSON text, parsed on first use: as an array literal the table cost every start of the CLI
-    // about 7 ms to compile, most runs never consult it, and a string literal compiles at once.
-    ["Prototype groups as JSON: [prototype, every single code point whose prototype it is, concatenated][].", `export const CONFUSABLE_GROUPS_JSON = ${JSON.stringify(JSON.stringify(groups))};`],
+    ["Prototype groups, `;` between groups: a prototype's code points, `:`, then every single code point whose prototype it is; each code point in base 36, `,` between them.", `export const CONFUSABLE_GROUPS = ${JSON.stringify(encoded)};`],
   ]);
   writeTable("scripts-table.ts", source.scripts, [
     ["Every specific Script code (Common, Inherited and Unknown left out), tested via \\p{Script=...}.", `export const SCRIPT_CODES: readonly string[] = ${JSON.stringify(source.codes)};`],

@@ -27,8 +27,15 @@ function nameOf(raw: Uint8Array | string): string | undefined {
   return typeof raw === "string" ? raw : decodeName(raw);
 }
 
-function toEntries(path: string, dirents: readonly (DirentLike | string | Uint8Array)[]): Result<readonly DirEntry[], TreeError> {
+/** U+FFFD: what a lenient UTF-8 decoding puts where a name's bytes are not UTF-8. */
+const REPLACEMENT = "\uFFFD";
+
+/** Entries as listed; `suspect` when a name holds U+FFFD (a lenient decoding may have put it there). */
+type Listed = { readonly entries: readonly DirEntry[]; readonly suspect: boolean };
+
+function toEntries(path: string, dirents: readonly (DirentLike | string | Uint8Array)[]): Result<Listed, TreeError> {
   const entries: DirEntry[] = new Array(dirents.length);
+  let suspect = false;
   for (let i = 0; i < dirents.length; i += 1) {
     const d = dirents[i] as DirentLike | string | Uint8Array;
     if (typeof d === "string" || d instanceof Uint8Array) {
@@ -36,9 +43,10 @@ function toEntries(path: string, dirents: readonly (DirentLike | string | Uint8A
     }
     const name = nameOf(d.name);
     if (name === undefined) return err(treeError("tree-io", path, "an entry's name is not UTF-8"));
+    if (name.includes(REPLACEMENT)) suspect = true;
     entries[i] = { name, type: entryType(d) };
   }
-  return ok(entries);
+  return ok({ entries, suspect });
 }
 
 /** Lists a directory; a path naming a link (other than the root itself) is not listed through. */
@@ -49,14 +57,10 @@ function listDir(fs: FsLike, abs: string, path: string): Result<readonly DirEntr
       : attempt("list", path, () => fs.lstatSync(abs)).andThen((stat) =>
           stat.isDirectory() ? ok(undefined) : err(treeError("tree-not-a-directory", path, statKind(stat))),
         );
-  return checked.andThen(() => attempt("list", path, () => fs.readdirSync(abs, { withFileTypes: true }))).andThen((dirents) => {
-    const listed = toEntries(path, dirents);
-    return listed.isOk() && listed.value.some((e) => e.name.includes(REPLACEMENT)) ? listStrictly(fs, abs, path) : listed;
-  });
+  return checked.andThen(() => attempt("list", path, () => fs.readdirSync(abs, { withFileTypes: true }))).andThen((dirents) =>
+    toEntries(path, dirents).andThen((listed) => (listed.suspect ? listStrictly(fs, abs, path) : ok(listed.entries))),
+  );
 }
-
-/** U+FFFD: what a lenient UTF-8 decoding puts where a name's bytes are not UTF-8. */
-const REPLACEMENT = "\uFFFD";
 
 /**
  * Lists again with names as bytes, decoded strictly: taken only when a leniently decoded name
@@ -65,7 +69,7 @@ const REPLACEMENT = "\uFFFD";
  */
 function listStrictly(fs: FsLike, abs: string, path: string): Result<readonly DirEntry[], TreeError> {
   return attempt("list", path, () => fs.readdirSync(abs, { encoding: "buffer", withFileTypes: true })).andThen((dirents) =>
-    toEntries(path, dirents),
+    toEntries(path, dirents).map((listed) => listed.entries),
   );
 }
 

@@ -170,7 +170,7 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
     entries,
     exact(name) {
       const spelled = ordered ? spelledAs(entries, name) : undefined;
-      const keyed = respelled.get(name);
+      const keyed = respelled.size === 0 ? undefined : respelled.get(name);
       if (keyed === undefined) return spelled === undefined ? undefined : { entry: spelled };
       if (spelled === undefined && !Array.isArray(keyed)) return { entry: keyed };
       // Two spellings of one NFC name (rare, and a fault): named in the order they were listed.

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ParseFault } from "./faults.js";
-import type { Assumption } from "./model.js";
+import type { Assumption, AssumptionKind } from "./model.js";
 import { parsePath } from "./path.js";
 import { checkCharacters } from "./rules.js";
 import { strictText } from "./text.js";
@@ -8,7 +8,23 @@ import { strictText } from "./text.js";
 const BLANK = /^[ \t]*$/;
 const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
 const DIGEST = /^[0-9a-fA-F]{64}$/;
-const FIELDS = { exists: 2, absent: 2, contains: 3, lacks: 3, unchanged: 3 } as const;
+const HEX_CAPITAL = /[A-F]/;
+// How many TAB-separated fields a kind takes (a literal may hold more TABs, refused later), or
+// undefined for no kind at all. A switch, not an object: a key cut from the file would have to be
+// looked up in V8's string table before every property lookup.
+function fieldsOf(kind: string): 2 | 3 | undefined {
+  switch (kind) {
+    case "exists":
+    case "absent":
+      return 2;
+    case "contains":
+    case "lacks":
+    case "unchanged":
+      return 3;
+    default:
+      return undefined;
+  }
+}
 const CR = 13;
 
 function decode(input: string | Uint8Array): Result<string, ParseFault> {
@@ -70,15 +86,16 @@ function fieldCount(text: string): number {
 function parseRow(text: string, line: number): Result<Assumption, ParseFault> {
   const firstTab = text.indexOf("\t");
   const kind = firstTab === -1 ? text : text.slice(0, firstTab);
-  if (!Object.hasOwn(FIELDS, kind)) return err({ code: "unknown-kind", line, value: kind });
-  const known = kind as keyof typeof FIELDS;
+  const expected = fieldsOf(kind);
+  if (expected === undefined) return err({ code: "unknown-kind", line, value: kind });
+  const known = kind as AssumptionKind;
   const secondTab = firstTab === -1 ? -1 : text.indexOf("\t", firstTab + 1);
   // Two fields exactly; three exactly for unchanged; three or more for a literal (TABs and all).
   const fits =
-    FIELDS[known] === 2
+    expected === 2
       ? firstTab !== -1 && secondTab === -1
       : secondTab !== -1 && (known !== "unchanged" || text.indexOf("\t", secondTab + 1) === -1);
-  if (!fits) return err({ code: "field-count", line, kind: known, expected: FIELDS[known], actual: fieldCount(text) });
+  if (!fits) return err({ code: "field-count", line, kind: known, expected, actual: fieldCount(text) });
   const rawPath = secondTab === -1 ? text.slice(firstTab + 1) : text.slice(firstTab + 1, secondTab);
   const parsed = parsePath(rawPath, line);
   if (parsed.isErr()) return err(parsed.error);
@@ -87,7 +104,9 @@ function parseRow(text: string, line: number): Result<Assumption, ParseFault> {
   if (directory) return err({ code: "path-directory-for-file", line, kind: known, path: rawPath });
   const third = text.slice(secondTab + 1);
   if (known === "unchanged") {
-    return DIGEST.test(third) ? ok({ line, kind: known, path, sha256: third.toLowerCase() }) : err({ code: "bad-digest", line, value: third });
+    if (!DIGEST.test(third)) return err({ code: "bad-digest", line, value: third });
+    // toLowerCase copies even a digest already in lower case, as most are.
+    return ok({ line, kind: known, path, sha256: HEX_CAPITAL.test(third) ? third.toLowerCase() : third });
   }
   const literal = parseLiteral(third, line);
   return literal.isErr() ? err(literal.error) : ok({ line, kind: known, path, literal: literal.value });

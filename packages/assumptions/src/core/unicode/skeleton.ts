@@ -1,11 +1,19 @@
-import { CONFUSABLE_GROUPS_JSON } from "./confusables-table.js";
+import { CONFUSABLE_GROUPS } from "./confusables-table.js";
 import { caseFold, isAscii } from "./fold.js";
 
 let groups: readonly (readonly [string, string])[] | undefined;
 
-/** The UTS #39 prototype groups, `[prototype, its source code points concatenated]`, parsed once. */
+// Base-36 code points joined by `,` (the table's encoding) as the string they spell.
+function spelled(codes: string): string {
+  return String.fromCodePoint(...codes.split(",").map((code) => Number.parseInt(code, 36)));
+}
+
+/** The UTS #39 prototype groups, `[prototype, its source code points concatenated]`, decoded once. */
 export function confusableGroups(): readonly (readonly [string, string])[] {
-  groups ??= JSON.parse(CONFUSABLE_GROUPS_JSON) as readonly (readonly [string, string])[];
+  groups ??= CONFUSABLE_GROUPS.split(";").map((group) => {
+    const colon = group.indexOf(":");
+    return [spelled(group.slice(0, colon)), spelled(group.slice(colon + 1))] as const;
+  });
   return groups;
 }
 

@@ -10,6 +10,11 @@ import { SCRIPT_CODES, TABLES_UNICODE_VERSION } from "./scripts-table.js";
 import { isSingleScript, propertyRegex, scriptsOf } from "./scripts.js";
 import { confusableGroups, confusableKey, skeleton } from "./skeleton.js";
 
+// The source the generator encodes the confusables table from (source character -> prototype).
+const unhomoglyph = JSON.parse(
+  readFileSync(new URL(import.meta.resolve("unhomoglyph/data.json")), "utf8"),
+) as Record<string, string>;
+
 // The engine is the oracle only when it follows the tables' Unicode version; on a Node 20 whose
 // ICU is older the tests that compare every code point with it are skipped, visibly, with the
 // versions in their titles.
@@ -110,6 +115,11 @@ describe("confusable skeleton (UTS #39)", () => {
   });
   test("the key ignores case, so capital Cyrillic matches small Latin", () => {
     expect(confusableKey("АСЕ.ts")).toBe(confusableKey("ace.ts"));
+  });
+  test("the shipped table is unhomoglyph's data, every source with its prototype", () => {
+    const shipped = confusableGroups().flatMap(([prototype, sources]) => [...sources].map((s) => [s, prototype]));
+    expect(Object.fromEntries(shipped)).toEqual(unhomoglyph);
+    expect(shipped).toHaveLength(Object.keys(unhomoglyph).length);
   });
   test("property: an ASCII name's skeleton is the table applied code point by code point, NFD around", () => {
     const prototypeOf = new Map(confusableGroups().flatMap(([prototype, sources]) => [...sources].map((s) => [s, prototype] as const)));
