@@ -241,7 +241,7 @@ function writeTables(source) {
   // Text decoded on first use: as an array literal the table cost every start of the CLI about
   // 7 ms to compile, and most runs never consult it. Plain ASCII with no escapes: as JSON, its
   // non-ASCII characters became \u escapes in the bundle, which V8 decoded one by one at every
-  // start (about 4 ms; docs/performance.md).
+  // start (about 3 ms; docs/performance.md).
   const codes = (text) => [...text].map((ch) => ch.codePointAt(0).toString(36)).join(",");
   const encoded = groups.map(([prototype, sources]) => `${codes(prototype)}:${codes(sources)}`).join(";");
   writeTable("confusables-table.ts", confusablesSource(), [

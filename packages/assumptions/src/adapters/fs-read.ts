@@ -134,13 +134,8 @@ export function readFile(fs: FsLike, at: Where, alloc: Allocate): Result<Uint8Ar
   } catch (e) {
     return err(openRefused(fs, abs, path, e));
   }
-  let read: Result<Uint8Array, TreeError>;
-  try {
-    read = readOpened(fs, fd, at, alloc);
-  } catch (e) {
-    read = err(fromErrno("read", path, e));
-  }
+  const read = attempt("read", path, () => readOpened(fs, fd, at, alloc)).andThen((r) => r);
   // Closed whatever the read did; a failed close is the answer only after a good read.
   const closed = attempt("read", path, () => fs.closeSync(fd));
-  return read.isOk() && closed.isErr() ? err(closed.error) : read;
+  return read.andThen((bytes) => closed.map(() => bytes));
 }

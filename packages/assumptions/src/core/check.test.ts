@@ -9,7 +9,7 @@ import { judge } from "./judge.js";
 import { createListings } from "./listing.js";
 import { fixtureTree } from "./fixture-tree.js";
 import type { Assumption } from "./model.js";
-import { parseAssumptions } from "./parse.js";
+import { parseAssumptions, reparseAssumption } from "./parse.js";
 
 function tree(files: Record<string, string | Uint8Array>, links: Record<string, string> = {}): TreeReader {
   return fixtureTree(files, links).tree;
@@ -186,13 +186,23 @@ describe("faults and cost", () => {
     const [row] = parseAssumptions("absent\tsrc/pay.ts")._unsafeUnwrap();
     expect(() => Object.assign(row as Assumption, { path: "../x" })).toThrow(TypeError);
   });
+  test("a row from parseAssumptions is taken as it is; a copy of it is read again", () => {
+    const [row] = parseAssumptions("absent\tsrc/pay.ts")._unsafeUnwrap() as [Assumption];
+    expect(reparseAssumption(row)._unsafeUnwrap()).toBe(row);
+    const copy = { ...row };
+    const again = reparseAssumption(copy)._unsafeUnwrap();
+    expect(again).not.toBe(copy);
+    expect(again).toEqual(row);
+  });
   test("a copy of a parsed row is re-read, and a row that is no object is refused, not thrown", async () => {
     const t = tree({ "src/pay.ts": "def refund(\n" });
     const [row] = parseAssumptions("absent\tsrc/pay.ts")._unsafeUnwrap();
     const copied = await checkTree({ tree: t, assumptions: [{ ...(row as Assumption), path: "../x" } as Assumption] });
     expect(copied._unsafeUnwrapErr()).toMatchObject({ code: "path-dotdot", line: 1 });
-    const odd = await checkTree({ tree: t, assumptions: ["absent\tsrc/pay.ts" as unknown as Assumption] });
-    expect(odd._unsafeUnwrapErr()).toMatchObject({ code: "unknown-kind" });
+    for (const odd of ["absent\tsrc/pay.ts", null, undefined, 7]) {
+      const checked = await checkTree({ tree: t, assumptions: [odd as unknown as Assumption] });
+      expect(checked._unsafeUnwrapErr()).toMatchObject({ code: "unknown-kind" });
+    }
   });
   test("an empty assumption list is refused", async () => {
     expect((await checkTree({ tree: tree({}), assumptions: [] }))._unsafeUnwrapErr()).toMatchObject({ code: "plan-empty" });

@@ -93,14 +93,9 @@ function search(entries: readonly DirEntry[], name: string): number {
 }
 
 // The entry spelled `name` in `entries` (names in ascending order), if any.
-function spelledAs(entries: readonly DirEntry[], name: string): DirEntry | undefined {
+function entryNamed(entries: readonly DirEntry[], name: string): DirEntry | undefined {
   const at = search(entries, name);
   return at === -1 ? undefined : entries[at];
-}
-
-// An entry's case-fold key; an ASCII name without capitals (most) is its own, with no copy made.
-function foldOf(entry: DirEntry): string {
-  return caseFold(entry.name);
 }
 
 // The positions of entries under their case-fold key: only the entries whose key differs from
@@ -110,7 +105,7 @@ function foldIndex(entries: readonly DirEntry[], ordered: boolean): Keyed<number
   const map: Keyed<number> = new Map();
   for (let i = 0; i < entries.length; i += 1) {
     const entry = entries[i] as DirEntry;
-    const key = foldOf(entry);
+    const key = caseFold(entry.name);
     if (!ordered || key !== entry.name) add(map, key, i);
   }
   return map;
@@ -130,8 +125,8 @@ function ascending(entries: readonly DirEntry[]): boolean {
 // or a singleton such as the Kelvin sign, whose NFC may even be ASCII) go into a map keyed by
 // their NFC, and a name found both ways is ambiguous. Nothing is built per ASCII entry. Names out
 // of order (another reader) are all keyed by NFC. Case variants work the same way with the
-// case-fold key (a lower-case name is its own key), and their map is built only when a name
-// misses.
+// case-fold key (a name without capitals, the usual case, is its own key), and their map is
+// built only when a name misses.
 function buildIndex(entries: readonly DirEntry[]): DirIndex {
   let nonAscii = 0;
   const ordered = ascending(entries);
@@ -169,7 +164,7 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
   return {
     entries,
     exact(name) {
-      const spelled = ordered ? spelledAs(entries, name) : undefined;
+      const spelled = ordered ? entryNamed(entries, name) : undefined;
       const keyed = respelled.size === 0 ? undefined : respelled.get(name);
       if (keyed === undefined) return spelled === undefined ? undefined : { entry: spelled };
       if (spelled === undefined && !Array.isArray(keyed)) return { entry: keyed };
@@ -177,7 +172,7 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
       return { ambiguous: entries.filter((e) => nfcName(e) === name) };
     },
     named(raw) {
-      return ordered ? spelledAs(entries, raw) : under(respelled, nfc(raw)).find((e) => e.name === raw);
+      return ordered ? entryNamed(entries, raw) : under(respelled, nfc(raw)).find((e) => e.name === raw);
     },
     caseVariants(name) {
       const key = caseFold(name);
@@ -185,7 +180,7 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
       const keyed = under(byFold, key);
       // In order, an entry that is its own key is not in the map: it is the one spelled as the key.
       const own = ordered ? search(entries, key) : -1;
-      const positions = own === -1 || foldOf(entries[own] as DirEntry) !== key ? keyed : [...keyed, own].sort((a, b) => a - b);
+      const positions = own === -1 || caseFold((entries[own] as DirEntry).name) !== key ? keyed : [...keyed, own].sort((a, b) => a - b);
       const found: DirEntry[] = [];
       for (let k = 0; k < positions.length; k += 1) {
         const entry = entries[positions[k] as number] as DirEntry;
