@@ -145,19 +145,16 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
     if (!ordered || composed !== name) add(respelled, composed, entry);
   }
   let byFold: Keyed<number> | undefined;
-  const skeletons = new Map<boolean, Map<string, DirEntry[]>>();
+  const skeletons = new Map<boolean, Keyed<DirEntry>>();
   // An ASCII name's letters are Latin (or it has none, and matches nothing), so for an ASCII name
   // only an entry written in some other script can match: not an ASCII one, nor one in Latin
   // alone (an accented name, say), whose skeleton is then never needed.
   const skeletonIndex = (nonAsciiOnly: boolean) => {
-    const map = new Map<string, DirEntry[]>();
+    const map: Keyed<DirEntry> = new Map();
     for (let i = 0; i < entries.length; i += 1) {
       const entry = entries[i] as DirEntry;
       if (nonAsciiOnly && (isAscii(entry.name) || !inOtherScript(entry.name))) continue;
-      const key = confusableKey(nfcName(entry));
-      const list = map.get(key);
-      if (list) list.push(entry);
-      else map.set(key, [entry]);
+      add(map, confusableKey(nfcName(entry)), entry);
     }
     return map;
   };
@@ -200,7 +197,7 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
       if (index.size === 0) return [];
       const scripts = scriptsOf(name);
       if (scripts === "") return [];
-      return (index.get(confusableKey(name)) ?? []).filter((e) => {
+      return under(index, confusableKey(name)).filter((e) => {
         const theirs = scriptsOf(e.name);
         return theirs !== "" && theirs !== scripts;
       });

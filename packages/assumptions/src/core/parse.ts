@@ -9,6 +9,8 @@ const BLANK = /^[ \t]*$/;
 const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
 const DIGEST = /^[0-9a-fA-F]{64}$/;
 const HEX_CAPITAL = /[A-F]/;
+const CR = 13;
+
 // How many TAB-separated fields a kind takes (a literal may hold more TABs, refused later), or
 // undefined for no kind at all. A switch, not an object: a key cut from the file would have to be
 // looked up in V8's string table before every property lookup.
@@ -25,7 +27,6 @@ function fieldsOf(kind: string): 2 | 3 | undefined {
       return undefined;
   }
 }
-const CR = 13;
 
 function decode(input: string | Uint8Array): Result<string, ParseFault> {
   if (typeof input === "string") return ok(input.startsWith("\uFEFF") ? input.slice(1) : input);

@@ -37,7 +37,11 @@ export function strictText(bytes: Uint8Array): string | undefined {
  * lone CR folded to LF, NFC.
  */
 export function decodeText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
-  const ascii = bytesAreAscii(bytes);
+  return normalised(bytes, bytesAreAscii(bytes), path);
+}
+
+// `decodeText` once the bytes are known to be plain ASCII or not.
+function normalised(bytes: Uint8Array, ascii: boolean, path: string | undefined): Result<string, CheckFault> {
   let text = decodeStrict(bytes, ascii);
   if (text === undefined) return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
   if (view(bytes).indexOf(CR) !== -1) text = text.replace(/\r\n?/g, "\n");
@@ -69,6 +73,7 @@ function sha256(data: Uint8Array | string): string {
  * Plain ASCII without CR is already normalised, so its raw bytes are hashed directly.
  */
 export function digestText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
-  if (bytesAreAscii(bytes) && view(bytes).indexOf(CR) === -1) return ok(sha256(bytes));
-  return decodeText(bytes, path).map(sha256);
+  const ascii = bytesAreAscii(bytes);
+  if (ascii && view(bytes).indexOf(CR) === -1) return ok(sha256(bytes));
+  return normalised(bytes, ascii, path).map(sha256);
 }
