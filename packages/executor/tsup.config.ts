@@ -1,11 +1,16 @@
 import { defineConfig } from "tsup";
 
+const entry = {
+  index: "src/index.ts",
+  node: "src/entries/node.ts",
+  testing: "src/entries/testing.ts",
+};
+
 export default defineConfig({
-  entry: {
-    index: "src/index.ts",
-  },
+  entry,
   format: ["esm", "cjs"],
-  dts: { entry: { index: "src/index.ts" } },
+  dts: { entry },
+  external: ["vitest"],
   clean: true,
   sourcemap: true,
   target: "node20",

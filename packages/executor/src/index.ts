@@ -1,5 +1,10 @@
-/**
- * `@decay/executor` will run an acceptance contract stage by stage. Nothing is exported yet:
- * see this package's README for what it will hold.
- */
-export const EXECUTOR_STATUS = "not-yet-implemented" as const;
+// The public API of @decay/executor: named exports only, nothing else lives here.
+
+// --- ports ---
+export type { CleanRoom, CommitInfo, DiffStats, Git, Room, RoomRequest, Shell, ShellRequest, ShellResult, WorkspaceFs } from "./ports.js";
+export type { StepContext } from "./runner.js";
+export { inMemoryRunner } from "./runner.js";
+
+// --- faults ---
+export type { ExecFault } from "./fault.js";
+export { describeExecFault, EXEC_FAULT_CODES } from "./fault.js";

@@ -1,0 +1,89 @@
+import type { Finding } from "@decay/contract";
+
+/**
+ * Every expected failure of @decay/executor: a stable `code` plus the data that names the input.
+ * A fault is never a verdict: a run that hits one reports no stage green or red.
+ */
+export type ExecFault =
+  | { code: "contract-invalid"; issue: string }
+  | { code: "self-check-refused"; findings: Finding[] }
+  | { code: "plan-drift"; plan: string; recorded: string; actual: string }
+  | { code: "depends-unknown"; stage: string; ref: string }
+  | { code: "depends-cycle"; stages: string[] }
+  | { code: "dirty-tree"; paths: string[] }
+  | { code: "no-head"; repo: string }
+  | { code: "git-failed"; op: string; reason: string }
+  | { code: "shell-failed"; command: string; cwd: string; reason: string }
+  | { code: "room-failed"; commit: string; reason: string }
+  | { code: "setup-failed"; commit: string; command: string; exit: number | null; timedOut: boolean; stderr: string }
+  | { code: "workspace-io"; path: string; reason: string }
+  | { code: "assumptions-fault"; path: string; message: string }
+  | { code: "option-invalid"; option: string; issue: string }
+  | { code: "interrupted"; step: string };
+
+/** Every fault code, for exhaustive tables (exit codes, docs). */
+export const EXEC_FAULT_CODES = [
+  "contract-invalid",
+  "self-check-refused",
+  "plan-drift",
+  "depends-unknown",
+  "depends-cycle",
+  "dirty-tree",
+  "no-head",
+  "git-failed",
+  "shell-failed",
+  "room-failed",
+  "setup-failed",
+  "workspace-io",
+  "assumptions-fault",
+  "option-invalid",
+  "interrupted",
+] as const satisfies readonly ExecFault["code"][];
+
+const list = (items: readonly string[], max = 10) =>
+  items.slice(0, max).join(", ") + (items.length > max ? `, and ${items.length - max} more` : "");
+
+/** The sentence for a fault, rendered from its data; the one place executor faults become words. */
+export function describeExecFault(fault: ExecFault): string {
+  switch (fault.code) {
+    case "contract-invalid":
+      return `the contract is invalid: ${fault.issue}`;
+    case "self-check-refused":
+      return `the contract's self-check refuses to start: ${fault.findings.map((f) => f.message).join("; ")}`;
+    case "plan-drift":
+      return `the plan ${fault.plan} changed under its contract: the contract records sha256 ${fault.recorded}, the plan now hashes to ${fault.actual}; compile the contract again`;
+    case "depends-unknown":
+      return `stage ${fault.stage} depends on ${fault.ref}, which is no stage of this contract`;
+    case "depends-cycle":
+      return `stages ${fault.stages.join(" -> ")} depend on each other in a cycle`;
+    case "dirty-tree":
+      return `the working tree has uncommitted changes (${list(fault.paths)}); the run commits and must not sweep them in: commit or stash them first`;
+    case "no-head":
+      return `${fault.repo} has no commit yet; a run starts from a commit`;
+    case "git-failed":
+      return `git ${fault.op} failed: ${fault.reason}`;
+    case "shell-failed":
+      return `could not run ${JSON.stringify(fault.command)} in ${fault.cwd}: ${fault.reason}`;
+    case "room-failed":
+      return `could not materialise commit ${fault.commit} in a clean room: ${fault.reason}`;
+    case "setup-failed":
+      return `the clean-room setup ${JSON.stringify(fault.command)} failed at commit ${fault.commit} (${fault.timedOut ? "timed out" : `exit ${fault.exit}`}): ${fault.stderr.trim().split("\n").slice(-3).join(" / ")}`;
+    case "workspace-io":
+      return `${fault.path}: ${fault.reason}`;
+    case "assumptions-fault":
+      return `the assumptions file ${fault.path} could not be checked: ${fault.message}`;
+    case "option-invalid":
+      return `option ${fault.option}: ${fault.issue}`;
+    case "interrupted":
+      return `the run was interrupted at step ${fault.step}`;
+  }
+}
+
+/** The text of a thrown value, for faults built at an adapter's edge. */
+export function reasonOf(e: unknown): string {
+  if (e instanceof Error) {
+    const code = (e as { code?: unknown }).code;
+    return typeof code === "string" && !e.message.includes(code) ? `${code}: ${e.message}` : e.message;
+  }
+  return String(e);
+}

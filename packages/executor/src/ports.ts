@@ -1,0 +1,113 @@
+// The ports the executor's core calls. Each is the smallest interface the run needs; the caller
+// passes adapters in (see docs/executor.md). Nothing here imports a runtime.
+import type { ResultAsync } from "neverthrow";
+import type { ExecFault } from "./fault.js";
+
+/** One command to run through a `Shell`: `sh -c command` in `cwd`. */
+export interface ShellRequest {
+  readonly command: string;
+  readonly cwd: string;
+  /** Killed with its whole process group after this many milliseconds. */
+  readonly timeoutMs: number;
+  /** Extra environment variables, merged over the adapter's base environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Bytes of stdout and of stderr kept (the tail); default 64 KiB each. */
+  readonly maxOutputBytes?: number;
+}
+
+/** What a command did. `exit` is null when a signal ended it. Outputs are tails, at most the cap. */
+export interface ShellResult {
+  readonly exit: number | null;
+  readonly signal: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly durationMs: number;
+  readonly timedOut: boolean;
+  /** True when more output was produced than the cap kept. */
+  readonly truncated: boolean;
+}
+
+/** Runs commands. A command that could not be started is a fault; any exit is a result. */
+export interface Shell {
+  run(request: ShellRequest): ResultAsync<ShellResult, ExecFault>;
+}
+
+/** A directory materialised from one commit; `dispose` removes it and every trace of it. */
+export interface Room {
+  readonly dir: string;
+  readonly commit: string;
+  dispose(): ResultAsync<void, ExecFault>;
+}
+
+/** What to materialise: a commit of the repository into a fresh directory under `parent`. */
+export interface RoomRequest {
+  readonly commit: string;
+  /** A directory the room may be created in (the run's `clones/`). */
+  readonly parent: string;
+  /** A name unique within `parent` (a step name), so a rerun step replaces its own room. */
+  readonly name: string;
+  /** Run once in the fresh directory before it is handed back (`npm ci`); a failure is a fault. */
+  readonly setup?: { readonly command: string; readonly timeoutMs: number };
+}
+
+/** Materialises a commit into a directory that never saw the working tree. */
+export interface CleanRoom {
+  /** How the adapter names itself in ledgers and reports (`git-clone`, `git-worktree`, `isomorphic`). */
+  readonly kind: string;
+  open(request: RoomRequest): ResultAsync<Room, ExecFault>;
+}
+
+/** Lines and files a range of commits changed. */
+export interface DiffStats {
+  readonly files: number;
+  readonly insertions: number;
+  readonly deletions: number;
+  readonly paths: readonly string[];
+}
+
+/** One commit as `log` reports it. */
+export interface CommitInfo {
+  readonly id: string;
+  readonly message: string;
+}
+
+/**
+ * The repository the run works in. There is no push, fetch, remote operation or force here, by
+ * construction: an adapter cannot be asked for one.
+ */
+export interface Git {
+  /** The full id of HEAD. */
+  head(): ResultAsync<string, ExecFault>;
+  /** The current branch name; null when HEAD is detached. */
+  branch(): ResultAsync<string | null, ExecFault>;
+  /** The repository's default branch (origin's HEAD, then `init.defaultBranch`, then main/master); null when none can be told. */
+  defaultBranch(): ResultAsync<string | null, ExecFault>;
+  /** Switch to `name`, creating it at HEAD first when it does not exist. */
+  switchBranch(name: string): ResultAsync<void, ExecFault>;
+  /** Paths with uncommitted changes (staged, unstaged or untracked; ignored files excluded). */
+  dirty(): ResultAsync<readonly string[], ExecFault>;
+  /** Commit every change of the working tree; null when there was nothing to commit. */
+  commitAll(message: string): ResultAsync<string | null, ExecFault>;
+  /** Add a commit that reverts `commit`; returns the new commit's id. */
+  revert(commit: string, message: string): ResultAsync<string, ExecFault>;
+  /** Commits reachable from `to` and not from `from` (all of `to`'s history when `from` is null), newest first, optionally only those touching `paths`. */
+  log(from: string | null, to: string, paths?: readonly string[]): ResultAsync<readonly CommitInfo[], ExecFault>;
+  /** Changed files and lines between two commits. */
+  diffStats(from: string, to: string): ResultAsync<DiffStats, ExecFault>;
+  /** The patch between two commits, as `git diff` prints it. */
+  diff(from: string, to: string): ResultAsync<string, ExecFault>;
+  /** Paths of every file tracked at `commit`. */
+  listFiles(commit: string): ResultAsync<readonly string[], ExecFault>;
+  /** Set uncommitted changes (untracked files included) aside without losing them; the id of what holds them, null when clean. */
+  setAside(message: string): ResultAsync<string | null, ExecFault>;
+}
+
+/** The filesystem calls the run makes for its workspace, ledger and plan: node:fs and memfs both fit. */
+export interface WorkspaceFs {
+  readonly promises: {
+    mkdir(path: string, options: { recursive: true }): Promise<unknown>;
+    writeFile(path: string, data: string | Uint8Array): Promise<unknown>;
+    readFile(path: string): Promise<Uint8Array | string>;
+    rm(path: string, options: { recursive: true; force: true }): Promise<unknown>;
+  };
+}

@@ -1,0 +1,45 @@
+// POSIX path helpers for the run's workspace, so the core needs no runtime path module.
+
+/** Join path segments with `/`, collapsing doubled separators; absolute when the first is. */
+export function joinPath(...parts: string[]): string {
+  const joined = parts.filter((p) => p !== "").join("/");
+  return joined.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+}
+
+/** The run's slug: the plan file's base name without `.plan.md`/`.md`, lowercased, `[a-z0-9-]` only. */
+export function slugOf(planPath: string): string {
+  const base = planPath.split(/[\\/]/).pop() ?? planPath;
+  const stem = base.replace(/\.md$/i, "").replace(/\.(plan|contract)$/i, "");
+  const slug = stem
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return slug === "" ? "plan" : slug.slice(0, 60);
+}
+
+/** Where everything of one run lives, relative to the repository root. */
+export interface WorkspacePaths {
+  readonly root: string;
+  readonly contract: string;
+  readonly ledger: string;
+  readonly freeze: string;
+  readonly clones: string;
+  readonly report: string;
+  readonly reportJson: string;
+  readonly resume: string;
+}
+
+/** The workspace of a run: `.plan-runs/<slug>/` inside the repository. */
+export function workspacePaths(slug: string): WorkspacePaths {
+  const root = `.plan-runs/${slug}`;
+  return {
+    root,
+    contract: `${root}/contract.md`,
+    ledger: `${root}/ledger`,
+    freeze: `${root}/freeze`,
+    clones: `${root}/clones`,
+    report: `${root}/REPORT.md`,
+    reportJson: `${root}/report.json`,
+    resume: `${root}/RESUME.md`,
+  };
+}
