@@ -49,7 +49,7 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     expect(report.cost.tokens).toMatchObject({ execute: 100, diagnose: 300, adjudicate: 100, fix: 100 });
   });
 
-  it("rejects a fix that edits a test file while declaring it does not, reverts it and escalates; dependents do not start", async () => {
+  it("rejects a fix that edits a test file while declaring it does not, sets it aside uncommitted and escalates; dependents do not start", async () => {
     const repo = await makeRepo({ "test/check.sh": "grep -q alpha src/a.txt\n" });
     const contract = await contractOf(repo, planOf([["a", ["`sh test/check.sh` exits 0"]], ["b", [B_IS_BETA]]]));
     const script = scriptTable({
@@ -66,9 +66,22 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     expect(s1?.refused_fixes[0]?.diverged.join("\n")).toContain("test/check.sh");
     expect(s2?.state).toBe("not-started");
     expect(s2?.reason).toBe("not started: S1 not green");
-    // The tampering commit was reverted: the test file is as it was.
+    // The tampering never reached the branch: the test file is as it was, at HEAD and on disk.
     expect(readFileSync(join(repo, "test/check.sh"), "utf8")).toBe("grep -q alpha src/a.txt\n");
+    expect(git(repo, "show", "HEAD:test/check.sh")).toBe("grep -q alpha src/a.txt");
+    expect(git(repo, "log", "--format=%s", "main..HEAD").split("\n").filter((m) => m.includes("(fix)"))).toEqual([]);
+    expect(git(repo, "stash", "list")).toContain("refused fix");
     expect(readFileSync(join(repo, ".plan-runs/demo/REPORT.md"), "utf8")).toContain("pinned acceptance surface");
+  });
+
+  it("refuses a fix that rewrites the workspace's contract.md, and writes the contract back", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]]]));
+    const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "no\n" } }, "S1 fix": { edit: { ".plan-runs/demo/contract.md": "relaxed\n" } } });
+    const report = await run(contract, nodeOptions(repo, script));
+    expect(report.stages[0]?.state).toBe("escalated");
+    expect(report.stages[0]?.refused_fixes[0]?.diverged).toEqual([".plan-runs/demo/contract.md: the contract file was changed"]);
+    expect(readFileSync(join(repo, ".plan-runs/demo/contract.md"), "utf8")).toContain("decay-contract/1");
   });
 
   it("escalates when every diagnosis declares a fix that would touch acceptance", async () => {

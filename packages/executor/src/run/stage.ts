@@ -7,7 +7,7 @@ import { freezeAttempt, loadFreeze } from "./freeze.js";
 import { commitStep } from "./commit.js";
 import { ask } from "./ask.js";
 import { type RunState, newLoop, type StageLoop } from "./state.js";
-import { pinSurface, staleRows, surfaceDivergence } from "./surface.js";
+import { pinSurface, staleRows, surfaceDivergence, touchedSurface } from "./surface.js";
 import { type StageVerdict, verifyPass } from "./verify.js";
 
 type R<T> = Result<T, ExecFault>;
@@ -181,6 +181,9 @@ export async function runStage(d: Deps, state: RunState, stage: Stage): Promise<
     state.attempts += 1;
     loop.attempts = attempt;
     d.emit({ type: "attempt", stage: stage.id, attempt });
+    const touched = await step(d, `${stage.id}/a${attempt}/guard`, () => guardFix(d, surface));
+    if (touched.isErr()) return err(touched.error);
+    if (touched.value.length > 0) return refuseFix(d, loop, stage, { attempt, base: base.value, commit: null, diverged: touched.value, diagnosis: fixed.value.diagnosis });
     const fixedAt = await commitStep(d, base.value, stage, attempt, "fix");
     if (fixedAt.isErr()) return err(fixedAt.error);
     const fixCommit = fixedAt.value;
@@ -221,11 +224,11 @@ async function refuseFix(
     attempt: at.attempt,
     lens: at.diagnosis.lens,
     fix: at.diagnosis.fix,
-    reason: `the fix changed the pinned acceptance surface (it touched acceptance or what it exercises), whatever its diagnosis declared${commit ? "; its commit was reverted" : ""}`,
+    reason: `the fix changed the pinned acceptance surface (it touched acceptance or what it exercises), whatever its diagnosis declared; ${commit ? "its commit was reverted" : "it was set aside uncommitted"}`,
     diverged: at.diverged,
     commit: at.commit,
   });
-  return ok(escalate(d, loop, stage, `the chosen fix changed the pinned acceptance surface (${at.diverged.length} row${at.diverged.length === 1 ? "" : "s"}); it was reverted and not applied`));
+  return ok(escalate(d, loop, stage, `the chosen fix changed the pinned acceptance surface (${at.diverged.length} row${at.diverged.length === 1 ? "" : "s"}); it was not applied`));
 }
 
 /** Revert a commit unless a commit of this step already did (a rerun step). */
@@ -238,4 +241,12 @@ async function revertOnce(d: Deps, base: string, commit: string, key: string): P
   const done = log.value.find((c) => c.message.includes(marker));
   if (done) return ok(done.id);
   return d.git.revert(commit, `decay(${d.slug}): revert ${commit.slice(0, 12)}, a fix that touched acceptance\n\n${marker}\n`);
+}
+
+/** Set a fix aside, uncommitted, when it changed a pinned file; the rows it touched. */
+async function guardFix(d: Deps, surface: string): Promise<R<string[]>> {
+  const touched = await touchedSurface(d, surface);
+  if (touched.isErr() || touched.value.length === 0) return touched;
+  const kept = await d.git.setAside(`decay(${d.slug}): a refused fix that changed the pinned acceptance surface`);
+  return kept.map((id) => touched.value.map((row) => `${row} (set aside in ${id ?? "nothing"})`));
 }

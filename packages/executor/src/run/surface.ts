@@ -92,3 +92,19 @@ export async function staleRows(d: Deps, assumptions: string, commit: string): P
   if (report.isErr()) return err({ code: "assumptions-fault", path, message: describeFault(report.error) });
   return ok(report.value.rows.filter((r) => r.status === "diverge").map((r) => `line ${r.line}: ${r.kind} ${r.path}: ${r.detail}`));
 }
+
+/**
+ * Before a fix is committed: the pinned files it changed in the working tree. Such a fix is set
+ * aside (kept in a stash, never committed), so no kill can leave it on the branch.
+ */
+export async function touchedSurface(d: Deps, file: string): Promise<Result<string[], ExecFault>> {
+  const bytes = await readBytes(d, inRepo(d, file));
+  if (bytes.isErr()) return err(bytes.error);
+  if (bytes.value === null) return err({ code: "workspace-io", path: inRepo(d, file), reason: "the pinned surface is missing" });
+  const rows = parseAssumptions(bytes.value);
+  if (rows.isErr()) return err({ code: "assumptions-fault", path: file, message: describeFault(rows.error) });
+  const pinned = new Set(rows.value.map((r) => r.path));
+  const dirty = await d.git.dirty();
+  if (dirty.isErr()) return err(dirty.error);
+  return ok(dirty.value.filter((p) => pinned.has(p)).map((p) => `unchanged ${p}: changed by the fix before it was committed`));
+}
