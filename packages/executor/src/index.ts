@@ -35,6 +35,8 @@ export { scriptedAgent, scriptKeys, scriptTable } from "./agent/scripted.js";
 export type { RunOptions } from "./run/options.js";
 export { DEFAULT_PIN_GLOBS } from "./run/options.js";
 export { runPlan } from "./run/run-plan.js";
+export type { ContractVerdict, VerifyOptions } from "./run/preflight.js";
+export { verifyContract } from "./run/preflight.js";
 export { slugOf, workspacePaths } from "./run/paths.js";
 export type { WorkspacePaths } from "./run/paths.js";
 export { readLedger } from "./run/ledger.js";

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type AgentRequest, readLedger, RunReport, runPlan, scriptTable } from "../src/index.js";
+import { type AgentRequest, readLedger, RunReport, runPlan, scriptTable, verifyContract } from "../src/index.js";
 import { contractOf, git, makeRepo, nodeOptions, planOf, run, writeFiles } from "./harness.js";
 
 // Acceptance reads the work through a committed script, so the work itself is not on the pinned surface.
@@ -240,5 +240,19 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     expect(report.status).toBe("token-target");
     expect(report.stages.map((s) => s.state)).toEqual(["green", "stopped"]);
     expect(report.cost.total_tokens).toBe(900);
+  });
+
+  it("verifies a whole contract with no agent: which stages are green at HEAD, one ledger file each", async () => {
+    const repo = await makeRepo({ "src/a.txt": "alpha\n" });
+    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA]]]));
+    const { agent: _agent, ...options } = nodeOptions(repo, () => undefined);
+    const verdict = (await verifyContract(contract, options))._unsafeUnwrap();
+    expect(verdict.green).toEqual(["S1"]);
+    expect(verdict.commit).toBe(git(repo, "rev-parse", "HEAD"));
+    expect(readLedger(readFileSync(join(repo, ".plan-runs/demo/ledger/preflight-S2.md"), "utf8"))?.rows[0]?.checks).toEqual([
+      { what: "exits 0", met: false },
+      { what: 'prints "beta"', met: false },
+    ]);
+    expect(git(repo, "branch", "--show-current")).toBe("main");
   });
 });

@@ -184,25 +184,30 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
  * clean room of the final HEAD passed. A fault is never a verdict: it is the error.
  */
 export function runPlan(contract: Contract, options: RunOptions): ResultAsync<RunReport, ExecFault> {
-  const checked = validContract(contract).andThen((c) => settingsOf(options, c.plan).map((settings) => ({ c, settings })));
-  if (checked.isErr()) return new ResultAsync(Promise.resolve(err(checked.error)));
-  const { c, settings } = checked.value;
-  const slug = slugOf(c.plan);
-  const d: Deps = {
-    repo: options.repo.replace(/\/+$/, "") || "/",
-    fs: options.fs,
-    git: options.git,
-    shell: options.shell,
-    cleanRoom: options.cleanRoom,
-    agent: options.agent,
-    ctx: options.runner ?? inMemoryRunner(),
-    settings,
-    contract: c,
-    contractText: renderContract(c),
-    slug,
-    paths: workspacePaths(slug),
-    emit: options.onEvent ?? (() => undefined),
-  };
-  return new ResultAsync(body(d, options));
+  const d = depsOf(contract, options);
+  return d.isErr() ? new ResultAsync(Promise.resolve(err(d.error))) : new ResultAsync(body(d.value, options));
 }
 
+/** The run's dependencies from a contract and options: the contract checked, defaults applied. */
+export function depsOf(contract: Contract, options: RunOptions): Result<Deps, ExecFault> {
+  return validContract(contract).andThen((c) =>
+    settingsOf(options, c.plan).map((settings): Deps => {
+      const slug = slugOf(c.plan);
+      return {
+        repo: options.repo.replace(/\/+$/, "") || "/",
+        fs: options.fs,
+        git: options.git,
+        shell: options.shell,
+        cleanRoom: options.cleanRoom,
+        agent: options.agent,
+        ctx: options.runner ?? inMemoryRunner(),
+        settings,
+        contract: c,
+        contractText: renderContract(c),
+        slug,
+        paths: workspacePaths(slug),
+        emit: options.onEvent ?? (() => undefined),
+      };
+    }),
+  );
+}
