@@ -8,3 +8,7 @@ export { inMemoryRunner } from "./runner.js";
 // --- faults ---
 export type { ExecFault } from "./fault.js";
 export { describeExecFault, EXEC_FAULT_CODES } from "./fault.js";
+
+// --- clean room (runtime-neutral) ---
+export { isomorphicRoom } from "./isomorphic-room.js";
+export type { IsomorphicRoomOptions, RoomFs } from "./isomorphic-room.js";

@@ -1,3 +1,3 @@
 // @decay/executor/testing: test doubles and the port contract suites, so a harness author can
 // test an adapter of their own. Named exports only.
-export {};
+export { cleanRoomContract } from "../testing/clean-room-suite.js";
