@@ -44,3 +44,7 @@ export { failureSignature, normaliseOutput } from "./run/signature.js";
 
 // --- documented data ---
 export { LedgerEntry, LedgerKind, LedgerRow, RefusedFix, RunEvent, RunReport, RunStatus, StageReport, StageState, TokensByRole } from "./schema.js";
+
+// --- clean room (runtime-neutral) ---
+export { isomorphicRoom } from "./isomorphic-room.js";
+export type { IsomorphicRoomOptions, RoomFs } from "./isomorphic-room.js";

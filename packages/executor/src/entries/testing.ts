@@ -2,3 +2,4 @@
 // test an adapter of their own. Named exports only.
 export { Killed, killAfter, recordingRunner, replayRunner } from "../testing/replay.js";
 export type { RecordedStep } from "../testing/replay.js";
+export { cleanRoomContract } from "../testing/clean-room-suite.js";
