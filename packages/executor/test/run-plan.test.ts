@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type AgentRequest, readLedger, RunReport, runPlan, scriptTable, verifyContract } from "../src/index.js";
+import { type AgentRequest, readLedger, RunEvent, RunReport, runPlan, scriptTable, verifyContract } from "../src/index.js";
 import { contractOf, git, makeRepo, nodeOptions, planOf, run, writeFiles } from "./harness.js";
 
 // Acceptance reads the work through a committed script, so the work itself is not on the pinned surface.
@@ -254,5 +254,37 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
       { what: 'prints "beta"', met: false },
     ]);
     expect(git(repo, "branch", "--show-current")).toBe("main");
+  });
+
+  it("reports a stage red when the final run finds it red though the loop saw it green, with both ledger files", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA]]]));
+    // Stage 2's work overwrites stage 1's: each is green alone, the final HEAD is not.
+    const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } }, "S2 execute": { edit: { "src/b.txt": "beta\n", "src/a.txt": "gone\n" } } });
+    const report = await run(contract, nodeOptions(repo, script));
+    const s1 = report.stages[0];
+    expect(s1?.state).toBe("green");
+    expect(s1?.final).toBe("red");
+    expect(s1?.ledger).toEqual([".plan-runs/demo/ledger/verify-S1-a1.md", ".plan-runs/demo/ledger/final-S1.md"]);
+    expect(s1?.reason).toContain("final independent verification sees it red");
+    expect(report.status).toBe("incomplete");
+    expect(report.end.green).toEqual(["S2"]);
+  });
+
+  it("runs optional stages only when asked, and emits typed progress events", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const plan = planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA], "Optional."]]);
+    const contract = await contractOf(repo, plan);
+    expect(contract.stages[1]?.optional).toBe(true);
+    const events: RunEvent[] = [];
+    const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } }, "S2 execute": { edit: { "src/b.txt": "beta\n" } } });
+    const skipped = await run(contract, nodeOptions(repo, script, { onEvent: (e) => events.push(RunEvent.parse(e)) }));
+    expect(skipped.stages.map((s) => [s.state, s.final])).toEqual([["green", "green"], ["optional-skipped", "not-run"]]);
+    expect(skipped.status).toBe("green");
+    expect(events[0]?.type).toBe("run-started");
+    expect(events.at(-1)).toEqual({ type: "done", status: "green", green: ["S1"] });
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["preflight", "stage-started", "attempt", "agent-call", "verified", "tokens"]));
+    const asked = await run(contract, nodeOptions(repo, script, { includeOptional: true }));
+    expect(asked.stages.map((s) => [s.state, s.final])).toEqual([["green-at-start", "green"], ["green", "green"]]);
   });
 });
