@@ -4,7 +4,7 @@ import { type Brief, type Diagnosis, LENSES, type RequestOf } from "../agent/pro
 import type { ExecFault } from "../fault.js";
 import { type Deps, step } from "./deps.js";
 import { freezeAttempt, loadFreeze } from "./freeze.js";
-import { commitStep } from "./commit.js";
+import { commitStep, revertStep } from "./commit.js";
 import { ask } from "./ask.js";
 import { type RunState, newLoop, type StageLoop } from "./state.js";
 import { pinSurface, staleRows, surfaceDivergence, touchedSurface } from "./surface.js";
@@ -217,7 +217,7 @@ async function refuseFix(
 ): Promise<R<StageLoop>> {
   const commit = at.commit;
   if (commit !== null) {
-    const reverted = await step(d, `${stage.id}/a${at.attempt}/revert`, () => revertOnce(d, at.base, commit, `${stage.id}/a${at.attempt}/revert`));
+    const reverted = await revertStep(d, at.base, stage, at.attempt, commit);
     if (reverted.isErr()) return err(reverted.error);
   }
   loop.refused.push({
@@ -229,18 +229,6 @@ async function refuseFix(
     commit: at.commit,
   });
   return ok(escalate(d, loop, stage, `the chosen fix changed the pinned acceptance surface (${at.diverged.length} row${at.diverged.length === 1 ? "" : "s"}); it was not applied`));
-}
-
-/** Revert a commit unless a commit of this step already did (a rerun step). */
-async function revertOnce(d: Deps, base: string, commit: string, key: string): Promise<R<string>> {
-  const marker = `Decay-Step: ${d.slug}/${key}`;
-  const head = await d.git.head();
-  if (head.isErr()) return err(head.error);
-  const log = await d.git.log(base, head.value);
-  if (log.isErr()) return err(log.error);
-  const done = log.value.find((c) => c.message.includes(marker));
-  if (done) return ok(done.id);
-  return d.git.revert(commit, `decay(${d.slug}): revert ${commit.slice(0, 12)}, a fix that touched acceptance\n\n${marker}\n`);
 }
 
 /** Set a fix aside, uncommitted, when it changed a pinned file; the rows it touched. */
