@@ -109,15 +109,23 @@ async function adjudicateAndFix(
   return ok({ diagnosis });
 }
 
-/**
- * One stage: pin the acceptance surface, execute, commit, verify in a clean room; on red freeze,
- * diagnose blind through three lenses, adjudicate among admissible fixes, fix, check the fix
- * against the pinned surface (a fix that touched it is reverted and refused), verify again, until
- * green, the attempt budget, the no-progress breaker, an escalation, or the run must stop.
- */
-export async function runStage(d: Deps, state: RunState, stage: Stage): Promise<R<StageLoop>> {
-  const loop = newLoop("stopped");
-  d.emit({ type: "stage-started", stage: stage.id, label: stage.label, title: stage.title });
+/** One stage's running context: the stage, its base commit, its loop record, the pinned surface file. */
+interface StageRun {
+  readonly d: Deps;
+  readonly state: RunState;
+  readonly stage: Stage;
+  readonly loop: StageLoop;
+  readonly base: string;
+  readonly surface: string;
+}
+
+/** An outcome that ends the stage, or the value to go on with. */
+type Step<T> = R<{ readonly done: StageLoop } | { readonly next: T }>;
+const done = (loop: StageLoop) => ok({ done: loop }) as Step<never>;
+const next = <T>(value: T) => ok({ next: value }) as Step<T>;
+
+/** The stage's base, the plan's freshness there, and the surface pinned at the base. */
+async function openStage(d: Deps, state: RunState, stage: Stage, loop: StageLoop): Promise<Step<string>> {
   const base = await step(d, `${stage.id}/base`, () => d.git.head());
   if (base.isErr()) return err(base.error);
   if (d.settings.assumptions !== null) {
@@ -125,75 +133,110 @@ export async function runStage(d: Deps, state: RunState, stage: Stage): Promise<
     if (stale.isErr()) return err(stale.error);
     if (stale.value.length > 0) {
       state.stop = { status: "stale-plan", stage: stage.id, reason: "the plan's assumptions no longer hold: re-plan from the tree as it is now", diverged: stale.value };
-      return ok({ ...loop, reason: `stale plan before ${stage.id}` });
+      loop.reason = `stale plan before ${stage.id}`;
+      return done(loop);
     }
   }
   const pinned = await step(d, `${stage.id}/pin`, () => pinSurface(d, base.value, `${d.paths.freeze}/${stage.id}-surface.tsv`));
-  if (pinned.isErr()) return err(pinned.error);
-  let attempt = 1;
-  state.attempts += 1;
-  loop.attempts = 1;
-  d.emit({ type: "attempt", stage: stage.id, attempt });
+  return pinned.isErr() ? err(pinned.error) : next(base.value);
+}
+
+function countAttempt(run: StageRun, attempt: number): void {
+  run.state.attempts += 1;
+  run.loop.attempts = attempt;
+  run.d.emit({ type: "attempt", stage: run.stage.id, attempt });
+}
+
+/** Attempt 1: the execute call, its commit, and the surface pinned again at that commit. */
+async function execute(run: StageRun): Promise<Step<string>> {
+  const { d, state, stage, loop } = run;
+  countAttempt(run, 1);
   const executed = await ask<RequestOf<"execute">>(d, state, "execute", `${stage.id}/a1/execute`, async () =>
     ok({ role: "execute" as const, model: d.settings.models.execute, ...callBase(d, stage, 1), brief: briefOf(d, stage) }),
   );
   if (executed.isErr()) return err(executed.error);
-  if ("stop" in executed.value) return ok((stopLoop(state, loop, stage, executed.value), loop));
-  const executedAt = await commitStep(d, base.value, stage, 1, "execute");
-  if (executedAt.isErr()) return err(executedAt.error);
-  let head = executedAt.value;
-  const surface = `${d.paths.freeze}/${stage.id}-surface-a1.tsv`;
-  const repinned = await step(d, `${stage.id}/a1/pin`, () => pinSurface(d, head, surface));
-  if (repinned.isErr()) return err(repinned.error);
-  let lastSignature: string | null = null;
-  for (;;) {
+  if ("stop" in executed.value) return done((stopLoop(state, loop, stage, executed.value), loop));
+  const head = await commitStep(d, run.base, stage, 1, "execute");
+  if (head.isErr()) return err(head.error);
+  const repinned = await step(d, `${stage.id}/a1/pin`, () => pinSurface(d, head.value, run.surface));
+  return repinned.isErr() ? err(repinned.error) : next(head.value);
+}
+
+/** A red attempt: freeze it, apply the breakers, diagnose, and get a fix applied to the tree. */
+async function afterRed(run: StageRun, attempt: number, head: string, verdict: StageVerdict, last: string | null): Promise<Step<Diagnosis>> {
+  const { d, state, stage, loop } = run;
+  const frozen = await step(d, `${stage.id}/a${attempt}/freeze`, () => freezeAttempt(d, { stage: stage.id, attempt, base: run.base, head, ledger: verdict.ledger }));
+  if (frozen.isErr()) return err(frozen.error);
+  loop.freeze.push(frozen.value);
+  const failing = verdict.failing.join(", ");
+  if (verdict.signature === last) {
+    loop.state = "no-progress";
+    loop.reason = `attempts ${attempt - 1} and ${attempt} failed identically (${failing}); the no-progress breaker stopped the stage`;
+    return done(loop);
+  }
+  if (attempt >= d.settings.attemptBudget) {
+    loop.state = "budget-exhausted";
+    loop.reason = `${attempt} attempts spent (attemptBudget ${d.settings.attemptBudget}); still failing: ${failing}`;
+    return done(loop);
+  }
+  const diagnoses = await diagnose(d, state, loop, stage, attempt, frozen.value);
+  if (diagnoses.isErr()) return err(diagnoses.error);
+  if (diagnoses.value === null) return done(loop);
+  const admissible = diagnoses.value.filter((g) => g.acceptance_effect === "none");
+  for (const g of diagnoses.value.filter((x) => x.acceptance_effect !== "none")) {
+    const reason = `the diagnosis declares its fix would ${g.acceptance_effect} acceptance or what it exercises`;
+    loop.refused.push({ attempt, lens: g.lens, fix: g.fix, reason, diverged: [], commit: null });
+  }
+  if (admissible.length === 0) return done(escalate(d, loop, stage, "every diagnosis proposes a fix that would alter, relax, skip or delete acceptance"));
+  const fixed = await adjudicateAndFix(d, state, loop, stage, { attempt, freeze: frozen.value, admissible });
+  if (fixed.isErr()) return err(fixed.error);
+  return fixed.value === null ? done(loop) : next(fixed.value.diagnosis);
+}
+
+/** The fix in the tree: refused before its commit when it changed a pinned file, after it when the commit diverges; else the new HEAD. */
+async function landFix(run: StageRun, attempt: number, head: string, diagnosis: Diagnosis): Promise<Step<string>> {
+  const { d, stage, loop } = run;
+  const refuse = async (commit: string | null, diverged: string[]): Promise<Step<string>> =>
+    (await refuseFix(d, loop, stage, { attempt, base: run.base, commit, diverged, diagnosis })).map((l) => ({ done: l }));
+  const touched = await step(d, `${stage.id}/a${attempt}/guard`, () => guardFix(d, run.surface));
+  if (touched.isErr()) return err(touched.error);
+  if (touched.value.length > 0) return refuse(null, touched.value);
+  const fixedAt = await commitStep(d, run.base, stage, attempt, "fix");
+  if (fixedAt.isErr()) return err(fixedAt.error);
+  const commit = fixedAt.value;
+  const diverged = await step(d, `${stage.id}/a${attempt}/surface`, () => surfaceDivergence(d, commit, run.surface));
+  if (diverged.isErr()) return err(diverged.error);
+  if (diverged.value.length > 0) return refuse(commit === head ? null : commit, diverged.value);
+  return next(commit);
+}
+
+/**
+ * One stage: pin the acceptance surface, execute, commit, verify in a clean room; on red freeze,
+ * diagnose blind through three lenses, adjudicate among admissible fixes, fix, check the fix
+ * against the pinned surface (a fix that touched it is refused), verify again, until green, the
+ * attempt budget, the no-progress breaker, an escalation, or the run must stop.
+ */
+export async function runStage(d: Deps, state: RunState, stage: Stage): Promise<R<StageLoop>> {
+  const loop = newLoop("stopped");
+  d.emit({ type: "stage-started", stage: stage.id, label: stage.label, title: stage.title });
+  const opened = await openStage(d, state, stage, loop);
+  if (opened.isErr() || "done" in opened.value) return opened.map((o) => ("done" in o ? o.done : loop));
+  const run: StageRun = { d, state, stage, loop, base: opened.value.next, surface: `${d.paths.freeze}/${stage.id}-surface-a1.tsv` };
+  const executed = await execute(run);
+  if (executed.isErr() || "done" in executed.value) return executed.map((o) => ("done" in o ? o.done : loop));
+  let head = executed.value.next;
+  let last: string | null = null;
+  for (let attempt = 1; ; attempt++) {
     const verdict = await verifyAt(d, loop, stage, attempt, head);
     if (verdict.isErr()) return err(verdict.error);
-    if (verdict.value.green) return finishGreen(d, loop, stage, base.value, head);
-    const frozen = await step(d, `${stage.id}/a${attempt}/freeze`, () =>
-      freezeAttempt(d, { stage: stage.id, attempt, base: base.value, head, ledger: verdict.value.ledger }),
-    );
-    if (frozen.isErr()) return err(frozen.error);
-    loop.freeze.push(frozen.value);
-    if (verdict.value.signature === lastSignature) {
-      loop.state = "no-progress";
-      loop.reason = `attempts ${attempt - 1} and ${attempt} failed identically (${verdict.value.failing.join(", ")}); the no-progress breaker stopped the stage`;
-      return ok(loop);
-    }
-    lastSignature = verdict.value.signature;
-    if (attempt >= d.settings.attemptBudget) {
-      loop.state = "budget-exhausted";
-      loop.reason = `${attempt} attempts spent (attemptBudget ${d.settings.attemptBudget}); still failing: ${verdict.value.failing.join(", ")}`;
-      return ok(loop);
-    }
-    const diagnoses = await diagnose(d, state, loop, stage, attempt, frozen.value);
-    if (diagnoses.isErr()) return err(diagnoses.error);
-    if (diagnoses.value === null) return ok(loop);
-    const admissible = diagnoses.value.filter((g) => g.acceptance_effect === "none");
-    for (const g of diagnoses.value.filter((x) => x.acceptance_effect !== "none")) {
-      loop.refused.push({ attempt, lens: g.lens, fix: g.fix, reason: `the diagnosis declares its fix would ${g.acceptance_effect} acceptance or what it exercises`, diverged: [], commit: null });
-    }
-    if (admissible.length === 0) return ok(escalate(d, loop, stage, "every diagnosis proposes a fix that would alter, relax, skip or delete acceptance"));
-    const fixed = await adjudicateAndFix(d, state, loop, stage, { attempt, freeze: frozen.value, admissible });
-    if (fixed.isErr()) return err(fixed.error);
-    if (fixed.value === null) return ok(loop);
-    attempt += 1;
-    state.attempts += 1;
-    loop.attempts = attempt;
-    d.emit({ type: "attempt", stage: stage.id, attempt });
-    const touched = await step(d, `${stage.id}/a${attempt}/guard`, () => guardFix(d, surface));
-    if (touched.isErr()) return err(touched.error);
-    if (touched.value.length > 0) return refuseFix(d, loop, stage, { attempt, base: base.value, commit: null, diverged: touched.value, diagnosis: fixed.value.diagnosis });
-    const fixedAt = await commitStep(d, base.value, stage, attempt, "fix");
-    if (fixedAt.isErr()) return err(fixedAt.error);
-    const fixCommit = fixedAt.value;
-    const diverged = await step(d, `${stage.id}/a${attempt}/surface`, () => surfaceDivergence(d, fixCommit, surface));
-    if (diverged.isErr()) return err(diverged.error);
-    if (diverged.value.length > 0) {
-      const commit = fixCommit === head ? null : fixCommit;
-      return refuseFix(d, loop, stage, { attempt, base: base.value, commit, diverged: diverged.value, diagnosis: fixed.value.diagnosis });
-    }
-    head = fixCommit;
+    if (verdict.value.green) return finishGreen(d, loop, stage, run.base, head);
+    const fix = await afterRed(run, attempt, head, verdict.value, last);
+    if (fix.isErr() || "done" in fix.value) return fix.map((o) => ("done" in o ? o.done : loop));
+    last = verdict.value.signature;
+    countAttempt(run, attempt + 1);
+    const landed = await landFix(run, attempt + 1, head, fix.value.next);
+    if (landed.isErr() || "done" in landed.value) return landed.map((o) => ("done" in o ? o.done : loop));
+    head = landed.value.next;
   }
 }
 
