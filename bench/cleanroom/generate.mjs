@@ -3,23 +3,12 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { prng } from "../gate/generate.mjs";
 
 export const ENTRIES = 10_000;
 const LINKS = 100;
 const EXECUTABLES = 200;
 const WORDS = ["const", "value", "return", "export", "function", "import", "from", "type", "await", "async", "if", "else", "=>", "{", "}", "(", ")", ";", "x", "y", "index", "result", "options", "stage", "commit"];
-
-/** A small seeded PRNG (mulberry32), so every machine generates the same repository. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Sizes like a source tree: mostly small files, some medium, a few large (about 45 MB in all). */
 function sizeOf(rnd) {
