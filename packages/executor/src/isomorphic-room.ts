@@ -12,8 +12,7 @@ export type RoomFs = PromiseFsClient & {
     mkdir(path: string, options?: { recursive?: boolean }): Promise<unknown>;
     writeFile(path: string, data: Uint8Array): Promise<unknown>;
     rm(path: string, options: { recursive: true; force: true }): Promise<unknown>;
-    /** Without it a link is written as a file holding its target (git's `core.symlinks=false`). */
-    symlink?(target: string, path: string): Promise<unknown>;
+    symlink(target: string, path: string): Promise<unknown>;
     /** Without it executable bits are not set. */
     chmod?(path: string, mode: number): Promise<unknown>;
   };
@@ -59,7 +58,7 @@ async function writeEntry(r: Reader, dir: string, entry: TreeEntry): Promise<Job
   // A submodule is an empty directory in a checkout, as git leaves it.
   if (entry.type === "commit") return p.mkdir(path).then(() => []);
   const { blob } = await readBlob({ fs: r.fs, ...r.at, oid: entry.oid });
-  if (entry.mode === "120000" && p.symlink !== undefined) await p.symlink(decoder.decode(blob), path);
+  if (entry.mode === "120000") await p.symlink(decoder.decode(blob), path);
   else await p.writeFile(path, blob);
   if (entry.mode === "100755" && p.chmod !== undefined) await p.chmod(path, 0o755);
   return [];
