@@ -62,6 +62,9 @@ export function generateRepo(dir, { packed }) {
   const rnd = prng(20261201);
   mkdirSync(dir, { recursive: true });
   git(dir, "init", "-q", "-b", "main");
+  // No automatic gc: with 10,000 loose objects a commit would start one in the background.
+  git(dir, "config", "gc.auto", "0");
+  git(dir, "config", "maintenance.auto", "false");
   const files = [];
   for (let i = 0; i < ENTRIES - LINKS; i += 1) {
     const path = `${dirOf(rnd)}/f${i}.${rnd() < 0.8 ? "ts" : "json"}`;

@@ -156,8 +156,11 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), "decay-bench-cleanroom-"));
   try {
     for (const shape of SHAPES) report(await measure(api, work, shape));
+  } catch (e) {
+    console.error(`the benchmark stopped: ${e instanceof Error ? e.stack : e}`);
+    process.exitCode = 2;
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true, maxRetries: 5 });
   }
   console.log(`\nload at the end ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 }
