@@ -12,8 +12,7 @@ export type RoomFs = PromiseFsClient & {
     mkdir(path: string, options?: { recursive?: boolean }): Promise<unknown>;
     writeFile(path: string, data: Uint8Array): Promise<unknown>;
     rm(path: string, options: { recursive: true; force: true }): Promise<unknown>;
-    /** Without it a link is written as a file holding its target (git's `core.symlinks=false`). */
-    symlink?(target: string, path: string): Promise<unknown>;
+    symlink(target: string, path: string): Promise<unknown>;
     /** Without it executable bits are not set. */
     chmod?(path: string, mode: number): Promise<unknown>;
   };
@@ -59,7 +58,7 @@ async function writeEntry(r: Reader, dir: string, entry: TreeEntry): Promise<Job
   // A submodule is an empty directory in a checkout, as git leaves it.
   if (entry.type === "commit") return p.mkdir(path).then(() => []);
   const { blob } = await readBlob({ fs: r.fs, ...r.at, oid: entry.oid });
-  if (entry.mode === "120000" && p.symlink !== undefined) await p.symlink(decoder.decode(blob), path);
+  if (entry.mode === "120000") await p.symlink(decoder.decode(blob), path);
   else await p.writeFile(path, blob);
   if (entry.mode === "100755" && p.chmod !== undefined) await p.chmod(path, 0o755);
   return [];
@@ -71,28 +70,31 @@ async function runJob(r: Reader, job: Job): Promise<Job[]> {
   return tree.map((entry) => ({ entry, dir: job.path }));
 }
 
-/** Runs `run` over `jobs` and every job it yields, at most `width` at once. */
+/**
+ * Runs `run` over `jobs` and every job it yields, at most `width` at once. After a failure nothing
+ * new starts, and the promise settles only once every started job has, so no write outlives it.
+ */
 function drain(jobs: Job[], width: number, run: (job: Job) => Promise<Job[]>): Promise<void> {
   return new Promise((done, fail) => {
     let active = 0;
-    let failed = false;
+    let failure: { e: unknown } | undefined;
+    const settle = (more: Job[]) => {
+      active -= 1;
+      jobs.push(...more);
+      pump();
+    };
     const pump = () => {
-      while (!failed && active < width && jobs.length > 0) {
+      while (failure === undefined && active < width && jobs.length > 0) {
         const job = jobs.pop() as Job;
         active += 1;
-        run(job).then(
-          (more) => {
-            active -= 1;
-            jobs.push(...more);
-            pump();
-          },
-          (e: unknown) => {
-            failed = true;
-            fail(e);
-          },
-        );
+        run(job).then(settle, (e: unknown) => {
+          failure ??= { e };
+          settle([]);
+        });
       }
-      if (active === 0 && jobs.length === 0) done();
+      if (active > 0) return;
+      if (failure !== undefined) fail(failure.e);
+      else if (jobs.length === 0) done();
     };
     pump();
   });
@@ -108,14 +110,15 @@ async function commitOf(r: Reader, commit: string): Promise<{ oid: string; tree:
 }
 
 /**
- * A `CleanRoom` that writes a commit's files with isomorphic-git, no git binary: executable bits
- * (when the fs has `chmod`) and symbolic links (when it has `symlink`) as committed. Needs only the
- * repository's object store, so it runs wherever an fs does.
+ * A `CleanRoom` that writes a commit's files with isomorphic-git, no git binary: symbolic links and
+ * executable bits (when the fs has `chmod`) as committed. Needs only the repository's object store,
+ * so it runs wherever an fs does; `repo` is a main working tree (or pass `gitdir`), as isomorphic-git
+ * does not follow a linked worktree's `.git` file.
  */
 export function isomorphicRoom(options: IsomorphicRoomOptions): CleanRoom {
   const p = options.fs.promises;
   const removeDir = (dir: string) =>
-    ResultAsync.fromPromise(p.rm(dir, { recursive: true, force: true }), (e): ExecFault => ({ code: "workspace-io", path: dir, reason: reasonOf(e) })).map(
+    ResultAsync.fromPromise(Promise.resolve().then(() => p.rm(dir, { recursive: true, force: true })), (e): ExecFault => ({ code: "workspace-io", path: dir, reason: reasonOf(e) })).map(
       () => undefined,
     );
   const create = async (dir: string, parent: string, commit: string) => {
@@ -129,7 +132,7 @@ export function isomorphicRoom(options: IsomorphicRoomOptions): CleanRoom {
   const steps: RoomSteps = {
     clear: removeDir,
     create: (dir, parent, commit) =>
-      ResultAsync.fromPromise(create(dir, parent, commit), (e): ExecFault => ({ code: "room-failed", commit, reason: reasonOf(e) })),
+      ResultAsync.fromPromise(Promise.resolve().then(() => create(dir, parent, commit)), (e): ExecFault => ({ code: "room-failed", commit, reason: reasonOf(e) })),
     remove: removeDir,
   };
   return { kind: "isomorphic", open: (request) => openRoom(steps, request, options.shell) };

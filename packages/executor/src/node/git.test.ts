@@ -202,7 +202,7 @@ describe("systemGit: history", () => {
     const { dir, c1 } = await repo();
     const fault = (await open(dir).diffStats(c1, "f".repeat(40)))._unsafeUnwrapErr();
     expect(fault).toMatchObject({ code: "git-failed" });
-    expect(fault.code === "git-failed" && `${fault.op} ${fault.reason}`).toMatch(/^diff --numstat.*(bad|unknown) (object|revision)/s);
+    expect(fault.code === "git-failed" && `${fault.op} ${fault.reason}`).toMatch(/^diff .*--numstat.*(bad|unknown) (object|revision)/s);
   });
 
   it("a git that cannot be started is a git-failed fault", async () => {

@@ -28,28 +28,16 @@ function probe(git: GitInvoker, args: readonly string[]): ResultAsync<string | n
   });
 }
 
-/**
- * A `Git` over the `git` binary for the repository at `dir`. When no committer e-mail is configured,
- * commits are made as `decay <decay@localhost>`. Every failure is a `git-failed` fault naming the
- * command and git's own message.
- */
-export function systemGit(options: SystemGitOptions): Git {
-  const git = gitInvoker(options.dir, options.env);
-  let identity: ResultAsync<string[], ExecFault> | undefined;
-  const who = () => {
-    identity ??= git.raw(["config", "user.email"]).map((o) => (o.stdout.trim() === "" ? FALLBACK_IDENTITY : []));
-    return identity;
-  };
-  const head = () =>
-    probe(git, ["rev-parse", "--verify", "--quiet", "HEAD"]).andThen((id) =>
-      id === null ? errAsync<string, ExecFault>({ code: "no-head", repo: options.dir }) : okAsync(id),
-    );
+type Where = Pick<Git, "head" | "branch" | "defaultBranch" | "switchBranch" | "dirty">;
+
+/** Where the repository stands, and moving between branches. */
+function where(git: GitInvoker, dir: string): Where {
   const branchExists = (name: string) => probe(git, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`]).map((o) => o !== null);
-  const commitIndex = (message: string) =>
-    who().andThen((id) => git.ok([...id, ...COMMIT, message])).andThen(head);
-  const dirty = () => git.ok(["status", "--porcelain=v1", "-z", "--untracked-files=all"]).map(parseStatus);
   return {
-    head,
+    head: () =>
+      probe(git, ["rev-parse", "--verify", "--quiet", "HEAD"]).andThen((id) =>
+        id === null ? errAsync<string, ExecFault>({ code: "no-head", repo: dir }) : okAsync(id),
+      ),
     branch: () =>
       probe(git, ["symbolic-ref", "--quiet", "HEAD"]).map((ref) => (ref?.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null)),
     defaultBranch: () => defaultBranch(git, branchExists),
@@ -61,7 +49,19 @@ export function systemGit(options: SystemGitOptions): Git {
         .andThen((exists) => git.ok(exists ? ["switch", "--quiet", name] : ["switch", "--quiet", "--create", name]))
         .map(() => undefined);
     },
-    dirty,
+    dirty: () => git.ok(["status", "--porcelain=v1", "-z", "--untracked-files=all"]).map(parseStatus),
+  };
+}
+
+/** Making commits and setting changes aside, as the configured identity or the fallback one. */
+function changes(git: GitInvoker, at: Where): Pick<Git, "commitAll" | "revert" | "setAside"> {
+  let identity: ResultAsync<string[], ExecFault> | undefined;
+  const who = () => {
+    identity ??= git.raw(["config", "user.email"]).map((o) => (o.stdout.trim() === "" ? FALLBACK_IDENTITY : []));
+    return identity;
+  };
+  const commitIndex = (message: string) => who().andThen((id) => git.ok([...id, ...COMMIT, message])).andThen(at.head);
+  return {
     commitAll: (message) =>
       git
         .ok(["add", "--all"])
@@ -74,14 +74,8 @@ export function systemGit(options: SystemGitOptions): Git {
         // Leave the tree as it was before the attempt; the fault says why.
         return git.raw(["revert", "--abort"]).andThen(() => errAsync<string, ExecFault>(fault));
       }),
-    log: (from, to, paths) => log(git, from, to, paths),
-    diffStats: (from, to) =>
-      git.ok(["diff", "--numstat", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to, "--"]).map(parseNumstat),
-    diff: (from, to) => git.ok(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to, "--"]),
-    listFiles: (commit) =>
-      git.ok(["ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", commit]).map((o) => o.split("\0").filter((p) => p !== "")),
     setAside: (message) =>
-      dirty().andThen((paths) => {
+      at.dirty().andThen((paths) => {
         if (paths.length === 0) return okAsync(null);
         return who()
           .andThen((id) => git.ok([...id, "stash", "--include-untracked", "--quiet", "-m", message]))
@@ -89,6 +83,29 @@ export function systemGit(options: SystemGitOptions): Git {
           .map((o) => o.trim());
       }),
   };
+}
+
+/** Reading history: commits, diffs and the files of a commit. */
+function history(git: GitInvoker): Pick<Git, "log" | "diffStats" | "diff" | "listFiles"> {
+  const DIFF = ["diff", "--no-ext-diff", "--no-textconv"];
+  return {
+    log: (from, to, paths) => log(git, from, to, paths),
+    diffStats: (from, to) => git.ok([...DIFF, "--numstat", "-z", "--no-renames", "--end-of-options", from, to, "--"]).map(parseNumstat),
+    diff: (from, to) => git.ok([...DIFF, "--no-color", "--end-of-options", from, to, "--"]),
+    listFiles: (commit) =>
+      git.ok(["ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", commit]).map((o) => o.split("\0").filter((p) => p !== "")),
+  };
+}
+
+/**
+ * A `Git` over the `git` binary for the repository at `dir`. When no committer e-mail is configured,
+ * commits are made as `decay <decay@localhost>`. Every failure is a `git-failed` fault naming the
+ * command and git's own message.
+ */
+export function systemGit(options: SystemGitOptions): Git {
+  const git = gitInvoker(options.dir, options.env);
+  const at = where(git, options.dir);
+  return { ...at, ...changes(git, at), ...history(git) };
 }
 
 function defaultBranch(git: GitInvoker, exists: (name: string) => ResultAsync<boolean, ExecFault>): ResultAsync<string | null, ExecFault> {

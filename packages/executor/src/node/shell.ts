@@ -71,43 +71,46 @@ function runOnce(base: NodeShellOptions["env"], grace: number, request: ShellReq
   return collect(child, grace, request, started);
 }
 
+/** Signals the group SIGTERM after `timeoutMs`, then SIGKILL after `grace`; `stop` cancels both. */
+function deadline(child: ChildProcess, timeoutMs: number, grace: number): { readonly hit: () => boolean; stop(): void } {
+  let hit = false;
+  let killer: ReturnType<typeof setTimeout> | undefined;
+  const timer = setTimeout(() => {
+    hit = true;
+    signalGroup(child, "SIGTERM");
+    killer = setTimeout(() => signalGroup(child, "SIGKILL"), grace);
+  }, timeoutMs);
+  return {
+    hit: () => hit,
+    stop: () => {
+      clearTimeout(timer);
+      if (killer !== undefined) clearTimeout(killer);
+    },
+  };
+}
+
 function collect(child: ChildProcess, grace: number, request: ShellRequest, started: number): Promise<Result<ShellResult, ExecFault>> {
   const cap = request.maxOutputBytes ?? DEFAULT_CAP;
   const out = tail(cap);
   const errs = tail(cap);
   child.stdout?.on("data", (c: Uint8Array) => out.push(c));
   child.stderr?.on("data", (c: Uint8Array) => errs.push(c));
-  let timedOut = false;
-  let killer: ReturnType<typeof setTimeout> | undefined;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    signalGroup(child, "SIGTERM");
-    killer = setTimeout(() => signalGroup(child, "SIGKILL"), grace);
-  }, request.timeoutMs);
+  const clock = deadline(child, request.timeoutMs, grace);
   // The leader is gone: whatever it left running in its group would hold the pipes open.
   child.on("exit", () => signalGroup(child, "SIGKILL"));
   return new Promise((resolve) => {
     let failed = false;
     child.on("error", (e) => {
       failed = true;
-      clearTimeout(timer);
+      clock.stop();
       void spawnFault(request, e).then((f) => resolve(err(f)));
     });
     child.on("close", (exit, signal) => {
-      clearTimeout(timer);
-      if (killer !== undefined) clearTimeout(killer);
+      clock.stop();
       if (failed) return;
-      resolve(
-        ok({
-          exit,
-          signal,
-          stdout: out.text(),
-          stderr: errs.text(),
-          durationMs: Math.round(performance.now() - started),
-          timedOut,
-          truncated: out.dropped || errs.dropped,
-        }),
-      );
+      const durationMs = Math.round(performance.now() - started);
+      const truncated = out.dropped || errs.dropped;
+      resolve(ok({ exit, signal, stdout: out.text(), stderr: errs.text(), durationMs, timedOut: clock.hit(), truncated }));
     });
   });
 }
