@@ -1,5 +1,5 @@
 // The clean rooms over the git binary: a local clone, or a detached worktree of the repository.
-import { mkdir, rm } from "node:fs/promises";
+import { lstat, mkdir, rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { okAsync, ResultAsync } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
@@ -25,6 +25,18 @@ function io(path: string, run: () => Promise<unknown>): ResultAsync<void, ExecFa
 }
 
 const removeDir = (dir: string) => io(dir, () => rm(dir, { recursive: true, force: true }));
+
+const exists = (path: string) =>
+  ResultAsync.fromPromise(
+    lstat(path).then(
+      () => true,
+      (e: unknown) => {
+        if ((e as { code?: unknown }).code === "ENOENT") return false;
+        throw e;
+      },
+    ),
+    (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) }),
+  );
 
 /** The full id of `commit` in the repository; a full id is taken as it is (the checkout verifies it). */
 function fullId(git: GitInvoker, commit: string): ResultAsync<string, ExecFault> {
@@ -71,15 +83,15 @@ export function gitWorktreeRoom(options: GitRoomOptions): CleanRoom {
   const repo = resolve(options.repo);
   const git = gitInvoker(repo, options.env);
   const prune = () => git.ok(["worktree", "prune"]).map(() => undefined);
+  const add = (dir: string, id: string) => git.ok(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet", dir, id]);
   const steps: RoomSteps = {
-    // A previous room's directory goes first; prune then drops its entry.
-    clear: (dir) => removeDir(dir).andThen(prune),
+    // A previous room's directory goes first; prune then drops its entry. No directory, no prune.
+    clear: (dir) => exists(dir).andThen((there) => (there ? removeDir(dir).andThen(prune) : okAsync(undefined))),
     create: (dir, parent, commit) =>
       io(parent, () => mkdir(parent, { recursive: true }))
         .andThen(() => fullId(git, commit))
-        .andThen((id) =>
-          git.ok(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet", dir, id]).map(() => id),
-        ),
+        // An entry whose directory someone else deleted blocks `add` until it is pruned: prune, then once more.
+        .andThen((id) => add(dir, id).orElse(() => prune().andThen(() => add(dir, id))).map(() => id)),
     remove: (dir) =>
       git
         .raw(["worktree", "remove", "--force", dir])

@@ -1,6 +1,6 @@
 // The CleanRoom contract: what every clean-room adapter promises, written once. An adapter's test
 // file calls `cleanRoomContract(name, makeRoom)`; the suite makes its own repository.
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecFault } from "../fault.js";
@@ -132,6 +132,15 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string) => Clea
       expect(worktrees(fx.repo).length).toBeLessThanOrEqual(2);
       await disposed(after);
       nothingLeft(after.dir);
+    });
+
+    it("a room whose directory was deleted behind its back opens again under the same name", async () => {
+      const gone = await opened(room, at(fx.first, "deleted"));
+      rmSync(gone.dir, { recursive: true, force: true });
+      const again = await opened(room, at(fx.second, "deleted"));
+      expect(readFileSync(join(again.dir, "later.txt"), "utf8")).toBe("later\n");
+      await disposed(again);
+      nothingLeft(again.dir);
     });
 
     it("a name that is not one path component is a fault", async () => {
