@@ -27,6 +27,9 @@ export function exitCodeFor(fault: CliFault): number {
     case "read-failed":
     case "write-failed":
     case "no-recommendation":
+    case "encoding":
+    case "structure-unread":
+    case "duplicate-label":
     case "task-plan":
     case "recommendation-not-staged":
     case "acceptance-invalid":

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
-import { parseAcceptance, type SpelledRow } from "./acceptance.js";
-import type { LineModel } from "./lines.js";
+import { acceptanceFault, parseAcceptance, type SpelledRow } from "./acceptance.js";
+import { isText, type LineModel } from "./lines.js";
 import type { StageSpan } from "./stages.js";
 
 /** What a stage's body says about itself, with the line of each statement. */
@@ -10,15 +10,25 @@ export type StageBody = {
   rows: SpelledRow[];
   dependsOn: { refs: string[]; line: number } | null;
   optional: boolean;
+  /** Indices of the lines read as Exit:, Acceptance: (with their wrapped and listed lines) or Depends on:. */
+  read: number[];
 };
 
+// A line may sit in a blockquote, a list item or a checkbox, with the keyword in bold.
+const PREFIX = String.raw`^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`;
 const lead = (word: string) =>
-  new RegExp(`^\\s*(?:[-*+]\\s+)?(?:\\*\\*)?${word}(?:\\*\\*)?\\s*:(?:\\*\\*)?[ \\t]*(.*?)[ \\t]*$`, "i");
-const EXIT = lead("Exit");
-const ACCEPTANCE = lead("Acceptance");
+  new RegExp(`${PREFIX}(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*?)[ \\t]*$`, "i");
+/** The words read as an exit criterion. */
+export const EXIT_WORD = String.raw`Exit(?:\s+(?:criterion|criteria|conditions?|gate))?`;
+/** The words read as acceptance. */
+export const ACCEPTANCE_WORD = String.raw`Acceptance(?:\s+(?:criterion|criteria))?`;
+const EXIT = lead(EXIT_WORD);
+const ACCEPTANCE = lead(ACCEPTANCE_WORD);
+const ACCEPTANCE_HEADING = new RegExp(`^ {0,3}#{1,6}\\s+(?:\\*\\*|__)?${ACCEPTANCE_WORD}(?:\\*\\*|__)?\\s*:?\\s*#*\\s*$`, "i");
 const DEPENDS = lead("Depends on");
-const CONTINUED = /^\s*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/i;
+const CONTINUED = /^\s*(?:>\s*)*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/i;
 const OPTIONAL = /^\s*(?:[-*+]\s+)?(?:\*\*)?Optional\b/i;
+const LIST_ITEM = /^\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
 
 /** Split `Phase 1, Phase 2 and S3` into its references; `none` is no reference. */
 function splitRefs(text: string): string[] {
@@ -35,35 +45,87 @@ function continuation(model: LineModel, from: number, to: number): string[] {
   const out: string[] = [];
   for (let i = from; i < to; i++) {
     const line = model.lines[i];
-    if (!line || line.inFence || !CONTINUED.test(line.text)) break;
-    out.push(line.text.trim());
+    if (!isText(line) || !CONTINUED.test(line.text)) break;
+    out.push(line.text.trim().replace(/^(?:>\s*)+/, ""));
   }
   return out;
 }
 
-/** Read Exit:, Acceptance:, Depends on: and Optional lines of one stage (fenced code ignored). */
+type Rows = Result<{ rows: SpelledRow[]; read: number[] }, ContractFault>;
+
+/** One acceptance line at `i` (its text after the keyword given) with its wrapped lines. */
+function acceptanceLine(model: LineModel, i: number, to: number, text: string): Rows {
+  const wrapped = continuation(model, i + 1, to);
+  const no = model.lines[i]?.no ?? i + 1;
+  const read = Array.from({ length: wrapped.length + 1 }, (_, k) => i + k);
+  return parseAcceptance([text, ...wrapped].join(" "), no).map((row) => ({ rows: [row], read }));
+}
+
+/** The first line of the fenced block opening at `i`: the command a user meant to run. */
+function fencedCommand(model: LineModel, i: number): string {
+  for (let k = i + 1; model.lines[k]?.hidden; k++) {
+    const t = model.lines[k]?.text.trim() ?? "";
+    if (t !== "" && !/^(`{3,}|~{3,})$/.test(t)) return t.replace(/^\$\s+/, "");
+  }
+  return "command";
+}
+
+/** `Acceptance:` with nothing after it: a list of backticked commands follows, or it is refused. */
+function acceptanceList(model: LineModel, at: number, to: number): Rows {
+  const label = model.lines[at];
+  let i = at + 1;
+  while (i < to && model.lines[i]?.text.trim() === "") i++;
+  const next = model.lines[i];
+  const quote = label?.text.trim() ?? "";
+  if (next?.hidden && /^\s*(`{3,}|~{3,})/.test(next.text)) {
+    return err(acceptanceFault(label?.no ?? at + 1, "fenced-command", quote, { write: `Acceptance: \`${fencedCommand(model, i)}\` exits 0` }));
+  }
+  const out = { rows: [] as SpelledRow[], read: [at] };
+  while (i < to) {
+    const line = model.lines[i];
+    const item = isText(line) ? LIST_ITEM.exec(line.text) : null;
+    if (!line || !item) break;
+    const text = line.text.slice(item[0].length);
+    if (!text.startsWith("`")) {
+      return err(acceptanceFault(line.no, "list-item-not-command", line.text.trim(), { unread: text }));
+    }
+    const one = acceptanceLine(model, i, to, text);
+    if (one.isErr()) return err(one.error);
+    out.rows.push(...one.value.rows);
+    out.read.push(...one.value.read);
+    i += one.value.read.length;
+    while (i < to && model.lines[i]?.text.trim() === "" && LIST_ITEM.test(model.lines[i + 1]?.text ?? "")) i++;
+  }
+  if (out.rows.length === 0) return err(acceptanceFault(label?.no ?? at + 1, "no-command", quote, {}));
+  return ok(out);
+}
+
+/** Read Exit:, Acceptance:, Depends on: and Optional lines of one stage (hidden lines ignored). */
 export function readStageBody(model: LineModel, span: StageSpan): Result<StageBody, ContractFault> {
-  const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional };
+  const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional, read: [] };
   let exitLine = 0;
   for (let i = span.from; i < span.to; i++) {
     const line = model.lines[i];
-    if (!line || line.inFence) continue;
+    if (!line || line.hidden || line.rule) continue;
     const text = i === span.from && span.startAt !== undefined ? line.text.slice(span.startAt - line.start) : line.text;
-    const exit = EXIT.exec(text);
-    const acc = exit ? null : ACCEPTANCE.exec(text);
-    const dep = exit || acc ? null : DEPENDS.exec(text);
+    const exit = line.heading ? null : EXIT.exec(text);
+    const acc = exit || line.heading ? null : ACCEPTANCE.exec(text);
+    const dep = exit || acc || line.heading ? null : DEPENDS.exec(text);
     if (exit) {
       if (body.exit !== null) return err({ code: "duplicate-exit", line: line.no, first: exitLine });
       body.exit = exit[1] ?? "";
       exitLine = line.no;
-    } else if (acc) {
-      const wrapped = continuation(model, i + 1, span.to);
-      const row = parseAcceptance([acc[1] ?? "", ...wrapped].join(" "), line.no);
-      i += wrapped.length;
-      if (row.isErr()) return err(row.error);
-      body.rows.push(row.value);
+      body.read.push(i);
+    } else if (acc || ACCEPTANCE_HEADING.test(line.text)) {
+      const rest = acc?.[1] ?? "";
+      const rows = rest === "" ? acceptanceList(model, i, span.to) : acceptanceLine(model, i, span.to, rest);
+      if (rows.isErr()) return err(rows.error);
+      body.rows.push(...rows.value.rows);
+      body.read.push(...rows.value.read);
+      i = Math.max(i, ...rows.value.read);
     } else if (dep) {
       body.dependsOn = { refs: splitRefs(dep[1] ?? ""), line: line.no };
+      body.read.push(i);
     } else if (OPTIONAL.test(text)) {
       body.optional = true;
     }
