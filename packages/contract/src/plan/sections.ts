@@ -48,11 +48,14 @@ export const isStageHeading = (h: Heading): boolean => STAGE_HEADING.test(stageT
 
 /**
  * The section a heading opens: up to the next heading of the same or a higher level. A
- * recommendation also runs on over sibling stage headings (`## Stages` then `## S1: …`).
+ * recommendation also runs on over sibling stage headings (`## Stages` then `## S1: …`); any other
+ * section ends at a stage heading of any level too (stages are never guardrails).
  */
 export function sectionAt(model: LineModel, heading: Heading, overStages = false): Section {
   const next = model.headings.find(
-    (h) => h.index > heading.index && h.level <= heading.level && !(overStages && isStageHeading(h)),
+    (h) =>
+      h.index > heading.index &&
+      (overStages ? h.level <= heading.level && !isStageHeading(h) : h.level <= heading.level || isStageHeading(h)),
   );
   return { heading, from: heading.body, to: next ? next.index : model.lines.length };
 }

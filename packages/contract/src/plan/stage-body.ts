@@ -94,7 +94,9 @@ function acceptanceList(model: LineModel, at: number, to: number): Rows {
     out.rows.push(...one.value.rows);
     out.read.push(...one.value.read);
     i += one.value.read.length;
-    while (i < to && model.lines[i]?.text.trim() === "" && LIST_ITEM.test(model.lines[i + 1]?.text ?? "")) i++;
+    // A blank line between items is bridged only when the next item is a command too.
+    const after = model.lines[i + 1]?.text ?? "";
+    while (i < to && model.lines[i]?.text.trim() === "" && after.replace(LIST_ITEM, "").startsWith("`") && LIST_ITEM.test(after)) i++;
   }
   if (out.rows.length === 0) return err(acceptanceFault(label?.no ?? at + 1, "no-command", quote, {}));
   return ok(out);

@@ -1,5 +1,5 @@
 import type { ContractFault } from "../fault.js";
-import type { LineModel } from "./lines.js";
+import type { Heading, LineModel } from "./lines.js";
 import { STAGE_LIKE } from "./sections.js";
 import type { StageSpan } from "./stages.js";
 
@@ -32,14 +32,22 @@ export function proseLines(model: LineModel): Set<number> {
   return out;
 }
 
+const keyword = (text: string): string => /^[*_\s]*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? "";
+
+/** Whether a stage-looking heading is a stage, or a sub-heading of another kind inside one (`Step 1` in `Phase 1`). */
+function accountedFor(h: Heading, spans: ReadSpan[]): boolean {
+  return spans.some(({ span, heading }) => {
+    if (heading && span.index === h.index) return true;
+    if (h.index <= span.index || h.index >= span.to) return false;
+    // A deeper `Stage 2` inside `Stage 1` is a stage lost to a wrong level, not a sub-step.
+    return !heading || keyword(h.text) !== keyword(span.label);
+  });
+}
+
 /** The first stage-looking heading that became no stage and sits in no stage's body; null when none. */
 function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<number>): ContractFault | null {
-  for (const h of model.headings) {
-    if (prose.has(h.index) || !STAGE_LIKE.test(h.text)) continue;
-    const inside = spans.some(({ span, heading }) => (heading ? span.index === h.index : false) || (h.index > span.index && h.index < span.to));
-    if (!inside) return { code: "structure-unread", line: h.index + 1, kind: "stage-heading", text: h.text };
-  }
-  return null;
+  const h = model.headings.find((x) => !prose.has(x.index) && STAGE_LIKE.test(x.text) && !accountedFor(x, spans));
+  return h ? { code: "structure-unread", line: h.index + 1, kind: "stage-heading", text: h.text } : null;
 }
 
 /**

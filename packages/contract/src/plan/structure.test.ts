@@ -1,0 +1,169 @@
+// Issue 17, section 1: structure is read, or the compile is a fault that names it.
+import { describe, expect, test } from "vitest";
+import { compileContract } from "../compile.js";
+import { renderContract } from "../render.js";
+import { selfCheck } from "../self-check/check.js";
+import { planProhibitions, readPlan } from "./read-plan.js";
+
+const plan = (...lines: string[]) => lines.join("\n");
+const read = (...lines: string[]) => readPlan(plan(...lines))._unsafeUnwrap();
+const fault = (...lines: string[]) => readPlan(plan(...lines))._unsafeUnwrapErr();
+
+describe("1.1 a section ends at the next heading of the same or a higher level", () => {
+  test("a prohibitions section does not run on through the stage headings after it", () => {
+    const p = read("## What not to do", "- Do not X before Y.", "## Stage 1: A", "Body line.", "Acceptance: `true`");
+    expect(p.prohibitions).toEqual(["Do not X before Y."]);
+    expect(p.stages).toMatchObject([{ label: "Stage 1", title: "A", instructions: "Body line.\nAcceptance: `true`" }]);
+    expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true"]);
+  });
+  test("setext headings are headings: they end sections and open stages", () => {
+    const p = read("What not to do", "--------------", "", "- Do not X.", "", "Stage 1: A", "----------", "Body.", "", "Acceptance: `true`");
+    expect(p.prohibitions).toEqual(["Do not X."]);
+    expect(p.stages).toMatchObject([{ label: "Stage 1", title: "A", line: 6, instructions: "Body.\n\nAcceptance: `true`" }]);
+  });
+  test("a --- under a list item is a thematic break, not a setext heading", () => {
+    const p = read("## Guardrails", "- Do not X.", "---", "## Stages", "### S1: t", "Acceptance: `true`");
+    expect(p.prohibitions).toEqual(["Do not X."]);
+  });
+});
+
+describe("1.2 every prohibitions section is read, in order", () => {
+  const text = plan(
+    "## Guardrails",
+    "- Do not A before B.",
+    "## Stages",
+    "### Stage 1: t",
+    "Acceptance: `true`",
+    "## What not to do",
+    "- Do not B before C.",
+  );
+  test("both sections' items become guardrails", () => {
+    expect(readPlan(text)._unsafeUnwrap().prohibitions).toEqual(["Do not A before B.", "Do not B before C."]);
+    expect(planProhibitions(text)).toEqual(["Do not A before B.", "Do not B before C."]);
+  });
+  test("the ordering self-check sees the second section's constraint", async () => {
+    const p = readPlan(text)._unsafeUnwrap();
+    const contract = (await compileContract(p, { planPath: "p.md", planText: text }))._unsafeUnwrap();
+    const missing = { ...contract, guardrails: ["Do not A before B."] };
+    expect(selfCheck(missing, { planText: text }).map((f) => f.code)).toContain("ordering-missing");
+    expect(selfCheck(contract, { planText: text }).map((f) => f.code)).not.toContain("ordering-missing");
+  });
+});
+
+describe("1.3 thematic breaks and HTML comments are skipped", () => {
+  test.each([["---"], ["***"], ["___"], ["- - -"]])("%s after the last bullet is no guardrail", (rule) => {
+    expect(read("## Guardrails", "- one", "", rule, "", "## Stages", "### S1: t", "Acceptance: `true`").prohibitions).toEqual(["one"]);
+  });
+  test("a commented-out stage is no stage, and a comment is no guardrail", () => {
+    const p = read(
+      "## Guardrails",
+      "- one",
+      "<!-- - two (dropped) -->",
+      "## Stages",
+      "### Stage 1: a",
+      "Acceptance: `true`",
+      "<!--",
+      "### Stage 2: b",
+      "Acceptance: `false`",
+      "-->",
+    );
+    expect(p.prohibitions).toEqual(["one"]);
+    expect(p.stages.map((s) => [s.label, s.acceptance.map((r) => r.run)])).toEqual([["Stage 1", ["true"]]]);
+  });
+  test("a --- between stages is not part of the stage before it", () => {
+    const p = read("## Stages", "### Stage 1: a", "Acceptance: `true`", "", "---", "", "### Stage 2: b", "Acceptance: `true`");
+    expect(p.stages[0]?.instructions).toBe("Acceptance: `true`");
+  });
+});
+
+describe("1.4 letter labels and stage headings in emphasis", () => {
+  test("letter stages beside a numbered one are all stages, each keeping its label", () => {
+    const p = read("## Stages", "### Stage 1: one", "x", "### Stage A: a", "y", "### Phase B: b", "z");
+    expect(p.stages.map((s) => [s.label, s.title])).toEqual([["Stage 1", "one"], ["Stage A", "a"], ["Phase B", "b"]]);
+  });
+  test("letter stages alone are a staged plan", () => {
+    expect(read("## Rollout", "### Phase A", "x", "### Phase B", "y").stages.map((s) => s.label)).toEqual(["Phase A", "Phase B"]);
+  });
+  test.each([["### **Stage 1: A**"], ["### **Stage 1:** A"], ["### __Stage 1__: A"], ["### *Stage 1: A*"]])("%s reads as Stage 1, A", (heading) => {
+    expect(read("## Stages", heading, "x").stages).toMatchObject([{ label: "Stage 1", title: "A" }]);
+  });
+  test("Milestone N opens a stage", () => {
+    expect(read("## Plan", "### Milestone 2 — ship", "x").stages).toMatchObject([{ label: "Milestone 2", title: "ship" }]);
+  });
+});
+
+describe("1.5 Exit criterion / Exit criteria read like Exit:", () => {
+  test.each([["Exit criterion: it works."], ["Exit criteria: it works."], ["**Exit criteria:** it works."], ["- Exit criterion: it works."]])("%s", (line) => {
+    expect(read("## Stages", "### S1: t", line).stages[0]?.exit_criterion).toBe("it works.");
+  });
+});
+
+describe("1.6 near-miss acceptance lines are read", () => {
+  const rows = (...lines: string[]) => read("## Stages", "### S1: t", ...lines).stages[0]?.acceptance.map((r) => [r.run, r.expect.exit]);
+  test("a checkbox item", () => expect(rows("- [ ] Acceptance: `make check`", "- [x] Acceptance: `make lint` exits 1")).toEqual([["make check", 0], ["make lint", 1]]));
+  test("a blockquote, wrapped expectations included", () => {
+    const p = read("## Stages", "### S1: t", "> Acceptance: `node t.mjs` exits 0", "> and prints `ok`");
+    expect(p.stages[0]?.acceptance[0]).toMatchObject({ run: "node t.mjs", expect: { stdout_contains: ["ok"] } });
+  });
+  test("an **Acceptance criteria:** label over a list of backticked commands", () => {
+    expect(rows("**Acceptance criteria:**", "", "- `pnpm test` exits 0", "- [ ] `node check.mjs` exits 2", "", "More prose.")).toEqual([
+      ["pnpm test", 0],
+      ["node check.mjs", 2],
+    ]);
+  });
+  test("an Acceptance criteria heading over a numbered list", () => {
+    expect(rows("#### Acceptance criteria", "1. `a`", "2. `b` exits 3")).toEqual([["a", 0], ["b", 3]]);
+  });
+  test("a list item under Acceptance: that is no command is refused with its line", () => {
+    expect(fault("## Stages", "### S1: t", "Acceptance:", "- the page loads fast")).toMatchObject({ code: "acceptance-invalid", line: 4, problem: "list-item-not-command" });
+  });
+});
+
+describe("1.7 duplicate stage labels", () => {
+  test("are a fault naming both lines", () => {
+    expect(fault("## Stages", "### Stage 1: a", "x", "### Stage 1: b", "y")).toEqual({ code: "duplicate-label", line: 4, first: 2, label: "Stage 1" });
+  });
+});
+
+describe("1.8 a stage heading with no title", () => {
+  test("keeps its label as its title, and renders no empty title", async () => {
+    const text = plan("## Stages", "## Stage 1", "Acceptance: `true`");
+    const p = readPlan(text)._unsafeUnwrap();
+    expect(p.stages[0]?.title).toBe("Stage 1");
+    const contract = (await compileContract(p, { planPath: "p.md", planText: text }))._unsafeUnwrap();
+    expect(renderContract(contract)).toContain("## S1: Stage 1\n");
+    expect(renderContract(contract)).not.toContain('## S1: ""');
+  });
+});
+
+describe("1.9 what looks like structure is read, or named in a fault", () => {
+  test.each([
+    ["a stage heading outside the recommendation", ["## Background", "### Phase 2a: old", "## Stages", "### S1: t", "Acceptance: `true`"], 2, "stage-heading"],
+    ["a stage heading at a deeper level inside a stage", ["## Stages", "## Stage 1: a", "x", "### Stage 2: b", "Acceptance: `true`"], 4, "stage-heading"],
+    ["an acceptance line outside any stage", ["## Notes", "Acceptance: `true`", "## Stages", "### S1: t"], 2, "acceptance"],
+    ["an acceptance line in a spelling not read", ["## Stages", "### S1: t", "Acceptance tests: `true`"], 3, "acceptance"],
+    ["an exit line in a spelling not read", ["## Stages", "### S1: t", "Exit test: `make e2e` passes"], 3, "exit"],
+    ["an acceptance line swallowed by a guardrail", ["## Guardrails", "- Acceptance: `true` must pass", "## Stages", "### S1: t"], 2, "acceptance"],
+  ])("%s", (_what, lines, line, kind) => {
+    expect(fault(...lines)).toMatchObject({ code: "structure-unread", line, kind });
+  });
+  test("a sub-step of another kind inside a stage stays in its instructions", () => {
+    const p = read("## Stages", "### Phase 1: a", "#### Step 1: write it", "x", "Acceptance: `true`");
+    expect(p.stages.map((s) => s.label)).toEqual(["Phase 1"]);
+    expect(p.stages[0]?.instructions).toContain("#### Step 1: write it");
+  });
+  test("<!-- decay: prose --> keeps a line, or a heading's whole section, as prose", () => {
+    const p = read(
+      "<!-- decay: prose -->",
+      "## Background: Phase 1 of last year",
+      "### Phase 1: done",
+      "Acceptance: `old`",
+      "## Stages",
+      "### S1: t",
+      "<!-- decay: prose -->",
+      "Acceptance tests: `make e2e` are run by hand.",
+      "Acceptance: `true`",
+    );
+    expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["true"]]);
+  });
+});
