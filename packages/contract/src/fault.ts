@@ -31,6 +31,7 @@ export type ContractFault =
     }
   | { code: "structure-unread"; line: number; kind: UnreadKind; text: string }
   | { code: "duplicate-label"; line: number; first: number; label: string }
+  | { code: "import-unrecognised"; line: number }
   | { code: "duplicate-exit"; line: number; first: number }
   | { code: "depends-unknown"; line: number; ref: string }
   | { code: "row-writer-failed"; line: number; stage: string; reason: string }
@@ -48,6 +49,8 @@ export function describeFault(fault: ContractFault): string {
       return `${at}the plan is ${fault.encoding}, not UTF-8: save it as UTF-8 and compile again`;
     case "structure-unread":
       return `${at}${unreadText(fault.kind, fault.text)}`;
+    case "import-unrecognised":
+      return `${at}not a task plan (### Task N), a spec-kit tasks.md (## Phase N with - [ ] T001 tasks) or an OpenSpec tasks.md (## 1. Group with - [ ] 1.1 tasks): nothing to import`;
     case "duplicate-label":
       return `${at}a second stage labelled "${fault.label}" (the first is on line ${fault.first}): each stage needs its own label`;
     case "task-plan":

@@ -1,4 +1,5 @@
-import type { Contract, Finding } from "../model.js";
+import type { Contract, Finding, Stage } from "../model.js";
+import { readPlan } from "../plan/read-plan.js";
 import { finding, type FindingData } from "./findings.js";
 import { orderingFindings } from "./ordering.js";
 import { rowFindings } from "./row-rules.js";
@@ -16,12 +17,32 @@ function stateFindings(contract: Contract): FindingData[] {
  * Rule 1: a non-optional stage with no acceptance row would be green by default; and a contract
  * whose stages (all optional) hold no row at all would verify nothing.
  */
-function coverageFindings(contract: Contract): FindingData[] {
+function coverageFindings(contract: Contract, name: (s: Stage) => string): FindingData[] {
   const bare: FindingData[] = contract.stages
     .filter((s) => !s.optional && s.acceptance.length === 0)
-    .map((s) => ({ code: "no-acceptance", stage: s.id }));
+    .map((s) => ({ code: "no-acceptance", stage: s.id, name: name(s) }));
   const none = contract.stages.every((s) => s.acceptance.length === 0);
   return none && bare.length === 0 ? [{ code: "nothing-verified" }] : bare;
+}
+
+/**
+ * How findings name a stage: by the plan's label, with its line when the plan text is known and
+ * still has that stage (`Phase 1 (line 28, S1)`), else with its id (`Phase 1 (S1)`).
+ */
+function stageNamer(contract: Contract, planText: string | undefined): (s: Stage) => string {
+  const lines = new Map<string, number>();
+  const plan = planText === undefined ? null : readPlan(planText);
+  if (plan?.isOk()) {
+    for (const ps of plan.value.stages) {
+      if (contract.stages.find((s) => s.id === ps.id)?.label === ps.label) lines.set(ps.id, ps.line);
+    }
+  }
+  return (s) => {
+    const line = lines.get(s.id);
+    const at = line === undefined ? "" : `line ${line}`;
+    if (s.label === s.id) return at ? `${s.id} (${at})` : s.id;
+    return `${s.label} (${at ? `${at}, ` : ""}${s.id})`;
+  };
 }
 
 /**
@@ -31,10 +52,11 @@ function coverageFindings(contract: Contract): FindingData[] {
 export function selfCheck(contract: Contract, options: SelfCheckOptions = {}): Finding[] {
   const text = options.planText;
   const planText = text === undefined || typeof text === "string" ? text : new TextDecoder().decode(text);
+  const name = stageNamer(contract, planText);
   const data: FindingData[] = [
     ...stateFindings(contract),
-    ...coverageFindings(contract),
-    ...contract.stages.flatMap((s) => s.acceptance.flatMap((row) => rowFindings(s, row))),
+    ...coverageFindings(contract, name),
+    ...contract.stages.flatMap((s) => s.acceptance.flatMap((row) => rowFindings(s, row, name(s)))),
     ...orderingFindings(contract.guardrails, planText),
   ];
   return data.map(finding);
