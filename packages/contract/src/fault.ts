@@ -91,18 +91,19 @@ function unreadText(kind: UnreadKind, text: string): string {
 type AcceptanceInvalid = Extract<ContractFault, { code: "acceptance-invalid" }>;
 
 function acceptanceText(f: AcceptanceInvalid): string {
+  const quote = `"Acceptance: ${f.text}"`;
   const write = f.write === undefined ? "" : `; write: ${f.write}`;
   switch (f.problem) {
     case "fenced-command":
-      return `"${f.text}" is followed by a fenced block: an acceptance command is one inline code span on the Acceptance: line${write}`;
+      return `"${f.text}" is followed by a fenced block: an acceptance command is one inline code span on the Acceptance: line itself${write}`;
     case "words-before-command":
-      return `acceptance line not understood: "${f.unread ?? ""}" before the command is not read${f.after === undefined ? "" : `, nor is "${f.after}" after it`} (the line starts with the command in backticks, then ${EXPECTATIONS})${write}: ${f.text}`;
+      return `acceptance line not understood: ${quote}: "${f.unread ?? ""}" before the command is not read${f.after === undefined ? "" : `, nor is "${f.after}" after it`}; the line starts with the command in backticks, then ${EXPECTATIONS}${write}`;
     case "list-item-not-command":
-      return `acceptance list item not understood: each item under an Acceptance: line starts with a command in backticks, then ${EXPECTATIONS}: ${f.text}`;
+      return `acceptance list item not understood: "${f.text}": each item under an Acceptance: line starts with a command in backticks, then ${EXPECTATIONS}`;
     case "unrecognised":
-      return `acceptance line not understood: "${f.unread ?? f.text}" is not read; after the command write ${EXPECTATIONS}: ${f.text}`;
+      return `acceptance line not understood: ${quote}: "${f.unread ?? f.text}" is not read; after the command write ${EXPECTATIONS}`;
     default:
-      return `acceptance line not understood (${problemText(f.problem)}): ${f.text === "" ? "Acceptance: (nothing after it)" : f.text}${write}`;
+      return `acceptance line not understood (${problemText(f.problem)}): ${f.text === "" ? '"Acceptance:" with nothing after it' : quote}${write}`;
   }
 }
 

@@ -94,12 +94,13 @@ function wordsBefore(text: string, line: number): ContractFault {
   const cur: Cursor = { text, pos: at };
   const run = at === -1 ? null : readCodeSpan(cur);
   if (run === null || run.trim() === "") return acceptanceFault(line, "no-command", text, {});
-  const after = readExpectations(cur, emptyExpect());
-  const tail = after ? " exits 0" : text.slice(cur.pos).replace(/\s+$/, "");
+  const spanEnd = cur.pos;
+  const rest = text.slice(spanEnd).replace(/\s+$/, "");
+  const bad = readExpectations(cur, emptyExpect()) !== null;
   return acceptanceFault(line, "words-before-command", text, {
     unread: text.slice(0, at).trim(),
-    ...(after ? { after: after.rest } : {}),
-    write: `Acceptance: ${text.slice(at, cur.pos)}${tail}`,
+    ...(bad ? { after: rest.trim() } : {}),
+    write: `Acceptance: ${text.slice(at, spanEnd)}${bad ? " exits 0" : rest}`,
   });
 }
 

@@ -10,6 +10,8 @@ export type Line = {
   heading: boolean;
   /** A thematic break (`---`, `***`, `___`) that is not a setext underline. */
   rule: boolean;
+  /** Part of an HTML comment block (hidden too). */
+  comment: boolean;
 };
 
 /** A heading outside fences: the index of its first line, its level and text, and where its body starts. */
@@ -38,7 +40,7 @@ function splitLines(source: string): Line[] {
     const nl = source.indexOf("\n", start);
     const end = nl === -1 ? source.length : nl;
     const text = source.slice(start, end).replace(/\r$/, "");
-    lines.push({ no, start, end, text, hidden: false, heading: false, rule: false });
+    lines.push({ no, start, end, text, hidden: false, heading: false, rule: false, comment: false });
     if (nl === -1) break;
     start = nl + 1;
   }
@@ -83,6 +85,7 @@ export function lineModel(source: string): LineModel {
     const text = line.text;
     if (fence !== null || comment) {
       line.hidden = true;
+      line.comment = comment;
       if (comment) comment = !text.includes("-->");
       else {
         const close = FENCE.exec(text)?.[1];
@@ -96,6 +99,7 @@ export function lineModel(source: string): LineModel {
       line.hidden = true;
     } else if (/^ {0,3}<!--/.test(text)) {
       line.hidden = true;
+      line.comment = true;
       if (PROSE_MARK.test(text)) proseMarks.push(i);
       comment = !text.slice(text.indexOf("<!--") + 4).includes("-->");
     } else readHeading(lines, i, headings);
@@ -127,14 +131,14 @@ function readHeading(lines: Line[], i: number, headings: Heading[]): void {
 export const isText = (line: Line | undefined): line is Line => !!line && !line.hidden && !line.heading && !line.rule;
 
 /**
- * The verbatim text of lines [from, to) with trailing blank lines and thematic breaks trimmed; ""
- * when nothing is left. The result is always a substring of the source.
+ * The verbatim text of lines [from, to) with trailing blank lines, thematic breaks and HTML
+ * comments trimmed; "" when nothing is left. The result is always a substring of the source.
  */
 export function verbatim(model: LineModel, from: number, to: number, startAt?: number): string {
   let last = to - 1;
   while (last >= from) {
     const l = model.lines[last];
-    if (!l || !(l.text.trim() === "" || l.rule)) break;
+    if (!l || !(l.text.trim() === "" || l.rule || l.comment)) break;
     last--;
   }
   const first = model.lines[from];

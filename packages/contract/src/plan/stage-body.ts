@@ -98,7 +98,7 @@ function acceptanceList(model: LineModel, at: number, to: number): Rows {
     const after = model.lines[i + 1]?.text ?? "";
     while (i < to && model.lines[i]?.text.trim() === "" && after.replace(LIST_ITEM, "").startsWith("`") && LIST_ITEM.test(after)) i++;
   }
-  if (out.rows.length === 0) return err(acceptanceFault(label?.no ?? at + 1, "no-command", quote, {}));
+  if (out.rows.length === 0) return err(acceptanceFault(label?.no ?? at + 1, "no-command", "", {}));
   return ok(out);
 }
 
