@@ -57,10 +57,10 @@ describe("2.2 refusals quote the line and show the form that would be read", () 
     expect(r.stderr).toContain("write: Acceptance: `npm test` exits 0");
   });
   test("a line that looks like structure but was not read is named with its line", async () => {
-    const plan = await planFile("## Stages", "### Stage 1: t", "Acceptance: `true`", "### Stage 1b: u");
+    const plan = await planFile("## Stages", "### Stage 1: t", "Acceptance: `true`", "### Stage 1-2: u");
     const r = await exec(["compile", plan]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/line 4: "Stage 1b: u" looks like a stage heading but was read as no stage/);
+    expect(r.stderr).toMatch(/line 4: "Stage 1-2: u" looks like a stage heading but was read as no stage/);
   });
 });
 

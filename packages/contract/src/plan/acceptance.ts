@@ -34,11 +34,11 @@ type Step = { ok: true } | { ok: false; problem: AcceptanceProblem };
 
 /** Read one expectation at the cursor into `expect`. */
 function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): Step {
-  const exit = eat(cur, /^(?:exits|exit code|exits with(?: code)?)\s+(\d{1,3})\b/i);
+  const exit = eat(cur, /^(?:(?:exits|exit code|exits with(?: code)?)\s+(\d{1,3})|passes|succeeds)\b/i);
   if (exit) {
     if (sawExit.v) return { ok: false, problem: "duplicate-exit" };
     sawExit.v = true;
-    expect.exit = Number(exit[1]);
+    expect.exit = Number(exit[1] ?? 0);
     return expect.exit <= 255 ? { ok: true } : { ok: false, problem: "unrecognised" };
   }
   const least = eat(cur, /^(?:prints\s+)?at least\s+(\d+)\s+(?:[a-z]+\s+){0,3}/i);

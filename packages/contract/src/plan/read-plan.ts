@@ -5,7 +5,7 @@ import { type LineModel, lineModel, verbatim } from "./lines.js";
 import { findSection, findSections, isStageHeading, type Section, sectionItems } from "./sections.js";
 import { readStageBody } from "./stage-body.js";
 import { type StageSpan, stageSpans } from "./stages.js";
-import { type ReadSpan, unreadStructure } from "./unread.js";
+import { proseLines, type ReadSpan, unreadStructure } from "./unread.js";
 
 const TASK_HEADING = /^Task\s+\d+\b/i;
 
@@ -58,9 +58,10 @@ function readStage(
   model: LineModel,
   span: StageSpan,
   earlier: PlanStage[],
+  prose: Set<number>,
 ): Result<{ stage: PlanStage; read: number[] }, ContractFault> {
   const id = `S${earlier.length + 1}`;
-  return readStageBody(model, span).andThen((body) => {
+  return readStageBody(model, span, prose).andThen((body) => {
     const previous = earlier[earlier.length - 1];
     let depends_on = previous ? [previous.id] : [];
     if (body.dependsOn) {
@@ -103,8 +104,9 @@ export function readPlan(markdown: string): Result<Plan, ContractFault> {
     const stages: PlanStage[] = [];
     const read: ReadSpan[] = [];
     const byHeading = model.headings.some((h) => h.index === spans[0]?.index);
+    const prose = proseLines(model);
     for (const span of spans) {
-      const stage = readStage(model, span, stages);
+      const stage = readStage(model, span, stages, prose);
       if (stage.isErr()) return err(stage.error);
       stages.push(stage.value.stage);
       read.push({ span, read: stage.value.read, heading: byHeading });

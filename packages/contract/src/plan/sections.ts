@@ -24,16 +24,19 @@ const KEYWORD = "[Ss]tage|STAGE|[Pp]hase|PHASE|[Ss]tep|STEP|[Mm]ilestone|MILESTO
 
 /**
  * A heading that opens a stage: `Stage 2: t`, `Stage 2 — t`, `Stage 2 (optional): t`, `S2: t`,
- * `Phase 2`, `Step B`, `Milestone 3`. Test it on `stageText(heading)`, which drops wrapping emphasis.
+ * `Phase 2`, `Phase 2 Title`, `Step B`, `Phase II`, `Step 2.1`, `Milestone 3`. Test it on
+ * `stageText(heading)`, which drops wrapping emphasis. Groups: label, `(optional)`, then the title
+ * in one of groups 3 to 5.
  */
 export const STAGE_HEADING = new RegExp(
-  `^((?:${KEYWORD})\\s+(?:\\d+|[A-Z](?![\\p{L}\\d]))|[Ss]\\d+)\\b\\s*(\\([Oo]ptional\\))?\\s*(?:(?:[:.]|\\s[—–-])\\s*(.*))?$`,
+  String.raw`^((?:${KEYWORD})\s+(?:\d+(?:\.\d+)*[a-z]?|[IVX]{1,5}|[A-Z])(?![\p{L}\d])|[Ss]\d+(?![\p{L}\d]))` +
+    String.raw`(?:\s*(\([Oo]ptional\)))?(?:\s*$|\s*[:.]\s*(.*)$|\s+[—–-]\s*(.*)$|\s+(.*)$)`,
   "u",
 );
 
 /** A heading that looks like a stage (a stage word, then a number, a capital letter or emphasis), read as one or not. */
 export const STAGE_LIKE = new RegExp(
-  `^(?:[*_]+\\s*)?(?:${KEYWORD})(?:\\s*\\d|\\s+[A-Z](?:[\\s:.)—–*_-]|$)|\\s*[*_])`,
+  String.raw`^(?:[*_]+\s*)?(?:${KEYWORD})(?:\s*\d|\s+[IVX]+(?!\p{L})|\s+[A-Z](?:[\s:.)—–*_-]|$)|\s*[*_])`,
   "u",
 );
 
@@ -43,8 +46,17 @@ export function stageText(text: string): string {
   return m ? `${m[2] ?? ""}${m[3] ?? ""}`.trim() : text;
 }
 
+/** A stage heading's label, `(optional)` mark and title; null when the heading opens no stage. */
+export function stageMatch(text: string): { label: string; optional: boolean; title: string } | null {
+  const m = STAGE_HEADING.exec(stageText(text));
+  if (!m?.[1]) return null;
+  // `S3 bucket policy` is no stage: an `S` label needs `:`, `.` or a dash before its title.
+  if (m[5] !== undefined && /^[Ss]\d/.test(m[1])) return null;
+  return { label: m[1], optional: m[2] !== undefined, title: m[3] ?? m[4] ?? m[5] ?? "" };
+}
+
 /** Whether a heading opens a stage. */
-export const isStageHeading = (h: Heading): boolean => STAGE_HEADING.test(stageText(h.text));
+export const isStageHeading = (h: Heading): boolean => stageMatch(h.text) !== null;
 
 /**
  * The section a heading opens: up to the next heading of the same or a higher level. A

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { acceptanceFault, parseAcceptance, type SpelledRow } from "./acceptance.js";
-import { isText, type LineModel } from "./lines.js";
+import { isText, type LineModel, verbatim } from "./lines.js";
 import type { StageSpan } from "./stages.js";
 
 /** What a stage's body says about itself, with the line of each statement. */
@@ -24,7 +24,11 @@ export const EXIT_WORD = String.raw`Exit(?:\s+(?:criterion|criteria|conditions?|
 export const ACCEPTANCE_WORD = String.raw`Acceptance(?:\s+(?:criterion|criteria))?`;
 const EXIT = lead(EXIT_WORD);
 const ACCEPTANCE = lead(ACCEPTANCE_WORD);
-const ACCEPTANCE_HEADING = new RegExp(`^ {0,3}#{1,6}\\s+(?:\\*\\*|__)?${ACCEPTANCE_WORD}(?:\\*\\*|__)?\\s*:?\\s*#*\\s*$`, "i");
+// A label alone on its line, over a list: `#### Acceptance criteria`, `**Exit criteria**`, `Acceptance`.
+const alone = (word: string) =>
+  new RegExp(`^ {0,3}(?:#{1,6}\\s+)?(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:?\\s*(?:\\*\\*|__)?\\s*#*\\s*$`, "i");
+const ACCEPTANCE_ALONE = alone(ACCEPTANCE_WORD);
+const EXIT_ALONE = alone(EXIT_WORD);
 const DEPENDS = lead("Depends on");
 const CONTINUED = /^\s*(?:>\s*)*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/i;
 const OPTIONAL = /^\s*(?:[-*+]\s+)?(?:\*\*)?Optional\b/i;
@@ -102,23 +106,52 @@ function acceptanceList(model: LineModel, at: number, to: number): Rows {
   return ok(out);
 }
 
-/** Read Exit:, Acceptance:, Depends on: and Optional lines of one stage (hidden lines ignored). */
-export function readStageBody(model: LineModel, span: StageSpan): Result<StageBody, ContractFault> {
+/** The list right under a label line at `at` (blank lines before it skipped): its line range, or null. */
+function listUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
+  let i = at + 1;
+  while (i < to && model.lines[i]?.text.trim() === "") i++;
+  if (!LIST_ITEM.test(model.lines[i]?.text ?? "") || !isText(model.lines[i])) return null;
+  const from = i;
+  let end = i;
+  for (; i < to; i++) {
+    const line = model.lines[i];
+    if (!line || line.heading || line.rule) break;
+    const blank = line.text.trim() === "";
+    if (blank && !LIST_ITEM.test(model.lines[i + 1]?.text ?? "") && !/^\s+\S/.test(model.lines[i + 1]?.text ?? "")) break;
+    if (!blank && !LIST_ITEM.test(line.text) && !/^\s/.test(line.text) && !line.hidden) break;
+    if (!blank) end = i + 1;
+  }
+  return { from, to: end };
+}
+
+/** An exit criterion: the text after `Exit:`, or the list under an `Exit criteria` label. */
+function exitAt(model: LineModel, i: number, to: number, text: string): { exit: string; read: number[] } {
+  const list = text === "" ? listUnder(model, i, to) : null;
+  if (!list) return { exit: text, read: [i] };
+  const read = Array.from({ length: list.to - i }, (_, k) => i + k);
+  return { exit: verbatim(model, list.from, list.to), read };
+}
+
+/** Read Exit:, Acceptance:, Depends on: and Optional lines of one stage (hidden and prose lines ignored). */
+export function readStageBody(model: LineModel, span: StageSpan, prose: Set<number>): Result<StageBody, ContractFault> {
   const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional, read: [] };
   let exitLine = 0;
   for (let i = span.from; i < span.to; i++) {
     const line = model.lines[i];
-    if (!line || line.hidden || line.rule) continue;
+    if (!line || line.hidden || line.rule || prose.has(i)) continue;
     const text = i === span.from && span.startAt !== undefined ? line.text.slice(span.startAt - line.start) : line.text;
     const exit = line.heading ? null : EXIT.exec(text);
-    const acc = exit || line.heading ? null : ACCEPTANCE.exec(text);
-    const dep = exit || acc || line.heading ? null : DEPENDS.exec(text);
-    if (exit) {
+    const exitAlone = exit ? null : EXIT_ALONE.test(text);
+    const acc = exit || exitAlone || line.heading ? null : ACCEPTANCE.exec(text);
+    const dep = exit || exitAlone || acc || line.heading ? null : DEPENDS.exec(text);
+    if (exit || exitAlone) {
       if (body.exit !== null) return err({ code: "duplicate-exit", line: line.no, first: exitLine });
-      body.exit = exit[1] ?? "";
+      const read = exitAt(model, i, span.to, exit?.[1] ?? "");
+      body.exit = read.exit;
       exitLine = line.no;
-      body.read.push(i);
-    } else if (acc || ACCEPTANCE_HEADING.test(line.text)) {
+      body.read.push(...read.read);
+      i = Math.max(i, ...read.read);
+    } else if (acc || ACCEPTANCE_ALONE.test(text)) {
       const rest = acc?.[1] ?? "";
       const rows = rest === "" ? acceptanceList(model, i, span.to) : acceptanceLine(model, i, span.to, rest);
       if (rows.isErr()) return err(rows.error);

@@ -1,5 +1,5 @@
 import type { LineModel } from "./lines.js";
-import { isStageHeading, type Section, STAGE_HEADING, stageText } from "./sections.js";
+import { isStageHeading, type Section, stageMatch } from "./sections.js";
 
 /** Where one stage sits in the plan: its label, title and body range, before its body is read. */
 export type StageSpan = {
@@ -24,14 +24,13 @@ function headingStages(model: LineModel, section: Section): StageSpan[] {
     if (h.level > level) continue;
     const last = spans[spans.length - 1];
     if (last && last.to === section.to) last.to = h.index;
-    const m = STAGE_HEADING.exec(stageText(h.text));
-    if (!m?.[1]) continue;
-    const title = m[3] ?? "";
+    const m = stageMatch(h.text);
+    if (!m) continue;
     spans.push({
-      label: m[1],
+      label: m.label,
       // A stage heading with no title (`## Stage 1`) keeps its label as its title.
-      title: title === "" ? m[1] : title,
-      optional: m[2] !== undefined || /\(optional\)/i.test(title),
+      title: m.title === "" ? m.label : m.title,
+      optional: m.optional || /\(optional\)/i.test(m.title),
       index: h.index,
       from: h.body,
       to: section.to,

@@ -162,8 +162,45 @@ describe("1.9 what looks like structure is read, or named in a fault", () => {
       "### S1: t",
       "<!-- decay: prose -->",
       "Acceptance tests: `make e2e` are run by hand.",
+      "",
       "Acceptance: `true`",
     );
     expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["true"]]);
+  });
+});
+
+describe("more of the forms plans are written in", () => {
+  test.each([
+    ["### Phase II — Rollout", "Phase II", "Rollout"],
+    ["### Phase 1 Discovery", "Phase 1", "Discovery"],
+    ["### Step 2.1: Split the table", "Step 2.1", "Split the table"],
+    ["### Phase 2a: Hotfix", "Phase 2a", "Hotfix"],
+  ])("%s reads as %s, %s", (heading, label, title) => {
+    expect(read("## Stages", heading, "x").stages).toMatchObject([{ label, title }]);
+  });
+  test("an S label needs a separator: `S3 bucket policy` is no stage", () => {
+    expect(read("## Stages", "### S1: t", "x", "#### S3 bucket policy", "y").stages.map((s) => s.label)).toEqual(["S1"]);
+  });
+  test("`passes` and `succeeds` mean exit 0", () => {
+    const p = read("## Stages", "### S1: t", "Acceptance: `make check` passes", "Acceptance: `make lint` succeeds and prints `clean`");
+    expect(p.stages[0]?.acceptance.map((r) => [r.expect.exit, r.expect.stdout_contains])).toEqual([[0, []], [0, ["clean"]]]);
+  });
+  test("an Exit criteria label over a list: the list is the exit criterion, verbatim", () => {
+    for (const head of ["Exit criteria:", "**Exit criteria**", "#### Exit criteria"]) {
+      const p = read("## Stages", "### Phase 1: canary", head, "", "- error rate under 0.1%", "- p99 unchanged", "", "Then widen.");
+      expect(p.stages[0]?.exit_criterion).toBe("- error rate under 0.1%\n- p99 unchanged");
+    }
+  });
+  test("an **Acceptance** label alone over a list of commands", () => {
+    const p = read("## Stages", "### S1: t", "**Acceptance**", "- `pnpm test` passes");
+    expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["pnpm test"]);
+  });
+  test("human acceptance criteria marked as prose are not read, and not refused", () => {
+    const p = read("## Stages", "### S1: t", "<!-- decay: prose -->", "**Acceptance criteria:**", "- the page loads", "", "Acceptance: `true`");
+    expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true"]);
+    expect(fault("## Stages", "### S1: t", "**Acceptance criteria:**", "- the page loads")).toMatchObject({ code: "acceptance-invalid", line: 4 });
+  });
+  test("YAML front matter is not plan text", () => {
+    expect(read("---", "title: Exit: none", "---", "## Stages", "### S1: t", "x").stages).toHaveLength(1);
   });
 });

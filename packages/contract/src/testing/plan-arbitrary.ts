@@ -34,7 +34,7 @@ function bodyPiece(k: number, j: number, level: number): fc.Arbitrary<Piece> {
     piece([`Acceptance tests: \`${c}\``], [], true),
     piece([`Acceptance: run \`${c}\` and expect 0`], [], true),
     piece(["Acceptance:", "", "```sh", c, "```"], [], true),
-    piece([`${"#".repeat(level)} Phase 9a: misplaced`], [], true),
+    piece([`${"#".repeat(level)} Stage 9-10: misplaced`], [], true),
     piece(["#### Notes on this stage"]),
     piece(["Exit test: it runs."], [], true),
   );
