@@ -99,7 +99,7 @@ function acceptanceText(f: AcceptanceInvalid): string {
     case "words-before-command":
       return `acceptance line not understood: ${quote}: "${f.unread ?? ""}" before the command is not read${f.after === undefined ? "" : `, nor is "${f.after}" after it`}; the line starts with the command in backticks, then ${EXPECTATIONS}${write}`;
     case "list-item-not-command":
-      return `acceptance list item not understood: "${f.text}": each item under an Acceptance: line starts with a command in backticks, then ${EXPECTATIONS}`;
+      return `acceptance list item not understood: "${f.text}": each item under an Acceptance: line starts with a command in backticks, then ${EXPECTATIONS}; for criteria a person checks, put <!-- decay: prose --> on the line before the Acceptance label`;
     case "unrecognised":
       return `acceptance line not understood: ${quote}: "${f.unread ?? f.text}" is not read; after the command write ${EXPECTATIONS}`;
     default:

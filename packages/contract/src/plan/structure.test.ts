@@ -204,3 +204,17 @@ describe("more of the forms plans are written in", () => {
     expect(read("---", "title: Exit: none", "---", "## Stages", "### S1: t", "x").stages).toHaveLength(1);
   });
 });
+
+describe("non-goals and commands under other labels", () => {
+  test("a Non-goals section is read as prohibitions", () => {
+    expect(read("## Non-goals", "- Do not change the API.", "## Stages", "### S1: t", "x").prohibitions).toEqual(["Do not change the API."]);
+  });
+  test("a stage with no acceptance but a command under Gate: is refused with a hint naming that line", async () => {
+    const text = plan("## Milestones", "### Milestone 1: schema", "**Gate:** `pnpm test` passes.");
+    const contract = (await compileContract(readPlan(text)._unsafeUnwrap(), { planPath: "p.md", planText: text }))._unsafeUnwrap();
+    const [f] = selfCheck(contract, { planText: text });
+    expect(f).toMatchObject({ code: "no-acceptance", stage: "S1" });
+    expect(f?.message).toContain('stage Milestone 1 (line 2, S1) is not optional');
+    expect(f?.message).toContain('its line "**Gate:** `pnpm test` passes." holds a command');
+  });
+});

@@ -13,6 +13,14 @@ function stateFindings(contract: Contract): FindingData[] {
   return contract.commit_per_stage ? [] : [{ code: "commit-per-stage-off" }];
 }
 
+// A line that names a command under another word: `**Gate:** \`make check\``, `Verify: \`pnpm test\``.
+const COMMAND_LINE = /^\W*(?:gate|verify|verification|validate|validation|check|checks|test|tests|run)\W*:.*`[^`]+`/i;
+
+/** The first line of a stage's instructions that holds a command under another label; null when none. */
+function commandLine(instructions: string): string | null {
+  return instructions.split(/\r?\n/).find((l) => COMMAND_LINE.test(l))?.trim() ?? null;
+}
+
 /**
  * Rule 1: a non-optional stage with no acceptance row would be green by default; and a contract
  * whose stages (all optional) hold no row at all would verify nothing.
@@ -20,7 +28,7 @@ function stateFindings(contract: Contract): FindingData[] {
 function coverageFindings(contract: Contract, name: (s: Stage) => string): FindingData[] {
   const bare: FindingData[] = contract.stages
     .filter((s) => !s.optional && s.acceptance.length === 0)
-    .map((s) => ({ code: "no-acceptance", stage: s.id, name: name(s) }));
+    .map((s) => ({ code: "no-acceptance", stage: s.id, name: name(s), hint: commandLine(s.instructions) }));
   const none = contract.stages.every((s) => s.acceptance.length === 0);
   return none && bare.length === 0 ? [{ code: "nothing-verified" }] : bare;
 }

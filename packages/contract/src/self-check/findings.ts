@@ -5,7 +5,7 @@ type At = { stage: string; row: string; name: string };
 
 /** What a rule found, as data; `finding` turns it into a Finding with its one sentence. */
 export type FindingData =
-  | { code: "no-acceptance"; stage: string; name: string }
+  | { code: "no-acceptance"; stage: string; name: string; hint: string | null }
   | { code: "nothing-verified" }
   | ({ code: "review-note"; marker: string } & At)
   | ({ code: "git-clone" } & At)
@@ -23,7 +23,9 @@ function sentence(d: FindingData): { severity: Finding["severity"]; message: str
   const warn = (message: string) => ({ severity: "warn" as const, message });
   switch (d.code) {
     case "no-acceptance":
-      return refuse(`stage ${d.name} is not optional and has no acceptance row: it would be green by default`);
+      return refuse(
+        `stage ${d.name} is not optional and has no acceptance row: it would be green by default${d.hint === null ? "" : `; its line "${d.hint}" holds a command: to run it as acceptance, write Acceptance: \`command\` exits 0`}`,
+      );
     case "nothing-verified":
       return refuse("no stage of the contract has an acceptance row: a run would verify nothing, and an empty contract is never a passing one");
     case "review-note":
