@@ -54,7 +54,7 @@ export function describeFault(fault: ContractFault): string {
     case "duplicate-label":
       return `${at}a second stage labelled "${fault.label}" (the first is on line ${fault.first}): each stage needs its own label`;
     case "task-plan":
-      return `${at}"${fault.heading}" starts a task plan, not a staged recommendation; an execution record's progress is a claim, not acceptance. Write a recommendation section with stages, Exit: and Acceptance: lines (docs/plan-format.md)`;
+      return `${at}"${fault.heading}" starts a task plan, not a staged recommendation; an execution record's progress is a claim, not acceptance. Write a recommendation section with stages, Exit: and Acceptance: lines (docs/plan-format.md), or convert it with decay-contract import`;
     case "recommendation-not-staged":
       return `${at}recommendation is not staged: "${fault.heading}" holds no stage headings (Stage 1:, Phase 1, S1:, Step 1) and no numbered list; stage boundaries are not invented`;
     case "acceptance-invalid":

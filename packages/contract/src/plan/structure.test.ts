@@ -218,3 +218,10 @@ describe("non-goals and commands under other labels", () => {
     expect(f?.message).toContain('its line "**Gate:** `pnpm test` passes." holds a command');
   });
 });
+
+describe("sub-stages", () => {
+  test("a deeper Phase 1.1 inside Phase 1 is a sub-step, kept in its instructions", () => {
+    const p = read("## Rollout", "## Phase 1: a", "### Phase 1.1: first half", "Acceptance: `true`", "## Phase 2: b", "x");
+    expect(p.stages.map((s) => [s.label, s.acceptance.length])).toEqual([["Phase 1", 1], ["Phase 2", 0]]);
+  });
+});

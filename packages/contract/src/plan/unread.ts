@@ -1,6 +1,6 @@
 import type { ContractFault } from "../fault.js";
 import type { Heading, LineModel } from "./lines.js";
-import { STAGE_LIKE } from "./sections.js";
+import { STAGE_LIKE, stageMatch } from "./sections.js";
 import type { StageSpan } from "./stages.js";
 
 /** A stage as read: where it sits and which of its lines were read as structure. */
@@ -39,8 +39,9 @@ function accountedFor(h: Heading, spans: ReadSpan[]): boolean {
   return spans.some(({ span, heading }) => {
     if (heading && span.index === h.index) return true;
     if (h.index <= span.index || h.index >= span.to) return false;
-    // A deeper `Stage 2` inside `Stage 1` is a stage lost to a wrong level, not a sub-step.
-    return !heading || keyword(h.text) !== keyword(span.label);
+    // A deeper `Stage 2` inside `Stage 1` is a stage lost to a wrong level; `Stage 1.2` is a sub-step.
+    const label = stageMatch(h.text)?.label ?? "";
+    return !heading || keyword(h.text) !== keyword(span.label) || label.startsWith(`${span.label}.`);
   });
 }
 
