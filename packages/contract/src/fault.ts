@@ -56,7 +56,7 @@ export function describeFault(fault: ContractFault): string {
     case "task-plan":
       return `${at}"${fault.heading}" starts a task plan, not a staged recommendation; an execution record's progress is a claim, not acceptance. Write a recommendation section with stages, Exit: and Acceptance: lines (docs/plan-format.md), or convert it with decay-contract import`;
     case "recommendation-not-staged":
-      return `${at}recommendation is not staged: "${fault.heading}" holds no stage headings (Stage 1:, Phase 1, S1:, Step 1) and no numbered list; stage boundaries are not invented`;
+      return `${at}recommendation is not staged: "${fault.heading}" holds no stage headings (### Stage 1: Title, ### Phase B, ### Step 2 — Title, ### Milestone 3, ### S1: Title) and no numbered list (1. **Title** …); stage boundaries are not invented`;
     case "acceptance-invalid":
       return `${at}${acceptanceText(fault)}`;
     case "duplicate-exit":

@@ -35,10 +35,12 @@ function encodingFault(markdown: string): ContractFault | null {
 
 /** Two stages with the same label: a fault naming both lines. */
 function duplicateLabel(stages: PlanStage[]): ContractFault | null {
-  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, " ");
-  for (const [k, stage] of stages.entries()) {
-    const first = stages.slice(0, k).find((s) => norm(s.label) === norm(stage.label));
-    if (first) return { code: "duplicate-label", line: stage.line, first: first.line, label: stage.label };
+  const seen = new Map<string, number>();
+  for (const stage of stages) {
+    const key = stage.label.toLowerCase().replace(/\s+/g, " ");
+    const first = seen.get(key);
+    if (first !== undefined) return { code: "duplicate-label", line: stage.line, first, label: stage.label };
+    seen.set(key, stage.line);
   }
   return null;
 }

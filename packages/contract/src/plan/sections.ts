@@ -11,7 +11,7 @@ const numbered = (n: number) => new RegExp(`^(?:§\\s*)?${n}(?:[.):](?!\\d)|\\s|
 
 const BY_NAME: Record<SectionKind, RegExp> = {
   recommendation: /recommendation|migration sequence|\bstages\b|rollout/i,
-  prohibitions: /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|\bnon-?goals\b/i,
+  prohibitions: /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|\bnon-?goals\b|\bout of scope\b/i,
   falsifiers: /what would change the answer|falsifiers/i,
 };
 const BY_NUMBER: Record<SectionKind, RegExp> = {

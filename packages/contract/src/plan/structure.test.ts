@@ -215,7 +215,7 @@ describe("non-goals and commands under other labels", () => {
     const [f] = selfCheck(contract, { planText: text });
     expect(f).toMatchObject({ code: "no-acceptance", stage: "S1" });
     expect(f?.message).toContain('stage Milestone 1 (line 2, S1) is not optional');
-    expect(f?.message).toContain('its line "**Gate:** `pnpm test` passes." holds a command');
+    expect(f?.message).toContain('its line "**Gate:** `pnpm test` passes." gives a command another way');
   });
 });
 
@@ -223,5 +223,16 @@ describe("sub-stages", () => {
   test("a deeper Phase 1.1 inside Phase 1 is a sub-step, kept in its instructions", () => {
     const p = read("## Rollout", "## Phase 1: a", "### Phase 1.1: first half", "Acceptance: `true`", "## Phase 2: b", "x");
     expect(p.stages.map((s) => [s.label, s.acceptance.length])).toEqual([["Phase 1", 1], ["Phase 2", 0]]);
+  });
+});
+
+describe("what real plans put around their stages", () => {
+  test("an Out of Scope section is read as prohibitions", () => {
+    expect(read("## Stages", "### S1: t", "x", "## Out of Scope", "- Do not touch API keys.").prohibitions).toEqual(["Do not touch API keys."]);
+  });
+  test("a Verification: label over a fenced block is named in the no-acceptance refusal", async () => {
+    const text = plan("## Stages", "### Phase 1: a", "**Verification:**", "```bash", "pnpm test", "```");
+    const contract = (await compileContract(readPlan(text)._unsafeUnwrap(), { planPath: "p.md", planText: text }))._unsafeUnwrap();
+    expect(selfCheck(contract, { planText: text })[0]?.message).toContain('its line "**Verification:**" gives a command another way');
   });
 });

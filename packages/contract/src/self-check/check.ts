@@ -16,9 +16,17 @@ function stateFindings(contract: Contract): FindingData[] {
 // A line that names a command under another word: `**Gate:** \`make check\``, `Verify: \`pnpm test\``.
 const COMMAND_LINE = /^\W*(?:gate|verify|verification|validate|validation|check|checks|test|tests|run)\W*:.*`[^`]+`/i;
 
-/** The first line of a stage's instructions that holds a command under another label; null when none. */
+const LABEL_OVER_BLOCK = /^\W*(?:gate|verify|verification|validate|validation|checks?|tests?|run)\W*:?\W*$/i;
+
+/** The first line of a stage's instructions that holds a command under another label (inline, or over a fenced block); null when none. */
 function commandLine(instructions: string): string | null {
-  return instructions.split(/\r?\n/).find((l) => COMMAND_LINE.test(l))?.trim() ?? null;
+  const lines = instructions.split(/\r?\n/);
+  const at = lines.findIndex((l, k) => {
+    if (COMMAND_LINE.test(l)) return true;
+    const next = lines.slice(k + 1).find((x) => x.trim() !== "");
+    return LABEL_OVER_BLOCK.test(l) && /^\s*(?:`{3,}|~{3,})/.test(next ?? "");
+  });
+  return at === -1 ? null : (lines[at]?.trim() ?? null);
 }
 
 /**

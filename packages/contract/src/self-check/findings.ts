@@ -24,7 +24,7 @@ function sentence(d: FindingData): { severity: Finding["severity"]; message: str
   switch (d.code) {
     case "no-acceptance":
       return refuse(
-        `stage ${d.name} is not optional and has no acceptance row: it would be green by default${d.hint === null ? "" : `; its line "${d.hint}" holds a command: to run it as acceptance, write Acceptance: \`command\` exits 0`}`,
+        `stage ${d.name} is not optional and has no acceptance row: it would be green by default${d.hint === null ? "" : `; its line "${d.hint}" gives a command another way: to run it as acceptance, write Acceptance: \`command\` exits 0 (one inline code span)`}`,
       );
     case "nothing-verified":
       return refuse("no stage of the contract has an acceptance row: a run would verify nothing, and an empty contract is never a passing one");
