@@ -236,3 +236,17 @@ describe("what real plans put around their stages", () => {
     expect(selfCheck(contract, { planText: text })[0]?.message).toContain('its line "**Verification:**" gives a command another way');
   });
 });
+
+describe("bold lines written as stage headings", () => {
+  test("outside a stage, or as a same-kind stage inside one, they are named in a fault", () => {
+    expect(fault("## Stages", "### Phase 1: a", "x", "", "**Phase 2: b**", "", "Acceptance: `true`")).toMatchObject({
+      code: "structure-unread",
+      line: 5,
+      kind: "stage-heading",
+      text: "**Phase 2: b**",
+    });
+  });
+  test("a bold sub-step of another kind inside a stage is part of its instructions", () => {
+    expect(read("## Stages", "### Stage 1: a", "**Step 1: write the test**", "Acceptance: `true`").stages).toHaveLength(1);
+  });
+});

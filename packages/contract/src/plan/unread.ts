@@ -1,6 +1,6 @@
 import type { ContractFault } from "../fault.js";
 import type { Heading, LineModel } from "./lines.js";
-import { STAGE_LIKE, stageMatch } from "./sections.js";
+import { STAGE_LIKE, stageMatch, stageText } from "./sections.js";
 import type { StageSpan } from "./stages.js";
 
 /** A stage as read: where it sits and which of its lines were read as structure. */
@@ -45,9 +45,23 @@ function accountedFor(h: Heading, spans: ReadSpan[]): boolean {
   });
 }
 
-/** The first stage-looking heading that became no stage and sits in no stage's body; null when none. */
+// A paragraph that is one bold phrase, `**Phase 2: Backfill**`: a heading in all but syntax.
+const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*:?\s*$/;
+
+/** Bold lines that look like stage headings, as headings one level below any (they are no stage). */
+function boldStageLines(model: LineModel, prose: Set<number>): Heading[] {
+  const out: Heading[] = [];
+  for (const [i, line] of model.lines.entries()) {
+    const inner = line.hidden || line.heading || prose.has(i) ? undefined : BOLD_LINE.exec(line.text)?.[2];
+    if (inner !== undefined && STAGE_LIKE.test(inner)) out.push({ index: i, level: 7, text: line.text.trim(), body: i + 1 });
+  }
+  return out;
+}
+
+/** The first stage-looking heading (or bold line) that became no stage and sits in no stage's body; null when none. */
 function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<number>): ContractFault | null {
-  const h = model.headings.find((x) => !prose.has(x.index) && STAGE_LIKE.test(x.text) && !accountedFor(x, spans));
+  const candidates = [...model.headings, ...boldStageLines(model, prose)].sort((a, b) => a.index - b.index);
+  const h = candidates.find((x) => !prose.has(x.index) && STAGE_LIKE.test(stageText(x.text)) && !accountedFor(x, spans));
   return h ? { code: "structure-unread", line: h.index + 1, kind: "stage-heading", text: h.text } : null;
 }
 
