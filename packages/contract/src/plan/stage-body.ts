@@ -117,8 +117,11 @@ function listUnder(model: LineModel, at: number, to: number): { from: number; to
     const line = model.lines[i];
     if (!line || line.heading || line.rule) break;
     const blank = line.text.trim() === "";
-    if (blank && !LIST_ITEM.test(model.lines[i + 1]?.text ?? "") && !/^\s+\S/.test(model.lines[i + 1]?.text ?? "")) break;
+    const next = model.lines[i + 1]?.text ?? "";
+    if (blank && !LIST_ITEM.test(next) && !/^\s+\S/.test(next)) break;
     if (!blank && !LIST_ITEM.test(line.text) && !/^\s/.test(line.text) && !line.hidden) break;
+    // An item that is itself an Acceptance:, Exit: or Depends on: line is read as that, never swallowed.
+    if (!blank && (ACCEPTANCE.test(line.text) || EXIT.test(line.text) || DEPENDS.test(line.text))) break;
     if (!blank) end = i + 1;
   }
   return { from, to: end };

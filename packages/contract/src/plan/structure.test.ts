@@ -250,3 +250,11 @@ describe("bold lines written as stage headings", () => {
     expect(read("## Stages", "### Stage 1: a", "**Step 1: write the test**", "Acceptance: `true`").stages).toHaveLength(1);
   });
 });
+
+describe("a list under a label stops at a line read as something else", () => {
+  test("an acceptance checkbox after an Exit criteria list is a row, not part of the exit text", () => {
+    const p = read("## Stages", "### Stage 1: t", "#### Exit criteria", "", "- it works", "", "- [ ] Acceptance: `make check`");
+    expect(p.stages[0]?.exit_criterion).toBe("- it works");
+    expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["make check"]);
+  });
+});

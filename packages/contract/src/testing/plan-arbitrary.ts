@@ -10,14 +10,19 @@ export type GeneratedPlan = {
   guardrails: string[];
   /** Whether a piece that must be refused (a near-miss nobody can read) was written. */
   bad: boolean;
+  /** The first line of each such piece: a fault must name one of them. */
+  badLines: number[];
 };
 
 type Piece = { lines: string[]; runs: string[]; bad: boolean };
 const piece = (lines: string[], runs: string[] = [], bad = false): Piece => ({ lines, runs, bad });
 
 /** Body pieces of stage `k`: prose, acceptance in every form read, near-misses, hidden text. */
-function bodyPiece(k: number, j: number, level: number): fc.Arbitrary<Piece> {
+function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbitrary<Piece> {
   const c = `c${k}x${j}`;
+  // A bold line with the stage's own keyword is a stage lost to the wrong syntax; under `S2` it is prose.
+  const keyword = /^(Stage|Phase|Step|Milestone) /.exec(label)?.[1];
+  const bold = keyword ? piece([`**${keyword} ${k}0: written in bold**`], [], true) : piece(["**Notes**"]);
   return fc.constantFrom(
     piece(["Body line with `code` and words."]),
     piece([`Acceptance: \`${c}\` exits 0.`], [c]),
@@ -35,6 +40,8 @@ function bodyPiece(k: number, j: number, level: number): fc.Arbitrary<Piece> {
     piece([`Acceptance: run \`${c}\` and expect 0`], [], true),
     piece(["Acceptance:", "", "```sh", c, "```"], [], true),
     piece([`${"#".repeat(level)} Stage 9-10: misplaced`], [], true),
+    bold,
+    piece(["#### Exit criteria", "", "- it works", "- it is fast"]),
     piece(["#### Notes on this stage"]),
     piece(["Exit test: it runs."], [], true),
   );
@@ -81,7 +88,7 @@ export const planArb: fc.Arbitrary<GeneratedPlan> = fc
       )
       .chain(([stages, pre, post]) =>
         fc
-          .tuple(...stages.map(([, js], i) => fc.tuple(...js.map((_, j) => bodyPiece(i + 1, j, level)))))
+          .tuple(...stages.map(([, js], i) => fc.tuple(...js.map((_, j) => bodyPiece(i + 1, j, level, stages[i]?.[0].label ?? "")))))
           .map((bodies) => assemble({ level, withHeading, stages: stages.map(([h]) => h), bodies, pre, post })),
       ),
   );
@@ -97,22 +104,32 @@ type Parts = {
 
 function assemble({ level, withHeading, stages, bodies, pre, post }: Parts): GeneratedPlan {
   const blocks: string[][] = [["# A plan"]];
-  if (pre) blocks.push(pre.lines);
-  if (withHeading) blocks.push([`${"#".repeat(Math.max(2, level - 1))} Recommendation`]);
+  let line = 1;
+  const push = (lines: string[]): number => {
+    const at = line;
+    blocks.push(lines);
+    line += lines.length + 1;
+    return at;
+  };
+  line = 3;
+  if (pre) push(pre.lines);
+  if (withHeading) push([`${"#".repeat(Math.max(2, level - 1))} Recommendation`]);
   const out: GeneratedPlan["stages"] = [];
-  let bad = false;
+  const badLines: number[] = [];
   for (const [k, s] of stages.entries()) {
-    blocks.push(s.lines);
+    push(s.lines);
     const body = bodies[k] ?? [];
+    let exits = 0;
     for (const p of body) {
-      blocks.push(p.lines);
-      bad ||= p.bad;
+      const at = push(p.lines);
+      if (p.bad) badLines.push(at);
+      // A second Exit line in one stage is a fault too, named at that line.
+      if (/^(?:#+ )?Exit criteria/.test(p.lines[0] ?? "") && ++exits > 1) badLines.push(at);
     }
-    // A second Exit line in one stage is a fault too.
-    bad ||= body.filter((p) => p.lines[0]?.startsWith("Exit criteria")).length > 1;
     out.push({ label: s.label, title: s.title, runs: body.flatMap((p) => p.runs) });
   }
-  if (post) blocks.push(post.lines);
+  if (post) push(post.lines);
   const guardrails = [...(pre?.items ?? []), ...(post?.items ?? [])];
-  return { text: `${blocks.map((b) => b.join("\n")).join("\n\n")}\n`, stages: out, guardrails, bad };
+  const text = `${blocks.map((b) => b.join("\n")).join("\n\n")}\n`;
+  return { text, stages: out, guardrails, bad: badLines.length > 0, badLines };
 }
