@@ -102,15 +102,16 @@ function acceptanceText(f: AcceptanceInvalid): string {
       return `acceptance list item not understood: "${f.text}": each item under an Acceptance: line starts with a command in backticks, then ${EXPECTATIONS}; for criteria a person checks, put <!-- decay: prose --> on the line before the Acceptance label`;
     case "unrecognised":
       return `acceptance line not understood: ${quote}: "${f.unread ?? f.text}" is not read; after the command write ${EXPECTATIONS}`;
+    case "no-command":
+      return `acceptance line not understood: ${f.text === "" ? '"Acceptance:" has nothing after it and no list of commands under it' : `${quote} holds no command in backticks`}; write Acceptance: \`command\` exits 0, ${PROSE}`;
     default:
-      return `acceptance line not understood (${problemText(f.problem)}): ${f.text === "" ? '"Acceptance:" with nothing after it' : quote}${write}`;
+      return `acceptance line not understood (${problemText(f.problem)}): ${quote}${write}`;
   }
 }
 
 function problemText(problem: AcceptanceProblem): string {
   switch (problem) {
     case "no-command":
-      return "no command in backticks after Acceptance:; write Acceptance: `command` exits 0";
     case "unrecognised":
     case "fenced-command":
     case "words-before-command":
