@@ -258,3 +258,12 @@ describe("a list under a label stops at a line read as something else", () => {
     expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["make check"]);
   });
 });
+
+describe("a report's section numbers before the stage word", () => {
+  test("`### 6.1 Stage 1 — Schema` reads as Stage 1, Schema", () => {
+    expect(read("## 6. Recommendation", "### 6.1 Stage 1 — Schema", "x", "### 6.2 Stage 2 — Backfill", "y").stages).toMatchObject([
+      { label: "Stage 1", title: "Schema" },
+      { label: "Stage 2", title: "Backfill" },
+    ]);
+  });
+});
