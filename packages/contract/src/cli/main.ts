@@ -101,7 +101,7 @@ const note = (io: CliIo, text: string) => ResultAsync.fromSafePromise(io.stderr(
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 /** The one-line summary of a compile: stages with their plan labels, rows, guardrails, falsifiers. */
-export function compileSummary(file: string, c: Contract): string {
+function compileSummary(file: string, c: Contract): string {
   const stages = c.stages.map((s) => `${s.label}${s.optional ? " (optional)" : ""}: ${count(s.acceptance.length, "row")}`);
   const rows = c.stages.reduce((n, s) => n + s.acceptance.length, 0);
   return `decay-contract: ${file}: ${count(c.stages.length, "stage")} (${stages.join("; ")}), ${count(rows, "row")}, ${count(c.guardrails.length, "guardrail")}, ${count(c.falsifiers.length, "falsifier")}\n`;

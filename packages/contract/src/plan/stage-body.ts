@@ -19,9 +19,9 @@ const PREFIX = String.raw`^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]
 const lead = (word: string) =>
   new RegExp(`${PREFIX}(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*?)[ \\t]*$`, "i");
 /** The words read as an exit criterion. */
-export const EXIT_WORD = String.raw`Exit(?:\s+(?:criterion|criteria|conditions?|gate))?`;
+const EXIT_WORD = String.raw`Exit(?:\s+(?:criterion|criteria|conditions?|gate))?`;
 /** The words read as acceptance. */
-export const ACCEPTANCE_WORD = String.raw`Acceptance(?:\s+(?:criterion|criteria))?`;
+const ACCEPTANCE_WORD = String.raw`Acceptance(?:\s+(?:criterion|criteria))?`;
 const EXIT = lead(EXIT_WORD);
 const ACCEPTANCE = lead(ACCEPTANCE_WORD);
 // A label alone on its line, over a list: `#### Acceptance criteria`, `**Exit criteria**`, `Acceptance`.
