@@ -21,7 +21,7 @@ const lead = (word: string) =>
 /** The words read as an exit criterion. */
 const EXIT_WORD = String.raw`Exit(?:\s+(?:criterion|criteria|conditions?|gate))?`;
 /** The words read as acceptance. */
-const ACCEPTANCE_WORD = String.raw`Acceptance(?:\s+(?:criterion|criteria))?`;
+const ACCEPTANCE_WORD = String.raw`Acceptance(?:\s+(?:criterion|criteria|tests?|checks?|commands?))?`;
 const EXIT = lead(EXIT_WORD);
 const ACCEPTANCE = lead(ACCEPTANCE_WORD);
 // A label alone on its line, over a list: `#### Acceptance criteria`, `**Exit criteria**`, `Acceptance`.

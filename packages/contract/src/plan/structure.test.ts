@@ -141,7 +141,7 @@ describe("1.9 what looks like structure is read, or named in a fault", () => {
     ["a stage heading outside the recommendation", ["## Background", "### Phase 2a: old", "## Stages", "### S1: t", "Acceptance: `true`"], 2, "stage-heading"],
     ["a stage heading at a deeper level inside a stage", ["## Stages", "## Stage 1: a", "x", "### Stage 2: b", "Acceptance: `true`"], 4, "stage-heading"],
     ["an acceptance line outside any stage", ["## Notes", "Acceptance: `true`", "## Stages", "### S1: t"], 2, "acceptance"],
-    ["an acceptance line in a spelling not read", ["## Stages", "### S1: t", "Acceptance tests: `true`"], 3, "acceptance"],
+    ["an acceptance line in a spelling not read", ["## Stages", "### S1: t", "Acceptance gate: `true`"], 3, "acceptance"],
     ["an exit line in a spelling not read", ["## Stages", "### S1: t", "Exit test: `make e2e` passes"], 3, "exit"],
     ["an acceptance line swallowed by a guardrail", ["## Guardrails", "- Acceptance: `true` must pass", "## Stages", "### S1: t"], 2, "acceptance"],
   ])("%s", (_what, lines, line, kind) => {
@@ -265,5 +265,11 @@ describe("a report's section numbers before the stage word", () => {
       { label: "Stage 1", title: "Schema" },
       { label: "Stage 2", title: "Backfill" },
     ]);
+  });
+});
+
+describe("acceptance label spellings", () => {
+  test.each([["Acceptance tests: `make e2e`"], ["Acceptance check: `make e2e`"], ["**Acceptance command:** `make e2e`"]])("%s is read", (line) => {
+    expect(read("## Stages", "### S1: t", line).stages[0]?.acceptance.map((r) => r.run)).toEqual(["make e2e"]);
   });
 });

@@ -36,7 +36,7 @@ function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbit
     piece(["<!--", "### Stage 99: commented out", `Acceptance: \`hidden${c}\``, "-->"]),
     piece(["```sh", "### Stage 98: in a fence", `Acceptance: \`fenced${c}\``, "```"]),
     piece(["<!-- decay: prose -->", `Acceptance tests: \`prose${c}\` are run by hand.`]),
-    piece([`Acceptance tests: \`${c}\``], [], true),
+    piece([`Acceptance gate: \`${c}\``], [], true),
     piece([`Acceptance: run \`${c}\` and expect 0`], [], true),
     piece(["Acceptance:", "", "```sh", c, "```"], [], true),
     piece([`${"#".repeat(level)} Stage 9-10: misplaced`], [], true),
