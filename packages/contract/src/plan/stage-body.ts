@@ -30,6 +30,8 @@ const alone = (word: string) =>
 const ACCEPTANCE_ALONE = alone(ACCEPTANCE_WORD);
 const EXIT_ALONE = alone(EXIT_WORD);
 const DEPENDS = lead("Depends on");
+// A milestone's gate or a verify step that names a command in backticks is acceptance too.
+const GATE = lead("Gate|Verify|Verification");
 const CONTINUED = /^\s*(?:>\s*)*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/i;
 const OPTIONAL = /^\s*(?:[-*+]\s+)?(?:\*\*)?Optional\b/i;
 const LIST_ITEM = /^\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
@@ -145,7 +147,8 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
     const text = i === span.from && span.startAt !== undefined ? line.text.slice(span.startAt - line.start) : line.text;
     const exit = line.heading ? null : EXIT.exec(text);
     const exitAlone = exit ? null : EXIT_ALONE.test(text);
-    const acc = exit || exitAlone || line.heading ? null : ACCEPTANCE.exec(text);
+    const gate = line.heading ? null : GATE.exec(text);
+    const acc = exit || exitAlone || line.heading ? null : (ACCEPTANCE.exec(text) ?? (gate?.[1]?.startsWith("`") ? gate : null));
     const dep = exit || exitAlone || acc || line.heading ? null : DEPENDS.exec(text);
     if (exit || exitAlone) {
       if (body.exit !== null) return err({ code: "duplicate-exit", line: line.no, first: exitLine });

@@ -209,13 +209,13 @@ describe("non-goals and commands under other labels", () => {
   test("a Non-goals section is read as prohibitions", () => {
     expect(read("## Non-goals", "- Do not change the API.", "## Stages", "### S1: t", "x").prohibitions).toEqual(["Do not change the API."]);
   });
-  test("a stage with no acceptance but a command under Gate: is refused with a hint naming that line", async () => {
-    const text = plan("## Milestones", "### Milestone 1: schema", "**Gate:** `pnpm test` passes.");
+  test("a stage with no acceptance but a command under Check: is refused with a hint naming that line", async () => {
+    const text = plan("## Milestones", "### Milestone 1: schema", "**Check:** `pnpm test` passes.");
     const contract = (await compileContract(readPlan(text)._unsafeUnwrap(), { planPath: "p.md", planText: text }))._unsafeUnwrap();
     const [f] = selfCheck(contract, { planText: text });
     expect(f).toMatchObject({ code: "no-acceptance", stage: "S1" });
     expect(f?.message).toContain('stage Milestone 1 (line 2, S1) is not optional');
-    expect(f?.message).toContain('its line "**Gate:** `pnpm test` passes." gives a command another way');
+    expect(f?.message).toContain('its line "**Check:** `pnpm test` passes." gives a command another way');
   });
 });
 
@@ -271,5 +271,12 @@ describe("a report's section numbers before the stage word", () => {
 describe("acceptance label spellings", () => {
   test.each([["Acceptance tests: `make e2e`"], ["Acceptance check: `make e2e`"], ["**Acceptance command:** `make e2e`"]])("%s is read", (line) => {
     expect(read("## Stages", "### S1: t", line).stages[0]?.acceptance.map((r) => r.run)).toEqual(["make e2e"]);
+  });
+});
+
+describe("gates and verify steps", () => {
+  test("a Gate: or Verify: line with a command in backticks is an acceptance row; without one it is prose", () => {
+    const p = read("## Milestones", "### Milestone 1: a", "**Gate:** `pnpm test -- schema` passes.", "Verify: `node check.mjs` prints `ok`", "Gate: PM sign-off");
+    expect(p.stages[0]?.acceptance.map((r) => [r.run, r.expect.stdout_contains])).toEqual([["pnpm test -- schema", []], ["node check.mjs", ["ok"]]]);
   });
 });
