@@ -31,6 +31,8 @@ function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbit
     piece([`> Acceptance: \`${c}\` exits 1`, "> and prints `done`"], [c]),
     piece(["**Acceptance criteria:**", "", `- \`${c}\` exits 0`, `- \`${c}b\` prints \`x\``], [c, `${c}b`]),
     piece([`Acceptance: \`${c}\``, "  and matches /^ok$/"], [c]),
+    piece([`**Gate:** \`${c}\` passes.`], [c]),
+    piece(["Gate: sign-off by the owner."]),
     piece(["Exit criteria: the thing works."]),
     piece(["---"]),
     piece(["<!--", "### Stage 99: commented out", `Acceptance: \`hidden${c}\``, "-->"]),
