@@ -40,10 +40,12 @@ export const STAGE_LIKE = new RegExp(
   "u",
 );
 
+const OUTLINE_NUMBER = new RegExp(String.raw`^(?:§\s*)?\d+(?:\.\d+)*\.?\s+(?=[*_]*(?:${KEYWORD})\b)`, "u");
+
 /** A heading's text without a section number or the emphasis that opens it: `6.1 Stage 1: A`, `**Stage 1: A**`, `**Stage 1:** A`, `_Phase B_`. */
 export function stageText(text: string): string {
   // A section number before the stage word is the report's outline, not the label: `6.2 Stage 2: t`.
-  const bare = text.replace(new RegExp(String.raw`^(?:§\s*)?\d+(?:\.\d+)*\.?\s+(?=[*_]*(?:${KEYWORD})\b)`, "u"), "");
+  const bare = text.replace(OUTLINE_NUMBER, "");
   const m = /^([*_]{1,3})(\S.*?)\1(?![*_])(.*)$/u.exec(bare);
   return m ? `${m[2] ?? ""}${m[3] ?? ""}`.trim() : bare;
 }
