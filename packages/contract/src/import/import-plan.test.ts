@@ -89,6 +89,13 @@ describe("importPlan round-trips each format into a contract that compiles", () 
     expect(findings.filter((f) => f.code === "no-acceptance")).toHaveLength(4);
   });
 
+  test("acceptance criteria in the plan's header are kept as prose, so the result still compiles", () => {
+    const text = ["# P", "", "**Acceptance criteria:**", "- clients see Retry-After", "", "## Task 1: Bucket", "", "Run: `pnpm test`", "Expected: PASS"].join("\n");
+    const imported = importPlan(text)._unsafeUnwrap();
+    expect(imported.text).toContain("<!-- decay: prose -->\n**Acceptance criteria:**");
+    expect(readPlan(imported.text)._unsafeUnwrap().stages[0]?.acceptance.map((r) => r.run)).toEqual(["pnpm test"]);
+  });
+
   test("a text that is none of the three formats is a fault", () => {
     expect(importPlan("# Notes\n\n## Ideas\n\n- one\n")._unsafeUnwrapErr()).toEqual({ code: "import-unrecognised", line: 1 });
   });

@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { type Heading, type LineModel, lineModel, verbatim } from "../plan/lines.js";
 import { stageText } from "../plan/sections.js";
+import { LABEL } from "../plan/unread.js";
 import { convertBody, type NotConverted } from "./steps.js";
 
 /** The plan formats `importPlan` reads. */
@@ -67,6 +68,27 @@ function stageBlock(model: LineModel, g: Group, format: ImportFormat, out: NotCo
   return [heading, body, ...made].filter((b) => b !== "").join("\n\n");
 }
 
+/**
+ * The text before the first group, verbatim, with `<!-- decay: prose -->` before each paragraph that
+ * holds an Acceptance/Exit label: it is the plan's header, never a stage's acceptance.
+ */
+function preamble(model: LineModel, to: number): string {
+  const text = verbatim(model, 0, to);
+  const out: string[] = [];
+  const lines = text === "" ? [] : text.split("\n");
+  for (const [i, line] of lines.entries()) {
+    const starts = i === 0 || lines[i - 1]?.trim() === "";
+    if (starts && line.trim() !== "" && !model.lines[i]?.hidden && paragraphHasLabel(lines, i)) out.push("<!-- decay: prose -->");
+    out.push(line);
+  }
+  return out.join("\n");
+}
+
+function paragraphHasLabel(lines: string[], from: number): boolean {
+  for (let k = from; k < lines.length && lines[k]?.trim() !== ""; k++) if (LABEL.test(lines[k] ?? "")) return true;
+  return false;
+}
+
 function notConvertedBlock(level: number, items: NotConverted[]): string {
   const lines = items.map((n) => `- line ${n.line}: ${n.text} (${n.reason})`);
   return ["<!-- decay: prose -->", `${"#".repeat(level)} Not converted`, "", ...lines].join("\n");
@@ -87,7 +109,7 @@ export function importPlan(markdown: string): Result<Imported, ContractFault> {
   const level = groups[0]?.heading.level ?? 2;
   const outer = Math.max(1, level - 1);
   const notConverted: NotConverted[] = [];
-  const blocks = [verbatim(model, 0, groups[0]?.heading.index ?? 0), `${"#".repeat(outer)} Stages`];
+  const blocks = [preamble(model, groups[0]?.heading.index ?? 0), `${"#".repeat(outer)} Stages`];
   for (const g of groups) blocks.push(stageBlock(model, g, found.format, notConverted));
   for (const h of others) {
     const next = model.headings.find((x) => x.index > h.index && x.level <= level);

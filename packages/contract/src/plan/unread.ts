@@ -6,8 +6,8 @@ import type { StageSpan } from "./stages.js";
 /** A stage as read: where it sits and which of its lines were read as structure. */
 export type ReadSpan = { span: StageSpan; read: number[]; heading: boolean };
 
-// Acceptance or Exit as a line's label (after list, quote, checkbox, heading and bold markers).
-const LABEL = new RegExp(
+/** Acceptance or Exit as a line's label (after list, quote, checkbox, heading and bold markers). */
+export const LABEL = new RegExp(
   String.raw`^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?(?:#{1,6}\s+)?(?:\*\*|__|\*|_)?(acceptance|exit)` +
     String.raw`(?:\s+(?:criteria|criterion|conditions?|gate|tests?|checks?|commands?))?(?:\*\*|__|\*|_)?\s*(?::|#*\s*$)`,
   "i",
