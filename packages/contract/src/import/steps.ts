@@ -24,7 +24,7 @@ function runCommand(model: LineModel, i: number, rest: string): { run: string | 
   if (rest !== "") return { run: null, last: i };
   let k = i + 1;
   while (model.lines[k]?.text.trim() === "") k++;
-  if (!model.lines[k]?.hidden) return { run: null, last: i };
+  if (!model.lines[k]?.hidden || !/^\s*(`{3,}|~{3,})/.test(model.lines[k]?.text ?? "")) return { run: null, last: i };
   const body: string[] = [];
   let end = k + 1;
   for (; model.lines[end]?.hidden && !/^\s*(`{3,}|~{3,})\s*$/.test(model.lines[end]?.text ?? ""); end++) {
@@ -76,7 +76,8 @@ function convertRun(model: LineModel, i: number, to: number, out: Converted): nu
     return exp.index;
   }
   const want = expectation(run, exp.text);
-  if (want === null) skip(`Expected: ${exp.text} is not an exit code, PASS or a quoted text the output must hold`);
+  if (want === null && exp.text === "") skip("the expected output is a block under Expected:; acceptance needs an exit code, PASS or a quoted text");
+  else if (want === null) skip(`Expected: ${exp.text} is not an exit code, PASS or a quoted text the output must hold`);
   else out.acceptance.push(`Acceptance: ${codeSpan(run)} ${want}`);
   return exp.index;
 }

@@ -51,7 +51,8 @@ function splitLines(source: string): Line[] {
 function hideFrontMatter(lines: Line[]): number {
   if (lines[0]?.text !== "---") return 0;
   const close = lines.findIndex((l, i) => i > 0 && (l.text === "---" || l.text === "..."));
-  if (close === -1) return 0;
+  // A Markdown heading in between means the first line was a thematic break, not front matter.
+  if (close === -1 || lines.slice(1, close).some((l) => /^#{1,6}\s/.test(l.text))) return 0;
   for (let i = 0; i <= close; i++) (lines[i] as Line).hidden = true;
   return close + 1;
 }

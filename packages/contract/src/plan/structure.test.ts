@@ -280,3 +280,9 @@ describe("gates and verify steps", () => {
     expect(p.stages[0]?.acceptance.map((r) => [r.run, r.expect.stdout_contains])).toEqual([["pnpm test -- schema", []], ["node check.mjs", ["ok"]]]);
   });
 });
+
+describe("front matter", () => {
+  test("a first-line thematic break with headings after it is no front matter", () => {
+    expect(read("---", "## Stages", "### S1: t", "Acceptance: `true`", "---").stages[0]?.acceptance).toHaveLength(1);
+  });
+});
