@@ -283,6 +283,6 @@ describe("gates and verify steps", () => {
 
 describe("front matter", () => {
   test("a first-line thematic break with headings after it is no front matter", () => {
-    expect(read("---", "## Stages", "### S1: t", "Acceptance: `true`", "---").stages[0]?.acceptance).toHaveLength(1);
+    expect(read("---", "## Stages", "### S1: t", "Acceptance: `true`", "", "---").stages[0]?.acceptance).toHaveLength(1);
   });
 });
