@@ -29,7 +29,7 @@ export type ContractFault =
       /** A line that would be read. */
       write?: string;
     }
-  | { code: "structure-unread"; line: number; kind: UnreadKind; text: string }
+  | { code: "structure-unread"; line: number; kind: UnreadKind; text: string; underline?: number }
   | { code: "duplicate-label"; line: number; first: number; label: string }
   | { code: "import-unrecognised"; line: number }
   | { code: "duplicate-exit"; line: number; first: number }
@@ -48,7 +48,7 @@ export function describeFault(fault: ContractFault): string {
     case "encoding":
       return `${at}the plan is ${fault.encoding}, not UTF-8: save it as UTF-8 and compile again`;
     case "structure-unread":
-      return `${at}${unreadText(fault.kind, fault.text)}`;
+      return `${at}${unreadText(fault.kind, fault.text)}${fault.underline === undefined ? "" : `; the line ${fault.underline} under it (--- or ===) makes it a heading: put a blank line between them`}`;
     case "import-unrecognised":
       return `${at}not a task plan (### Task N), a spec-kit tasks.md (## Phase N with - [ ] T001 tasks) or an OpenSpec tasks.md (## 1. Group with - [ ] 1.1 tasks): nothing to import`;
     case "duplicate-label":

@@ -286,3 +286,9 @@ describe("front matter", () => {
     expect(read("---", "## Stages", "### S1: t", "Acceptance: `true`", "", "---").stages[0]?.acceptance).toHaveLength(1);
   });
 });
+
+describe("a rule right under an acceptance line", () => {
+  test("makes it a setext heading; the fault names the underline", () => {
+    expect(fault("## Stages", "### S1: t", "Acceptance: `true`", "---")).toMatchObject({ code: "structure-unread", line: 3, kind: "acceptance", underline: 4 });
+  });
+});

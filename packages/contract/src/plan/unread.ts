@@ -79,7 +79,10 @@ export function unreadStructure(model: LineModel, spans: ReadSpan[]): ContractFa
     const label = LABEL.exec(line.text)?.[1];
     if (label) {
       const kind = label.toLowerCase() === "exit" ? "exit" : "acceptance";
-      return { code: "structure-unread", line: line.no, kind, text: line.text.trim() };
+      // A `---` right under a line makes it a setext heading: say so, it is rarely meant.
+      const setext = model.headings.find((h) => h.index <= i && i < h.body - 1);
+      const underline = setext ? { underline: setext.body } : {};
+      return { code: "structure-unread", line: line.no, kind, text: line.text.trim(), ...underline };
     }
   }
   return heading;
