@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { compileContract } from "../compile.js";
 import { readPlan } from "../plan/read-plan.js";
@@ -98,5 +99,23 @@ describe("importPlan round-trips each format into a contract that compiles", () 
 
   test("a text that is none of the three formats is a fault", () => {
     expect(importPlan("# Notes\n\n## Ideas\n\n- one\n")._unsafeUnwrapErr()).toEqual({ code: "import-unrecognised", line: 1 });
+  });
+});
+
+const pieces = fc.constantFrom(
+  "# Plan", "## Task 1: a", "### Task 2: b", "## Phase 1: Setup", "## 1. Schema", "- [ ] T001 do it", "- [ ] 1.1 do it",
+  "Run: `pnpm test`", "Run:", "```bash", "pnpm test", "```", "Expected: PASS", "Expected: FAIL with x", "Expected: \"ok\"",
+  "**Checkpoint**: done", "Acceptance criteria:", "- prose", "---", "<!-- c -->", "", "text",
+);
+
+describe("importPlan properties", () => {
+  test("never throws, and what it writes is read without a throw either", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof({ weight: 5, arbitrary: pieces }, { weight: 1, arbitrary: fc.string() }), { maxLength: 30 }), (lines) => {
+        const imported = importPlan(lines.join("\n"));
+        if (imported.isOk()) void readPlan(imported.value.text);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
