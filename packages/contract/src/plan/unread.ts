@@ -34,15 +34,32 @@ export function proseLines(model: LineModel): Set<number> {
 
 const keyword = (text: string): string => /^[*_\s]*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? "";
 
+/** The last span opening at or before line `index` (spans are in order and do not overlap); undefined when none. */
+function spanAt(spans: ReadSpan[], index: number): ReadSpan | undefined {
+  let lo = 0;
+  let hi = spans.length - 1;
+  let found: ReadSpan | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = spans[mid] as ReadSpan;
+    if (s.span.index <= index) {
+      found = s;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
 /** Whether a stage-looking heading is a stage, or a sub-heading of another kind inside one (`Step 1` in `Phase 1`). */
 function accountedFor(h: Heading, spans: ReadSpan[]): boolean {
-  return spans.some(({ span, heading }) => {
-    if (heading && span.index === h.index) return true;
-    if (h.index <= span.index || h.index >= span.to) return false;
-    // A deeper `Stage 2` inside `Stage 1` is a stage lost to a wrong level; `Stage 1.2` is a sub-step.
-    const label = stageMatch(h.text)?.label ?? "";
-    return !heading || keyword(h.text) !== keyword(span.label) || label.startsWith(`${span.label}.`);
-  });
+  const at = spanAt(spans, h.index);
+  if (!at) return false;
+  const { span, heading } = at;
+  if (heading && span.index === h.index) return true;
+  if (h.index <= span.index || h.index >= span.to) return false;
+  // A deeper `Stage 2` inside `Stage 1` is a stage lost to a wrong level; `Stage 1.2` is a sub-step.
+  const label = stageMatch(h.text)?.label ?? "";
+  return !heading || keyword(h.text) !== keyword(span.label) || label.startsWith(`${span.label}.`);
 }
 
 // A paragraph that is one bold phrase, `**Phase 2: Backfill**`: a heading in all but syntax.
