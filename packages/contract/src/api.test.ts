@@ -1,7 +1,7 @@
 import type { ResultAsync, Result } from "neverthrow";
 import { describe, expectTypeOf, test } from "vitest";
 import * as api from "./index.js";
-import type { Contract, ContractFault, Finding, Plan } from "./index.js";
+import type { Contract, ContractFault, Finding, Imported, Plan } from "./index.js";
 
 describe("the public API's types are part of its promise", () => {
   test("functions return Results whose error is the ContractFault union", () => {
@@ -10,6 +10,7 @@ describe("the public API's types are part of its promise", () => {
     expectTypeOf(api.parseContract).returns.toEqualTypeOf<Result<Contract, ContractFault>>();
     expectTypeOf(api.selfCheck).returns.toEqualTypeOf<Finding[]>();
     expectTypeOf(api.planDrift).returns.toEqualTypeOf<Finding[]>();
+    expectTypeOf(api.importPlan).returns.toEqualTypeOf<Result<Imported, ContractFault>>();
     expectTypeOf(api.main).returns.toEqualTypeOf<Promise<number>>();
   });
   test("the Contract has the field names of the issue", () => {

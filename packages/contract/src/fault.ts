@@ -4,14 +4,34 @@ export type AcceptanceProblem =
   | "unrecognised"
   | "bad-regex"
   | "duplicate-exit"
-  | "command-has-newline";
+  | "command-has-newline"
+  | "fenced-command"
+  | "words-before-command"
+  | "list-item-not-command";
+
+/** What a line that looks like plan structure was read as: nothing, which is a fault. */
+export type UnreadKind = "stage-heading" | "acceptance" | "exit";
 
 /** Every expected failure of @decay/contract: a code plus the data (always a line) to name it. */
 export type ContractFault =
-  | { code: "no-recommendation"; line: number }
+  | { code: "no-recommendation"; line: number; heading?: string }
+  | { code: "encoding"; line: number; encoding: string }
   | { code: "task-plan"; line: number; heading: string }
   | { code: "recommendation-not-staged"; line: number; heading: string }
-  | { code: "acceptance-invalid"; line: number; problem: AcceptanceProblem; text: string }
+  | {
+      code: "acceptance-invalid";
+      line: number;
+      problem: AcceptanceProblem;
+      text: string;
+      /** The part not understood; `after`: a second part after the command, not understood either. */
+      unread?: string;
+      after?: string;
+      /** A line that would be read. */
+      write?: string;
+    }
+  | { code: "structure-unread"; line: number; kind: UnreadKind; text: string; underline?: number }
+  | { code: "duplicate-label"; line: number; first: number; label: string }
+  | { code: "import-unrecognised"; line: number }
   | { code: "duplicate-exit"; line: number; first: number }
   | { code: "depends-unknown"; line: number; ref: string }
   | { code: "row-writer-failed"; line: number; stage: string; reason: string }
@@ -24,13 +44,21 @@ export function describeFault(fault: ContractFault): string {
   const at = `line ${fault.line}: `;
   switch (fault.code) {
     case "no-recommendation":
-      return `${at}no staged recommendation: no heading numbered 6 or naming Recommendation, Migration sequence, Stages or Rollout, and no Stage/Phase/Step headings`;
+      return `${at}no staged recommendation${fault.heading === undefined ? " (the plan has no heading)" : ` ("${fault.heading}" is the first of the headings looked at)`}: no heading numbered 6 or naming Recommendation, Migration sequence, Stages or Rollout, and no Stage/Phase/Step/Milestone headings`;
+    case "encoding":
+      return `${at}the plan is ${fault.encoding}, not UTF-8: save it as UTF-8 and compile again`;
+    case "structure-unread":
+      return `${at}${unreadText(fault.kind, fault.text)}${fault.underline === undefined ? "" : `; the line ${fault.underline} under it (--- or ===) makes it a heading: put a blank line between them`}`;
+    case "import-unrecognised":
+      return `${at}not a task plan (### Task N), a spec-kit tasks.md (## Phase N with - [ ] T001 tasks) or an OpenSpec tasks.md (## 1. Group with - [ ] 1.1 tasks): nothing to import`;
+    case "duplicate-label":
+      return `${at}a second stage labelled "${fault.label}" (the first is on line ${fault.first}): each stage needs its own label`;
     case "task-plan":
-      return `${at}"${fault.heading}" starts a task plan, not a staged recommendation; an execution record's progress is a claim, not acceptance. Write a recommendation section with stages, Exit: and Acceptance: lines (docs/plan-format.md)`;
+      return `${at}"${fault.heading}" starts a task plan, not a staged recommendation; an execution record's progress is a claim, not acceptance. Write a recommendation section with stages, Exit: and Acceptance: lines (docs/plan-format.md), or convert it with decay-contract import`;
     case "recommendation-not-staged":
-      return `${at}recommendation is not staged: "${fault.heading}" holds no stage headings (Stage 1:, Phase 1, S1:, Step 1) and no numbered list; stage boundaries are not invented`;
+      return `${at}recommendation is not staged: "${fault.heading}" holds no stage headings (### Stage 1: Title, ### Phase B, ### Step 2 — Title, ### Milestone 3, ### S1: Title) and no numbered list (1. **Title** …); stage boundaries are not invented`;
     case "acceptance-invalid":
-      return `${at}acceptance line not understood (${problemText(fault.problem)}): ${fault.text}`;
+      return `${at}${acceptanceText(fault)}`;
     case "duplicate-exit":
       return `${at}a second Exit: line in the same stage (the first is on line ${fault.first})`;
     case "depends-unknown":
@@ -46,12 +74,49 @@ export function describeFault(fault: ContractFault): string {
   }
 }
 
+const EXPECTATIONS = "exits N, prints `text`, matches /regex/ or at least N `text`|/regex/";
+const PROSE = "or put <!-- decay: prose --> on the line before it to keep it as prose";
+
+function unreadText(kind: UnreadKind, text: string): string {
+  switch (kind) {
+    case "stage-heading":
+      return `"${text}" looks like a stage heading but was read as no stage: write it as a stage heading inside the recommendation (### Stage 1: Title, ### Phase B: Title, ### Step 2 — Title), ${PROSE}`;
+    case "acceptance":
+      return `"${text}" looks like an acceptance line but was not read: write it inside a stage as Acceptance: \`command\` exits 0, ${PROSE}`;
+    case "exit":
+      return `"${text}" looks like an exit criterion but was not read: write it inside a stage as Exit: text, ${PROSE}`;
+  }
+}
+
+type AcceptanceInvalid = Extract<ContractFault, { code: "acceptance-invalid" }>;
+
+function acceptanceText(f: AcceptanceInvalid): string {
+  const quote = `"Acceptance: ${f.text}"`;
+  const write = f.write === undefined ? "" : `; write: ${f.write}`;
+  switch (f.problem) {
+    case "fenced-command":
+      return `"${f.text}" is followed by a fenced block: an acceptance command is one inline code span on the Acceptance: line itself${write}`;
+    case "words-before-command":
+      return `acceptance line not understood: ${quote}: "${f.unread ?? ""}" before the command is not read${f.after === undefined ? "" : `, nor is "${f.after}" after it`}; the line starts with the command in backticks, then ${EXPECTATIONS}${write}`;
+    case "list-item-not-command":
+      return `acceptance list item not understood: "${f.text}": each item under an Acceptance: line starts with a command in backticks, then ${EXPECTATIONS}; for criteria a person checks, put <!-- decay: prose --> on the line before the Acceptance label`;
+    case "unrecognised":
+      return `acceptance line not understood: ${quote}: "${f.unread ?? f.text}" is not read; after the command write ${EXPECTATIONS}`;
+    case "no-command":
+      return `acceptance line not understood: ${f.text === "" ? '"Acceptance:" has nothing after it and no list of commands under it' : `${quote} holds no command in backticks`}; write Acceptance: \`command\` exits 0, ${PROSE}`;
+    default:
+      return `acceptance line not understood (${problemText(f.problem)}): ${quote}${write}`;
+  }
+}
+
 function problemText(problem: AcceptanceProblem): string {
   switch (problem) {
     case "no-command":
-      return "no backticked command after Acceptance:";
     case "unrecognised":
-      return "expected exits N, prints `text`, matches /regex/ or at least N `text`|/regex/";
+    case "fenced-command":
+    case "words-before-command":
+    case "list-item-not-command":
+      return `expected ${EXPECTATIONS}`;
     case "bad-regex":
       return "the regular expression does not compile";
     case "duplicate-exit":

@@ -17,11 +17,16 @@ export {
 } from "./model.js";
 
 // --- faults ---
-export type { AcceptanceProblem, ContractFault } from "./fault.js";
+export type { AcceptanceProblem, ContractFault, UnreadKind } from "./fault.js";
 export { describeFault } from "./fault.js";
 
 // --- plan reader ---
 export { planProhibitions, readPlan } from "./plan/read-plan.js";
+
+// --- import from other plan formats ---
+export type { ImportFormat, Imported } from "./import/import-plan.js";
+export { importPlan } from "./import/import-plan.js";
+export type { NotConverted } from "./import/steps.js";
 
 // --- compile, render, parse ---
 export type { CompileOptions, RowWriter } from "./compile.js";

@@ -8,8 +8,11 @@ describe("parseArgs", () => {
       kind: "compile",
       plan: "p.md",
       json: true,
+      quiet: false,
       output: "c.md",
     });
+    expect(parseArgs(["compile", "-q", "p.md"])._unsafeUnwrap()).toMatchObject({ kind: "compile", quiet: true });
+    expect(parseArgs(["import", "t.md", "-o", "s.md"])._unsafeUnwrap()).toEqual({ kind: "import", plan: "t.md", output: "s.md" });
     expect(parseArgs(["check", "--plan", "p.md", "c.md"])._unsafeUnwrap()).toEqual({
       kind: "check",
       file: "c.md",
@@ -17,7 +20,7 @@ describe("parseArgs", () => {
       plan: "p.md",
     });
   });
-  test.each([[["compile", "p.md", "-o"]], [["check", "c.md", "--plan"]], [["compile", "a.md", "b.md"]], [["check", "c.md", "-o", "x"]]])(
+  test.each([[["compile", "p.md", "-o"]], [["check", "c.md", "--plan"]], [["compile", "a.md", "b.md"]], [["check", "c.md", "-o", "x"]], [["check", "c.md", "--quiet"]], [["import", "t.md", "--json"]]])(
     "%j is a usage fault",
     (argv) => {
       expect(parseArgs(argv)._unsafeUnwrapErr().code).toBe("usage");

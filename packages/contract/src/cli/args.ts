@@ -2,22 +2,27 @@ import { err, ok, type Result } from "neverthrow";
 
 /** A parsed command line. */
 export type Command =
-  | { kind: "help"; topic: "top" | "compile" | "check" }
+  | { kind: "help"; topic: Topic }
   | { kind: "version" }
-  | { kind: "compile"; plan: string; output?: string; json: boolean }
+  | { kind: "compile"; plan: string; output?: string; json: boolean; quiet: boolean }
+  | { kind: "import"; plan: string; output?: string }
   | { kind: "check"; file: string; plan?: string; json: boolean };
+
+/** The subcommands, each with its help. */
+export type Topic = "top" | "compile" | "check" | "import";
 
 /** A command line the CLI cannot use. */
 export type UsageFault = { code: "usage"; message: string };
 
-type Flags = { json: boolean; help: boolean; version: boolean; values: Map<string, string>; positional: string[] };
+type Flags = { json: boolean; quiet: boolean; help: boolean; version: boolean; values: Map<string, string>; positional: string[] };
 
-function readFlags(args: string[], valued: string[]): Result<Flags, UsageFault> {
-  const flags: Flags = { json: false, help: false, version: false, values: new Map(), positional: [] };
+function readFlags(args: string[], valued: string[], switches: string[]): Result<Flags, UsageFault> {
+  const flags: Flags = { json: false, quiet: false, help: false, version: false, values: new Map(), positional: [] };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     const [name, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
-    if (name === "--json") flags.json = true;
+    if (switches.includes(name) && name === "--json") flags.json = true;
+    else if (switches.includes(name) && (name === "--quiet" || name === "-q")) flags.quiet = true;
     else if (name === "--help" || name === "-h") flags.help = true;
     else if (name === "--version") flags.version = true;
     else if (valued.includes(name)) {
@@ -35,9 +40,10 @@ export function parseArgs(argv: string[]): Result<Command, UsageFault> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help", topic: "top" });
   if (sub === "--version") return ok({ kind: "version" });
-  if (sub !== "compile" && sub !== "check") return err({ code: "usage", message: `unknown command ${sub}` });
-  const valued = sub === "compile" ? ["-o", "--output"] : ["--plan"];
-  return readFlags(rest, valued).andThen((f): Result<Command, UsageFault> => {
+  if (sub !== "compile" && sub !== "check" && sub !== "import") return err({ code: "usage", message: `unknown command ${sub}` });
+  const valued = sub === "check" ? ["--plan"] : ["-o", "--output"];
+  const switches = { compile: ["--json", "--quiet", "-q"], check: ["--json"], import: [] }[sub];
+  return readFlags(rest, valued, switches).andThen((f): Result<Command, UsageFault> => {
     if (f.help) return ok({ kind: "help", topic: sub });
     if (f.version) return ok({ kind: "version" });
     const [file, extra] = f.positional;
@@ -46,28 +52,40 @@ export function parseArgs(argv: string[]): Result<Command, UsageFault> {
     }
     const output = f.values.get("--output");
     const plan = f.values.get("--plan");
-    if (sub === "compile") return ok({ kind: "compile", plan: file, json: f.json, ...(output ? { output } : {}) });
+    if (sub === "compile") return ok({ kind: "compile", plan: file, json: f.json, quiet: f.quiet, ...(output ? { output } : {}) });
+    if (sub === "import") return ok({ kind: "import", plan: file, ...(output ? { output } : {}) });
     return ok({ kind: "check", file, json: f.json, ...(plan ? { plan } : {}) });
   });
 }
 
 /** Help text per topic. */
-export const HELP: Record<"top" | "compile" | "check", string> = {
+export const HELP: Record<Topic, string> = {
   top: `decay-contract: compile a staged plan into an acceptance contract, and refuse a contract that would lie
 
 Usage:
-  decay-contract compile PLAN.md [-o contract.md] [--json]
+  decay-contract compile PLAN.md [-o contract.md] [--json] [--quiet]
   decay-contract check FILE [--plan PLAN.md] [--json]
+  decay-contract import PLAN.md [-o staged.plan.md]
   decay-contract --help | --version
 
-Exit codes: compile 0 written, 2 fault; check 0 no refusals, 1 refusals, 2 fault.
+Exit codes: compile and import 0 written, 2 fault; check 0 no refusals, 1 refusals, 2 fault.
 Formats: docs/plan-format.md, docs/contract-format.md.
 `,
-  compile: `Usage: decay-contract compile PLAN.md [-o contract.md] [--json]
+  compile: `Usage: decay-contract compile PLAN.md [-o contract.md] [--json] [--quiet]
 
 Read PLAN.md's staged recommendation and write its acceptance contract: contract.md to stdout,
-or to the file given with -o; --json writes the Contract as JSON instead.
+or to the file given with -o; --json writes the Contract as JSON instead. A one-line summary
+(stages with their plan labels, rows, guardrails, falsifiers) goes to stderr; --quiet turns it off.
 Exit: 0 written, 2 fault (the message names the line).
+`,
+  import: `Usage: decay-contract import PLAN.md [-o staged.plan.md]
+
+Convert a task plan (### Task N with Run:/Expected: steps), a spec-kit tasks.md (## Phase N,
+T001 checkboxes, Checkpoint:) or an OpenSpec tasks.md (## 1. Group, - [ ] 1.1 task) into a plan
+in the staged format: one stage per task or phase, instructions verbatim, each Run: + Expected:
+pair an Acceptance: line. What could not be converted is listed under "## Not converted" in the
+output and on stderr. Then run decay-contract check on the result.
+Exit: 0 written, 2 fault.
 `,
   check: `Usage: decay-contract check FILE [--plan PLAN.md] [--json]
 

@@ -6,6 +6,7 @@ import { planDrift } from "../drift.js";
 import { type ContractFault, describeFault } from "../fault.js";
 import type { Contract, Finding } from "../model.js";
 import { looksLikeContract, parseContract } from "../parse-contract.js";
+import { FORMAT_NAME, importPlan } from "../import/import-plan.js";
 import { readPlan } from "../plan/read-plan.js";
 import { renderContract } from "../render.js";
 import { selfCheck } from "../self-check/check.js";
@@ -27,6 +28,10 @@ export function exitCodeFor(fault: CliFault): number {
     case "read-failed":
     case "write-failed":
     case "no-recommendation":
+    case "encoding":
+    case "structure-unread":
+    case "duplicate-label":
+    case "import-unrecognised":
     case "task-plan":
     case "recommendation-not-staged":
     case "acceptance-invalid":
@@ -80,16 +85,43 @@ function compilePlan(file: string, plan: FileText): ResultAsync<Contract, CliFau
     .mapErr(inFile(file));
 }
 
+/** Write text to the file given with -o, or to stdout. */
+function output(io: CliIo, file: string | undefined, text: string): ResultAsync<number, CliFault> {
+  if (file === undefined) return emit(io, text, 0);
+  return ResultAsync.fromPromise(writeFile(resolve(io.cwd, file), text), (e): CliFault => ({
+    code: "write-failed",
+    file,
+    reason: reason(e),
+  })).map(() => 0);
+}
+
+/** Write a note to stderr; a failed note is no fault (the result is already written). */
+const note = (io: CliIo, text: string) => ResultAsync.fromSafePromise(io.stderr(text).catch(() => {}));
+
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+
+/** The one-line summary of a compile: stages with their plan labels, rows, guardrails, falsifiers. */
+function compileSummary(file: string, c: Contract): string {
+  const stages = c.stages.map((s) => `${s.label}${s.optional ? " (optional)" : ""}: ${count(s.acceptance.length, "row")}`);
+  const rows = c.stages.reduce((n, s) => n + s.acceptance.length, 0);
+  return `decay-contract: ${file}: ${count(c.stages.length, "stage")} (${stages.join("; ")}), ${count(rows, "row")}, ${count(c.guardrails.length, "guardrail")}, ${count(c.falsifiers.length, "falsifier")}\n`;
+}
+
 function runCompile(io: CliIo, cmd: Extract<Command, { kind: "compile" }>): ResultAsync<number, CliFault> {
   return read(io, cmd.plan).andThen((plan) => compilePlan(cmd.plan, plan)).andThen((contract) => {
     const text = cmd.json ? `${JSON.stringify(contract, null, 2)}\n` : renderContract(contract);
-    if (cmd.output === undefined) return emit(io, text, 0);
-    const out = cmd.output;
-    return ResultAsync.fromPromise(writeFile(resolve(io.cwd, out), text), (e): CliFault => ({
-      code: "write-failed",
-      file: out,
-      reason: reason(e),
-    })).map(() => 0);
+    return output(io, cmd.output, text).andThen((code) => (cmd.quiet ? okAsync(code) : note(io, compileSummary(cmd.plan, contract)).map(() => code)));
+  });
+}
+
+function runImport(io: CliIo, cmd: Extract<Command, { kind: "import" }>): ResultAsync<number, CliFault> {
+  return read(io, cmd.plan).andThen((plan) => {
+    const imported = importPlan(plan.text).mapErr(inFile(cmd.plan));
+    if (imported.isErr()) return errAsync(imported.error);
+    const { format, stages, notConverted, text } = imported.value;
+    const lines = notConverted.map((n) => `  line ${n.line}: ${n.text} (${n.reason})\n`).join("");
+    const head = `decay-contract: ${cmd.plan}: imported ${FORMAT_NAME[format]} as ${count(stages, "stage")}; ${count(notConverted.length, "item")} not converted${lines ? ":" : ""}\n`;
+    return output(io, cmd.output, text).andThen((code) => note(io, head + lines).map(() => code));
   });
 }
 
@@ -137,11 +169,13 @@ function run(io: CliIo, cmd: Command): ResultAsync<number, CliFault> {
       return runCompile(io, cmd);
     case "check":
       return runCheck(io, cmd);
+    case "import":
+      return runImport(io, cmd);
   }
 }
 
 /**
- * `decay-contract compile|check`: returns the exit code. Every fault exits 2 with its sentence on
+ * `decay-contract compile|check|import`: returns the exit code. Every fault exits 2 with its sentence on
  * stderr; an exception (a failed write to stdout included) is exit 2, never a verdict.
  */
 export async function main(argv: string[], io: CliIo): Promise<number> {

@@ -34,11 +34,11 @@ type Step = { ok: true } | { ok: false; problem: AcceptanceProblem };
 
 /** Read one expectation at the cursor into `expect`. */
 function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): Step {
-  const exit = eat(cur, /^(?:exits|exit code|exits with(?: code)?)\s+(\d{1,3})\b/i);
+  const exit = eat(cur, /^(?:(?:exits|exit code|exits with(?: code)?)\s+(\d{1,3})|passes|succeeds)\b/i);
   if (exit) {
     if (sawExit.v) return { ok: false, problem: "duplicate-exit" };
     sawExit.v = true;
-    expect.exit = Number(exit[1]);
+    expect.exit = Number(exit[1] ?? 0);
     return expect.exit <= 255 ? { ok: true } : { ok: false, problem: "unrecognised" };
   }
   const least = eat(cur, /^(?:prints\s+)?at least\s+(\d+)\s+(?:[a-z]+\s+){0,3}/i);
@@ -65,24 +65,58 @@ function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): 
   return { ok: false, problem: "unrecognised" };
 }
 
+/** What an acceptance fault adds to its line and problem: the part not understood, the line to write instead. */
+export type AcceptanceHint = { unread?: string; after?: string; write?: string };
+
+/** The `acceptance-invalid` fault for a line. */
+export function acceptanceFault(line: number, problem: AcceptanceProblem, text: string, hint: AcceptanceHint): ContractFault {
+  const data = Object.fromEntries(Object.entries(hint).filter(([, v]) => v !== undefined && v !== ""));
+  return { code: "acceptance-invalid", line, problem, text, ...data };
+}
+
+/** Read expectations from the cursor to the end of the text; the problem and the unread rest when one is not understood. */
+function readExpectations(cur: Cursor, expect: Expect): { problem: AcceptanceProblem; rest: string } | null {
+  const sawExit = { v: false };
+  for (;;) {
+    eat(cur, /^(?:\s|,|;|\band\b|\bthen\b)+/i);
+    if (cur.pos >= cur.text.length || /^\.?\s*$/.test(cur.text.slice(cur.pos))) return null;
+    const from = cur.pos;
+    const step = readExpectation(cur, expect, sawExit);
+    if (!step.ok) return { problem: step.problem, rest: cur.text.slice(from).trim() };
+  }
+}
+
+const emptyExpect = (): Expect => ({ exit: 0, stdout_contains: [], stdout_matches: [], count: [] });
+
+/** Words before the command (`run \`npm test\` and expect 0`): name them, and what follows if it is not read either. */
+function wordsBefore(text: string, line: number): ContractFault {
+  const at = text.indexOf("`");
+  const cur: Cursor = { text, pos: at };
+  const run = at === -1 ? null : readCodeSpan(cur);
+  if (run === null || run.trim() === "") return acceptanceFault(line, "no-command", text, {});
+  const spanEnd = cur.pos;
+  const rest = text.slice(spanEnd).replace(/\s+$/, "");
+  const bad = readExpectations(cur, emptyExpect()) !== null;
+  return acceptanceFault(line, "words-before-command", text, {
+    unread: text.slice(0, at).trim(),
+    ...(bad ? { after: rest.trim() } : {}),
+    write: `Acceptance: ${text.slice(at, spanEnd)}${bad ? " exits 0" : rest}`,
+  });
+}
+
 /**
  * Parse the text after `Acceptance:`: a backticked command, then expectations joined by
  * commas or "and": `exits N`, `prints \`text\``, `matches /re/`, `at least N \`text\`|/re/`.
  */
 export function parseAcceptance(text: string, line: number): Result<SpelledRow, ContractFault> {
-  const fault = (problem: AcceptanceProblem) =>
-    err<SpelledRow, ContractFault>({ code: "acceptance-invalid", line, problem, text });
   const cur: Cursor = { text, pos: 0 };
   eat(cur, /^\s+/);
   const run = readCodeSpan(cur);
-  if (run === null || run.trim() === "") return fault("no-command");
-  const expect: Expect = { exit: 0, stdout_contains: [], stdout_matches: [], count: [] };
-  const sawExit = { v: false };
-  for (;;) {
-    eat(cur, /^(?:\s|,|;|\band\b|\bthen\b)+/i);
-    if (cur.pos >= text.length || /^\.?\s*$/.test(text.slice(cur.pos))) break;
-    const step = readExpectation(cur, expect, sawExit);
-    if (!step.ok) return fault(step.problem);
+  if (run === null || run.trim() === "") {
+    return err(run === null && text.includes("`") ? wordsBefore(text, line) : acceptanceFault(line, "no-command", text, {}));
   }
+  const expect = emptyExpect();
+  const bad = readExpectations(cur, expect);
+  if (bad) return err(acceptanceFault(line, bad.problem, text, bad.problem === "unrecognised" ? { unread: bad.rest } : {}));
   return ok({ run, expect });
 }

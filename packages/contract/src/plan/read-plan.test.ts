@@ -11,7 +11,7 @@ describe("readPlan: stage headings", () => {
     ["### Stage 2 — Add refunds", "Stage 2", "Add refunds", false],
     ["### Stage 2 (optional): Add refunds", "Stage 2", "Add refunds", true],
     ["### S2: Add refunds", "S2", "Add refunds", false],
-    ["### Phase 2", "Phase 2", "", false],
+    ["### Phase 2", "Phase 2", "Phase 2", false],
     ["### Step 2 - Add refunds", "Step 2", "Add refunds", false],
   ])("%s reads as label %s, title %s", (heading, label, title, optional) => {
     const [stage] = stagesOf(plan("## Rollout", "", heading, "", "Do it.", "Acceptance: `node x.mjs` exits 0."));
@@ -122,7 +122,7 @@ describe("readPlan: numbered lists and faults", () => {
   });
   test("a sub-numbered heading (6.1, 5.2, 7.3) is not section 6, 5 or 7", () => {
     const text = plan("# P", "", "## 5.2 Budget", "- Spend less.", "", "## 6.1 Costs", "", "1. Pay the bill.", "   Acceptance: `true`");
-    expect(readPlan(text)._unsafeUnwrapErr()).toEqual({ code: "no-recommendation", line: 1 });
+    expect(readPlan(text)._unsafeUnwrapErr()).toEqual({ code: "no-recommendation", line: 3, heading: "5.2 Budget" });
     const numbered = plan("## 5) Limits", "- Do not skip.", "## §6 Plan", "1. Pay.", "   Acceptance: `true`", "## 7: Else", "- If rates rise.");
     expect(readPlan(numbered)._unsafeUnwrap()).toMatchObject({ prohibitions: ["Do not skip."], falsifiers: ["If rates rise."], stages: [{ title: "Pay" }] });
   });

@@ -2,9 +2,10 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import type { Plan, PlanStage } from "../model.js";
 import { type LineModel, lineModel, verbatim } from "./lines.js";
-import { findSection, type Section, sectionItems, STAGE_HEADING } from "./sections.js";
+import { findSection, findSections, isStageHeading, type Section, sectionItems } from "./sections.js";
 import { readStageBody } from "./stage-body.js";
 import { type StageSpan, stageSpans } from "./stages.js";
+import { proseLines, type ReadSpan, unreadStructure } from "./unread.js";
 
 const TASK_HEADING = /^Task\s+\d+\b/i;
 
@@ -12,14 +13,36 @@ const TASK_HEADING = /^Task\s+\d+\b/i;
 function recommendation(model: LineModel): Result<Section, ContractFault> {
   const found = findSection(model, "recommendation");
   if (found) return ok(found);
-  const stageHeading = model.headings.find((h) => STAGE_HEADING.test(h.text));
+  const stageHeading = model.headings.find(isStageHeading);
   if (stageHeading) {
     // Stage headings with no section around them: the stages are the recommendation.
     return ok({ heading: stageHeading, from: stageHeading.index, to: model.lines.length });
   }
   const task = model.headings.find((h) => TASK_HEADING.test(h.text));
   if (task) return err({ code: "task-plan", line: task.index + 1, heading: task.text });
-  return err({ code: "no-recommendation", line: 1 });
+  // Name the first heading under the title that was looked at, else the title, else line 1.
+  const seen = model.headings.find((h) => h.level > 1) ?? model.headings[0];
+  return err(seen ? { code: "no-recommendation", line: seen.index + 1, heading: seen.text } : { code: "no-recommendation", line: 1 });
+}
+
+/** A plan text holding NUL characters was not UTF-8 (most often UTF-16): a fault naming the first one's line. */
+function encodingFault(markdown: string): ContractFault | null {
+  const at = markdown.indexOf("\u0000");
+  if (at === -1) return null;
+  const line = markdown.slice(0, at).split("\n").length;
+  return { code: "encoding", line, encoding: "UTF-16 (it holds NUL bytes)" };
+}
+
+/** Two stages with the same label: a fault naming both lines. */
+function duplicateLabel(stages: PlanStage[]): ContractFault | null {
+  const seen = new Map<string, number>();
+  for (const stage of stages) {
+    const key = stage.label.toLowerCase().replace(/\s+/g, " ");
+    const first = seen.get(key);
+    if (first !== undefined) return { code: "duplicate-label", line: stage.line, first, label: stage.label };
+    seen.set(key, stage.line);
+  }
+  return null;
 }
 
 /** Map a `Depends on:` reference to the id of an earlier stage. */
@@ -32,10 +55,15 @@ function resolveRef(ref: string, earlier: PlanStage[]): string | null {
   return n !== undefined && byNumber.length === 1 && byNumber[0] ? byNumber[0].id : null;
 }
 
-/** Read one stage span into a plan stage. */
-function readStage(model: LineModel, span: StageSpan, earlier: PlanStage[]): Result<PlanStage, ContractFault> {
+/** Read one stage span into a plan stage, with the lines read from its body. */
+function readStage(
+  model: LineModel,
+  span: StageSpan,
+  earlier: PlanStage[],
+  prose: Set<number>,
+): Result<{ stage: PlanStage; read: number[] }, ContractFault> {
   const id = `S${earlier.length + 1}`;
-  return readStageBody(model, span).andThen((body) => {
+  return readStageBody(model, span, prose).andThen((body) => {
     const previous = earlier[earlier.length - 1];
     let depends_on = previous ? [previous.id] : [];
     if (body.dependsOn) {
@@ -46,7 +74,7 @@ function readStage(model: LineModel, span: StageSpan, earlier: PlanStage[]): Res
         if (!depends_on.includes(target)) depends_on.push(target);
       }
     }
-    return ok({
+    const stage: PlanStage = {
       id,
       label: span.label,
       title: span.title,
@@ -56,12 +84,15 @@ function readStage(model: LineModel, span: StageSpan, earlier: PlanStage[]): Res
       depends_on,
       optional: body.optional,
       line: span.index + 1,
-    });
+    };
+    return ok({ stage, read: body.read });
   });
 }
 
 /** Read a plan's staged recommendation, prohibitions and falsifiers, verbatim. Never throws. */
 export function readPlan(markdown: string): Result<Plan, ContractFault> {
+  const encoding = encodingFault(markdown);
+  if (encoding) return err(encoding);
   const model = lineModel(markdown);
   return recommendation(model).andThen((section) => {
     const spans = stageSpans(model, section);
@@ -73,23 +104,27 @@ export function readPlan(markdown: string): Result<Plan, ContractFault> {
       } as const);
     }
     const stages: PlanStage[] = [];
+    const read: ReadSpan[] = [];
+    const byHeading = model.headings.some((h) => h.index === spans[0]?.index);
+    const prose = proseLines(model);
     for (const span of spans) {
-      const stage = readStage(model, span, stages);
+      const stage = readStage(model, span, stages, prose);
       if (stage.isErr()) return err(stage.error);
-      stages.push(stage.value);
+      stages.push(stage.value.stage);
+      read.push({ span, read: stage.value.read, heading: byHeading });
     }
-    const items = (kind: "prohibitions" | "falsifiers") => {
-      const s = findSection(model, kind);
-      return s ? sectionItems(model, s) : [];
-    };
-    return ok({ stages, prohibitions: items("prohibitions"), falsifiers: items("falsifiers") });
+    const fault = duplicateLabel(stages) ?? unreadStructure(model, read);
+    if (fault) return err(fault);
+    return ok({ stages, prohibitions: items(model, "prohibitions"), falsifiers: items(model, "falsifiers") });
   });
 }
 
-/** The prohibition items of a plan text, verbatim; [] when it has no such section. */
+/** The items of every section of a kind, in the plan's order. */
+const items = (model: LineModel, kind: "prohibitions" | "falsifiers"): string[] =>
+  findSections(model, kind).flatMap((s) => sectionItems(model, s));
+
+/** The prohibition items of a plan text (every prohibitions section, in order), verbatim; [] when it has none. */
 export function planProhibitions(markdown: string): string[] {
-  const model = lineModel(markdown);
-  const s = findSection(model, "prohibitions");
-  return s ? sectionItems(model, s) : [];
+  return items(lineModel(markdown), "prohibitions");
 }
 

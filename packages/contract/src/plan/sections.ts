@@ -11,7 +11,7 @@ const numbered = (n: number) => new RegExp(`^(?:§\\s*)?${n}(?:[.):](?!\\d)|\\s|
 
 const BY_NAME: Record<SectionKind, RegExp> = {
   recommendation: /recommendation|migration sequence|\bstages\b|rollout/i,
-  prohibitions: /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b/i,
+  prohibitions: /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|\bnon-?goals\b|\bout of scope\b/i,
   falsifiers: /what would change the answer|falsifiers/i,
 };
 const BY_NUMBER: Record<SectionKind, RegExp> = {
@@ -20,32 +20,105 @@ const BY_NUMBER: Record<SectionKind, RegExp> = {
   falsifiers: numbered(7),
 };
 
-/** A heading that opens a stage: `Stage 2: t`, `Stage 2 — t`, `Stage 2 (optional): t`, `S2: t`, `Phase 2`, `Step 2`. */
-export const STAGE_HEADING =
-  /^((?:Stage|Phase|Step)\s+\d+|S\d+)\b\s*(\(optional\))?\s*(?:(?:[:.]|\s[—–-])\s*(.*))?$/i;
+const KEYWORD = "[Ss]tage|STAGE|[Pp]hase|PHASE|[Ss]tep|STEP|[Mm]ilestone|MILESTONE";
 
-/** The section a heading opens: up to the next heading of the same or a higher level. */
-export function sectionAt(model: LineModel, heading: Heading): Section {
-  const next = model.headings.find(
-    (h) => h.index > heading.index && h.level <= heading.level && !STAGE_HEADING.test(h.text),
-  );
-  return { heading, from: heading.index + 1, to: next ? next.index : model.lines.length };
+/**
+ * A heading that opens a stage: `Stage 2: t`, `Stage 2 — t`, `Stage 2 (optional): t`, `S2: t`,
+ * `Phase 2`, `Phase 2 Title`, `Step B`, `Phase II`, `Step 2.1`, `Milestone 3`. Test it on
+ * `stageText(heading)`, which drops wrapping emphasis. Groups: label, `(optional)`, then the title
+ * in one of groups 3 to 5.
+ */
+export const STAGE_HEADING = new RegExp(
+  String.raw`^((?:${KEYWORD})\s+(?:\d+(?:\.\d+)*[a-z]?|[IVX]{1,5}|[A-Z])(?![\p{L}\d])|[Ss]\d+(?![\p{L}\d]))` +
+    String.raw`(?:\s*(\([Oo]ptional\)))?(?:\s*$|\s*[:.]\s*(.*)$|\s+[—–-]\s*(.*)$|\s+(.*)$)`,
+  "u",
+);
+
+/** A heading that looks like a stage (a stage word, then a number, a capital letter or emphasis), read as one or not. */
+export const STAGE_LIKE = new RegExp(
+  String.raw`^(?:[*_]+\s*)?(?:${KEYWORD})(?:\s*\d|\s+[IVX]+(?!\p{L})|\s+[A-Z](?:[\s:.)—–*_-]|$)|\s*[*_])`,
+  "u",
+);
+
+const OUTLINE_NUMBER = new RegExp(String.raw`^(?:§\s*)?\d+(?:\.\d+)*\.?\s+(?=[*_]*(?:${KEYWORD})\b)`, "u");
+
+/** A heading's text without a section number or the emphasis that opens it: `6.1 Stage 1: A`, `**Stage 1: A**`, `**Stage 1:** A`, `_Phase B_`. */
+export function stageText(text: string): string {
+  // A section number before the stage word is the report's outline, not the label: `6.2 Stage 2: t`.
+  const bare = text.replace(OUTLINE_NUMBER, "");
+  const m = /^([*_]{1,3})(\S.*?)\1(?![*_])(.*)$/u.exec(bare);
+  return m ? `${m[2] ?? ""}${m[3] ?? ""}`.trim() : bare;
 }
 
-/** Find a section by name first, then by its number (§5, §6, §7); null when the plan has none. */
-export function findSection(model: LineModel, kind: SectionKind): Section | null {
+/** A stage heading's label, `(optional)` mark and title; null when the heading opens no stage. */
+export function stageMatch(text: string): { label: string; optional: boolean; title: string } | null {
+  const m = STAGE_HEADING.exec(stageText(text));
+  if (!m?.[1]) return null;
+  // `S3 bucket policy` is no stage: an `S` label needs `:`, `.` or a dash before its title.
+  if (m[5] !== undefined && /^[Ss]\d/.test(m[1])) return null;
+  return { label: m[1], optional: m[2] !== undefined, title: m[3] ?? m[4] ?? m[5] ?? "" };
+}
+
+/** Whether a heading opens a stage. */
+export const isStageHeading = (h: Heading): boolean => stageMatch(h.text) !== null;
+
+/**
+ * The section a heading opens: up to the next heading of the same or a higher level. A
+ * recommendation also runs on over sibling stage headings (`## Stages` then `## S1: …`); any other
+ * section ends at a stage heading of any level too (stages are never guardrails).
+ */
+export function sectionAt(model: LineModel, heading: Heading, overStages = false): Section {
+  const next = model.headings.find(
+    (h) =>
+      h.index > heading.index &&
+      (overStages ? h.level <= heading.level && !isStageHeading(h) : h.level <= heading.level || isStageHeading(h)),
+  );
+  return { heading, from: heading.body, to: next ? next.index : model.lines.length };
+}
+
+/** The heading of a plan's section of one kind: by name first, then by its number (§5, §6, §7). */
+function sectionHeading(model: LineModel, kind: SectionKind): Heading | null {
   // A level-1 heading is usually the document's title: consider it last.
   const candidates = model.headings
-    .filter((h) => !STAGE_HEADING.test(h.text))
+    .filter((h) => !isStageHeading(h))
     .sort((a, b) => Number(a.level === 1) - Number(b.level === 1) || a.index - b.index);
   const named = candidates.filter((h) => BY_NAME[kind].test(h.text));
   // "What not to do during rollout" names prohibitions first: a heading that names only this kind wins.
   const others = (Object.keys(BY_NAME) as SectionKind[]).filter((k) => k !== kind);
-  const hit =
+  return (
     named.find((h) => !others.some((k) => BY_NAME[k].test(h.text))) ??
     named[0] ??
-    candidates.find((h) => BY_NUMBER[kind].test(h.text));
-  return hit ? sectionAt(model, hit) : null;
+    candidates.find((h) => BY_NUMBER[kind].test(h.text)) ??
+    null
+  );
+}
+
+/** Find a section by name first, then by its number (§5, §6, §7); null when the plan has none. */
+export function findSection(model: LineModel, kind: SectionKind): Section | null {
+  const hit = sectionHeading(model, kind);
+  return hit ? sectionAt(model, hit, kind === "recommendation") : null;
+}
+
+/**
+ * Every section of a kind, in the plan's order: each heading naming it (unless another kind
+ * claimed that heading, or it lies inside one already taken), else the one found by number.
+ */
+export function findSections(model: LineModel, kind: "prohibitions" | "falsifiers"): Section[] {
+  const first = sectionHeading(model, kind);
+  if (!first) return [];
+  const claimed = (["recommendation", "prohibitions", "falsifiers"] as SectionKind[])
+    .filter((k) => k !== kind)
+    .map((k) => sectionHeading(model, k));
+  const named = model.headings.filter(
+    (h) => !isStageHeading(h) && BY_NAME[kind].test(h.text) && !claimed.includes(h),
+  );
+  const heads = named.includes(first) ? named : [first, ...named].sort((a, b) => a.index - b.index);
+  const out: Section[] = [];
+  for (const h of heads) {
+    if (out.some((s) => h.index >= s.from && h.index < s.to)) continue;
+    out.push(sectionAt(model, h));
+  }
+  return out;
 }
 
 const ITEM = /^( {0,3})(?:[-*+]|\d+[.)])[ \t]+/;
@@ -64,20 +137,19 @@ export function sectionItems(model: LineModel, section: Section): string[] {
     }
     open = null;
   };
-  const headings = new Set(model.headings.map((h) => h.index));
   for (let i = section.from; i < section.to; i++) {
     const line = model.lines[i];
     if (!line) break;
-    if (headings.has(i)) {
-      // A sub-heading is a title, not an item: it ends the item before it.
+    if (line.heading || line.rule || (line.hidden && !open) || /^ {0,3}<!--/.test(line.text)) {
+      // A sub-heading is a title, a thematic break a separator, a comment no text: none is an item.
       close(i);
       continue;
     }
-    const marker = line.inFence ? null : ITEM.exec(line.text);
+    const marker = line.hidden ? null : ITEM.exec(line.text);
     if (marker) {
       close(i);
       open = { from: i, startAt: line.start + marker[0].length };
-    } else if (line.text.trim() === "" && !line.inFence) {
+    } else if (line.text.trim() === "" && !line.hidden) {
       close(i);
     } else if (!open) {
       open = { from: i, startAt: line.start + (line.text.length - line.text.trimStart().length) };

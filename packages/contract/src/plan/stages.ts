@@ -1,5 +1,5 @@
 import type { LineModel } from "./lines.js";
-import { type Section, STAGE_HEADING } from "./sections.js";
+import { isStageHeading, type Section, stageMatch } from "./sections.js";
 
 /** Where one stage sits in the plan: its label, title and body range, before its body is read. */
 export type StageSpan = {
@@ -13,10 +13,10 @@ export type StageSpan = {
   startAt?: number;
 };
 
-/** Stages opened by `Stage N`/`Phase N`/`Step N`/`SN` headings inside the section. */
+/** Stages opened by `Stage N`/`Phase B`/`Step N`/`Milestone N`/`SN` headings inside the section. */
 function headingStages(model: LineModel, section: Section): StageSpan[] {
   const inside = model.headings.filter((h) => h.index >= section.from && h.index < section.to);
-  const first = inside.find((h) => STAGE_HEADING.test(h.text));
+  const first = inside.find(isStageHeading);
   if (!first) return [];
   const level = first.level;
   const spans: StageSpan[] = [];
@@ -24,15 +24,15 @@ function headingStages(model: LineModel, section: Section): StageSpan[] {
     if (h.level > level) continue;
     const last = spans[spans.length - 1];
     if (last && last.to === section.to) last.to = h.index;
-    const m = STAGE_HEADING.exec(h.text);
-    if (!m?.[1]) continue;
-    const title = m[3] ?? "";
+    const m = stageMatch(h.text);
+    if (!m) continue;
     spans.push({
-      label: m[1],
-      title,
-      optional: m[2] !== undefined || /\(optional\)/i.test(title),
+      label: m.label,
+      // A stage heading with no title (`## Stage 1`) keeps its label as its title.
+      title: m.title === "" ? m.label : m.title,
+      optional: m.optional || /\(optional\)/i.test(m.title),
       index: h.index,
-      from: h.index + 1,
+      from: h.body,
       to: section.to,
     });
   }
@@ -50,12 +50,12 @@ function itemStages(model: LineModel, section: Section): StageSpan[] {
   for (let i = section.from; i < section.to; i++) {
     const line = model.lines[i];
     if (!line) break;
-    const m = line.inFence ? null : NUMBERED.exec(line.text);
+    const m = line.hidden ? null : NUMBERED.exec(line.text);
     const last = spans[spans.length - 1];
     if (!m?.[2] || (indent !== undefined && m[1] !== indent)) {
       // A paragraph back at the margin after a blank line ends the list (Markdown's rule).
       const after = model.lines[i - 1]?.text.trim() === "" && /^\S/.test(line.text);
-      if (last && last.to === section.to && after && !line.inFence) last.to = i;
+      if (last && last.to === section.to && after && !line.hidden) last.to = i;
       continue;
     }
     indent ??= m[1];
@@ -66,7 +66,7 @@ function itemStages(model: LineModel, section: Section): StageSpan[] {
     const rest = t ? content.slice(t[0].length) : "";
     const span: StageSpan = {
       label: m[2],
-      title: t?.[1] ?? content,
+      title: (t?.[1] ?? content).trim() === "" ? m[2] : (t?.[1] ?? content),
       optional: /\(optional\)/i.test(t?.[1] ?? ""),
       index: i,
       from: i + 1,

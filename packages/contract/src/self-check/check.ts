@@ -1,4 +1,5 @@
-import type { Contract, Finding } from "../model.js";
+import type { Contract, Finding, Stage } from "../model.js";
+import { readPlan } from "../plan/read-plan.js";
 import { finding, type FindingData } from "./findings.js";
 import { orderingFindings } from "./ordering.js";
 import { rowFindings } from "./row-rules.js";
@@ -12,16 +13,52 @@ function stateFindings(contract: Contract): FindingData[] {
   return contract.commit_per_stage ? [] : [{ code: "commit-per-stage-off" }];
 }
 
+// A line that names a command under another word: `**Gate:** \`make check\``, `Verify: \`pnpm test\``.
+const COMMAND_LINE = /^\W*(?:gate|verify|verification|validate|validation|check|checks|test|tests|run)\W*:.*`[^`]+`/i;
+
+const LABEL_OVER_BLOCK = /^\W*(?:gate|verify|verification|validate|validation|checks?|tests?|run)\W*:?\W*$/i;
+
+/** The first line of a stage's instructions that holds a command under another label (inline, or over a fenced block); null when none. */
+function commandLine(instructions: string): string | null {
+  const lines = instructions.split(/\r?\n/);
+  const at = lines.findIndex((l, k) => {
+    if (COMMAND_LINE.test(l)) return true;
+    const next = lines.slice(k + 1).find((x) => x.trim() !== "");
+    return LABEL_OVER_BLOCK.test(l) && /^\s*(?:`{3,}|~{3,})/.test(next ?? "");
+  });
+  return at === -1 ? null : (lines[at]?.trim() ?? null);
+}
+
 /**
  * Rule 1: a non-optional stage with no acceptance row would be green by default; and a contract
  * whose stages (all optional) hold no row at all would verify nothing.
  */
-function coverageFindings(contract: Contract): FindingData[] {
+function coverageFindings(contract: Contract, name: (s: Stage) => string): FindingData[] {
   const bare: FindingData[] = contract.stages
     .filter((s) => !s.optional && s.acceptance.length === 0)
-    .map((s) => ({ code: "no-acceptance", stage: s.id }));
+    .map((s) => ({ code: "no-acceptance", stage: s.id, name: name(s), hint: commandLine(s.instructions) }));
   const none = contract.stages.every((s) => s.acceptance.length === 0);
   return none && bare.length === 0 ? [{ code: "nothing-verified" }] : bare;
+}
+
+/**
+ * How findings name a stage: by the plan's label, with its line when the plan text is known and
+ * still has that stage (`Phase 1 (line 28, S1)`), else with its id (`Phase 1 (S1)`).
+ */
+function stageNamer(contract: Contract, planText: string | undefined): (s: Stage) => string {
+  const lines = new Map<string, number>();
+  const plan = planText === undefined ? null : readPlan(planText);
+  if (plan?.isOk()) {
+    for (const ps of plan.value.stages) {
+      if (contract.stages.find((s) => s.id === ps.id)?.label === ps.label) lines.set(ps.id, ps.line);
+    }
+  }
+  return (s) => {
+    const line = lines.get(s.id);
+    const at = line === undefined ? "" : `line ${line}`;
+    if (s.label === s.id) return at ? `${s.id} (${at})` : s.id;
+    return `${s.label} (${at ? `${at}, ` : ""}${s.id})`;
+  };
 }
 
 /**
@@ -31,10 +68,11 @@ function coverageFindings(contract: Contract): FindingData[] {
 export function selfCheck(contract: Contract, options: SelfCheckOptions = {}): Finding[] {
   const text = options.planText;
   const planText = text === undefined || typeof text === "string" ? text : new TextDecoder().decode(text);
+  const name = stageNamer(contract, planText);
   const data: FindingData[] = [
     ...stateFindings(contract),
-    ...coverageFindings(contract),
-    ...contract.stages.flatMap((s) => s.acceptance.flatMap((row) => rowFindings(s, row))),
+    ...coverageFindings(contract, name),
+    ...contract.stages.flatMap((s) => s.acceptance.flatMap((row) => rowFindings(s, row, name(s)))),
     ...orderingFindings(contract.guardrails, planText),
   ];
   return data.map(finding);

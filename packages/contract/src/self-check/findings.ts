@@ -1,10 +1,11 @@
 import type { Finding } from "../model.js";
 
-type At = { stage: string; row: string };
+/** Where a finding sits: the stage id, the row id, and the stage as the plan names it (`Phase 1 (line 28, S1)`). */
+type At = { stage: string; row: string; name: string };
 
 /** What a rule found, as data; `finding` turns it into a Finding with its one sentence. */
 export type FindingData =
-  | { code: "no-acceptance"; stage: string }
+  | { code: "no-acceptance"; stage: string; name: string; hint: string | null }
   | { code: "nothing-verified" }
   | ({ code: "review-note"; marker: string } & At)
   | ({ code: "git-clone" } & At)
@@ -22,17 +23,19 @@ function sentence(d: FindingData): { severity: Finding["severity"]; message: str
   const warn = (message: string) => ({ severity: "warn" as const, message });
   switch (d.code) {
     case "no-acceptance":
-      return refuse(`stage ${d.stage} is not optional and has no acceptance row: it would be green by default`);
+      return refuse(
+        `stage ${d.name} is not optional and has no acceptance row: it would be green by default${d.hint === null ? "" : `; its line "${d.hint}" gives a command another way: to run it as acceptance, write Acceptance: \`command\` exits 0 (one inline code span)`}`,
+      );
     case "nothing-verified":
       return refuse("no stage of the contract has an acceptance row: a run would verify nothing, and an empty contract is never a passing one");
     case "review-note":
-      return refuse(`row ${d.row} still carries a review note (${d.marker}): it cannot run as written`);
+      return refuse(`row ${d.row} of ${d.name} still carries a review note (${d.marker}): it cannot run as written`);
     case "git-clone":
-      return refuse(`row ${d.row} runs git clone: the runtime already verifies in a clean clone`);
+      return refuse(`row ${d.row} of ${d.name} runs git clone: the runtime already verifies in a clean clone`);
     case "writes-outward":
-      return refuse(`row ${d.row} writes outward (${d.what}): acceptance only reads`);
+      return refuse(`row ${d.row} of ${d.name} writes outward (${d.what}): acceptance only reads`);
     case "opaque-command":
-      return warn(`row ${d.row} runs ${d.what}, which the checker cannot see into: it was not checked for outward writes`);
+      return warn(`row ${d.row} of ${d.name} runs ${d.what}, which the checker cannot see into: it was not checked for outward writes`);
     case "commit-per-stage-off":
       return refuse("fresh_state: head with commit_per_stage: false: acceptance in a fresh clone would never see the work");
     case "worktree-state":
@@ -42,7 +45,7 @@ function sentence(d: FindingData): { severity: Finding["severity"]; message: str
     case "ordering-unchecked":
       return warn("the plan text was not given: its ordering constraints were not checked against the guardrails");
     case "weak-row":
-      return warn(`row ${d.row} asserts ${d.runner} by exit code alone: exit 0 also passes a suite that silently ran fewer checks; add a count (at least N …) or a printed total`);
+      return warn(`row ${d.row} of ${d.name} asserts ${d.runner} by exit code alone: exit 0 also passes a suite that silently ran fewer checks; add a count (at least N …) or a printed total`);
     case "plan-drift":
       return refuse(`the plan changed under the contract: its SHA-256 is ${d.actual}, the contract recorded ${d.recorded}`);
   }

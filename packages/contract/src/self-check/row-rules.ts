@@ -23,8 +23,8 @@ const byExitAlone = (row: AcceptanceRow) =>
   row.expect.stdout_contains.length === 0 && row.expect.stdout_matches.length === 0 && row.expect.count.length === 0;
 
 /** Rules 2, 3 and 6 for one row: review notes, git clone, outward writes, opaque commands, weak runners. */
-export function rowFindings(stage: Stage, row: AcceptanceRow): FindingData[] {
-  const at = { stage: stage.id, row: row.id };
+export function rowFindings(stage: Stage, row: AcceptanceRow, name: string): FindingData[] {
+  const at = { stage: stage.id, row: row.id, name };
   const out: FindingData[] = [];
   const marker = reviewNote(row);
   if (marker) out.push({ code: "review-note", marker, ...at });

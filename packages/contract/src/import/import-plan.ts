@@ -1,0 +1,123 @@
+import { err, ok, type Result } from "neverthrow";
+import type { ContractFault } from "../fault.js";
+import { type Heading, type LineModel, lineModel, verbatim } from "../plan/lines.js";
+import { stageText } from "../plan/sections.js";
+import { LABEL } from "../plan/unread.js";
+import { convertBody, type NotConverted } from "./steps.js";
+
+/** The plan formats `importPlan` reads. */
+export type ImportFormat = "task-plan" | "spec-kit" | "openspec";
+
+/** How each format is named in messages. */
+export const FORMAT_NAME: Record<ImportFormat, string> = {
+  "task-plan": "a task plan",
+  "spec-kit": "a spec-kit tasks.md",
+  openspec: "an OpenSpec tasks.md",
+};
+
+/** A plan converted to the staged format: its text, how many stages it has, and what was not converted. */
+export type Imported = { format: ImportFormat; text: string; stages: number; notConverted: NotConverted[] };
+
+type Group = { heading: Heading; number: string; title: string; to: number };
+
+const TASK = /^Task\s+(\d+)\s*(?:[:.—–-]\s*(.*))?$/i;
+const PHASE = /^Phase\s+(\d+)\s*(?:[:.—–-]\s*(.*))?$/i;
+const NUMBERED = /^(\d+)\.\s+(.+)$/;
+const SPEC_KIT_TASK = /^\s*[-*] \[[ xX]\] T\d{3}\b/m;
+const OPENSPEC_TASK = /^\s*[-*] \[[ xX]\] \d+\.\d+\s/m;
+
+/** The format of a plan and the heading pattern of its groups; null when it is none of the three. */
+function detect(model: LineModel): { format: ImportFormat; pattern: RegExp } | null {
+  const has = (re: RegExp) => model.headings.some((h) => re.test(stageText(h.text)));
+  if (has(TASK)) return { format: "task-plan", pattern: TASK };
+  if (has(PHASE) && SPEC_KIT_TASK.test(model.source)) return { format: "spec-kit", pattern: PHASE };
+  if (has(NUMBERED) && OPENSPEC_TASK.test(model.source)) return { format: "openspec", pattern: NUMBERED };
+  return null;
+}
+
+/** The groups (tasks, phases) at the level of the first one, and the other sections among them. */
+function groupsOf(model: LineModel, pattern: RegExp): { groups: Group[]; others: Heading[] } {
+  const first = model.headings.find((h) => pattern.test(stageText(h.text)));
+  const level = first?.level ?? 1;
+  const groups: Group[] = [];
+  const others: Heading[] = [];
+  const after = model.headings.filter((h) => first && h.index >= first.index && h.level <= level);
+  for (const [k, h] of after.entries()) {
+    const to = after[k + 1]?.index ?? model.lines.length;
+    const m = pattern.exec(stageText(h.text));
+    if (m?.[1]) groups.push({ heading: h, number: m[1], title: (m[2] ?? "").trim(), to });
+    else others.push(h);
+  }
+  return { groups, others };
+}
+
+const EXIT_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*)?Exit(?:\s+criteri(?:on|a))?(?:\*\*)?\s*:/im;
+
+/** One group as a stage: heading, verbatim body, then the Exit: and Acceptance: lines made for it. */
+function stageBlock(model: LineModel, g: Group, format: ImportFormat, out: NotConverted[]): string {
+  const label = format === "spec-kit" ? `Phase ${g.number}` : `Stage ${g.number}`;
+  const heading = `${"#".repeat(g.heading.level)} ${label}${g.title ? `: ${g.title}` : ""}`;
+  let from = g.heading.body;
+  while (from < g.to && model.lines[from]?.text.trim() === "") from++;
+  const body = verbatim(model, from, g.to);
+  const converted = convertBody(model, g.heading.body, g.to);
+  out.push(...converted.notConverted);
+  const made: string[] = [];
+  if (converted.exit !== null && !EXIT_LINE.test(body)) made.push(`Exit: ${converted.exit}`);
+  made.push(...converted.acceptance);
+  return [heading, body, ...made].filter((b) => b !== "").join("\n\n");
+}
+
+/**
+ * The text before the first group, verbatim, with `<!-- decay: prose -->` before each paragraph that
+ * holds an Acceptance/Exit label: it is the plan's header, never a stage's acceptance.
+ */
+function preamble(model: LineModel, to: number): string {
+  const text = verbatim(model, 0, to);
+  const out: string[] = [];
+  const lines = text === "" ? [] : text.split("\n");
+  for (const [i, line] of lines.entries()) {
+    const starts = i === 0 || lines[i - 1]?.trim() === "";
+    if (starts && line.trim() !== "" && !model.lines[i]?.hidden && paragraphHasLabel(lines, i)) out.push("<!-- decay: prose -->");
+    out.push(line);
+  }
+  return out.join("\n");
+}
+
+function paragraphHasLabel(lines: string[], from: number): boolean {
+  for (let k = from; k < lines.length && lines[k]?.trim() !== ""; k++) if (LABEL.test(lines[k] ?? "")) return true;
+  return false;
+}
+
+function notConvertedBlock(level: number, items: NotConverted[]): string {
+  const lines = items.map((n) => `- line ${n.line}: ${n.text} (${n.reason})`);
+  return ["<!-- decay: prose -->", `${"#".repeat(level)} Not converted`, "", ...lines].join("\n");
+}
+
+/**
+ * Convert a task plan (`### Task N` with `Run:`/`Expected:` steps), a spec-kit `tasks.md` (`## Phase
+ * N`, `T001` checkboxes, `Checkpoint:`) or an OpenSpec `tasks.md` (`## 1. Group`, `- [ ] 1.1 task`)
+ * into a plan in the staged format: one stage per task or phase, its body verbatim, each
+ * `Run:` + `Expected:` pair an `Acceptance:` line, a checkpoint its `Exit:`; what could not be
+ * converted is listed in a `## Not converted` section and returned.
+ */
+export function importPlan(markdown: string): Result<Imported, ContractFault> {
+  const model = lineModel(markdown);
+  const found = detect(model);
+  if (!found) return err({ code: "import-unrecognised", line: (model.headings[0]?.index ?? 0) + 1 });
+  const { groups, others } = groupsOf(model, found.pattern);
+  const level = groups[0]?.heading.level ?? 2;
+  const outer = Math.max(1, level - 1);
+  const notConverted: NotConverted[] = [];
+  const blocks = [preamble(model, groups[0]?.heading.index ?? 0), `${"#".repeat(outer)} Stages`];
+  for (const g of groups) blocks.push(stageBlock(model, g, found.format, notConverted));
+  for (const h of others) {
+    const next = model.headings.find((x) => x.index > h.index && x.level <= level);
+    blocks.push(`<!-- decay: prose -->\n${verbatim(model, h.index, next ? next.index : model.lines.length)}`);
+    notConverted.push({ line: h.index + 1, text: h.text, reason: "a section that is no task or phase: kept as prose" });
+  }
+  notConverted.sort((a, b) => a.line - b.line);
+  if (notConverted.length > 0) blocks.push(notConvertedBlock(Math.max(2, outer), notConverted));
+  const text = `${blocks.filter((b) => b !== "").join("\n\n")}\n`;
+  return ok({ format: found.format, text, stages: groups.length, notConverted });
+}

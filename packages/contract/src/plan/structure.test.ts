@@ -1,0 +1,294 @@
+// Issue 17, section 1: structure is read, or the compile is a fault that names it.
+import { describe, expect, test } from "vitest";
+import { compileContract } from "../compile.js";
+import { renderContract } from "../render.js";
+import { selfCheck } from "../self-check/check.js";
+import { planProhibitions, readPlan } from "./read-plan.js";
+
+const plan = (...lines: string[]) => lines.join("\n");
+const read = (...lines: string[]) => readPlan(plan(...lines))._unsafeUnwrap();
+const fault = (...lines: string[]) => readPlan(plan(...lines))._unsafeUnwrapErr();
+
+describe("1.1 a section ends at the next heading of the same or a higher level", () => {
+  test("a prohibitions section does not run on through the stage headings after it", () => {
+    const p = read("## What not to do", "- Do not X before Y.", "## Stage 1: A", "Body line.", "Acceptance: `true`");
+    expect(p.prohibitions).toEqual(["Do not X before Y."]);
+    expect(p.stages).toMatchObject([{ label: "Stage 1", title: "A", instructions: "Body line.\nAcceptance: `true`" }]);
+    expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true"]);
+  });
+  test("setext headings are headings: they end sections and open stages", () => {
+    const p = read("What not to do", "--------------", "", "- Do not X.", "", "Stage 1: A", "----------", "Body.", "", "Acceptance: `true`");
+    expect(p.prohibitions).toEqual(["Do not X."]);
+    expect(p.stages).toMatchObject([{ label: "Stage 1", title: "A", line: 6, instructions: "Body.\n\nAcceptance: `true`" }]);
+  });
+  test("a --- under a list item is a thematic break, not a setext heading", () => {
+    const p = read("## Guardrails", "- Do not X.", "---", "## Stages", "### S1: t", "Acceptance: `true`");
+    expect(p.prohibitions).toEqual(["Do not X."]);
+  });
+});
+
+describe("1.2 every prohibitions section is read, in order", () => {
+  const text = plan(
+    "## Guardrails",
+    "- Do not A before B.",
+    "## Stages",
+    "### Stage 1: t",
+    "Acceptance: `true`",
+    "## What not to do",
+    "- Do not B before C.",
+  );
+  test("both sections' items become guardrails", () => {
+    expect(readPlan(text)._unsafeUnwrap().prohibitions).toEqual(["Do not A before B.", "Do not B before C."]);
+    expect(planProhibitions(text)).toEqual(["Do not A before B.", "Do not B before C."]);
+  });
+  test("the ordering self-check sees the second section's constraint", async () => {
+    const p = readPlan(text)._unsafeUnwrap();
+    const contract = (await compileContract(p, { planPath: "p.md", planText: text }))._unsafeUnwrap();
+    const missing = { ...contract, guardrails: ["Do not A before B."] };
+    expect(selfCheck(missing, { planText: text }).map((f) => f.code)).toContain("ordering-missing");
+    expect(selfCheck(contract, { planText: text }).map((f) => f.code)).not.toContain("ordering-missing");
+  });
+});
+
+describe("1.3 thematic breaks and HTML comments are skipped", () => {
+  test.each([["---"], ["***"], ["___"], ["- - -"]])("%s after the last bullet is no guardrail", (rule) => {
+    expect(read("## Guardrails", "- one", "", rule, "", "## Stages", "### S1: t", "Acceptance: `true`").prohibitions).toEqual(["one"]);
+  });
+  test("a commented-out stage is no stage, and a comment is no guardrail", () => {
+    const p = read(
+      "## Guardrails",
+      "- one",
+      "<!-- - two (dropped) -->",
+      "## Stages",
+      "### Stage 1: a",
+      "Acceptance: `true`",
+      "<!--",
+      "### Stage 2: b",
+      "Acceptance: `false`",
+      "-->",
+    );
+    expect(p.prohibitions).toEqual(["one"]);
+    expect(p.stages.map((s) => [s.label, s.acceptance.map((r) => r.run)])).toEqual([["Stage 1", ["true"]]]);
+  });
+  test("a --- between stages is not part of the stage before it", () => {
+    const p = read("## Stages", "### Stage 1: a", "Acceptance: `true`", "", "---", "", "### Stage 2: b", "Acceptance: `true`");
+    expect(p.stages[0]?.instructions).toBe("Acceptance: `true`");
+  });
+});
+
+describe("1.4 letter labels and stage headings in emphasis", () => {
+  test("letter stages beside a numbered one are all stages, each keeping its label", () => {
+    const p = read("## Stages", "### Stage 1: one", "x", "### Stage A: a", "y", "### Phase B: b", "z");
+    expect(p.stages.map((s) => [s.label, s.title])).toEqual([["Stage 1", "one"], ["Stage A", "a"], ["Phase B", "b"]]);
+  });
+  test("letter stages alone are a staged plan", () => {
+    expect(read("## Rollout", "### Phase A", "x", "### Phase B", "y").stages.map((s) => s.label)).toEqual(["Phase A", "Phase B"]);
+  });
+  test.each([["### **Stage 1: A**"], ["### **Stage 1:** A"], ["### __Stage 1__: A"], ["### *Stage 1: A*"]])("%s reads as Stage 1, A", (heading) => {
+    expect(read("## Stages", heading, "x").stages).toMatchObject([{ label: "Stage 1", title: "A" }]);
+  });
+  test("Milestone N opens a stage", () => {
+    expect(read("## Plan", "### Milestone 2 — ship", "x").stages).toMatchObject([{ label: "Milestone 2", title: "ship" }]);
+  });
+});
+
+describe("1.5 Exit criterion / Exit criteria read like Exit:", () => {
+  test.each([["Exit criterion: it works."], ["Exit criteria: it works."], ["**Exit criteria:** it works."], ["- Exit criterion: it works."]])("%s", (line) => {
+    expect(read("## Stages", "### S1: t", line).stages[0]?.exit_criterion).toBe("it works.");
+  });
+});
+
+describe("1.6 near-miss acceptance lines are read", () => {
+  const rows = (...lines: string[]) => read("## Stages", "### S1: t", ...lines).stages[0]?.acceptance.map((r) => [r.run, r.expect.exit]);
+  test("a checkbox item", () => expect(rows("- [ ] Acceptance: `make check`", "- [x] Acceptance: `make lint` exits 1")).toEqual([["make check", 0], ["make lint", 1]]));
+  test("a blockquote, wrapped expectations included", () => {
+    const p = read("## Stages", "### S1: t", "> Acceptance: `node t.mjs` exits 0", "> and prints `ok`");
+    expect(p.stages[0]?.acceptance[0]).toMatchObject({ run: "node t.mjs", expect: { stdout_contains: ["ok"] } });
+  });
+  test("an **Acceptance criteria:** label over a list of backticked commands", () => {
+    expect(rows("**Acceptance criteria:**", "", "- `pnpm test` exits 0", "- [ ] `node check.mjs` exits 2", "", "More prose.")).toEqual([
+      ["pnpm test", 0],
+      ["node check.mjs", 2],
+    ]);
+  });
+  test("an Acceptance criteria heading over a numbered list", () => {
+    expect(rows("#### Acceptance criteria", "1. `a`", "2. `b` exits 3")).toEqual([["a", 0], ["b", 3]]);
+  });
+  test("a list item under Acceptance: that is no command is refused with its line", () => {
+    expect(fault("## Stages", "### S1: t", "Acceptance:", "- the page loads fast")).toMatchObject({ code: "acceptance-invalid", line: 4, problem: "list-item-not-command" });
+  });
+});
+
+describe("1.7 duplicate stage labels", () => {
+  test("are a fault naming both lines", () => {
+    expect(fault("## Stages", "### Stage 1: a", "x", "### Stage 1: b", "y")).toEqual({ code: "duplicate-label", line: 4, first: 2, label: "Stage 1" });
+  });
+});
+
+describe("1.8 a stage heading with no title", () => {
+  test("keeps its label as its title, and renders no empty title", async () => {
+    const text = plan("## Stages", "## Stage 1", "Acceptance: `true`");
+    const p = readPlan(text)._unsafeUnwrap();
+    expect(p.stages[0]?.title).toBe("Stage 1");
+    const contract = (await compileContract(p, { planPath: "p.md", planText: text }))._unsafeUnwrap();
+    expect(renderContract(contract)).toContain("## S1: Stage 1\n");
+    expect(renderContract(contract)).not.toContain('## S1: ""');
+  });
+});
+
+describe("1.9 what looks like structure is read, or named in a fault", () => {
+  test.each([
+    ["a stage heading outside the recommendation", ["## Background", "### Phase 2a: old", "## Stages", "### S1: t", "Acceptance: `true`"], 2, "stage-heading"],
+    ["a stage heading at a deeper level inside a stage", ["## Stages", "## Stage 1: a", "x", "### Stage 2: b", "Acceptance: `true`"], 4, "stage-heading"],
+    ["an acceptance line outside any stage", ["## Notes", "Acceptance: `true`", "## Stages", "### S1: t"], 2, "acceptance"],
+    ["an acceptance line in a spelling not read", ["## Stages", "### S1: t", "Acceptance gate: `true`"], 3, "acceptance"],
+    ["an exit line in a spelling not read", ["## Stages", "### S1: t", "Exit test: `make e2e` passes"], 3, "exit"],
+    ["an acceptance line swallowed by a guardrail", ["## Guardrails", "- Acceptance: `true` must pass", "## Stages", "### S1: t"], 2, "acceptance"],
+  ])("%s", (_what, lines, line, kind) => {
+    expect(fault(...lines)).toMatchObject({ code: "structure-unread", line, kind });
+  });
+  test("a sub-step of another kind inside a stage stays in its instructions", () => {
+    const p = read("## Stages", "### Phase 1: a", "#### Step 1: write it", "x", "Acceptance: `true`");
+    expect(p.stages.map((s) => s.label)).toEqual(["Phase 1"]);
+    expect(p.stages[0]?.instructions).toContain("#### Step 1: write it");
+  });
+  test("<!-- decay: prose --> keeps a line, or a heading's whole section, as prose", () => {
+    const p = read(
+      "<!-- decay: prose -->",
+      "## Background: Phase 1 of last year",
+      "### Phase 1: done",
+      "Acceptance: `old`",
+      "## Stages",
+      "### S1: t",
+      "<!-- decay: prose -->",
+      "Acceptance tests: `make e2e` are run by hand.",
+      "",
+      "Acceptance: `true`",
+    );
+    expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["true"]]);
+  });
+});
+
+describe("more of the forms plans are written in", () => {
+  test.each([
+    ["### Phase II — Rollout", "Phase II", "Rollout"],
+    ["### Phase 1 Discovery", "Phase 1", "Discovery"],
+    ["### Step 2.1: Split the table", "Step 2.1", "Split the table"],
+    ["### Phase 2a: Hotfix", "Phase 2a", "Hotfix"],
+  ])("%s reads as %s, %s", (heading, label, title) => {
+    expect(read("## Stages", heading, "x").stages).toMatchObject([{ label, title }]);
+  });
+  test("an S label needs a separator: `S3 bucket policy` is no stage", () => {
+    expect(read("## Stages", "### S1: t", "x", "#### S3 bucket policy", "y").stages.map((s) => s.label)).toEqual(["S1"]);
+  });
+  test("`passes` and `succeeds` mean exit 0", () => {
+    const p = read("## Stages", "### S1: t", "Acceptance: `make check` passes", "Acceptance: `make lint` succeeds and prints `clean`");
+    expect(p.stages[0]?.acceptance.map((r) => [r.expect.exit, r.expect.stdout_contains])).toEqual([[0, []], [0, ["clean"]]]);
+  });
+  test("an Exit criteria label over a list: the list is the exit criterion, verbatim", () => {
+    for (const head of ["Exit criteria:", "**Exit criteria**", "#### Exit criteria"]) {
+      const p = read("## Stages", "### Phase 1: canary", head, "", "- error rate under 0.1%", "- p99 unchanged", "", "Then widen.");
+      expect(p.stages[0]?.exit_criterion).toBe("- error rate under 0.1%\n- p99 unchanged");
+    }
+  });
+  test("an **Acceptance** label alone over a list of commands", () => {
+    const p = read("## Stages", "### S1: t", "**Acceptance**", "- `pnpm test` passes");
+    expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["pnpm test"]);
+  });
+  test("human acceptance criteria marked as prose are not read, and not refused", () => {
+    const p = read("## Stages", "### S1: t", "<!-- decay: prose -->", "**Acceptance criteria:**", "- the page loads", "", "Acceptance: `true`");
+    expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true"]);
+    expect(fault("## Stages", "### S1: t", "**Acceptance criteria:**", "- the page loads")).toMatchObject({ code: "acceptance-invalid", line: 4 });
+  });
+  test("YAML front matter is not plan text", () => {
+    expect(read("---", "title: Exit: none", "---", "## Stages", "### S1: t", "x").stages).toHaveLength(1);
+  });
+});
+
+describe("non-goals and commands under other labels", () => {
+  test("a Non-goals section is read as prohibitions", () => {
+    expect(read("## Non-goals", "- Do not change the API.", "## Stages", "### S1: t", "x").prohibitions).toEqual(["Do not change the API."]);
+  });
+  test("a stage with no acceptance but a command under Check: is refused with a hint naming that line", async () => {
+    const text = plan("## Milestones", "### Milestone 1: schema", "**Check:** `pnpm test` passes.");
+    const contract = (await compileContract(readPlan(text)._unsafeUnwrap(), { planPath: "p.md", planText: text }))._unsafeUnwrap();
+    const [f] = selfCheck(contract, { planText: text });
+    expect(f).toMatchObject({ code: "no-acceptance", stage: "S1" });
+    expect(f?.message).toContain('stage Milestone 1 (line 2, S1) is not optional');
+    expect(f?.message).toContain('its line "**Check:** `pnpm test` passes." gives a command another way');
+  });
+});
+
+describe("sub-stages", () => {
+  test("a deeper Phase 1.1 inside Phase 1 is a sub-step, kept in its instructions", () => {
+    const p = read("## Rollout", "## Phase 1: a", "### Phase 1.1: first half", "Acceptance: `true`", "## Phase 2: b", "x");
+    expect(p.stages.map((s) => [s.label, s.acceptance.length])).toEqual([["Phase 1", 1], ["Phase 2", 0]]);
+  });
+});
+
+describe("what real plans put around their stages", () => {
+  test("an Out of Scope section is read as prohibitions", () => {
+    expect(read("## Stages", "### S1: t", "x", "## Out of Scope", "- Do not touch API keys.").prohibitions).toEqual(["Do not touch API keys."]);
+  });
+  test("a Verification: label over a fenced block is named in the no-acceptance refusal", async () => {
+    const text = plan("## Stages", "### Phase 1: a", "**Verification:**", "```bash", "pnpm test", "```");
+    const contract = (await compileContract(readPlan(text)._unsafeUnwrap(), { planPath: "p.md", planText: text }))._unsafeUnwrap();
+    expect(selfCheck(contract, { planText: text })[0]?.message).toContain('its line "**Verification:**" gives a command another way');
+  });
+});
+
+describe("bold lines written as stage headings", () => {
+  test("outside a stage, or as a same-kind stage inside one, they are named in a fault", () => {
+    expect(fault("## Stages", "### Phase 1: a", "x", "", "**Phase 2: b**", "", "Acceptance: `true`")).toMatchObject({
+      code: "structure-unread",
+      line: 5,
+      kind: "stage-heading",
+      text: "**Phase 2: b**",
+    });
+  });
+  test("a bold sub-step of another kind inside a stage is part of its instructions", () => {
+    expect(read("## Stages", "### Stage 1: a", "**Step 1: write the test**", "Acceptance: `true`").stages).toHaveLength(1);
+  });
+});
+
+describe("a list under a label stops at a line read as something else", () => {
+  test("an acceptance checkbox after an Exit criteria list is a row, not part of the exit text", () => {
+    const p = read("## Stages", "### Stage 1: t", "#### Exit criteria", "", "- it works", "", "- [ ] Acceptance: `make check`");
+    expect(p.stages[0]?.exit_criterion).toBe("- it works");
+    expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["make check"]);
+  });
+});
+
+describe("a report's section numbers before the stage word", () => {
+  test("`### 6.1 Stage 1 — Schema` reads as Stage 1, Schema", () => {
+    expect(read("## 6. Recommendation", "### 6.1 Stage 1 — Schema", "x", "### 6.2 Stage 2 — Backfill", "y").stages).toMatchObject([
+      { label: "Stage 1", title: "Schema" },
+      { label: "Stage 2", title: "Backfill" },
+    ]);
+  });
+});
+
+describe("acceptance label spellings", () => {
+  test.each([["Acceptance tests: `make e2e`"], ["Acceptance check: `make e2e`"], ["**Acceptance command:** `make e2e`"]])("%s is read", (line) => {
+    expect(read("## Stages", "### S1: t", line).stages[0]?.acceptance.map((r) => r.run)).toEqual(["make e2e"]);
+  });
+});
+
+describe("gates and verify steps", () => {
+  test("a Gate: or Verify: line with a command in backticks is an acceptance row; without one it is prose", () => {
+    const p = read("## Milestones", "### Milestone 1: a", "**Gate:** `pnpm test -- schema` passes.", "Verify: `node check.mjs` prints `ok`", "Gate: PM sign-off");
+    expect(p.stages[0]?.acceptance.map((r) => [r.run, r.expect.stdout_contains])).toEqual([["pnpm test -- schema", []], ["node check.mjs", ["ok"]]]);
+  });
+});
+
+describe("front matter", () => {
+  test("a first-line thematic break with headings after it is no front matter", () => {
+    expect(read("---", "## Stages", "### S1: t", "Acceptance: `true`", "", "---").stages[0]?.acceptance).toHaveLength(1);
+  });
+});
+
+describe("a rule right under an acceptance line", () => {
+  test("makes it a setext heading; the fault names the underline", () => {
+    expect(fault("## Stages", "### S1: t", "Acceptance: `true`", "---")).toMatchObject({ code: "structure-unread", line: 3, kind: "acceptance", underline: 4 });
+  });
+});

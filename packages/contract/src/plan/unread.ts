@@ -1,0 +1,106 @@
+import type { ContractFault } from "../fault.js";
+import type { Heading, LineModel } from "./lines.js";
+import { STAGE_LIKE, stageMatch, stageText } from "./sections.js";
+import type { StageSpan } from "./stages.js";
+
+/** A stage as read: where it sits and which of its lines were read as structure. */
+export type ReadSpan = { span: StageSpan; read: number[]; heading: boolean };
+
+/** Acceptance or Exit as a line's label (after list, quote, checkbox, heading and bold markers). */
+export const LABEL = new RegExp(
+  String.raw`^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?(?:#{1,6}\s+)?(?:\*\*|__|\*|_)?(acceptance|exit)` +
+    String.raw`(?:\s+(?:criteria|criterion|conditions?|gate|tests?|checks?|commands?))?(?:\*\*|__|\*|_)?\s*(?::|#*\s*$)`,
+  "i",
+);
+
+/** The lines a `<!-- decay: prose -->` marker covers: the next paragraph, or the next heading's whole section. */
+export function proseLines(model: LineModel): Set<number> {
+  const out = new Set<number>();
+  for (const mark of model.proseMarks) {
+    let k = mark + 1;
+    while (k < model.lines.length && (model.lines[k]?.hidden || model.lines[k]?.text.trim() === "")) k++;
+    const heading = model.headings.find((h) => h.index === k);
+    let end = k;
+    if (heading) {
+      const next = model.headings.find((h) => h.index > k && h.level <= heading.level);
+      end = next ? next.index : model.lines.length;
+    } else {
+      while (end < model.lines.length && model.lines[end]?.text.trim() !== "") end++;
+    }
+    for (let i = k; i < end; i++) out.add(i);
+  }
+  return out;
+}
+
+const keyword = (text: string): string => /^[*_\s]*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? "";
+
+/** The last span opening at or before line `index` (spans are in order and do not overlap); undefined when none. */
+function spanAt(spans: ReadSpan[], index: number): ReadSpan | undefined {
+  let lo = 0;
+  let hi = spans.length - 1;
+  let found: ReadSpan | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = spans[mid] as ReadSpan;
+    if (s.span.index <= index) {
+      found = s;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** Whether a stage-looking heading is a stage, or a sub-heading of another kind inside one (`Step 1` in `Phase 1`). */
+function accountedFor(h: Heading, spans: ReadSpan[]): boolean {
+  const at = spanAt(spans, h.index);
+  if (!at) return false;
+  const { span, heading } = at;
+  if (heading && span.index === h.index) return true;
+  if (h.index <= span.index || h.index >= span.to) return false;
+  // A deeper `Stage 2` inside `Stage 1` is a stage lost to a wrong level; `Stage 1.2` is a sub-step.
+  const label = stageMatch(h.text)?.label ?? "";
+  return !heading || keyword(h.text) !== keyword(span.label) || label.startsWith(`${span.label}.`);
+}
+
+// A paragraph that is one bold phrase, `**Phase 2: Backfill**`: a heading in all but syntax.
+const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*:?\s*$/;
+
+/** Bold lines that look like stage headings, as headings one level below any (they are no stage). */
+function boldStageLines(model: LineModel, prose: Set<number>): Heading[] {
+  const out: Heading[] = [];
+  for (const [i, line] of model.lines.entries()) {
+    const inner = line.hidden || line.heading || prose.has(i) ? undefined : BOLD_LINE.exec(line.text)?.[2];
+    if (inner !== undefined && STAGE_LIKE.test(inner)) out.push({ index: i, level: 7, text: line.text.trim(), body: i + 1 });
+  }
+  return out;
+}
+
+/** The first stage-looking heading (or bold line) that became no stage and sits in no stage's body; null when none. */
+function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<number>): ContractFault | null {
+  const candidates = [...model.headings, ...boldStageLines(model, prose)].sort((a, b) => a.index - b.index);
+  const h = candidates.find((x) => !prose.has(x.index) && STAGE_LIKE.test(stageText(x.text)) && !accountedFor(x, spans));
+  return h ? { code: "structure-unread", line: h.index + 1, kind: "stage-heading", text: h.text } : null;
+}
+
+/**
+ * After reading: a heading that looks like a stage but is none, or an Acceptance/Exit line that was
+ * not read, is a fault naming its line, unless a `<!-- decay: prose -->` marker covers it.
+ */
+export function unreadStructure(model: LineModel, spans: ReadSpan[]): ContractFault | null {
+  const prose = proseLines(model);
+  const read = new Set(spans.flatMap((s) => s.read));
+  const heading = unreadHeading(model, spans, prose);
+  for (const [i, line] of model.lines.entries()) {
+    if (heading && heading.line <= line.no) return heading;
+    if (line.hidden || read.has(i) || prose.has(i)) continue;
+    const label = LABEL.exec(line.text)?.[1];
+    if (label) {
+      const kind = label.toLowerCase() === "exit" ? "exit" : "acceptance";
+      // A `---` right under a line makes it a setext heading: say so, it is rarely meant.
+      const setext = model.headings.find((h) => h.index <= i && i < h.body - 1);
+      const underline = setext ? { underline: setext.body } : {};
+      return { code: "structure-unread", line: line.no, kind, text: line.text.trim(), ...underline };
+    }
+  }
+  return heading;
+}
