@@ -4,8 +4,8 @@ import { err, ok, type Result } from "neverthrow";
 export type Command =
   | { kind: "help"; topic: "top" | "compile" | "check" }
   | { kind: "version" }
-  | { kind: "compile"; plan: string; output?: string; json: boolean }
-  | { kind: "check"; file: string; plan?: string; json: boolean };
+  | { kind: "compile"; plan: string; output?: string; json: boolean; maxInputBytes?: number }
+  | { kind: "check"; file: string; plan?: string; json: boolean; maxInputBytes?: number };
 
 /** A command line the CLI cannot use. */
 export type UsageFault = { code: "usage"; message: string };
@@ -30,13 +30,25 @@ function readFlags(args: string[], valued: string[]): Result<Flags, UsageFault> 
   return ok(flags);
 }
 
+/** The most `--max-input-bytes` accepts: 256 MiB, far below the longest string the engine makes. */
+export const MAX_INPUT_CEILING = 256 * 1024 * 1024;
+
+function maxInput(raw: string | undefined): Result<{ maxInputBytes?: number }, UsageFault> {
+  if (raw === undefined) return ok({});
+  const n = Number(raw);
+  if (!/^[1-9][0-9]*$/.test(raw) || n > MAX_INPUT_CEILING) {
+    return err({ code: "usage", message: `--max-input-bytes must be a whole number of bytes from 1 to ${MAX_INPUT_CEILING}` });
+  }
+  return ok({ maxInputBytes: n });
+}
+
 /** Parse `decay-contract compile|check …`. */
 export function parseArgs(argv: string[]): Result<Command, UsageFault> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help", topic: "top" });
   if (sub === "--version") return ok({ kind: "version" });
   if (sub !== "compile" && sub !== "check") return err({ code: "usage", message: `unknown command ${sub}` });
-  const valued = sub === "compile" ? ["-o", "--output"] : ["--plan"];
+  const valued = sub === "compile" ? ["-o", "--output", "--max-input-bytes"] : ["--plan", "--max-input-bytes"];
   return readFlags(rest, valued).andThen((f): Result<Command, UsageFault> => {
     if (f.help) return ok({ kind: "help", topic: sub });
     if (f.version) return ok({ kind: "version" });
@@ -46,8 +58,10 @@ export function parseArgs(argv: string[]): Result<Command, UsageFault> {
     }
     const output = f.values.get("--output");
     const plan = f.values.get("--plan");
-    if (sub === "compile") return ok({ kind: "compile", plan: file, json: f.json, ...(output ? { output } : {}) });
-    return ok({ kind: "check", file, json: f.json, ...(plan ? { plan } : {}) });
+    return maxInput(f.values.get("--max-input-bytes")).andThen((limit): Result<Command, UsageFault> => {
+      if (sub === "compile") return ok({ kind: "compile", plan: file, json: f.json, ...(output ? { output } : {}), ...limit });
+      return ok({ kind: "check", file, json: f.json, ...(plan ? { plan } : {}), ...limit });
+    });
   });
 }
 
@@ -56,20 +70,25 @@ export const HELP: Record<"top" | "compile" | "check", string> = {
   top: `decay-contract: compile a staged plan into an acceptance contract, and refuse a contract that would lie
 
 Usage:
-  decay-contract compile PLAN.md [-o contract.md] [--json]
-  decay-contract check FILE [--plan PLAN.md] [--json]
+  decay-contract compile PLAN.md [-o contract.md] [--json] [--max-input-bytes N]
+  decay-contract check FILE [--plan PLAN.md] [--json] [--max-input-bytes N]
   decay-contract --help | --version
+
+A file named - is standard input. Every input is refused past --max-input-bytes (default
+67108864, 64 MiB); a FIFO, device or socket is refused before it is opened. -o writes atomically
+(-o - is standard output) and never over an existing target that is not a regular file.
+Limits: docs/limits.md.
 
 Exit codes: compile 0 written, 2 fault; check 0 no refusals, 1 refusals, 2 fault.
 Formats: docs/plan-format.md, docs/contract-format.md.
 `,
-  compile: `Usage: decay-contract compile PLAN.md [-o contract.md] [--json]
+  compile: `Usage: decay-contract compile PLAN.md [-o contract.md] [--json] [--max-input-bytes N]
 
 Read PLAN.md's staged recommendation and write its acceptance contract: contract.md to stdout,
 or to the file given with -o; --json writes the Contract as JSON instead.
 Exit: 0 written, 2 fault (the message names the line).
 `,
-  check: `Usage: decay-contract check FILE [--plan PLAN.md] [--json]
+  check: `Usage: decay-contract check FILE [--plan PLAN.md] [--json] [--max-input-bytes N]
 
 Self-check a contract before anything is spent. FILE is a contract.md, or a plan (a file without
 the contract front matter), which is compiled first. --plan gives the plan the contract was
