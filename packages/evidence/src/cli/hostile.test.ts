@@ -3,8 +3,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../transport/test-server.js";
-import { decayEvidenceMain } from "./main.js";
-import { memoryIo, project, writeRecordFile } from "./testing.js";
+import { memoryIo, project, runCli, writeRecordFile } from "./testing.js";
 
 // records[0] of the reference vectors.
 const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
@@ -18,11 +17,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function run(argv: string[], opts: Parameters<typeof memoryIo>[0]) {
-  const m = memoryIo(opts);
-  const code = await decayEvidenceMain(argv, m.io);
-  return { code, out: m.stdout(), err: m.stderr() };
-}
+const run = runCli;
 
 async function prepared() {
   const { repo, home } = await project();
@@ -100,11 +95,12 @@ describe("section 7: the evidence store and publish", () => {
 
   test("an invalid --api-url is a usage fault saying why, before any request; a relative --home is refused", async () => {
     const { exec, path } = await prepared();
-    for (const [url, why] of [
+    const urls: readonly (readonly [string, string])[] = [
       ["not a url", "it does not parse as an absolute URL"],
       ["ftp://example.test/api", "its scheme is ftp, not https or http"],
       ["https://user:pw@example.test", "it holds credentials"],
-    ]) {
+    ];
+    for (const [url, why] of urls) {
       const r = await exec(["publish", path, "--github", "owner/repo", "--api-url", url]);
       expect([url, r.code, r.out]).toEqual([url, 2, ""]);
       expect(r.err).toContain(`--api-url ${JSON.stringify(url)} is not a valid URL: ${why}`);
