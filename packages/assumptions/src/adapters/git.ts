@@ -5,6 +5,9 @@ import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { type GitFs, gitCall, locateRepository } from "./git-repo.js";
 import { resolveRev } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
+
+/** The git mode of a gitlink (a submodule's commit). */
+const MODE_GITLINK = "160000";
 import { guardedFs, isRefusal } from "./git-guard.js";
 import { type PackFs, packVetter } from "./git-pack-guard.js";
 import { errorCode, errorWords, escapesTree, joinTree, treeError } from "./tree-error.js";
@@ -35,6 +38,7 @@ export const DEFAULT_MAX_FILE_BYTES = 2 ** 31 - 1;
 function typeOfMode(mode: string): EntryType {
   if (mode === MODE_TREE) return "directory";
   if (mode === MODE_LINK) return "symlink";
+  if (mode === MODE_GITLINK) return "submodule";
   return mode.startsWith("100") ? "file" : "other";
 }
 
