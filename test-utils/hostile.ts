@@ -57,7 +57,14 @@ export async function runBin(bin: string, args: readonly string[], opts: { cwd: 
   fs.writeFileSync(probe, PROBE);
   const env = { PATH: process.env["PATH"] ?? "", HOME: opts.cwd, ...opts.env, DECAY_RSS_FILE: rssFile };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--require", probe, bin, ...args], { cwd: opts.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    // A bin that hangs or reads without bound (a regression, or an old build) is killed, never left running.
+    const child = spawn(process.execPath, ["--require", probe, bin, ...args], {
+      cwd: opts.cwd,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+      timeout: 20_000,
+      killSignal: "SIGKILL",
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

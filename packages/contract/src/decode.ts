@@ -38,14 +38,25 @@ export function firstInvalidByte(bytes: Uint8Array): { line: number; offset: num
 }
 
 /**
+ * Lines that end in CR alone (a CR before the last character, no LF anywhere) are refused as
+ * such: read as one long line they would give a misleading fault. One CR at the very end is the
+ * last line's ending, like CRLF.
+ */
+function crOnly(text: string): Result<string, ContractFault> {
+  const cr = text.indexOf("\r");
+  if (cr === -1 || cr === text.length - 1 || text.includes("\n")) return ok(text);
+  return err({ code: "cr-line-endings", line: 1 });
+}
+
+/**
  * A plan's or a contract's bytes as text: strict UTF-8 (one leading BOM dropped), never a
  * silent U+FFFD; bytes that are not UTF-8 are a `not-utf8` fault naming the line and the byte
- * offset of the first of them.
+ * offset of the first of them. Lines ending in CR alone are a `cr-line-endings` fault.
  */
 export function decodeUtf8(bytes: Uint8Array): Result<string, ContractFault> {
   try {
     const text = STRICT.decode(bytes);
-    return ok(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return crOnly(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     const at = firstInvalidByte(bytes) ?? { line: 1, offset: 0, column: 0 };
     const hex = (bytes[at.offset] ?? 0).toString(16).toUpperCase().padStart(2, "0");

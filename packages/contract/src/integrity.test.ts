@@ -63,6 +63,12 @@ describe("decodeUtf8", () => {
     const bytes = new Uint8Array([0x61, 0x0a, 0x62, 0x63, 0xe2, 0x28, 0xa1, 0x0a]);
     expect(decodeUtf8(bytes)._unsafeUnwrapErr()).toEqual({ code: "not-utf8", line: 2, offset: 4, column: 2, byte: "E2" });
   });
+  test("lines ending in CR alone are named; one CR at the very end is a line ending", () => {
+    const enc = (s: string) => new TextEncoder().encode(s);
+    expect(decodeUtf8(enc("# Plan\r## 6. Recommendation\r"))._unsafeUnwrapErr()).toEqual({ code: "cr-line-endings", line: 1 });
+    expect(decodeUtf8(enc("# Plan\r"))._unsafeUnwrap()).toBe("# Plan\r");
+    expect(decodeUtf8(enc("# Plan\r\nx\r\n"))._unsafeUnwrap()).toBe("# Plan\r\nx\r\n");
+  });
   test("surrogates and overlong forms are refused as the decoder refuses them", () => {
     expect(decodeUtf8(new Uint8Array([0xed, 0xa0, 0x80]))._unsafeUnwrapErr()).toMatchObject({ offset: 0, byte: "ED" });
     expect(decodeUtf8(new Uint8Array([0x41, 0xc0, 0xaf]))._unsafeUnwrapErr()).toMatchObject({ offset: 1, byte: "C0" });
@@ -80,7 +86,8 @@ describe("decodeUtf8", () => {
         }
         const at = firstInvalidByte(b);
         expect(at === undefined).toBe(valid);
-        expect(decodeUtf8(b).isOk()).toBe(valid);
+        const crOnly = valid && b.indexOf(13) !== -1 && b.indexOf(13) !== b.length - 1 && b.indexOf(10) === -1;
+        expect(decodeUtf8(b).isOk()).toBe(valid && !crOnly);
         if (at !== undefined) expect(() => fatal.decode(b.subarray(0, at.offset))).not.toThrow();
       }),
       { numRuns: 500 },

@@ -39,6 +39,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "contract-integrity":
     case "contract-version":
     case "not-utf8":
+    case "cr-line-endings":
       return 2;
     default: {
       const never: never = fault;

@@ -42,6 +42,11 @@ describe("decay-contract: inputs", () => {
     expectFault(await contract(["compile", "bad.md"], dir), "bad.md", /line 2: the file is not valid UTF-8: byte 0xC0 at byte offset 20 \(byte 11 of the line\)/);
   });
 
+  test("CR-only line endings: named, not read as one long line", async () => {
+    const { dir } = await scene((d) => fs.writeFileSync(join(d, "cr.md"), PLAN.replace(/\n/g, "\r")));
+    expectFault(await contract(["compile", "cr.md"], dir), "cr.md", /line 1: line endings are CR only; convert to LF or CRLF/);
+  });
+
   test("40,000 backticks in a row: compiled or refused with a message, never a RegExp error", async () => {
     const ticks = PLAN.replace("Acceptance: `pnpm vitest run test/ledger.test.ts`", `Acceptance: ${"`".repeat(40_000)}`);
     const { dir } = await scene((d) => fs.writeFileSync(join(d, "ticks.md"), ticks));
