@@ -2,9 +2,10 @@ import type { Result, ResultAsync } from "neverthrow";
 
 /**
  * What a directory entry is, judged by lstat (a link is reported as a link, never followed).
- * `other` covers FIFOs, sockets and devices: the gate never reads one.
+ * `other` covers FIFOs, sockets and devices: the gate never reads one. `submodule` is a git
+ * gitlink (mode 160000): another repository's commit, never checked.
  */
-export type EntryType = "file" | "directory" | "symlink" | "other";
+export type EntryType = "file" | "directory" | "symlink" | "other" | "submodule";
 
 /** One entry of a directory listing, named exactly as the tree spells it. */
 export interface DirEntry {

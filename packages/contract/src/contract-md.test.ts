@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { Contract, type Stage } from "./model.js";
 import { parseContract } from "./parse-contract.js";
 import { renderContract } from "./render.js";
+import { sealContract } from "./testing/seal.js";
 import { contractArb } from "./testing/arbitrary.js";
 
 describe("contract.md round trip", () => {
@@ -77,21 +78,22 @@ describe("parseContract checks what the schema cannot", () => {
       })),
       ),
     ).replace("- depends_on: none", `- depends_on: ${deps}`);
+  const sealed = (md: string) => sealContract(md);
   test.each([
     ["S2", /may depend only on an earlier stage/],
     ["S1", /may depend only on an earlier stage/],
   ])("a first stage depending on %s is refused at its heading line", (deps, issue) => {
-    const fault = parseContract(base(deps))._unsafeUnwrapErr();
-    expect(fault).toMatchObject({ code: "contract-invalid", line: 21, path: "stages.0.depends_on.0" });
+    const fault = parseContract(sealed(base(deps)))._unsafeUnwrapErr();
+    expect(fault).toMatchObject({ code: "contract-invalid", line: 23, path: "stages.0.depends_on.0" });
     expect(fault.code === "contract-invalid" ? fault.issue : "").toMatch(issue);
   });
   test("a row whose regex does not compile is refused at its stage's heading line, never run as written", () => {
     const row = { id: "S1.1", run: "node t.mjs", expect: { exit: 0, stdout_contains: [], stdout_matches: ["ok"], count: [] } };
     const md = renderContract(bare([{ id: "S1", label: "Stage 1", title: "t", instructions: "", exit_criterion: null, acceptance: [row], depends_on: [], optional: false }]));
     expect(parseContract(md).isOk()).toBe(true);
-    const fault = parseContract(md.replace("| `ok` |", "| `(` |"))._unsafeUnwrapErr();
-    expect(fault).toMatchObject({ code: "contract-invalid", line: 21, path: "stages.0.acceptance.0.expect" });
-    const counted = parseContract(md.replace("| `ok` |  |", "| `ok` | 2 `[` |"))._unsafeUnwrapErr();
+    const fault = parseContract(sealed(md.replace("| `ok` |", "| `(` |")))._unsafeUnwrapErr();
+    expect(fault).toMatchObject({ code: "contract-invalid", line: 23, path: "stages.0.acceptance.0.expect" });
+    const counted = parseContract(sealed(md.replace("| `ok` |  |", "| `ok` | 2 `[` |")))._unsafeUnwrapErr();
     expect(counted).toMatchObject({ code: "contract-invalid", path: "stages.0.acceptance.0.expect" });
   });
   test("a contract with no stage is refused: it would be done by default", () => {

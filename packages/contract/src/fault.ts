@@ -37,7 +37,11 @@ export type ContractFault =
   | { code: "row-writer-failed"; line: number; stage: string; reason: string }
   | { code: "row-invalid"; line: number; stage: string; index: number; issue: string }
   | { code: "contract-malformed"; line: number; expected: string; found: string }
-  | { code: "contract-invalid"; line: number; path: string; issue: string };
+  | { code: "contract-invalid"; line: number; path: string; issue: string }
+  | { code: "contract-integrity"; line: number; field: string; recorded: string; found: string }
+  | { code: "contract-version"; line: number; found: string; supported: readonly string[] }
+  | { code: "not-utf8"; line: number; offset: number; column: number; byte: string }
+  | { code: "cr-line-endings"; line: number };
 
 /** The sentence for a fault, rendered from its data; the one place faults become words. */
 export function describeFault(fault: ContractFault): string {
@@ -71,6 +75,14 @@ export function describeFault(fault: ContractFault): string {
       return `${at}expected ${fault.expected}, found ${JSON.stringify(fault.found)}`;
     case "contract-invalid":
       return `${at}${fault.path ? `${fault.path}: ` : ""}${fault.issue}`;
+    case "contract-integrity":
+      return `${at}the contract does not match its own ${fault.field} (recorded ${fault.recorded}, found ${fault.found}): it was truncated or edited after it was compiled; compile the plan again`;
+    case "contract-version":
+      return `${at}contract format ${JSON.stringify(fault.found)} is not supported; this reader supports ${fault.supported.join(", ")}`;
+    case "cr-line-endings":
+      return `${at}line endings are CR only; convert to LF or CRLF`;
+    case "not-utf8":
+      return `${at}the file is not valid UTF-8: byte 0x${fault.byte} at byte offset ${fault.offset} (byte ${fault.column} of the line) cannot be decoded`;
   }
 }
 

@@ -1,8 +1,9 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "./fault.js";
 import { type AcceptanceRow, Contract, type CountExpect, type Stage } from "./model.js";
-import { CONTRACT_FORMAT, NONE, PREAMBLE, TABLE_DELIMITER, TABLE_HEADER } from "./render.js";
-import { structureIssue } from "./structure.js";
+import { bodyMismatch, type Recorded, verifyBody } from "./integrity.js";
+import { CONTRACT_FORMAT, NONE, PREAMBLE, SUPPORTED_FORMATS, TABLE_DELIMITER, TABLE_HEADER } from "./render.js";
+import { validated } from "./structure.js";
 import { type Cursor, readCodeSpan, readInlineValue, splitRow } from "./text.js";
 
 type Reader = { lines: string[]; i: number };
@@ -59,20 +60,42 @@ function readList(r: Reader): R<string[]> {
   return items.length > 0 ? ok(items) : malformed(r, `a "- " list item or "${NONE}"`);
 }
 
+/** `format: X`: a version this reader does not read is a fault naming it and the supported ones. */
+function format(r: Reader): R<void> {
+  const found = /^format: (.*)$/.exec(at(r) ?? "")?.[1];
+  if (found === undefined) return malformed(r, `format: ${CONTRACT_FORMAT}`);
+  if (!SUPPORTED_FORMATS.includes(found)) return err({ code: "contract-version", line: r.i + 1, found, supported: SUPPORTED_FORMATS });
+  r.i++;
+  return ok(undefined);
+}
+
+/** `stages: N` and `body_sha256: HEX`: what the contract recorded about its own body. */
+function recorded(r: Reader): R<Recorded> {
+  const line = r.i + 1;
+  return field(r, "stages", /^(0|[1-9]\d{0,5})$/).andThen((stages) =>
+    field(r, "body_sha256", /^[0-9a-f]{64}$/).map((bodySha256) => ({ stages: Number(stages), bodySha256, line })),
+  );
+}
+
 function frontMatter(r: Reader) {
   return exact(r, "---")
-    .andThen(() => field(r, "format", /^decay-contract\/1$/))
+    .andThen(() => format(r))
     .andThen(() => field(r, "plan"))
     .andThen((plan) =>
       field(r, "plan_sha256").andThen((plan_sha256) =>
         field(r, "fresh_state", /^(head|worktree)$/).andThen((fresh) =>
           field(r, "commit_per_stage", /^(true|false)$/).andThen((commit) =>
-            exact(r, "---").map(() => ({
-              plan,
-              plan_sha256,
-              fresh_state: fresh as Contract["fresh_state"],
-              commit_per_stage: commit === "true",
-            })),
+            recorded(r).andThen((integrity) =>
+              exact(r, "---").map(() => ({
+                integrity,
+                front: {
+                  plan,
+                  plan_sha256,
+                  fresh_state: fresh as Contract["fresh_state"],
+                  commit_per_stage: commit === "true",
+                },
+              })),
+            ),
           ),
         ),
       ),
@@ -206,30 +229,25 @@ function readStages(r: Reader): R<{ stages: Stage[]; lines: number[] }> {
   return ok({ stages, lines });
 }
 
-/** True when a text opens with the contract front matter (`---` then `format: decay-contract/1`). */
+const BOM = "\uFEFF";
+
+/** True when a text opens with contract front matter (`---` then a `format: decay-contract/…` line, any version); one BOM is allowed. */
 export function looksLikeContract(text: string): boolean {
-  return /^---\r?\nformat: decay-contract\/1\r?\n/.test(text);
+  return /^\uFEFF?---\r?\nformat: decay-contract\//.test(text);
 }
 
-/** Read a contract.md written by `renderContract` (docs/contract-format.md); every fault names the line. */
+/**
+ * Read a contract.md written by `renderContract` (docs/contract-format.md); every fault names the
+ * line. One leading BOM is accepted. The recorded stage count and body digest are verified: a
+ * truncated or edited contract is a `contract-integrity` fault, an unknown format a `contract-version` one.
+ */
 export function parseContract(markdown: string): Result<Contract, ContractFault> {
-  const r: Reader = { lines: markdown.split("\n"), i: 0 };
-  return frontMatter(r).andThen((front) =>
-    readBody(r).andThen((body) =>
-      readStages(r).andThen(({ stages, lines }) => {
-        const parsed = Contract.safeParse({ ...front, ...body, stages });
-        const broken = parsed.success ? structureIssue(parsed.data) : null;
-        if (broken) return err({ code: "contract-invalid", line: lines[broken.stage] ?? 1, path: broken.path, issue: broken.issue } as const);
-        if (parsed.success) return ok(parsed.data);
-        const issue = parsed.error.issues[0];
-        const stageIndex = issue?.path[0] === "stages" ? Number(issue.path[1]) : -1;
-        return err({
-          code: "contract-invalid",
-          line: lines[stageIndex] ?? 1,
-          path: issue?.path.join(".") ?? "",
-          issue: issue?.message ?? "invalid",
-        } as const);
-      }),
-    ),
-  );
+  const r: Reader = { lines: (markdown.startsWith(BOM) ? markdown.slice(1) : markdown).split("\n"), i: 0 };
+  return frontMatter(r).andThen(({ front, integrity }) => {
+    const body = r.lines.slice(r.i).join("\n");
+    const parsed = readBody(r).andThen((lists) => readStages(r).map((s) => ({ lists, ...s })));
+    if (parsed.isErr()) return err(bodyMismatch(integrity, body) ?? parsed.error);
+    const { lists, stages, lines } = parsed.value;
+    return validated(front, lists, stages, lines).andThen((contract) => verifyBody(integrity, body, stages.length).map(() => contract));
+  });
 }

@@ -1,8 +1,15 @@
+import { planSha256 } from "./compile.js";
 import type { AcceptanceRow, Contract, Stage } from "./model.js";
 import { codeSpan, escapeCell, inlineValue, tildeFence } from "./text.js";
 
-/** The `format:` value in the front matter of every contract.md. */
-export const CONTRACT_FORMAT = "decay-contract/1";
+/**
+ * The `format:` value in the front matter of every contract.md. Version 2 records the stage count
+ * and the body's SHA-256 (`stages:`, `body_sha256:`), which the parser verifies.
+ */
+export const CONTRACT_FORMAT = "decay-contract/2";
+
+/** Every `format:` value `parseContract` reads. */
+export const SUPPORTED_FORMATS: readonly string[] = [CONTRACT_FORMAT];
 
 /** The fixed header row of a stage's acceptance table. */
 export const TABLE_HEADER = "| id | run | exit | prints | matches | at least |";
@@ -63,14 +70,7 @@ function stageLines(stage: Stage): string[] {
 
 /** Write a contract as contract.md (the format in docs/contract-format.md); `parseContract` reads it back. */
 export function renderContract(contract: Contract): string {
-  return [
-    "---",
-    `format: ${CONTRACT_FORMAT}`,
-    `plan: ${inlineValue(contract.plan)}`,
-    `plan_sha256: ${contract.plan_sha256}`,
-    `fresh_state: ${contract.fresh_state}`,
-    `commit_per_stage: ${contract.commit_per_stage}`,
-    "---",
+  const body = [
     "",
     "# Acceptance contract",
     "",
@@ -85,5 +85,17 @@ export function renderContract(contract: Contract): string {
     ...list(contract.falsifiers),
     "",
     ...contract.stages.flatMap(stageLines),
+  ].join("\n");
+  return [
+    "---",
+    `format: ${CONTRACT_FORMAT}`,
+    `plan: ${inlineValue(contract.plan)}`,
+    `plan_sha256: ${contract.plan_sha256}`,
+    `fresh_state: ${contract.fresh_state}`,
+    `commit_per_stage: ${contract.commit_per_stage}`,
+    `stages: ${contract.stages.length}`,
+    `body_sha256: ${planSha256(body)}`,
+    "---",
+    body,
   ].join("\n");
 }

@@ -1,4 +1,6 @@
-import type { AcceptanceRow, Contract } from "./model.js";
+import { err, ok, type Result } from "neverthrow";
+import type { ContractFault } from "./fault.js";
+import { type AcceptanceRow, Contract, type Stage } from "./model.js";
 import { regexCompiles } from "./text.js";
 
 /** A broken cross-reference inside a contract: which stage, which field, what is wrong. */
@@ -31,4 +33,20 @@ export function structureIssue(contract: Contract): StructureIssue | null {
     }
   }
   return null;
+}
+
+/** A parsed contract through its schema and structure rules; a fault names the stage's line. */
+export function validated(front: object, body: { guardrails: string[]; falsifiers: string[] }, stages: Stage[], lines: number[]): Result<Contract, ContractFault> {
+  const parsed = Contract.safeParse({ ...front, ...body, stages });
+  const broken = parsed.success ? structureIssue(parsed.data) : null;
+  if (broken) return err({ code: "contract-invalid", line: lines[broken.stage] ?? 1, path: broken.path, issue: broken.issue } as const);
+  if (parsed.success) return ok(parsed.data);
+  const issue = parsed.error.issues[0];
+  const stageIndex = issue?.path[0] === "stages" ? Number(issue.path[1]) : -1;
+  return err({
+    code: "contract-invalid",
+    line: lines[stageIndex] ?? 1,
+    path: issue?.path.join(".") ?? "",
+    issue: issue?.message ?? "invalid",
+  } as const);
 }

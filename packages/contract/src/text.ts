@@ -3,25 +3,50 @@
 /** A cursor over one line of text. */
 export type Cursor = { text: string; pos: number };
 
-/** Read a Markdown code span at the cursor (any backtick run length); null when there is none. */
+/** The length of the run of `ch` starting at `from`. */
+function runAt(text: string, from: number, ch: string): number {
+  let end = from;
+  while (text[end] === ch) end++;
+  return end - from;
+}
+
+/** The start of the next run of exactly `length` backticks at or after `from`; -1 when there is none. */
+function closingRun(text: string, from: number, length: number): number {
+  for (let i = text.indexOf("`", from); i !== -1; ) {
+    const run = runAt(text, i, "`");
+    if (run === length) return i;
+    i = text.indexOf("`", i + run);
+  }
+  return -1;
+}
+
+/**
+ * Read a Markdown code span at the cursor (any backtick run length); null when there is none.
+ * Scans the text: no regular expression is built from it, whatever its runs of backticks.
+ */
 export function readCodeSpan(cur: Cursor): string | null {
-  const open = /^`+/.exec(cur.text.slice(cur.pos))?.[0];
-  if (!open) return null;
-  const from = cur.pos + open.length;
-  const closer = new RegExp(`(?<!\`)${open}(?!\`)`, "g");
-  closer.lastIndex = from;
-  const m = closer.exec(cur.text);
-  if (!m) return null;
-  let body = cur.text.slice(from, m.index);
+  const length = runAt(cur.text, cur.pos, "`");
+  if (length === 0) return null;
+  const from = cur.pos + length;
+  const close = closingRun(cur.text, from, length);
+  if (close === -1) return null;
+  let body = cur.text.slice(from, close);
   if (body.length >= 2 && body.startsWith(" ") && body.endsWith(" ") && body.trim() !== "") {
     body = body.slice(1, -1);
   }
-  cur.pos = m.index + open.length;
+  cur.pos = close + length;
   return body;
 }
 
-const longestRun = (text: string, ch: string): number =>
-  Math.max(0, ...(text.match(new RegExp(`${ch}+`, "g")) ?? []).map((r) => r.length));
+function longestRun(text: string, ch: string): number {
+  let longest = 0;
+  for (let i = text.indexOf(ch); i !== -1; ) {
+    const run = runAt(text, i, ch);
+    if (run > longest) longest = run;
+    i = text.indexOf(ch, i + run);
+  }
+  return longest;
+}
 
 /** Write a non-empty one-line string as a code span that `readCodeSpan` reads back exactly. */
 export function codeSpan(text: string): string {

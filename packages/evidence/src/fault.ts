@@ -36,6 +36,8 @@ export function describeEvidenceFault(f: EvidenceFault): string {
     case "envelope-path-mismatch":
     case "immutable-changed":
     case "lock-held":
+    case "not-a-regular-file":
+    case "file-too-large":
       return describeStoreFault(f);
     default:
       return describePublishFault(f);

@@ -58,7 +58,7 @@ export function gitSays(dir: string, ref: string): string | undefined {
   }
 }
 
-const TYPES: Record<string, DirEntry["type"]> = { "040000": "directory", "120000": "symlink" };
+const TYPES: Record<string, DirEntry["type"]> = { "040000": "directory", "120000": "symlink", "160000": "submodule" };
 
 /** The root entries of `commit` as `git ls-tree` lists them, sorted by name. */
 export function lsTree(dir: string, commit: string): DirEntry[] {

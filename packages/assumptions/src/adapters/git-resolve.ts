@@ -5,7 +5,7 @@ import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow
 import type { TreeError } from "../tree.js";
 import { type GitFs, gitCall, type RepoLayout, resolveName } from "./git-repo.js";
 import { parseRev, type RefProblem, refError, type Rev, type RevStep } from "./git-rev.js";
-import { errorCode, treeError } from "./tree-error.js";
+import { errorCode, errorWords, treeError } from "./tree-error.js";
 
 /** One resolution: the repository, the ref as the user gave it, isomorphic-git's object cache. */
 interface Lookup {
@@ -43,7 +43,7 @@ function attempt<T>(at: Lookup, run: () => Promise<T>): ResultAsync<T, TreeError
   return gitCall(run, (e) => {
     const problem = problemOf(e, at.layout.commondir);
     if (problem !== undefined) return refError(at.ref, problem);
-    return treeError("tree-io", "", `resolving git ref ${JSON.stringify(at.ref)}: ${errorCode(e)}`);
+    return treeError("tree-io", "", `resolving git ref ${JSON.stringify(at.ref)}: ${errorWords(e)}`);
   });
 }
 

@@ -76,7 +76,7 @@ describe("gitTree refs and worktrees", () => {
     expect(none.message).toContain(empty);
   });
 
-  test("a gitlink is other; a link in the middle of a path is followed inside the commit only", async () => {
+  test("a gitlink is a submodule entry; a link in the middle of a path is followed inside the commit only", async () => {
     const dir = await scratchDir();
     commitSpec(dir, { files: { "src/a.ts": "a\n" }, links: { lib: "src", out: "../elsewhere" } });
     git(dir, "update-index", "--add", "--cacheinfo", `160000,${git(dir, "rev-parse", "HEAD")},vendor`);
@@ -84,7 +84,7 @@ describe("gitTree refs and worktrees", () => {
     const tree = gitTree({ fs: nodeFs, dir, ref: "HEAD", describe: "HEAD of the fixture" });
     expect(tree.describe).toBe("HEAD of the fixture");
     const root = (await tree.list(""))._unsafeUnwrap();
-    expect(root).toContainEqual({ name: "vendor", type: "other" });
+    expect(root).toContainEqual({ name: "vendor", type: "submodule" });
     expect((await tree.read("vendor", 10))._unsafeUnwrapErr().code).toBe("tree-not-a-file");
     expect(new TextDecoder().decode((await tree.read("lib/a.ts", 10))._unsafeUnwrap())).toBe("a\n");
     expect((await tree.read("out/x", 10))._unsafeUnwrapErr()).toMatchObject({ code: "tree-io", path: "out/x" });

@@ -5,7 +5,12 @@ import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { type GitFs, gitCall, locateRepository } from "./git-repo.js";
 import { resolveRev } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
-import { errorCode, escapesTree, treeError } from "./tree-error.js";
+
+/** The git mode of a gitlink (a submodule's commit). */
+const MODE_GITLINK = "160000";
+import { guardedFs, isRefusal } from "./git-guard.js";
+import { type PackFs, packVetter } from "./git-pack-guard.js";
+import { errorCode, errorWords, escapesTree, joinTree, treeError } from "./tree-error.js";
 
 /** Options of `gitTree`: the filesystem, the repository's working directory, the ref to read. */
 export interface GitTreeOptions {
@@ -19,31 +24,50 @@ export interface GitTreeOptions {
   readonly ref: string;
   /** How the tree names itself in reports; defaults to `<ref> in <dir>`. */
   readonly describe?: string;
+  /** The largest git object read, by the size its header declares (default 64 MiB); checked before inflating. */
+  readonly maxObjectBytes?: number;
+  /** The largest repository file read (a pack, a pack index, a ref; default 2 GiB - 1). */
+  readonly maxFileBytes?: number;
 }
+
+/** Default `maxObjectBytes`: 64 MiB, the gate's own bound on one file. */
+export const DEFAULT_MAX_OBJECT_BYTES = 64 * 1024 * 1024;
+/** Default `maxFileBytes`: the largest file isomorphic-git reads whole. */
+export const DEFAULT_MAX_FILE_BYTES = 2 ** 31 - 1;
 
 function typeOfMode(mode: string): EntryType {
   if (mode === MODE_TREE) return "directory";
   if (mode === MODE_LINK) return "symlink";
+  if (mode === MODE_GITLINK) return "submodule";
   return mode.startsWith("100") ? "file" : "other";
 }
 
-/** One isomorphic-git call on behalf of `path`; any failure is `tree-io` there. */
-function call<T>(path: string, run: () => Promise<T>): ResultAsync<T, TreeError> {
-  return gitCall(run, (e) => treeError("tree-io", path, errorCode(e)));
+/** The words for a failed object read: the guard's sentence, a missing object, or a corrupt one, each naming the object. */
+function objectProblem(e: unknown, oid: string, gitdir: string): string {
+  if (isRefusal(e)) return e.detail;
+  const code = errorCode(e);
+  if (code === "NotFoundError") return `the git object ${oid} is missing from ${gitdir}/objects`;
+  return `the git object ${oid} in ${gitdir}/objects is corrupt: ${errorWords(e)}`;
 }
 
-/** Object reads bound to one repository, with trees cached by object id. */
-function objectsOf(fs: GitFs, gitdir: string, cache: object): GitObjects {
+/** One isomorphic-git object read on behalf of `path`; any failure is `tree-io` there, naming the object. */
+function call<T>(path: string, oid: string, gitdir: string, run: () => Promise<T>): ResultAsync<T, TreeError> {
+  return gitCall(run, (e) => treeError("tree-io", path, objectProblem(e, oid, gitdir)));
+}
+
+/** Object reads bound to one repository, with trees cached by object id; each packed object is vetted first. */
+function objectsOf(fs: GitFs, gitdir: string, cache: object, maxObjectBytes: number): GitObjects {
   const trees = new Map<string, ResultAsync<readonly TreeEntry[], TreeError>>();
+  const vet = packVetter(fs.promises as unknown as PackFs, joinTree(gitdir, "objects"), maxObjectBytes);
   return {
     entries: (oid, path) => {
       const known = trees.get(oid);
       if (known !== undefined) return known;
-      const got = call(path, () => readTree({ fs, gitdir, oid, cache })).map((t) => t.tree);
+      const got = call(path, oid, gitdir, () => vet(oid).then(() => readTree({ fs, gitdir, oid, cache }))).map((t) => t.tree);
       trees.set(oid, got);
       return got;
     },
-    blob: (oid, path) => call(path, () => readBlob({ fs, gitdir, oid, cache })).map((b) => b.blob),
+    blob: (oid, path) => call(path, oid, gitdir, () => vet(oid).then(() => readBlob({ fs, gitdir, oid, cache }))).map((b) => b.blob),
   };
 }
 
@@ -81,14 +105,16 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
  * names no commit, or syntax outside what `resolveRev` reads, is a `tree-not-found` naming the ref.
  */
 export function gitTree(opts: GitTreeOptions): TreeReader {
-  const { fs, dir, ref } = opts;
+  const { dir, ref } = opts;
+  const maxObjectBytes = opts.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
+  const fs = guardedFs(opts.fs, { maxObjectBytes, maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
   let start: ResultAsync<{ objects: GitObjects; root: string }, TreeError> | undefined;
   const begin = () =>
     (start ??= locateRepository(fs, dir).andThen((layout) => {
       const cache = {};
-      const objects = objectsOf(fs, layout.commondir, cache);
+      const objects = objectsOf(fs, layout.commondir, cache, maxObjectBytes);
       return resolveRev(fs, layout, ref, cache).andThen((oid) =>
-        call("", () => readTree({ fs, gitdir: layout.commondir, oid, cache })).map((t) => ({ objects, root: t.oid })),
+        call("", oid, layout.commondir, () => readTree({ fs, gitdir: layout.commondir, oid, cache })).map((t) => ({ objects, root: t.oid })),
       );
     }));
   const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>

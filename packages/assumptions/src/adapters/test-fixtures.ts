@@ -8,20 +8,9 @@ import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import { type TreeSpec, writeSpec } from "./tree-contract.js";
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "decay test",
-  GIT_AUTHOR_EMAIL: "test@decay.invalid",
-  GIT_COMMITTER_NAME: "decay test",
-  GIT_COMMITTER_EMAIL: "test@decay.invalid",
-};
-
-/** Runs system git in `dir` and returns its trimmed standard output. */
-export function git(dir: string, ...args: string[]): string {
-  return execFileSync("git", ["-C", dir, ...args], { env: GIT_ENV, encoding: "utf8" }).trim();
-}
+/** Runs system git in `dir` (no system or global config, a fixed identity) and returns its trimmed standard output. */
+export { git } from "../../../../test-utils/hostile.js";
+import { git } from "../../../../test-utils/hostile.js";
 
 /** Makes a repository on branch `main` at `dir` whose one commit holds `spec`. */
 export function commitSpec(dir: string, spec: TreeSpec): void {

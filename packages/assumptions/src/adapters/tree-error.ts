@@ -18,10 +18,25 @@ export function treeError(code: TreeError["code"], path: string, detail = ""): T
   return { code, path, message: SENTENCES[code](path, detail) };
 }
 
-/** The `code` an fs or isomorphic-git error carries (`ENOENT`, `NotFoundError`), else its text. */
+/**
+ * The `code` an fs or isomorphic-git error carries (`ENOENT`, `NotFoundError`), else its text;
+ * for a refusal of the git object-store guard, its sentence (which names the file).
+ */
 export function errorCode(e: unknown): string {
-  const code = (e as { code?: unknown } | null)?.code;
+  const { code, detail } = (e ?? {}) as { code?: unknown; detail?: unknown };
+  if (code === "GitStoreRefused" && typeof detail === "string") return detail;
   return typeof code === "string" ? code : String(e);
+}
+
+/**
+ * An error in words for a message: the guard's sentence, isomorphic-git's own words (kept in
+ * `data.message`, apart from its boilerplate) after its code, else the code; always one line.
+ */
+export function errorWords(e: unknown): string {
+  const code = errorCode(e);
+  const own = (e as { data?: { message?: unknown } } | null)?.data?.message;
+  const words = typeof own === "string" && own !== "" ? `${code}: ${own}` : code;
+  return words.replace(/\s+/g, " ").trim();
 }
 
 /** Joins a tree-relative path onto an adapter's base (`""` is the base itself). */

@@ -16,6 +16,8 @@ export type Command =
       readonly input: string;
       readonly ref?: string;
       readonly output: OutputMode;
+      /** `--max-input-bytes`: the bound on the assumptions file (default 64 MiB). */
+      readonly maxInputBytes?: number;
     }
   | { readonly kind: "digest"; readonly root: string; readonly path: string; readonly ref?: string }
   | {
@@ -40,6 +42,7 @@ const CHECK: readonly OptionSpec[] = [
   { name: "--digest", value: true },
   { name: "--json", value: false },
   { name: "--format", value: true },
+  { name: "--max-input-bytes", value: true },
 ];
 
 const AUTHOR: readonly OptionSpec[] = [
@@ -88,6 +91,23 @@ function digestCommand(s: Scanned, root: string, path: string): Result<Command, 
   return ok(withRef({ kind: "digest" as const, root, path }, s));
 }
 
+/**
+ * The most `--max-input-bytes` may raise the bound to: 256 MiB, well under the longest string
+ * the JavaScript engine makes (about 512 Mi characters), so a plan is refused, never a crash.
+ */
+export const MAX_INPUT_CEILING = 256 * 1024 * 1024;
+
+/** `--max-input-bytes N`: a positive integer number of bytes, up to the ceiling, when given. */
+function maxInputOf(s: Scanned): Result<{ maxInputBytes?: number }, CliFault> {
+  const raw = one(s, "--max-input-bytes");
+  if (raw === undefined) return ok({});
+  const n = Number(raw);
+  if (!/^[1-9][0-9]*$/.test(raw) || n > MAX_INPUT_CEILING) {
+    return err({ code: "usage-bad-value", flag: "--max-input-bytes", value: raw, expected: `a whole number of bytes from 1 to ${MAX_INPUT_CEILING}` });
+  }
+  return ok({ maxInputBytes: n });
+}
+
 function checkCommand(s: Scanned): Result<Command, CliFault> {
   return rootOf(s).andThen((root): Result<Command, CliFault> => {
     const digest = one(s, "--digest");
@@ -95,7 +115,9 @@ function checkCommand(s: Scanned): Result<Command, CliFault> {
     const [input, extra] = s.positionals;
     if (input === undefined) return err({ code: "usage-missing-input" });
     if (extra !== undefined) return err({ code: "usage-extra-argument", value: extra });
-    return outputOf(s).map((output) => withRef({ kind: "check" as const, root, input, output }, s));
+    return outputOf(s).andThen((output) =>
+      maxInputOf(s).map((limit) => withRef({ kind: "check" as const, root, input, output, ...limit }, s)),
+    );
   });
 }
 

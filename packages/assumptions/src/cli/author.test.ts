@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
@@ -67,6 +68,31 @@ describe("plan-decay author", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: cannot write missing-dir\/plan\.tsv: ENOENT/);
     expect((await readdir(dir)).sort()).toEqual(["tree"]);
+  });
+
+  test("-o - writes to standard output and creates no file named -", async () => {
+    const dir = await sampleTree();
+    const r = await run(dir, ["author", "--root", "tree", "--creates", "src/c.ts", "-o", "-"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")).toContain("absent\tsrc/c.ts");
+    expect((await readdir(dir)).sort()).toEqual(["tree"]);
+  });
+
+  test("-o over a FIFO, a symbolic link or a directory is a fault naming it, the target untouched", async () => {
+    const dir = await sampleTree();
+    execFileSync("mkfifo", [join(dir, "fifo")]);
+    await writeFile(join(dir, "real"), "keep\n");
+    await symlink("real", join(dir, "link"));
+    await mkdir(join(dir, "sub"));
+    for (const [target, what] of [["fifo", "a FIFO \\(named pipe\\)"], ["link", "a symbolic link"], ["sub", "a directory"]] as const) {
+      const r = await run(dir, ["author", "--root", "tree", "--creates", "src/c.ts", "-o", target]);
+      expect([r.code, r.stdout]).toEqual([2, ""]);
+      expect(r.stderr).toMatch(new RegExp(`^error: cannot write ${target}: it is ${what}; only a regular file is replaced`));
+    }
+    expect((await lstat(join(dir, "fifo"))).isFIFO()).toBe(true);
+    expect(await readlink(join(dir, "link"))).toBe("real");
+    expect(await readFile(join(dir, "real"), "utf8")).toBe("keep\n");
+    expect((await readdir(dir)).sort()).toEqual(["fifo", "link", "real", "sub", "tree"]);
   });
 
   test("a read that does not exist is a fault, not a row", async () => {

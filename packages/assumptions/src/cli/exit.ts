@@ -14,6 +14,7 @@ export const EXIT = { holds: 0, diverged: 1, fault: 2, digest: 3 } as const;
 export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
   switch (fault.code) {
     case "plan-not-utf8":
+    case "cr-line-endings":
     case "plan-empty":
     case "comment-with-tab":
     case "unknown-kind":
@@ -29,6 +30,7 @@ export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
     case "path-dotdot":
     case "path-is-root":
     case "path-padded-component":
+    case "path-line-break":
     case "path-directory-for-file":
     case "control-character":
     case "invisible-character":
@@ -37,6 +39,7 @@ export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
     case "ambiguous-name":
     case "link-outside-root":
     case "link-loop":
+    case "submodule":
     case "not-a-file":
     case "file-not-utf8":
     case "tree-not-found":

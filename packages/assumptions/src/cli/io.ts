@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { bestEffort, inputName, readArgument, reasonOf, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { bestEffort, readBounded, reasonOf, writeOutput, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { CliFault } from "./faults.js";
@@ -23,13 +22,13 @@ export function emit(w: CliWriter, text: string): ResultAsync<void, CliFault> {
   return writeText(w, text, (reason): CliFault => ({ code: "stdout-write-failed", reason }));
 }
 
-/** Reads the assumptions bytes from a file (resolved against cwd) or, for `-`, standard input. */
-export function readInput(io: CliIo, input: string): ResultAsync<Uint8Array, CliFault> {
-  return ResultAsync.fromPromise(readArgument(io, input), (e): CliFault => ({
-    code: "input-unreadable",
-    path: inputName(input),
-    reason: reasonOf(e),
-  }));
+/**
+ * Reads the assumptions bytes from a file (resolved against cwd) or, for `-`, standard input,
+ * bounded by `maxBytes` (a FIFO, device or socket is refused before it is opened).
+ */
+export function readInput(io: CliIo, input: string, maxBytes?: number): ResultAsync<Uint8Array, CliFault> {
+  const opts = maxBytes === undefined ? { option: "--max-input-bytes" } : { option: "--max-input-bytes", maxBytes };
+  return readBounded(io, input, opts).mapErr((r): CliFault => ({ code: "input-unreadable", path: r.name, reason: r.reason }));
 }
 
 /** Confirms `--root` names a directory before any tree is read (synchronously, as the tree is read). */
@@ -40,34 +39,12 @@ export function checkRoot(io: CliIo, root: string): ResultAsync<string, CliFault
   );
 }
 
-// Synchronous, like every other file call of the CLI: loading node:fs/promises for this one
-// write cost every run (a check never writes a file) several milliseconds.
-async function writeThenRename(target: string, text: string): Promise<void> {
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(temp, "wx", 0o644);
-  try {
-    try {
-      writeFileSync(fd, text, "utf8");
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, target);
-  } catch (e) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // The temp file is already gone; the write's own error is the one to report.
-    }
-    throw e;
-  }
-}
-
-/** Writes a file atomically (a temp file beside it, fsynced, renamed over): all or nothing. */
+/**
+ * Writes `-o` output through the shared helper: `-` is stdout; a file is written atomically and
+ * only over a regular file (all or nothing).
+ */
 export function writeAtomic(io: CliIo, path: string, text: string): ResultAsync<void, CliFault> {
-  return ResultAsync.fromPromise(writeThenRename(resolve(io.cwd, path), text), (e): CliFault => ({
-    code: "output-unwritable",
-    path,
-    reason: reasonOf(e),
-  }));
+  return writeOutput(io, path, text).mapErr((r): CliFault =>
+    r.kind === "stdout" ? { code: "stdout-write-failed", reason: r.reason } : { code: "output-unwritable", path, reason: r.reason },
+  );
 }

@@ -98,7 +98,7 @@ function renderCheck(report: Report, ctx: FaultContext): ResultAsync<string, Cli
 async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
   const ctx: FaultContext = cmd.input === "-" ? { output: cmd.output } : { output: cmd.output, file: cmd.input };
   const outcome = await openTree(io, cmd.root, cmd.ref).andThen((tree) =>
-    readInput(io, cmd.input)
+    readInput(io, cmd.input, cmd.maxInputBytes)
       .andThen((bytes) => parseAssumptions(bytes))
       .andThen((assumptions) => checkTree({ tree, assumptions }))
       .andThen((report) => vetReport(report))
@@ -151,6 +151,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     return await dispatch(argv, io);
   } catch (e) {
-    return fail(io, { code: "internal", reason: e instanceof Error ? (e.stack ?? e.message) : String(e) }, HUMAN);
+    return fail(io, { code: "internal", reason: e instanceof Error ? (e.stack ?? e.message) : String(e) }, { output: askedOutput(argv) });
   }
 }

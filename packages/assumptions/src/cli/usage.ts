@@ -7,7 +7,7 @@ export const VERSION: string = version;
 export const USAGE = `plan-decay: check a plan's written assumptions against a repository tree.
 
 usage:
-  plan-decay --root DIR [--ref REF] [--json | --format github] FILE
+  plan-decay --root DIR [--ref REF] [--json | --format github] [--max-input-bytes N] FILE
   plan-decay --root DIR [--ref REF] --digest PATH
   plan-decay author --root DIR [--ref REF] [--reads P]... [--edits P]... [--creates P]... [-o FILE]
   plan-decay --help | --version
@@ -20,9 +20,12 @@ usage:
                    optionally with ~N, ~, ^ or ^N suffixes (HEAD~1, main^2).
   --json           print the report (or the fault) as JSON; see docs/report.schema.json.
   --format github  print one ::error workflow annotation per diverged row, then the report.
+  --max-input-bytes N  refuse an assumptions file larger than N bytes (default 67108864,
+                   64 MiB; at most 268435456); a FIFO, device or socket is refused whatever its size.
   --digest PATH    print "DIGEST PATH HEX", the value an unchanged row needs, and exit 3.
   author           write an assumptions file: unchanged rows for --reads and --edits,
-                   absent rows for --creates; -o writes FILE atomically instead of stdout.
+                   absent rows for --creates; -o writes FILE atomically instead of stdout
+                   (-o - is stdout; an existing FILE that is not a regular file is refused).
 
 exit codes:
   0  every assumption holds          2  a fault or usage error (message on stderr)

@@ -11,6 +11,7 @@ const tree = (code: "tree-not-found" | "tree-not-a-directory" | "tree-not-a-file
 const EXAMPLES: Record<AssumptionsFaultCode, AssumptionsFault> = {
   "plan-not-utf8": { code: "plan-not-utf8", ...at, value: "C0 AF" },
   "plan-empty": { code: "plan-empty" },
+  "cr-line-endings": { code: "cr-line-endings", ...at },
   "comment-with-tab": { code: "comment-with-tab", ...at, value: "#\tx" },
   "unknown-kind": { code: "unknown-kind", ...at, value: "Exists" },
   "field-count": { code: "field-count", ...at, kind: "exists", expected: 2, actual: 3 },
@@ -25,6 +26,7 @@ const EXAMPLES: Record<AssumptionsFaultCode, AssumptionsFault> = {
   "path-dotdot": { code: "path-dotdot", ...at, path: "../a" },
   "path-is-root": { code: "path-is-root", ...at, path: "./" },
   "path-padded-component": { code: "path-padded-component", ...at, path: "a/ b", component: " b" },
+  "path-line-break": { code: "path-line-break", ...at, path: "notes\u2028.md", codePoint: 0x2028 },
   "path-directory-for-file": { code: "path-directory-for-file", ...at, kind: "lacks", path: "a/" },
   "control-character": { code: "control-character", ...at, field: "path", value: "a\u0007", codePoint: 7 },
   "invisible-character": { code: "invisible-character", ...at, field: "literal", value: "a\u200Bb", codePoint: 0x200b },
@@ -33,6 +35,7 @@ const EXAMPLES: Record<AssumptionsFaultCode, AssumptionsFault> = {
   "ambiguous-name": { code: "ambiguous-name", ...at, path: "d", names: ["caf\u00e9", "cafe\u0301"] },
   "link-outside-root": { code: "link-outside-root", ...at, path: "src/out", target: "/etc" },
   "link-loop": { code: "link-loop", ...at, path: "a" },
+  "submodule": { code: "submodule", ...at, path: "vendor/lib" },
   "not-a-file": { code: "not-a-file", ...at, path: p, entry: "directory" },
   "file-not-utf8": { code: "file-not-utf8", ...at, path: p },
   "tree-not-found": tree("tree-not-found"),

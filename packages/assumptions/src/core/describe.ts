@@ -2,9 +2,24 @@ import type { AssumptionsFault } from "./faults.js";
 
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufffd]/gu;
 
-/** Quotes a value with every invisible or control character written as U+XXXX, so it can be seen. */
+/** The most characters of a value a message quotes; a longer value is cut, with its length. */
+export const QUOTE_LIMIT = 80;
+
+/**
+ * Quotes a value with every invisible or control character written as U+XXXX, so it can be seen.
+ * At most `QUOTE_LIMIT` characters are quoted; a longer value is cut there, followed by an
+ * ellipsis and its full length (a 100 MB value is never echoed).
+ */
 export function show(value: string): string {
-  return `"${value.replace(HIDDEN, (ch) => `<${codePoint(ch.codePointAt(0) ?? 0)}>`)}"`;
+  const head = value.length <= QUOTE_LIMIT ? value : cut(value);
+  const quoted = `"${head.replace(HIDDEN, (ch) => `<${codePoint(ch.codePointAt(0) ?? 0)}>`)}"`;
+  return head === value ? quoted : `${quoted}… (${value.length} characters)`;
+}
+
+// The first QUOTE_LIMIT characters, never splitting a surrogate pair.
+function cut(value: string): string {
+  const end = /[\uD800-\uDBFF]/.test(value.charAt(QUOTE_LIMIT - 1)) ? QUOTE_LIMIT - 1 : QUOTE_LIMIT;
+  return value.slice(0, end);
 }
 
 /** `U+XXXX` for a code point. */
@@ -19,6 +34,7 @@ type Renderers = { readonly [C in AssumptionsFault["code"]]: (fault: Having<Assu
 // One sentence per fault code; the mapped type makes a code without a sentence a compile error.
 const SENTENCES: Renderers = {
   "plan-not-utf8": (fault) => `the assumptions file is not valid UTF-8: the bytes ${fault.value} cannot be decoded`,
+  "cr-line-endings": () => "line endings are CR only; convert to LF or CRLF",
   "plan-empty": () => "the assumptions file holds no rows: an empty plan is never a passing plan",
   "comment-with-tab": (fault) => `a comment line holds a TAB, so it is ambiguous between a comment and a row: ${show(fault.value)}`,
   "unknown-kind": (fault) => `unknown kind ${show(fault.value)} (expected exists, absent, contains, lacks or unchanged)`,
@@ -34,6 +50,7 @@ const SENTENCES: Renderers = {
   "path-dotdot": (fault) => `the path ${show(fault.path)} holds a ".." component`,
   "path-is-root": (fault) => `the path ${show(fault.path)} names the root itself`,
   "path-padded-component": (fault) => `the path ${show(fault.path)} has a component padded with whitespace: ${show(fault.component)}`,
+  "path-line-break": (fault) => `the path ${show(fault.path)} holds the line-breaking character ${codePoint(fault.codePoint)}`,
   "path-directory-for-file": (fault) => `${fault.kind} names a file, but the path ${show(fault.path)} ends with "/"`,
   "control-character": (fault) => `the ${fault.field} ${show(fault.value)} holds the control character ${codePoint(fault.codePoint)}`,
   "invisible-character": (fault) => `the ${fault.field} ${show(fault.value)} holds the invisible character ${codePoint(fault.codePoint)}`,
@@ -42,6 +59,7 @@ const SENTENCES: Renderers = {
   "ambiguous-name": (fault) => `${fault.path === "" ? "the root" : `the directory ${show(fault.path)}`} holds ${fault.names.map(show).join(" and ")}, which are one name after NFC: the gate will not guess`,
   "link-outside-root": (fault) => `the symbolic link ${show(fault.path)} points to ${show(fault.target)}, outside the root`,
   "link-loop": (fault) => `the symbolic link ${show(fault.path)} loops`,
+  "submodule": (fault) => `${show(fault.path)} is a git submodule (or a nested repository): its files belong to another repository and are not checked`,
   "not-a-file": (fault) => `${show(fault.path)} is a ${fault.entry === "directory" ? "directory" : "FIFO, socket or device"}, not a regular file`,
   "file-not-utf8": (fault) => fault.path === undefined ? "the text is not valid UTF-8" : `${show(fault.path)} is not valid UTF-8 text`,
   "tree-not-found": (fault) => fault.message,

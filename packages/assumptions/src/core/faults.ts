@@ -10,6 +10,7 @@ type CharFault<C extends string> = At & { readonly code: C; readonly field: Fiel
 /** Every way reading an assumptions file can be refused. */
 export type ParseFault =
   | (At & { readonly code: "plan-not-utf8"; readonly value: string })
+  | (At & { readonly code: "cr-line-endings" })
   | { readonly code: "plan-empty" }
   | (At & { readonly code: "comment-with-tab"; readonly value: string })
   | (At & { readonly code: "unknown-kind"; readonly value: string })
@@ -21,6 +22,7 @@ export type ParseFault =
   | (At & { readonly code: "path-empty" })
   | (PathAt & { readonly code: "path-backslash" | "path-absolute" | "path-drive-letter" | "path-dotdot" | "path-is-root" })
   | (PathAt & { readonly code: "path-padded-component"; readonly component: string })
+  | (PathAt & { readonly code: "path-line-break"; readonly codePoint: number })
   | (PathAt & { readonly code: "path-directory-for-file"; readonly kind: AssumptionKind })
   | CharFault<"control-character">
   | CharFault<"invisible-character">
@@ -32,6 +34,7 @@ export type CheckFault =
   | (PathAt & { readonly code: "ambiguous-name"; readonly names: readonly string[] })
   | (PathAt & { readonly code: "link-outside-root"; readonly target: string })
   | (PathAt & { readonly code: "link-loop" })
+  | (PathAt & { readonly code: "submodule" })
   | (PathAt & { readonly code: "not-a-file"; readonly entry: "directory" | "other" })
   | (At & { readonly code: "file-not-utf8"; readonly path?: string })
   | (PathAt & {
@@ -48,6 +51,7 @@ export type AssumptionsFault = ParseFault | CheckFault | AuthorFault;
 /** Every fault code, in one tuple (the CLI maps each to exit 2 in one exhaustive switch). */
 export const ASSUMPTIONS_FAULT_CODES = [
   "plan-not-utf8",
+  "cr-line-endings",
   "plan-empty",
   "comment-with-tab",
   "unknown-kind",
@@ -63,6 +67,7 @@ export const ASSUMPTIONS_FAULT_CODES = [
   "path-dotdot",
   "path-is-root",
   "path-padded-component",
+  "path-line-break",
   "path-directory-for-file",
   "control-character",
   "invisible-character",
@@ -71,6 +76,7 @@ export const ASSUMPTIONS_FAULT_CODES = [
   "ambiguous-name",
   "link-outside-root",
   "link-loop",
+  "submodule",
   "not-a-file",
   "file-not-utf8",
   "tree-not-found",

@@ -8,6 +8,9 @@ export type Resolved = { readonly path: string; readonly type: Exclude<EntryType
 
 type Resolution = Result<Resolved, CheckFault>;
 
+/** Where a link led, and how many links the whole walk has now followed. */
+export type Counted = Result<{ readonly resolved: Resolved; readonly hops: number }, CheckFault>;
+
 /** How many links one resolution may pass through before it is called a loop (Linux's limit). */
 const MAX_HOPS = 40;
 
@@ -39,6 +42,7 @@ async function step(walk: Walk, start: readonly string[], parts: readonly string
     const entry = index.value.named(part);
     if (!entry) return ok(undefined);
     const here = [...dir, part];
+    if (entry.type === "submodule") return err({ code: "submodule", path: here.join("/") });
     let type: EntryType = entry.type;
     let real = here;
     if (entry.type === "symlink") {
@@ -71,4 +75,14 @@ async function follow(walk: Walk, linkPath: readonly string[]): Promise<Resoluti
  */
 export function resolveLink(listings: Listings, linkPath: string): Promise<Resolution> {
   return follow({ listings, link: linkPath, target: undefined, hops: 0 }, linkPath.split("/"));
+}
+
+/**
+ * `resolveLink` inside a longer walk that has already followed `hops` links: as the kernel counts
+ * every link one path lookup follows (those to `.` included), more than 40 in all is `link-loop`.
+ */
+export async function resolveLinkCounted(listings: Listings, linkPath: string, hops: number): Promise<Counted> {
+  const walk: Walk = { listings, link: linkPath, target: undefined, hops };
+  const resolved = await follow(walk, linkPath.split("/"));
+  return resolved.map((to) => ({ resolved: to, hops: walk.hops }));
 }

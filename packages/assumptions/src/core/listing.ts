@@ -205,9 +205,9 @@ function buildIndex(entries: readonly DirEntry[]): DirIndex {
   };
 }
 
-const TYPES: readonly DirEntry["type"][] = ["file", "directory", "symlink", "other"];
+const TYPES: readonly DirEntry["type"][] = ["file", "directory", "symlink", "other", "submodule"];
 // One character per type, in TYPES order: a released directory keeps a byte per entry for it.
-const TYPE_CODES = "fdso";
+const TYPE_CODES = "fdsom";
 
 /** A released directory's entries: the names joined on NUL (no name holds one) and a type code each. */
 type Packed = { readonly names: string; readonly types: string } | { readonly entries: readonly DirEntry[] };

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { DirEntry } from "../tree.js";
 import type { CheckFault } from "./faults.js";
-import { resolveLink, type Resolved } from "./links.js";
+import { resolveLinkCounted, type Resolved } from "./links.js";
 import type { DirIndex, Listings } from "./listing.js";
 import { chain, type Maybe } from "./maybe.js";
 
@@ -30,6 +30,8 @@ interface Step {
   readonly spelled: string;
   readonly index: number;
   readonly how: VariantHow | undefined;
+  /** Links followed so far on this path (the kernel's count: more than 40 is a loop). */
+  readonly hops: number;
 }
 
 const RANK = { missing: 0, variant: 1, found: 2 } as const;
@@ -53,24 +55,49 @@ function child(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
 
-function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry): Maybe<Locating> {
+/**
+ * A directory that holds `.git` (other than the root) is a nested repository, a working tree's
+ * submodule: naming it or reaching into it is a `submodule` fault. A listing that fails here
+ * leaves the answer as it was (the row's own reads report their failures).
+ */
+function unlessRepository(listings: Listings, dir: string, spelled: string, then: () => Maybe<Locating>): Maybe<Locating> {
+  return chain(listings.index(dir), (index) =>
+    index.isOk() && index.value.named(".git") !== undefined ? err({ code: "submodule", path: spelled }) : then(),
+  );
+}
+
+function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry, hops: number): Maybe<Locating> {
+  if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
+  if (entry.type === "directory") {
+    return unlessRepository(listings, path, spelled, () => ok({ state: "found", spelled, entry, resolved: { path, type: "directory" } }));
+  }
   if (entry.type !== "symlink") return ok({ state: "found", spelled, entry, resolved: { path, type: entry.type } });
-  return resolveLink(listings, path).then((resolved) => resolved.map((to): Located => ({ state: "found", spelled, entry, resolved: to })));
+  return resolveLinkCounted(listings, path, hops).then((r) => r.map(({ resolved }): Located => ({ state: "found", spelled, entry, resolved })));
 }
 
 function descend(listings: Listings, comps: readonly string[], at: Step, [entry, how]: Candidate): Maybe<Locating> {
   const path = child(at.dir, entry.name);
   const spelled = child(at.spelled, entry.name);
   const variant = at.how ?? how;
+  if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
   if (at.index === comps.length - 1) {
-    return variant ? ok({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry);
+    return variant ? ok({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry, at.hops);
   }
-  const next = { spelled, index: at.index + 1, how: variant };
-  if (entry.type === "directory") return walk(listings, comps, { ...next, dir: path });
+  const below = beneath(listings, comps, { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops }, entry);
+  // Under a variant spelling of a parent, a missing rest is still that variant: on a
+  // case-insensitive checkout the plan's path would land in it.
+  if (variant === undefined) return below;
+  return chain(below, (r) => (r.isOk() && r.value.state === "missing" ? ok({ state: "variant", spelled, how: variant }) : r));
+}
+
+/** The walk's next turn below `entry` (a directory, or a link to one); anything else leads nowhere. */
+function beneath(listings: Listings, comps: readonly string[], next: Step, entry: DirEntry): Maybe<Locating> {
+  if (entry.type === "directory") return walk(listings, comps, next);
   if (entry.type !== "symlink") return ok(MISSING);
-  return resolveLink(listings, path).then((to) => {
+  return resolveLinkCounted(listings, next.dir, next.hops).then((to) => {
     if (to.isErr()) return err(to.error);
-    return to.value?.type === "directory" ? walk(listings, comps, { ...next, dir: to.value.path }) : ok(MISSING);
+    const { resolved, hops } = to.value;
+    return resolved?.type === "directory" ? walk(listings, comps, { ...next, dir: resolved.path, hops }) : ok(MISSING);
   });
 }
 
@@ -124,6 +151,7 @@ function walk(listings: Listings, comps: readonly string[], at: Step): Maybe<Loc
 function walkHere(listings: Listings, comps: readonly string[], at: Step): Maybe<Locating> {
   return chain(listings.index(at.dir), (index) => {
     if (index.isErr()) return err(index.error);
+    if (at.dir !== "" && index.value.named(".git") !== undefined) return err({ code: "submodule", path: at.spelled });
     const exact = candidates(index.value, at.dir, comps[at.index] ?? "");
     if (exact.isErr()) return err(exact.error);
     return tryFrom({ listings, comps, at, index: index.value }, exact.value, 0, MISSING, true);
@@ -143,9 +171,10 @@ function exactlyAtOnce(listings: Listings, comps: readonly string[]): Located | 
     if (!hit || !("entry" in hit)) return undefined;
     const { entry } = hit;
     const { type } = entry;
-    if (type === "symlink") return undefined;
+    if (type === "symlink" || type === "submodule") return undefined;
     const path = child(dir, entry.name);
-    if (i === comps.length - 1) return { state: "found", spelled: path, entry, resolved: { path, type } };
+    // A directory named last may be a nested repository: `walk` asks.
+    if (i === comps.length - 1) return type === "directory" ? undefined : { state: "found", spelled: path, entry, resolved: { path, type } };
     if (type !== "directory") return undefined;
     dir = path;
   }
@@ -159,5 +188,5 @@ function exactlyAtOnce(listings: Listings, comps: readonly string[]): Located | 
  */
 export function locate(listings: Listings, components: readonly string[]): Maybe<Locating> {
   const fast = exactlyAtOnce(listings, components);
-  return fast ? ok(fast) : walk(listings, components, { dir: "", spelled: "", index: 0, how: undefined });
+  return fast ? ok(fast) : walk(listings, components, { dir: "", spelled: "", index: 0, how: undefined, hops: 0 });
 }

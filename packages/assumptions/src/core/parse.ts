@@ -29,9 +29,22 @@ function fieldsOf(kind: string): 2 | 3 | undefined {
 }
 
 function decode(input: string | Uint8Array): Result<string, ParseFault> {
-  if (typeof input === "string") return ok(input.startsWith("\uFEFF") ? input.slice(1) : input);
+  if (typeof input === "string") return crOnly(input.startsWith("\uFEFF") ? input.slice(1) : input);
   const text = strictText(input);
-  return text === undefined ? err({ code: "plan-not-utf8", ...firstBadLine(input) }) : ok(text);
+  return text === undefined ? err({ code: "plan-not-utf8", ...firstBadLine(input) }) : crOnly(text);
+}
+
+// What a line starts with after a CR when the file's lines end in CR alone: a row or a comment.
+const ROW_START = /\r(?:#|(?:exists|absent|contains|lacks|unchanged)\t)/;
+
+/**
+ * A file whose lines end in CR alone (no LF anywhere, and a row or comment starting right after
+ * a CR) is refused as such, instead of being read as one long line. One CR at the very end of a
+ * file is read as that line's ending, like CRLF (docs/assumptions-format.md).
+ */
+function crOnly(text: string): Result<string, ParseFault> {
+  if (text.indexOf("\r") === -1 || text.includes("\n") || !ROW_START.test(text)) return ok(text);
+  return err({ code: "cr-line-endings", line: 1 });
 }
 
 function decodes(bytes: Uint8Array, stream: boolean): boolean {

@@ -20,8 +20,13 @@ function padded(part: string): boolean {
   return PADDED.test(part);
 }
 
+const LINE_SEPARATORS = /[\u2028\u2029]/;
+
 function fold(raw: string, path: string, line: number | undefined): Result<PlanPath, ParseFault> {
   if (path.includes("\\")) return err({ code: "path-backslash", line, path: raw });
+  // Anywhere in a path, as in a literal: a name nobody can see is never checked.
+  const separator = LINE_SEPARATORS.exec(path);
+  if (separator !== null) return err({ code: "path-line-break", line, path: raw, codePoint: separator[0].charCodeAt(0) });
   if (path.startsWith("/")) return err({ code: "path-absolute", line, path: raw });
   if (/^[A-Za-z]:/.test(path)) return err({ code: "path-drive-letter", line, path: raw });
   const components: string[] = [];

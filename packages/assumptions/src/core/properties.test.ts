@@ -72,10 +72,14 @@ const LITERALS = ["x", "y", "xy"] as const;
 
 type ModelTree = Map<string, string>; // file path -> content
 
+// Found when the path is in the tree as written; else a variant when any of its prefixes (a
+// parent, or the path itself) is in the tree under another case; else missing.
 function modelLocate(tree: ModelTree, path: string): "found" | "variant" | "missing" {
   const paths = [...tree.keys()].flatMap((p) => p.split("/").map((_, i, parts) => parts.slice(0, i + 1).join("/")));
   if (paths.includes(path)) return "found";
-  return paths.some((p) => p.toLowerCase() === path.toLowerCase()) ? "variant" : "missing";
+  const prefixes = path.split("/").map((_, i, parts) => parts.slice(0, i + 1).join("/"));
+  const twin = (q: string) => paths.some((p) => p !== q && p.toLowerCase() === q.toLowerCase());
+  return prefixes.some(twin) ? "variant" : "missing";
 }
 
 const norm = (text: string) => text.replace(/\r\n?/g, "\n");

@@ -32,6 +32,7 @@ export function readFound<T>(
   if (!resolved) return ok(undefined);
   if (resolved.type === "directory") return err({ code: "not-a-file", path: spelled, entry: "directory" });
   if (resolved.type === "other") return err({ code: "not-a-file", path: spelled, entry: "other" });
+  if (resolved.type === "submodule") return err({ code: "submodule", path: spelled });
   const { tree } = listings;
   if (tree.now) return settled(tree.now.readWith(resolved.path, maxBytes, use));
   return readLater(tree.read(resolved.path, maxBytes), use);

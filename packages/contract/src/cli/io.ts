@@ -5,5 +5,7 @@ export type CliIo = {
   /** Write text to stderr; rejects when the write fails. */
   stderr: (text: string) => Promise<void>;
   cwd: string;
+  /** Standard input, read only for the file `-` (bounded like every input). */
+  stdin?: AsyncIterable<Uint8Array | string>;
   env: Record<string, string | undefined>;
 };

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { parseContract } from "../parse-contract.js";
+import { sealContract } from "../testing/seal.js";
 import type { CliIo } from "./io.js";
 import { main } from "./main.js";
 
@@ -41,12 +42,21 @@ describe("decay-contract compile", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(fixture("refunds-report.contract.json"));
   });
-  test("plan_sha256 hashes the file's bytes, even bytes that are not UTF-8", async () => {
+  test("plan_sha256 hashes the file's exact bytes (a BOM and CRLF included)", async () => {
     const dir = await tempDir();
-    const bytes = Buffer.concat([readFileSync(join(root, refunds)), Buffer.from([0xff, 0xfe, 0x0a])]);
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(root, refunds)), Buffer.from("\r\n")]);
     await writeFile(join(dir, "p.md"), bytes);
     const r = await run(["compile", join(dir, "p.md"), "--json"]);
     expect(JSON.parse(r.stdout).plan_sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+  });
+  test("bytes that are not UTF-8 are a fault naming the line and byte offset, never a silent U+FFFD", async () => {
+    const dir = await tempDir();
+    const head = readFileSync(join(root, refunds));
+    const lines = head.toString("utf8").split("\n").length;
+    await writeFile(join(dir, "p.md"), Buffer.concat([head, Buffer.from([0x61, 0xff, 0xfe, 0x0a])]));
+    const r = await run(["compile", join(dir, "p.md")]);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toBe(`decay-contract: ${join(dir, "p.md")}: line ${lines}: the file is not valid UTF-8: byte 0xFF at byte offset ${head.length + 1} (byte 1 of the line) cannot be decoded\n`);
   });
   test("-o writes the file and nothing to stdout", async () => {
     const dir = await tempDir();
@@ -106,11 +116,11 @@ describe("decay-contract check", () => {
   });
   test("a broken contract is a fault naming its line, not a verdict", async () => {
     const dir = await tempDir();
-    const text = readFileSync(join(root, trip("weak-row")), "utf8").replace("- optional: false", "- optional: maybe");
+    const text = sealContract(readFileSync(join(root, trip("weak-row")), "utf8").replace("- optional: false", "- optional: maybe"));
     await writeFile(join(dir, "c.md"), text);
     const r = await run(["check", join(dir, "c.md")]);
     expect([r.code, r.stdout]).toEqual([2, ""]);
-    expect(r.stderr).toMatch(/c\.md: line 26: expected - optional: true\|false, found "- optional: maybe"/);
+    expect(r.stderr).toMatch(/c\.md: line 28: expected - optional: true\|false, found "- optional: maybe"/);
   });
 });
 

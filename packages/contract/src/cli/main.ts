@@ -1,6 +1,6 @@
-import { readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readBounded, writeOutput } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { decodeUtf8 } from "../decode.js";
 import { compileContract } from "../compile.js";
 import { planDrift } from "../drift.js";
 import { type ContractFault, describeFault } from "../fault.js";
@@ -41,6 +41,10 @@ export function exitCodeFor(fault: CliFault): number {
     case "row-invalid":
     case "contract-malformed":
     case "contract-invalid":
+    case "contract-integrity":
+    case "contract-version":
+    case "not-utf8":
+    case "cr-line-endings":
       return 2;
     default: {
       const never: never = fault;
@@ -58,15 +62,20 @@ function describeCliFault(fault: CliFault): string {
 
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+const inFile = (file: string) => (fault: ContractFault): CliFault => ({ ...fault, file: file === "-" ? "standard input" : file });
+
 /** A file's exact bytes (hashed as they are) and their UTF-8 text. */
 type FileText = { bytes: Uint8Array; text: string };
 
-function read(io: CliIo, file: string): ResultAsync<FileText, CliFault> {
-  return ResultAsync.fromPromise(readFile(resolve(io.cwd, file)), (e): CliFault => ({
-    code: "read-failed",
-    file,
-    reason: reason(e),
-  })).map((bytes) => ({ bytes, text: bytes.toString("utf8") }));
+/** Reads an input through the shared bounded reader (`-` is standard input), then decodes it strictly. */
+function read(io: CliIo, file: string, maxBytes: number | undefined): ResultAsync<FileText, CliFault> {
+  const opts = { option: "--max-input-bytes", ...(maxBytes === undefined ? {} : { maxBytes }) };
+  return readBounded(io, file, opts)
+    .mapErr((r): CliFault => ({ code: "read-failed", file: r.name, reason: r.reason }))
+    .andThen((bytes) => {
+      const text = decodeUtf8(bytes);
+      return text.isOk() ? okAsync({ bytes, text: text.value }) : errAsync(inFile(file)(text.error));
+    });
 }
 
 /** Write to stdout; a failed write is a fault (exit 2), never a verdict. */
@@ -77,22 +86,19 @@ function emit(io: CliIo, text: string, code: number): ResultAsync<number, CliFau
   ).map(() => code);
 }
 
-const inFile = (file: string) => (fault: ContractFault): CliFault => ({ ...fault, file });
-
 function compilePlan(file: string, plan: FileText): ResultAsync<Contract, CliFault> {
   return readPlan(plan.text)
     .asyncAndThen((p) => compileContract(p, { planPath: file, planText: plan.bytes }))
     .mapErr(inFile(file));
 }
 
-/** Write text to the file given with -o, or to stdout. */
+/** Write text to the file given with -o (atomically; `-` is stdout), or to stdout. */
 function output(io: CliIo, file: string | undefined, text: string): ResultAsync<number, CliFault> {
   if (file === undefined) return emit(io, text, 0);
-  return ResultAsync.fromPromise(writeFile(resolve(io.cwd, file), text), (e): CliFault => ({
-    code: "write-failed",
-    file,
-    reason: reason(e),
-  })).map(() => 0);
+  const target = { cwd: io.cwd, stdout: { write: io.stdout } };
+  return writeOutput(target, file, text)
+    .mapErr((r): CliFault => ({ code: "write-failed", file: r.kind === "stdout" ? "<stdout>" : file, reason: r.reason }))
+    .map(() => 0);
 }
 
 /** Write a note to stderr; a failed note is no fault (the result is already written). */
@@ -108,14 +114,14 @@ function compileSummary(file: string, c: Contract): string {
 }
 
 function runCompile(io: CliIo, cmd: Extract<Command, { kind: "compile" }>): ResultAsync<number, CliFault> {
-  return read(io, cmd.plan).andThen((plan) => compilePlan(cmd.plan, plan)).andThen((contract) => {
+  return read(io, cmd.plan, cmd.maxInputBytes).andThen((plan) => compilePlan(cmd.plan, plan)).andThen((contract) => {
     const text = cmd.json ? `${JSON.stringify(contract, null, 2)}\n` : renderContract(contract);
     return output(io, cmd.output, text).andThen((code) => (cmd.quiet ? okAsync(code) : note(io, compileSummary(cmd.plan, contract)).map(() => code)));
   });
 }
 
 function runImport(io: CliIo, cmd: Extract<Command, { kind: "import" }>): ResultAsync<number, CliFault> {
-  return read(io, cmd.plan).andThen((plan) => {
+  return read(io, cmd.plan, cmd.maxInputBytes).andThen((plan) => {
     const imported = importPlan(plan.text).mapErr(inFile(cmd.plan));
     if (imported.isErr()) return errAsync(imported.error);
     const { format, stages, notConverted, text } = imported.value;
@@ -127,8 +133,8 @@ function runImport(io: CliIo, cmd: Extract<Command, { kind: "import" }>): Result
 
 /** The contract under check (read, or compiled from a plan) and the plan text known for it. */
 function loadForCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>) {
-  const planFile = cmd.plan === undefined ? okAsync<FileText | undefined, CliFault>(undefined) : read(io, cmd.plan);
-  return read(io, cmd.file).andThen((file) =>
+  const planFile = cmd.plan === undefined ? okAsync<FileText | undefined, CliFault>(undefined) : read(io, cmd.plan, cmd.maxInputBytes);
+  return read(io, cmd.file, cmd.maxInputBytes).andThen((file) =>
     planFile.andThen((given) => {
       if (!looksLikeContract(file.text)) {
         return compilePlan(cmd.file, file).map((contract) => ({ contract, planText: (given ?? file).bytes, given }));

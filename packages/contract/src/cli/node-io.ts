@@ -12,6 +12,9 @@ export function processIo(): { readonly io: CliIo; finish(code: number): void } 
     stdout: async (text) => streams.stdout.write(text),
     stderr: async (text) => streams.stderr.write(text),
     cwd: streams.cwd,
+    get stdin() {
+      return streams.stdin;
+    },
     env: { ...streams.env },
   };
   return { io, finish };

@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import { parseArgs } from "node:util";
 import { err, ok, type Result } from "neverthrow";
 import type { Layout } from "../store/location.js";
@@ -9,6 +10,8 @@ export interface GlobalOptions {
   readonly layout: Layout | undefined;
   readonly repo: string | undefined;
   readonly json: boolean;
+  /** `--max-input-bytes`: the bound on a record file and on each store file read. */
+  readonly maxInputBytes: number | undefined;
 }
 
 /** What `publish` was told on the command line. */
@@ -35,11 +38,15 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" }, version: { type: "boolean" }, body: { type: "boolean" },
   github: { type: "string" }, "allow-publish": { type: "boolean" }, "content-sha256": { type: "string" },
   "author-id": { type: "string" }, "author-login": { type: "string" }, "api-url": { type: "string" },
+  "max-input-bytes": { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>["values"];
 
-const GLOBAL = ["home", "layout", "repo", "json"];
+const GLOBAL = ["home", "layout", "repo", "json", "max-input-bytes"];
+
+/** The most `--max-input-bytes` accepts: 256 MiB. */
+export const MAX_INPUT_CEILING = 256 * 1024 * 1024;
 const OWN: Readonly<Record<string, readonly string[]>> = {
   hash: ["body"], slug: [], prepare: [], status: [],
   publish: ["github", "allow-publish", "content-sha256", "author-id", "author-login", "api-url"],
@@ -52,7 +59,26 @@ function globalOptions(v: Values): Result<GlobalOptions, CliFault> {
   if (v.layout !== undefined && v.layout !== "decay" && v.layout !== "agentflow") {
     return usage(`--layout must be decay or agentflow, not ${JSON.stringify(v.layout)}`);
   }
-  return ok({ home: v.home, layout: v.layout, repo: v.repo, json: v.json === true });
+  if (v.home !== undefined && !isAbsolute(v.home)) return usage(`--home must be an absolute path, not ${JSON.stringify(v.home)}`);
+  const max = v["max-input-bytes"];
+  if (max !== undefined && (!/^[1-9][0-9]*$/.test(max) || Number(max) > MAX_INPUT_CEILING)) {
+    return usage(`--max-input-bytes must be a whole number of bytes from 1 to ${MAX_INPUT_CEILING}, not ${JSON.stringify(max)}`);
+  }
+  return ok({ home: v.home, layout: v.layout, repo: v.repo, json: v.json === true, maxInputBytes: max === undefined ? undefined : Number(max) });
+}
+
+/** Why `--api-url` cannot be used (checked before any request), or `undefined`. */
+function urlProblem(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "it does not parse as an absolute URL (scheme://host/...)";
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return `its scheme is ${url.protocol.slice(0, -1)}, not https or http`;
+  if (url.username !== "" || url.password !== "") return "it holds credentials; the token comes from GITHUB_TOKEN";
+  if (url.search !== "" || url.hash !== "") return "it holds a query or a fragment";
+  return undefined;
 }
 
 function publishFlags(v: Values): Result<PublishFlags, CliFault> {
@@ -66,6 +92,8 @@ function publishFlags(v: Values): Result<PublishFlags, CliFault> {
   const id = v["author-id"];
   if (id !== undefined && !/^[1-9][0-9]*$/.test(id)) return usage("--author-id must be a positive integer");
   if ((id === undefined) !== (v["author-login"] === undefined)) return usage("--author-id and --author-login go together");
+  const apiProblem = v["api-url"] === undefined ? undefined : urlProblem(v["api-url"]);
+  if (apiProblem !== undefined) return usage(`--api-url ${JSON.stringify(v["api-url"])} is not a valid URL: ${apiProblem}`);
   return ok({
     github: v.github, allowPublish: v["allow-publish"] === true, contentSha256: hash,
     authorId: id === undefined ? undefined : BigInt(id), authorLogin: v["author-login"], apiUrl: v["api-url"],

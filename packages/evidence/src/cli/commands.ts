@@ -1,5 +1,7 @@
 import { posix, resolve } from "node:path";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { describeEvidenceFault } from "../fault.js";
+import type { SnapshotState } from "../store/snapshot.js";
 import type { JsonValue } from "../record/number.js";
 import { commentBody, contentHash, keyHash, recordKey } from "../record/hash.js";
 import { slug } from "../record/slug.js";
@@ -21,28 +23,32 @@ export interface Outcome {
   readonly json: JsonValue;
 }
 
-/** Reads and validates a record file. */
-export function readRecord(io: CliIo, file: string): ResultAsync<EvidenceRecord, CliFault> {
-  return readText(io, file).andThen((text) => {
+/** Reads and validates a record file, bounded by `maxBytes`. */
+export function readRecord(io: CliIo, file: string, maxBytes?: number): ResultAsync<EvidenceRecord, CliFault> {
+  return readText(io, file, maxBytes).andThen((text) => {
     const record = parseRecordJson(text);
     return record.isOk() ? okAsync(record.value) : errAsync<EvidenceRecord, CliFault>(record.error);
   });
 }
 
-/** Opens the pending store of the project at `--repo` (default: the working directory). */
+/**
+ * A checkout path as the runtime sees it: one holding U+FFFD had bytes that are not UTF-8 (Node
+ * cannot hand over the raw bytes), so its slug would not be the reference's: refused.
+ */
+function visiblePath(path: string): ResultAsync<string, CliFault> {
+  return path.includes("\uFFFD") ? errAsync({ code: "path-not-utf8", path }) : okAsync(path);
+}
+
+/** Opens the pending store of the project at `--repo` (default: the working directory); `--home` is used as given (absolute). */
 export function openStore(io: CliIo, global: GlobalOptions): ResultAsync<PendingStore, CliFault> {
-  return openPendingStore({
-    repo: resolve(io.cwd, global.repo ?? "."),
-    home: global.home === undefined ? undefined : resolve(io.cwd, global.home),
-    layout: global.layout,
-    fs: io.fs,
-    env: io.env,
-  });
+  return visiblePath(resolve(io.cwd, global.repo ?? ".")).andThen((repo) =>
+    openPendingStore({ repo, home: global.home, layout: global.layout, fs: io.fs, env: io.env, maxFileBytes: global.maxInputBytes }),
+  );
 }
 
 /** `hash RECORD.json [--body]`: the content hash, the key hash and optionally the exact body. */
-export function hashCommand(io: CliIo, file: string, body: boolean): ResultAsync<Outcome, CliFault> {
-  return readRecord(io, file).map((record) => {
+export function hashCommand(io: CliIo, file: string, body: boolean, maxBytes?: number): ResultAsync<Outcome, CliFault> {
+  return readRecord(io, file, maxBytes).map((record) => {
     const content = contentHash(record);
     const key = keyHash(recordKey(record));
     const text = `content_sha256 ${content}\nkey_hash ${key}\n${body ? `${commentBody(record)}\n` : ""}`;
@@ -65,10 +71,13 @@ function resolvedPath(fs: StoreFs, path: string): ResultAsync<string, never> {
 
 /** `slug PATH`: the store folder name of a project path. */
 export function slugCommand(io: CliIo, path: string): ResultAsync<Outcome, CliFault> {
-  return resolvedPath(io.fs ?? nodeStoreFs(), resolve(io.cwd, path)).map((real) => {
-    const value = slug(real);
-    return { exit: 0, text: `${value}\n`, json: { slug: value } } as const;
-  });
+  return visiblePath(resolve(io.cwd, path))
+    .andThen((abs) => resolvedPath(io.fs ?? nodeStoreFs(), abs))
+    .andThen(visiblePath)
+    .map((real) => {
+      const value = slug(real);
+      return { exit: 0, text: `${value}\n`, json: { slug: value } } as const;
+    });
 }
 
 function storeNote(store: PendingStore): string {
@@ -77,7 +86,7 @@ function storeNote(store: PendingStore): string {
 
 /** `prepare RECORD.json`: saves the snapshot and the pending envelope; prints its path. */
 export function prepareCommand(io: CliIo, file: string, global: GlobalOptions): ResultAsync<Outcome, CliFault> {
-  return readRecord(io, file).andThen((record) =>
+  return readRecord(io, file, global.maxInputBytes).andThen((record) =>
     openStore(io, global).andThen((store) =>
       prepare(record, { store }).map((path) => ({
         exit: 0 as const,
@@ -88,28 +97,55 @@ export function prepareCommand(io: CliIo, file: string, global: GlobalOptions): 
   );
 }
 
-function statusLine(e: Envelope): string {
-  const r = e.record;
-  const where = r.evidence_status === "published" ? (r.canonical_url ?? "") : `reason ${e.reason ?? "none"}`;
-  return `${r.evidence_status} pr ${r.pr.value} task ${JSON.stringify(r.task)} attempt ${JSON.stringify(r.attempt)} ${where}\n  ${r.local_pending_path}\n`;
+/** One readable envelope and the state of its content snapshot. */
+interface Listed {
+  readonly envelope: Envelope;
+  readonly snapshot: SnapshotState;
 }
 
-function statusJson(e: Envelope): JsonValue {
+function statusLine({ envelope: e, snapshot }: Listed): string {
+  const r = e.record;
+  const where = r.evidence_status === "published" ? (r.canonical_url ?? "") : `reason ${e.reason ?? "none"}`;
+  const note = snapshot === "ok" ? "" : ` snapshot ${snapshot}`;
+  return `${r.evidence_status} pr ${r.pr.value} task ${JSON.stringify(r.task)} attempt ${JSON.stringify(r.attempt)} ${where}${note}\n  ${r.local_pending_path}\n`;
+}
+
+function statusJson({ envelope: e, snapshot }: Listed): JsonValue {
   const r = e.record;
   return {
     path: r.local_pending_path, evidence_status: r.evidence_status, repo: r.repo, pr: r.pr, task: r.task,
     attempt: r.attempt, content_sha256: r.content_sha256, canonical_url: r.canonical_url,
-    write_state: e.write_state, reason: e.reason,
+    write_state: e.write_state, reason: e.reason, snapshot,
   };
 }
 
-/** `status`: every record of the project's store; exit 1 while any is still pending. */
+/** Every readable envelope with its snapshot's state (a snapshot that cannot be read is `corrupt`). */
+function withSnapshots(store: PendingStore, envelopes: readonly Envelope[]): ResultAsync<Listed[], CliFault> {
+  return ResultAsync.fromSafePromise(
+    Promise.all(envelopes.map(async (envelope) => ({ envelope, snapshot: (await store.snapshotState(envelope.record)).unwrapOr("corrupt" as const) }))),
+  );
+}
+
+/**
+ * `status`: every readable record of the project's store with its snapshot's state, and every
+ * unreadable envelope with its reason. Exit 1 while any record is pending, any snapshot is
+ * missing or corrupt, or any envelope is unreadable.
+ */
 export function statusCommand(io: CliIo, global: GlobalOptions): ResultAsync<Outcome, CliFault> {
   return openStore(io, global).andThen((store) =>
-    store.list().map((envelopes) => ({
-      exit: envelopes.some((e) => e.record.evidence_status !== "published") ? (1 as const) : (0 as const),
-      text: `store ${store.root}\n${storeNote(store)}${envelopes.map(statusLine).join("")}`,
-      json: { root: store.root, legacy: store.legacy, unused_legacy: store.unusedLegacy, records: envelopes.map(statusJson) },
-    })),
+    store.survey().andThen(({ envelopes, unreadable }) =>
+      withSnapshots(store, envelopes).map((listed) => {
+        const bad = listed.some((l) => l.envelope.record.evidence_status !== "published" || l.snapshot !== "ok") || unreadable.length > 0;
+        const broken = unreadable.map((u) => `unreadable ${u.path}\n  ${describeEvidenceFault(u.fault)}\n`).join("");
+        return {
+          exit: bad ? (1 as const) : (0 as const),
+          text: `store ${store.root}\n${storeNote(store)}${listed.map(statusLine).join("")}${broken}`,
+          json: {
+            root: store.root, legacy: store.legacy, unused_legacy: store.unusedLegacy, records: listed.map(statusJson),
+            unreadable: unreadable.map((u) => ({ path: u.path, code: u.fault.code, message: describeEvidenceFault(u.fault) })),
+          },
+        };
+      }),
+    ),
   );
 }

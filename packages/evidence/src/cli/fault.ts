@@ -5,6 +5,8 @@ export type CliOwnFault =
   | { readonly code: "usage"; readonly detail: string }
   | { readonly code: "input-unreadable"; readonly path: string; readonly reason: string }
   | { readonly code: "input-not-utf8"; readonly path: string }
+  | { readonly code: "input-has-bom"; readonly path: string }
+  | { readonly code: "path-not-utf8"; readonly path: string }
   | { readonly code: "token-missing" }
   | { readonly code: "github-repo-mismatch"; readonly given: string; readonly record: string }
   | { readonly code: "stdout-write-failed"; readonly reason: string };
@@ -21,6 +23,10 @@ export function describeCliFault(f: CliFault): string {
       return `cannot read ${f.path}: ${f.reason}`;
     case "input-not-utf8":
       return `${f.path} is not valid UTF-8`;
+    case "input-has-bom":
+      return `${f.path} starts with a UTF-8 byte order mark (BOM); a record is UTF-8 without one (the envelope reader and the reference refuse it too)`;
+    case "path-not-utf8":
+      return `the path ${f.path} holds bytes that are not UTF-8 (shown as U+FFFD); the store folder would not be the one the reference names for it, so the path is refused`;
     case "token-missing":
       return "GITHUB_TOKEN is not set; publishing needs a token in the environment";
     case "github-repo-mismatch":
@@ -41,6 +47,8 @@ export function exitCodeFor(f: CliFault): 2 {
     case "usage":
     case "input-unreadable":
     case "input-not-utf8":
+    case "input-has-bom":
+    case "path-not-utf8":
     case "token-missing":
     case "github-repo-mismatch":
     case "stdout-write-failed":

@@ -1,4 +1,4 @@
-import { bestEffort, inputName, readArgument, reasonOf, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
+import { bestEffort, readBounded, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { GithubTransportOptions } from "../transport/github-config.js";
 import type { Transport } from "../transport/port.js";
@@ -23,18 +23,26 @@ export function emit(w: CliWriter, text: string): ResultAsync<void, CliFault> {
   return writeText(w, text, (reason): CliFault => ({ code: "stdout-write-failed", reason }));
 }
 
-/** Reads a UTF-8 text file (resolved against cwd) or, for `-`, standard input. */
-export function readText(io: CliIo, input: string): ResultAsync<string, CliFault> {
-  const path = inputName(input);
-  return ResultAsync.fromPromise(readArgument(io, input), (e): CliFault => ({
-    code: "input-unreadable",
-    path,
-    reason: reasonOf(e),
-  })).andThen((bytes) => {
-    try {
-      return okAsync(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes));
-    } catch {
-      return errAsync<string, CliFault>({ code: "input-not-utf8", path });
-    }
-  });
+const STRICT = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads a UTF-8 text file (resolved against cwd) or, for `-`, standard input, through the shared
+ * bounded reader (a FIFO, device or socket is refused before it is opened; nothing past
+ * `maxBytes`). A file that is not UTF-8, or that starts with a byte order mark, is refused as
+ * the envelope reader and the reference refuse it.
+ */
+export function readText(io: CliIo, input: string, maxBytes?: number): ResultAsync<string, CliFault> {
+  const opts = { option: "--max-input-bytes", ...(maxBytes === undefined ? {} : { maxBytes }) };
+  return readBounded(io, input, opts)
+    .mapErr((r): CliFault => ({ code: "input-unreadable", path: r.name, reason: r.reason }))
+    .andThen((bytes) => {
+      const path = input === "-" ? "standard input" : input;
+      let text: string;
+      try {
+        text = STRICT.decode(bytes);
+      } catch {
+        return errAsync<string, CliFault>({ code: "input-not-utf8", path });
+      }
+      return text.charCodeAt(0) === 0xfeff ? errAsync<string, CliFault>({ code: "input-has-bom", path }) : okAsync(text);
+    });
 }

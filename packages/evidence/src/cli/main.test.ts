@@ -4,8 +4,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../transport/test-server.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { slug } from "../record/slug.js";
-import { decayEvidenceMain } from "./main.js";
-import { memoryIo, project, writeRecordFile } from "./testing.js";
+import { memoryIo, project, runCli, writeRecordFile } from "./testing.js";
 
 // records[0] of the reference vectors, with its expected hashes and body.
 const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
@@ -22,11 +21,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function run(argv: string[], opts: Parameters<typeof memoryIo>[0]) {
-  const m = memoryIo(opts);
-  const code = await decayEvidenceMain(argv, m.io);
-  return { code, out: m.stdout(), err: m.stderr() };
-}
+const run = runCli;
 
 describe("hash and slug", () => {
   test("hash prints content_sha256, key_hash and with --body the exact comment body and one newline", async () => {

@@ -16,7 +16,7 @@ function run(io: CliIo, inv: Invocation): ResultAsync<Outcome, CliFault> {
     case "version":
       return okAsync({ exit: 0, text: `${VERSION}\n`, json: { version: VERSION } });
     case "hash":
-      return hashCommand(io, inv.file, inv.body);
+      return hashCommand(io, inv.file, inv.body, inv.global.maxInputBytes);
     case "slug":
       return slugCommand(io, inv.path);
     case "prepare":

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { errAsync, okAsync, type ResultAsync } from "neverthrow";
+import { errAsync, type ResultAsync } from "neverthrow";
 import { grantPublication, type PublicationAuthority } from "../publish/authority.js";
 import { publish } from "../publish/publish.js";
 import type { SavedRecord } from "../store/envelope.js";
@@ -26,17 +26,21 @@ function authorityFor(record: SavedRecord, flags: PublishFlags): PublicationAuth
 }
 
 function outcomeOf(store: PendingStore, path: string, saved: SavedRecord): ResultAsync<Outcome, CliFault> {
-  if (saved.evidence_status === "published") {
-    const url = saved.canonical_url ?? "";
-    return okAsync({ exit: 0, text: `published ${url}\n`, json: { evidence_status: "published", canonical_url: url, path } });
-  }
-  return store.load(path).map((envelope) => {
+  return store.load(path).map((envelope): Outcome => {
+    if (saved.evidence_status === "published") {
+      const url = saved.canonical_url ?? "";
+      // Still published, but this run could not confirm it (the forge was unreachable).
+      if (envelope.reason !== null) {
+        return {
+          exit: 1,
+          text: `published ${url}\nreason ${envelope.reason}: the record stays published; this run could not reach the forge to confirm it\n`,
+          json: { evidence_status: "published", canonical_url: url, path, reason: envelope.reason },
+        };
+      }
+      return { exit: 0, text: `published ${url}\n`, json: { evidence_status: "published", canonical_url: url, path } };
+    }
     const reason = envelope.reason ?? "not-published";
-    return {
-      exit: 1 as const,
-      text: `evidence-pending ${path}\nreason ${reason}\n`,
-      json: { evidence_status: "evidence-pending", reason, path },
-    };
+    return { exit: 1, text: `evidence-pending ${path}\nreason ${reason}\n`, json: { evidence_status: "evidence-pending", reason, path } };
   });
 }
 

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import type { CliIo } from "./io.js";
+import { decayEvidenceMain } from "./main.js";
 
 /** Test-only: an io whose output is collected; `failStdout` makes every stdout write fail. */
 export function memoryIo(
@@ -41,4 +42,11 @@ export async function project(): Promise<{ repo: string; home: string }> {
 export function writeRecordFile(dir: string, name: string, content: string): string {
   writeFileSync(join(dir, "records", name), content);
   return join("records", name);
+}
+
+/** Test-only: runs the CLI in process on a `memoryIo`; answers the exit code and what was written. */
+export async function runCli(argv: string[], opts: Parameters<typeof memoryIo>[0]): Promise<{ code: number; out: string; err: string }> {
+  const m = memoryIo(opts);
+  const code = await decayEvidenceMain(argv, m.io);
+  return { code, out: m.stdout(), err: m.stderr() };
 }

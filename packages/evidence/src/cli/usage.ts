@@ -14,12 +14,17 @@ usage:
   decay-evidence slug PATH                    the store folder name of a project path
 
 options (every command):
-  --home DIR        the home the store lives under (default: $HOME)
+  --home DIR        the home the store lives under, an absolute path (default: $HOME)
   --layout L        decay (<home>/.decay/evidence/<slug>/) or agentflow (<home>/.sentimony/agentflow/implement/<slug>/)
   --repo DIR        the project checkout (default: the working directory)
   --json            print one JSON object instead of text
+  --max-input-bytes N  refuse a record file, or a store file, larger than N bytes
+                    (default 67108864, 64 MiB; at most 268435456)
   --help, --version
 
-A RECORD.json of "-" is read from standard input.
-exit: 0 published or ok, 1 still pending (the reason is printed), 2 any fault (the message is on stderr)
+A RECORD.json of "-" is read from standard input; a FIFO, device or socket is refused.
+status also reports each snapshot that is missing or corrupt and each unreadable envelope.
+exit: 0 published or ok, 1 still pending, a snapshot missing or corrupt, an envelope unreadable,
+or a published record this run could not confirm (the reason is printed), 2 any fault (the
+message is on stderr). Limits: docs/limits.md.
 `;

@@ -57,8 +57,9 @@ function saveLocally(content: EvidenceRecord, store: PendingStore): ResultAsync<
     const prior = (yield* store.exists(path)) ? yield* store.load(path) : null;
     if (content.previous_attempt !== null) yield* retainPrevious(content.previous_attempt, store);
     const digest = contentHash(content);
-    if (prior !== null && prior.record.content_sha256 === digest) return ok(path);
+    // Before any early return: a snapshot deleted or damaged since the last prepare is restored.
     yield* store.snapshot(content);
+    if (prior !== null && prior.record.content_sha256 === digest) return ok(path);
     const history = prior === null ? [] : [...prior.record.history, prior.record.content_sha256];
     const saved: SavedRecord = {
       ...content,

@@ -11,6 +11,9 @@ import type { PublishFault } from "./fault.js";
 import { guarded } from "./guard.js";
 import { withKeyLock } from "./locking.js";
 
+/** The stop reasons that say the forge could not be reached or answered, nothing about the comment. */
+const TRANSPORT_CODES: ReadonlySet<string> = new Set<TransportError["code"]>(["transport-unavailable", "transport-unknown-outcome", "transport-refused"]);
+
 /** Why the state machine stopped early: a reason to stay pending, or the local store failing. */
 type Stop = { readonly kind: "pending"; readonly fault: PublishFault } | { readonly kind: "store"; readonly fault: StoreFault };
 
@@ -111,7 +114,11 @@ function underLock(path: string, opts: PublishOptions): ResultAsync<SavedRecord,
     const outcome = await machine(run, opts.authority);
     if (outcome.isErr()) {
       if (outcome.error.kind === "store") return err(outcome.error.fault);
-      const stopped: Envelope = { ...run.env, reason: outcome.error.fault.code };
+      const code = outcome.error.fault.code;
+      // A published record the forge could not be asked about (nothing written this run) keeps
+      // its status and URL; only evidence against the claim takes it back to pending.
+      const kept = loaded.record.evidence_status === "published" && run.env === first && TRANSPORT_CODES.has(code);
+      const stopped: Envelope = { ...(kept ? loaded : run.env), reason: code };
       yield* opts.store.save(stopped);
       run.env = stopped;
     }
@@ -129,7 +136,9 @@ export interface PublishOptions {
 /**
  * Publishes the envelope at `path` as exactly one canonical comment, under the store's per-key
  * lock. Resolves to the record: `published` only after a matching readback, otherwise
- * `evidence-pending` with the reason saved in the envelope. Err only when the store fails.
+ * `evidence-pending` with the reason saved in the envelope. A record already published that this
+ * run could not check (the forge unreachable, nothing written) stays published with its URL, the
+ * transport failure saved as its `reason`. Err only when the store fails.
  */
 export function publish(path: string, opts: PublishOptions): ResultAsync<SavedRecord, EvidenceFault> {
   return opts.store

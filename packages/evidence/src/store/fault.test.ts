@@ -19,6 +19,8 @@ const samples: { [C in StoreFaultCode]: Extract<StoreFault, { code: C }> } = {
   "envelope-path-mismatch": { code: "envelope-path-mismatch", path: "/s/b.json", expected: "/s/a.json" },
   "immutable-changed": { code: "immutable-changed", path: "/s/snapshot-1.json" },
   "lock-held": { code: "lock-held", path: "/s/a.lock", owner: "process 7 on host" },
+  "not-a-regular-file": { code: "not-a-regular-file", path: "/s/a.json", kind: "other" },
+  "file-too-large": { code: "file-too-large", path: "/s/a.json", size: 70_000_000, limit: 67_108_864 },
 };
 
 describe("describeStoreFault", () => {

@@ -20,7 +20,9 @@ export type StoreFault =
   | { readonly code: "content-hash-mismatch"; readonly path: string; readonly expected: string; readonly actual: string }
   | { readonly code: "envelope-path-mismatch"; readonly path: string; readonly expected: string }
   | { readonly code: "immutable-changed"; readonly path: string }
-  | { readonly code: "lock-held"; readonly path: string; readonly owner: string };
+  | { readonly code: "lock-held"; readonly path: string; readonly owner: string }
+  | { readonly code: "not-a-regular-file"; readonly path: string; readonly kind: "directory" | "other" }
+  | { readonly code: "file-too-large"; readonly path: string; readonly size: number; readonly limit: number };
 
 /** The code of every store fault, for exhaustive switches. */
 export type StoreFaultCode = StoreFault["code"];
@@ -62,5 +64,9 @@ export function describeStoreFault(f: StoreFault): string {
       return `evidence store: ${f.path} already holds different content; an immutable snapshot never changes`;
     case "lock-held":
       return `evidence store: ${f.path} is locked by ${f.owner}; another publication of this attempt is running`;
+    case "not-a-regular-file":
+      return `evidence store: ${f.path} is ${f.kind === "directory" ? "a directory" : "a FIFO, socket or device"}, not a regular file; refusing to read or write it`;
+    case "file-too-large":
+      return `evidence store: ${f.path} is ${f.size} bytes, larger than the limit of ${f.limit} bytes; refusing to read it`;
   }
 }

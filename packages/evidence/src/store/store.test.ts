@@ -142,13 +142,17 @@ describe("writes are atomic and durable", () => {
     expect(readdirSync(store.root)).toEqual([`${sha256(KEY)}.json`]);
   });
 
-  test("a snapshot never changes: the same content is kept, different content is refused", async () => {
+  test("a snapshot is the content's bytes under its hash: kept when intact, restored when damaged or deleted", async () => {
     const store = await storeIn();
     const path = (await store.snapshot(RECORD))._unsafeUnwrap();
+    const intact = readFileSync(path, "utf8");
     expect((await store.snapshot(RECORD))._unsafeUnwrap()).toBe(path);
     writeFileSync(path, "tampered");
-    expect((await store.snapshot(RECORD))._unsafeUnwrapErr()).toEqual({ code: "immutable-changed", path });
-    expect(readFileSync(path, "utf8")).toBe("tampered");
+    expect((await store.snapshot(RECORD))._unsafeUnwrap()).toBe(path);
+    expect(readFileSync(path, "utf8")).toBe(intact);
+    rmSync(path);
+    expect((await store.snapshot(RECORD))._unsafeUnwrap()).toBe(path);
+    expect(readFileSync(path, "utf8")).toBe(intact);
     expect(readdirSync(store.root)).toEqual([`snapshot-${sha256(CONTENT)}.json`]);
   });
 

@@ -1,11 +1,12 @@
 import { posix } from "node:path";
-import { err, errAsync, ok, okAsync, type ResultAsync } from "neverthrow";
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import { canonicalJson } from "../record/canonical.js";
 import type { RecordFault } from "../record/fault.js";
 import { contentHash, keyHash, recordKey, recordToJson } from "../record/hash.js";
 import { parseJson } from "../record/json.js";
 import type { EvidenceRecord, RecordKey } from "../record/schema.js";
-import { decodeEnvelope, decodeUtf8, envelopeToJson, type Envelope } from "./envelope.js";
+import { contentOf, decodeEnvelope, decodeUtf8, envelopeToJson, type Envelope, type SavedRecord } from "./envelope.js";
+import { ensureSnapshot, snapshotFile, snapshotState, type SnapshotState } from "./snapshot.js";
 import type { StoreFault } from "./fault.js";
 import { nodeStoreFs } from "./fs-adapter.js";
 import { checkRootPath, isEnvelopeName, locate, requireIgnored, type Layout, type Location } from "./location.js";
@@ -30,9 +31,22 @@ export interface PendingStore {
   snapshot(record: EvidenceRecord): ResultAsync<string, StoreFault>;
   /** Every envelope in the store, by file name. */
   list(): ResultAsync<readonly Envelope[], StoreFault | RecordFault>;
+  /** Every envelope that loads, and every one that does not with its fault, by file name. */
+  survey(): ResultAsync<Survey, StoreFault>;
+  /** Whether the snapshot of a record's content is there and holds exactly its bytes. */
+  snapshotState(record: SavedRecord): ResultAsync<SnapshotState, StoreFault>;
   /** The inter-process lock of one record key. */
   lock(key: RecordKey, opts?: { readonly staleMs?: number }): ResultAsync<HeldLock, StoreFault>;
 }
+
+/** What `survey` found: the envelopes that load, and each one that does not with why. */
+export interface Survey {
+  readonly envelopes: readonly Envelope[];
+  readonly unreadable: readonly { readonly path: string; readonly fault: StoreFault | RecordFault }[];
+}
+
+/** Default `maxFileBytes`: the largest envelope or snapshot the store reads, 64 MiB. */
+export const DEFAULT_MAX_STORE_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Options of `openPendingStore`. */
 export interface OpenPendingStoreOptions {
@@ -47,6 +61,8 @@ export interface OpenPendingStoreOptions {
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Who this process is to the lock (default: this process). */
   readonly lockIdentity?: LockIdentity | undefined;
+  /** The largest envelope the store reads (default `DEFAULT_MAX_STORE_FILE_BYTES`); checked by size before reading. */
+  readonly maxFileBytes?: number | undefined;
 }
 
 const encode = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -66,18 +82,27 @@ function guard(fs: StoreFs, loc: Location, path: string): ResultAsync<string, St
     return errAsync({ code: "path-outside-store", path, root: loc.root });
   }
   const notLink = (): ResultAsync<void, StoreFault> =>
-    fs.lstat(path).andThen((s) => (s.type === "symlink" ? err<void, StoreFault>({ code: "symlink-in-store-path", path }) : ok(undefined))).orElse((e) =>
-      e.code === "store-fs" && e.errno === "ENOENT" ? ok(undefined) : err(e),
-    );
+    fs.lstat(path).andThen((s): Result<void, StoreFault> => {
+      if (s.type === "symlink") return err({ code: "symlink-in-store-path", path });
+      if (s.type !== "file") return err({ code: "not-a-regular-file", path, kind: s.type });
+      return ok(undefined);
+    }).orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok(undefined) : err(e)));
   const checked = checkRootPath(fs, loc).andThen(notLink);
   const ignored = loc.legacy ? checked.andThen(() => requireIgnored(loc.repo, posix.relative(loc.repo, path), loc.env)) : checked;
   return ignored.map(() => path);
 }
 
+/** Reads a regular file of the store no larger than `limit`, by its size first. */
+function readBounded(fs: StoreFs, path: string, limit: number): ResultAsync<Uint8Array, StoreFault> {
+  return fs.lstat(path).andThen((s) =>
+    s.size > limit ? errAsync<Uint8Array, StoreFault>({ code: "file-too-large", path, size: s.size, limit }) : fs.readFile(path),
+  );
+}
+
 /** Reads one envelope and checks everything the reference's `load` checks. */
-function loadEnvelope(fs: StoreFs, loc: Location, path: string, pathFor: (key: RecordKey) => string): ResultAsync<Envelope, StoreFault | RecordFault> {
+function loadEnvelope(fs: StoreFs, loc: Location, path: string, pathFor: (key: RecordKey) => string, limit: number): ResultAsync<Envelope, StoreFault | RecordFault> {
   return guard(fs, loc, path)
-    .andThen(() => fs.readFile(path))
+    .andThen(() => readBounded(fs, path, limit))
     .andThen((bytes) => decodeUtf8(bytes, path))
     .andThen((text) => parseJson(text))
     .andThen((value) => decodeEnvelope(value, path, (r) => pathFor(recordKey(r))));
@@ -98,6 +123,21 @@ function listEnvelopes(fs: StoreFs, loc: Location, load: (path: string) => Resul
     );
 }
 
+/** Loads every envelope it can; each one that does not load is kept with its fault. */
+function surveyEnvelopes(fs: StoreFs, loc: Location, load: (path: string) => ResultAsync<Envelope, StoreFault | RecordFault>): ResultAsync<Survey, StoreFault> {
+  return checkRootPath(fs, loc)
+    .andThen(() => fs.readdir(loc.root))
+    .andThen((names) =>
+      ResultAsync.fromSafePromise(
+        Promise.all([...names].filter(isEnvelopeName).sort().map(async (name) => ({ path: `${loc.root}/${name}`, got: await load(`${loc.root}/${name}`) }))),
+      ),
+    )
+    .map((all) => ({
+      envelopes: all.flatMap((a) => (a.got.isOk() ? [a.got.value] : [])),
+      unreadable: all.flatMap((a) => (a.got.isErr() ? [{ path: a.path, fault: a.got.error }] : [])),
+    }));
+}
+
 /** Saves an envelope where it will load back from, refusing one whose path or hash would not. */
 function saveEnvelope(fs: StoreFs, loc: Location, envelope: Envelope, path: string): ResultAsync<void, StoreFault> {
   const { local_pending_path: local, content_sha256: claimed } = envelope.record;
@@ -107,9 +147,9 @@ function saveEnvelope(fs: StoreFs, loc: Location, envelope: Envelope, path: stri
   return guard(fs, loc, path).andThen(() => atomicWrite(fs, loc.root, path, fileBytes(envelopeToJson(envelope)), false));
 }
 
-function makeStore(fs: StoreFs, loc: Location, id: LockIdentity): PendingStore {
+function makeStore(fs: StoreFs, loc: Location, id: LockIdentity, limit: number): PendingStore {
   const pathFor = (key: RecordKey): string => `${loc.root}/${keyHash(key)}.json`;
-  const load = (path: string) => loadEnvelope(fs, loc, path, pathFor);
+  const load = (path: string) => loadEnvelope(fs, loc, path, pathFor, limit);
   return {
     root: loc.root,
     legacy: loc.legacy,
@@ -122,10 +162,15 @@ function makeStore(fs: StoreFs, loc: Location, id: LockIdentity): PendingStore {
     load,
     save: (envelope) => saveEnvelope(fs, loc, envelope, pathFor(recordKey(envelope.record))),
     snapshot: (record) => {
-      const path = `${loc.root}/snapshot-${contentHash(record)}.json`;
-      return guard(fs, loc, path).andThen(() => atomicWrite(fs, loc.root, path, fileBytes(recordToJson(record)), true)).map(() => path);
+      const { path, bytes } = snapshotFile(loc.root, record);
+      return guard(fs, loc, path).andThen(() => ensureSnapshot(fs, loc.root, path, bytes)).map(() => path);
+    },
+    snapshotState: (record) => {
+      const { path, bytes } = snapshotFile(loc.root, contentOf(record));
+      return guard(fs, loc, path).andThen(() => snapshotState(fs, path, bytes));
     },
     list: () => listEnvelopes(fs, loc, load),
+    survey: () => surveyEnvelopes(fs, loc, load),
     lock: (key, opts) => {
       const path = `${loc.root}/${keyHash(key)}.lock`;
       return guard(fs, loc, path).andThen(() => acquireLock(fs, loc.root, path, id, opts?.staleMs ?? DEFAULT_STALE_MS));
@@ -141,6 +186,6 @@ export function openPendingStore(opts: OpenPendingStoreOptions): ResultAsync<Pen
   const fs = opts.fs ?? nodeStoreFs();
   const env = opts.env ?? process.env;
   return locate(fs, { repo: opts.repo, home: opts.home, layout: opts.layout, env }).map((loc) =>
-    makeStore(fs, loc, opts.lockIdentity ?? processLockIdentity()),
+    makeStore(fs, loc, opts.lockIdentity ?? processLockIdentity(), opts.maxFileBytes ?? DEFAULT_MAX_STORE_FILE_BYTES),
   );
 }

@@ -1,0 +1,155 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as nodeFs from "node:fs";
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
+import { describe, expect, test } from "vitest";
+import { packIndexProblem } from "./git-guard.js";
+import { gitTree } from "./git.js";
+import { commitSpec, git, scratchDir } from "./test-fixtures.js";
+
+/** A repository whose one commit holds `a.txt`; answers its dir and the blob's id and loose file. */
+async function repo(): Promise<{ dir: string; oid: string; file: string }> {
+  const dir = join(await scratchDir(), "r");
+  commitSpec(dir, { files: { "a.txt": "hello\n", "b.txt": "other\n" }, links: {} });
+  const oid = git(dir, "rev-parse", "HEAD:a.txt");
+  return { dir, oid, file: join(dir, ".git", "objects", oid.slice(0, 2), oid.slice(2)) };
+}
+
+function replaceObject(file: string, bytes: Uint8Array): void {
+  nodeFs.chmodSync(file, 0o644);
+  nodeFs.writeFileSync(file, bytes);
+}
+
+async function readA(dir: string, opts: { maxObjectBytes?: number } = {}) {
+  return gitTree({ fs: nodeFs, dir, ref: "HEAD", ...opts }).read("a.txt", 64 * 1024 * 1024);
+}
+
+describe("pack index validated against its size before anything is allocated", () => {
+  test("a fan-out table declaring 0x0fffffff objects is a fault naming the pack index", async () => {
+    const { dir } = await repo();
+    git(dir, "repack", "-adq");
+    const pack = join(dir, ".git", "objects", "pack");
+    const idx = nodeFs.readdirSync(pack).find((f) => f.endsWith(".idx")) ?? "";
+    const bytes = nodeFs.readFileSync(join(pack, idx));
+    for (let i = 0; i < 256; i++) bytes.writeUInt32BE(i === 255 ? 0x0fffffff : bytes.readUInt32BE(8 + i * 4), 8 + i * 4);
+    nodeFs.chmodSync(join(pack, idx), 0o644);
+    nodeFs.writeFileSync(join(pack, idx), bytes);
+    const got = await readA(dir);
+    expect(got._unsafeUnwrapErr().code).toBe("tree-io");
+    expect(got._unsafeUnwrapErr().message).toContain(`the pack index ${join(pack, idx)} is corrupt: its fan-out table declares 268435455 objects`);
+  });
+
+  test("packIndexProblem: a sound index passes; short, wrong-magic, decreasing and mis-sized ones are named", async () => {
+    const { dir } = await repo();
+    git(dir, "repack", "-adq");
+    const pack = join(dir, ".git", "objects", "pack");
+    const good = nodeFs.readFileSync(join(pack, nodeFs.readdirSync(pack).find((f) => f.endsWith(".idx")) ?? ""));
+    expect(packIndexProblem(good)).toBeUndefined();
+    expect(packIndexProblem(good.subarray(0, 100))).toMatch(/shorter than any pack index/);
+    expect(packIndexProblem(Buffer.concat([good, Buffer.alloc(4)]))).toMatch(/should be \d+ bytes; the file has/);
+    const magic = Buffer.from(good);
+    magic[0] = 0;
+    expect(packIndexProblem(magic)).toBe("it is not a version 2 pack index");
+    const falling = Buffer.from(good);
+    falling.writeUInt32BE(5, 8 + 10 * 4);
+    falling.writeUInt32BE(0, 8 + 11 * 4);
+    expect(packIndexProblem(falling)).toMatch(/decreases at entry 11/);
+  });
+});
+
+describe("loose objects: size checked from the header before inflating, inflation bounded", () => {
+  test("a header declaring more than the limit is refused, naming the object and its file", async () => {
+    const { dir, oid, file } = await repo();
+    replaceObject(file, deflateSync(Buffer.from("blob 99999999999\0tiny")));
+    const got = await readA(dir);
+    expect(got._unsafeUnwrapErr().message).toBe(
+      `cannot read "a.txt": the git object ${oid} (${file}) is refused: its header declares a blob of 99999999999 bytes, over the limit of 67108864`,
+    );
+  });
+
+  test("a zlib bomb that declares a small size stops inflating at that size", async () => {
+    const { dir, oid, file } = await repo();
+    replaceObject(file, deflateSync(Buffer.concat([Buffer.from("blob 10\0"), Buffer.alloc(2_000_000)])));
+    const got = await readA(dir, { maxObjectBytes: 1000 });
+    expect(got._unsafeUnwrapErr().message).toContain(`the git object ${oid} (${file}) is refused: it inflates past the 10 bytes its header declares`);
+    const loose = await readA(dir);
+    expect(loose._unsafeUnwrapErr().message).toMatch(new RegExp(`the git object ${oid} in .* is corrupt: InternalError: SHA check failed`));
+  });
+
+  test("a truncated object, a bad header and a missing object are each a fault naming the object", async () => {
+    const { dir, oid, file } = await repo();
+    const good = nodeFs.readFileSync(file);
+    replaceObject(file, good.subarray(0, good.length - 6));
+    expect((await readA(dir))._unsafeUnwrapErr().message).toMatch(new RegExp(`the git object ${oid} .*(refused|corrupt)`));
+    replaceObject(file, deflateSync(Buffer.from("blub 3\0abc")));
+    expect((await readA(dir))._unsafeUnwrapErr().message).toContain(`the git object ${oid} (${file}) is refused: its header is not TYPE SIZE`);
+    nodeFs.unlinkSync(file);
+    expect((await readA(dir))._unsafeUnwrapErr().message).toBe(`cannot read "a.txt": the git object ${oid} is missing from ${join(dir, ".git")}/objects`);
+  });
+});
+
+describe("non-regular files in the repository are refused, never read", () => {
+  test("a FIFO in place of a ref is a named fault (no hang)", async () => {
+    const { dir } = await repo();
+    const ref = join(dir, ".git", "refs", "heads", "main");
+    nodeFs.unlinkSync(ref);
+    execFileSync("mkfifo", [ref]);
+    nodeFs.rmSync(join(dir, ".git", "packed-refs"), { force: true });
+    const got = await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).list("");
+    expect(got._unsafeUnwrapErr().message).toContain(`${ref} in the object store is not a regular file (a FIFO, socket or device)`);
+  });
+
+  test("a .git that points at a character device (where one exists) is refused, not read", async () => {
+    if (!nodeFs.existsSync("/dev/zero")) return;
+    const dir = await scratchDir();
+    nodeFs.symlinkSync("/dev/zero", join(dir, ".git"));
+    const got = await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).list("");
+    expect(got._unsafeUnwrapErr().message).toContain(`${join(dir, ".git")} in the object store is not a regular file`);
+  });
+});
+
+describe("packed objects: the entry's declared size checked before inflating, inflation bounded", () => {
+  async function packed(): Promise<{ dir: string; oid: string; pack: string; offset: number }> {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "\0".repeat(2_000_000), "b.txt": "other\n" }, links: {} });
+    const oid = git(dir, "rev-parse", "HEAD:a.txt");
+    git(dir, "repack", "-adq");
+    const packs = join(dir, ".git", "objects", "pack");
+    const idx = nodeFs.readdirSync(packs).find((f) => f.endsWith(".idx")) ?? "";
+    const line = git(dir, "verify-pack", "-v", join(packs, idx)).split("\n").find((l) => l.startsWith(oid)) ?? "";
+    const offset = Number(line.trim().split(/\s+/)[4]);
+    return { dir, oid, pack: join(packs, idx.replace(/idx$/, "pack")), offset };
+  }
+
+  test("an entry declaring more than the limit is refused, naming the object and the pack", async () => {
+    const { dir, oid, pack, offset } = await packed();
+    const got = await readA(dir, { maxObjectBytes: 1000 });
+    expect(got._unsafeUnwrapErr().message).toBe(
+      `cannot read "a.txt": the git object ${oid} in ${pack} is refused: the entry at offset ${offset} declares 2000000 bytes, over the limit of 1000`,
+    );
+    expect((await readA(dir))._unsafeUnwrap().length).toBe(2_000_000);
+  });
+
+  test("an entry whose stream inflates past its declared size is stopped there", async () => {
+    const { dir, oid, pack, offset } = await packed();
+    const bytes = nodeFs.readFileSync(pack);
+    bytes[offset] = (bytes[offset] ?? 0) & 0xf0;
+    for (let p = offset + 1; (bytes[p] ?? 0) & 0x80; p++) bytes[p + 1] = (bytes[p + 1] ?? 0) & 0x80 ? 0x80 : 0;
+    for (let p = offset + 1; p < offset + 4 && (bytes[p - 1] ?? 0) & 0x80; p++) bytes[p] = (bytes[p] ?? 0) & 0x80;
+    // Re-seal the pack (its trailer and the index's copy of it) so only the entry is wrong.
+    const sum = createHash("sha1").update(bytes.subarray(0, bytes.length - 20)).digest();
+    sum.copy(bytes, bytes.length - 20);
+    const idxPath = pack.replace(/pack$/, "idx");
+    const idx = nodeFs.readFileSync(idxPath);
+    sum.copy(idx, idx.length - 40);
+    for (const [file, data] of [[pack, bytes], [idxPath, idx]] as const) {
+      nodeFs.chmodSync(file, 0o644);
+      nodeFs.writeFileSync(file, data);
+    }
+    const got = await readA(dir, { maxObjectBytes: 1000 });
+    expect(got._unsafeUnwrapErr().message).toBe(
+      `cannot read "a.txt": the git object ${oid} in ${pack} is refused: the entry at offset ${offset} inflates past the 0 bytes it declares`,
+    );
+  });
+});

@@ -1,0 +1,103 @@
+import * as nodeFs from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { gitTree } from "../adapters/git.js";
+import { nodeTree } from "../adapters/node.js";
+import { commitSpec, git } from "../adapters/test-fixtures.js";
+import type { TreeReader } from "../tree.js";
+import { checkTree } from "./check.js";
+import { describeFault } from "./describe.js";
+import { fixtureTree } from "./fixture-tree.js";
+import { parseAssumptions } from "./parse.js";
+
+async function outcome(t: TreeReader, plan: string) {
+  const got = await checkTree({ tree: t, assumptions: parseAssumptions(plan)._unsafeUnwrap() });
+  return got.isOk() ? got.value.rows.map((r) => [r.status, r.detail, r.spelled]) : describeFault(got.error);
+}
+
+describe("a case variant of any parent segment diverges", () => {
+  test("Dir/other.py makes `absent dir/a.py` diverge, naming Dir", async () => {
+    const t = fixtureTree({ "Dir/other.py": "x" }, {}).tree;
+    expect(await outcome(t, "absent\tdir/a.py")).toEqual([["diverge", 'the tree spells it "Dir" (a case variant)', "Dir"]]);
+  });
+
+  test("a file named src makes `absent SRC/refunds.py` diverge", async () => {
+    const t = fixtureTree({ src: "a file" }, {}).tree;
+    expect(await outcome(t, "absent\tSRC/refunds.py")).toEqual([["diverge", 'the tree spells it "src" (a case variant)', "src"]]);
+  });
+
+  test("a variant deeper down is named with the path to it; the exact path still holds", async () => {
+    const t = fixtureTree({ "a/Sub/x.py": "x", "b/y.py": "y" }, {}).tree;
+    expect(await outcome(t, "absent\ta/sub/new.py\nabsent\tb/new.py\nexists\ta/Sub/x.py")).toEqual([
+      ["diverge", 'the tree spells it "a/Sub" (a case variant)', "a/Sub"],
+      ["hold", "not in the tree", undefined],
+      ["hold", "present", undefined],
+    ]);
+  });
+});
+
+describe("symlink chains are counted as the kernel counts them", () => {
+  const chain = (n: number) => `${Array.from({ length: n }, () => "d").join("/")}/x`;
+  test("40 links through d -> . resolve; 41 are a loop naming the link", async () => {
+    const t = fixtureTree({ x: "x" }, { d: "." }).tree;
+    expect(await outcome(t, `exists\t${chain(40)}`)).toEqual([["hold", "present", undefined]]);
+    expect(await outcome(t, `absent\t${chain(41)}`)).toMatch(/^line 1: the symbolic link "(d\/)*d" loops$/);
+  });
+
+  test("the same on a real directory, where the kernel itself says ELOOP", async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, "x"), "x");
+    nodeFs.symlinkSync(".", join(dir, "d"));
+    expect(() => nodeFs.statSync(join(dir, chain(41)))).toThrow(/ELOOP/);
+    expect(await outcome(nodeTree(dir), `absent\t${chain(41)}`)).toMatch(/loops$/);
+    expect(await outcome(nodeTree(dir), `exists\t${chain(40)}`)).toEqual([["hold", "present", undefined]]);
+  });
+});
+
+describe("submodules are named, never checked", () => {
+  test("a gitlink in a commit: reaching into it or naming it is a submodule fault", async () => {
+    const dir = join(await tempDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "a\n" }, links: {} });
+    git(dir, "update-index", "--add", "--cacheinfo", `160000,${git(dir, "rev-parse", "HEAD")},vendor/lib`);
+    git(dir, "commit", "-q", "-m", "gitlink");
+    const t = gitTree({ fs: nodeFs, dir, ref: "HEAD" });
+    const sentence = 'line 1: "vendor/lib" is a git submodule (or a nested repository): its files belong to another repository and are not checked';
+    expect(await outcome(t, "absent\tvendor/lib/x")).toBe(sentence);
+    expect(await outcome(t, "contains\tvendor/lib\tx")).toBe(sentence);
+    expect(await outcome(t, "exists\tvendor/lib")).toBe(sentence);
+  });
+
+  test("a nested repository in a working tree: the same fault", async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, "vendor", "lib", ".git"), { recursive: true });
+    writeFileSync(join(dir, "vendor", "lib", "y"), "y");
+    const t = nodeTree(dir);
+    expect(await outcome(t, "absent\tvendor/lib/x")).toMatch(/"vendor\/lib" is a git submodule/);
+    expect(await outcome(t, "exists\tvendor/lib/")).toMatch(/"vendor\/lib" is a git submodule/);
+    expect(await outcome(t, "exists\tvendor/")).toEqual([["hold", "present", undefined]]);
+  });
+});
+
+describe("U+2028 and U+2029 are refused anywhere in a path", () => {
+  test.each(["notes\u2028.md", "a\u2029b/c", "\u2028x"])("%j", (path) => {
+    const got = parseAssumptions(`absent\t${path}`);
+    expect(got._unsafeUnwrapErr()).toMatchObject({ code: "path-line-break", line: 1 });
+    expect(describeFault(got._unsafeUnwrapErr())).toMatch(/holds the line-breaking character U\+202[89]$/);
+  });
+});
+
+describe("messages a user can act on", () => {
+  test("an unknown kind quotes at most 80 characters, then an ellipsis and the length", () => {
+    const kind = "k".repeat(1_000_000);
+    const message = describeFault(parseAssumptions(`${kind}\tx`)._unsafeUnwrapErr());
+    expect(message).toBe(`line 1: unknown kind "${"k".repeat(80)}"… (1000000 characters) (expected exists, absent, contains, lacks or unchanged)`);
+  });
+
+  test("CR-only line endings are named; one CR at the very end reads as a line ending", () => {
+    expect(describeFault(parseAssumptions("exists\ta\rabsent\tb\r")._unsafeUnwrapErr())).toBe("line 1: line endings are CR only; convert to LF or CRLF");
+    expect(parseAssumptions("exists\ta\r")._unsafeUnwrap()).toHaveLength(1);
+    expect(parseAssumptions("exists\ta\r\nabsent\tb\r\n")._unsafeUnwrap()).toHaveLength(2);
+  });
+});

@@ -1,0 +1,110 @@
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../test-utils/tmp.js";
+import { notRegular, readBounded, type StatLike } from "./input.js";
+import type { StdStreams } from "./streams.js";
+
+function streams(cwd: string, stdin: AsyncIterable<Uint8Array | string> = (async function* () {})()): StdStreams {
+  return { stdin, stdout: { write: () => undefined }, stderr: { write: () => undefined }, env: {}, cwd };
+}
+
+function fakeStat(kind: keyof StatLike): StatLike {
+  const no = () => false;
+  const s: StatLike = { isFile: no, isDirectory: no, isSymbolicLink: no, isFIFO: no, isCharacterDevice: no, isBlockDevice: no, isSocket: no };
+  return { ...s, [kind]: () => true };
+}
+
+describe("notRegular: the one regular-file decision", () => {
+  test.each([
+    ["isFile", undefined],
+    ["isDirectory", "a directory"],
+    ["isSymbolicLink", "a symbolic link"],
+    ["isFIFO", "a FIFO (named pipe)"],
+    ["isCharacterDevice", "a character device"],
+    ["isBlockDevice", "a block device"],
+    ["isSocket", "a socket"],
+  ] as const)("%s -> %s", (kind, words) => {
+    expect(notRegular(fakeStat(kind))).toBe(words);
+  });
+});
+
+describe("readBounded: every input bounded while reading", () => {
+  test("a regular file within the limit is read whole", async () => {
+    const dir = await tempDir();
+    fs.writeFileSync(join(dir, "a.txt"), "hello");
+    const got = await readBounded(streams(dir), "a.txt", { maxBytes: 5 });
+    expect(new TextDecoder().decode(got._unsafeUnwrap())).toBe("hello");
+  });
+
+  test("a regular file one byte over the limit is refused by its size, naming the option", async () => {
+    const dir = await tempDir();
+    fs.writeFileSync(join(dir, "a.txt"), "hello!");
+    const got = await readBounded(streams(dir), "a.txt", { maxBytes: 5, option: "--max-input-bytes" });
+    expect(got._unsafeUnwrapErr()).toEqual({ kind: "too-large", name: "a.txt", reason: "it is larger than the limit of 5 bytes (--max-input-bytes raises it)" });
+  });
+
+  test("a FIFO nobody writes is refused before it is opened (no hang)", async () => {
+    const dir = await tempDir();
+    execFileSync("mkfifo", [join(dir, "pipe")]);
+    const got = await readBounded(streams(dir), "pipe");
+    expect(got._unsafeUnwrapErr()).toMatchObject({ kind: "not-regular", name: "pipe", reason: "it is a FIFO (named pipe), not a regular file" });
+  });
+
+  test("a directory is refused", async () => {
+    const dir = await tempDir();
+    const got = await readBounded(streams(dir), ".");
+    expect(got._unsafeUnwrapErr().kind).toBe("not-regular");
+  });
+
+  test("/dev/zero (where it exists) is refused without reading it", async () => {
+    if (!fs.existsSync("/dev/zero")) return;
+    const got = await readBounded(streams("/"), "/dev/zero");
+    expect(got._unsafeUnwrapErr()).toMatchObject({ kind: "not-regular", reason: "it is a character device, not a regular file" });
+  });
+
+  test("standard input past the limit is refused, and reading stops there", async () => {
+    let pulled = 0;
+    const endless = (async function* () {
+      for (;;) {
+        pulled += 1;
+        yield new Uint8Array(1024);
+      }
+    })();
+    const got = await readBounded(streams("/"), "-", { maxBytes: 10_000 });
+    expect(got.isOk()).toBe(true);
+    const refused = await readBounded(streams("/", endless), "-", { maxBytes: 10_000 });
+    expect(refused._unsafeUnwrapErr()).toMatchObject({ kind: "too-large", name: "standard input" });
+    expect(pulled).toBe(10);
+  });
+
+  test("a file that is missing is unreadable, with the errno", async () => {
+    const dir = await tempDir();
+    const got = await readBounded(streams(dir), "nope");
+    expect(got._unsafeUnwrapErr()).toEqual({ kind: "unreadable", name: "nope", reason: "ENOENT" });
+  });
+
+  test("a file that grows after its fstat is still bounded", async () => {
+    const dir = await tempDir();
+    fs.writeFileSync(join(dir, "g"), "ab");
+    let extra = 100;
+    const growing = {
+      ...fs,
+      statSync: fs.statSync,
+      fstatSync: fs.fstatSync,
+      openSync: fs.openSync,
+      closeSync: fs.closeSync,
+      readSync: (fd: number, b: Uint8Array, off: number, len: number, pos: number | null) => {
+        const n = fs.readSync(fd, b, off, len, pos);
+        if (n > 0 || extra === 0) return n;
+        const give = Math.min(len, extra);
+        b.fill(120, off, off + give);
+        extra -= give;
+        return give;
+      },
+    };
+    const got = await readBounded(streams(dir), "g", { maxBytes: 50, fs: growing });
+    expect(got._unsafeUnwrapErr().kind).toBe("too-large");
+  });
+});

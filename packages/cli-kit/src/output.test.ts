@@ -1,0 +1,99 @@
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../test-utils/tmp.js";
+import { writeOutput, type OutputFs } from "./output.js";
+import type { StdStreams } from "./streams.js";
+
+function streams(cwd: string, out: string[] = []): StdStreams {
+  return { stdin: (async function* () {})(), stdout: { write: (t) => void out.push(t) }, stderr: { write: () => undefined }, env: {}, cwd };
+}
+
+/** node:fs whose writes fail with ENOSPC once `k` bytes have gone to the temporary file. */
+function fullDisk(k: number): OutputFs {
+  let written = 0;
+  return {
+    ...fs,
+    lstatSync: fs.lstatSync,
+    writeSync: (fd, buffer, offset, length) => {
+      if (written >= k) throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+      const n = fs.writeSync(fd, buffer, offset, Math.min(length, k - written));
+      written += n;
+      return n;
+    },
+  };
+}
+
+describe("writeOutput: every -o, atomic and never over a non-regular file", () => {
+  test("writes a new file, and replaces an old one whole", async () => {
+    const dir = await tempDir();
+    expect((await writeOutput(streams(dir), "out.md", "one\n")).isOk()).toBe(true);
+    expect((await writeOutput(streams(dir), "out.md", "two\n")).isOk()).toBe(true);
+    expect(fs.readFileSync(join(dir, "out.md"), "utf8")).toBe("two\n");
+    expect(fs.readdirSync(dir)).toEqual(["out.md"]);
+  });
+
+  test.each([0, 1, 7, 4096, 9999])("a disk that fills after %i bytes leaves the old file byte-identical and no temporary", async (k) => {
+    const dir = await tempDir();
+    const old = "the old contract\n".repeat(50);
+    fs.writeFileSync(join(dir, "contract.md"), old);
+    const got = await writeOutput(streams(dir), "contract.md", "new ".repeat(5000), fullDisk(k));
+    expect(got._unsafeUnwrapErr()).toEqual({ kind: "io", path: "contract.md", reason: "ENOSPC" });
+    expect(fs.readFileSync(join(dir, "contract.md"), "utf8")).toBe(old);
+    expect(fs.readdirSync(dir)).toEqual(["contract.md"]);
+  });
+
+  test("- writes to standard output and creates no file named -", async () => {
+    const dir = await tempDir();
+    const out: string[] = [];
+    expect((await writeOutput(streams(dir, out), "-", "text\n")).isOk()).toBe(true);
+    expect(out).toEqual(["text\n"]);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  test("a FIFO, a symbolic link and a directory are refused, each left as it was", async () => {
+    const dir = await tempDir();
+    execFileSync("mkfifo", [join(dir, "fifo")]);
+    fs.writeFileSync(join(dir, "real"), "keep\n");
+    fs.symlinkSync("real", join(dir, "link"));
+    fs.mkdirSync(join(dir, "sub"));
+    const reasons: Record<string, string> = {
+      fifo: "it is a FIFO (named pipe); only a regular file is replaced",
+      link: "it is a symbolic link; only a regular file is replaced",
+      sub: "it is a directory; only a regular file is replaced",
+    };
+    for (const [name, reason] of Object.entries(reasons)) {
+      const got = await writeOutput(streams(dir), name, "new\n");
+      expect(got._unsafeUnwrapErr()).toEqual({ kind: "not-regular", path: name, reason });
+    }
+    expect(fs.lstatSync(join(dir, "fifo")).isFIFO()).toBe(true);
+    expect(fs.readlinkSync(join(dir, "link"))).toBe("real");
+    expect(fs.readFileSync(join(dir, "real"), "utf8")).toBe("keep\n");
+    expect(fs.readdirSync(join(dir, "sub"))).toEqual([]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["fifo", "link", "real", "sub"]);
+  });
+
+  test("a device (a fake lstat: tests never touch /dev) is refused before any file call", async () => {
+    const calls: string[] = [];
+    const no = () => false;
+    const device = { isFile: no, isDirectory: no, isSymbolicLink: no, isFIFO: no, isCharacterDevice: () => true, isBlockDevice: no, isSocket: no } as unknown as fs.Stats;
+    const fake: OutputFs = {
+      lstatSync: () => device,
+      openSync: () => (calls.push("open"), 3),
+      writeSync: () => (calls.push("write"), 0),
+      fsyncSync: () => void calls.push("fsync"),
+      closeSync: () => void calls.push("close"),
+      renameSync: () => void calls.push("rename"),
+      unlinkSync: () => void calls.push("unlink"),
+    };
+    const got = await writeOutput(streams("/work"), "null", "x", fake);
+    expect(got._unsafeUnwrapErr()).toEqual({ kind: "not-regular", path: "null", reason: "it is a character device; only a regular file is replaced" });
+    expect(calls).toEqual([]);
+  });
+
+  test("a failed standard output write is a stdout refusal", async () => {
+    const io = { ...streams("/"), stdout: { write: () => Promise.reject(Object.assign(new Error("x"), { code: "EPIPE" })) } };
+    expect((await writeOutput(io, "-", "t")). _unsafeUnwrapErr()).toEqual({ kind: "stdout", path: "standard output", reason: "EPIPE" });
+  });
+});

@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import * as nodeFs from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { notRegular } from "./input.js";
+import { type CliWriter, reasonOf } from "./streams.js";
+
+/** Where outputs go: relative targets resolve against `cwd`; `-` is `stdout`. */
+export interface OutputSink {
+  readonly cwd: string;
+  readonly stdout: CliWriter;
+}
+
+/** The node:fs calls `writeOutput` makes: node:fs itself, or a test's fault-injecting wrapper. */
+export interface OutputFs {
+  lstatSync(path: string, options: { throwIfNoEntry: false }): nodeFs.Stats | undefined;
+  openSync(path: string, flags: string | number, mode?: number): number;
+  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
+  fsyncSync(fd: number): void;
+  closeSync(fd: number): void;
+  renameSync(from: string, to: string): void;
+  unlinkSync(path: string): void;
+}
+
+/** Why an output was not written. `path` is the target as given (`standard output` for `-`). */
+export interface OutputRefusal {
+  /** `not-regular`: the target exists and is not a regular file; `io`: a file call failed; `stdout`: writing standard output failed. */
+  readonly kind: "not-regular" | "io" | "stdout";
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** Refuses a target that exists and is not a regular file (a symbolic link included: it is never followed). */
+function vetTarget(fs: OutputFs, abs: string): string | undefined {
+  const s = fs.lstatSync(abs, { throwIfNoEntry: false });
+  const what = s === undefined ? undefined : notRegular(s);
+  return what === undefined ? undefined : `it is ${what}; only a regular file is replaced`;
+}
+
+function writeAll(fs: OutputFs, fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+}
+
+/** Makes the rename durable; a platform that cannot fsync a directory (EISDIR, EINVAL, EPERM) is let be. */
+function syncDirectory(fs: OutputFs, dir: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(dir, "r");
+  } catch {
+    return;
+  }
+  try {
+    fs.fsyncSync(fd);
+  } catch (e) {
+    if (!["EISDIR", "EINVAL", "EPERM", "ENOTSUP"].includes(reasonOf(e))) throw e;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Temp file beside the target, written, fsynced, renamed over it, the directory fsynced; on failure the temp file is removed. */
+function replace(fs: OutputFs, target: string, bytes: Uint8Array): void {
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const fd = fs.openSync(temp, "wx", 0o644);
+  try {
+    try {
+      writeAll(fs, fd, bytes);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, target);
+  } catch (e) {
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // Already gone: the write's own error is the one to report.
+    }
+    throw e;
+  }
+  syncDirectory(fs, dirname(target));
+}
+
+/**
+ * The one way a decay CLI writes its `-o` output: `-` is standard output; any other target is
+ * written atomically (a temporary file in its directory, written, fsynced, renamed over it, the
+ * directory fsynced), so on any failure the old file is byte-identical and no temporary file
+ * remains. A target that exists and is not a regular file (device, FIFO, socket, directory,
+ * symbolic link) is refused and left untouched.
+ */
+export function writeOutput(io: OutputSink, target: string, text: string, fs: OutputFs = nodeFs): ResultAsync<void, OutputRefusal> {
+  if (target === "-") {
+    return ResultAsync.fromPromise(
+      Promise.resolve().then(() => io.stdout.write(text)),
+      (e): OutputRefusal => ({ kind: "stdout", path: "standard output", reason: reasonOf(e) }),
+    );
+  }
+  const abs = resolve(io.cwd, target);
+  const run = (): OutputRefusal | undefined => {
+    const refused = vetTarget(fs, abs);
+    if (refused !== undefined) return { kind: "not-regular", path: target, reason: refused };
+    replace(fs, abs, Buffer.from(text, "utf8"));
+    return undefined;
+  };
+  return ResultAsync.fromPromise(Promise.resolve().then(run), (e): OutputRefusal => ({ kind: "io", path: target, reason: reasonOf(e) })).andThen((refusal) =>
+    refusal === undefined ? okAsync(undefined) : errAsync(refusal),
+  );
+}

@@ -1,0 +1,96 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { decodeUtf8, firstInvalidByte } from "./decode.js";
+import { looksLikeContract, parseContract } from "./parse-contract.js";
+import { renderContract } from "./render.js";
+import { readCodeSpan } from "./text.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const sample = readFileSync(join(root, "fixtures/plans/self-check/weak-row.contract.md"), "utf8");
+const two = renderContract({
+  ...parseContract(sample)._unsafeUnwrap(),
+  stages: [1, 2, 3].map((n) => ({ id: `S${n}`, label: `Stage ${n}`, title: "t", instructions: "do it", exit_criterion: null, acceptance: [], depends_on: [], optional: true })),
+});
+
+describe("a contract records its stage count and body digest; parsing verifies both", () => {
+  test("the front matter holds stages and body_sha256", () => {
+    expect(two).toMatch(/^stages: 3$/m);
+    expect(two).toMatch(/^body_sha256: [0-9a-f]{64}$/m);
+    expect(parseContract(two).isOk()).toBe(true);
+  });
+
+  test("a contract cut at a stage boundary names the stage count that does not match", () => {
+    const cut = two.slice(0, two.indexOf("## S3: t"));
+    expect(parseContract(cut)._unsafeUnwrapErr()).toEqual({ code: "contract-integrity", line: 7, field: "stage count", recorded: "3", found: "2" });
+  });
+
+  test("a contract cut inside a stage, or edited, names the body digest", () => {
+    const cut = two.slice(0, two.indexOf("### Acceptance", two.indexOf("## S3: t")));
+    expect(parseContract(cut)._unsafeUnwrapErr()).toMatchObject({ code: "contract-integrity", line: 8, field: "body_sha256" });
+    const edited = two.replace("do it", "do something else");
+    expect(parseContract(edited)._unsafeUnwrapErr()).toMatchObject({ code: "contract-integrity", field: "body_sha256" });
+  });
+
+  test("a BOM is accepted, and the contract is still a contract", () => {
+    expect(looksLikeContract(`\uFEFF${two}`)).toBe(true);
+    expect(parseContract(`\uFEFF${two}`)._unsafeUnwrap()).toEqual(parseContract(two)._unsafeUnwrap());
+    expect(decodeUtf8(new TextEncoder().encode(`\uFEFF${two}`))._unsafeUnwrap()).toBe(two);
+  });
+
+  test("an unknown format version is a fault naming it and the versions supported, not a plan", () => {
+    for (const version of ["decay-contract/1", "decay-contract/9"]) {
+      const text = two.replace("format: decay-contract/2", `format: ${version}`);
+      expect(looksLikeContract(text)).toBe(true);
+      expect(parseContract(text)._unsafeUnwrapErr()).toEqual({ code: "contract-version", line: 2, found: version, supported: ["decay-contract/2"] });
+    }
+  });
+});
+
+describe("no regular expression is built from input", () => {
+  test("40,000 backticks in a row read as no code span, quickly and without a RegExp error", () => {
+    const ticks = "`".repeat(40_000);
+    expect(readCodeSpan({ text: `${ticks}x`, pos: 0 })).toBeNull();
+    expect(readCodeSpan({ text: `${ticks}x${ticks}`, pos: 0 })).toBe("x");
+    expect(readCodeSpan({ text: "``a`b``", pos: 0 })).toBe("a`b");
+  });
+});
+
+describe("decodeUtf8", () => {
+  test("names the line, the byte offset and the byte of the first invalid sequence", () => {
+    const bytes = new Uint8Array([0x61, 0x0a, 0x62, 0x63, 0xe2, 0x28, 0xa1, 0x0a]);
+    expect(decodeUtf8(bytes)._unsafeUnwrapErr()).toEqual({ code: "not-utf8", line: 2, offset: 4, column: 2, byte: "E2" });
+  });
+  test("lines ending in CR alone are named; one CR at the very end is a line ending", () => {
+    const enc = (s: string) => new TextEncoder().encode(s);
+    expect(decodeUtf8(enc("# Plan\r## 6. Recommendation\r"))._unsafeUnwrapErr()).toEqual({ code: "cr-line-endings", line: 1 });
+    expect(decodeUtf8(enc("# Plan\r"))._unsafeUnwrap()).toBe("# Plan\r");
+    expect(decodeUtf8(enc("# Plan\r\nx\r\n"))._unsafeUnwrap()).toBe("# Plan\r\nx\r\n");
+  });
+  test("surrogates and overlong forms are refused as the decoder refuses them", () => {
+    expect(decodeUtf8(new Uint8Array([0xed, 0xa0, 0x80]))._unsafeUnwrapErr()).toMatchObject({ offset: 0, byte: "ED" });
+    expect(decodeUtf8(new Uint8Array([0x41, 0xc0, 0xaf]))._unsafeUnwrapErr()).toMatchObject({ offset: 1, byte: "C0" });
+  });
+  test("agrees with a fatal TextDecoder on any bytes, and the offset it names is where the valid prefix ends", () => {
+    const fatal = new TextDecoder("utf-8", { fatal: true });
+    const bytes = fc.uint8Array({ maxLength: 40 }).chain((a) => fc.constant(a));
+    fc.assert(
+      fc.property(bytes, (b) => {
+        let valid = true;
+        try {
+          fatal.decode(b);
+        } catch {
+          valid = false;
+        }
+        const at = firstInvalidByte(b);
+        expect(at === undefined).toBe(valid);
+        const crOnly = valid && b.indexOf(13) !== -1 && b.indexOf(13) !== b.length - 1 && b.indexOf(10) === -1;
+        expect(decodeUtf8(b).isOk()).toBe(valid && !crOnly);
+        if (at !== undefined) expect(() => fatal.decode(b.subarray(0, at.offset))).not.toThrow();
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

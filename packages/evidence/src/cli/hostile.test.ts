@@ -1,0 +1,144 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { startTestServer, type TestServer } from "../transport/test-server.js";
+import { memoryIo, project, runCli, writeRecordFile } from "./testing.js";
+
+// records[0] of the reference vectors.
+const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
+"merge_sha":"0123456789abcdef0123456789abcdef01234567","deployment":{"id":"deployment-8","version":"build-19"},"timestamp":100,
+"checks":[{"command":"verify-deployment","result":"health checks passed"}],"production_status":"succeeded",
+"author":{"id":17,"login":"owner"},"previous_attempt":null}`;
+const CONTENT = "e4cb737b845630149f77864303653ebd7b074111cc0c09a3a15c9f5c1715618d";
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const run = runCli;
+
+async function prepared() {
+  const { repo, home } = await project();
+  const env = { HOME: home, GITHUB_TOKEN: "tok" };
+  const exec = (argv: string[], extra: Partial<Parameters<typeof memoryIo>[0]> = {}) => run(argv, { cwd: repo, env, ...extra });
+  const file = writeRecordFile(repo, "r.json", RECORD);
+  const out = await exec(["prepare", file]);
+  expect(out.code).toBe(0);
+  const path = out.out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+  const root = path.slice(0, path.lastIndexOf("/"));
+  return { repo, home, exec, file, path, root, snapshot: join(root, `snapshot-${CONTENT}.json`) };
+}
+
+describe("inputs are bounded (decay-evidence)", () => {
+  test("a record file that is a FIFO is refused before it is opened", async () => {
+    const { repo } = await project();
+    execFileSync("mkfifo", [join(repo, "records", "pipe.json")]);
+    for (const command of ["hash", "prepare"]) {
+      const r = await run([command, "records/pipe.json"], { cwd: repo });
+      expect([r.code, r.out]).toEqual([2, ""]);
+      expect(r.err).toBe("decay-evidence: cannot read records/pipe.json: it is a FIFO (named pipe), not a regular file\n");
+    }
+  });
+
+  test("standard input past --max-input-bytes is refused; --json prints a fault object", async () => {
+    const { repo } = await project();
+    const r = await run(["hash", "-", "--json", "--max-input-bytes", "100"], { cwd: repo, stdin: RECORD });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out).fault.message).toBe("cannot read standard input: it is larger than the limit of 100 bytes (--max-input-bytes raises it)");
+  });
+
+  test("an envelope that is a FIFO is refused by status and publish, never opened", async () => {
+    const { exec, path, root } = await prepared();
+    rmSync(path);
+    execFileSync("mkfifo", [path]);
+    const status = await exec(["status"]);
+    expect(status.code).toBe(1);
+    expect(status.out).toContain(`unreadable ${path}\n  evidence store: ${path} is a FIFO, socket or device, not a regular file`);
+    expect(readdirSync(root).sort()).toEqual([path.slice(root.length + 1), `snapshot-${CONTENT}.json`].sort());
+  });
+});
+
+describe("section 7: the evidence store and publish", () => {
+  test("prepare restores a deleted or corrupted snapshot; status reports one", async () => {
+    const { exec, file, snapshot } = await prepared();
+    const intact = readFileSync(snapshot, "utf8");
+    rmSync(snapshot);
+    const missing = await exec(["status"]);
+    expect(missing.out).toMatch(/evidence-pending pr 23 .* snapshot missing\n/);
+    expect((await exec(["prepare", file])).code).toBe(0);
+    expect(readFileSync(snapshot, "utf8")).toBe(intact);
+    writeFileSync(snapshot, "{}\n");
+    const json = JSON.parse((await exec(["status", "--json"])).out) as { records: { snapshot: string }[] };
+    expect(json.records.map((r) => r.snapshot)).toEqual(["corrupt"]);
+    expect((await exec(["prepare", file])).code).toBe(0);
+    expect(readFileSync(snapshot, "utf8")).toBe(intact);
+    expect(JSON.parse((await exec(["status", "--json"])).out).records[0].snapshot).toBe("ok");
+  });
+
+  test("re-publishing a published record while the forge is down keeps it published with its URL", async () => {
+    const { exec, path } = await prepared();
+    const server = await startTestServer({ repo: "forge.test/owner/repo", tokens: { tok: { author: { id: 17n, login: "owner" } } } });
+    servers.push(server);
+    const flags = ["--github", "owner/repo", "--api-url", server.baseUrl, "--allow-publish", "--content-sha256", CONTENT];
+    const first = await exec(["publish", path, ...flags]);
+    expect(first.code).toBe(0);
+    const url = first.out.replace("published ", "").trim();
+    server.inject("GET", { kind: "status", status: 503 }, 50);
+    const again = await exec(["publish", path, ...flags]);
+    expect(again.code).toBe(1);
+    expect(again.out).toBe(`published ${url}\nreason transport-unavailable: the record stays published; this run could not reach the forge to confirm it\n`);
+    const stored = JSON.parse(readFileSync(path, "utf8")) as { record: { evidence_status: string; canonical_url: string } };
+    expect(stored.record).toMatchObject({ evidence_status: "published", canonical_url: url });
+  });
+
+  test("an invalid --api-url is a usage fault saying why, before any request; a relative --home is refused", async () => {
+    const { exec, path } = await prepared();
+    const urls: readonly (readonly [string, string])[] = [
+      ["not a url", "it does not parse as an absolute URL"],
+      ["ftp://example.test/api", "its scheme is ftp, not https or http"],
+      ["https://user:pw@example.test", "it holds credentials"],
+    ];
+    for (const [url, why] of urls) {
+      const r = await exec(["publish", path, "--github", "owner/repo", "--api-url", url]);
+      expect([url, r.code, r.out]).toEqual([url, 2, ""]);
+      expect(r.err).toContain(`--api-url ${JSON.stringify(url)} is not a valid URL: ${why}`);
+    }
+    const relative = await exec(["status", "--home", "some/home"]);
+    expect([relative.code, relative.err]).toEqual([2, 'decay-evidence: usage: --home must be an absolute path, not "some/home" (see decay-evidence --help)\n']);
+  });
+
+  test("an envelope or a record that starts with a BOM is refused, naming the file", async () => {
+    const { exec, file, path, repo } = await prepared();
+    const bytes = readFileSync(path);
+    writeFileSync(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]));
+    const again = await exec(["prepare", file]);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain(`${path}: invalid pending envelope at : the file starts with a UTF-8 byte order mark (BOM)`);
+    writeRecordFile(repo, "bom.json", `\uFEFF${RECORD}`);
+    const record = await exec(["hash", "records/bom.json"]);
+    expect([record.code, record.err]).toEqual([2, expect.stringContaining("records/bom.json starts with a UTF-8 byte order mark (BOM)")]);
+  });
+
+  test("a checkout path the runtime sees with U+FFFD (bytes that are not UTF-8) is refused, never hashed", async () => {
+    const r = await run(["slug", "/srv/caf\uFFFD"], { cwd: "/" });
+    expect([r.code, r.out]).toEqual([2, ""]);
+    expect(r.err).toContain("the path /srv/caf\uFFFD holds bytes that are not UTF-8 (shown as U+FFFD)");
+    const store = await run(["status", "--repo", "/srv/caf\uFFFD", "--home", "/tmp"], { cwd: "/" });
+    expect(store.code).toBe(2);
+  });
+
+  test("one unreadable envelope does not hide the others: status lists each and exits 1", async () => {
+    const { exec, root, repo } = await prepared();
+    const second = writeRecordFile(repo, "r2.json", RECORD.replace('"Task 9"', '"Task 10"'));
+    expect((await exec(["prepare", second])).code).toBe(0);
+    const broken = join(root, `${"0".repeat(64)}.json`);
+    writeFileSync(broken, "{ not json");
+    const r = await exec(["status", "--json"]);
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.out) as { records: { task: string }[]; unreadable: { path: string; code: string }[] };
+    expect(json.records.map((x) => x.task).sort()).toEqual(["Task 10", "Task 9"]);
+    expect(json.unreadable).toEqual([{ path: broken, code: "invalid-json", message: expect.stringContaining("") }]);
+  });
+});

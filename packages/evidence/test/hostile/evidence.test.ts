@@ -1,0 +1,80 @@
+// decay-evidence (the built bin) against the shared hostile inputs: every one a fault (exit 2),
+// one line naming the input, no stack trace, memory bounded, the temp dir as it was.
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { BINS, ENDLESS, expectFault, fifo, runBin, snapshot } from "../../../../test-utils/hostile.js";
+import { tempDir } from "../../../../test-utils/tmp.js";
+
+const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
+"merge_sha":"0123456789abcdef0123456789abcdef01234567","deployment":{"id":"deployment-8","version":"build-19"},"timestamp":100,
+"checks":[{"command":"verify-deployment","result":"health checks passed"}],"production_status":"succeeded",
+"author":{"id":17,"login":"owner"},"previous_attempt":null}`;
+
+const evidence = (args: string[], cwd: string, stdin?: Parameters<typeof runBin>[2]["stdin"]) =>
+  runBin(BINS.evidence, args, stdin === undefined ? { cwd } : { cwd, stdin });
+
+/** A git checkout `repo/` inside a temp dir that is also HOME (so the store stays inside it). */
+async function scene(extra: (repo: string) => void = () => undefined) {
+  const dir = await tempDir("decay-hostile-evidence-");
+  const repo = join(dir, "repo");
+  fs.mkdirSync(repo);
+  execFileSync("git", ["init", "-q", repo], { env: { PATH: process.env["PATH"] ?? "", GIT_CONFIG_NOSYSTEM: "1", HOME: dir } });
+  fs.writeFileSync(join(repo, "r.json"), RECORD);
+  extra(repo);
+  return { dir, repo, before: snapshot(dir) };
+}
+
+describe("decay-evidence: inputs", () => {
+  test("a record that is a FIFO: refused before opening, by hash and by prepare", async () => {
+    const { dir, repo, before } = await scene((r) => void fifo(join(r, "pipe.json")));
+    for (const command of ["hash", "prepare"]) {
+      expectFault(await evidence([command, "pipe.json", "--home", dir], repo), "pipe.json", /FIFO/);
+    }
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("standard input longer than the limit: refused, memory bounded", async () => {
+    const { dir, repo, before } = await scene();
+    expectFault(await evidence(["hash", "-", "--max-input-bytes", "4194304"], repo, ENDLESS), "standard input", /larger than the limit/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("/dev/zero (where it exists): refused, never read", async () => {
+    if (!fs.existsSync("/dev/zero")) return;
+    const { repo } = await scene();
+    expectFault(await evidence(["hash", "/dev/zero"], repo), "/dev/zero", /character device/);
+  });
+
+  test("invalid UTF-8 and a BOM in a record: named", async () => {
+    const { repo } = await scene((r) => {
+      fs.writeFileSync(join(r, "bad.json"), Buffer.concat([Buffer.from(RECORD.slice(0, 40)), Buffer.from([0xff]), Buffer.from(RECORD.slice(40))]));
+      fs.writeFileSync(join(r, "bom.json"), `\uFEFF${RECORD}`);
+    });
+    expectFault(await evidence(["hash", "bad.json"], repo), "bad.json", /not valid UTF-8/);
+    expectFault(await evidence(["hash", "bom.json"], repo), "bom.json", /byte order mark/);
+  });
+
+  test("an envelope that is a FIFO: publish refuses it, never opens it", async () => {
+    const { dir, repo } = await scene();
+    const prepared = await evidence(["prepare", "r.json", "--home", dir], repo);
+    expect(prepared.status).toBe(0);
+    const path = prepared.stdout.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+    fs.rmSync(path);
+    fifo(path);
+    const before = snapshot(dir);
+    const run = await runBin(BINS.evidence, ["publish", path, "--home", dir, "--github", "owner/repo", "--api-url", "http://127.0.0.1:9"], {
+      cwd: repo,
+      env: { GITHUB_TOKEN: "tok" },
+    });
+    expectFault(run, path, /a FIFO, socket or device, not a regular file/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("an invalid --api-url: refused before any request, saying why", async () => {
+    const { dir, repo } = await scene();
+    const run = await runBin(BINS.evidence, ["publish", "x.json", "--home", dir, "--github", "owner/repo", "--api-url", "ftp://x"], { cwd: repo, env: { GITHUB_TOKEN: "tok" } });
+    expectFault(run, "ftp://x", /its scheme is ftp, not https or http/);
+  });
+});
