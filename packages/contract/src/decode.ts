@@ -54,6 +54,9 @@ function crOnly(text: string): Result<string, ContractFault> {
  * offset of the first of them. Lines ending in CR alone are a `cr-line-endings` fault.
  */
 export function decodeUtf8(bytes: Uint8Array): Result<string, ContractFault> {
+  // A UTF-16 byte-order mark says what the file is: name the encoding, not a stray byte.
+  const [b0, b1] = bytes;
+  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff)) return err({ code: "encoding", line: 1, encoding: "UTF-16 (it starts with a UTF-16 byte-order mark)" });
   try {
     const text = STRICT.decode(bytes);
     return crOnly(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
