@@ -14,7 +14,7 @@ import type { PlanTask, RecordLine, TaskPlan, TaskState } from "./schema.js";
 export interface ResumeOptions {
   readonly plan: TaskPlan;
   readonly record: JournalRecord;
-  readonly git: Git;
+  readonly git: Pick<Git, "head" | "log" | "dirty">;
   readonly shell: Shell;
   /** The spec's markdown (for its `Status`); omit when the plan has no spec. */
   readonly spec?: string | null;
