@@ -15,6 +15,18 @@ export type CliFault =
   | { code: "adapters-missing"; command: string }
   | { code: "stdout-write-failed"; reason: string };
 
+/** Every CLI fault code, for exhaustive tables (docs). */
+export const CLI_FAULT_CODES = [
+  "usage",
+  "file-unreadable",
+  "file-not-utf8",
+  "file-unwritable",
+  "journal",
+  "exec",
+  "adapters-missing",
+  "stdout-write-failed",
+] as const satisfies readonly CliFault["code"][];
+
 /** The exit code of a fault: one exhaustive switch, so a new fault cannot compile without one. */
 export function exitCodeFor(fault: CliFault): 2 {
   switch (fault.code) {
