@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { appendRecord, setTaskState } from "./append.js";
 import { parseLine, renderLine } from "./line.js";
+import { readTaskPlan } from "./plan.js";
 import { parseRecord, renderRecord } from "./record.js";
 import { BLOCKER_LABELS, type RecordLine } from "./schema.js";
 
@@ -45,14 +46,16 @@ const doc = fc.record({ before: surround, lines: fc.array(line, { maxLength: 8 }
 // Strings shaped like records and not: fragments of the grammar mixed with arbitrary text.
 const fragment = fc.oneof(
   fc.string(),
-  fc.constantFrom("## Execution record", "## Verification record", "```text", "```", "~~~", "Task 1: done - a -> b", "Task 2: blocked - x", "Base: unset", "\n", "\r\n", "\r", "# ## "),
+  fc.string({ unit: "binary" }),
+  fc.constantFrom("## Execution record", "## Verification record", "## Task 1: a", "Files: a, b", "Execution: inline", "```text", "```", "~~~", "Task 1: done - a -> b", "Task 2: blocked - x", "Base: unset", "\n", "\r\n", "\r", "# ## "),
 );
 const anything = fc.tuple(fc.array(fragment, { maxLength: 12 }), fc.constantFrom("\n", "")).map(([parts, sep]) => parts.join(sep));
 
 describe("record properties", () => {
-  it("parseLine and parseRecord never throw, and whatever parses renders back to the same text", () => {
+  it("parseLine, parseRecord and readTaskPlan never throw, and whatever parses renders back to the same text", () => {
     fc.assert(
       fc.property(anything, (x) => {
+        expect(() => readTaskPlan(x)).not.toThrow();
         const record = parseRecord(x);
         if (record.isOk()) expect(renderRecord(record.value)).toBe(x);
         for (const l of x.split(/\r\n|\n|\r/)) {

@@ -51,7 +51,8 @@ type Effects = Pick<ResumeOptions, "git" | "shell"> & { readonly base: string; r
 const touches = (paths: readonly string[], files: readonly string[]): boolean =>
   paths.some((p) => files.some((f) => p === f || p.startsWith(`${f.replace(/\/$/, "")}/`)));
 
-const overlap = (a: PlanTask, b: PlanTask): boolean => a.files.some((f) => b.files.includes(f));
+/** Two tasks share a file: the same path, or one inside a folder the other lists. */
+const overlap = (a: PlanTask, b: PlanTask): boolean => touches(a.files, b.files) || touches(b.files, a.files);
 
 /** A trace of a task: a commit in Base..HEAD touching its Files, or a change to them in the working tree. */
 function hasTrace(fx: Effects, task: PlanTask): ResultAsync<boolean, ExecFault> {
@@ -168,7 +169,9 @@ export function deriveResume(o: ResumeOptions): ResultAsync<Resume, ExecFault | 
   if (base === null) return okAsync(finish(true, []));
   const cwd = o.cwd ?? linesOf(record, "base").pop()?.where?.root ?? ".";
   return ResultAsync.combine([o.git.head(), o.git.dirty()]).andThen(([head, dirty]) => {
-    const fx: Effects = { git: o.git, shell: o.shell, base, head, dirty };
+    // Someone else's uncommitted changes (Initial dirty state) are no task's trace.
+    const foreign = new Set(linesOf(record, "dirty").flatMap((l) => l.paths.map((p) => p.path)));
+    const fx: Effects = { git: o.git, shell: o.shell, base, head, dirty: dirty.filter((p) => !foreign.has(p)) };
     return untraced(w, plan, fx)
       .andThen((traced) => overlaps(w, plan, record, traced, { ...o, cwd }))
       .map(() => finish(false, reopen(w, plan, record, status)));

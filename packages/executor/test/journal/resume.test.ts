@@ -45,6 +45,15 @@ describe("deriveResume, rule 1: a done task needs a trace", () => {
     expect([...r.states].map(([n, s]) => [n, s.state])).toEqual([[1, "pending"], [2, "done"], [3, "done"]]);
   });
 
+  it("does not take a change listed in Initial dirty state for a task's trace", async () => {
+    const repo = await tempRepo();
+    const base = await repo.commit({ "config.ts": "1\n" }, "base");
+    await repo.write({ "config.ts": "2\n" }); // someone else's edit, there before the run
+    const text = planText([{ n: 1, files: "config.ts" }], base, ["Initial dirty state: config.ts", done(1)]);
+    const { resume: r } = await resume(text, repo.dir);
+    expect(r.changes.map((c) => [c.n, c.to.state])).toEqual([[1, "pending"]]);
+  });
+
   it("writes the change in place and appends the Ruling when applied", async () => {
     const repo = await tempRepo();
     const base = await repo.commit({}, "base");
