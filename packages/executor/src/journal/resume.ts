@@ -104,7 +104,8 @@ function overlaps(w: Work, plan: TaskPlan, record: JournalRecord, traced: PlanTa
       const partial = plan.tasks.find((t) => t.n > task.n && w.states.get(t.n)?.state === "in progress" && overlap(task, t)) ?? null;
       const outcome = recheckRuling(task, rc, { later, marker, partial });
       if (outcome.back) change(w, task.n, { state: "pending" }, outcome.ruling);
-      else w.rulings.push({ kind: "ruling", text: outcome.ruling });
+      // A failure already explained in the record is not explained again on every resume.
+      else if (!linesOf(record, "ruling").some((r) => r.text === outcome.ruling)) w.rulings.push({ kind: "ruling", text: outcome.ruling });
       if (outcome.waitFor !== null) w.waiting.push({ n: task.n, after: outcome.waitFor });
     }
     return ok(undefined);
@@ -157,7 +158,7 @@ function stopFor(plan: TaskPlan, status: string | null, fresh: boolean, states: 
  * the Ruling lines explaining each change; writes nothing. On a fresh start (`Base: unset`) no
  * task changes.
  */
-export function deriveResume(o: ResumeOptions): ResultAsync<Resume, ExecFault | JournalFault> {
+export function deriveResume(o: ResumeOptions): ResultAsync<Resume, ExecFault> {
   const { plan, record } = o;
   const status = o.spec ? specStatus(o.spec) : null;
   const w: Work = { states: taskStates(plan, record), changes: [], rulings: [], rechecks: [], waiting: [] };

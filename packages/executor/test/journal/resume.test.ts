@@ -94,6 +94,8 @@ describe("deriveResume, rule 2: a done task overlapped by a later done task reru
     const { resume: r } = await resume(text, repo.dir);
     expect(r.changes).toEqual([]);
     expect(r.rulings[0]?.text).toMatch(/^Task 1 stays done - its GREEN `grep -q one shared.txt` failed \(exit 1\), explained by Task 2, which produces/);
+    const again = await resume(applyResume(text, r)._unsafeUnwrap(), repo.dir);
+    expect(again.resume.rulings).toEqual([]); // explained once, not on every resume
   });
 
   it("failing where a plan revision marker explains it, the task stays done with a Ruling naming the marker", async () => {
