@@ -88,5 +88,5 @@ export function failClaims(plan: TaskPlan, record: JournalRecord): FailClaims | 
 
 /** The spec's `Status:` word (`approved`, `draft`, …), or null when the spec names none. */
 export function specStatus(spec: string): string | null {
-  return /^(?:\*\*)?Status:?(?:\*\*)?:?[ \t]*`?([A-Za-z-]+)/m.exec(spec)?.[1]?.toLowerCase() ?? null;
+  return /^(?:\*\*)?Status(?::\*\*|\*\*:|:)[ \t]*`?([a-z-]+)/im.exec(spec)?.[1]?.toLowerCase() ?? null;
 }
