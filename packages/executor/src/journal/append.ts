@@ -3,7 +3,7 @@
 import { err, ok, Result } from "neverthrow";
 import type { JournalFault } from "./fault.js";
 import { parseLine, renderLine } from "./line.js";
-import { type MdLine, splitLines } from "./markdown.js";
+import { type MdLine, splitLines, unclosedFence } from "./markdown.js";
 import { type JournalRecord, parseRecord } from "./record.js";
 import type { RecordLine, TaskState } from "./schema.js";
 
@@ -43,6 +43,15 @@ function newBlock(record: JournalRecord, texts: readonly string[]): string {
   return insertAt(source, at, lead + block + (section && section.end < lines.length ? eol : ""));
 }
 
+/** A new block, unless the file ends inside a fenced block that would swallow it. */
+function newRecordBlock(record: JournalRecord, added: readonly RecordLine[]): Result<string, JournalFault> {
+  const all = splitLines(record.source);
+  const open = unclosedFence(all);
+  const atEnd = !record.section || record.section.end === all.length;
+  if (open !== null && atEnd) return err({ code: "record-unclosed", line: open + 1 });
+  return checkedAll(added, 1).map((texts) => newBlock(record, texts));
+}
+
 /** Replace line `line` (1-based) of the markdown by `texts`, keeping its line ending after the last. */
 function replaceLine(markdown: string, line: number, texts: readonly string[]): string {
   const target = splitLines(markdown)[line - 1] as MdLine;
@@ -77,7 +86,7 @@ export function appendRecord(markdown: string, lines: readonly RecordLine[]): Re
     .andThen((parsed) => fillBase(parsed, lines))
     .andThen(({ markdown: filled, rest }) =>
       parseRecord(filled).andThen((record) => {
-        if (!record.block) return checkedAll(rest, 1).map((texts) => newBlock(record, texts));
+        if (!record.block) return newRecordBlock(record, rest);
         const all = splitLines(filled);
         const close = all[record.block.close] as MdLine;
         const eol = eolOf([all[record.block.close - 1] as MdLine]);

@@ -23,7 +23,7 @@ export function describeJournalFault(fault: JournalFault): string {
     case "record-line-invalid":
       return `line ${fault.line} of the record is malformed (${fault.issue}): ${JSON.stringify(fault.text)}`;
     case "record-unclosed":
-      return `the record's text block opened at line ${fault.line} is never closed`;
+      return `the fenced block opened at line ${fault.line} is never closed, so the record cannot be read or written there`;
     case "plan-invalid":
       return `line ${fault.line} of the plan: ${fault.issue}`;
     case "task-unknown":

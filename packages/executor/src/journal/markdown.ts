@@ -42,19 +42,28 @@ export function closes(text: string, marker: string): boolean {
 
 /** For each line, true when it lies inside a fenced code block (its fence lines included). */
 export function fencedMask(lines: readonly MdLine[]): boolean[] {
+  return scanFences(lines).mask;
+}
+
+/** The index of the line opening a fenced block that is still open at the end of the text, or null. */
+export function unclosedFence(lines: readonly MdLine[]): number | null {
+  return scanFences(lines).open;
+}
+
+function scanFences(lines: readonly MdLine[]): { mask: boolean[]; open: number | null } {
   const mask: boolean[] = [];
-  let open: string | null = null;
-  for (const line of lines) {
+  let open: { marker: string; index: number } | null = null;
+  lines.forEach((line, index) => {
     if (open !== null) {
       mask.push(true);
-      if (closes(line.text, open)) open = null;
-      continue;
+      if (closes(line.text, open.marker)) open = null;
+      return;
     }
     const fence = fenceOf(line.text);
-    if (fence) open = fence.marker;
+    if (fence) open = { marker: fence.marker, index };
     mask.push(fence !== null);
-  }
-  return mask;
+  });
+  return { mask, open: (open as { index: number } | null)?.index ?? null };
 }
 
 /** An ATX heading outside fenced code: its level and text. */

@@ -51,6 +51,13 @@ const fragment = fc.oneof(
 );
 const anything = fc.tuple(fc.array(fragment, { maxLength: 12 }), fc.constantFrom("\n", "")).map(([parts, sep]) => parts.join(sep));
 
+/** The first UTF-16 index where `b` differs from `a` (a's length when b starts with all of a). */
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i;
+}
+
 describe("record properties", () => {
   it("parseLine, parseRecord and readTaskPlan never throw, and whatever parses renders back to the same text", () => {
     fc.assert(
@@ -63,7 +70,7 @@ describe("record properties", () => {
           if (parsed.isOk()) expect(renderLine(parsed.value)).toBe(l);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 500 },
     );
   });
 
@@ -88,14 +95,28 @@ describe("record properties", () => {
     fc.assert(
       fc.property(doc, fc.array(line.filter((l) => l.kind !== "base"), { minLength: 1, maxLength: 4 }), (x, added) => {
         const out = appendRecord(x, added)._unsafeUnwrap();
-        const at = [...x].findIndex((_, i) => x[i] !== out[i]);
-        const cut = at < 0 ? x.length : at;
+        const cut = firstDifference(x, out);
         expect(out.slice(0, cut)).toBe(x.slice(0, cut));
         expect(out.slice(cut + out.length - x.length)).toBe(x.slice(cut));
         const before = parseRecord(x)._unsafeUnwrap().entries.map((e) => e.value);
         expect(parseRecord(out)._unsafeUnwrap().entries.map((e) => e.value)).toEqual([...before, ...added]);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("append on any text either refuses or inserts at one place, and the lines read back at the record's end", () => {
+    fc.assert(
+      fc.property(anything, fc.array(line.filter((l) => l.kind !== "base"), { minLength: 1, maxLength: 3 }), (x, added) => {
+        const out = appendRecord(x, added);
+        if (out.isErr()) return;
+        const y = out.value;
+        const cut = firstDifference(x, y);
+        expect(y.slice(0, cut)).toBe(x.slice(0, cut));
+        expect(y.slice(cut + y.length - x.length)).toBe(x.slice(cut));
+        expect(parseRecord(y)._unsafeUnwrap().entries.slice(-added.length).map((e) => e.value)).toEqual(added);
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -73,6 +73,10 @@ describe("appendRecord", () => {
     expect(parseRecord(out)._unsafeUnwrap().entries).toHaveLength(2);
   });
 
+  it("refuses to add a record after a fenced block the file never closes", () => {
+    expect(appendRecord("# Spec\n\n```sh\nnpm test\n", [{ kind: "branch", branch: "b" }])._unsafeUnwrapErr()).toEqual({ code: "record-unclosed", line: 3 });
+  });
+
   it("adds a text block to a record section that has none, before the next section", () => {
     const spec = "# Spec\n\n## Verification record\n\n## Notes\n\nx\n";
     const out = appendRecord(spec, [{ kind: "branch", branch: "b" }])._unsafeUnwrap();
