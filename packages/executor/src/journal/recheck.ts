@@ -43,5 +43,5 @@ export function recheckRuling(task: PlanTask, rc: Recheck, why: Explanations): R
     return { back: false, waitFor: why.partial.n, ruling: `Task ${task.n} stays done - ${failed}, explained by the partial work of Task ${why.partial.n}, still in progress; rechecked once it is done - medium, the partial work may not be the cause` };
   }
   const by = why.later.map((t) => `Task ${t.n}`).join(", ");
-  return { back: true, waitFor: null, ruling: `Task ${task.n} back to pending - ${failed} after ${by} edited the same files - medium, the later edit may have broken it` };
+  return { back: true, waitFor: null, ruling: `Task ${task.n} back to pending - ${failed} after ${by} edited the same files - medium, the later change may be what broke it` };
 }

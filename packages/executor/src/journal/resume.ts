@@ -84,7 +84,7 @@ function untraced(w: Work, plan: TaskPlan, fx: Effects): ResultAsync<PlanTask[],
     for (const task of plan.tasks) {
       if (w.states.get(task.n)?.state !== "done") continue;
       if (yield* hasTrace(fx, task)) traced.push(task);
-      else change(w, task.n, { state: "pending" }, `Task ${task.n} back to pending - no commit in ${fx.base.slice(0, 7)}..${fx.head.slice(0, 7)} touches its Files and none of them changed in the working tree - low, the task reruns`);
+      else change(w, task.n, { state: "pending" }, `Task ${task.n} back to pending - no commit in ${fx.base.slice(0, 7)}..${fx.head.slice(0, 7)} touches its Files and none of them changed in the working tree - low, the task runs again`);
     }
     return ok(traced);
   });
@@ -132,7 +132,7 @@ function reopen(w: Work, plan: TaskPlan, record: JournalRecord, status: string |
   for (const task of plan.tasks) {
     const s = w.states.get(task.n);
     if (s?.state === "blocked" && s.blocker === "conflicting intent" && status === "approved") {
-      change(w, task.n, { state: "pending" }, `Task ${task.n} back to pending - spec ${plan.spec ?? "(none)"} approved again - low, the task section was revised`);
+      change(w, task.n, { state: "pending" }, `Task ${task.n} back to pending - spec ${plan.spec ?? "(none)"} approved again - low, it runs as its section now reads`);
     }
   }
   const fail = failClaims(plan, record);
@@ -140,7 +140,7 @@ function reopen(w: Work, plan: TaskPlan, record: JournalRecord, status: string |
   for (const { claim, task } of fail.claims) {
     const s = task === null ? undefined : w.states.get(task);
     if (task === null || fail.handled.has(claim) || s?.state === "pending" || s?.state === "blocked") continue;
-    change(w, task, { state: "pending" }, `Task ${task} back to pending - Verify FAIL on ${claim} - low, the task reruns`);
+    change(w, task, { state: "pending" }, `Task ${task} back to pending - Verify FAIL on ${claim} - low, the task runs again`);
   }
   return fail.claims.filter((c) => c.task === null).map((c) => c.claim);
 }

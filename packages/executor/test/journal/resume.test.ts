@@ -86,7 +86,7 @@ describe("deriveResume, rule 2: a done task overlapped by a later done task reru
     const { repo, text } = await setup("two\n");
     const { resume: r } = await resume(text, repo.dir);
     expect(r.changes.map((c) => [c.n, c.to.state])).toEqual([[1, "pending"]]);
-    expect(r.rulings[0]?.text).toBe("Task 1 back to pending - its GREEN `grep -q one shared.txt` failed (exit 1) after Task 2 edited the same files - medium, the later edit may have broken it");
+    expect(r.rulings[0]?.text).toBe("Task 1 back to pending - its GREEN `grep -q one shared.txt` failed (exit 1) after Task 2 edited the same files - medium, the later change may be what broke it");
   });
 
   it("failing where the later task's Produces explains it, the task stays done with a Ruling naming that task", async () => {
@@ -140,7 +140,7 @@ describe("deriveResume, rule 3: conflicting intent and the spec's Status", () =>
     const text = planText([{ n: 1, files: "a.txt" }, { n: 2, files: "b.txt" }], base, [blocked]);
     const { resume: r } = await resume(text, repo.dir, "# Spec\n\nStatus: approved\n");
     expect(r.changes.map((c) => [c.n, c.from.state, c.to.state])).toEqual([[2, "blocked", "pending"]]);
-    expect(r.rulings[0]?.text).toBe("Task 2 back to pending - spec docs/spec.md approved again - low, the task section was revised");
+    expect(r.rulings[0]?.text).toBe("Task 2 back to pending - spec docs/spec.md approved again - low, it runs as its section now reads");
     expect(r.stop).toBeNull();
   });
 
@@ -171,7 +171,7 @@ describe("deriveResume, rule 4: a failing last Verify", () => {
     const lines = [done(1), done(2), "Verify: FAIL full tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904 2026-11-30 14:05", "Round verify 1: AC2 and AC7 fail"];
     const { plan, record, resume: r } = await resume(planText(tasks, base, lines), repo.dir);
     expect(r.changes.map((c) => [c.n, c.to.state])).toEqual([[1, "pending"]]);
-    expect(r.rulings.map((l) => l.text)).toEqual(["Task 1 back to pending - Verify FAIL on AC2 - low, the task reruns"]);
+    expect(r.rulings.map((l) => l.text)).toEqual(["Task 1 back to pending - Verify FAIL on AC2 - low, the task runs again"]);
     expect(r.unplannedClaims).toEqual(["AC7"]);
     expect(nextStep({ plan, record, spec: "Status: approved", states: r.states })).toBe("Next step: plan-craft - AC7");
   });
@@ -180,7 +180,7 @@ describe("deriveResume, rule 4: a failing last Verify", () => {
     const repo = await tempRepo();
     const base = await repo.commit({}, "base");
     await repo.commit({ "a.txt": "a\n" }, "work");
-    const lines = [done(1), "Verify: FAIL compact tree 4b825dc6 2026-11-30 14:05", "Round verify 1: AC2", "Ruling: Task 1 back to pending - Verify FAIL on AC2 - low, the task reruns"];
+    const lines = [done(1), "Verify: FAIL compact tree 4b825dc6 2026-11-30 14:05", "Round verify 1: AC2", "Ruling: Task 1 back to pending - Verify FAIL on AC2 - low, the task runs again"];
     const { resume: r } = await resume(planText([{ n: 1, files: "a.txt", extra: "AC2" }], base, lines), repo.dir);
     expect(r.changes).toEqual([]);
   });
