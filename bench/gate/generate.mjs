@@ -16,7 +16,7 @@ const DIVERGING_PER_KIND = 10;
 const VERSION = "v1";
 
 /** A small seeded PRNG (mulberry32), so every machine generates the same workload. */
-function prng(seed) {
+export function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -9,6 +9,46 @@ export { inMemoryRunner } from "./runner.js";
 export type { ExecFault } from "./fault.js";
 export { describeExecFault, EXEC_FAULT_CODES } from "./fault.js";
 
+// --- agent protocol and the scripted agent ---
+export {
+  AcceptanceEffect,
+  AdjudicateReply,
+  AgentRequest,
+  Brief,
+  DEFAULT_MODELS,
+  DiagnoseReply,
+  Diagnosis,
+  Freeze,
+  Lens,
+  LENSES,
+  ModelHints,
+  Role,
+  WorkReply,
+} from "./agent/protocol.js";
+export type { Agent, RequestOf } from "./agent/protocol.js";
+export type { CallOutcome } from "./agent/call.js";
+export { callAgent } from "./agent/call.js";
+export type { AgentScript, ScriptAction, ScriptedAgentOptions } from "./agent/scripted.js";
+export { scriptedAgent, scriptKeys, scriptTable } from "./agent/scripted.js";
+
+// --- the run ---
+export type { RunOptions } from "./run/options.js";
+export { DEFAULT_PIN_GLOBS } from "./run/options.js";
+export { runPlan } from "./run/run-plan.js";
+export type { ContractVerdict, VerifyOptions } from "./run/preflight.js";
+export { verifyContract } from "./run/preflight.js";
+export { slugOf, workspacePaths } from "./run/paths.js";
+export type { WorkspacePaths } from "./run/paths.js";
+export { readLedger } from "./run/ledger.js";
+export { failureSignature, normaliseOutput } from "./run/signature.js";
+
+// --- documented data ---
+export { LedgerEntry, LedgerKind, LedgerRow, RefusedFix, RunEvent, RunReport, RunStatus, StageReport, StageState, TokensByRole } from "./schema.js";
+
+// --- clean room (runtime-neutral) ---
+export { isomorphicRoom } from "./isomorphic-room.js";
+export type { IsomorphicRoomOptions, RoomFs } from "./isomorphic-room.js";
+
 // --- journal ---
 export type { FailClaims, JournalFault, JournalRecord, NextStepInput, Recheck, RecordEntry, Resume, ResumeOptions, RoundDecision, RoundOptions, TaskChange } from "./journal/index.js";
 export {

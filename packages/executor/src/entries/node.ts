@@ -1,3 +1,8 @@
 // @decay/executor/node: the Node adapters (Shell over child_process, Git over the git binary, the
 // clean rooms that need a filesystem and a git binary). Named exports only.
-export {};
+export { gitCloneRoom, gitWorktreeRoom } from "../node/clean-rooms.js";
+export type { GitRoomOptions } from "../node/clean-rooms.js";
+export { systemGit } from "../node/git.js";
+export type { SystemGitOptions } from "../node/git.js";
+export { nodeShell } from "../node/shell.js";
+export type { NodeShellOptions } from "../node/shell.js";

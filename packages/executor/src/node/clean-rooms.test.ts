@@ -1,0 +1,5 @@
+import { cleanRoomContract } from "../testing/clean-room-suite.js";
+import { gitCloneRoom, gitWorktreeRoom } from "./clean-rooms.js";
+
+cleanRoomContract("gitCloneRoom", (repo) => gitCloneRoom({ repo }));
+cleanRoomContract("gitWorktreeRoom", (repo) => gitWorktreeRoom({ repo }));

@@ -1,0 +1,139 @@
+// Git over the system git binary. Only local operations exist here: no command that talks to
+// another repository is ever built, so none can be asked for.
+import { errAsync, okAsync, type ResultAsync } from "neverthrow";
+import type { ExecFault } from "../fault.js";
+import type { CommitInfo, Git } from "../ports.js";
+import { type GitInvoker, gitFailed, gitInvoker } from "./git-process.js";
+import { parseNumstat, parseStatus } from "./git-parse.js";
+
+/** Options of `systemGit`. */
+export interface SystemGitOptions {
+  /** The repository's working tree (or any directory inside it). */
+  readonly dir: string;
+  /** The environment git runs in (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+// Commits the run makes are its own: no hooks (a hook could reach outward), no signing prompt.
+const COMMIT = ["-c", "commit.gpgSign=false", "commit", "--quiet", "--no-verify", "--cleanup=whitespace", "-m"];
+const FALLBACK_IDENTITY = ["-c", "user.name=decay", "-c", "user.email=decay@localhost"];
+
+const lines = (text: string) => text.split("\n").filter((l) => l !== "");
+
+/** A yes/no question to git: its output on exit 0, null on exit 1 ("no"), a fault on anything else. */
+function probe(git: GitInvoker, args: readonly string[]): ResultAsync<string | null, ExecFault> {
+  return git.raw(args).andThen((o) => {
+    if (o.exit === 0) return okAsync(o.stdout.trim());
+    return o.exit === 1 ? okAsync(null) : errAsync(gitFailed(args, o));
+  });
+}
+
+type Where = Pick<Git, "head" | "branch" | "defaultBranch" | "switchBranch" | "dirty">;
+
+/** Where the repository stands, and moving between branches. */
+function where(git: GitInvoker, dir: string): Where {
+  const branchExists = (name: string) => probe(git, ["show-ref", "--verify", "--quiet", `refs/heads/${name}`]).map((o) => o !== null);
+  return {
+    head: () =>
+      probe(git, ["rev-parse", "--verify", "--quiet", "HEAD"]).andThen((id) =>
+        id === null ? errAsync<string, ExecFault>({ code: "no-head", repo: dir }) : okAsync(id),
+      ),
+    branch: () =>
+      probe(git, ["symbolic-ref", "--quiet", "HEAD"]).map((ref) => (ref?.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null)),
+    defaultBranch: () => defaultBranch(git, branchExists),
+    switchBranch: (name) => {
+      if (name.startsWith("-") || name.trim() === "") {
+        return errAsync({ code: "git-failed", op: "switch", reason: `${JSON.stringify(name)} is not a branch name` });
+      }
+      return branchExists(name)
+        .andThen((exists) => git.ok(exists ? ["switch", "--quiet", name] : ["switch", "--quiet", "--create", name]))
+        .map(() => undefined);
+    },
+    dirty: () => git.ok(["status", "--porcelain=v1", "-z", "--untracked-files=all"]).map(parseStatus),
+  };
+}
+
+/** Making commits and setting changes aside, as the configured identity or the fallback one. */
+function changes(git: GitInvoker, at: Where): Pick<Git, "commitAll" | "revert" | "setAside"> {
+  let identity: ResultAsync<string[], ExecFault> | undefined;
+  const who = () => {
+    identity ??= git.raw(["config", "user.email"]).map((o) => (o.stdout.trim() === "" ? FALLBACK_IDENTITY : []));
+    return identity;
+  };
+  const commitIndex = (message: string) => who().andThen((id) => git.ok([...id, ...COMMIT, message])).andThen(at.head);
+  return {
+    commitAll: (message) =>
+      git
+        .ok(["add", "--all"])
+        .andThen(() => probe(git, ["diff", "--cached", "--quiet"]))
+        .andThen((same) => (same === null ? commitIndex(message) : okAsync(null))),
+    revert: (commit, message) =>
+      git.raw(["revert", "--no-commit", "--end-of-options", commit]).andThen((o) => {
+        if (o.exit === 0) return commitIndex(message);
+        const fault = gitFailed(["revert", "--no-commit", commit], o);
+        // Leave the tree as it was before the attempt; the fault says why.
+        return git.raw(["revert", "--abort"]).andThen(() => errAsync<string, ExecFault>(fault));
+      }),
+    setAside: (message) =>
+      at.dirty().andThen((paths) => {
+        if (paths.length === 0) return okAsync(null);
+        return who()
+          .andThen((id) => git.ok([...id, "stash", "--include-untracked", "--quiet", "-m", message]))
+          .andThen(() => git.ok(["rev-parse", "--verify", "refs/stash"]))
+          .map((o) => o.trim());
+      }),
+  };
+}
+
+/** Reading history: commits, diffs and the files of a commit. */
+function history(git: GitInvoker): Pick<Git, "log" | "diffStats" | "diff" | "listFiles"> {
+  const DIFF = ["diff", "--no-ext-diff", "--no-textconv"];
+  return {
+    log: (from, to, paths) => log(git, from, to, paths),
+    diffStats: (from, to) => git.ok([...DIFF, "--numstat", "-z", "--no-renames", "--end-of-options", from, to, "--"]).map(parseNumstat),
+    diff: (from, to) => git.ok([...DIFF, "--no-color", "--end-of-options", from, to, "--"]),
+    listFiles: (commit) =>
+      git.ok(["ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", commit]).map((o) => o.split("\0").filter((p) => p !== "")),
+  };
+}
+
+/**
+ * A `Git` over the `git` binary for the repository at `dir`. When no committer e-mail is configured,
+ * commits are made as `decay <decay@localhost>`. Every failure is a `git-failed` fault naming the
+ * command and git's own message.
+ */
+export function systemGit(options: SystemGitOptions): Git {
+  const git = gitInvoker(options.dir, options.env);
+  const at = where(git, options.dir);
+  return { ...at, ...changes(git, at), ...history(git) };
+}
+
+function defaultBranch(git: GitInvoker, exists: (name: string) => ResultAsync<boolean, ExecFault>): ResultAsync<string | null, ExecFault> {
+  const firstExisting = (names: readonly string[]): ResultAsync<string | null, ExecFault> => {
+    const [name, ...rest] = names;
+    if (name === undefined) return okAsync(null);
+    return exists(name).andThen((yes) => (yes ? okAsync(name) : firstExisting(rest)));
+  };
+  const origin = "refs/remotes/origin/";
+  return probe(git, ["symbolic-ref", "--quiet", `${origin}HEAD`]).andThen((ref) => {
+    if (ref?.startsWith(origin)) return okAsync(ref.slice(origin.length));
+    return git
+      .raw(["config", "init.defaultBranch"])
+      .andThen((c) => firstExisting([...lines(c.stdout).map((l) => l.trim()), "main", "master"]));
+  });
+}
+
+function log(git: GitInvoker, from: string | null, to: string, paths?: readonly string[]): ResultAsync<readonly CommitInfo[], ExecFault> {
+  if (paths !== undefined && paths.length === 0) return okAsync([]);
+  const range = from === null ? [to] : [to, `^${from}`];
+  const args = ["--literal-pathspecs", "log", "-z", "--format=%H%n%B", "--end-of-options", ...range, "--", ...(paths ?? [])];
+  return git.ok(args).map((out) =>
+    out
+      .split("\0")
+      .filter((r) => r !== "")
+      .map((record) => {
+        const nl = record.indexOf("\n");
+        return { id: record.slice(0, nl), message: record.slice(nl + 1).replace(/\s+$/, "") };
+      }),
+  );
+}

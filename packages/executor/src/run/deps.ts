@@ -1,0 +1,103 @@
+import type { GitFs } from "@decay/assumptions/git";
+import type { Contract } from "@decay/contract";
+import { err, ok, type Result, ResultAsync } from "neverthrow";
+import type { Agent, ModelHints } from "../agent/protocol.js";
+import { type ExecFault, reasonOf } from "../fault.js";
+import type { CleanRoom, Git, Shell, WorkspaceFs } from "../ports.js";
+import type { StepContext } from "../runner.js";
+import type { RunEvent } from "../schema.js";
+import { joinPath, type WorkspacePaths } from "./paths.js";
+
+/** The options of a run once defaults are applied and checked. */
+export interface Settings {
+  readonly includeOptional: boolean;
+  readonly attemptBudget: number;
+  readonly parkAfter: number;
+  readonly tokenTarget: number | null;
+  readonly reserveTokens: number;
+  readonly maxStageDiff: { readonly files: number | null; readonly lines: number | null };
+  readonly pinGlobs: readonly string[];
+  readonly setup: { readonly command: string; readonly timeoutMs: number } | undefined;
+  readonly commandTimeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly models: ModelHints;
+  readonly assumptions: string | null;
+  readonly resumeCommand: string;
+}
+
+/** Everything the run's steps reach: ports, settings, the contract and where the workspace is. */
+export interface Deps {
+  readonly repo: string;
+  readonly fs: WorkspaceFs & GitFs;
+  readonly git: Git;
+  readonly shell: Shell;
+  readonly cleanRoom: CleanRoom;
+  readonly agent: Agent;
+  readonly ctx: StepContext;
+  readonly settings: Settings;
+  readonly contract: Contract;
+  readonly contractText: string;
+  readonly slug: string;
+  readonly paths: WorkspacePaths;
+  readonly emit: (event: RunEvent) => void;
+}
+
+/** What a step hands back: JSON a durable engine can record, a fault included. */
+export type StepOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly fault: ExecFault };
+
+/** Run `fn` as the named step; its fault, too, is the step's recorded result. */
+export async function step<T>(d: Deps, name: string, fn: () => PromiseLike<Result<T, ExecFault>>): Promise<Result<T, ExecFault>> {
+  const out = await d.ctx.step<StepOutcome<T>>(name, async () => {
+    const r = await fn();
+    return r.isOk() ? { ok: true, value: r.value } : { ok: false, fault: r.error };
+  });
+  return out.ok ? ok(out.value) : err(out.fault);
+}
+
+/** An absolute path inside the repository. */
+export function inRepo(d: Pick<Deps, "repo">, path: string): string {
+  return joinPath(d.repo, path);
+}
+
+/** Write a workspace file (parents made); any failure is `workspace-io` naming it. */
+export function writeFile(d: Pick<Deps, "repo" | "fs">, path: string, text: string): ResultAsync<void, ExecFault> {
+  const target = inRepo(d, path);
+  const parent = target.slice(0, target.lastIndexOf("/"));
+  return ResultAsync.fromPromise(
+    (async () => {
+      await d.fs.promises.mkdir(parent, { recursive: true });
+      await d.fs.promises.writeFile(target, text);
+    })(),
+    (e): ExecFault => ({ code: "workspace-io", path: target, reason: reasonOf(e) }),
+  );
+}
+
+/** Read a file's bytes; null when it does not exist. */
+export function readBytes(d: Pick<Deps, "fs">, path: string): ResultAsync<Uint8Array | null, ExecFault> {
+  return ResultAsync.fromPromise(
+    (async () => {
+      try {
+        const raw = await d.fs.promises.readFile(path);
+        return typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
+      } catch (e) {
+        if ((e as { code?: unknown }).code === "ENOENT") return null;
+        throw e;
+      }
+    })(),
+    (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) }),
+  );
+}
+
+/** Read a file as UTF-8 text; null when it does not exist. */
+export function readText(d: Pick<Deps, "fs">, path: string): ResultAsync<string | null, ExecFault> {
+  return readBytes(d, path).map((bytes) => (bytes === null ? null : new TextDecoder().decode(bytes)));
+}
+
+/** Remove a workspace file or directory; missing is fine. */
+export function removePath(d: Pick<Deps, "repo" | "fs">, path: string): ResultAsync<void, ExecFault> {
+  const target = inRepo(d, path);
+  return ResultAsync.fromPromise(
+    d.fs.promises.rm(target, { recursive: true, force: true }).then(() => undefined),
+    (e): ExecFault => ({ code: "workspace-io", path: target, reason: reasonOf(e) }),
+  );
+}

@@ -1,0 +1,52 @@
+import type { Contract } from "@decay/contract";
+import { err, ok, type Result, ResultAsync } from "neverthrow";
+import type { ExecFault } from "../fault.js";
+import { step } from "./deps.js";
+import type { RunOptions } from "./options.js";
+import { depsOf } from "./run-plan.js";
+import { stageOrder } from "./validate.js";
+import { type StageVerdict, verifyPass } from "./verify.js";
+
+/** What a verification of the whole contract found: the commit, and each stage's verdict. */
+export interface ContractVerdict {
+  readonly commit: string;
+  readonly kind: "preflight" | "final";
+  readonly stages: Readonly<Record<string, StageVerdict>>;
+  /** Stages whose acceptance passed, in contract order. */
+  readonly green: readonly string[];
+}
+
+/** The options `verifyContract` needs: no agent, no budgets. */
+export type VerifyOptions = Omit<RunOptions, "agent" | "git"> & {
+  readonly git: Pick<RunOptions["git"], "head">;
+  /** `preflight` (the default) or `final`: which ledger files the verification writes. */
+  readonly kind?: "preflight" | "final";
+};
+
+const noAgent = {
+  execute: () => Promise.reject(new Error("no agent in a verification")),
+  diagnose: () => Promise.reject(new Error("no agent in a verification")),
+  adjudicate: () => Promise.reject(new Error("no agent in a verification")),
+  fix: () => Promise.reject(new Error("no agent in a verification")),
+};
+
+/**
+ * Run every included stage's acceptance in one fresh clean room of HEAD, with no agent and no
+ * token: which stages are green now. Writes one ledger file per stage into the run's workspace.
+ */
+export function verifyContract(contract: Contract, options: VerifyOptions): ResultAsync<ContractVerdict, ExecFault> {
+  const deps = depsOf(contract, { ...options, agent: noAgent, git: options.git as RunOptions["git"] });
+  if (deps.isErr()) return new ResultAsync(Promise.resolve(err(deps.error)));
+  const d = deps.value;
+  const kind = options.kind ?? "preflight";
+  const stages = stageOrder(d.contract).filter((s) => !s.optional || d.settings.includeOptional);
+  const run = async (): Promise<Result<ContractVerdict, ExecFault>> => {
+    const head = await step(d, "head", () => d.git.head());
+    if (head.isErr()) return err(head.error);
+    const verdicts = await step(d, kind, () => verifyPass(d, { kind, commit: head.value, stages, attempt: null, room: kind }));
+    if (verdicts.isErr()) return err(verdicts.error);
+    const green = stages.filter((s) => verdicts.value[s.id]?.green).map((s) => s.id);
+    return ok({ commit: head.value, kind, stages: verdicts.value, green });
+  };
+  return new ResultAsync(run());
+}

@@ -1,0 +1,213 @@
+import { type Contract, planSha256, renderContract } from "@decay/contract";
+import { err, ok, type Result, ResultAsync } from "neverthrow";
+import type { ExecFault } from "../fault.js";
+import { inMemoryRunner } from "../runner.js";
+import type { RunReport } from "../schema.js";
+import { type Deps, inRepo, readText, step, writeFile } from "./deps.js";
+import { type RunOptions, settingsOf } from "./options.js";
+import { slugOf, workspacePaths } from "./paths.js";
+import { buildReport, writeReport } from "./report.js";
+import { runStage } from "./stage.js";
+import { newLoop, newState, type RunState, type StageLoop } from "./state.js";
+import { staleRows } from "./surface.js";
+import { refusals, stageOrder, validContract } from "./validate.js";
+import { type StageVerdict, verifyPass } from "./verify.js";
+
+type R<T> = Result<T, ExecFault>;
+
+/** What the first step reads: where the repository stands and the plan's bytes. */
+interface Start {
+  head: string;
+  branch: string | null;
+  dirty: string[];
+  plan: string | null;
+  startedAt: number;
+}
+
+async function readStart(d: Deps, planText: string | Uint8Array | undefined): Promise<R<Start>> {
+  const head = await d.git.head();
+  if (head.isErr()) return err(head.error.code === "git-failed" ? { code: "no-head", repo: d.repo } : head.error);
+  const branch = await d.git.branch();
+  if (branch.isErr()) return err(branch.error);
+  const dirty = await d.git.dirty();
+  if (dirty.isErr()) return err(dirty.error);
+  let plan: string | null = planText === undefined ? null : typeof planText === "string" ? planText : new TextDecoder().decode(planText);
+  if (planText === undefined) {
+    const read = await readText(d, inRepo(d, d.contract.plan));
+    if (read.isErr()) return err(read.error);
+    plan = read.value;
+  }
+  // The run's own workspace is never someone else's edit, ignored by .gitignore on this branch or not.
+  const others = dirty.value.filter((p) => p !== ".plan-runs" && !p.startsWith(".plan-runs/"));
+  return ok({ head: head.value, branch: branch.value, dirty: others, plan, startedAt: Date.now() });
+}
+
+/** Refuse before anything is spent: the plan drifted under the contract, or the self-check refuses. */
+function preconditions(d: Deps, start: Start, planBytes: string | Uint8Array | undefined): R<void> {
+  const text = planBytes ?? start.plan;
+  if (text !== null) {
+    const actual = planSha256(text);
+    if (actual !== d.contract.plan_sha256) return err({ code: "plan-drift", plan: d.contract.plan, recorded: d.contract.plan_sha256, actual });
+  }
+  return refusals(d.contract, start.plan);
+}
+
+/** Ignore `.plan-runs/` (its own commit when the line is missing) and write the contract into the workspace. */
+async function prepareWorkspace(d: Deps): Promise<R<string | null>> {
+  const gitignore = await readText(d, inRepo(d, ".gitignore"));
+  if (gitignore.isErr()) return err(gitignore.error);
+  const text = gitignore.value ?? "";
+  const listed = text.split(/\r?\n/).some((l) => /^\/?\.plan-runs\/?$/.test(l.trim()));
+  let commit: string | null = null;
+  if (!listed) {
+    const w = await writeFile(d, ".gitignore", `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}.plan-runs/\n`);
+    if (w.isErr()) return err(w.error);
+  }
+  const dirty = await d.git.dirty();
+  if (dirty.isErr()) return err(dirty.error);
+  if (dirty.value.includes(".gitignore")) {
+    const made = await d.git.commitAll(`decay(${d.slug}): ignore .plan-runs/, the executor's workspace\n`);
+    if (made.isErr()) return err(made.error);
+    commit = made.value;
+  }
+  const written = await writeFile(d, d.paths.contract, d.contractText);
+  return written.map(() => commit);
+}
+
+function included(d: Deps) {
+  return stageOrder(d.contract).filter((s) => !s.optional || d.settings.includeOptional);
+}
+
+/** The stage loop over every included stage, in dependency order. */
+async function loopStages(d: Deps, state: RunState, preflight: Record<string, StageVerdict>): Promise<R<Map<string, StageLoop>>> {
+  const loops = new Map<string, StageLoop>();
+  const isGreen = (id: string) => ["green", "green-at-start"].includes(loops.get(id)?.state ?? "");
+  for (const stage of stageOrder(d.contract)) {
+    if (stage.optional && !d.settings.includeOptional) {
+      loops.set(stage.id, newLoop("optional-skipped", "optional; not asked for"));
+      continue;
+    }
+    if (state.stop !== null) {
+      loops.set(stage.id, newLoop("not-started", `not started: the run stopped (${state.stop.status}) at ${state.stop.stage}`));
+      continue;
+    }
+    if (preflight[stage.id]?.green) {
+      loops.set(stage.id, { ...newLoop("green-at-start"), ledger: [preflight[stage.id]?.ledger as string] });
+      d.emit({ type: "stage-skipped", stage: stage.id, state: "green-at-start", reason: "its acceptance already passes at the start" });
+      continue;
+    }
+    const blocker = stage.depends_on.find((dep) => !isGreen(dep));
+    if (blocker !== undefined) {
+      const reason = `not started: ${blocker} not green`;
+      loops.set(stage.id, newLoop("not-started", reason));
+      d.emit({ type: "stage-skipped", stage: stage.id, state: "not-started", reason });
+      continue;
+    }
+    const loop = await runStage(d, state, stage);
+    if (loop.isErr()) return err(loop.error);
+    loops.set(stage.id, loop.value);
+  }
+  return ok(loops);
+}
+
+async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
+  const state = newState();
+  const start = await step(d, "start", () => readStart(d, options.planText));
+  if (start.isErr()) return err(start.error);
+  const pre = preconditions(d, start.value, options.planText);
+  if (pre.isErr()) return err(pre.error);
+  const own = `plan/${d.slug}`;
+  let setAside: string | null = null;
+  if (start.value.dirty.length > 0) {
+    // Leftovers of this run's own interrupted step are set aside (kept, not lost); anyone else's edits are refused.
+    if (start.value.branch !== own) return err({ code: "dirty-tree", paths: start.value.dirty });
+    const kept = await step(d, "set-aside", () => d.git.setAside(`decay(${d.slug}): leftovers of an interrupted run`));
+    if (kept.isErr()) return err(kept.error);
+    setAside = kept.value;
+  }
+  if (start.value.branch !== own) {
+    const switched = await step(d, "branch", () => d.git.switchBranch(own).map(() => null));
+    if (switched.isErr()) return err(switched.error);
+  }
+  const ws = await step(d, "workspace", () => prepareWorkspace(d));
+  if (ws.isErr()) return err(ws.error);
+  const head = await step(d, "head", () => d.git.head());
+  if (head.isErr()) return err(head.error);
+  d.emit({ type: "run-started", slug: d.slug, branch: own, head: head.value });
+  let stale: string[] = [];
+  if (d.settings.assumptions !== null) {
+    const rows = await step(d, "fresh", () => staleRows(d, d.settings.assumptions as string, head.value));
+    if (rows.isErr()) return err(rows.error);
+    stale = rows.value;
+    if (stale.length > 0) state.stop = { status: "stale-plan", stage: "start", reason: "the plan's assumptions no longer hold: re-plan from the tree as it is now", diverged: stale };
+  }
+  const stages = included(d);
+  d.emit({ type: "command-running", stage: "*", phase: "preflight", rows: stages.flatMap((s) => s.acceptance.map((r) => r.id)) });
+  const preflight = await step(d, "preflight", () => verifyPass(d, { kind: "preflight", commit: head.value, stages, attempt: null, room: "preflight" }));
+  if (preflight.isErr()) return err(preflight.error);
+  const startGreen = stages.filter((s) => preflight.value[s.id]?.green).map((s) => s.id);
+  d.emit({ type: "preflight", green: startGreen });
+  const loops = await loopStages(d, state, preflight.value);
+  if (loops.isErr()) return err(loops.error);
+  const end = await step(d, "end-head", () => d.git.head());
+  if (end.isErr()) return err(end.error);
+  d.emit({ type: "command-running", stage: "*", phase: "final", rows: stages.flatMap((s) => s.acceptance.map((r) => r.id)) });
+  const final = await step(d, "final", () => verifyPass(d, { kind: "final", commit: end.value, stages, attempt: null, room: "final" }));
+  if (final.isErr()) return err(final.error);
+  const tail = await step(d, "finish", async () => {
+    const log = await d.git.log(start.value.head, end.value);
+    return log.map((commits) => ({ commits: commits.map((c) => c.id).reverse(), finishedAt: Date.now() }));
+  });
+  if (tail.isErr()) return err(tail.error);
+  const report = buildReport(d, {
+    state,
+    loops: loops.value,
+    preflight: preflight.value,
+    final: final.value,
+    startHead: start.value.head,
+    startGreen,
+    endHead: end.value,
+    commits: tail.value.commits,
+    setAside,
+    wallMs: Math.max(0, tail.value.finishedAt - start.value.startedAt),
+  });
+  const written = await step(d, "report", () => writeReport(d, report));
+  if (written.isErr()) return err(written.error);
+  d.emit({ type: "done", status: report.status, green: report.end.green });
+  return ok(report);
+}
+
+/**
+ * Run an acceptance contract stage by stage (docs/executor.md). Every effect goes through the
+ * ports in `options`; every effect happens inside a named step of `options.runner`. A stage is
+ * green in the report only when the final, independent re-run of its acceptance in a fresh
+ * clean room of the final HEAD passed. A fault is never a verdict: it is the error.
+ */
+export function runPlan(contract: Contract, options: RunOptions): ResultAsync<RunReport, ExecFault> {
+  const d = depsOf(contract, options);
+  return d.isErr() ? new ResultAsync(Promise.resolve(err(d.error))) : new ResultAsync(body(d.value, options));
+}
+
+/** The run's dependencies from a contract and options: the contract checked, defaults applied. */
+export function depsOf(contract: Contract, options: RunOptions): Result<Deps, ExecFault> {
+  return validContract(contract).andThen((c) =>
+    settingsOf(options, c.plan).map((settings): Deps => {
+      const slug = slugOf(c.plan);
+      return {
+        repo: options.repo.replace(/\/+$/, "") || "/",
+        fs: options.fs,
+        git: options.git,
+        shell: options.shell,
+        cleanRoom: options.cleanRoom,
+        agent: options.agent,
+        ctx: options.runner ?? inMemoryRunner(),
+        settings,
+        contract: c,
+        contractText: renderContract(c),
+        slug,
+        paths: workspacePaths(slug),
+        emit: options.onEvent ?? (() => undefined),
+      };
+    }),
+  );
+}

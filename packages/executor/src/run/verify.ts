@@ -1,0 +1,105 @@
+import type { AcceptanceRow, Stage } from "@decay/contract";
+import { err, ok, type Result } from "neverthrow";
+import type { ExecFault } from "../fault.js";
+import type { Room } from "../ports.js";
+import type { LedgerEntry, LedgerKind, LedgerRow } from "../schema.js";
+import { type Deps, writeFile } from "./deps.js";
+import { judgeRow } from "./expect.js";
+import { ledgerName, renderLedger } from "./ledger.js";
+import { failureSignature } from "./signature.js";
+
+/** Bytes of each output tail a ledger keeps (the whole output is judged, up to the run's cap). */
+const LEDGER_TAIL = 4096;
+
+/** What one stage's verification came to, as a step hands it back (small JSON). */
+export interface StageVerdict {
+  readonly green: boolean;
+  readonly ledger: string;
+  readonly failing: readonly string[];
+  readonly signature: string | null;
+}
+
+/** A verification pass: some stages' acceptance, in one fresh clean room of one commit. */
+export interface Pass {
+  readonly kind: LedgerKind;
+  readonly commit: string;
+  readonly stages: readonly Stage[];
+  readonly attempt: number | null;
+  /** Unique among the run's rooms: the step's name. */
+  readonly room: string;
+}
+
+const tail = (text: string) => (text.length > LEDGER_TAIL ? text.slice(-LEDGER_TAIL) : text);
+
+async function runRow(d: Deps, room: Room, row: AcceptanceRow): Promise<Result<LedgerRow & { full: { stdout: string; stderr: string } }, ExecFault>> {
+  const ran = await d.shell.run({
+    command: row.run,
+    cwd: room.dir,
+    timeoutMs: d.settings.commandTimeoutMs,
+    maxOutputBytes: d.settings.maxOutputBytes,
+  });
+  if (ran.isErr()) return err(ran.error);
+  const r = ran.value;
+  const checks = judgeRow(row, r);
+  return ok({
+    id: row.id,
+    run: row.run,
+    exit: r.exit,
+    signal: r.signal,
+    timed_out: r.timedOut,
+    duration_ms: Math.round(r.durationMs),
+    checks,
+    green: checks.every((c) => c.met),
+    stdout_tail: tail(r.stdout),
+    stderr_tail: tail(r.stderr),
+    truncated: r.truncated || r.stdout.length > LEDGER_TAIL || r.stderr.length > LEDGER_TAIL,
+    full: { stdout: r.stdout, stderr: r.stderr },
+  });
+}
+
+async function verifyStage(d: Deps, room: Room, pass: Pass, stage: Stage): Promise<Result<StageVerdict, ExecFault>> {
+  const rows: LedgerRow[] = [];
+  const failed: { id: string; unmet: string[]; stdout: string; stderr: string }[] = [];
+  for (const row of stage.acceptance) {
+    const r = await runRow(d, room, row);
+    if (r.isErr()) return err(r.error);
+    const { full, ...ledgerRow } = r.value;
+    rows.push(ledgerRow);
+    if (!ledgerRow.green) failed.push({ id: row.id, unmet: ledgerRow.checks.filter((c) => !c.met).map((c) => c.what), ...full });
+  }
+  const entry: LedgerEntry = { kind: pass.kind, stage: stage.id, attempt: pass.attempt, commit: pass.commit, room: d.cleanRoom.kind, green: failed.length === 0, rows };
+  const ledger = `${d.paths.ledger}/${ledgerName(entry)}`;
+  const written = await writeFile(d, ledger, renderLedger(entry));
+  if (written.isErr()) return err(written.error);
+  return ok({
+    green: entry.green,
+    ledger,
+    failing: failed.map((f) => f.id),
+    signature: failed.length === 0 ? null : failureSignature(failed),
+  });
+}
+
+/**
+ * Materialise the pass's commit in a fresh clean room, run every row of every stage there, write
+ * one ledger file per stage, and dispose the room whatever happened. A room or command that
+ * cannot be made to run is a fault, never a red stage.
+ */
+export async function verifyPass(d: Deps, pass: Pass): Promise<Result<Record<string, StageVerdict>, ExecFault>> {
+  const opened = await d.cleanRoom.open({ commit: pass.commit, parent: `${d.repo}/${d.paths.clones}`, name: pass.room, setup: d.settings.setup });
+  if (opened.isErr()) return err(opened.error);
+  const room = opened.value;
+  const verdicts: Record<string, StageVerdict> = {};
+  let fault: ExecFault | null = null;
+  for (const stage of pass.stages) {
+    const v = await verifyStage(d, room, pass, stage);
+    if (v.isErr()) {
+      fault = v.error;
+      break;
+    }
+    verdicts[stage.id] = v.value;
+  }
+  const disposed = await room.dispose();
+  if (fault !== null) return err(fault);
+  if (disposed.isErr()) return err(disposed.error);
+  return ok(verdicts);
+}

@@ -1,0 +1,17 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { LedgerEntry, RunEvent, RunReport } from "./schema.js";
+
+const doc = (name: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url)), "utf8"));
+
+describe("JSON Schemas in docs/ cannot drift from the zod schemas", () => {
+  test.each([
+    ["run-report.schema.json", RunReport],
+    ["ledger-entry.schema.json", LedgerEntry],
+    ["run-event.schema.json", RunEvent],
+  ] as const)("docs/%s", (name, schema) => {
+    expect(doc(name)).toEqual(z.toJSONSchema(schema));
+  });
+});
