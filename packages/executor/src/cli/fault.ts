@@ -12,7 +12,6 @@ export type CliFault =
   | { code: "file-unwritable"; path: string; reason: string }
   | { code: "journal"; path: string; fault: JournalFault }
   | { code: "exec"; fault: ExecFault }
-  | { code: "adapters-missing"; command: string }
   | { code: "stdout-write-failed"; reason: string };
 
 /** Every CLI fault code, for exhaustive tables (docs). */
@@ -23,7 +22,6 @@ export const CLI_FAULT_CODES = [
   "file-unwritable",
   "journal",
   "exec",
-  "adapters-missing",
   "stdout-write-failed",
 ] as const satisfies readonly CliFault["code"][];
 
@@ -36,7 +34,6 @@ export function exitCodeFor(fault: CliFault): 2 {
     case "file-unwritable":
     case "journal":
     case "exec":
-    case "adapters-missing":
     case "stdout-write-failed":
       return 2;
   }
@@ -57,8 +54,6 @@ export function describeCliFault(fault: CliFault): string {
       return `${fault.path}: ${describeJournalFault(fault.fault)}`;
     case "exec":
       return describeExecFault(fault.fault);
-    case "adapters-missing":
-      return `${fault.command} needs a git and a shell adapter, and none was given`;
     case "stdout-write-failed":
       return `cannot write to standard output: ${fault.reason}`;
   }

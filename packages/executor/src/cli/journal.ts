@@ -4,6 +4,8 @@ import { resolve } from "node:path";
 import { bestEffort, inputName, readArgument, reasonOf, type StdStreams, writeText } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
+import { systemGit } from "../node/git.js";
+import { nodeShell } from "../node/shell.js";
 import type { Git, Shell } from "../ports.js";
 import { JOURNAL_FAULT_CODES, type JournalFault } from "../journal/fault.js";
 import { checkInterfaces, readTaskPlan } from "../journal/plan.js";
@@ -16,7 +18,7 @@ import type { TaskPlan } from "../journal/schema.js";
 import { type JournalCommand, JOURNAL_HELP, parseJournalArgs } from "./args.js";
 import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
 
-/** The streams and, for `resume`, the adapters: a git bound to a directory and a shell. */
+/** The streams and, optionally, the adapters `resume` uses (default: `systemGit` and `nodeShell` over `env`). */
 export interface JournalIo extends StdStreams {
   readonly git?: (dir: string) => Pick<Git, "head" | "log" | "dirty">;
   readonly shell?: Shell;
@@ -91,10 +93,9 @@ const libFault =
     isJournalFault(f) ? { code: "journal", path, fault: f } : { code: "exec", fault: f };
 
 function resume(io: JournalIo, cmd: Extract<JournalCommand, { kind: "resume" }>): ResultAsync<string, CliFault> {
-  if (!io.git || !io.shell) return errAsync({ code: "adapters-missing", command: "journal resume" });
   const repo = resolve(io.cwd, cmd.repo);
-  const git = io.git(repo);
-  const shell = io.shell;
+  const git = io.git ? io.git(repo) : systemGit({ dir: repo, env: io.env });
+  const shell = io.shell ?? nodeShell({ env: io.env });
   return load(io, cmd.plan).andThen((l) =>
     loadSpec(io, l.plan, repo, cmd.spec).andThen((spec) =>
       deriveResume({ plan: l.plan, record: l.record, git, shell, spec, cwd: repo })

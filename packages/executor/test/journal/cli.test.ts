@@ -6,13 +6,14 @@ import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { JournalIo } from "../../src/cli/journal.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
-import { git, tempRepo, testGit, testShell } from "./git-helper.js";
+import { git, tempRepo } from "./git-helper.js";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const sample = join(root, "fixtures/plans/task-plan-with-record.plan.md");
 const bin = join(root, "packages/executor/dist/bin.js");
 
-async function call(argv: string[], cwd: string, adapters = true) {
+/** main as the bin calls it: no adapters passed, so resume uses systemGit and nodeShell. */
+async function call(argv: string[], cwd: string) {
   let stdout = "";
   let stderr = "";
   const io: JournalIo = {
@@ -21,7 +22,6 @@ async function call(argv: string[], cwd: string, adapters = true) {
     stderr: { write: (t) => void (stderr += t) },
     env: {},
     cwd,
-    ...(adapters ? { git: testGit, shell: testShell } : {}),
   };
   return { code: await main(argv, io), stdout, stderr };
 }
@@ -68,7 +68,7 @@ describe("decay journal (main)", () => {
     expect(again.stdout).toContain("plan.md: no change");
   });
 
-  it("faults exit 2 with a message: a malformed record line by its number, a missing file, a bad command line, no adapters", async () => {
+  it("faults exit 2 with a message: a malformed record line by its number, a missing file, a bad command line", async () => {
     const dir = await tempDir();
     await writeFile(join(dir, "bad.md"), "## Task 1: a\n\n## Execution record\n\n```text\nTask 1: done\n```\n");
     const bad = await call(["journal", "show", "bad.md"], dir);
@@ -76,7 +76,6 @@ describe("decay journal (main)", () => {
     expect(bad.stderr).toMatch(/^decay: bad.md: line 6 of the record is malformed/);
     expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: ENOENT\n");
     expect(await call(["journal", "resume", "bad.md"], dir)).toMatchObject({ code: 2, stderr: "decay: journal resume needs --repo DIR (try decay --help)\n" });
-    expect((await call(["journal", "resume", "bad.md", "--repo", "."], dir, false)).stderr).toMatch(/needs a git and a shell adapter/);
     expect(await call(["launch"], dir)).toMatchObject({ code: 2, stderr: "decay: unknown command launch (try decay --help)\n" });
   });
 });
