@@ -48,3 +48,40 @@ export { LedgerEntry, LedgerKind, LedgerRow, RefusedFix, RunEvent, RunReport, Ru
 // --- clean room (runtime-neutral) ---
 export { isomorphicRoom } from "./isomorphic-room.js";
 export type { IsomorphicRoomOptions, RoomFs } from "./isomorphic-room.js";
+
+// --- journal ---
+export type { FailClaims, JournalFault, JournalRecord, NextStepInput, Recheck, RecordEntry, Resume, ResumeOptions, RoundDecision, RoundOptions, TaskChange } from "./journal/index.js";
+export {
+  appendRecord,
+  applyResume,
+  BLOCKER_LABELS,
+  BlockerLabel,
+  checkInterfaces,
+  checklist,
+  checkOrder,
+  commandOf,
+  deriveResume,
+  describeJournalFault,
+  DirtyPath,
+  failClaims,
+  InterfaceFinding,
+  JOURNAL_FAULT_CODES,
+  lastRounds,
+  nextRound,
+  nextStep,
+  openRulings,
+  parseLine,
+  parseRecord,
+  PlanTask,
+  readTaskPlan,
+  ReceivedVerdict,
+  RecordLine,
+  renderLine,
+  renderRecord,
+  setTaskState,
+  specStatus,
+  TaskPlan,
+  TaskState,
+  TaskStateName,
+  taskStates,
+} from "./journal/index.js";

@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+import { writeSync } from "node:fs";
+import { sealedProcess } from "@decay/cli-kit";
+import { main } from "./cli/main.js";
+
+const { streams, finish } = sealedProcess(process, "decay", { writeSync });
+main(process.argv.slice(2), streams).then(finish, () => finish(2));

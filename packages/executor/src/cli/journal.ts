@@ -1,0 +1,139 @@
+// `decay journal show|resume|next`: flags become library calls; faults go back to main as values.
+import { rename, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { bestEffort, inputName, readArgument, reasonOf, type StdStreams, writeText } from "@decay/cli-kit";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import type { ExecFault } from "../fault.js";
+import { systemGit } from "../node/git.js";
+import { nodeShell } from "../node/shell.js";
+import type { Git, Shell } from "../ports.js";
+import { JOURNAL_FAULT_CODES, type JournalFault } from "../journal/fault.js";
+import { checkInterfaces, readTaskPlan } from "../journal/plan.js";
+import { type JournalRecord, parseRecord } from "../journal/record.js";
+import { renderTaskState } from "../journal/line.js";
+import { checklist, nextStep } from "../journal/next-step.js";
+import { applyResume, deriveResume, type Resume } from "../journal/resume.js";
+import { taskStates } from "../journal/read.js";
+import type { TaskPlan } from "../journal/schema.js";
+import { type JournalCommand, JOURNAL_HELP, parseJournalArgs } from "./args.js";
+import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
+
+/** The streams and, optionally, the adapters `resume` uses (default: `systemGit` and `nodeShell` over `env`). */
+export interface JournalIo extends StdStreams {
+  readonly git?: (dir: string) => Pick<Git, "head" | "log" | "dirty">;
+  readonly shell?: Shell;
+}
+
+interface Loaded {
+  readonly path: string;
+  readonly text: string;
+  readonly plan: TaskPlan;
+  readonly record: JournalRecord;
+}
+
+function readText(io: StdStreams, input: string): ResultAsync<string, CliFault> {
+  const path = inputName(input);
+  return ResultAsync.fromPromise(readArgument(io, input), (e): CliFault => ({ code: "file-unreadable", path, reason: reasonOf(e) })).andThen((bytes) => {
+    try {
+      return okAsync(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    } catch {
+      return errAsync<string, CliFault>({ code: "file-not-utf8", path });
+    }
+  });
+}
+
+function load(io: StdStreams, input: string): ResultAsync<Loaded, CliFault> {
+  const path = inputName(input);
+  return readText(io, input).andThen((text) =>
+    readTaskPlan(text)
+      .andThen((plan) => parseRecord(text).map((record) => ({ path, text, plan, record })))
+      .mapErr((fault): CliFault => ({ code: "journal", path, fault })),
+  );
+}
+
+/** The spec's text: `--spec`, else the plan's `Spec` path under the repository; null when the plan has none. */
+function loadSpec(io: StdStreams, plan: TaskPlan, repo: string | null, spec: string | null): ResultAsync<string | null, CliFault> {
+  if (spec !== null) return readText(io, spec);
+  if (plan.spec === null) return okAsync(null);
+  return readText(io, resolve(io.cwd, repo ?? ".", plan.spec));
+}
+
+function show(l: Loaded): string {
+  const states = taskStates(l.plan, l.record);
+  const lines = l.plan.tasks.map((t) => `Task ${t.n}: ${renderTaskState(states.get(t.n) ?? { state: "pending" })}`);
+  const findings = checkInterfaces(l.plan).map((f) => `interface: Task ${f.task} consumes ${f.consumes}: ${f.issue}${f.from === null ? "" : ` (Task ${f.from})`}`);
+  return [...lines, "", ...checklist(l.plan, l.record), ...(findings.length > 0 ? ["", ...findings] : [])].join("\n") + "\n";
+}
+
+function describeResume(r: Resume, l: Loaded, next: string): string {
+  const out: string[] = [];
+  if (r.fresh) out.push("fresh start (Base: unset): no task state changes");
+  for (const c of r.changes) out.push(`Task ${c.n}: ${c.from.state} -> ${c.to.state}`);
+  for (const rc of r.rechecks) out.push(`recheck Task ${rc.n} ${rc.field} \`${rc.command}\`: ${rc.passed ? "passed" : `failed (exit ${rc.exit ?? "by signal"})`}`);
+  for (const rl of r.rulings) out.push(`Ruling: ${rl.text}`);
+  for (const w of r.waiting) out.push(`waiting: Task ${w.n} is rechecked once Task ${w.after} is done`);
+  for (const o of r.openRulings) out.push(`open: Ruling: ${o}`);
+  for (const [loop, n] of Object.entries(r.rounds)) out.push(`rounds: ${loop} at ${n}`);
+  if (!r.fresh && r.changes.length === 0 && r.rulings.length === 0) out.push(`${l.path}: no change`);
+  out.push(r.stop === null ? next : `Next step: ${r.stop}`);
+  return out.join("\n") + "\n";
+}
+
+function writeAtomically(path: string, text: string): ResultAsync<void, CliFault> {
+  const tmp = `${path}.decay-${Date.now()}.tmp`;
+  return ResultAsync.fromPromise(writeFile(tmp, text).then(() => rename(tmp, path)), (e): CliFault => ({ code: "file-unwritable", path, reason: reasonOf(e) }));
+}
+
+const isJournalFault = (f: JournalFault | ExecFault): f is JournalFault => (JOURNAL_FAULT_CODES as readonly string[]).includes(f.code);
+
+/** A library fault as a CLI fault: a journal fault names the plan file. */
+const libFault =
+  (path: string) =>
+  (f: JournalFault | ExecFault): CliFault =>
+    isJournalFault(f) ? { code: "journal", path, fault: f } : { code: "exec", fault: f };
+
+function resume(io: JournalIo, cmd: Extract<JournalCommand, { kind: "resume" }>): ResultAsync<string, CliFault> {
+  const repo = resolve(io.cwd, cmd.repo);
+  const git = io.git ? io.git(repo) : systemGit({ dir: repo, env: io.env });
+  const shell = io.shell ?? nodeShell({ env: io.env });
+  return load(io, cmd.plan).andThen((l) =>
+    loadSpec(io, l.plan, repo, cmd.spec).andThen((spec) =>
+      deriveResume({ plan: l.plan, record: l.record, git, shell, spec, cwd: repo })
+        .mapErr(libFault(l.path))
+        .andThen((r) => {
+          const next = nextStep({ plan: l.plan, record: l.record, spec, states: r.states });
+          const text = describeResume(r, l, next);
+          if (!cmd.write || (r.changes.length === 0 && r.rulings.length === 0)) return okAsync(text);
+          return applyResume(l.text, r)
+            .mapErr(libFault(l.path))
+            .asyncAndThen((updated) => writeAtomically(resolve(io.cwd, cmd.plan), updated))
+            .map(() => `${text}wrote ${r.changes.length} state change(s) and ${r.rulings.length} Ruling line(s) to ${l.path}\n`);
+        }),
+    ),
+  );
+}
+
+function run(io: JournalIo, cmd: JournalCommand): ResultAsync<string, CliFault> {
+  switch (cmd.kind) {
+    case "help":
+      return okAsync(JOURNAL_HELP);
+    case "show":
+      return load(io, cmd.plan).map(show);
+    case "next":
+      return load(io, cmd.plan).andThen((l) =>
+        loadSpec(io, l.plan, cmd.repo, cmd.spec).map((spec) => `${nextStep({ plan: l.plan, record: l.record, spec, ...(cmd.invocation ? { invocation: cmd.invocation } : {}) })}\n`),
+      );
+    case "resume":
+      return resume(io, cmd);
+  }
+}
+
+/** `decay journal …`: exit 0 ok, 2 any fault (its message on stderr). */
+export async function journalMain(argv: readonly string[], io: JournalIo): Promise<number> {
+  const outcome = await parseJournalArgs(argv)
+    .asyncAndThen((cmd) => run(io, cmd))
+    .andThen((text) => writeText(io.stdout, text, (reason): CliFault => ({ code: "stdout-write-failed", reason })));
+  if (outcome.isOk()) return 0;
+  await bestEffort(io.stderr, `decay: ${describeCliFault(outcome.error)}\n`);
+  return exitCodeFor(outcome.error);
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { readTaskPlan } from "./plan.js";
+import { failClaims, lastRounds, openRulings, specStatus } from "./read.js";
+import { parseRecord } from "./record.js";
+
+const record = (...lines: string[]) => parseRecord(`## Execution record\n\n\`\`\`text\n${lines.map((l) => `${l}\n`).join("")}\`\`\`\n`)._unsafeUnwrap();
+
+describe("reading a record", () => {
+  it("reads a spec's Status in the usual spellings", () => {
+    expect(specStatus("# S\n\nStatus: approved\n")).toBe("approved");
+    expect(specStatus("**Status:** Draft\n")).toBe("draft");
+    expect(specStatus("---\nstatus: `approved`\n---\n")).toBe("approved");
+    expect(specStatus("# S\n\nNo status here.\nStatuses vary\n")).toBeNull();
+  });
+
+  it("keeps the highest round number of each loop", () => {
+    expect(lastRounds(record("Round task-1 1: a", "Round verify 1: b", "Round task-1 2: c"))).toEqual({ "task-1": 2, verify: 1 });
+  });
+
+  it("closes an awaiting ruling only with an answer to the same question", () => {
+    const r = record(
+      "Ruling: awaiting user - backoff or fail fast - both fit - outages",
+      "Ruling: awaiting user - keep v1 - unclear - clients",
+      "Ruling: user answered - keep v1 - yes - low",
+      "Ruling: user answered - something else - no - low",
+    );
+    expect(openRulings(r)).toEqual(["awaiting user - backoff or fail fast - both fit - outages"]);
+  });
+
+  it("finds a FAIL's claims only in the last Round verify line after the last Verify, leaving review tags out", () => {
+    const plan = readTaskPlan("## Task 1: a\nCovers AC1.\n## Task 2: b\nCovers AC2.\n")._unsafeUnwrap();
+    const fail = record(
+      "Verify: FAIL full tree abcd1234 2026-11-30 14:05",
+      "Round verify 1: AC1",
+      "Verify: FAIL full tree abcd1235 2026-11-30 15:05",
+      "Round verify 2: AC2 and R1-F3 still open, AC3 too",
+    );
+    expect(failClaims(plan, fail)?.claims).toEqual([
+      { claim: "AC2", task: 2 },
+      { claim: "AC3", task: null },
+    ]);
+    expect(failClaims(plan, record("Verify: FAIL full tree abcd1234 2026-11-30 14:05", "Verify: PASS full tree abcd1234 2026-11-30 15:05"))).toBeNull();
+  });
+});

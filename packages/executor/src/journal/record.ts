@@ -1,0 +1,86 @@
+// The record section of a plan (`## Execution record`) or spec (`## Verification record`):
+// find its text block, read its lines, and write it back byte for byte.
+import { err, ok, type Result } from "neverthrow";
+import type { JournalFault } from "./fault.js";
+import { parseLine, renderLine } from "./line.js";
+import { fenceOf, closes, fencedMask, headingOf, type MdLine, splitLines } from "./markdown.js";
+import type { RecordLine } from "./schema.js";
+
+/** One line of the record's text block: where it stands (1-based), its line ending, what it says. */
+export interface RecordEntry {
+  readonly line: number;
+  readonly eol: string;
+  readonly value: RecordLine;
+}
+
+/**
+ * A parsed record. `source` is the whole markdown it came from; `block` holds the 0-based line
+ * indices of the text block's opening and closing fences (null when the section has none);
+ * `section` is null when the markdown has no record section at all.
+ */
+export interface JournalRecord {
+  readonly source: string;
+  readonly section: { readonly kind: "execution" | "verification"; readonly heading: number; readonly end: number } | null;
+  readonly block: { readonly open: number; readonly close: number } | null;
+  readonly entries: readonly RecordEntry[];
+}
+
+const SECTION_TITLES = { execution: /^execution record$/i, verification: /^verification record$/i } as const;
+
+/** The last record section outside fenced code: a plan's execution record first, else a spec's verification record. */
+function findSection(lines: readonly MdLine[], fenced: readonly boolean[]): JournalRecord["section"] {
+  const headings = lines.flatMap((l, i) => {
+    const h = fenced[i] ? null : headingOf(l.text);
+    return h ? [{ ...h, index: i }] : [];
+  });
+  for (const kind of ["execution", "verification"] as const) {
+    const found = headings.filter((h) => h.level === 2 && SECTION_TITLES[kind].test(h.text)).pop();
+    if (!found) continue;
+    const next = headings.find((h) => h.index > found.index && h.level <= 2);
+    return { kind, heading: found.index, end: next ? next.index : lines.length };
+  }
+  return null;
+}
+
+/** The first ```` ```text ```` block of the section (other fenced blocks are stepped over), or null; a fault when it is never closed. */
+function findBlock(lines: readonly MdLine[], section: NonNullable<JournalRecord["section"]>): Result<JournalRecord["block"], JournalFault> {
+  let open: { index: number; marker: string; text: boolean } | null = null;
+  for (let i = section.heading + 1; i < section.end; i++) {
+    const text = (lines[i] as MdLine).text;
+    if (!open) {
+      const fence = fenceOf(text);
+      if (fence) open = { index: i, marker: fence.marker, text: fence.info === "text" };
+    } else if (closes(text, open.marker)) {
+      if (open.text) return ok({ open: open.index, close: i });
+      open = null;
+    }
+  }
+  return open?.text ? err({ code: "record-unclosed", line: open.index + 1 }) : ok(null);
+}
+
+/** Read the record of a plan or spec into typed lines; a malformed line is refused with its line number. Never throws. */
+export function parseRecord(markdown: string): Result<JournalRecord, JournalFault> {
+  const lines = splitLines(markdown);
+  const section = findSection(lines, fencedMask(lines));
+  if (!section) return ok({ source: markdown, section: null, block: null, entries: [] });
+  return findBlock(lines, section).andThen((block) => {
+    const entries: RecordEntry[] = [];
+    for (let i = (block?.open ?? 0) + 1; block && i < block.close; i++) {
+      const { text, eol } = lines[i] as MdLine;
+      const value = parseLine(text);
+      if (value.isErr()) return err({ code: "record-line-invalid", line: i + 1, text, issue: value.error } as const);
+      entries.push({ line: i + 1, eol, value: value.value });
+    }
+    return ok({ source: markdown, section, block, entries });
+  });
+}
+
+/** Write a parsed record back: its lines rendered from their values, every other byte as it was. */
+export function renderRecord(record: JournalRecord): string {
+  const { source, block, entries } = record;
+  if (!block) return source;
+  const lines = splitLines(source);
+  const from = (lines[block.open + 1] as MdLine).start;
+  const to = (lines[block.close] as MdLine).start;
+  return source.slice(0, from) + entries.map((e) => renderLine(e.value) + e.eol).join("") + source.slice(to);
+}

@@ -1,0 +1,105 @@
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { JournalIo } from "../../src/cli/journal.js";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { git, tempRepo } from "./git-helper.js";
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const sample = join(root, "fixtures/plans/task-plan-with-record.plan.md");
+const bin = join(root, "packages/executor/dist/bin.js");
+
+/** main as the bin calls it: no adapters passed, so resume uses systemGit and nodeShell. */
+async function call(argv: string[], cwd: string) {
+  let stdout = "";
+  let stderr = "";
+  const io: JournalIo = {
+    stdin: (async function* () {})(),
+    stdout: { write: (t) => void (stdout += t) },
+    stderr: { write: (t) => void (stderr += t) },
+    env: {},
+    cwd,
+  };
+  return { code: await main(argv, io), stdout, stderr };
+}
+
+/** The sample plan in a folder of its own, with an approved spec where its Spec line points. */
+async function sampleDir(status = "approved"): Promise<string> {
+  const dir = await tempDir();
+  await copyFile(sample, join(dir, "plan.md"));
+  await mkdir(join(dir, "docs/specs"), { recursive: true });
+  await writeFile(join(dir, "docs/specs/export-rate-limit.md"), `# Spec\n\nStatus: ${status}\n`);
+  return dir;
+}
+
+describe("decay journal (main)", () => {
+  it("show prints each task's state and the checklist", async () => {
+    const r = await call(["journal", "show", sample], root);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toContain("Task 2: in progress - started at 9b1e44c\n");
+    expect(r.stdout).toContain("- [x] Task 1: token bucket\n- [ ] Task 2: middleware (in progress)\n");
+  });
+
+  it("next prints the Next step line, in the host's form when asked", async () => {
+    const dir = await sampleDir();
+    expect(await call(["journal", "next", "plan.md"], dir)).toMatchObject({ code: 0, stdout: "Next step: implement - Task 2 is in progress\n" });
+    const draft = await sampleDir("draft");
+    expect((await call(["journal", "next", "plan.md", "--host", "claude"], draft)).stdout).toBe("Next step: `/specify` - docs/specs/export-rate-limit.md is a draft, awaiting approval\n");
+  });
+
+  it("resume prints the derived changes and, with --write, appends them to the plan", async () => {
+    const repo = await tempRepo();
+    const base = (await git(repo.dir, "rev-parse", "HEAD")).trim();
+    const plan = `# Plan\n\nSpec: none\n\n## Task 1: a\n\nFiles: a.txt\n\n## Execution record\n\n\`\`\`text\nBase: ${base} Root: ${repo.dir} Branch: main\nTask 1: done - cat a.txt -> a\n\`\`\`\n`;
+    await writeFile(join(repo.dir, "plan.md"), plan);
+    const dry = await call(["journal", "resume", "plan.md", "--repo", "."], repo.dir);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^Task 1: done -> pending\nRuling: Task 1 back to pending - no commit in /);
+    expect(dry.stdout).toMatch(/Next step: implement - Task 1 is pending\n$/);
+    expect(await readFile(join(repo.dir, "plan.md"), "utf8")).toBe(plan);
+    const wet = await call(["journal", "resume", "plan.md", "--repo", ".", "--write"], repo.dir);
+    expect(wet.stdout).toContain("wrote 1 state change(s) and 1 Ruling line(s) to plan.md");
+    const written = await readFile(join(repo.dir, "plan.md"), "utf8");
+    expect(written).toMatch(/\nTask 1: pending\nRuling: Task 1 back to pending - no commit in [^\n]+\n```\n$/);
+    const again = await call(["journal", "resume", "plan.md", "--repo", "."], repo.dir);
+    expect(again.stdout).toContain("plan.md: no change");
+  });
+
+  it("faults exit 2 with a message: a malformed record line by its number, a missing file, a bad command line", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, "bad.md"), "## Task 1: a\n\n## Execution record\n\n```text\nTask 1: done\n```\n");
+    const bad = await call(["journal", "show", "bad.md"], dir);
+    expect(bad).toMatchObject({ code: 2, stdout: "" });
+    expect(bad.stderr).toMatch(/^decay: bad.md: line 6 of the record is malformed/);
+    expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: ENOENT\n");
+    expect(await call(["journal", "resume", "bad.md"], dir)).toMatchObject({ code: 2, stderr: "decay: journal resume needs --repo DIR (try decay --help)\n" });
+    expect(await call(["launch"], dir)).toMatchObject({ code: 2, stderr: "decay: unknown command launch (try decay --help)\n" });
+  });
+});
+
+describe("decay (the built bin)", () => {
+  const runBin = (args: string[], cwd: string) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [bin, ...args], { cwd }, (e, stdout, stderr) => resolve({ code: e ? (e.code as number) : 0, stdout, stderr }));
+    });
+
+  it("prints the checklist and exits 0", async () => {
+    const r = await runBin(["journal", "show", sample], root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("- [ ] Task 4: announce the limit (pending)\n");
+  });
+
+  it("exits 2 with the line number of a malformed record line, and 2 for an unknown command", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, "p.md"), "## Task 1: a\n\n## Execution record\n\n```text\nTask 1: blocked - tired\n```\n");
+    const r = await runBin(["journal", "next", "p.md"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/line 6 of the record is malformed \(blocked must name one of the five blockers/);
+    expect((await runBin(["frobnicate"], dir)).code).toBe(2);
+    const pkg = JSON.parse(await readFile(join(root, "packages/executor/package.json"), "utf8")) as { version: string };
+    expect((await runBin(["--version"], dir)).stdout).toBe(`${pkg.version}\n`);
+  });
+});
