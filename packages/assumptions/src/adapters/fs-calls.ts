@@ -21,8 +21,8 @@ export interface DirentLike {
 /**
  * The subset of a node:fs-shaped object the tree adapters use: `node:fs` itself, a memfs
  * `createFsFromVolume(vol)` / `memfs().fs`, or anything else of that shape. Only synchronous
- * calls are used: the gate reads thousands of small files, and a thread-pool round trip per
- * call cost more than the read itself (see docs/performance.md). The port stays asynchronous.
+ * calls are used: for the small files the gate mostly reads, a thread-pool round trip costs more
+ * than the read itself. The port stays asynchronous.
  */
 export interface FsLike {
   readonly constants: { readonly O_RDONLY: number; readonly O_NONBLOCK: number; readonly O_NOFOLLOW: number };

@@ -138,11 +138,8 @@ function parseLine(text: string, line: number): Result<Assumption | undefined, P
 }
 
 // Marks the rows parseAssumptions made (frozen, so still exactly as parsed): checkTree need not
-// re-read them. The mark is a private field stamped onto the row itself: `Stamp`'s constructor
-// returns the row, so `Parsed`'s field initialiser lands on it. Nothing can forge the mark, and a
-// copy of a row ({ ...row }) does not carry it. Not a WeakSet (ten thousand entries slowed every
-// garbage collection of a large check) nor a symbol property set by Object.defineProperty
-// (parsing 10,000 rows took 41 ms with it, 38 with the stamp; docs/performance.md).
+// re-read them. `Stamp`'s constructor returns the row, so `Parsed`'s private field lands on the row
+// itself: nothing can forge the mark, and a copy ({ ...row }) does not carry it.
 class Stamp {
   constructor(row: object) {
     return row;

@@ -15,8 +15,8 @@ const BOM = 0xfeff;
 
 // Strict UTF-8 decoding, one leading BOM dropped, told whether the bytes are plain ASCII (then
 // Buffer's native latin1). Other bytes are validated first (isUtf8 refuses what a fatal
-// TextDecoder refuses: stray or overlong bytes, surrogates) and then decoded by Buffer, several
-// times faster than a fatal TextDecoder.
+// TextDecoder refuses: stray or overlong bytes, surrogates) and then decoded by Buffer, which is
+// faster than a fatal TextDecoder.
 function decodeStrict(bytes: Uint8Array, ascii: boolean): string | undefined {
   if (ascii) return view(bytes).toString("latin1");
   if (!bytesAreUtf8(bytes)) return undefined;
