@@ -13,6 +13,7 @@ export { describeExecFault, EXEC_FAULT_CODES } from "./fault.js";
 export {
   AcceptanceEffect,
   AdjudicateReply,
+  AgentReply,
   AgentRequest,
   Brief,
   DEFAULT_MODELS,
@@ -43,7 +44,7 @@ export { readLedger } from "./run/ledger.js";
 export { failureSignature, normaliseOutput } from "./run/signature.js";
 
 // --- documented data ---
-export { LedgerEntry, LedgerKind, LedgerRow, RefusedFix, RunEvent, RunReport, RunStatus, StageReport, StageState, TokensByRole } from "./schema.js";
+export { LedgerEntry, LedgerKind, LedgerRow, NothingReturned, RefusedFix, RunEvent, RunReport, RunStatus, StageReport, StageState, TokensByRole } from "./schema.js";
 
 // --- clean room (runtime-neutral) ---
 export { isomorphicRoom } from "./isomorphic-room.js";
