@@ -38,6 +38,7 @@ export { DEFAULT_PIN_GLOBS } from "./run/options.js";
 export { runPlan } from "./run/run-plan.js";
 export type { ContractVerdict, VerifyOptions } from "./run/preflight.js";
 export { verifyContract } from "./run/preflight.js";
+export { renderVerificationMd } from "./verification-md.js";
 export { slugOf, workspacePaths } from "./run/paths.js";
 export type { WorkspacePaths } from "./run/paths.js";
 export { readLedger } from "./run/ledger.js";

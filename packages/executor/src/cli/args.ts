@@ -1,0 +1,150 @@
+// The `decay` command line turned into one invocation, or a usage fault naming the flag.
+import { parseArgs } from "node:util";
+import { err, ok, type Result } from "neverthrow";
+
+/** A bad command line; `flag` is the flag (or argument) at fault. */
+export interface UsageFault {
+  readonly code: "usage";
+  readonly flag: string;
+  readonly message: string;
+}
+
+/** The clean rooms `--clean-room` names. */
+export type RoomKind = "clone" | "worktree" | "isomorphic";
+
+/** What every command that verifies takes. */
+export interface VerifyFlags {
+  readonly file: string;
+  readonly repo: string | undefined;
+  readonly includeOptional: boolean;
+  readonly cleanRoom: RoomKind;
+  readonly setup: string | undefined;
+  readonly assumptions: string | undefined;
+  readonly json: boolean;
+}
+
+/** What `decay run` takes beyond that. */
+export interface RunFlags extends VerifyFlags {
+  /** The agent's program and its arguments, split as a shell would split the flag's text. */
+  readonly agent: readonly string[];
+  readonly budget: number | undefined;
+  readonly tokenTarget: number | undefined;
+}
+
+/** One invocation of `decay`. */
+export type Invocation =
+  | { readonly command: "help" | "version" }
+  | { readonly command: "run"; readonly flags: RunFlags }
+  | { readonly command: "preflight" | "verify"; readonly flags: VerifyFlags }
+  | { readonly command: "report"; readonly dir: string; readonly json: boolean };
+
+const OPTIONS = {
+  repo: { type: "string" },
+  agent: { type: "string" },
+  assumptions: { type: "string" },
+  "include-optional": { type: "boolean" },
+  budget: { type: "string" },
+  "token-target": { type: "string" },
+  "clean-room": { type: "string" },
+  setup: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>["values"];
+
+const VERIFY_FLAGS = ["repo", "include-optional", "clean-room", "setup", "json"];
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  run: [...VERIFY_FLAGS, "assumptions", "agent", "budget", "token-target"],
+  preflight: VERIFY_FLAGS,
+  verify: VERIFY_FLAGS,
+  report: ["json"],
+};
+
+const usage = (flag: string, message: string): Result<never, UsageFault> => err({ code: "usage", flag, message });
+
+/** Split a command's text into words as `sh` would: quotes and backslashes, no expansion. */
+export function splitCommand(text: string): Result<string[], string> {
+  const words: string[] = [];
+  let word: string | null = null;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+    } else if (c === "\\" && i + 1 < text.length && (quote === null || /["\\$`]/.test(text[i + 1] as string))) {
+      word = (word ?? "") + text[++i];
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      word ??= "";
+    } else if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else word = (word ?? "") + c;
+  }
+  if (quote !== null) return err(`an unclosed ${quote} quote`);
+  if (word !== null) words.push(word);
+  return words.length === 0 ? err("no command") : ok(words);
+}
+
+function count(flag: string, text: string | undefined): Result<number | undefined, UsageFault> {
+  if (text === undefined) return ok(undefined);
+  return /^[1-9][0-9]{0,8}$/.test(text) ? ok(Number(text)) : usage(flag, `${flag} must be a positive integer, not ${JSON.stringify(text)}`);
+}
+
+function verifyFlags(v: Values, file: string): Result<VerifyFlags, UsageFault> {
+  const room = v["clean-room"] ?? "clone";
+  if (room !== "clone" && room !== "worktree" && room !== "isomorphic") {
+    return usage("--clean-room", `--clean-room must be clone, worktree or isomorphic, not ${JSON.stringify(room)}`);
+  }
+  for (const flag of ["repo", "setup", "assumptions"] as const) {
+    if (v[flag] === "") return usage(`--${flag}`, `--${flag} needs a value`);
+  }
+  return ok({ file, repo: v.repo, includeOptional: v["include-optional"] === true, cleanRoom: room, setup: v.setup, assumptions: v.assumptions, json: v.json === true });
+}
+
+function runFlags(v: Values, file: string): Result<RunFlags, UsageFault> {
+  if (v.agent === undefined) return usage("--agent", 'decay run needs --agent "CMD ARGS…": the program that answers the agent protocol');
+  const agent = splitCommand(v.agent);
+  if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(v.agent)}: ${agent.error}`);
+  return verifyFlags(v, file).andThen((base) =>
+    count("--budget", v.budget).andThen((budget) =>
+      count("--token-target", v["token-target"]).map((tokenTarget): RunFlags => ({ ...base, agent: agent.value, budget, tokenTarget })),
+    ),
+  );
+}
+
+function parsed(argv: readonly string[]): Result<{ values: Values; positionals: string[] }, UsageFault> {
+  try {
+    return ok(parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true }));
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const flag = /'(-[^' ]+)/.exec(message)?.[1] ?? "arguments";
+    return usage(flag, message.replace(/\. To specify a positional argument.*$/s, ""));
+  }
+}
+
+/** Read `decay`'s arguments (after the program name). */
+export function parseInvocation(argv: readonly string[]): Result<Invocation, UsageFault> {
+  return parsed(argv).andThen(({ values, positionals }): Result<Invocation, UsageFault> => {
+    const [command, ...rest] = positionals;
+    if (values.help || command === "help") return ok({ command: "help" });
+    if (values.version) return ok({ command: "version" });
+    if (command === undefined) return usage("command", "no command given: run, preflight, verify or report");
+    const allowed = ALLOWED[command];
+    if (allowed === undefined) return usage("command", `unknown command ${JSON.stringify(command)}: run, preflight, verify or report`);
+    const stray = Object.keys(values).find((k) => !allowed.includes(k));
+    if (stray !== undefined) return usage(`--${stray}`, `--${stray} is not an option of decay ${command}`);
+    const what = command === "report" ? "DIR" : "PLAN.md or contract.md";
+    if (rest.length !== 1) return usage(command, `decay ${command} takes one ${what}, given ${rest.length === 0 ? "none" : rest.join(" ")}`);
+    const file = rest[0] as string;
+    if (command === "report") return ok({ command, dir: file, json: values.json === true });
+    if (command === "run") return runFlags(values, file).map((flags) => ({ command, flags }));
+    return verifyFlags(values, file).map((flags) => ({ command: command as "preflight" | "verify", flags }));
+  });
+}

@@ -1,0 +1,61 @@
+// Every fault `decay` can meet, the one sentence for each, and the one place faults become exit codes.
+import { type ContractFault, describeFault } from "@decay/contract";
+import { describeExecFault, type ExecFault } from "../fault.js";
+import type { UsageFault } from "./args.js";
+
+/** A fault of the command line, of an input it names, or of the run (an `ExecFault`). */
+export type CliFault =
+  | UsageFault
+  | { readonly code: "read-failed"; readonly file: string; readonly reason: string }
+  | { readonly code: "write-failed"; readonly file: string; readonly reason: string }
+  | { readonly code: "repo-unreadable"; readonly repo: string; readonly reason: string }
+  | { readonly code: "agent-not-found"; readonly command: string; readonly reason: string }
+  | { readonly code: "contract-fault"; readonly file: string; readonly fault: ContractFault }
+  | { readonly code: "plan-drifted"; readonly contract: string; readonly plan: string; readonly recorded: string; readonly actual: string }
+  | { readonly code: "exec"; readonly input: string; readonly fault: ExecFault };
+
+/** The exit code of a fault: 2, except a run its user interrupted, which is parked (1). */
+export function exitCodeFor(fault: CliFault): number {
+  switch (fault.code) {
+    case "usage":
+    case "read-failed":
+    case "write-failed":
+    case "repo-unreadable":
+    case "agent-not-found":
+    case "contract-fault":
+    case "plan-drifted":
+      return 2;
+    case "exec":
+      return fault.fault.code === "interrupted" ? 1 : 2;
+    default: {
+      const never: never = fault;
+      return never;
+    }
+  }
+}
+
+/** The sentence for a fault, naming its input. */
+export function describeCliFault(fault: CliFault): string {
+  switch (fault.code) {
+    case "usage":
+      return `${fault.message} (see decay --help)`;
+    case "read-failed":
+      return `${fault.file}: cannot read: ${fault.reason}`;
+    case "write-failed":
+      return `${fault.file}: cannot write: ${fault.reason}`;
+    case "repo-unreadable":
+      return `--repo ${fault.repo}: ${fault.reason}`;
+    case "agent-not-found":
+      return `--agent: ${JSON.stringify(fault.command)} ${fault.reason}`;
+    case "contract-fault":
+      return `${fault.file}: ${describeFault(fault.fault)}`;
+    case "plan-drifted":
+      return `${fault.contract}: the plan ${fault.plan} changed under this contract (recorded sha256 ${fault.recorded}, now ${fault.actual}); compile the contract again (decay run PLAN.md compiles it)`;
+    case "exec":
+      return `${fault.input}: ${describeExecFault(fault.fault)}`;
+    default: {
+      const never: never = fault;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+// `decay`'s main: parse, dispatch to the command, and turn a fault into its message and exit code.
+import { bestEffort } from "@decay/cli-kit";
+import { err, type Result } from "neverthrow";
+import { parseInvocation } from "./args.js";
+import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
+import { type CliIo, say } from "./io.js";
+import { reportCommand } from "./report.js";
+import { runCommand } from "./run.js";
+import { HELP } from "./usage.js";
+import { verifyCommand } from "./verify.js";
+import { VERSION } from "./version.js";
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<Result<number, CliFault> | number> {
+  const invocation = parseInvocation(argv);
+  if (invocation.isErr()) return err(invocation.error);
+  const inv = invocation.value;
+  switch (inv.command) {
+    case "help":
+      return (await say(io, HELP)) === null ? 0 : 2;
+    case "version":
+      return (await say(io, `decay ${VERSION}\n`)) === null ? 0 : 2;
+    case "run":
+      return runCommand(io, inv.flags, argv);
+    case "preflight":
+    case "verify":
+      return verifyCommand(io, inv.command, inv.flags);
+    case "report":
+      return reportCommand(io, inv.dir, inv.json);
+  }
+}
+
+/** Run `decay` with `argv` (after the program name); resolves to the exit code (0, 1 or 2). */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const out = await dispatch(argv, io);
+  if (typeof out === "number") return out;
+  if (out.isOk()) return out.value;
+  await bestEffort(io.stderr, `decay: ${describeCliFault(out.error)}\n`);
+  return exitCodeFor(out.error);
+}
