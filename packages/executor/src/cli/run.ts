@@ -1,5 +1,6 @@
 // `decay run`: compile or read the contract, run it with a command agent, show progress, and
 // end with the summary (exit 0 green, 1 not green with the reason last, a fault 2).
+import { bestEffort } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 import { commandAgent } from "../node/command-agent.js";
 import { runPlan } from "../run/run-plan.js";
@@ -45,7 +46,7 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
     attemptBudget: flags.budget,
     tokenTarget: flags.tokenTarget,
     setup: flags.setup,
-    resumeCommand: `decay run ${argv.map(quoted).join(" ")}`,
+    resumeCommand: `decay ${argv.map(quoted).join(" ")}`,
     onEvent: (e) => progress.event(e),
     signal: io.signal,
   });
@@ -54,7 +55,9 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
   if (result.isErr()) {
     const fault = result.error;
     if (fault.code !== "interrupted") return err({ code: "exec", input: flags.file, fault });
+    // With --json stdout stays NDJSON (its last line is the parked event); the sentence goes to stderr.
     const line = `parked: interrupted at step ${fault.step}; RESUME.md written; run the same command again to resume\n`;
+    if (flags.json) return ok((await bestEffort(io.stderr, line), 1));
     const failed = await say(io, line);
     return failed === null ? ok(1) : err({ code: "write-failed", file: "<stdout>", reason: failed });
   }
