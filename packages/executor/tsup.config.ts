@@ -4,17 +4,32 @@ const entry = {
   index: "src/index.ts",
   node: "src/entries/node.ts",
   testing: "src/entries/testing.ts",
-  cli: "src/entries/cli.ts",
 };
 
-export default defineConfig({
-  entry: { ...entry, bin: "src/bin.ts" },
-  format: ["esm", "cjs"],
-  dts: { entry },
-  external: ["vitest"],
+const shared = {
   // The shared CLI seal is internal: bundle it so the published package stands alone.
   noExternal: ["@decay/cli-kit"],
-  clean: true,
   sourcemap: true,
   target: "node20",
-});
+} as const;
+
+export default defineConfig([
+  {
+    ...shared,
+    entry,
+    format: ["esm", "cjs"],
+    dts: { entry },
+    external: ["vitest"],
+    // Each build cleans only its own outputs: the two builds run at the same time.
+    clean: ["**", "!cli.*", "!bin.*"],
+  },
+  {
+    ...shared,
+    // The CLI is ESM only: log-update (the live view) is an ES module, which Node 20 cannot require.
+    entry: { cli: "src/entries/cli.ts", bin: "src/bin.ts" },
+    format: ["esm"],
+    dts: { entry: { cli: "src/entries/cli.ts" } },
+    splitting: false,
+    clean: ["cli.*", "bin.*"],
+  },
+]);

@@ -1,7 +1,23 @@
 #!/usr/bin/env node
 import { writeSync } from "node:fs";
 import { sealedProcess } from "@decay/cli-kit";
+import type { CliIo } from "./cli/io.js";
 import { main } from "./cli/main.js";
 
+// Ctrl-C parks a run: the signal reaches the adapters, which kill the command in flight (its whole
+// process group); the run writes RESUME.md and main exits 1. The library installs no handler.
+const controller = new AbortController();
+process.on("SIGINT", () => controller.abort());
 const { streams, finish } = sealedProcess(process, "decay", { writeSync });
-main(process.argv.slice(2), streams).then(finish, () => finish(2));
+const io: CliIo = {
+  get stdin() {
+    return streams.stdin;
+  },
+  stdout: streams.stdout,
+  stderr: streams.stderr,
+  env: streams.env,
+  cwd: streams.cwd,
+  signal: controller.signal,
+  live: process.stdout.isTTY ? process.stdout : undefined,
+};
+main(process.argv.slice(2), io).then(finish, () => finish(2));

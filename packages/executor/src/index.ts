@@ -13,6 +13,7 @@ export { describeExecFault, EXEC_FAULT_CODES } from "./fault.js";
 export {
   AcceptanceEffect,
   AdjudicateReply,
+  AgentReply,
   AgentRequest,
   Brief,
   DEFAULT_MODELS,
@@ -37,13 +38,14 @@ export { DEFAULT_PIN_GLOBS } from "./run/options.js";
 export { runPlan } from "./run/run-plan.js";
 export type { ContractVerdict, VerifyOptions } from "./run/preflight.js";
 export { verifyContract } from "./run/preflight.js";
+export { renderVerificationMd } from "./verification-md.js";
 export { slugOf, workspacePaths } from "./run/paths.js";
 export type { WorkspacePaths } from "./run/paths.js";
 export { readLedger } from "./run/ledger.js";
 export { failureSignature, normaliseOutput } from "./run/signature.js";
 
 // --- documented data ---
-export { LedgerEntry, LedgerKind, LedgerRow, RefusedFix, RunEvent, RunReport, RunStatus, StageReport, StageState, TokensByRole } from "./schema.js";
+export { LedgerEntry, LedgerKind, LedgerRow, NothingReturned, RefusedFix, RunEvent, RunReport, RunStatus, StageReport, StageState, TokensByRole } from "./schema.js";
 
 // --- clean room (runtime-neutral) ---
 export { isomorphicRoom } from "./isomorphic-room.js";

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
+import { AgentReply, AgentRequest } from "./agent/protocol.js";
 import { LedgerEntry, RunEvent, RunReport } from "./schema.js";
 
 const doc = (name: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url)), "utf8"));
@@ -11,6 +12,8 @@ describe("JSON Schemas in docs/ cannot drift from the zod schemas", () => {
     ["run-report.schema.json", RunReport],
     ["ledger-entry.schema.json", LedgerEntry],
     ["run-event.schema.json", RunEvent],
+    ["agent-request.schema.json", AgentRequest],
+    ["agent-reply.schema.json", AgentReply],
   ] as const)("docs/%s", (name, schema) => {
     expect(doc(name)).toEqual(z.toJSONSchema(schema));
   });

@@ -74,6 +74,11 @@ export type RefusedFix = z.infer<typeof RefusedFix>;
 
 const DiffStatsSchema = z.object({ files: z.number().int(), insertions: z.number().int(), deletions: z.number().int() });
 
+/** An agent call that returned nothing, and why (an exit, a timeout, no or invalid JSON). */
+export const NothingReturned = z.object({ stage: z.string(), role: Role, step: z.string(), try: z.number().int().min(1), reason: z.string() });
+/** An agent call that returned nothing. */
+export type NothingReturned = z.infer<typeof NothingReturned>;
+
 /** One stage in report.json. */
 export const StageReport = z.object({
   id: z.string(),
@@ -125,6 +130,8 @@ export const RunReport = z
       attempts: z.number().int().min(0),
       agent_calls: z.number().int().min(0),
       nothing_returned: z.number().int().min(0),
+      /** Each call that returned nothing, with its reason. */
+      returned_nothing: z.array(NothingReturned),
       wall_ms: z.number().min(0),
     }),
   })
@@ -144,6 +151,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("verified"), stage: z.string(), attempt: z.number().int().nullable(), phase: z.string(), green: z.boolean(), ledger: z.string() }),
   z.object({ type: z.literal("escalated"), stage: z.string(), reason: z.string() }),
   z.object({ type: z.literal("parked"), stage: z.string(), resume: z.string() }),
+  z.object({ type: z.literal("agent-nothing"), stage: z.string(), role: Role, try: z.number().int(), reason: z.string() }),
   z.object({ type: z.literal("tokens"), total: z.number().int() }),
   z.object({ type: z.literal("done"), status: RunStatus, green: z.array(z.string()) }),
 ]);

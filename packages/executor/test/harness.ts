@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Contract, compileContract, readPlan } from "@decay/contract";
 import { tempDir } from "../../../test-utils/tmp.js";
 import { type AgentScript, type RunOptions, type RunReport, runPlan, scriptedAgent } from "../src/index.js";
@@ -19,14 +20,29 @@ export const SHOW = { "bin/show.sh": 'cat "src/$1.txt"\n' };
 /** A fresh repository on `main` holding `files` and `SHOW`, committed once. */
 export async function makeRepo(files: Record<string, string>): Promise<string> {
   const dir = await tempDir("decay-exec-");
+  writeFiles(dir, { ...SHOW, ...files });
+  return commitAll(dir);
+}
+
+/** `git init` on `main` and one commit of everything in `dir`. */
+function commitAll(dir: string): string {
   git(dir, "init", "-q", "-b", "main");
   git(dir, "config", "user.email", "test@example.invalid");
   git(dir, "config", "user.name", "test");
   git(dir, "config", "commit.gpgsign", "false");
-  writeFiles(dir, { ...SHOW, ...files });
   git(dir, "add", "-A");
   git(dir, "commit", "-q", "-m", "initial");
   return dir;
+}
+
+/** The run-a-plan fixture (fixtures/run-a-plan): its repository copied and committed on `main`, and the agent script. */
+export const FIXTURE = fileURLToPath(new URL("../../../fixtures/run-a-plan/", import.meta.url));
+
+/** A fresh copy of the run-a-plan fixture's repository, committed once on `main`. */
+export async function fixtureRepo(): Promise<string> {
+  const dir = await tempDir("decay-fixture-");
+  fs.cpSync(join(FIXTURE, "repo"), dir, { recursive: true });
+  return commitAll(dir);
 }
 
 /** Write files (parents made) into a directory. */

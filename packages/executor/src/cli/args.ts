@@ -1,71 +1,150 @@
-// `decay journal show|resume|next` command lines.
+// The `decay` command line turned into one invocation, or a usage fault naming the flag.
+import { parseArgs } from "node:util";
 import { err, ok, type Result } from "neverthrow";
-import type { CliFault } from "./fault.js";
 
-/** A parsed `decay journal` command line. */
-export type JournalCommand =
-  | { kind: "help" }
-  | { kind: "show"; plan: string }
-  | { kind: "resume"; plan: string; repo: string; write: boolean; spec: string | null }
-  | { kind: "next"; plan: string; repo: string | null; spec: string | null; invocation: "/" | "$" | null };
-
-const VALUED = { show: [], resume: ["--repo", "--spec"], next: ["--repo", "--spec", "--host"] } as const;
-const BOOLEAN = { show: [], resume: ["--write"], next: [] } as const;
-
-type Sub = keyof typeof VALUED;
-const usage = (message: string): CliFault => ({ code: "usage", message });
-
-function readFlags(sub: Sub, args: readonly string[]): Result<{ values: Map<string, string>; flags: Set<string>; positional: string[] }, CliFault> {
-  const values = new Map<string, string>();
-  const flags = new Set<string>();
-  const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? "";
-    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
-    const name = eq > 0 ? a.slice(0, eq) : a;
-    if ((VALUED[sub] as readonly string[]).includes(name)) {
-      const value = eq > 0 ? a.slice(eq + 1) : args[++i];
-      if (value === undefined || value === "") return err(usage(`${name} needs a value`));
-      values.set(name, value);
-    } else if ((BOOLEAN[sub] as readonly string[]).includes(name) || name === "--help" || name === "-h") flags.add(name);
-    else if (name.startsWith("-")) return err(usage(`unknown option ${name} for journal ${sub}`));
-    else positional.push(a);
-  }
-  return ok({ values, flags, positional });
+/** A bad command line; `flag` is the flag (or argument) at fault. */
+export interface UsageFault {
+  readonly code: "usage";
+  readonly flag: string;
+  readonly message: string;
 }
 
-/** Parse the arguments after `decay journal`. */
-export function parseJournalArgs(argv: readonly string[]): Result<JournalCommand, CliFault> {
-  const [sub, ...rest] = argv;
-  if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help" });
-  if (sub !== "show" && sub !== "resume" && sub !== "next") return err(usage(`unknown journal command ${sub}`));
-  return readFlags(sub, rest).andThen(({ values, flags, positional }): Result<JournalCommand, CliFault> => {
-    if (flags.has("--help") || flags.has("-h")) return ok({ kind: "help" });
-    const [plan, extra] = positional;
-    if (plan === undefined || extra !== undefined) return err(usage(`journal ${sub} takes exactly one plan file`));
-    const spec = values.get("--spec") ?? null;
-    if (sub === "show") return ok({ kind: "show", plan });
-    if (sub === "resume") {
-      const repo = values.get("--repo");
-      return repo ? ok({ kind: "resume", plan, repo, write: flags.has("--write"), spec }) : err(usage("journal resume needs --repo DIR"));
-    }
-    const host = values.get("--host");
-    if (host !== undefined && host !== "claude" && host !== "codex") return err(usage(`--host takes claude or codex, not ${host}`));
-    return ok({ kind: "next", plan, repo: values.get("--repo") ?? null, spec, invocation: host === "claude" ? "/" : host === "codex" ? "$" : null });
+/** The clean rooms `--clean-room` names. */
+export type RoomKind = "clone" | "worktree" | "isomorphic";
+
+/** What every command that verifies takes. */
+export interface VerifyFlags {
+  readonly file: string;
+  readonly repo: string | undefined;
+  readonly includeOptional: boolean;
+  readonly cleanRoom: RoomKind;
+  readonly setup: string | undefined;
+  readonly assumptions: string | undefined;
+  readonly json: boolean;
+}
+
+/** What `decay run` takes beyond that. */
+export interface RunFlags extends VerifyFlags {
+  /** The agent's program and its arguments, split as a shell would split the flag's text. */
+  readonly agent: readonly string[];
+  readonly budget: number | undefined;
+  readonly tokenTarget: number | undefined;
+}
+
+/** One invocation of `decay`. */
+export type Invocation =
+  | { readonly command: "help" | "version" }
+  | { readonly command: "run"; readonly flags: RunFlags }
+  | { readonly command: "preflight" | "verify"; readonly flags: VerifyFlags }
+  | { readonly command: "report"; readonly dir: string; readonly json: boolean };
+
+const OPTIONS = {
+  repo: { type: "string" },
+  agent: { type: "string" },
+  assumptions: { type: "string" },
+  "include-optional": { type: "boolean" },
+  budget: { type: "string" },
+  "token-target": { type: "string" },
+  "clean-room": { type: "string" },
+  setup: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>["values"];
+
+const VERIFY_FLAGS = ["repo", "include-optional", "clean-room", "setup", "json"];
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  run: [...VERIFY_FLAGS, "assumptions", "agent", "budget", "token-target"],
+  preflight: VERIFY_FLAGS,
+  verify: VERIFY_FLAGS,
+  report: ["json"],
+};
+
+const usage = (flag: string, message: string): Result<never, UsageFault> => err({ code: "usage", flag, message });
+
+/** Split a command's text into words as `sh` would: quotes and backslashes, no expansion. */
+export function splitCommand(text: string): Result<string[], string> {
+  const words: string[] = [];
+  let word: string | null = null;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+    } else if (c === "\\" && i + 1 < text.length && (quote === null || /["\\$`]/.test(text[i + 1] as string))) {
+      word = (word ?? "") + text[++i];
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      word ??= "";
+    } else if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else word = (word ?? "") + c;
+  }
+  if (quote !== null) return err(`an unclosed ${quote} quote`);
+  if (word !== null) words.push(word);
+  return words.length === 0 ? err("no command") : ok(words);
+}
+
+function count(flag: string, text: string | undefined): Result<number | undefined, UsageFault> {
+  if (text === undefined) return ok(undefined);
+  return /^[1-9][0-9]{0,8}$/.test(text) ? ok(Number(text)) : usage(flag, `${flag} must be a positive integer, not ${JSON.stringify(text)}`);
+}
+
+function verifyFlags(v: Values, file: string): Result<VerifyFlags, UsageFault> {
+  const room = v["clean-room"] ?? "clone";
+  if (room !== "clone" && room !== "worktree" && room !== "isomorphic") {
+    return usage("--clean-room", `--clean-room must be clone, worktree or isomorphic, not ${JSON.stringify(room)}`);
+  }
+  for (const flag of ["repo", "setup", "assumptions"] as const) {
+    if (v[flag] === "") return usage(`--${flag}`, `--${flag} needs a value`);
+  }
+  return ok({ file, repo: v.repo, includeOptional: v["include-optional"] === true, cleanRoom: room, setup: v.setup, assumptions: v.assumptions, json: v.json === true });
+}
+
+function runFlags(v: Values, file: string): Result<RunFlags, UsageFault> {
+  if (v.agent === undefined) return usage("--agent", 'decay run needs --agent "CMD ARGS…": the program that answers the agent protocol');
+  const agent = splitCommand(v.agent);
+  if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(v.agent)}: ${agent.error}`);
+  return verifyFlags(v, file).andThen((base) =>
+    count("--budget", v.budget).andThen((budget) =>
+      count("--token-target", v["token-target"]).map((tokenTarget): RunFlags => ({ ...base, agent: agent.value, budget, tokenTarget })),
+    ),
+  );
+}
+
+function parsed(argv: readonly string[]): Result<{ values: Values; positionals: string[] }, UsageFault> {
+  try {
+    return ok(parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true }));
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const flag = /'(-[^' ]+)/.exec(message)?.[1] ?? "arguments";
+    return usage(flag, message.replace(/\. To specify a positional argument.*$/s, ""));
+  }
+}
+
+/** Read `decay`'s arguments (after the program name). */
+export function parseInvocation(argv: readonly string[]): Result<Invocation, UsageFault> {
+  return parsed(argv).andThen(({ values, positionals }): Result<Invocation, UsageFault> => {
+    const [command, ...rest] = positionals;
+    if (values.help || command === "help") return ok({ command: "help" });
+    if (values.version) return ok({ command: "version" });
+    if (command === undefined) return usage("command", "no command given: run, preflight, verify or report");
+    const allowed = ALLOWED[command];
+    if (allowed === undefined) return usage("command", `unknown command ${JSON.stringify(command)}: run, preflight, verify or report`);
+    const stray = Object.keys(values).find((k) => !allowed.includes(k));
+    if (stray !== undefined) return usage(`--${stray}`, `--${stray} is not an option of decay ${command}`);
+    const what = command === "report" ? "DIR" : "PLAN.md or contract.md";
+    if (rest.length !== 1) return usage(command, `decay ${command} takes one ${what}, given ${rest.length === 0 ? "none" : rest.join(" ")}`);
+    const file = rest[0] as string;
+    if (command === "report") return ok({ command, dir: file, json: values.json === true });
+    if (command === "run") return runFlags(values, file).map((flags) => ({ command, flags }));
+    return verifyFlags(values, file).map((flags) => ({ command: command as "preflight" | "verify", flags }));
   });
 }
-
-/** `decay journal --help`. */
-export const JOURNAL_HELP = `decay journal: read and resume a task plan's execution record
-
-Usage:
-  decay journal show PLAN.md                                   task states and the checklist
-  decay journal resume PLAN.md --repo DIR [--spec SPEC] [--write]
-                                                               the changes the resume rules derive; --write appends them
-  decay journal next PLAN.md [--repo DIR] [--spec SPEC] [--host claude|codex]
-                                                               the Next step line
-
-The spec is the plan's Spec path, resolved against --repo (default: the current directory);
---spec names another file. Exit codes: 0 ok, 2 any fault (message on stderr).
-See docs/journal.md for the record's line grammar and the resume rules.
-`;

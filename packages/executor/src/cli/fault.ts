@@ -1,60 +1,61 @@
-// The `decay` CLI's faults and the one place they become exit codes.
-import type { ExecFault } from "../fault.js";
-import { describeExecFault } from "../fault.js";
-import type { JournalFault } from "../journal/fault.js";
-import { describeJournalFault } from "../journal/fault.js";
+// Every fault `decay` can meet, the one sentence for each, and the one place faults become exit codes.
+import { type ContractFault, describeFault } from "@decay/contract";
+import { describeExecFault, type ExecFault } from "../fault.js";
+import type { UsageFault } from "./args.js";
 
-/** Every way a `decay` command can fail; each exits 2. */
+/** A fault of the command line, of an input it names, or of the run (an `ExecFault`). */
 export type CliFault =
-  | { code: "usage"; message: string }
-  | { code: "file-unreadable"; path: string; reason: string }
-  | { code: "file-not-utf8"; path: string }
-  | { code: "file-unwritable"; path: string; reason: string }
-  | { code: "journal"; path: string; fault: JournalFault }
-  | { code: "exec"; fault: ExecFault }
-  | { code: "stdout-write-failed"; reason: string };
+  | UsageFault
+  | { readonly code: "read-failed"; readonly file: string; readonly reason: string }
+  | { readonly code: "write-failed"; readonly file: string; readonly reason: string }
+  | { readonly code: "repo-unreadable"; readonly repo: string; readonly reason: string }
+  | { readonly code: "agent-not-found"; readonly command: string; readonly reason: string }
+  | { readonly code: "contract-fault"; readonly file: string; readonly fault: ContractFault }
+  | { readonly code: "plan-drifted"; readonly contract: string; readonly plan: string; readonly recorded: string; readonly actual: string }
+  | { readonly code: "exec"; readonly input: string; readonly fault: ExecFault };
 
-/** Every CLI fault code, for exhaustive tables (docs). */
-export const CLI_FAULT_CODES = [
-  "usage",
-  "file-unreadable",
-  "file-not-utf8",
-  "file-unwritable",
-  "journal",
-  "exec",
-  "stdout-write-failed",
-] as const satisfies readonly CliFault["code"][];
-
-/** The exit code of a fault: one exhaustive switch, so a new fault cannot compile without one. */
-export function exitCodeFor(fault: CliFault): 2 {
+/** The exit code of a fault: 2, except a run its user interrupted, which is parked (1). */
+export function exitCodeFor(fault: CliFault): number {
   switch (fault.code) {
     case "usage":
-    case "file-unreadable":
-    case "file-not-utf8":
-    case "file-unwritable":
-    case "journal":
-    case "exec":
-    case "stdout-write-failed":
+    case "read-failed":
+    case "write-failed":
+    case "repo-unreadable":
+    case "agent-not-found":
+    case "contract-fault":
+    case "plan-drifted":
       return 2;
+    case "exec":
+      return fault.fault.code === "interrupted" ? 1 : 2;
+    default: {
+      const never: never = fault;
+      return never;
+    }
   }
 }
 
-/** The sentence for a CLI fault. */
+/** The sentence for a fault, naming its input. */
 export function describeCliFault(fault: CliFault): string {
   switch (fault.code) {
     case "usage":
-      return `${fault.message} (try decay --help)`;
-    case "file-unreadable":
-      return `cannot read ${fault.path}: ${fault.reason}`;
-    case "file-not-utf8":
-      return `${fault.path} is not UTF-8 text`;
-    case "file-unwritable":
-      return `cannot write ${fault.path}: ${fault.reason}`;
-    case "journal":
-      return `${fault.path}: ${describeJournalFault(fault.fault)}`;
+      return `${fault.message} (see decay --help)`;
+    case "read-failed":
+      return `${fault.file}: cannot read: ${fault.reason}`;
+    case "write-failed":
+      return `${fault.file}: cannot write: ${fault.reason}`;
+    case "repo-unreadable":
+      return `--repo ${fault.repo}: ${fault.reason}`;
+    case "agent-not-found":
+      return `--agent: ${JSON.stringify(fault.command)} ${fault.reason}`;
+    case "contract-fault":
+      return `${fault.file}: ${describeFault(fault.fault)}`;
+    case "plan-drifted":
+      return `${fault.contract}: the plan ${fault.plan} changed under this contract (recorded sha256 ${fault.recorded}, now ${fault.actual}); compile the contract again (decay run PLAN.md compiles it)`;
     case "exec":
-      return describeExecFault(fault.fault);
-    case "stdout-write-failed":
-      return `cannot write to standard output: ${fault.reason}`;
+      return `${fault.input}: ${describeExecFault(fault.fault)}`;
+    default: {
+      const never: never = fault;
+      return never;
+    }
   }
 }

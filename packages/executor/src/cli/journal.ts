@@ -15,8 +15,8 @@ import { checklist, nextStep } from "../journal/next-step.js";
 import { applyResume, deriveResume, type Resume } from "../journal/resume.js";
 import { taskStates } from "../journal/read.js";
 import type { TaskPlan } from "../journal/schema.js";
-import { type JournalCommand, JOURNAL_HELP, parseJournalArgs } from "./args.js";
-import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
+import { type JournalCommand, JOURNAL_HELP, parseJournalArgs } from "./journal-args.js";
+import { type CliFault, describeCliFault, exitCodeFor } from "./journal-fault.js";
 
 /** The streams and, optionally, the adapters `resume` uses (default: `systemGit` and `nodeShell` over `env`). */
 export interface JournalIo extends StdStreams {

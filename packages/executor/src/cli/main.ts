@@ -1,37 +1,42 @@
-// `decay`: the executor's CLI. Each command is its own module; this file only dispatches.
-import { bestEffort, writeText } from "@decay/cli-kit";
-import { describeCliFault, exitCodeFor, type CliFault } from "./fault.js";
-import { journalMain, type JournalIo } from "./journal.js";
+// `decay`'s main: parse, dispatch to the command, and turn a fault into its message and exit code.
+import { bestEffort } from "@decay/cli-kit";
+import { err, type Result } from "neverthrow";
+import { parseInvocation } from "./args.js";
+import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
+import { type CliIo, say } from "./io.js";
+import { journalMain } from "./journal.js";
+import { reportCommand } from "./report.js";
+import { runCommand } from "./run.js";
+import { HELP } from "./usage.js";
+import { verifyCommand } from "./verify.js";
 import { VERSION } from "./version.js";
 
-/** Everything `main` touches outside itself: the standard streams, and the adapters a command that reads git needs. */
-export type DecayIo = JournalIo;
-
-/** `decay --help`. */
-export const HELP = `decay: run and resume plans
-
-Usage:
-  decay journal show|resume|next PLAN.md ...   the plan's execution record (decay journal --help)
-  decay --help | --version
-
-Exit codes: 0 ok, 2 any fault (message on stderr).
-`;
-
-async function say(io: DecayIo, text: string): Promise<number> {
-  const written = await writeText(io.stdout, text, (reason): CliFault => ({ code: "stdout-write-failed", reason }));
-  return written.isOk() ? 0 : fail(io, written.error);
+async function dispatch(argv: readonly string[], io: CliIo): Promise<Result<number, CliFault> | number> {
+  const invocation = parseInvocation(argv);
+  if (invocation.isErr()) return err(invocation.error);
+  const inv = invocation.value;
+  switch (inv.command) {
+    case "help":
+      return (await say(io, HELP)) === null ? 0 : 2;
+    case "version":
+      return (await say(io, `decay ${VERSION}\n`)) === null ? 0 : 2;
+    case "run":
+      return runCommand(io, inv.flags, argv);
+    case "preflight":
+    case "verify":
+      return verifyCommand(io, inv.command, inv.flags);
+    case "report":
+      return reportCommand(io, inv.dir, inv.json);
+  }
 }
 
-async function fail(io: DecayIo, fault: CliFault): Promise<number> {
-  await bestEffort(io.stderr, `decay: ${describeCliFault(fault)}\n`);
-  return exitCodeFor(fault);
-}
-
-/** The `decay` CLI: dispatches `journal`, answers `--help` and `--version`; an unknown command is a usage fault (exit 2). */
-export async function main(argv: readonly string[], io: DecayIo): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") return say(io, HELP);
-  if (command === "--version") return say(io, `${VERSION}\n`);
-  if (command === "journal") return journalMain(rest, io);
-  return fail(io, { code: "usage", message: `unknown command ${command}` });
+/** Run `decay` with `argv` (after the program name); resolves to the exit code (0, 1 or 2). */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  // The journal commands parse and fail on their own (decay journal --help).
+  if (argv[0] === "journal") return journalMain(argv.slice(1), io);
+  const out = await dispatch(argv, io);
+  if (typeof out === "number") return out;
+  if (out.isOk()) return out.value;
+  await bestEffort(io.stderr, `decay: ${describeCliFault(out.error)}\n`);
+  return exitCodeFor(out.error);
 }

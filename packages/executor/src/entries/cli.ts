@@ -1,8 +1,4 @@
-// @decay/executor/cli: the `decay` CLI's main, for embedding it in another program. Named exports only.
-export type { CliFault } from "../cli/fault.js";
-export { CLI_FAULT_CODES, describeCliFault, exitCodeFor } from "../cli/fault.js";
-export type { JournalIo } from "../cli/journal.js";
-export { journalMain } from "../cli/journal.js";
-export type { DecayIo } from "../cli/main.js";
+// @decay/executor/cli: the `decay` CLI's main, for embedding the CLI in another program.
 export { main } from "../cli/main.js";
+export type { CliIo } from "../cli/io.js";
 export { VERSION } from "../cli/version.js";

@@ -5,4 +5,6 @@ export type { GitRoomOptions } from "../node/clean-rooms.js";
 export { systemGit } from "../node/git.js";
 export type { SystemGitOptions } from "../node/git.js";
 export { nodeShell } from "../node/shell.js";
+export { commandAgent } from "../node/command-agent.js";
+export type { CommandAgentOptions } from "../node/command-agent.js";
 export type { NodeShellOptions } from "../node/shell.js";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ended } from "../../../../test-utils/process.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import type { ShellRequest, ShellResult } from "../ports.js";
 import { nodeShell } from "./shell.js";
@@ -11,21 +12,6 @@ async function ran(request: Partial<ShellRequest> & { command: string; cwd: stri
   const r = await sh.run({ timeoutMs: 30_000, ...request });
   if (r.isErr()) throw new Error(JSON.stringify(r.error));
   return r.value;
-}
-
-/** A process that has ended: no such pid, or a zombie nobody has reaped yet. */
-function ended(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return true;
-  }
 }
 
 describe("nodeShell", () => {
@@ -94,5 +80,20 @@ describe("nodeShell", () => {
   it("a command that cannot be spawned is a shell-failed fault, not a throw", async () => {
     const r = await shell.run({ command: "echo \0", cwd: await tempDir(), timeoutMs: 1000 });
     expect(r._unsafeUnwrapErr()).toMatchObject({ code: "shell-failed" });
+  });
+
+  it("kills the running command's process group when its signal aborts, and starts nothing after", async () => {
+    const cwd = await tempDir();
+    const controller = new AbortController();
+    const sh = nodeShell({ killGraceMs: 100, signal: controller.signal });
+    const pending = ran({ command: "sleep 60 & echo $! > sleeper.pid; echo started > started; wait", cwd }, sh);
+    const { existsSync } = await import("node:fs");
+    while (!existsSync(join(cwd, "started"))) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    const r = await pending;
+    expect(r.exit === 0).toBe(false);
+    expect(ended(Number(readFileSync(join(cwd, "sleeper.pid"), "utf8")))).toBe(true);
+    const after = await sh.run({ command: "true", cwd, timeoutMs: 1000 });
+    expect(after.isErr() && after.error).toMatchObject({ code: "shell-failed", reason: "interrupted before it started" });
   });
 });

@@ -13,6 +13,8 @@ export interface NodeShellOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Milliseconds between SIGTERM and SIGKILL when a command times out (default 1000). */
   readonly killGraceMs?: number;
+  /** Aborting kills the running command's process group (SIGTERM, then SIGKILL after the grace); no command starts after it. */
+  readonly signal?: AbortSignal;
 }
 
 const DEFAULT_CAP = 64 * 1024;
@@ -27,7 +29,7 @@ export function nodeShell(options: NodeShellOptions = {}): Shell {
   const base = options.env ?? process.env;
   const grace = options.killGraceMs ?? 1000;
   return {
-    run: (request) => new ResultAsync(runOnce(base, grace, request)),
+    run: (request) => new ResultAsync(runOnce(base, grace, request, options.signal)),
   };
 }
 
@@ -55,7 +57,8 @@ async function spawnFault(request: ShellRequest, e: unknown): Promise<ExecFault>
   return { code: "shell-failed", command: request.command, cwd: request.cwd, reason: gone ?? reasonOf(e) };
 }
 
-function runOnce(base: NodeShellOptions["env"], grace: number, request: ShellRequest): Promise<Result<ShellResult, ExecFault>> {
+function runOnce(base: NodeShellOptions["env"], grace: number, request: ShellRequest, signal: AbortSignal | undefined): Promise<Result<ShellResult, ExecFault>> {
+  if (signal?.aborted) return Promise.resolve(err({ code: "shell-failed", command: request.command, cwd: request.cwd, reason: "interrupted before it started" }));
   const started = performance.now();
   let child: ChildProcess;
   try {
@@ -68,49 +71,51 @@ function runOnce(base: NodeShellOptions["env"], grace: number, request: ShellReq
   } catch (e) {
     return spawnFault(request, e).then((f) => err<ShellResult, ExecFault>(f));
   }
-  return collect(child, grace, request, started);
+  return collect(child, grace, request, started, signal);
 }
 
-/** Signals the group SIGTERM after `timeoutMs`, then SIGKILL after `grace`; `stop` cancels both. */
-function deadline(child: ChildProcess, timeoutMs: number, grace: number): { readonly hit: () => boolean; stop(): void } {
-  let hit = false;
-  let killer: ReturnType<typeof setTimeout> | undefined;
-  const timer = setTimeout(() => {
-    hit = true;
-    signalGroup(child, "SIGTERM");
-    killer = setTimeout(() => signalGroup(child, "SIGKILL"), grace);
-  }, timeoutMs);
-  return {
-    hit: () => hit,
-    stop: () => {
-      clearTimeout(timer);
-      if (killer !== undefined) clearTimeout(killer);
-    },
-  };
-}
-
-function collect(child: ChildProcess, grace: number, request: ShellRequest, started: number): Promise<Result<ShellResult, ExecFault>> {
+function collect(child: ChildProcess, grace: number, request: ShellRequest, started: number, signal: AbortSignal | undefined): Promise<Result<ShellResult, ExecFault>> {
   const cap = request.maxOutputBytes ?? DEFAULT_CAP;
   const out = tail(cap);
   const errs = tail(cap);
   child.stdout?.on("data", (c: Uint8Array) => out.push(c));
   child.stderr?.on("data", (c: Uint8Array) => errs.push(c));
-  const clock = deadline(child, request.timeoutMs, grace);
+  let timedOut = false;
+  let killer: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => {
+    signalGroup(child, "SIGTERM");
+    killer ??= setTimeout(() => signalGroup(child, "SIGKILL"), grace);
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, request.timeoutMs);
+  signal?.addEventListener("abort", stop, { once: true });
   // The leader is gone: whatever it left running in its group would hold the pipes open.
   child.on("exit", () => signalGroup(child, "SIGKILL"));
   return new Promise((resolve) => {
     let failed = false;
     child.on("error", (e) => {
       failed = true;
-      clock.stop();
+      clearTimeout(timer);
       void spawnFault(request, e).then((f) => resolve(err(f)));
     });
-    child.on("close", (exit, signal) => {
-      clock.stop();
+    child.on("close", (exit, ended) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", stop);
+      if (killer !== undefined) clearTimeout(killer);
       if (failed) return;
-      const durationMs = Math.round(performance.now() - started);
-      const truncated = out.dropped || errs.dropped;
-      resolve(ok({ exit, signal, stdout: out.text(), stderr: errs.text(), durationMs, timedOut: clock.hit(), truncated }));
+      resolve(
+        ok({
+          exit,
+          signal: ended,
+          stdout: out.text(),
+          stderr: errs.text(),
+          durationMs: Math.round(performance.now() - started),
+          timedOut,
+          truncated: out.dropped || errs.dropped,
+        }),
+      );
     });
   });
 }

@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import { callAgent, type CallOutcome, type ReplyOf } from "../agent/call.js";
 import type { AgentRequest } from "../agent/protocol.js";
 import type { ExecFault } from "../fault.js";
-import type { Deps } from "./deps.js";
+import { type Deps, guarded } from "./deps.js";
 import { type RunState, totalTokens } from "./state.js";
 
 /** A request without its `try`, which `ask` numbers. */
@@ -29,7 +29,7 @@ export async function ask<R extends AgentRequest>(
     if (target !== null && totalTokens(state) >= target - d.settings.reserveTokens) {
       return ok({ stop: "token-target", reason: `${totalTokens(state)} tokens spent; the target is ${target} (${d.settings.reserveTokens} kept in reserve)` });
     }
-    const out = await d.ctx.step<{ ok: true; value: CallOutcome<ReplyOf<R>> } | { ok: false; fault: ExecFault }>(`${name}/t${t}`, async () => {
+    const out = await guarded<{ ok: true; value: CallOutcome<ReplyOf<R>> } | { ok: false; fault: ExecFault }>(d, `${name}/t${t}`, async () => {
       const request = await build();
       if (request.isErr()) return { ok: false, fault: request.error };
       const full = { ...request.value, try: t } as unknown as R;
@@ -47,6 +47,8 @@ export async function ask<R extends AgentRequest>(
     }
     state.nothing += 1;
     state.streak += 1;
+    state.nothingLog.push({ stage: name.split("/")[0] ?? name, role, step: name, try: t, reason: call.reason });
+    d.emit({ type: "agent-nothing", stage: name.split("/")[0] ?? name, role, try: t, reason: call.reason });
     if (state.streak >= d.settings.parkAfter) {
       return ok({ stop: "parked", reason: `the agent returned nothing ${state.streak} times in a row (last: ${call.reason})` });
     }

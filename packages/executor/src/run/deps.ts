@@ -40,14 +40,32 @@ export interface Deps {
   readonly slug: string;
   readonly paths: WorkspacePaths;
   readonly emit: (event: RunEvent) => void;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** Thrown out of a step when the caller aborted: the step's result is never recorded; caught in `runPlan`. */
+export class Interrupted extends Error {
+  constructor(readonly step: string) {
+    super(`interrupted at step ${step}`);
+  }
+}
+
+/** Run `fn` as step `name` unless the caller aborted; an abort while it ran discards its result. */
+export async function guarded<T>(d: Pick<Deps, "ctx" | "signal">, name: string, fn: () => Promise<T>): Promise<T> {
+  if (d.signal?.aborted) throw new Interrupted(name);
+  return d.ctx.step<T>(name, async () => {
+    const out = await fn();
+    if (d.signal?.aborted) throw new Interrupted(name);
+    return out;
+  });
 }
 
 /** What a step hands back: JSON a durable engine can record, a fault included. */
 export type StepOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly fault: ExecFault };
 
 /** Run `fn` as the named step; its fault, too, is the step's recorded result. */
-export async function step<T>(d: Deps, name: string, fn: () => PromiseLike<Result<T, ExecFault>>): Promise<Result<T, ExecFault>> {
-  const out = await d.ctx.step<StepOutcome<T>>(name, async () => {
+export async function step<T>(d: Pick<Deps, "ctx" | "signal">, name: string, fn: () => PromiseLike<Result<T, ExecFault>>): Promise<Result<T, ExecFault>> {
+  const out = await guarded<StepOutcome<T>>(d, name, async () => {
     const r = await fn();
     return r.isOk() ? { ok: true, value: r.value } : { ok: false, fault: r.error };
   });

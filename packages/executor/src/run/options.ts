@@ -55,6 +55,13 @@ export interface RunOptions {
   readonly resumeCommand?: string;
   /** Progress events; the library itself never writes to a terminal. */
   readonly onEvent?: (event: RunEvent) => void;
+  /**
+   * Stops the run at the step in flight: the step's result is not kept (as a crash would leave
+   * it), RESUME.md is written and the run ends with the fault `interrupted`. Pass the same
+   * signal to the adapters (`nodeShell`, `commandAgent`) so the running command is killed. The
+   * library installs no signal handler: the caller aborts (a CLI on SIGINT).
+   */
+  readonly signal?: AbortSignal;
 }
 
 const count = z.number().int().min(1);

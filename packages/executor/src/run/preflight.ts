@@ -1,7 +1,7 @@
 import type { Contract } from "@decay/contract";
 import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
-import { step } from "./deps.js";
+import { Interrupted, step } from "./deps.js";
 import type { RunOptions } from "./options.js";
 import { depsOf } from "./run-plan.js";
 import { stageOrder } from "./validate.js";
@@ -48,5 +48,9 @@ export function verifyContract(contract: Contract, options: VerifyOptions): Resu
     const green = stages.filter((s) => verdicts.value[s.id]?.green).map((s) => s.id);
     return ok({ commit: head.value, kind, stages: verdicts.value, green });
   };
-  return new ResultAsync(run());
+  const stopped = (e: unknown): Result<ContractVerdict, ExecFault> => {
+    if (e instanceof Interrupted) return err({ code: "interrupted", step: e.step });
+    throw e;
+  };
+  return new ResultAsync(run().catch(stopped));
 }

@@ -68,6 +68,7 @@ export function renderReportMd(report: RunReport, contract: Contract): string {
     "",
     `- tokens: ${c.total_tokens} (${Object.entries(c.tokens).map(([r, n]) => `${r} ${n}`).join(", ")})`,
     `- attempts: ${c.attempts}; agent calls: ${c.agent_calls}, of which returned nothing: ${c.nothing_returned}`,
+    ...c.returned_nothing.map((n) => `  - ${n.step} try ${n.try}: ${n.reason}`),
     `- wall time: ${(c.wall_ms / 1000).toFixed(1)} s`,
     "",
     "## Falsifiers (for the reader to judge)",
@@ -77,6 +78,8 @@ export function renderReportMd(report: RunReport, contract: Contract): string {
   );
   return lines.join("\n");
 }
+
+const resumeWith = (command: string, how: string) => ["Resume with:", "", "```sh", command, "```", "", `A resumed run trusts nothing written here: ${how}.`, ""];
 
 /** RESUME.md: written only when parked. It claims nothing: resuming re-derives progress by preflight. */
 export function renderResumeMd(report: RunReport, command: string): string {
@@ -89,13 +92,17 @@ export function renderResumeMd(report: RunReport, command: string): string {
     `- green now (final verification): ${report.end.green.join(", ") || "none"}`,
     `- next: ${next ? name(next) : "nothing left"}`,
     "",
-    "Resume with:",
+    ...resumeWith(command, "it re-runs every stage's acceptance in a clean room first (preflight) and continues from what passes"),
+  ].join("\n");
+}
+
+/** RESUME.md of a run its caller interrupted (SIGINT): where it stopped and how to resume; it claims nothing else. */
+export function renderInterruptedMd(plan: string, step: string, command: string): string {
+  return [
+    `# Parked: ${plan}`,
     "",
-    "```sh",
-    command,
-    "```",
+    `The run was interrupted at step \`${step}\`; the command in flight was killed and nothing of that step was kept.`,
     "",
-    "A resumed run trusts nothing written here: it re-runs every stage's acceptance in a clean room first (preflight) and continues from what passes.",
-    "",
+    ...resumeWith(command, "it sets aside any leftovers of the interrupted step, re-runs every stage's acceptance in a clean room first (preflight) and continues from what passes"),
   ].join("\n");
 }

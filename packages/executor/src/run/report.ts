@@ -83,6 +83,7 @@ export function buildReport(d: Deps, input: ReportInput): RunReport {
       attempts: input.state.attempts,
       agent_calls: input.state.calls,
       nothing_returned: input.state.nothing,
+      returned_nothing: [...input.state.nothingLog],
       wall_ms: input.wallMs,
     },
   };

@@ -3,10 +3,11 @@ import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { inMemoryRunner } from "../runner.js";
 import type { RunReport } from "../schema.js";
-import { type Deps, inRepo, readText, step, writeFile } from "./deps.js";
+import { type Deps, Interrupted, inRepo, readText, step, writeFile } from "./deps.js";
 import { type RunOptions, settingsOf } from "./options.js";
 import { slugOf, workspacePaths } from "./paths.js";
 import { buildReport, writeReport } from "./report.js";
+import { renderInterruptedMd } from "./report-md.js";
 import { runStage } from "./stage.js";
 import { newLoop, newState, type RunState, type StageLoop } from "./state.js";
 import { staleRows } from "./surface.js";
@@ -185,7 +186,16 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
  */
 export function runPlan(contract: Contract, options: RunOptions): ResultAsync<RunReport, ExecFault> {
   const d = depsOf(contract, options);
-  return d.isErr() ? new ResultAsync(Promise.resolve(err(d.error))) : new ResultAsync(body(d.value, options));
+  return d.isErr() ? new ResultAsync(Promise.resolve(err(d.error))) : new ResultAsync(body(d.value, options).catch((e) => interrupted(d.value, e)));
+}
+
+/** The caller aborted: write RESUME.md (nothing else is claimed) and end with the fault `interrupted`. */
+async function interrupted(d: Deps, e: unknown): Promise<R<RunReport>> {
+  if (!(e instanceof Interrupted)) throw e;
+  const written = await writeFile(d, d.paths.resume, renderInterruptedMd(d.contract.plan, e.step, d.settings.resumeCommand));
+  if (written.isErr()) return err(written.error);
+  d.emit({ type: "parked", stage: e.step.split("/")[0] ?? e.step, resume: d.paths.resume });
+  return err({ code: "interrupted", step: e.step });
 }
 
 /** The run's dependencies from a contract and options: the contract checked, defaults applied. */
@@ -207,6 +217,7 @@ export function depsOf(contract: Contract, options: RunOptions): Result<Deps, Ex
         slug,
         paths: workspacePaths(slug),
         emit: options.onEvent ?? (() => undefined),
+        signal: options.signal,
       };
     }),
   );

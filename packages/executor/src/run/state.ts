@@ -1,5 +1,5 @@
 import type { Role } from "../agent/protocol.js";
-import type { RefusedFix, StageState, TokensByRole } from "../schema.js";
+import type { NothingReturned, RefusedFix, StageState, TokensByRole } from "../schema.js";
 
 /** Why the whole run stopped early, when it did. */
 export type Stop =
@@ -16,12 +16,14 @@ export interface RunState {
   streak: number;
   attempts: number;
   stop: Stop | null;
+  /** Every call that returned nothing, and why (the reason reaches the report). */
+  readonly nothingLog: NothingReturned[];
 }
 
 /** A fresh state. */
 export function newState(): RunState {
   const tokens = { execute: 0, diagnose: 0, adjudicate: 0, fix: 0, verify: 0 } satisfies Record<Role, number>;
-  return { tokens, calls: 0, nothing: 0, streak: 0, attempts: 0, stop: null };
+  return { tokens, calls: 0, nothing: 0, streak: 0, attempts: 0, stop: null, nothingLog: [] };
 }
 
 /** Tokens spent so far, every role. */

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CLI_FAULT_CODES } from "../../src/cli/fault.js";
+import { CLI_FAULT_CODES } from "../../src/cli/journal-fault.js";
 import { JOURNAL_FAULT_CODES } from "../../src/journal/fault.js";
 import { parseRecord } from "../../src/journal/record.js";
 import { readTaskPlan } from "../../src/journal/plan.js";

@@ -1,0 +1,47 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { parseInvocation, splitCommand } from "./args.js";
+
+const shQuote = (w: string) => `'${w.replaceAll("'", `'\\''`)}'`;
+
+describe("splitCommand", () => {
+  test("splits as sh does: quotes, escapes, runs of blanks", () => {
+    expect(splitCommand(`node  "my agent.mjs" --x='a b' c\\ d ""`)._unsafeUnwrap()).toEqual(["node", "my agent.mjs", "--x=a b", "c d", ""]);
+    expect(splitCommand(`a "b`)._unsafeUnwrapErr()).toBe('an unclosed " quote');
+    expect(splitCommand("   ")._unsafeUnwrapErr()).toBe("no command");
+  });
+
+  test("any words, each quoted for sh and joined, split back into the same words", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 6 }), (words) => {
+        expect(splitCommand(words.map(shQuote).join(" "))._unsafeUnwrap()).toEqual(words);
+      }),
+    );
+  });
+
+  test("never throws", () => {
+    fc.assert(fc.property(fc.string(), (text) => void splitCommand(text)));
+  });
+});
+
+describe("parseInvocation", () => {
+  test("reads run's flags, with defaults", () => {
+    const inv = parseInvocation(["run", "p.md", "--agent", "node a.mjs s.json", "--budget", "4", "--token-target", "9000", "--include-optional"])._unsafeUnwrap();
+    expect(inv).toEqual({
+      command: "run",
+      flags: { file: "p.md", repo: undefined, includeOptional: true, cleanRoom: "clone", setup: undefined, assumptions: undefined, json: false, agent: ["node", "a.mjs", "s.json"], budget: 4, tokenTarget: 9000 },
+    });
+  });
+
+  test.each([
+    [["run", "p.md"], "--agent"],
+    [["run", "p.md", "--agent", "x", "--token-target", "0"], "--token-target"],
+    [["run", "p.md", "--agent", "'x"], "--agent"],
+    [["report", "a", "b"], "report"],
+    [["report", "d", "--repo", "x"], "--repo"],
+    [["run", "p.md", "--agent"], "--agent"],
+    [["frobnicate", "x"], "command"],
+  ])("%j is a usage fault naming %s", (argv, flag) => {
+    expect(parseInvocation(argv)._unsafeUnwrapErr()).toMatchObject({ code: "usage", flag });
+  });
+});

@@ -1,0 +1,22 @@
+import type { StdStreams } from "@decay/cli-kit";
+
+/** What `decay`'s main is handed: the standard streams, and what only a bin can give. */
+export interface CliIo extends StdStreams {
+  /** Aborted when the user interrupts (the bin aborts it on SIGINT): the run parks. */
+  readonly signal?: AbortSignal;
+  /** stdout when it is a terminal: the live view is drawn there (unless `CI` is set or `--json`). */
+  readonly live?: NodeJS.WritableStream;
+}
+
+/** The `$schema` of the report `--json` prints last: the file name of docs/run-report.schema.json. */
+export const REPORT_SCHEMA = "run-report.schema.json";
+
+/** Write to stdout; a failure is the caller's fault value. */
+export async function say(io: Pick<CliIo, "stdout">, text: string): Promise<string | null> {
+  try {
+    await io.stdout.write(text);
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}

@@ -1,0 +1,100 @@
+// What a command reads before anything runs: the repository, the contract (compiled from a plan,
+// or parsed and checked for drift) and the agent's program. Each failure names its input.
+import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
+import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, readPlan, selfCheck } from "@decay/contract";
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
+import type { CliFault } from "./fault.js";
+
+const reason = (e: unknown) => {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : e instanceof Error ? e.message : String(e);
+};
+
+/** The repository as an absolute path: an existing, readable and writable directory. */
+export function repoDir(cwd: string, given: string | undefined): Result<string, CliFault> {
+  const repo = resolve(cwd, given ?? ".");
+  try {
+    if (!statSync(repo).isDirectory()) return err({ code: "repo-unreadable", repo: given ?? ".", reason: "is not a directory" });
+    accessSync(repo, constants.R_OK | constants.W_OK | constants.X_OK);
+    return ok(repo);
+  } catch (e) {
+    return err({ code: "repo-unreadable", repo: given ?? ".", reason: `cannot be read and written (${reason(e)})` });
+  }
+}
+
+/** What a command runs: the contract, the plan's bytes when known, the file it came from. */
+export interface Loaded {
+  readonly contract: Contract;
+  readonly planText: Uint8Array | undefined;
+  readonly file: string;
+}
+
+function read(cwd: string, file: string): Result<Uint8Array, CliFault> {
+  try {
+    return ok(readFileSync(resolve(cwd, file)));
+  } catch (e) {
+    return err({ code: "read-failed", file, reason: reason(e) });
+  }
+}
+
+/** A plan compiled; its path in the contract is relative to the repository when it lies inside it. */
+function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): ResultAsync<Loaded, CliFault> {
+  const inside = relative(repo, abs);
+  const planPath = inside.startsWith("..") || isAbsolute(inside) ? abs : inside.split("\\").join("/");
+  const plan = readPlan(new TextDecoder().decode(bytes));
+  if (plan.isErr()) return errAsync({ code: "contract-fault", file, fault: plan.error });
+  return compileContract(plan.value, { planPath, planText: bytes })
+    .mapErr((fault): CliFault => ({ code: "contract-fault", file, fault }))
+    .map((contract) => ({ contract, planText: bytes, file }));
+}
+
+/** A contract file: parsed, and checked against its plan when the plan is in the repository. */
+function parsed(file: string, repo: string, text: string): Result<Loaded, CliFault> {
+  const contract = parseContract(text);
+  if (contract.isErr()) return err({ code: "contract-fault", file, fault: contract.error });
+  const planFile = resolve(repo, contract.value.plan);
+  let planText: Uint8Array | undefined;
+  try {
+    planText = readFileSync(planFile);
+  } catch {
+    return ok({ contract: contract.value, planText: undefined, file });
+  }
+  const drift = planDrift(contract.value, planText);
+  if (drift.length > 0) {
+    const actual = (drift[0]?.message.match(/[0-9a-f]{64}/g) ?? []).at(-1) ?? "?";
+    return err({ code: "plan-drifted", contract: file, plan: contract.value.plan, recorded: contract.value.plan_sha256, actual });
+  }
+  return ok({ contract: contract.value, planText, file });
+}
+
+/** The contract of PLAN.md or contract.md, refused before anything runs when its self-check refuses. */
+export function loadContract(cwd: string, file: string, repo: string): ResultAsync<Loaded, CliFault> {
+  const bytes = read(cwd, file);
+  if (bytes.isErr()) return errAsync(bytes.error);
+  const text = new TextDecoder().decode(bytes.value);
+  const loaded = looksLikeContract(text) ? okAsync(undefined).andThen(() => parsed(file, repo, text)) : compiled(file, resolve(cwd, file), repo, bytes.value);
+  return loaded.andThen((l) => {
+    const refusals = selfCheck(l.contract, l.planText === undefined ? {} : { planText: l.planText }).filter((f) => f.severity === "refuse");
+    if (refusals.length === 0) return ok(l);
+    return err<Loaded, CliFault>({ code: "exec", input: file, fault: { code: "self-check-refused", findings: refusals } });
+  });
+}
+
+/** The agent's program: a path (relative to the working directory) or a name on PATH, executable. */
+export function agentProgram(cwd: string, env: Readonly<Record<string, string | undefined>>, command: string): Result<string, CliFault> {
+  const executable = (path: string) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes("/")) {
+    const path = resolve(cwd, command);
+    return executable(path) ? ok(path) : err({ code: "agent-not-found", command, reason: "is not an executable file" });
+  }
+  const found = (env.PATH ?? "").split(delimiter).filter((d) => d !== "").map((d) => join(d, command)).find(executable);
+  return found === undefined ? err({ code: "agent-not-found", command, reason: "is not a command on PATH" }) : ok(found);
+}

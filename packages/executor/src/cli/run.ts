@@ -1,0 +1,78 @@
+// `decay run`: compile or read the contract, run it with a command agent, show progress, and
+// end with the summary (exit 0 green, 1 not green with the reason last, a fault 2).
+import { bestEffort } from "@decay/cli-kit";
+import { err, ok, type Result } from "neverthrow";
+import { commandAgent } from "../node/command-agent.js";
+import { runPlan } from "../run/run-plan.js";
+import type { RunReport } from "../schema.js";
+import { adaptersFor } from "./adapters.js";
+import type { RunFlags } from "./args.js";
+import type { CliFault } from "./fault.js";
+import { type CliIo, REPORT_SCHEMA, say } from "./io.js";
+import { agentProgram, type Loaded, loadContract, repoDir } from "./load.js";
+import { jsonProgress, liveProgress, plainProgress, type Progress } from "./progress.js";
+
+const quoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+
+function progressFor(io: CliIo, flags: RunFlags, loaded: Loaded): Progress {
+  if (flags.json) return jsonProgress(io.stdout);
+  const ci = io.env.CI !== undefined && io.env.CI !== "" && io.env.CI !== "false";
+  if (io.live !== undefined && !ci) return liveProgress(io.live, loaded.contract.stages.map((s) => ({ id: s.id, title: s.title })));
+  return plainProgress(io.stdout);
+}
+
+/** The closing lines for people: the outcome, where REPORT.md is, and the reason last when not green. */
+export function summaryOf(report: RunReport, repo: string): string {
+  const green = report.end.green;
+  const others = report.stages.filter((s) => !green.includes(s.id) && s.final !== "not-run").map((s) => `${s.id} (${s.state})`);
+  const lines = [
+    `decay: ${report.status}; green: ${green.join(", ") || "none"}${others.length ? `; not green: ${others.join(", ")}` : ""}`,
+    `report: ${repo}/${report.workspace}/REPORT.md`,
+  ];
+  if (report.status !== "green") lines.push(`${report.status}: ${report.reason ?? "some required stage is not green"}`);
+  return `${lines.join("\n")}\n`;
+}
+
+async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo: string, loaded: Loaded): Promise<Result<number, CliFault>> {
+  const program = agentProgram(io.cwd, io.env, flags.agent[0] as string);
+  if (program.isErr()) return err(program.error);
+  const progress = progressFor(io, flags, loaded);
+  const result = await runPlan(loaded.contract, {
+    ...adaptersFor(io, repo, flags.cleanRoom),
+    agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env, signal: io.signal }),
+    planText: loaded.planText,
+    assumptions: flags.assumptions,
+    includeOptional: flags.includeOptional,
+    attemptBudget: flags.budget,
+    tokenTarget: flags.tokenTarget,
+    setup: flags.setup,
+    resumeCommand: `decay ${argv.map(quoted).join(" ")}`,
+    onEvent: (e) => progress.event(e),
+    signal: io.signal,
+  });
+  const broken = await progress.close();
+  if (broken !== null) return err({ code: "write-failed", file: "<stdout>", reason: broken });
+  if (result.isErr()) {
+    const fault = result.error;
+    if (fault.code !== "interrupted") return err({ code: "exec", input: flags.file, fault });
+    // With --json stdout stays NDJSON (its last line is the parked event); the sentence goes to stderr.
+    const line = `parked: interrupted at step ${fault.step}; RESUME.md written; run the same command again to resume\n`;
+    if (flags.json) return ok((await bestEffort(io.stderr, line), 1));
+    const failed = await say(io, line);
+    return failed === null ? ok(1) : err({ code: "write-failed", file: "<stdout>", reason: failed });
+  }
+  const report = result.value;
+  const text = flags.json ? `${JSON.stringify({ $schema: REPORT_SCHEMA, ...report })}\n` : summaryOf(report, repo);
+  const failed = await say(io, text);
+  if (failed !== null) return err({ code: "write-failed", file: "<stdout>", reason: failed });
+  return ok(report.status === "green" ? 0 : 1);
+}
+
+/** `decay run FILE --repo DIR --agent "CMD ARGS…" …`: the exit code, or the fault. */
+export async function runCommand(io: CliIo, flags: RunFlags, argv: readonly string[]): Promise<Result<number, CliFault>> {
+  const repo = repoDir(io.cwd, flags.repo);
+  if (repo.isErr()) return err(repo.error);
+  const loaded = await loadContract(io.cwd, flags.file, repo.value);
+  if (loaded.isErr()) return err(loaded.error);
+  return execute(io, flags, argv, repo.value, loaded.value);
+}

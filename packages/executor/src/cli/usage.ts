@@ -1,0 +1,35 @@
+/** `decay --help`. */
+export const HELP = `decay: run an acceptance contract stage by stage; green only from acceptance in a clean room.
+
+Usage:
+  decay run PLAN.md|contract.md --agent "CMD ARGS…" [--repo DIR] [--assumptions FILE]
+            [--include-optional] [--budget N] [--token-target N]
+            [--clean-room clone|worktree|isomorphic] [--setup "CMD"] [--json]
+  decay preflight PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
+  decay verify PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
+  decay report DIR [--json]
+  decay journal show|resume|next PLAN.md ...   a task plan's execution record (decay journal --help)
+  decay --help | --version
+
+Commands:
+  run        compile the plan (or read the contract), then execute, verify, diagnose and fix each
+             stage with the agent; REPORT.md and report.json in DIR/.plan-runs/<slug>/
+  preflight  every stage's acceptance in one fresh clean room of HEAD, no agent: what is green now
+  verify     the same, as the final verification; writes REPORT.md
+  report     print a run's REPORT.md (report.json with --json); DIR is the workspace or the repository
+
+Options:
+  --repo DIR             the repository (default: the current directory)
+  --agent "CMD ARGS…"    the program answering the agent protocol (docs/agent-protocol.md), run in
+                         the repository once per call
+  --assumptions FILE     the plan's assumptions, checked at the start and before every stage
+  --include-optional     run optional stages too
+  --budget N             attempts per stage, the execute included (default 3)
+  --token-target N       no agent call starts once N tokens are spent
+  --clean-room K         clone (default), worktree or isomorphic
+  --setup "CMD"          run once in every fresh clean room (e.g. "npm ci")
+  --json                 NDJSON events, then the report (run); JSON (preflight, verify, report)
+
+Exit: 0 every required stage green; 1 not green (escalated, failed, parked, stale plan, interrupted),
+the reason on the last line; 2 a fault (the message names the input). See docs/executor-cli.md.
+`;

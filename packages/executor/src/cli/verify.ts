@@ -1,0 +1,60 @@
+// `decay preflight` and `decay verify`: every stage's acceptance in one fresh clean room of HEAD,
+// no agent, no token. verify (the final kind) also writes REPORT.md into the run's workspace.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import { slugOf, workspacePaths } from "../run/paths.js";
+import { type ContractVerdict, verifyContract } from "../run/preflight.js";
+import { renderVerificationMd } from "../verification-md.js";
+import { adaptersFor } from "./adapters.js";
+import type { VerifyFlags } from "./args.js";
+import type { CliFault } from "./fault.js";
+import { type CliIo, say } from "./io.js";
+import { type Loaded, loadContract, repoDir } from "./load.js";
+
+function summary(loaded: Loaded, verdict: ContractVerdict, kind: "preflight" | "verify", report: string | null): { text: string; code: number } {
+  const required = loaded.contract.stages.filter((s) => !s.optional && verdict.stages[s.id] !== undefined);
+  const red = required.filter((s) => !verdict.stages[s.id]?.green).map((s) => s.id);
+  const lines = loaded.contract.stages
+    .filter((s) => verdict.stages[s.id] !== undefined)
+    .map((s) => `${s.id} ${verdict.stages[s.id]?.green ? "green" : "red"}: ${s.label}${s.title ? `: ${s.title}` : ""} (${verdict.stages[s.id]?.ledger})`);
+  lines.push(`decay ${kind}: at ${verdict.commit.slice(0, 12)} green: ${verdict.green.join(", ") || "none"}`);
+  if (report !== null) lines.push(`report: ${report}`);
+  if (red.length > 0) lines.push(`not green: ${red.join(", ")}`);
+  return { text: `${lines.join("\n")}\n`, code: red.length === 0 ? 0 : 1 };
+}
+
+function writeReport(repo: string, loaded: Loaded, verdict: ContractVerdict, room: string): Result<string, CliFault> {
+  const path = join(repo, workspacePaths(slugOf(loaded.contract.plan)).report);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, renderVerificationMd(loaded.contract, verdict, room));
+    return ok(path);
+  } catch (e) {
+    return err({ code: "write-failed", file: path, reason: e instanceof Error ? e.message : String(e) });
+  }
+}
+
+/** `decay preflight|verify FILE --repo DIR`: 0 when every required stage is green, 1 otherwise. */
+export async function verifyCommand(io: CliIo, kind: "preflight" | "verify", flags: VerifyFlags): Promise<Result<number, CliFault>> {
+  const repo = repoDir(io.cwd, flags.repo);
+  if (repo.isErr()) return err(repo.error);
+  const loaded = await loadContract(io.cwd, flags.file, repo.value);
+  if (loaded.isErr()) return err(loaded.error);
+  const adapters = adaptersFor(io, repo.value, flags.cleanRoom);
+  const verdict = await verifyContract(loaded.value.contract, {
+    ...adapters,
+    planText: loaded.value.planText,
+    includeOptional: flags.includeOptional,
+    setup: flags.setup,
+    kind: kind === "verify" ? "final" : "preflight",
+    signal: io.signal,
+  });
+  if (verdict.isErr()) return err({ code: "exec", input: flags.file, fault: verdict.error });
+  const report = kind === "verify" ? writeReport(repo.value, loaded.value, verdict.value, adapters.cleanRoom.kind) : ok(null);
+  if (report.isErr()) return err(report.error);
+  const out = summary(loaded.value, verdict.value, kind, report.value);
+  const text = flags.json ? `${JSON.stringify({ command: kind, ...verdict.value, report: report.value })}\n` : out.text;
+  const failed = await say(io, text);
+  return failed === null ? ok(out.code) : err({ code: "write-failed", file: "<stdout>", reason: failed });
+}

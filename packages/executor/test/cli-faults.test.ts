@@ -1,0 +1,108 @@
+// The built `decay` bin: every fault exits 2 naming its input; a green run exits 0; --help,
+// --version; plain progress off a terminal; the live view on a pseudo-terminal.
+import { execFileSync } from "node:child_process";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileContract, readPlan, renderContract } from "@decay/contract";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../../../test-utils/tmp.js";
+import { VERSION } from "../src/cli/version.js";
+import { agentFlag, BIN, cleanEnv, decay, solvedRepo } from "./cli-process.js";
+import { fixtureRepo, git } from "./harness.js";
+
+let repo: string;
+beforeAll(async () => {
+  repo = await fixtureRepo();
+});
+
+describe("decay: every fault exits 2 and names its input", () => {
+  it.each([
+    ["a missing plan", ["run", "docs/nothere.plan.md", "--agent", "node"], /docs\/nothere\.plan\.md: cannot read: ENOENT/],
+    ["an unreadable repository", ["run", "docs/stats.plan.md", "--repo", "/nonexistent/repo", "--agent", "node"], /--repo \/nonexistent\/repo: cannot be read and written/],
+    ["an agent command that does not exist", ["run", "docs/stats.plan.md", "--agent", "no-such-agent-xyz --fast"], /--agent: "no-such-agent-xyz" is not a command on PATH/],
+    ["an unknown flag", ["run", "docs/stats.plan.md", "--agnet", "x"], /Unknown option '--agnet'/],
+    ["a bad number", ["run", "docs/stats.plan.md", "--agent", "node", "--budget", "two"], /--budget must be a positive integer, not "two"/],
+    ["a flag of another command", ["preflight", "docs/stats.plan.md", "--agent", "node"], /--agent is not an option of decay preflight/],
+    ["an unknown clean room", ["preflight", "docs/stats.plan.md", "--clean-room", "docker"], /--clean-room must be clone, worktree or isomorphic/],
+    ["no command", [], /no command given/],
+  ])("%s", async (_name, args, message) => {
+    const r = await decay(args, repo);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe("");
+  });
+
+  it("a contract its self-check refuses", async () => {
+    const plan = join(await tempDir(), "clone.plan.md");
+    writeFileSync(plan, "# P\n\n## 6. Recommendation (staged)\n\n### Stage 1: fetch\n\nFetch.\n\nAcceptance: `git clone https://example.invalid/x y` exits 0\n");
+    const r = await decay(["preflight", plan], repo);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`${plan}: the contract's self-check refuses to start: row S1.1 runs git clone`));
+  });
+
+  it("a contract whose plan drifted", async () => {
+    const drifted = await fixtureRepo();
+    const planText = readFileSync(join(drifted, "docs/stats.plan.md"), "utf8");
+    const contract = (await compileContract(readPlan(planText)._unsafeUnwrap(), { planPath: "docs/stats.plan.md", planText }))._unsafeUnwrap();
+    writeFileSync(join(drifted, "docs/stats.contract.md"), renderContract(contract));
+    writeFileSync(join(drifted, "docs/stats.plan.md"), `${planText}\nOne more line.\n`);
+    const r = await decay(["run", "docs/stats.contract.md", "--agent", "node"], drifted);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/docs\/stats\.contract\.md: the plan docs\/stats\.plan\.md changed under this contract/);
+  });
+
+  it("a dirty working tree is the run's fault, named", async () => {
+    const dirty = await fixtureRepo();
+    writeFileSync(join(dirty, "src/stats.mjs"), "// edited\n");
+    const r = await decay(["run", "docs/stats.plan.md", "--agent", agentFlag()], dirty);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/docs\/stats\.plan\.md: the working tree has uncommitted changes \(src\/stats\.mjs\)/);
+  });
+
+  it("--version and --help exit 0", async () => {
+    expect(await decay(["--version"], repo)).toMatchObject({ code: 0, stdout: `decay ${VERSION}\n` });
+    const help = await decay(["--help"], repo);
+    expect(help.code).toBe(0);
+    for (const flag of ["--repo", "--agent", "--assumptions", "--include-optional", "--budget", "--token-target", "--clean-room", "--setup", "--json"]) expect(help.stdout).toContain(flag);
+  });
+
+  it("keeps the package version", () => {
+    expect(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version).toBe(VERSION);
+  });
+});
+
+describe("decay on a repository already green", () => {
+  it("preflight and run exit 0; progress is one plain line per event when stdout is not a terminal", async () => {
+    const green = await solvedRepo();
+    const pre = await decay(["preflight", "docs/stats.plan.md"], green);
+    expect(pre.code).toBe(0);
+    expect(pre.stdout).toMatch(/decay preflight: at [0-9a-f]{12} green: S1, S2, S3\n$/);
+    const run = await decay(["run", "docs/stats.plan.md", "--agent", agentFlag()], green);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("\u001b[");
+    expect(run.stdout).toMatch(/^\[ +[0-9.]+s\] run stats on plan\/stats from [0-9a-f]{12}$/m);
+    expect(run.stdout).toMatch(/^\[ +[0-9.]+s\] S2 skipped \(green-at-start\): its acceptance already passes at the start$/m);
+    expect(run.stdout.trim().split("\n").at(-2)).toBe("decay: green; green: S1, S2, S3");
+  });
+
+  it("draws a live view redrawn in place on a terminal, ending with the summary line", async () => {
+    const green = await solvedRepo();
+    const scratch = await tempDir();
+    const log = join(scratch, "tty.log");
+    const wrapper = join(scratch, "tty.sh");
+    writeFileSync(wrapper, `stty rows 30 cols 100\nexec ${process.execPath} ${BIN} run docs/stats.plan.md --agent '${agentFlag()}'\n`);
+    chmodSync(wrapper, 0o755);
+    execFileSync("script", ["-qfec", `sh ${wrapper}`, log], { cwd: green, env: cleanEnv({ TERM: "xterm" }), stdio: "ignore" });
+    const screen = readFileSync(log, "utf8");
+    const frames = screen.split("decay run · ").length - 1;
+    expect(frames).toBeGreaterThan(1);
+    // Redrawn in place: the cursor goes back up over the previous frame and erases its lines.
+    expect(screen).toContain("\u001b[1A");
+    expect(screen).toContain("\u001b[2K");
+    expect(screen).toMatch(/ S3 +green/);
+    // The summary comes after the last frame, on a line of its own.
+    const plain = screen.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
+    expect(plain.lastIndexOf("\ndecay: green; green: S1, S2, S3\nreport: ")).toBeGreaterThan(plain.lastIndexOf("decay run · "));
+    expect(git(green, "branch", "--show-current")).toBe("plan/stats");
+  });
+});

@@ -1,0 +1,98 @@
+// The built `decay` bin over the run-a-plan fixture: a full run (plain and --json), verify and
+// report after it, and Ctrl-C mid-run: RESUME.md, exit 1, and a second run ends the same.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../../../test-utils/tmp.js";
+import { RunEvent, RunReport } from "../src/index.js";
+import { agentFlag, decay, type Ran, SCRIPT_FILE, scriptWith, start } from "./cli-process.js";
+import { fixtureRepo } from "./harness.js";
+
+/** What a resumed run must reach again: no ids, no times, no loop states (a resumed stage is green at its start). */
+const ending = (r: RunReport) => ({
+  status: r.status,
+  green: r.end.green,
+  stages: r.stages.map((s) => ({ id: s.id, final: s.final, refused: s.refused_fixes.map((f) => [f.lens, f.fix, f.reason]) })),
+});
+
+const lastJson = (r: Ran) => RunReport.parse(JSON.parse(r.stdout.trim().split("\n").at(-1) ?? ""));
+
+let plainRepo: string;
+let jsonRepo: string;
+let plain: Ran;
+let json: Ran;
+beforeAll(async () => {
+  [plainRepo, jsonRepo] = await Promise.all([fixtureRepo(), fixtureRepo()]);
+  [plain, json] = await Promise.all([
+    decay(["run", "docs/stats.plan.md", "--agent", agentFlag()], plainRepo),
+    decay(["run", "docs/stats.plan.md", "--agent", agentFlag(), "--json"], jsonRepo),
+  ]);
+}, 180_000);
+
+describe("decay run over a three-stage plan", () => {
+  it("exits 1 with the escalation's reason on the last line; plain progress, one line per event", () => {
+    expect(plain.code).toBe(1);
+    const lines = plain.stdout.trim().split("\n");
+    expect(lines.at(-1)).toBe("incomplete: S3 not green (the chosen fix changed the pinned acceptance surface (1 row); it was not applied)");
+    expect(lines.at(-3)).toBe("decay: incomplete; green: S1, S2; not green: S3 (escalated)");
+    expect(plain.stdout).toMatch(/^\[ +[0-9.]+s\] S2 verify a1: red \(\.plan-runs\/stats\/ledger\/verify-S2-a1\.md\)$/m);
+    expect(plain.stdout).toMatch(/^\[ +[0-9.]+s\] S3 escalated: /m);
+    const report = readFileSync(join(plainRepo, ".plan-runs/stats/REPORT.md"), "utf8");
+    expect(report).toContain("let the test accept the unsorted middle");
+    expect(report).toContain("refused: the fix changed the pinned acceptance surface");
+  });
+
+  it("--json prints every event as one line valid against the published schema, then the report", () => {
+    expect(json.code).toBe(1);
+    const lines = json.stdout.trim().split("\n");
+    const events = lines.slice(0, -1).map((l) => RunEvent.parse(JSON.parse(l)));
+    expect(events[0]?.type).toBe("run-started");
+    expect(events.at(-1)).toEqual({ type: "done", status: "incomplete", green: ["S1", "S2"] });
+    expect(events.filter((e) => e.type === "escalated").map((e) => e.stage)).toEqual(["S3"]);
+    const report = lastJson(json);
+    expect(JSON.parse(lines.at(-1) ?? "").$schema).toBe("run-report.schema.json");
+    expect(ending(report)).toEqual(ending(JSON.parse(readFileSync(join(plainRepo, ".plan-runs/stats/report.json"), "utf8"))));
+  });
+
+  it("verify re-runs acceptance over HEAD and writes REPORT.md; report prints it, or report.json", async () => {
+    const verified = await decay(["verify", "docs/stats.plan.md", "--json"], jsonRepo);
+    expect(verified.code).toBe(1);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ command: "verify", kind: "final", green: ["S1", "S2"] });
+    const md = readFileSync(join(jsonRepo, ".plan-runs/stats/REPORT.md"), "utf8");
+    expect(md).toContain("Status: **not green**");
+    expect(md).toMatch(/- S3 \(Stage 3: median\): red, failing S3\.1/);
+    const printed = await decay(["report", "."], jsonRepo);
+    expect(printed).toMatchObject({ code: 0, stdout: md });
+    const asJson = await decay(["report", ".plan-runs/stats", "--json"], jsonRepo);
+    expect(asJson.code).toBe(0);
+    expect(RunReport.parse(JSON.parse(asJson.stdout)).status).toBe("incomplete");
+    expect((await decay(["report", "src"], jsonRepo)).stderr).toMatch(/src: cannot read: holds no REPORT\.md/);
+  });
+
+  it("Ctrl-C mid-run kills the agent, writes RESUME.md and exits 1; running again ends with the same report", async () => {
+    const repo = await fixtureRepo();
+    const scratch = await tempDir();
+    const gate = join(scratch, "go");
+    // Stage 2's execute blocks until `gate` exists: it is in flight when the run is interrupted.
+    const base = JSON.parse(readFileSync(SCRIPT_FILE, "utf8"));
+    const script = scriptWith(scratch, { "S2 execute a1 t1": { ...base["S2 execute"], waitForFile: gate } });
+    const interrupted = start(["run", "docs/stats.plan.md", "--agent", agentFlag(script), "--json"], repo, (line, child) => {
+      const e = JSON.parse(line);
+      if (e.type === "agent-call" && e.stage === "S2") child.kill("SIGINT");
+    });
+    const first = await interrupted.done;
+    expect(first.code).toBe(1);
+    expect(first.stderr).toBe("parked: interrupted at step S2/a1/execute/t1; RESUME.md written; run the same command again to resume\n");
+    expect(JSON.parse(first.stdout.trim().split("\n").at(-1) ?? "")).toEqual({ type: "parked", stage: "S2", resume: ".plan-runs/stats/RESUME.md" });
+    const resume = readFileSync(join(repo, ".plan-runs/stats/RESUME.md"), "utf8");
+    expect(resume).toContain("interrupted at step `S2/a1/execute/t1`");
+    expect(resume).toContain(`decay run docs/stats.plan.md --agent`);
+    writeFileSync(gate, "");
+    const second = await decay(["run", "docs/stats.plan.md", "--agent", agentFlag(script), "--json"], repo);
+    expect(second.code).toBe(1);
+    const resumed = lastJson(second);
+    expect(resumed.stages[0]?.state).toBe("green-at-start");
+    expect(ending(resumed)).toEqual(ending(lastJson(json)));
+    expect(existsSync(join(repo, ".plan-runs/stats/RESUME.md"))).toBe(false);
+  });
+});
