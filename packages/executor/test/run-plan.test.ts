@@ -81,7 +81,7 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     const report = await run(contract, nodeOptions(repo, script));
     expect(report.stages[0]?.state).toBe("escalated");
     expect(report.stages[0]?.refused_fixes[0]?.diverged).toEqual([".plan-runs/demo/contract.md: the contract file was changed"]);
-    expect(readFileSync(join(repo, ".plan-runs/demo/contract.md"), "utf8")).toContain("decay-contract/1");
+    expect(readFileSync(join(repo, ".plan-runs/demo/contract.md"), "utf8")).toContain("format: decay-contract/");
   });
 
   it("escalates when every diagnosis declares a fix that would touch acceptance", async () => {

@@ -135,9 +135,9 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Usa
     const [command, ...rest] = positionals;
     if (values.help || command === "help") return ok({ command: "help" });
     if (values.version) return ok({ command: "version" });
-    if (command === undefined) return usage("command", "no command given: run, preflight, verify or report");
+    if (command === undefined) return usage("command", "no command given: run, preflight, verify, report or journal");
     const allowed = ALLOWED[command];
-    if (allowed === undefined) return usage("command", `unknown command ${JSON.stringify(command)}: run, preflight, verify or report`);
+    if (allowed === undefined) return usage("command", `unknown command ${JSON.stringify(command)}: run, preflight, verify, report or journal`);
     const stray = Object.keys(values).find((k) => !allowed.includes(k));
     if (stray !== undefined) return usage(`--${stray}`, `--${stray} is not an option of decay ${command}`);
     const what = command === "report" ? "DIR" : "PLAN.md or contract.md";

@@ -76,7 +76,7 @@ describe("decay journal (main)", () => {
     expect(bad.stderr).toMatch(/^decay: bad.md: line 6 of the record is malformed/);
     expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: ENOENT\n");
     expect(await call(["journal", "resume", "bad.md"], dir)).toMatchObject({ code: 2, stderr: "decay: journal resume needs --repo DIR (try decay --help)\n" });
-    expect(await call(["launch"], dir)).toMatchObject({ code: 2, stderr: "decay: unknown command launch (try decay --help)\n" });
+    expect(await call(["launch"], dir)).toMatchObject({ code: 2, stderr: "decay: unknown command \"launch\": run, preflight, verify, report or journal (see decay --help)\n" });
   });
 });
 
@@ -100,6 +100,6 @@ describe("decay (the built bin)", () => {
     expect(r.stderr).toMatch(/line 6 of the record is malformed \(blocked must name one of the five blockers/);
     expect((await runBin(["frobnicate"], dir)).code).toBe(2);
     const pkg = JSON.parse(await readFile(join(root, "packages/executor/package.json"), "utf8")) as { version: string };
-    expect((await runBin(["--version"], dir)).stdout).toBe(`${pkg.version}\n`);
+    expect((await runBin(["--version"], dir)).stdout).toBe(`decay ${pkg.version}\n`);
   });
 });
