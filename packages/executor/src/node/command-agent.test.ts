@@ -69,7 +69,7 @@ describe("commandAgent", () => {
     expect(!out.ok && out.reason).toMatch(/timed out after 500 ms/);
     const { readFileSync } = await import("node:fs");
     const pid = Number(readFileSync(pidFile, "utf8"));
-    expect(ended(pid)).toBe(true);
+    expect(await ended(pid)).toBe(true);
   });
 
   test("aborting the signal kills the call in flight and any later call", async () => {

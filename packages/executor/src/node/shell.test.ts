@@ -53,7 +53,7 @@ describe("nodeShell", () => {
     const cwd = await tempDir();
     const r = await ran({ command: "sh -c 'sleep 300 & echo $! > grandchild.pid; wait' & echo $! > child.pid; wait", cwd, timeoutMs: 300 });
     expect(r).toMatchObject({ timedOut: true, exit: null });
-    for (const file of ["child.pid", "grandchild.pid"]) expect(ended(Number(readFileSync(join(cwd, file), "utf8")))).toBe(true);
+    for (const file of ["child.pid", "grandchild.pid"]) expect(await ended(Number(readFileSync(join(cwd, file), "utf8")))).toBe(true);
   });
 
   it("follows SIGTERM with SIGKILL for a group that ignores SIGTERM", async () => {
@@ -61,14 +61,14 @@ describe("nodeShell", () => {
     const sh = nodeShell({ killGraceMs: 100 });
     const r = await ran({ command: "trap '' TERM; sleep 300 & echo $! > sleeper.pid; wait", cwd, timeoutMs: 200 }, sh);
     expect(r).toMatchObject({ timedOut: true, exit: null, signal: "SIGKILL" });
-    expect(ended(Number(readFileSync(join(cwd, "sleeper.pid"), "utf8")))).toBe(true);
+    expect(await ended(Number(readFileSync(join(cwd, "sleeper.pid"), "utf8")))).toBe(true);
   });
 
   it("leaves no process of the command running after it exits", async () => {
     const cwd = await tempDir();
     const r = await ran({ command: "sleep 300 & echo $! > bg.pid", cwd });
     expect(r).toMatchObject({ exit: 0, timedOut: false });
-    expect(ended(Number(readFileSync(join(cwd, "bg.pid"), "utf8")))).toBe(true);
+    expect(await ended(Number(readFileSync(join(cwd, "bg.pid"), "utf8")))).toBe(true);
   });
 
   it("a directory that does not exist is a shell-failed fault, not a throw", async () => {
@@ -92,7 +92,7 @@ describe("nodeShell", () => {
     controller.abort();
     const r = await pending;
     expect(r.exit === 0).toBe(false);
-    expect(ended(Number(readFileSync(join(cwd, "sleeper.pid"), "utf8")))).toBe(true);
+    expect(await ended(Number(readFileSync(join(cwd, "sleeper.pid"), "utf8")))).toBe(true);
     const after = await sh.run({ command: "true", cwd, timeoutMs: 1000 });
     expect(after.isErr() && after.error).toMatchObject({ code: "shell-failed", reason: "interrupted before it started" });
   });
