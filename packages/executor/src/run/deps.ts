@@ -1,10 +1,9 @@
-import type { GitFs } from "@decay/assumptions/git";
 import type { Contract } from "@decay/contract";
 import { err, ok, type Result, ResultAsync } from "neverthrow";
-import type { Agent, ModelHints } from "../agent/protocol.js";
+import type { ModelHints } from "../agent/protocol.js";
 import { type ExecFault, reasonOf } from "../fault.js";
-import type { CleanRoom, Git, Shell, WorkspaceFs } from "../ports.js";
 import type { StepContext } from "../runner.js";
+import type { RunOptions } from "./options.js";
 import type { RunEvent } from "../schema.js";
 import { joinPath, type WorkspacePaths } from "./paths.js";
 
@@ -26,13 +25,7 @@ export interface Settings {
 }
 
 /** Everything the run's steps reach: ports, settings, the contract and where the workspace is. */
-export interface Deps {
-  readonly repo: string;
-  readonly fs: WorkspaceFs & GitFs;
-  readonly git: Git;
-  readonly shell: Shell;
-  readonly cleanRoom: CleanRoom;
-  readonly agent: Agent;
+export interface Deps extends Pick<RunOptions, "repo" | "fs" | "git" | "shell" | "cleanRoom" | "agent"> {
   readonly ctx: StepContext;
   readonly settings: Settings;
   readonly contract: Contract;
