@@ -1,7 +1,7 @@
 // Generates the clean-room benchmark repository (deterministic, seeded): 10,000 entries in nested
 // directories, of mixed sizes, some executable, some symbolic links, in one commit with fixed dates.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { prng } from "../gate/generate.mjs";
 
@@ -54,9 +54,19 @@ export function git(dir, ...args) {
   return execFileSync("git", ["-C", dir, ...args], { env: GIT_ENV, encoding: "utf8", maxBuffer: 64 << 20 }).trim();
 }
 
+/** A stage's worth of work on top: 50 files edited, 20 added, 10 deleted, in a second commit. */
+function stageWork(dir, rnd, files) {
+  for (let k = 0; k < 50; k += 1) writeFileSync(join(dir, files[Math.floor(rnd() * files.length)]), text(rnd, sizeOf(rnd)));
+  for (let k = 0; k < 20; k += 1) writeFileSync(join(dir, `pkg${k % 12}/stage-${k}.ts`), text(rnd, sizeOf(rnd)));
+  for (let k = 0; k < 10; k += 1) rmSync(join(dir, files[files.length - 1 - k * 7]), { force: true });
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "a stage");
+}
+
 /**
- * Writes the repository at `dir` (created) and commits it; `packed` repacks its objects into one
- * pack, as a cloned or garbage-collected repository holds them. Returns the commit id.
+ * Writes the repository at `dir` (created) with two commits: the generated tree (`commit`) and a
+ * stage's work on top of it (`next`); `packed` repacks its objects into one pack, as a cloned or
+ * garbage-collected repository holds them.
  */
 export function generateRepo(dir, { packed }) {
   const rnd = prng(20261201);
@@ -81,6 +91,8 @@ export function generateRepo(dir, { packed }) {
   }
   git(dir, "add", "-A");
   git(dir, "commit", "-q", "-m", "generated");
+  const commit = git(dir, "rev-parse", "HEAD");
+  stageWork(dir, rnd, files);
   if (packed) git(dir, "repack", "-a", "-d", "-q");
-  return git(dir, "rev-parse", "HEAD");
+  return { commit, next: git(dir, "rev-parse", "HEAD") };
 }

@@ -14,6 +14,8 @@ import { ENTRIES, generateRepo, git } from "./generate.mjs";
 const REPS = Number(process.env.BENCH_REPS ?? 7);
 const SHAPES = (process.env.BENCH_SHAPES ?? "loose,packed").split(",");
 const TARGETS = { "gitWorktreeRoom": 0.5, "gitCloneRoom": 1.1 };
+// Each round opens the first commit or the second (a stage's work on top), alternately, so a room
+// that reuses a spare rewrites what a stage changed, as it does in a run.
 const dist = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "packages/executor/dist");
 const run = promisify(execFile);
 
@@ -37,12 +39,13 @@ function census(dir) {
   return seen;
 }
 
-/** The contenders: `open(dir)` materialises the commit into dir; `close()` removes it. */
-function contenders(api, repo, commit, parent) {
+/** The contenders: `open(name, commit)` materialises the commit into parent/name; `close()` removes it. */
+function contenders(api, repo, parent) {
   const room = (adapter) => {
     let opened;
     return {
-      open: async (name) => {
+      adapter,
+      open: async (name, commit) => {
         const r = await adapter.open({ commit, parent, name });
         if (r.isErr()) throw new Error(JSON.stringify(r.error));
         opened = r.value;
@@ -57,7 +60,7 @@ function contenders(api, repo, commit, parent) {
   const direct = () => {
     let dir;
     return {
-      open: async (name) => {
+      open: async (name, commit) => {
         dir = join(parent, name);
         await run("git", ["clone", "--local", "--no-hardlinks", "--quiet", repo, dir]);
         await run("git", ["-C", dir, "checkout", "--quiet", "--detach", commit]);
@@ -69,7 +72,7 @@ function contenders(api, repo, commit, parent) {
   const worktreeAdd = () => {
     let dir;
     return {
-      open: async (name) => {
+      open: async (name, commit) => {
         dir = join(parent, name);
         await run("git", ["-C", repo, "worktree", "add", "--detach", "--quiet", dir, commit]);
         return dir;
@@ -84,6 +87,7 @@ function contenders(api, repo, commit, parent) {
     "direct clone+checkout": direct(),
     "git worktree add": worktreeAdd(),
     gitCloneRoom: room(api.gitCloneRoom({ repo })),
+    "gitWorktreeRoom, no spare": room(api.gitWorktreeRoom({ repo, spares: 0 })),
     gitWorktreeRoom: room(api.gitWorktreeRoom({ repo })),
     isomorphicRoom: room(api.isomorphicRoom({ fs: api.fs, repo })),
   };
@@ -99,12 +103,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function measure(api, work, shape) {
   const repo = join(work, shape);
-  const commit = generateRepo(repo, { packed: shape === "packed" });
+  const { commit, next } = generateRepo(repo, { packed: shape === "packed" });
   const parent = join(work, "rooms");
-  const c = contenders(api, repo, commit, parent);
+  const c = contenders(api, repo, parent);
   const names = Object.keys(c);
   for (const name of names) {
-    const dir = await c[name].open("warm-up");
+    const dir = await c[name].open("warm-up", commit);
     const seen = census(dir);
     if (seen.files + seen.links !== ENTRIES || seen.links !== 100 || seen.executables < 100) {
       throw new Error(`${name} materialised ${JSON.stringify(seen)}, expected ${ENTRIES} entries with 100 links`);
@@ -118,10 +122,11 @@ async function measure(api, work, shape) {
     // A different order each round, so no contender always runs after the same one.
     const order = names.map((_, i) => names[(i + k) % names.length]);
     for (const name of order) {
-      open[name].push((await timed(() => c[name].open(`r${k}`))).ms);
+      open[name].push((await timed(() => c[name].open(`r${k}`, k % 2 === 0 ? next : commit))).ms);
       close[name].push((await timed(() => c[name].close())).ms);
     }
   }
+  for (const name of names) await c[name].adapter?.close?.();
   if (git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).length !== 1) {
     throw new Error("a worktree entry was left behind");
   }

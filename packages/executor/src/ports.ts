@@ -55,6 +55,8 @@ export interface CleanRoom {
   /** How the adapter names itself in ledgers and reports (`git-clone`, `git-worktree`, `isomorphic`). */
   readonly kind: string;
   open(request: RoomRequest): ResultAsync<Room, ExecFault>;
+  /** Releases what the adapter keeps between rooms (spare worktrees); rooms opened afterwards start cold. */
+  close?(): ResultAsync<void, ExecFault>;
 }
 
 /** Lines and files a range of commits changed. */

@@ -1,7 +1,7 @@
 // @decay/executor/node: the Node adapters (Shell over child_process, Git over the git binary, the
 // clean rooms that need a filesystem and a git binary). Named exports only.
 export { gitCloneRoom, gitWorktreeRoom } from "../node/clean-rooms.js";
-export type { GitRoomOptions } from "../node/clean-rooms.js";
+export type { GitRoomOptions, GitWorktreeRoomOptions, WorktreeCleanRoom } from "../node/clean-rooms.js";
 export { systemGit } from "../node/git.js";
 export type { SystemGitOptions } from "../node/git.js";
 export { nodeShell } from "../node/shell.js";

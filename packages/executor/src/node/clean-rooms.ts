@@ -7,6 +7,7 @@ import type { CleanRoom, Shell } from "../ports.js";
 import { openRoom, type RoomSteps } from "../room.js";
 import { type GitInvoker, gitInvoker } from "./git-process.js";
 import { nodeShell } from "./shell.js";
+import { sparesOf } from "./spare-rooms.js";
 
 /** Options of the git clean rooms. */
 export interface GitRoomOptions {
@@ -74,29 +75,57 @@ export function gitCloneRoom(options: GitRoomOptions): CleanRoom {
   return roomOf("git-clone", steps, options.shell ?? nodeShell());
 }
 
+/** Options of `gitWorktreeRoom`. */
+export interface GitWorktreeRoomOptions extends GitRoomOptions {
+  /**
+   * How many disposed rooms are kept as spares under `<git-common-dir>/decay-rooms/` and reset for
+   * later rooms (default 1; 0 removes every room when it is disposed).
+   */
+  readonly spares?: number;
+}
+
+/** A worktree clean room: opening, disposal and `close`, which removes the spares it keeps. */
+export interface WorktreeCleanRoom extends CleanRoom {
+  close(): ResultAsync<void, ExecFault>;
+}
+
 /**
  * A clean room made with `git worktree add --detach` of the commit (the repository's hooks are not
- * run). Disposal runs `git worktree remove --force` and `git worktree prune`, so no worktree entry
- * is left behind.
+ * run). A disposed room is parked as a spare; the next room claims it, `git reset --hard`s it to
+ * its commit and `git clean -ffdx`es it, which leaves exactly the commit's files and rewrites only
+ * those that differ. A spare that cannot be claimed cleanly is removed and a fresh worktree added.
+ * Rooms that are not parked are removed with `git worktree remove --force` and `git worktree prune`.
  */
-export function gitWorktreeRoom(options: GitRoomOptions): CleanRoom {
+export function gitWorktreeRoom(options: GitWorktreeRoomOptions): WorktreeCleanRoom {
   const repo = resolve(options.repo);
   const git = gitInvoker(repo, options.env);
+  const spares = sparesOf(git, repo, options.spares ?? 1, options.env);
   const prune = () => git.ok(["worktree", "prune"]).map(() => undefined);
   const add = (dir: string, id: string) => git.ok(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet", dir, id]);
+  const removeRoom = (dir: string) =>
+    git
+      .raw(["worktree", "remove", "--force", dir])
+      .andThen(() => removeDir(dir))
+      .andThen(prune);
+  const park = (dir: string) =>
+    exists(dir).andThen((there) => (there ? spares.park(dir).andThen((parked) => (parked ? okAsync(undefined) : removeRoom(dir))) : prune()));
   const steps: RoomSteps = {
-    // A previous room's directory goes first; prune then drops its entry. No directory, no prune.
-    clear: (dir) => exists(dir).andThen((there) => (there ? removeDir(dir).andThen(prune) : okAsync(undefined))),
+    // A previous room left at the same name is parked (or removed); no directory, nothing to do.
+    clear: (dir) => exists(dir).andThen((there) => (there ? park(dir) : okAsync(undefined))),
     create: (dir, parent, commit) =>
       io(parent, () => mkdir(parent, { recursive: true }))
         .andThen(() => fullId(git, commit))
-        // An entry whose directory someone else deleted blocks `add` until it is pruned: prune, then once more.
-        .andThen((id) => add(dir, id).orElse(() => prune().andThen(() => add(dir, id))).map(() => id)),
-    remove: (dir) =>
-      git
-        .raw(["worktree", "remove", "--force", dir])
-        .andThen(() => removeDir(dir))
-        .andThen(prune),
+        .andThen((id) =>
+          spares.claim(dir, id).andThen((claimed) =>
+            claimed
+              ? okAsync(id)
+              : // An entry whose directory someone else deleted blocks `add` until it is pruned: prune, then once more.
+                add(dir, id)
+                  .orElse(() => prune().andThen(() => add(dir, id)))
+                  .map(() => id),
+          ),
+        ),
+    remove: park,
   };
-  return roomOf("git-worktree", steps, options.shell ?? nodeShell());
+  return { ...roomOf("git-worktree", steps, options.shell ?? nodeShell()), close: () => spares.drain() };
 }

@@ -2,6 +2,7 @@
 // file calls `cleanRoomContract(name, makeRoom)`; the suite makes its own repository.
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { okAsync } from "neverthrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecFault } from "../fault.js";
 import type { CleanRoom, Room, RoomRequest } from "../ports.js";
@@ -41,7 +42,8 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string) => Clea
     const nothingLeft = (dir: string) => {
       expect(existsSync(dir)).toBe(false);
       expect(readdirSync(fx.parent)).toEqual([]);
-      expect(worktrees(fx.repo)).toHaveLength(1);
+      // Spares an adapter keeps inside the git directory are not rooms; `close` removes them.
+      expect(worktrees(fx.repo).filter((w) => !w.includes("/.git/"))).toHaveLength(1);
     };
     beforeAll(() => {
       fx = makeRoomFixture();
@@ -141,6 +143,32 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string) => Clea
       expect(readFileSync(join(again.dir, "later.txt"), "utf8")).toBe("later\n");
       await disposed(again);
       nothingLeft(again.dir);
+    });
+
+    it("rooms opened one after another each hold exactly their commit", async () => {
+      const one = await opened(room, at(fx.second, "first-of-two"));
+      writeFileSync(join(one.dir, "a.txt"), "changed\n");
+      writeFileSync(join(one.dir, "ignored-build-output.txt"), "x\n");
+      await disposed(one);
+      const two = await opened(room, at(fx.first, "second-of-two"));
+      expect(readFileSync(join(two.dir, "a.txt"), "utf8")).toBe("alpha\n");
+      expect(existsSync(join(two.dir, "later.txt"))).toBe(false);
+      expect(existsSync(join(two.dir, "ignored-build-output.txt"))).toBe(false);
+      await disposed(two);
+      nothingLeft(two.dir);
+    });
+
+    it("close releases everything the adapter kept", async () => {
+      const r = await opened(room, at(fx.first, "before-close"));
+      await disposed(r);
+      const closed = await (room.close?.() ?? okAsync(undefined));
+      expect(closed.isOk(), JSON.stringify(closed.isErr() ? closed.error : null)).toBe(true);
+      expect(worktrees(fx.repo)).toHaveLength(1);
+      const again = await opened(room, at(fx.second, "after-close"));
+      expect(readFileSync(join(again.dir, "later.txt"), "utf8")).toBe("later\n");
+      await disposed(again);
+      await (room.close?.() ?? okAsync(undefined));
+      expect(worktrees(fx.repo)).toHaveLength(1);
     });
 
     it("a name that is not one path component is a fault", async () => {
