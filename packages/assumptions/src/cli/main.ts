@@ -1,4 +1,5 @@
 import * as nodeFs from "node:fs";
+import { annotation, versionLine } from "@decay/cli-kit";
 import { okAsync, ResultAsync } from "neverthrow";
 import { nodeTree } from "../adapters/node.js";
 import type { TreeReader } from "../tree.js";
@@ -8,7 +9,8 @@ import { CLI_FAULT_CODES, describeCliFault, type CliFault } from "./faults.js";
 import { authorAssumptions, checkTree, describeFault, digestPath, parseAssumptions, type Report } from "./gate.js";
 import { bestEffort, checkRoot, emit, readInput, writeAtomic, type CliIo } from "./io.js";
 import { vetReport } from "./vet.js";
-import { annotation, renderAnnotations, renderHuman } from "./render.js";
+import { githubAnnotations, junitReport, repoPath, sarifReport } from "./formats.js";
+import { renderHuman } from "./render.js";
 import { USAGE, VERSION } from "./usage.js";
 
 export type { CliIo, CliWriter } from "./io.js";
@@ -89,10 +91,20 @@ function openTree(io: CliIo, root: string, ref: string | undefined): ResultAsync
   return checkRoot(io, root).andThen((abs) => treeAt(abs, root, ref));
 }
 
-function renderCheck(report: Report, ctx: FaultContext): ResultAsync<string, CliFault> {
-  if (ctx.output === "json") return jsonRenderers().andThen((m) => m.renderJsonReport(report));
-  const annotations = ctx.output === "github" ? renderAnnotations(report, ctx.file) : "";
-  return okAsync(annotations + renderHuman(report));
+/** The report as the output mode asks; SARIF and JUnit name the file from the working directory. */
+function renderCheck(io: CliIo, report: Report, ctx: FaultContext): ResultAsync<string, CliFault> {
+  switch (ctx.output) {
+    case "json":
+      return jsonRenderers().andThen((m) => m.renderJsonReport(report));
+    case "sarif":
+      return okAsync(sarifReport(report, repoPath(io.cwd, ctx.file)));
+    case "junit":
+      return okAsync(junitReport(report, repoPath(io.cwd, ctx.file)));
+    case "github":
+      return okAsync(githubAnnotations(report, ctx.file) + renderHuman(report));
+    case "human":
+      return okAsync(renderHuman(report));
+  }
 }
 
 async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
@@ -102,7 +114,7 @@ async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
       .andThen((bytes) => parseAssumptions(bytes))
       .andThen((assumptions) => checkTree({ tree, assumptions }))
       .andThen((report) => vetReport(report))
-      .andThen((report) => renderCheck(report, ctx).map((text) => ({ report, text }))),
+      .andThen((report) => renderCheck(io, report, ctx).map((text) => ({ report, text }))),
   );
   if (outcome.isErr()) return fail(io, outcome.error, ctx);
   const { report, text } = outcome.value;
@@ -132,7 +144,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     case "help":
       return deliver(io, USAGE, EXIT.holds, HUMAN);
     case "version":
-      return deliver(io, `plan-decay ${VERSION}\n`, EXIT.holds, HUMAN);
+      return deliver(io, versionLine("plan-decay", VERSION), EXIT.holds, HUMAN);
     case "check":
       return runCheck(io, cmd);
     case "digest":

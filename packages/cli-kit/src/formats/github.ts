@@ -28,10 +28,10 @@ export function annotation(target: AnnotationTarget, message: string, level: "er
   return `${head}::${escapeData(message)}\n`;
 }
 
-/** One annotation per item that did not pass, titled with its name, in order. */
+/** One annotation per item that did not pass, titled with its title (or name), in order. */
 export function renderAnnotations(items: readonly CheckItem[]): string {
   return items
     .filter((item) => item.outcome !== "pass")
-    .map((item) => annotation({ file: item.file, line: item.line, title: item.name }, item.message, item.outcome === "warning" ? "warning" : "error"))
+    .map((item) => annotation({ file: item.file, line: item.line, title: item.title ?? item.name }, item.message, item.outcome === "warning" ? "warning" : "error"))
     .join("");
 }

@@ -2,8 +2,10 @@
 export interface CheckItem {
   /** The rule it was checked by: the row's kind or the finding's code (SARIF ruleId, JUnit failure type). */
   readonly ruleId: string;
-  /** A short name: the JUnit test case name, the GitHub annotation title. */
+  /** A short name: the JUnit test case name, and the GitHub annotation title unless `title` is given. */
   readonly name: string;
+  /** The GitHub annotation title, when it differs from `name`. */
+  readonly title?: string;
   /** `pass` held; `error` failed the check; `warning` is reported without failing it. */
   readonly outcome: "pass" | "error" | "warning";
   /** The sentence saying what was found. */
