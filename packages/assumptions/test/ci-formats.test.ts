@@ -19,10 +19,10 @@ describe("plan-decay --format sarif|junit|github (built bin)", () => {
     })).toEqual([6, 7, 8, 9].map((n) => `${PLAN}:${n}`));
   });
 
-  test("sarif from a subdirectory still names the plan from the working directory", async () => {
+  test("sarif from a subdirectory still names the plan from the repository root", async () => {
     const r = await cli(["--root", "gate/plan-decayed", "--format=sarif", "gate/batch-plan.assumptions.tsv"], { cwd: `${REPO}fixtures` });
     expect(r.status).toBe(1);
-    expect(JSON.parse(r.stdout).runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe("gate/batch-plan.assumptions.tsv");
+    expect(JSON.parse(r.stdout).runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe(PLAN);
   });
 
   test("junit: a test case per row, failures for the diverged ones; a plan that holds has none, exit 0", async () => {

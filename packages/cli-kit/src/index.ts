@@ -15,3 +15,4 @@ export { annotation, escapeData, escapeProperty, renderAnnotations } from "./for
 export type { JunitSuite } from "./formats/junit.js";
 export { renderJunit, xmlAttribute, xmlText } from "./formats/junit.js";
 export { pathUri, renderSarif, SARIF_SCHEMA_URI } from "./formats/sarif.js";
+export { repoRelative } from "./formats/location.js";

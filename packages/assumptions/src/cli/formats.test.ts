@@ -3,6 +3,7 @@ import { junitCases, sarifProblems } from "../../../../test-utils/formats.js";
 import { reportOf } from "../core/check.js";
 import { githubAnnotations, junitReport, repoPath, sarifReport } from "./formats.js";
 import type { Report } from "./gate.js";
+import { REPO_ROOT } from "./memory-io.js";
 
 const diverged: Report = reportOf("fixtures/gate/plan-decayed", [
   { line: 4, kind: "exists", path: "src/payments.ts", status: "hold", detail: "present" },
@@ -43,10 +44,10 @@ describe("--format sarif", () => {
     expect(JSON.parse(sarifReport(holds, "p.tsv")).runs[0].results).toEqual([]);
   });
 
-  test("the file is named from the working directory, /-separated", () => {
-    expect(repoPath("/repo", "plans/x.tsv")).toBe("plans/x.tsv");
-    expect(repoPath("/repo", "/repo/plans/./x.tsv")).toBe("plans/x.tsv");
-    expect(repoPath("/repo", undefined)).toBeUndefined();
+  test("the file is named from the root of its repository; standard input has no name", () => {
+    expect(repoPath(`${REPO_ROOT}fixtures`, "gate/batch-plan.assumptions.tsv")).toBe("fixtures/gate/batch-plan.assumptions.tsv");
+    expect(repoPath("/", `${REPO_ROOT}fixtures/./gate/x.tsv`)).toBe("fixtures/gate/x.tsv");
+    expect(repoPath(REPO_ROOT, "-")).toBeUndefined();
   });
 });
 

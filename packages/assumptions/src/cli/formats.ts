@@ -1,7 +1,6 @@
 // The gate's report in the CI formats: GitHub annotations, SARIF 2.1.0 and JUnit XML, through the
 // renderers every decay CLI shares. Each row is one item; a diverged row is an error.
-import { relative, resolve, sep } from "node:path";
-import { renderAnnotations, renderJunit, renderSarif, type CheckItem, type ToolInfo } from "@decay/cli-kit";
+import { renderAnnotations, renderJunit, renderSarif, repoRelative, type CheckItem, type ToolInfo } from "@decay/cli-kit";
 import type { Report, ReportRow } from "./gate.js";
 import { VERSION } from "./usage.js";
 
@@ -19,13 +18,9 @@ export const TOOL: ToolInfo = {
   ],
 };
 
-/**
- * The assumptions file as a path from the working directory (the repository root when run from
- * there, as CI does), `/`-separated; undefined for standard input.
- */
-export function repoPath(cwd: string, file: string | undefined): string | undefined {
-  if (file === undefined) return undefined;
-  return relative(cwd, resolve(cwd, file)).split(sep).join("/");
+/** The assumptions file as the CI formats name it: from its repository's root; undefined for standard input. */
+export function repoPath(cwd: string, input: string): string | undefined {
+  return input === "-" ? undefined : repoRelative(cwd, input);
 }
 
 function item(row: ReportRow, file: string | undefined, message: string): CheckItem {
@@ -34,7 +29,7 @@ function item(row: ReportRow, file: string | undefined, message: string): CheckI
   return file === undefined ? { ...base, outcome, message } : { ...base, outcome, message, file };
 }
 
-/** One `::error` per diverged row, titled with its kind and path; `file` as given on the command line. */
+/** One `::error` per diverged row at its line of `file`, titled with its kind and path. */
 export function githubAnnotations(report: Report, file: string | undefined): string {
   return renderAnnotations(report.rows.map((row) => item(row, file, row.detail)));
 }

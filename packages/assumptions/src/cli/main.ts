@@ -19,7 +19,7 @@ type CheckCommand = Extract<Command, { kind: "check" }>;
 type DigestCommand = Extract<Command, { kind: "digest" }>;
 type AuthorCommand = Extract<Command, { kind: "author" }>;
 
-/** How a fault is shown: the output mode and the assumptions file as given (for annotations). */
+/** How a fault is shown: the output mode and the assumptions file as the CI formats name it. */
 interface FaultContext {
   readonly output: OutputMode;
   readonly file?: string;
@@ -91,15 +91,15 @@ function openTree(io: CliIo, root: string, ref: string | undefined): ResultAsync
   return checkRoot(io, root).andThen((abs) => treeAt(abs, root, ref));
 }
 
-/** The report as the output mode asks; SARIF and JUnit name the file from the working directory. */
-function renderCheck(io: CliIo, report: Report, ctx: FaultContext): ResultAsync<string, CliFault> {
+/** The report as the output mode asks. */
+function renderCheck(report: Report, ctx: FaultContext): ResultAsync<string, CliFault> {
   switch (ctx.output) {
     case "json":
       return jsonRenderers().andThen((m) => m.renderJsonReport(report));
     case "sarif":
-      return okAsync(sarifReport(report, repoPath(io.cwd, ctx.file)));
+      return okAsync(sarifReport(report, ctx.file));
     case "junit":
-      return okAsync(junitReport(report, repoPath(io.cwd, ctx.file)));
+      return okAsync(junitReport(report, ctx.file));
     case "github":
       return okAsync(githubAnnotations(report, ctx.file) + renderHuman(report));
     case "human":
@@ -108,13 +108,14 @@ function renderCheck(io: CliIo, report: Report, ctx: FaultContext): ResultAsync<
 }
 
 async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
-  const ctx: FaultContext = cmd.input === "-" ? { output: cmd.output } : { output: cmd.output, file: cmd.input };
+  const file = cmd.output === "human" || cmd.output === "json" ? undefined : repoPath(io.cwd, cmd.input);
+  const ctx: FaultContext = file === undefined ? { output: cmd.output } : { output: cmd.output, file };
   const outcome = await openTree(io, cmd.root, cmd.ref).andThen((tree) =>
     readInput(io, cmd.input, cmd.maxInputBytes)
       .andThen((bytes) => parseAssumptions(bytes))
       .andThen((assumptions) => checkTree({ tree, assumptions }))
       .andThen((report) => vetReport(report))
-      .andThen((report) => renderCheck(io, report, ctx).map((text) => ({ report, text }))),
+      .andThen((report) => renderCheck(report, ctx).map((text) => ({ report, text }))),
   );
   if (outcome.isErr()) return fail(io, outcome.error, ctx);
   const { report, text } = outcome.value;

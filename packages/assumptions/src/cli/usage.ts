@@ -22,7 +22,7 @@ usage:
   --format github  print one ::error workflow annotation per diverged row (titled with its
                    kind and path), then the report.
   --format sarif   print a SARIF 2.1.0 log instead: one result per diverged row, at its line
-                   of FILE (named from the working directory); see docs/plan-decay-cli.md.
+                   of FILE (named from its repository root); see docs/plan-decay-cli.md.
   --format junit   print JUnit XML instead: one test case per row, a failure per diverged row.
   --max-input-bytes N  refuse an assumptions file larger than N bytes (default 67108864,
                    64 MiB; at most 268435456); a FIFO, device or socket is refused whatever its size.

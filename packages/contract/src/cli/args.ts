@@ -134,7 +134,7 @@ compiled from: its ordering constraints are checked and a changed plan is report
 Findings go to stdout (--json: an array of {code, severity, stage, row, message}); warnings are
 printed either way. --format github prints one ::error (refusal) or ::warning per finding before
 the text; --format sarif prints a SARIF 2.1.0 log (a result per finding at its line of FILE, named
-from the working directory); --format junit prints JUnit XML (a test case per finding and per
+from its repository root); --format junit prints JUnit XML (a test case per finding and per
 acceptance row with none; a failure per refusal). See docs/contract-format.md.
 Exit: 0 no refusals, 1 refusals, 2 fault.
 `,

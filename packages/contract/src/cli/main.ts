@@ -1,5 +1,4 @@
-import { relative, resolve, sep } from "node:path";
-import { helpHint, readBounded, versionLine, writeOutput } from "@decay/cli-kit";
+import { helpHint, readBounded, repoRelative, versionLine, writeOutput } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { decodeUtf8 } from "../decode.js";
 import { compileContract } from "../compile.js";
@@ -172,9 +171,9 @@ function renderFindings(cmd: Extract<Command, { kind: "check" }>, findings: Find
   }
 }
 
-/** The checked file as the CI formats name it: from the working directory, `/`-separated. */
+/** The checked file as the CI formats name it: from its repository's root; undefined for standard input. */
 function repoPath(io: CliIo, file: string): string | undefined {
-  return file === "-" ? undefined : relative(io.cwd, resolve(io.cwd, file)).split(sep).join("/");
+  return file === "-" ? undefined : repoRelative(io.cwd, file);
 }
 
 function runCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>): ResultAsync<number, CliFault> {
