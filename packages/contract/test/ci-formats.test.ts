@@ -63,6 +63,13 @@ describe("decay-contract check --format sarif|junit|github (built bin)", () => {
     expect(r.stdout).toMatch(/\nwarn weak-row S1 S1.1: [^\n]*\nwarn ordering-unchecked: [^\n]*\n0 refusal\(s\), 2 warning\(s\)\n$/);
   });
 
+  test("github: a fault is one ::error at its file and line too, besides the message on stderr; exit 2", async () => {
+    const r = await exec(["check", "fixtures/plans/malformed/no-recommendation.plan.md", "--format", "github"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^::error file=fixtures\/plans\/malformed\/no-recommendation.plan.md,line=\d+,title=decay-contract no-recommendation::/);
+    expect(r.stderr).toMatch(/^decay-contract: fixtures\/plans\/malformed\/no-recommendation.plan.md: /);
+  });
+
   test("shared usage messages, --version, and a fault prints no document", async () => {
     expect(await exec(["check", "a.md", "--format", "sarif", "--json"])).toEqual({ code: 2, stdout: "", stderr: "decay-contract: --json cannot be combined with --format sarif (see decay-contract --help)\n" });
     expect((await exec(["check", "a.md", "--plan", "x", "--plan", "y"])).stderr).toBe("decay-contract: --plan was given more than once (see decay-contract --help)\n");

@@ -93,7 +93,7 @@ describe("--json and --format github", () => {
     expect(json.stderr).toMatch(/^error: --root DIR is required/);
     const github = await run(["--format", "github", "--root", `${G}/plan-holds`, "--nope", PLAN]);
     expect(github.code).toBe(2);
-    expect(github.stdout).toMatch(/^::error::unknown option --nope/);
+    expect(github.stdout).toMatch(/^::error title=plan-decay usage-unknown-flag::unknown option --nope/);
     expect((await run(["--json", "--root", `${G}/plan-holds`, "--", "--json"])).stdout).toMatch(/^\{/);
     expect((await run(["--root", `${G}/plan-holds`, "--nope", "--", "--json"])).stdout).toBe("");
   });
@@ -101,7 +101,7 @@ describe("--json and --format github", () => {
   test("--format github on a fault: one ::error naming the line", async () => {
     const r = await run(["--root", `${G}/plan-holds`, "--format", "github", `${G}/malformed/dotdot.tsv`]);
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(new RegExp(`^::error file=${G}/malformed/dotdot.tsv,line=1::line 1: .*\\.\\.`));
+    expect(r.stdout).toMatch(new RegExp(`^::error file=${G}/malformed/dotdot.tsv,line=1,title=plan-decay path-dotdot::line 1: .*\\.\\.`));
   });
 });
 

@@ -52,7 +52,7 @@ async function fail(io: CliIo, fault: GateFault, ctx: FaultContext): Promise<num
   const line = lineOf(fault);
   if (fault.code !== "stdout-write-failed") {
     if (ctx.output === "json") await jsonRenderers().andThen((m) => emit(io.stdout, m.renderJsonFault(fault.code, message, line)));
-    if (ctx.output === "github") await emit(io.stdout, annotation({ file: ctx.file, line }, message));
+    if (ctx.output === "github") await emit(io.stdout, annotation({ file: ctx.file, line, title: `plan-decay ${fault.code}` }, message));
   }
   await bestEffort(io.stderr, `error: ${message}\n`);
   return exitCodeFor(fault);

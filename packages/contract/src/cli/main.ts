@@ -1,4 +1,4 @@
-import { helpHint, readBounded, repoRelative, versionLine, writeOutput } from "@decay/cli-kit";
+import { annotation, helpHint, readBounded, repoRelative, versionLine, writeOutput } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { decodeUtf8 } from "../decode.js";
 import { compileContract } from "../compile.js";
@@ -209,9 +209,19 @@ function run(io: CliIo, cmd: Command): ResultAsync<number, CliFault> {
  */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
-    const result = await parseArgs(argv).asyncAndThen((cmd) => run(io, cmd));
+    const parsed = parseArgs(argv);
+    const result = await parsed.asyncAndThen((cmd) => run(io, cmd));
     if (result.isOk()) return result.value;
-    await io.stderr(`decay-contract: ${describeCliFault(result.error)}\n`).catch(() => {});
+    const message = describeCliFault(result.error);
+    const cmd = parsed.isOk() ? parsed.value : undefined;
+    if (cmd?.kind === "check" && cmd.format === "github" && result.error.code !== "write-failed") {
+      // Under --format github a fault is an annotation too, at its line when it has one.
+      const named = "file" in result.error ? result.error.file : cmd.file;
+      const file = named === "standard input" ? undefined : repoPath(io, named);
+      const line = "line" in result.error ? result.error.line : undefined;
+      await Promise.resolve(io.stdout(annotation({ file, line, title: `decay-contract ${result.error.code}` }, message))).catch(() => {});
+    }
+    await io.stderr(`decay-contract: ${message}\n`).catch(() => {});
     return exitCodeFor(result.error);
   } catch (e) {
     await io.stderr(`decay-contract: internal error: ${reason(e)}\n`).catch(() => {});
