@@ -7,3 +7,12 @@ export type { BoundedOptions, InputFs, InputRefusal, InputSource, StatLike } fro
 export { DEFAULT_MAX_INPUT_BYTES, notRegular, readBounded } from "./input.js";
 export type { OutputFs, OutputRefusal, OutputSink } from "./output.js";
 export { writeOutput } from "./output.js";
+export type { ArgFault, ArgSpec, FlagSpec, FlagSpecs, FlagValues, ParsedArgs } from "./args.js";
+export { ARG_FAULT_CODES, asks, describeArgFault, helpHint, onlyFlags, parseArgv, quoted, versionLine } from "./args.js";
+export type { CheckItem, ToolInfo } from "./formats/item.js";
+export type { AnnotationTarget } from "./formats/github.js";
+export { annotation, escapeData, escapeProperty, renderAnnotations } from "./formats/github.js";
+export type { JunitSuite } from "./formats/junit.js";
+export { renderJunit, xmlAttribute, xmlText } from "./formats/junit.js";
+export { pathUri, renderSarif, SARIF_SCHEMA_URI } from "./formats/sarif.js";
+export { repoRelative } from "./formats/location.js";

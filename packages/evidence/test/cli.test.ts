@@ -40,3 +40,10 @@ test("the built bin hashes a record, prints a slug, and exits 2 naming the field
   expect(bad.stderr).toContain("invalid merge SHA (field merge_sha)");
   expect((await run(["status", "--home", "relative/home"], dir)).code).toBe(2);
 });
+
+test("the built bin prints '<name> <version>' and the shared usage sentences", async () => {
+  const dir = await tempDir("decay-ev-bin-");
+  expect((await run(["--version"], dir)).stdout).toMatch(/^decay-evidence \d+\.\d+\.\d+\n$/);
+  expect(await run(["status", "--nope"], dir)).toEqual({ code: 2, stdout: "", stderr: "decay-evidence: usage: unknown option --nope (see decay-evidence --help)\n" });
+  expect((await run(["status", "--home", "/a", "--home", "/b"], dir)).stderr).toBe("decay-evidence: usage: --home was given more than once (see decay-evidence --help)\n");
+});

@@ -20,7 +20,7 @@ describe("decay: every fault exits 2 and names its input", () => {
     ["a missing plan", ["run", "docs/nothere.plan.md", "--agent", "node"], /docs\/nothere\.plan\.md: cannot read: ENOENT/],
     ["an unreadable repository", ["run", "docs/stats.plan.md", "--repo", "/nonexistent/repo", "--agent", "node"], /--repo \/nonexistent\/repo: cannot be read and written/],
     ["an agent command that does not exist", ["run", "docs/stats.plan.md", "--agent", "no-such-agent-xyz --fast"], /--agent: "no-such-agent-xyz" is not a command on PATH/],
-    ["an unknown flag", ["run", "docs/stats.plan.md", "--agnet", "x"], /Unknown option '--agnet'/],
+    ["an unknown flag", ["run", "docs/stats.plan.md", "--agnet", "x"], /^decay: unknown option --agnet \(see decay --help\)\n$/],
     ["a bad number", ["run", "docs/stats.plan.md", "--agent", "node", "--budget", "two"], /--budget must be a positive integer, not "two"/],
     ["a flag of another command", ["preflight", "docs/stats.plan.md", "--agent", "node"], /--agent is not an option of decay preflight/],
     ["an unknown clean room", ["preflight", "docs/stats.plan.md", "--clean-room", "docker"], /--clean-room must be clone, worktree or isomorphic/],

@@ -49,7 +49,7 @@ describe("parseArgs: checking", () => {
     expect(code(["--root", "t", "--root", "u", "p"])).toBe("usage-repeated-flag");
     expect(code(["--root", "t"])).toBe("usage-missing-input");
     expect(code(["--root", "t", "p", "q"])).toBe("usage-extra-argument");
-    expect(code(["--root", "t", "--json=yes", "p"])).toBe("usage-bad-value");
+    expect(code(["--root", "t", "--json=yes", "p"])).toBe("usage-unexpected-value");
   });
 
   test("--json and --format github cannot both shape stdout", () => {

@@ -1,9 +1,9 @@
+import { asks, parseArgv, type ArgSpec, type FlagSpecs, type ParsedArgs } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
-import type { CliFault } from "./faults.js";
-import { asks, scan, type OptionSpec, type Scanned } from "./scan.js";
+import { argFault, type CliFault } from "./faults.js";
 
 /** How a check's report is printed. */
-export type OutputMode = "human" | "json" | "github";
+export type OutputMode = "human" | "json" | "github" | "sarif" | "junit";
 
 /** What one invocation of plan-decay asks for, after its flags were read. */
 export type Command =
@@ -30,64 +30,65 @@ export type Command =
       readonly ref?: string;
     };
 
-const COMMON: readonly OptionSpec[] = [
-  { name: "--root", value: true },
-  { name: "--ref", value: true },
-  { name: "--help", alias: "-h", value: false },
-  { name: "--version", value: false },
-];
+const COMMON = {
+  root: { type: "string", allowEmpty: true },
+  ref: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+} as const satisfies FlagSpecs;
 
-const CHECK: readonly OptionSpec[] = [
-  ...COMMON,
-  { name: "--digest", value: true },
-  { name: "--json", value: false },
-  { name: "--format", value: true },
-  { name: "--max-input-bytes", value: true },
-];
+const CHECK = {
+  flags: {
+    ...COMMON,
+    digest: { type: "string" },
+    json: { type: "boolean" },
+    format: { type: "string" },
+    "max-input-bytes": { type: "string" },
+  },
+  maxPositionals: 1,
+} as const satisfies ArgSpec<FlagSpecs>;
 
-const AUTHOR: readonly OptionSpec[] = [
-  ...COMMON,
-  { name: "--reads", value: true, repeat: true },
-  { name: "--edits", value: true, repeat: true },
-  { name: "--creates", value: true, repeat: true },
-  { name: "--output", alias: "-o", value: true },
-];
+const AUTHOR = {
+  flags: {
+    ...COMMON,
+    reads: { type: "string", repeat: true },
+    edits: { type: "string", repeat: true },
+    creates: { type: "string", repeat: true },
+    output: { type: "string", short: "o" },
+  },
+  maxPositionals: 0,
+} as const satisfies ArgSpec<FlagSpecs>;
 
-function one(s: Scanned, name: string): string | undefined {
-  return s.options.get(name)?.[0];
-}
+type Check = ParsedArgs<typeof CHECK.flags>;
+type Author = ParsedArgs<typeof AUTHOR.flags>;
 
-function many(s: Scanned, name: string): readonly string[] {
-  return s.options.get(name) ?? [];
-}
+/** The formats `--format` takes. */
+const FORMATS = ["github", "sarif", "junit"] as const;
 
-function rootOf(s: Scanned): Result<string, CliFault> {
-  const root = one(s, "--root");
+function rootOf(s: Check | Author): Result<string, CliFault> {
+  const root = s.values.root;
   if (root === undefined) return err({ code: "usage-missing-root" });
   return root === "" ? err({ code: "usage-empty-root" }) : ok(root);
 }
 
-function outputOf(s: Scanned): Result<OutputMode, CliFault> {
-  const format = one(s, "--format");
-  const json = s.options.has("--json");
-  if (format !== undefined && format !== "github") {
-    return err({ code: "usage-bad-value", flag: "--format", value: format, expected: "github" });
-  }
-  if (format !== undefined && json) return err({ code: "usage-conflict", first: "--json", second: "--format github" });
-  if (format !== undefined) return ok("github");
-  return ok(json ? "json" : "human");
+function outputOf(s: Check): Result<OutputMode, CliFault> {
+  const { format, json } = s.values;
+  if (format === undefined) return ok(json === true ? "json" : "human");
+  const known = FORMATS.find((f) => f === format);
+  if (known === undefined) return err({ code: "usage-bad-value", flag: "--format", value: format, expected: FORMATS.join(", ") });
+  return json === true ? err({ code: "usage-conflict", first: "--json", second: `--format ${known}` }) : ok(known);
 }
 
-function withRef<T extends object>(command: T, s: Scanned): T & { ref?: string } {
-  const ref = one(s, "--ref");
+function withRef<T extends object>(command: T, s: Check | Author): T & { ref?: string } {
+  const ref = s.values.ref;
   return ref === undefined ? command : { ...command, ref };
 }
 
-function digestCommand(s: Scanned, root: string, path: string): Result<Command, CliFault> {
+function digestCommand(s: Check, root: string, path: string): Result<Command, CliFault> {
   const [extra] = s.positionals;
   if (extra !== undefined) return err({ code: "usage-conflict", first: "--digest", second: `an assumptions file (${extra})` });
-  if (s.options.has("--json")) return err({ code: "usage-conflict", first: "--digest", second: "--json" });
-  if (s.options.has("--format")) return err({ code: "usage-conflict", first: "--digest", second: "--format" });
+  if (s.values.json !== undefined) return err({ code: "usage-conflict", first: "--digest", second: "--json" });
+  if (s.values.format !== undefined) return err({ code: "usage-conflict", first: "--digest", second: "--format" });
   return ok(withRef({ kind: "digest" as const, root, path }, s));
 }
 
@@ -98,8 +99,8 @@ function digestCommand(s: Scanned, root: string, path: string): Result<Command, 
 export const MAX_INPUT_CEILING = 256 * 1024 * 1024;
 
 /** `--max-input-bytes N`: a positive integer number of bytes, up to the ceiling, when given. */
-function maxInputOf(s: Scanned): Result<{ maxInputBytes?: number }, CliFault> {
-  const raw = one(s, "--max-input-bytes");
+function maxInputOf(s: Check): Result<{ maxInputBytes?: number }, CliFault> {
+  const raw = s.values["max-input-bytes"];
   if (raw === undefined) return ok({});
   const n = Number(raw);
   if (!/^[1-9][0-9]*$/.test(raw) || n > MAX_INPUT_CEILING) {
@@ -108,28 +109,22 @@ function maxInputOf(s: Scanned): Result<{ maxInputBytes?: number }, CliFault> {
   return ok({ maxInputBytes: n });
 }
 
-function checkCommand(s: Scanned): Result<Command, CliFault> {
+function checkCommand(s: Check): Result<Command, CliFault> {
   return rootOf(s).andThen((root): Result<Command, CliFault> => {
-    const digest = one(s, "--digest");
+    const digest = s.values.digest;
     if (digest !== undefined) return digestCommand(s, root, digest);
-    const [input, extra] = s.positionals;
+    const [input] = s.positionals;
     if (input === undefined) return err({ code: "usage-missing-input" });
-    if (extra !== undefined) return err({ code: "usage-extra-argument", value: extra });
     return outputOf(s).andThen((output) =>
       maxInputOf(s).map((limit) => withRef({ kind: "check" as const, root, input, output, ...limit }, s)),
     );
   });
 }
 
-function authorCommand(s: Scanned): Result<Command, CliFault> {
+function authorCommand(s: Author): Result<Command, CliFault> {
   return rootOf(s).andThen((root): Result<Command, CliFault> => {
-    const [extra] = s.positionals;
-    if (extra !== undefined) return err({ code: "usage-extra-argument", value: extra });
-    const reads = many(s, "--reads");
-    const edits = many(s, "--edits");
-    const creates = many(s, "--creates");
+    const { reads = [], edits = [], creates = [], output: out } = s.values;
     if (reads.length + edits.length + creates.length === 0) return err({ code: "usage-nothing-to-author" });
-    const out = one(s, "--output");
     const base = { kind: "author" as const, root, reads, edits, creates };
     return ok(withRef(out === undefined ? base : { ...base, out }, s));
   });
@@ -144,8 +139,9 @@ export function askedOutput(argv: readonly string[]): OutputMode {
   const head = end === -1 ? argv : argv.slice(0, end);
   if (head[0] === "author") return "human";
   if (head.includes("--json")) return "json";
-  const github = head.includes("--format=github") || head.some((t, i) => t === "--format" && head[i + 1] === "github");
-  return github ? "github" : "human";
+  const format = head.find((t, i) => i > 0 && head[i - 1] === "--format") ?? head.find((t) => t.startsWith("--format="))?.slice(9);
+  // A fault is never shown as SARIF or JUnit: those formats carry verdicts, and a fault has none.
+  return format === "github" ? "github" : "human";
 }
 
 /**
@@ -156,6 +152,6 @@ export function askedOutput(argv: readonly string[]): OutputMode {
 export function parseArgs(argv: readonly string[]): Result<Command, CliFault> {
   if (asks(argv, "--help", "-h")) return ok({ kind: "help" });
   if (asks(argv, "--version")) return ok({ kind: "version" });
-  if (argv[0] === "author") return scan(argv.slice(1), AUTHOR).andThen(authorCommand);
-  return scan(argv, CHECK).andThen(checkCommand);
+  if (argv[0] === "author") return parseArgv(argv.slice(1), AUTHOR).mapErr(argFault).andThen(authorCommand);
+  return parseArgv(argv, CHECK).mapErr(argFault).andThen(checkCommand);
 }

@@ -51,8 +51,10 @@ export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
     case "create-variant":
     case "usage-unknown-flag":
     case "usage-missing-value":
+    case "usage-unexpected-value":
     case "usage-bad-value":
     case "usage-repeated-flag":
+    case "usage-not-for-command":
     case "usage-missing-root":
     case "usage-empty-root":
     case "usage-missing-input":

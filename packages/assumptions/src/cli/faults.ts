@@ -1,16 +1,32 @@
+import { describeArgFault, helpHint, type ArgFault } from "@decay/cli-kit";
+
+/** The plan-decay fault code of each argument fault the shared parser reports. */
+export const ARG_FAULT_CODE = {
+  "unknown-flag": "usage-unknown-flag",
+  "missing-value": "usage-missing-value",
+  "unexpected-value": "usage-unexpected-value",
+  "repeated-flag": "usage-repeated-flag",
+  "unexpected-argument": "usage-extra-argument",
+  "not-for-command": "usage-not-for-command",
+} as const satisfies Record<ArgFault["code"], string>;
+
+type ArgFaultCode = (typeof ARG_FAULT_CODE)[ArgFault["code"]];
+
+/** An argument fault of the shared parser, under its plan-decay code. */
+export function argFault(arg: ArgFault): CliFault {
+  return { code: ARG_FAULT_CODE[arg.code], arg };
+}
+
 /**
  * Faults of the plan-decay CLI itself (usage, its own files and streams). Faults of the gate
  * come from the core as `AssumptionsFault`; both leave through exit 2.
  */
 export type CliFault =
-  | { readonly code: "usage-unknown-flag"; readonly flag: string }
-  | { readonly code: "usage-missing-value"; readonly flag: string }
+  | { readonly code: ArgFaultCode; readonly arg: ArgFault }
   | { readonly code: "usage-bad-value"; readonly flag: string; readonly value: string; readonly expected: string }
-  | { readonly code: "usage-repeated-flag"; readonly flag: string }
   | { readonly code: "usage-missing-root" }
   | { readonly code: "usage-empty-root" }
   | { readonly code: "usage-missing-input" }
-  | { readonly code: "usage-extra-argument"; readonly value: string }
   | { readonly code: "usage-conflict"; readonly first: string; readonly second: string }
   | { readonly code: "usage-nothing-to-author" }
   | { readonly code: "root-unusable"; readonly root: string; readonly reason: string }
@@ -24,8 +40,10 @@ export type CliFault =
 export const CLI_FAULT_CODES = [
   "usage-unknown-flag",
   "usage-missing-value",
+  "usage-unexpected-value",
   "usage-bad-value",
   "usage-repeated-flag",
+  "usage-not-for-command",
   "usage-missing-root",
   "usage-empty-root",
   "usage-missing-input",
@@ -40,27 +58,26 @@ export const CLI_FAULT_CODES = [
   "internal",
 ] as const satisfies readonly CliFault["code"][];
 
-const HINT = " (plan-decay --help shows the usage)";
+const HINT = helpHint("plan-decay");
 
 /** The one place a CLI fault becomes a sentence. */
 export function describeCliFault(fault: CliFault): string {
   switch (fault.code) {
     case "usage-unknown-flag":
-      return `unknown option ${fault.flag}${HINT}`;
     case "usage-missing-value":
-      return `${fault.flag} needs a value${HINT}`;
+    case "usage-unexpected-value":
+    case "usage-repeated-flag":
+    case "usage-extra-argument":
+    case "usage-not-for-command":
+      return `${describeArgFault(fault.arg)}${HINT}`;
     case "usage-bad-value":
       return `${fault.flag} ${JSON.stringify(fault.value)} is not accepted: expected ${fault.expected}`;
-    case "usage-repeated-flag":
-      return `${fault.flag} was given more than once`;
     case "usage-missing-root":
       return `--root DIR is required: the gate never guesses which tree to check${HINT}`;
     case "usage-empty-root":
       return "--root is empty: name the directory to check";
     case "usage-missing-input":
       return `no assumptions file given (a path, or - for standard input)${HINT}`;
-    case "usage-extra-argument":
-      return `unexpected argument ${JSON.stringify(fault.value)}${HINT}`;
     case "usage-conflict":
       return `${fault.first} cannot be combined with ${fault.second}`;
     case "usage-nothing-to-author":

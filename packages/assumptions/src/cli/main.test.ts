@@ -79,9 +79,10 @@ describe("--json and --format github", () => {
     const r = await run(["--root", `${G}/plan-decayed`, "--format", "github", PLAN]);
     expect(r.code).toBe(1);
     const lines = r.stdout.split("\n");
-    expect(lines.slice(0, 4).map((l) => l.slice(0, l.indexOf("::", 2)))).toEqual(
+    expect(lines.slice(0, 4).map((l) => l.slice(0, l.indexOf(",title=")))).toEqual(
       [6, 7, 8, 9].map((n) => `::error file=${PLAN},line=${n}`),
     );
+    expect(lines[0]).toMatch(/,title=[a-z]+ [^:,]+::/);
     expect(lines[4]).toBe("HOLD    line 4: exists src/payments.ts");
   });
 
@@ -92,7 +93,7 @@ describe("--json and --format github", () => {
     expect(json.stderr).toMatch(/^error: --root DIR is required/);
     const github = await run(["--format", "github", "--root", `${G}/plan-holds`, "--nope", PLAN]);
     expect(github.code).toBe(2);
-    expect(github.stdout).toMatch(/^::error::unknown option --nope/);
+    expect(github.stdout).toMatch(/^::error title=plan-decay usage-unknown-flag::unknown option --nope/);
     expect((await run(["--json", "--root", `${G}/plan-holds`, "--", "--json"])).stdout).toMatch(/^\{/);
     expect((await run(["--root", `${G}/plan-holds`, "--nope", "--", "--json"])).stdout).toBe("");
   });
@@ -100,7 +101,7 @@ describe("--json and --format github", () => {
   test("--format github on a fault: one ::error naming the line", async () => {
     const r = await run(["--root", `${G}/plan-holds`, "--format", "github", `${G}/malformed/dotdot.tsv`]);
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(new RegExp(`^::error file=${G}/malformed/dotdot.tsv,line=1::line 1: .*\\.\\.`));
+    expect(r.stdout).toMatch(new RegExp(`^::error file=${G}/malformed/dotdot.tsv,line=1,title=plan-decay path-dotdot::line 1: .*\\.\\.`));
   });
 });
 

@@ -1,4 +1,5 @@
 import * as nodeFs from "node:fs";
+import { annotation, versionLine } from "@decay/cli-kit";
 import { okAsync, ResultAsync } from "neverthrow";
 import { nodeTree } from "../adapters/node.js";
 import type { TreeReader } from "../tree.js";
@@ -8,7 +9,8 @@ import { CLI_FAULT_CODES, describeCliFault, type CliFault } from "./faults.js";
 import { authorAssumptions, checkTree, describeFault, digestPath, parseAssumptions, type Report } from "./gate.js";
 import { bestEffort, checkRoot, emit, readInput, writeAtomic, type CliIo } from "./io.js";
 import { vetReport } from "./vet.js";
-import { annotation, renderAnnotations, renderHuman } from "./render.js";
+import { githubAnnotations, junitReport, repoPath, sarifReport } from "./formats.js";
+import { renderHuman } from "./render.js";
 import { USAGE, VERSION } from "./usage.js";
 
 export type { CliIo, CliWriter } from "./io.js";
@@ -17,7 +19,7 @@ type CheckCommand = Extract<Command, { kind: "check" }>;
 type DigestCommand = Extract<Command, { kind: "digest" }>;
 type AuthorCommand = Extract<Command, { kind: "author" }>;
 
-/** How a fault is shown: the output mode and the assumptions file as given (for annotations). */
+/** How a fault is shown: the output mode and the assumptions file as the CI formats name it. */
 interface FaultContext {
   readonly output: OutputMode;
   readonly file?: string;
@@ -50,7 +52,7 @@ async function fail(io: CliIo, fault: GateFault, ctx: FaultContext): Promise<num
   const line = lineOf(fault);
   if (fault.code !== "stdout-write-failed") {
     if (ctx.output === "json") await jsonRenderers().andThen((m) => emit(io.stdout, m.renderJsonFault(fault.code, message, line)));
-    if (ctx.output === "github") await emit(io.stdout, annotation({ file: ctx.file, line }, message));
+    if (ctx.output === "github") await emit(io.stdout, annotation({ file: ctx.file, line, title: `plan-decay ${fault.code}` }, message));
   }
   await bestEffort(io.stderr, `error: ${message}\n`);
   return exitCodeFor(fault);
@@ -89,14 +91,25 @@ function openTree(io: CliIo, root: string, ref: string | undefined): ResultAsync
   return checkRoot(io, root).andThen((abs) => treeAt(abs, root, ref));
 }
 
+/** The report as the output mode asks. */
 function renderCheck(report: Report, ctx: FaultContext): ResultAsync<string, CliFault> {
-  if (ctx.output === "json") return jsonRenderers().andThen((m) => m.renderJsonReport(report));
-  const annotations = ctx.output === "github" ? renderAnnotations(report, ctx.file) : "";
-  return okAsync(annotations + renderHuman(report));
+  switch (ctx.output) {
+    case "json":
+      return jsonRenderers().andThen((m) => m.renderJsonReport(report));
+    case "sarif":
+      return okAsync(sarifReport(report, ctx.file));
+    case "junit":
+      return okAsync(junitReport(report, ctx.file));
+    case "github":
+      return okAsync(githubAnnotations(report, ctx.file) + renderHuman(report));
+    case "human":
+      return okAsync(renderHuman(report));
+  }
 }
 
 async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
-  const ctx: FaultContext = cmd.input === "-" ? { output: cmd.output } : { output: cmd.output, file: cmd.input };
+  const file = cmd.output === "human" || cmd.output === "json" ? undefined : repoPath(io.cwd, cmd.input);
+  const ctx: FaultContext = file === undefined ? { output: cmd.output } : { output: cmd.output, file };
   const outcome = await openTree(io, cmd.root, cmd.ref).andThen((tree) =>
     readInput(io, cmd.input, cmd.maxInputBytes)
       .andThen((bytes) => parseAssumptions(bytes))
@@ -132,7 +145,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     case "help":
       return deliver(io, USAGE, EXIT.holds, HUMAN);
     case "version":
-      return deliver(io, `plan-decay ${VERSION}\n`, EXIT.holds, HUMAN);
+      return deliver(io, versionLine("plan-decay", VERSION), EXIT.holds, HUMAN);
     case "check":
       return runCheck(io, cmd);
     case "digest":

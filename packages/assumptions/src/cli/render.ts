@@ -31,36 +31,3 @@ export function renderHuman(report: Report): string {
   );
   return lines.join("\n");
 }
-
-/** Escapes a workflow-command message (GitHub: `%`, CR and LF). */
-export function escapeData(text: string): string {
-  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
-}
-
-/** Escapes a workflow-command property value (the message escapes plus `:` and `,`). */
-export function escapeProperty(text: string): string {
-  return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
-}
-
-/** Where an annotation points: the assumptions file as given (absent for stdin) and a line. */
-export interface AnnotationTarget {
-  readonly file?: string;
-  readonly line?: number;
-}
-
-/** One `::error` workflow command. */
-export function annotation(target: AnnotationTarget, message: string): string {
-  const props: string[] = [];
-  if (target.file !== undefined) props.push(`file=${escapeProperty(target.file)}`);
-  if (target.line !== undefined) props.push(`line=${target.line}`);
-  const head = props.length === 0 ? "::error" : `::error ${props.join(",")}`;
-  return `${head}::${escapeData(message)}\n`;
-}
-
-/** One annotation per diverged row, in input order (printed before the human report). */
-export function renderAnnotations(report: Report, file: string | undefined): string {
-  return report.rows
-    .filter((row) => row.status === "diverge")
-    .map((row) => annotation(file === undefined ? { line: row.line } : { file, line: row.line }, row.detail))
-    .join("");
-}

@@ -7,7 +7,7 @@ export const VERSION: string = version;
 export const USAGE = `plan-decay: check a plan's written assumptions against a repository tree.
 
 usage:
-  plan-decay --root DIR [--ref REF] [--json | --format github] [--max-input-bytes N] FILE
+  plan-decay --root DIR [--ref REF] [--json | --format F] [--max-input-bytes N] FILE
   plan-decay --root DIR [--ref REF] --digest PATH
   plan-decay author --root DIR [--ref REF] [--reads P]... [--edits P]... [--creates P]... [-o FILE]
   plan-decay --help | --version
@@ -19,7 +19,11 @@ usage:
                    HEAD, a branch, a tag, a full ref or a commit id (4 to 40 hex digits),
                    optionally with ~N, ~, ^ or ^N suffixes (HEAD~1, main^2).
   --json           print the report (or the fault) as JSON; see docs/report.schema.json.
-  --format github  print one ::error workflow annotation per diverged row, then the report.
+  --format github  print one ::error workflow annotation per diverged row (titled with its
+                   kind and path), then the report.
+  --format sarif   print a SARIF 2.1.0 log instead: one result per diverged row, at its line
+                   of FILE (named from its repository root); see docs/plan-decay-cli.md.
+  --format junit   print JUnit XML instead: one test case per row, a failure per diverged row.
   --max-input-bytes N  refuse an assumptions file larger than N bytes (default 67108864,
                    64 MiB; at most 268435456); a FIFO, device or socket is refused whatever its size.
   --digest PATH    print "DIGEST PATH HEX", the value an unchanged row needs, and exit 3.

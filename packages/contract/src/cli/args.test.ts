@@ -17,8 +17,11 @@ describe("parseArgs", () => {
       kind: "check",
       file: "c.md",
       json: false,
+      format: "text",
       plan: "p.md",
     });
+    expect(parseArgs(["check", "c.md", "--format=sarif"])._unsafeUnwrap()).toMatchObject({ kind: "check", format: "sarif", json: false });
+    expect(parseArgs(["check", "--json", "c.md"])._unsafeUnwrap()).toMatchObject({ format: "json", json: true });
   });
   test.each([[["compile", "p.md", "-o"]], [["check", "c.md", "--plan"]], [["compile", "a.md", "b.md"]], [["check", "c.md", "-o", "x"]], [["check", "c.md", "--quiet"]], [["import", "t.md", "--json"]]])(
     "%j is a usage fault",
@@ -26,6 +29,17 @@ describe("parseArgs", () => {
       expect(parseArgs(argv)._unsafeUnwrapErr().code).toBe("usage");
     },
   );
+  test.each([
+    [["compile", "p.md", "--nope"], "unknown option --nope"],
+    [["compile", "p.md", "-o"], "-o needs a value"],
+    [["compile", "p.md", "-o", "a", "--output", "b"], "--output was given more than once"],
+    [["compile", "p.md", "--json=1"], '--json takes no value, but was given "1"'],
+    [["check", "a.md", "b.md"], 'unexpected argument "b.md"'],
+    [["check", "a.md", "--format", "xml"], '--format "xml" is not accepted: expected github, sarif, junit'],
+    [["check", "a.md", "--format", "sarif", "--json"], "--json cannot be combined with --format sarif"],
+  ])("%j: the shared message", (argv, message) => {
+    expect(parseArgs(argv)._unsafeUnwrapErr()).toEqual({ code: "usage", message });
+  });
   test("never throws on any argument list", () => {
     fc.assert(fc.property(fc.array(fc.oneof(fc.string(), fc.constantFrom("compile", "check", "-o", "--plan", "--json", "--help"))), (argv) => void parseArgs(argv)));
   });

@@ -1,4 +1,8 @@
+import { asks, describeArgFault, parseArgv, type ArgFault, type ArgSpec, type FlagSpecs } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
+
+/** How `check` prints its findings: text, JSON, or a CI format. */
+export type CheckFormat = "text" | "json" | "github" | "sarif" | "junit";
 
 /** A parsed command line. */
 export type Command =
@@ -6,7 +10,7 @@ export type Command =
   | { kind: "version" }
   | { kind: "compile"; plan: string; output?: string; json: boolean; quiet: boolean; maxInputBytes?: number }
   | { kind: "import"; plan: string; output?: string; maxInputBytes?: number }
-  | { kind: "check"; file: string; plan?: string; json: boolean; maxInputBytes?: number };
+  | { kind: "check"; file: string; plan?: string; json: boolean; format: CheckFormat; maxInputBytes?: number };
 
 /** The subcommands, each with its help. */
 export type Topic = "top" | "compile" | "check" | "import";
@@ -14,26 +18,23 @@ export type Topic = "top" | "compile" | "check" | "import";
 /** A command line the CLI cannot use. */
 export type UsageFault = { code: "usage"; message: string };
 
-type Flags = { json: boolean; quiet: boolean; help: boolean; version: boolean; values: Map<string, string>; positional: string[] };
+const COMMON = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+  "max-input-bytes": { type: "string" },
+} as const satisfies FlagSpecs;
 
-function readFlags(args: string[], valued: string[], switches: string[]): Result<Flags, UsageFault> {
-  const flags: Flags = { json: false, quiet: false, help: false, version: false, values: new Map(), positional: [] };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? "";
-    const [name, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
-    if (switches.includes(name) && name === "--json") flags.json = true;
-    else if (switches.includes(name) && (name === "--quiet" || name === "-q")) flags.quiet = true;
-    else if (name === "--help" || name === "-h") flags.help = true;
-    else if (name === "--version") flags.version = true;
-    else if (valued.includes(name)) {
-      const value = inline ?? args[++i];
-      if (value === undefined || value === "") return err({ code: "usage", message: `${name} needs a value` });
-      flags.values.set(name === "-o" ? "--output" : name, value);
-    } else if (name.startsWith("-") && name !== "-") return err({ code: "usage", message: `unknown option ${name}` });
-    else flags.positional.push(a);
-  }
-  return ok(flags);
-}
+const SPECS = {
+  compile: { flags: { ...COMMON, output: { type: "string", short: "o" }, json: { type: "boolean" }, quiet: { type: "boolean", short: "q" } }, maxPositionals: 1 },
+  import: { flags: { ...COMMON, output: { type: "string", short: "o" } }, maxPositionals: 1 },
+  check: { flags: { ...COMMON, plan: { type: "string" }, json: { type: "boolean" }, format: { type: "string" } }, maxPositionals: 1 },
+} as const satisfies Record<Exclude<Topic, "top">, ArgSpec<FlagSpecs>>;
+
+/** The formats `check --format` takes. */
+const FORMATS = ["github", "sarif", "junit"] as const;
+
+const usage = (message: string): UsageFault => ({ code: "usage", message });
+const argFault = (f: ArgFault): UsageFault => usage(describeArgFault(f));
 
 /** The most `--max-input-bytes` accepts: 256 MiB, far below the longest string the engine makes. */
 export const MAX_INPUT_CEILING = 256 * 1024 * 1024;
@@ -42,34 +43,53 @@ function maxInput(raw: string | undefined): Result<{ maxInputBytes?: number }, U
   if (raw === undefined) return ok({});
   const n = Number(raw);
   if (!/^[1-9][0-9]*$/.test(raw) || n > MAX_INPUT_CEILING) {
-    return err({ code: "usage", message: `--max-input-bytes must be a whole number of bytes from 1 to ${MAX_INPUT_CEILING}` });
+    return err(usage(`--max-input-bytes must be a whole number of bytes from 1 to ${MAX_INPUT_CEILING}`));
   }
   return ok({ maxInputBytes: n });
 }
 
-/** Parse `decay-contract compile|check …`. */
+function checkFormat(json: boolean, format: string | undefined): Result<CheckFormat, UsageFault> {
+  if (format === undefined) return ok(json ? "json" : "text");
+  const known = FORMATS.find((f) => f === format);
+  if (known === undefined) return err(usage(`--format ${JSON.stringify(format)} is not accepted: expected ${FORMATS.join(", ")}`));
+  return json ? err(usage(`--json cannot be combined with --format ${known}`)) : ok(known);
+}
+
+function compile(rest: readonly string[]): Result<Command, UsageFault> {
+  return parseArgv(rest, SPECS.compile).mapErr(argFault).andThen(({ values: v, positionals: [plan] }): Result<Command, UsageFault> => {
+    if (plan === undefined) return err(usage("compile takes exactly one file"));
+    const output = v.output === undefined ? {} : { output: v.output };
+    return maxInput(v["max-input-bytes"]).map((limit): Command => ({ kind: "compile", plan, json: v.json === true, quiet: v.quiet === true, ...output, ...limit }));
+  });
+}
+
+function importPlan(rest: readonly string[]): Result<Command, UsageFault> {
+  return parseArgv(rest, SPECS.import).mapErr(argFault).andThen(({ values: v, positionals: [plan] }): Result<Command, UsageFault> => {
+    if (plan === undefined) return err(usage("import takes exactly one file"));
+    const output = v.output === undefined ? {} : { output: v.output };
+    return maxInput(v["max-input-bytes"]).map((limit): Command => ({ kind: "import", plan, ...output, ...limit }));
+  });
+}
+
+function check(rest: readonly string[]): Result<Command, UsageFault> {
+  return parseArgv(rest, SPECS.check).mapErr(argFault).andThen(({ values: v, positionals: [file] }): Result<Command, UsageFault> => {
+    if (file === undefined) return err(usage("check takes exactly one file"));
+    const plan = v.plan === undefined ? {} : { plan: v.plan };
+    return checkFormat(v.json === true, v.format).andThen((format) =>
+      maxInput(v["max-input-bytes"]).map((limit): Command => ({ kind: "check", file, json: format === "json", format, ...plan, ...limit })),
+    );
+  });
+}
+
+/** Parse `decay-contract compile|check|import …`; `--help` and `--version` after the command win over the rest. */
 export function parseArgs(argv: string[]): Result<Command, UsageFault> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help", topic: "top" });
   if (sub === "--version") return ok({ kind: "version" });
-  if (sub !== "compile" && sub !== "check" && sub !== "import") return err({ code: "usage", message: `unknown command ${sub}` });
-  const valued = sub === "check" ? ["--plan", "--max-input-bytes"] : ["-o", "--output", "--max-input-bytes"];
-  const switches = { compile: ["--json", "--quiet", "-q"], check: ["--json"], import: [] }[sub];
-  return readFlags(rest, valued, switches).andThen((f): Result<Command, UsageFault> => {
-    if (f.help) return ok({ kind: "help", topic: sub });
-    if (f.version) return ok({ kind: "version" });
-    const [file, extra] = f.positional;
-    if (file === undefined || extra !== undefined) {
-      return err({ code: "usage", message: `${sub} takes exactly one file` });
-    }
-    const output = f.values.get("--output");
-    const plan = f.values.get("--plan");
-    return maxInput(f.values.get("--max-input-bytes")).andThen((limit): Result<Command, UsageFault> => {
-      if (sub === "compile") return ok({ kind: "compile", plan: file, json: f.json, quiet: f.quiet, ...(output ? { output } : {}), ...limit });
-      if (sub === "import") return ok({ kind: "import", plan: file, ...(output ? { output } : {}), ...limit });
-      return ok({ kind: "check", file, json: f.json, ...(plan ? { plan } : {}), ...limit });
-    });
-  });
+  if (sub !== "compile" && sub !== "check" && sub !== "import") return err(usage(`unknown command ${sub}`));
+  if (asks(rest, "--help", "-h")) return ok({ kind: "help", topic: sub });
+  if (asks(rest, "--version")) return ok({ kind: "version" });
+  return { check, compile, import: importPlan }[sub](rest);
 }
 
 /** Help text per topic. */
@@ -78,7 +98,7 @@ export const HELP: Record<Topic, string> = {
 
 Usage:
   decay-contract compile PLAN.md [-o contract.md] [--json] [--quiet] [--max-input-bytes N]
-  decay-contract check FILE [--plan PLAN.md] [--json] [--max-input-bytes N]
+  decay-contract check FILE [--plan PLAN.md] [--json | --format github|sarif|junit] [--max-input-bytes N]
   decay-contract import PLAN.md [-o staged.plan.md] [--max-input-bytes N]
   decay-contract --help | --version
 
@@ -106,13 +126,16 @@ pair an Acceptance: line. What could not be converted is listed under "## Not co
 output and on stderr. Then run decay-contract check on the result.
 Exit: 0 written, 2 fault.
 `,
-  check: `Usage: decay-contract check FILE [--plan PLAN.md] [--json] [--max-input-bytes N]
+  check: `Usage: decay-contract check FILE [--plan PLAN.md] [--json | --format F] [--max-input-bytes N]
 
 Self-check a contract before anything is spent. FILE is a contract.md, or a plan (a file without
 the contract front matter), which is compiled first. --plan gives the plan the contract was
 compiled from: its ordering constraints are checked and a changed plan is reported.
 Findings go to stdout (--json: an array of {code, severity, stage, row, message}); warnings are
-printed either way.
+printed either way. --format github prints one ::error (refusal) or ::warning per finding before
+the text; --format sarif prints a SARIF 2.1.0 log (a result per finding at its line of FILE, named
+from its repository root); --format junit prints JUnit XML (a test case per finding and per
+acceptance row with none; a failure per refusal). See docs/contract-format.md.
 Exit: 0 no refusals, 1 refusals, 2 fault.
 `,
 };

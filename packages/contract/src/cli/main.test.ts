@@ -132,7 +132,7 @@ describe("--help and --version", () => {
     expect(r.stdout).toMatch(/Usage/);
   });
   test.each([[["--version"]], [["compile", "--version"]], [["check", "--version"]]])("%j prints the package version", async (argv) => {
-    expect(await run(argv)).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+    expect(await run(argv)).toEqual({ code: 0, stdout: `decay-contract ${version}\n`, stderr: "" });
   });
 });
 

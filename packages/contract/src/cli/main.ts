@@ -1,4 +1,4 @@
-import { readBounded, writeOutput } from "@decay/cli-kit";
+import { annotation, helpHint, readBounded, repoRelative, versionLine, writeOutput } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { decodeUtf8 } from "../decode.js";
 import { compileContract } from "../compile.js";
@@ -12,7 +12,9 @@ import { renderContract } from "../render.js";
 import { selfCheck } from "../self-check/check.js";
 import { VERSION } from "../version.js";
 import { type Command, HELP, parseArgs, type UsageFault } from "./args.js";
+import { type CheckedFile, githubFindings, junitFindings, sarifFindings } from "./formats.js";
 import type { CliIo } from "./io.js";
+import { findingLocator } from "./locate.js";
 
 /** Every fault the CLI can meet: the library's, a bad command line, a file it cannot read or write. */
 export type CliFault =
@@ -54,7 +56,7 @@ export function exitCodeFor(fault: CliFault): number {
 }
 
 function describeCliFault(fault: CliFault): string {
-  if (fault.code === "usage") return `${fault.message} (see decay-contract --help)`;
+  if (fault.code === "usage") return `${fault.message}${helpHint("decay-contract")}`;
   if (fault.code === "read-failed") return `${fault.file}: cannot read: ${fault.reason}`;
   if (fault.code === "write-failed") return `${fault.file}: cannot write: ${fault.reason}`;
   return `${fault.file}: ${describeFault(fault)}`;
@@ -137,11 +139,11 @@ function loadForCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>) {
   return read(io, cmd.file, cmd.maxInputBytes).andThen((file) =>
     planFile.andThen((given) => {
       if (!looksLikeContract(file.text)) {
-        return compilePlan(cmd.file, file).map((contract) => ({ contract, planText: (given ?? file).bytes, given }));
+        return compilePlan(cmd.file, file).map((contract) => ({ contract, planText: (given ?? file).bytes, given, file, isContract: false }));
       }
       const parsed = parseContract(file.text).mapErr(inFile(cmd.file));
       if (parsed.isErr()) return errAsync(parsed.error);
-      return okAsync({ contract: parsed.value, planText: given?.bytes, given });
+      return okAsync({ contract: parsed.value, planText: given?.bytes, given, file, isContract: true });
     }),
   );
 }
@@ -151,17 +153,38 @@ function findingLine(f: Finding): string {
   return `${f.severity} ${f.code}${where ? ` ${where}` : ""}: ${f.message}\n`;
 }
 
+/** The findings as `--json`, `--format` or the default text asks. */
+function renderFindings(cmd: Extract<Command, { kind: "check" }>, findings: Finding[], checked: () => CheckedFile): string {
+  const refusals = findings.filter((f) => f.severity === "refuse").length;
+  switch (cmd.format) {
+    case "json":
+      return `${JSON.stringify(findings, null, 2)}\n`;
+    case "sarif":
+      return sarifFindings(checked());
+    case "junit":
+      return junitFindings(checked());
+    case "github":
+    case "text": {
+      const annotations = cmd.format === "github" ? githubFindings(checked()) : "";
+      return `${annotations}${findings.map(findingLine).join("")}${refusals} refusal(s), ${findings.length - refusals} warning(s)\n`;
+    }
+  }
+}
+
+/** The checked file as the CI formats name it: from its repository's root; undefined for standard input. */
+function repoPath(io: CliIo, file: string): string | undefined {
+  return file === "-" ? undefined : repoRelative(io.cwd, file);
+}
+
 function runCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>): ResultAsync<number, CliFault> {
-  return loadForCheck(io, cmd).andThen(({ contract, planText, given }) => {
+  return loadForCheck(io, cmd).andThen(({ contract, planText, given, file, isContract }) => {
     const findings = [
       ...selfCheck(contract, planText === undefined ? {} : { planText }),
       ...(given === undefined ? [] : planDrift(contract, given.bytes)),
     ];
+    const checked = (): CheckedFile => ({ file: repoPath(io, cmd.file), contract, findings, lineOf: findingLocator(file.text, contract, isContract) });
     const refusals = findings.filter((f) => f.severity === "refuse").length;
-    const text = cmd.json
-      ? `${JSON.stringify(findings, null, 2)}\n`
-      : `${findings.map(findingLine).join("")}${refusals} refusal(s), ${findings.length - refusals} warning(s)\n`;
-    return emit(io, text, refusals > 0 ? 1 : 0);
+    return emit(io, renderFindings(cmd, findings, checked), refusals > 0 ? 1 : 0);
   });
 }
 
@@ -170,7 +193,7 @@ function run(io: CliIo, cmd: Command): ResultAsync<number, CliFault> {
     case "help":
       return emit(io, HELP[cmd.topic], 0);
     case "version":
-      return emit(io, `${VERSION}\n`, 0);
+      return emit(io, versionLine("decay-contract", VERSION), 0);
     case "compile":
       return runCompile(io, cmd);
     case "check":
@@ -186,9 +209,19 @@ function run(io: CliIo, cmd: Command): ResultAsync<number, CliFault> {
  */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
-    const result = await parseArgs(argv).asyncAndThen((cmd) => run(io, cmd));
+    const parsed = parseArgs(argv);
+    const result = await parsed.asyncAndThen((cmd) => run(io, cmd));
     if (result.isOk()) return result.value;
-    await io.stderr(`decay-contract: ${describeCliFault(result.error)}\n`).catch(() => {});
+    const message = describeCliFault(result.error);
+    const cmd = parsed.isOk() ? parsed.value : undefined;
+    if (cmd?.kind === "check" && cmd.format === "github" && result.error.code !== "write-failed") {
+      // Under --format github a fault is an annotation too, at its line when it has one.
+      const named = "file" in result.error ? result.error.file : cmd.file;
+      const file = named === "standard input" ? undefined : repoPath(io, named);
+      const line = "line" in result.error ? result.error.line : undefined;
+      await Promise.resolve(io.stdout(annotation({ file, line, title: `decay-contract ${result.error.code}` }, message))).catch(() => {});
+    }
+    await io.stderr(`decay-contract: ${message}\n`).catch(() => {});
     return exitCodeFor(result.error);
   } catch (e) {
     await io.stderr(`decay-contract: internal error: ${reason(e)}\n`).catch(() => {});

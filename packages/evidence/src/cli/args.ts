@@ -1,5 +1,5 @@
 import { isAbsolute } from "node:path";
-import { parseArgs } from "node:util";
+import { describeArgFault, onlyFlags, parseArgv, type ArgFault, type FlagSpecs, type FlagValues } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 import type { Layout } from "../store/location.js";
 import type { CliFault } from "./fault.js";
@@ -33,17 +33,19 @@ export type Invocation =
   | { readonly command: "status"; readonly global: GlobalOptions }
   | { readonly command: "publish"; readonly path: string; readonly flags: PublishFlags; readonly global: GlobalOptions };
 
+// Every command's flags, read in one pass (a command word may stand anywhere); `onlyFlags` then
+// refuses a flag the command does not take.
 const OPTIONS = {
   home: { type: "string" }, layout: { type: "string" }, repo: { type: "string" }, json: { type: "boolean" },
   help: { type: "boolean", short: "h" }, version: { type: "boolean" }, body: { type: "boolean" },
   github: { type: "string" }, "allow-publish": { type: "boolean" }, "content-sha256": { type: "string" },
   "author-id": { type: "string" }, "author-login": { type: "string" }, "api-url": { type: "string" },
   "max-input-bytes": { type: "string" },
-} as const;
+} as const satisfies FlagSpecs;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>["values"];
+type Values = FlagValues<typeof OPTIONS>;
 
-const GLOBAL = ["home", "layout", "repo", "json", "max-input-bytes"];
+const GLOBAL = ["home", "layout", "repo", "json", "max-input-bytes", "help", "version"];
 
 /** The most `--max-input-bytes` accepts: 256 MiB. */
 export const MAX_INPUT_CEILING = 256 * 1024 * 1024;
@@ -100,12 +102,10 @@ function publishFlags(v: Values): Result<PublishFlags, CliFault> {
   });
 }
 
-function parsed(argv: readonly string[]): Result<{ values: Values; positionals: string[] }, CliFault> {
-  try {
-    return ok(parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (e) {
-    return usage(e instanceof Error ? e.message : String(e));
-  }
+const argFault = (f: ArgFault): CliFault => ({ code: "usage", detail: describeArgFault(f) });
+
+function parsed(argv: readonly string[]): Result<{ values: Values; positionals: readonly string[] }, CliFault> {
+  return parseArgv(argv, { flags: OPTIONS }).mapErr(argFault);
 }
 
 /** Turns argv (without node and the script) into an invocation, or a usage fault. */
@@ -117,9 +117,11 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Cli
     if (command === undefined) return usage("a command is required");
     const own = OWN[command];
     if (own === undefined) return usage(`unknown command ${JSON.stringify(command)}`);
-    const stray = Object.keys(values).find((k) => !GLOBAL.includes(k) && !own.includes(k));
-    if (stray !== undefined) return usage(`--${stray} does not apply to ${command}`);
-    if (rest.length !== ARITY[command]) return usage(`${command} takes ${ARITY[command]} argument(s), got ${rest.length}`);
+    const stray = onlyFlags(values, [...GLOBAL, ...own], `decay-evidence ${command}`).mapErr(argFault);
+    if (stray.isErr()) return err(stray.error);
+    const arity = ARITY[command] ?? 0;
+    if (rest.length > arity) return err(argFault({ code: "unexpected-argument", value: rest[arity] as string }));
+    if (rest.length !== arity) return usage(`${command} takes ${arity} argument(s), got ${rest.length}`);
     const arg = rest[0] ?? "";
     return globalOptions(values).andThen((global): Result<Invocation, CliFault> => {
       if (command === "hash") return ok({ command, file: arg, body: values.body === true, global });

@@ -1,3 +1,4 @@
+import { helpHint } from "@decay/cli-kit";
 import { describeEvidenceFault, type EvidenceFault } from "../fault.js";
 
 /** What only the CLI can get wrong: its arguments, its input and output, its configuration. */
@@ -18,7 +19,7 @@ export type CliFault = CliOwnFault | EvidenceFault;
 export function describeCliFault(f: CliFault): string {
   switch (f.code) {
     case "usage":
-      return `usage: ${f.detail} (see decay-evidence --help)`;
+      return `usage: ${f.detail}${helpHint("decay-evidence")}`;
     case "input-unreadable":
       return `cannot read ${f.path}: ${f.reason}`;
     case "input-not-utf8":

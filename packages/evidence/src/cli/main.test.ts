@@ -69,7 +69,7 @@ describe("hash and slug", () => {
   test("help, version, and usage faults exit 2", async () => {
     expect((await run(["--help"], { cwd: "/" })).out).toContain("decay-evidence prepare RECORD.json");
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-    expect((await run(["--version"], { cwd: "/" })).out).toBe(`${pkg.version}\n`);
+    expect((await run(["--version"], { cwd: "/" })).out).toBe(`decay-evidence ${pkg.version}\n`);
     // --json holds for --help and --version too: one JSON object on stdout.
     expect((await run(["--version", "--json"], { cwd: "/" })).out).toBe(`{"version":${JSON.stringify(pkg.version)}}\n`);
     const help = JSON.parse((await run(["--help", "--json"], { cwd: "/" })).out) as { help: string };

@@ -5,6 +5,7 @@ import { describeCliFault, exitCodeFor, type CliFault } from "./fault.js";
 import { bestEffort, emit, type CliIo } from "./io.js";
 import { publishCommand } from "./publish-command.js";
 import { HELP, VERSION } from "./usage.js";
+import { versionLine } from "@decay/cli-kit";
 import { okAsync, type ResultAsync } from "neverthrow";
 
 export type { CliIo, CliWriter } from "./io.js";
@@ -14,7 +15,7 @@ function run(io: CliIo, inv: Invocation): ResultAsync<Outcome, CliFault> {
     case "help":
       return okAsync({ exit: 0, text: HELP, json: { help: HELP } });
     case "version":
-      return okAsync({ exit: 0, text: `${VERSION}\n`, json: { version: VERSION } });
+      return okAsync({ exit: 0, text: versionLine("decay-evidence", VERSION), json: { version: VERSION } });
     case "hash":
       return hashCommand(io, inv.file, inv.body, inv.global.maxInputBytes);
     case "slug":

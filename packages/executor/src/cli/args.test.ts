@@ -37,11 +37,34 @@ describe("parseInvocation", () => {
     [["run", "p.md"], "--agent"],
     [["run", "p.md", "--agent", "x", "--token-target", "0"], "--token-target"],
     [["run", "p.md", "--agent", "'x"], "--agent"],
-    [["report", "a", "b"], "report"],
+    [["report", "a", "b"], "b"],
     [["report", "d", "--repo", "x"], "--repo"],
     [["run", "p.md", "--agent"], "--agent"],
     [["frobnicate", "x"], "command"],
   ])("%j is a usage fault naming %s", (argv, flag) => {
     expect(parseInvocation(argv)._unsafeUnwrapErr()).toMatchObject({ code: "usage", flag });
+  });
+});
+
+describe("the shared parser's faults", () => {
+  test.each([
+    [["report", "d", "--nope"], "--nope", "unknown option --nope"],
+    [["report", "d", "--json", "--json"], "--json", "--json was given more than once"],
+    [["run", "p.md", "--repo"], "--repo", "--repo needs a value"],
+    [["report", "d", "--json=no"], "--json", '--json takes no value, but was given "no"'],
+    [["report", "d", "e"], "e", 'unexpected argument "e"'],
+    [["report", "d", "--repo", "r"], "--repo", "--repo is not an option of decay report"],
+  ])("%j names %s", (argv, flag, message) => {
+    expect(parseInvocation(argv)._unsafeUnwrapErr()).toEqual({ code: "usage", flag, message });
+  });
+
+  test("any argv is an invocation or a usage fault naming a flag, never a throw", () => {
+    const token = fc.oneof(fc.constantFrom("run", "report", "verify", "--agent", "--repo", "--json", "--budget", "-h", "-V", "--"), fc.string());
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 8 }), (argv) => {
+        const r = parseInvocation(argv);
+        if (r.isErr()) expect(r.error.flag.length + r.error.message.length).toBeGreaterThan(0);
+      }),
+    );
   });
 });

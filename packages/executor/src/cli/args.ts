@@ -1,5 +1,5 @@
 // The `decay` command line turned into one invocation, or a usage fault naming the flag.
-import { parseArgs } from "node:util";
+import { describeArgFault, onlyFlags, parseArgv, type ArgFault, type FlagSpecs, type FlagValues } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 
 /** A bad command line; `flag` is the flag (or argument) at fault. */
@@ -50,9 +50,9 @@ const OPTIONS = {
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
-} as const;
+} as const satisfies FlagSpecs;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>["values"];
+type Values = FlagValues<typeof OPTIONS>;
 
 const VERIFY_FLAGS = ["repo", "include-optional", "clean-room", "setup", "json"];
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
@@ -102,9 +102,6 @@ function verifyFlags(v: Values, file: string): Result<VerifyFlags, UsageFault> {
   if (room !== "clone" && room !== "worktree" && room !== "isomorphic") {
     return usage("--clean-room", `--clean-room must be clone, worktree or isomorphic, not ${JSON.stringify(room)}`);
   }
-  for (const flag of ["repo", "setup", "assumptions"] as const) {
-    if (v[flag] === "") return usage(`--${flag}`, `--${flag} needs a value`);
-  }
   return ok({ file, repo: v.repo, includeOptional: v["include-optional"] === true, cleanRoom: room, setup: v.setup, assumptions: v.assumptions, json: v.json === true });
 }
 
@@ -119,14 +116,13 @@ function runFlags(v: Values, file: string): Result<RunFlags, UsageFault> {
   );
 }
 
-function parsed(argv: readonly string[]): Result<{ values: Values; positionals: string[] }, UsageFault> {
-  try {
-    return ok(parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const flag = /'(-[^' ]+)/.exec(message)?.[1] ?? "arguments";
-    return usage(flag, message.replace(/\. To specify a positional argument.*$/s, ""));
-  }
+/** A fault of the shared parser as `decay`'s usage fault, naming the flag (or the argument) at fault. */
+export function usageOf(f: ArgFault): UsageFault {
+  return { code: "usage", flag: "flag" in f ? f.flag : f.value, message: describeArgFault(f) };
+}
+
+function parsed(argv: readonly string[]): Result<{ values: Values; positionals: readonly string[] }, UsageFault> {
+  return parseArgv(argv, { flags: OPTIONS }).mapErr(usageOf);
 }
 
 /** Read `decay`'s arguments (after the program name). */
@@ -138,10 +134,11 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Usa
     if (command === undefined) return usage("command", "no command given: run, preflight, verify, report or journal");
     const allowed = ALLOWED[command];
     if (allowed === undefined) return usage("command", `unknown command ${JSON.stringify(command)}: run, preflight, verify, report or journal`);
-    const stray = Object.keys(values).find((k) => !allowed.includes(k));
-    if (stray !== undefined) return usage(`--${stray}`, `--${stray} is not an option of decay ${command}`);
+    const stray = onlyFlags(values, allowed, `decay ${command}`).mapErr(usageOf);
+    if (stray.isErr()) return err(stray.error);
+    if (rest.length > 1) return err(usageOf({ code: "unexpected-argument", value: rest[1] as string }));
     const what = command === "report" ? "DIR" : "PLAN.md or contract.md";
-    if (rest.length !== 1) return usage(command, `decay ${command} takes one ${what}, given ${rest.length === 0 ? "none" : rest.join(" ")}`);
+    if (rest.length === 0) return usage(command, `decay ${command} takes one ${what}, given none`);
     const file = rest[0] as string;
     if (command === "report") return ok({ command, dir: file, json: values.json === true });
     if (command === "run") return runFlags(values, file).map((flags) => ({ command, flags }));

@@ -1,4 +1,5 @@
 // Every fault `decay` can meet, the one sentence for each, and the one place faults become exit codes.
+import { helpHint } from "@decay/cli-kit";
 import { type ContractFault, describeFault } from "@decay/contract";
 import { describeExecFault, type ExecFault } from "../fault.js";
 import type { UsageFault } from "./args.js";
@@ -38,7 +39,7 @@ export function exitCodeFor(fault: CliFault): number {
 export function describeCliFault(fault: CliFault): string {
   switch (fault.code) {
     case "usage":
-      return `${fault.message} (see decay --help)`;
+      return `${fault.message}${helpHint("decay")}`;
     case "read-failed":
       return `${fault.file}: cannot read: ${fault.reason}`;
     case "write-failed":

@@ -1,4 +1,5 @@
 // `decay journal show|resume|next` command lines.
+import { asks, describeArgFault, parseArgv, type ArgFault, type ArgSpec, type FlagSpecs } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFault } from "./journal-fault.js";
 
@@ -9,29 +10,37 @@ export type JournalCommand =
   | { kind: "resume"; plan: string; repo: string; write: boolean; spec: string | null }
   | { kind: "next"; plan: string; repo: string | null; spec: string | null; invocation: "/" | "$" | null };
 
-const VALUED = { show: [], resume: ["--repo", "--spec"], next: ["--repo", "--spec", "--host"] } as const;
-const BOOLEAN = { show: [], resume: ["--write"], next: [] } as const;
+const HELP = { help: { type: "boolean", short: "h" } } as const;
+const SPECS = {
+  show: { flags: HELP, maxPositionals: 1 },
+  resume: { flags: { ...HELP, repo: { type: "string" }, spec: { type: "string" }, write: { type: "boolean" } }, maxPositionals: 1 },
+  next: { flags: { ...HELP, repo: { type: "string" }, spec: { type: "string" }, host: { type: "string" } }, maxPositionals: 1 },
+} as const satisfies Record<string, ArgSpec<FlagSpecs>>;
 
-type Sub = keyof typeof VALUED;
 const usage = (message: string): CliFault => ({ code: "usage", message });
+const argFault = (f: ArgFault): CliFault => usage(describeArgFault(f));
 
-function readFlags(sub: Sub, args: readonly string[]): Result<{ values: Map<string, string>; flags: Set<string>; positional: string[] }, CliFault> {
-  const values = new Map<string, string>();
-  const flags = new Set<string>();
-  const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? "";
-    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
-    const name = eq > 0 ? a.slice(0, eq) : a;
-    if ((VALUED[sub] as readonly string[]).includes(name)) {
-      const value = eq > 0 ? a.slice(eq + 1) : args[++i];
-      if (value === undefined || value === "") return err(usage(`${name} needs a value`));
-      values.set(name, value);
-    } else if ((BOOLEAN[sub] as readonly string[]).includes(name) || name === "--help" || name === "-h") flags.add(name);
-    else if (name.startsWith("-")) return err(usage(`unknown option ${name} for journal ${sub}`));
-    else positional.push(a);
-  }
-  return ok({ values, flags, positional });
+function plan(sub: keyof typeof SPECS, positionals: readonly string[]): Result<string, CliFault> {
+  const [file] = positionals;
+  return file === undefined ? err(usage(`journal ${sub} takes exactly one plan file`)) : ok(file);
+}
+
+function resume(rest: readonly string[]): Result<JournalCommand, CliFault> {
+  return parseArgv(rest, SPECS.resume).mapErr(argFault).andThen(({ values: v, positionals }) =>
+    plan("resume", positionals).andThen((file): Result<JournalCommand, CliFault> =>
+      v.repo === undefined ? err(usage("journal resume needs --repo DIR")) : ok({ kind: "resume", plan: file, repo: v.repo, write: v.write === true, spec: v.spec ?? null }),
+    ),
+  );
+}
+
+function next(rest: readonly string[]): Result<JournalCommand, CliFault> {
+  return parseArgv(rest, SPECS.next).mapErr(argFault).andThen(({ values: v, positionals }) =>
+    plan("next", positionals).andThen((file): Result<JournalCommand, CliFault> => {
+      const host = v.host;
+      if (host !== undefined && host !== "claude" && host !== "codex") return err(usage(`--host takes claude or codex, not ${host}`));
+      return ok({ kind: "next", plan: file, repo: v.repo ?? null, spec: v.spec ?? null, invocation: host === "claude" ? "/" : host === "codex" ? "$" : null });
+    }),
+  );
 }
 
 /** Parse the arguments after `decay journal`. */
@@ -39,20 +48,10 @@ export function parseJournalArgs(argv: readonly string[]): Result<JournalCommand
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help" });
   if (sub !== "show" && sub !== "resume" && sub !== "next") return err(usage(`unknown journal command ${sub}`));
-  return readFlags(sub, rest).andThen(({ values, flags, positional }): Result<JournalCommand, CliFault> => {
-    if (flags.has("--help") || flags.has("-h")) return ok({ kind: "help" });
-    const [plan, extra] = positional;
-    if (plan === undefined || extra !== undefined) return err(usage(`journal ${sub} takes exactly one plan file`));
-    const spec = values.get("--spec") ?? null;
-    if (sub === "show") return ok({ kind: "show", plan });
-    if (sub === "resume") {
-      const repo = values.get("--repo");
-      return repo ? ok({ kind: "resume", plan, repo, write: flags.has("--write"), spec }) : err(usage("journal resume needs --repo DIR"));
-    }
-    const host = values.get("--host");
-    if (host !== undefined && host !== "claude" && host !== "codex") return err(usage(`--host takes claude or codex, not ${host}`));
-    return ok({ kind: "next", plan, repo: values.get("--repo") ?? null, spec, invocation: host === "claude" ? "/" : host === "codex" ? "$" : null });
-  });
+  if (asks(rest, "--help", "-h")) return ok({ kind: "help" });
+  if (sub === "resume") return resume(rest);
+  if (sub === "next") return next(rest);
+  return parseArgv(rest, SPECS.show).mapErr(argFault).andThen(({ positionals }) => plan("show", positionals).map((file): JournalCommand => ({ kind: "show", plan: file })));
 }
 
 /** `decay journal --help`. */

@@ -1,4 +1,5 @@
 // The `decay` CLI's faults and the one place they become exit codes.
+import { helpHint } from "@decay/cli-kit";
 import type { ExecFault } from "../fault.js";
 import { describeExecFault } from "../fault.js";
 import type { JournalFault } from "../journal/fault.js";
@@ -43,7 +44,7 @@ export function exitCodeFor(fault: CliFault): 2 {
 export function describeCliFault(fault: CliFault): string {
   switch (fault.code) {
     case "usage":
-      return `${fault.message} (try decay --help)`;
+      return `${fault.message}${helpHint("decay")}`;
     case "file-unreadable":
       return `cannot read ${fault.path}: ${fault.reason}`;
     case "file-not-utf8":

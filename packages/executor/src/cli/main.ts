@@ -1,5 +1,5 @@
 // `decay`'s main: parse, dispatch to the command, and turn a fault into its message and exit code.
-import { bestEffort } from "@decay/cli-kit";
+import { bestEffort, versionLine } from "@decay/cli-kit";
 import { err, type Result } from "neverthrow";
 import { parseInvocation } from "./args.js";
 import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
@@ -19,7 +19,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<Result<numb
     case "help":
       return (await say(io, HELP)) === null ? 0 : 2;
     case "version":
-      return (await say(io, `decay ${VERSION}\n`)) === null ? 0 : 2;
+      return (await say(io, versionLine("decay", VERSION))) === null ? 0 : 2;
     case "run":
       return runCommand(io, inv.flags, argv);
     case "preflight":

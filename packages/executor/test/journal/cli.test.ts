@@ -75,7 +75,7 @@ describe("decay journal (main)", () => {
     expect(bad).toMatchObject({ code: 2, stdout: "" });
     expect(bad.stderr).toMatch(/^decay: bad.md: line 6 of the record is malformed/);
     expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: ENOENT\n");
-    expect(await call(["journal", "resume", "bad.md"], dir)).toMatchObject({ code: 2, stderr: "decay: journal resume needs --repo DIR (try decay --help)\n" });
+    expect(await call(["journal", "resume", "bad.md"], dir)).toMatchObject({ code: 2, stderr: "decay: journal resume needs --repo DIR (see decay --help)\n" });
     expect(await call(["launch"], dir)).toMatchObject({ code: 2, stderr: "decay: unknown command \"launch\": run, preflight, verify, report or journal (see decay --help)\n" });
   });
 });

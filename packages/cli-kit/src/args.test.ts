@@ -1,0 +1,118 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { ARG_FAULT_CODES, asks, describeArgFault, onlyFlags, parseArgv, quoted, versionLine, type ArgFault } from "./args.js";
+
+const SPEC = {
+  flags: {
+    root: { type: "string" },
+    name: { type: "string", allowEmpty: true },
+    json: { type: "boolean" },
+    reads: { type: "string", repeat: true },
+    output: { type: "string", short: "o" },
+    help: { type: "boolean", short: "h" },
+  },
+  maxPositionals: 1,
+} as const;
+
+const fault = (argv: string[]): ArgFault => parseArgv(argv, SPEC)._unsafeUnwrapErr();
+
+describe("parseArgv: what is accepted", () => {
+  test("long flags with spaced or inline values, booleans, repeats, aliases and one positional", () => {
+    const r = parseArgv(["--root", "t", "--json", "--reads=a", "-o", "out", "--reads", "b", "file"], SPEC)._unsafeUnwrap();
+    expect(r).toEqual({ values: { root: "t", json: true, reads: ["a", "b"], output: "out" }, positionals: ["file"] });
+  });
+
+  test("-ovalue, grouped booleans, - as a value or a positional, -- ends the flags", () => {
+    expect(parseArgv(["-hoout", "-"], SPEC)._unsafeUnwrap()).toEqual({ values: { help: true, output: "out" }, positionals: ["-"] });
+    expect(parseArgv(["--root", "-", "--", "--json"], SPEC)._unsafeUnwrap()).toEqual({ values: { root: "-" }, positionals: ["--json"] });
+  });
+
+  test("an empty value is accepted only where the spec allows it", () => {
+    expect(parseArgv(["--name="], SPEC)._unsafeUnwrap().values).toEqual({ name: "" });
+    expect(fault(["--root="])).toEqual({ code: "missing-value", flag: "--root" });
+    expect(fault(["--root", ""])).toEqual({ code: "missing-value", flag: "--root" });
+  });
+});
+
+describe("parseArgv: the faults, each naming the flag", () => {
+  test.each<[string[], ArgFault]>([
+    [["--nope"], { code: "unknown-flag", flag: "--nope" }],
+    [["--nope=1"], { code: "unknown-flag", flag: "--nope" }],
+    [["-x"], { code: "unknown-flag", flag: "-x" }],
+    [["-r"], { code: "unknown-flag", flag: "-r" }],
+    [["--o", "x"], { code: "unknown-flag", flag: "--o" }],
+    [["--root"], { code: "missing-value", flag: "--root" }],
+    [["--root", "--json"], { code: "missing-value", flag: "--root" }],
+    [["-o"], { code: "missing-value", flag: "-o" }],
+    [["--json=yes"], { code: "unexpected-value", flag: "--json", value: "yes" }],
+    [["--root", "a", "--root", "b"], { code: "repeated-flag", flag: "--root" }],
+    [["-o", "a", "--output", "b"], { code: "repeated-flag", flag: "--output" }],
+    [["--json", "--json"], { code: "repeated-flag", flag: "--json" }],
+    [["a", "b"], { code: "unexpected-argument", value: "b" }],
+    [["--__proto__"], { code: "unknown-flag", flag: "--__proto__" }],
+  ])("%j", (argv, expected) => {
+    expect(fault(argv)).toEqual(expected);
+  });
+
+  test("the first fault in argv order is the one reported", () => {
+    expect(fault(["--nope", "--root"])).toEqual({ code: "unknown-flag", flag: "--nope" });
+    expect(fault(["a", "b", "--nope"])).toEqual({ code: "unexpected-argument", value: "b" });
+  });
+
+  test("the sentences", () => {
+    expect(describeArgFault({ code: "unknown-flag", flag: "--nope" })).toBe("unknown option --nope");
+    expect(describeArgFault({ code: "missing-value", flag: "--root" })).toBe("--root needs a value");
+    expect(describeArgFault({ code: "unexpected-value", flag: "--json", value: "yes" })).toBe('--json takes no value, but was given "yes"');
+    expect(describeArgFault({ code: "repeated-flag", flag: "--root" })).toBe("--root was given more than once");
+    expect(describeArgFault({ code: "unexpected-argument", value: "b" })).toBe('unexpected argument "b"');
+    expect(describeArgFault({ code: "not-for-command", flag: "--repo", command: "decay report" })).toBe("--repo is not an option of decay report");
+    expect(describeArgFault({ code: "unknown-flag", flag: "--a\nb" })).toBe('unknown option "--a\\nb"');
+  });
+});
+
+describe("helpers", () => {
+  test("onlyFlags refuses a flag the command does not take", () => {
+    expect(onlyFlags({ json: true }, ["json"], "x").isOk()).toBe(true);
+    expect(onlyFlags({ json: true, repo: "r" }, ["json"], "decay report")._unsafeUnwrapErr()).toEqual({ code: "not-for-command", flag: "--repo", command: "decay report" });
+  });
+
+  test("asks looks only before --; versionLine is name and version", () => {
+    expect(asks(["x", "--help"], "--help", "-h")).toBe(true);
+    expect(asks(["--", "--help"], "--help")).toBe(false);
+    expect(versionLine("plan-decay", "0.1.0")).toBe("plan-decay 0.1.0\n");
+  });
+
+  test("quoted text never holds a line break or a control character", () => {
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => {
+        expect(quoted(s)).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
+      }),
+    );
+  });
+});
+
+test("any argv is either parsed values or one named fault with a one-line sentence, never a throw", () => {
+  const token = fc.oneof(
+    fc.constantFrom("--root", "--name", "--json", "--reads", "-o", "--output", "-h", "-ho", "--", "-", "", "--root=", "--json=1", "--x"),
+    fc.string({ unit: "binary" }),
+    fc.string().map((s) => `-${s}`),
+    fc.string().map((s) => `--${s}`),
+  );
+  fc.assert(
+    fc.property(fc.array(token, { maxLength: 10 }), (argv) => {
+      const r = parseArgv(argv, SPEC);
+      if (r.isOk()) {
+        expect(r.value.positionals.length).toBeLessThanOrEqual(1);
+        for (const [k, v] of Object.entries(r.value.values)) {
+          expect(Object.keys(SPEC.flags)).toContain(k);
+          if (k === "root" || k === "output") expect(v).not.toBe("");
+        }
+        return;
+      }
+      expect(ARG_FAULT_CODES).toContain(r.error.code);
+      const sentence = describeArgFault(r.error);
+      expect(sentence).not.toMatch(/[\r\n\u2028\u2029]/);
+      if ("flag" in r.error && /^[\x21-\x7e]+$/.test(r.error.flag)) expect(sentence).toContain(r.error.flag);
+    }),
+    { numRuns: 2000 },
+  );
+});

@@ -1,0 +1,163 @@
+// The one argument parser of the decay CLIs: node:util parseArgs reads the tokens, and a thin
+// layer checks them against a declarative spec, so every CLI refuses a bad command line with the
+// same faults and the same sentences.
+import { parseArgs } from "node:util";
+import { err, ok, type Result } from "neverthrow";
+
+/** One flag: a string or a boolean, an optional one-letter alias, whether it may repeat or be empty. */
+export interface FlagSpec {
+  readonly type: "string" | "boolean";
+  /** The one-letter alias, without its dash (`"o"` for `-o`). */
+  readonly short?: string;
+  /** May be given more than once (its values are kept in order); otherwise a repeat is a fault. */
+  readonly repeat?: boolean;
+  /** Accept an empty value (`--root ""`); otherwise an empty value is a missing one. */
+  readonly allowEmpty?: boolean;
+}
+
+/** The flags of a command, by long name without the dashes. */
+export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+
+/** What a command accepts: its flags and at most how many positional arguments (default: any). */
+export interface ArgSpec<F extends FlagSpecs> {
+  readonly flags: F;
+  readonly maxPositionals?: number;
+}
+
+type ValueOf<S extends FlagSpec> = S extends { readonly type: "boolean" } ? true : S extends { readonly repeat: true } ? string[] : string;
+
+/** The flags given, by long name: `true` for a boolean, the value, or the values of a repeatable flag. */
+export type FlagValues<F extends FlagSpecs> = { readonly [K in keyof F]?: ValueOf<F[K]> };
+
+/** A command line read against its spec: the flags given and the positional arguments in order. */
+export interface ParsedArgs<F extends FlagSpecs> {
+  readonly values: FlagValues<F>;
+  readonly positionals: readonly string[];
+}
+
+/** A command line the spec refuses; `flag` is the flag as it was spelled (or the canonical `--name`). */
+export type ArgFault =
+  | { readonly code: "unknown-flag"; readonly flag: string }
+  | { readonly code: "missing-value"; readonly flag: string }
+  | { readonly code: "unexpected-value"; readonly flag: string; readonly value: string }
+  | { readonly code: "repeated-flag"; readonly flag: string }
+  | { readonly code: "unexpected-argument"; readonly value: string }
+  | { readonly code: "not-for-command"; readonly flag: string; readonly command: string };
+
+/** Every argument fault code, in one tuple. */
+export const ARG_FAULT_CODES = [
+  "unknown-flag",
+  "missing-value",
+  "unexpected-value",
+  "repeated-flag",
+  "unexpected-argument",
+  "not-for-command",
+] as const satisfies readonly ArgFault["code"][];
+
+/** Text from the command line, safe on one line: quoted with every control or line-breaking character escaped. */
+export function quoted(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A flag as typed, shown raw when it is plain printable ASCII, quoted otherwise. */
+function shownFlag(flag: string): string {
+  return /^[\x21-\x7e]+$/.test(flag) ? flag : quoted(flag);
+}
+
+/** The one sentence for each argument fault, the same in every decay CLI; always one line. */
+export function describeArgFault(fault: ArgFault): string {
+  switch (fault.code) {
+    case "unknown-flag":
+      return `unknown option ${shownFlag(fault.flag)}`;
+    case "missing-value":
+      return `${fault.flag} needs a value`;
+    case "unexpected-value":
+      return `${fault.flag} takes no value, but was given ${quoted(fault.value)}`;
+    case "repeated-flag":
+      return `${fault.flag} was given more than once`;
+    case "unexpected-argument":
+      return `unexpected argument ${quoted(fault.value)}`;
+    case "not-for-command":
+      return `${fault.flag} is not an option of ${fault.command}`;
+  }
+}
+
+/** The hint every usage fault of a CLI ends with. */
+export function helpHint(program: string): string {
+  return ` (see ${program} --help)`;
+}
+
+/** What `--version` prints in every decay CLI: `<name> <version>` and a newline. */
+export function versionLine(name: string, version: string): string {
+  return `${name} ${version}\n`;
+}
+
+/** True when argv holds one of `flags` before any `--` (so `--help` can win over other faults). */
+export function asks(argv: readonly string[], ...flags: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  const head = end === -1 ? argv : argv.slice(0, end);
+  return head.some((t) => flags.includes(t));
+}
+
+type OptionToken = { readonly name: string; readonly rawName: string; readonly value?: string | undefined; readonly inlineValue?: boolean | undefined };
+
+/** The spec of a token's flag, or undefined when the flag is not in the spec as spelled. */
+function specOf(flags: FlagSpecs, t: OptionToken): FlagSpec | undefined {
+  if (!Object.hasOwn(flags, t.name)) return undefined;
+  const spec = flags[t.name] as FlagSpec;
+  const spelled = t.rawName.startsWith("--") ? t.rawName === `--${t.name}` : spec.short !== undefined && t.rawName === `-${spec.short}`;
+  return spelled ? spec : undefined;
+}
+
+/** The value of an option token, or the fault in it. */
+function valueOf(spec: FlagSpec, t: OptionToken): Result<string | true, ArgFault> {
+  if (spec.type === "boolean") return t.value === undefined ? ok(true) : err({ code: "unexpected-value", flag: t.rawName, value: t.value });
+  const v = t.value;
+  const optionLike = t.inlineValue !== true && v !== undefined && v.length > 1 && v.startsWith("-");
+  if (v === undefined || optionLike || (v === "" && spec.allowEmpty !== true)) return err({ code: "missing-value", flag: t.rawName });
+  return ok(v);
+}
+
+function nodeOptions(flags: FlagSpecs): Record<string, { type: "string" | "boolean"; short?: string }> {
+  const options: Record<string, { type: "string" | "boolean"; short?: string }> = {};
+  for (const [name, spec] of Object.entries(flags)) options[name] = spec.short === undefined ? { type: spec.type } : { type: spec.type, short: spec.short };
+  return options;
+}
+
+/**
+ * Reads argv against a spec: `--name value`, `--name=value`, `-x value`, `-xvalue`, grouped short
+ * booleans, and `--` (what follows is positional; `-` alone is a positional too). Unknown flags,
+ * missing values (a value that looks like a flag does not count), values given to a boolean,
+ * repeats of a non-repeatable flag and positionals past the spec's count are faults, the first
+ * one met in argv order; nothing is ignored and nothing throws.
+ */
+export function parseArgv<F extends FlagSpecs>(argv: readonly string[], spec: ArgSpec<F>): Result<ParsedArgs<F>, ArgFault> {
+  const { tokens } = parseArgs({ args: [...argv], options: nodeOptions(spec.flags), strict: false, allowPositionals: true, tokens: true });
+  const values: Record<string, string | true | string[]> = {};
+  const positionals: string[] = [];
+  for (const t of tokens) {
+    if (t.kind === "option-terminator") continue;
+    if (t.kind === "positional") {
+      if (positionals.length === (spec.maxPositionals ?? Number.POSITIVE_INFINITY)) return err({ code: "unexpected-argument", value: t.value });
+      positionals.push(t.value);
+      continue;
+    }
+    const flag = specOf(spec.flags, t);
+    if (flag === undefined) return err({ code: "unknown-flag", flag: t.rawName });
+    const value = valueOf(flag, t);
+    if (value.isErr()) return err(value.error);
+    const seen = values[t.name];
+    if (seen !== undefined && flag.repeat !== true) return err({ code: "repeated-flag", flag: `--${t.name}` });
+    values[t.name] = flag.repeat === true ? [...((seen as string[] | undefined) ?? []), value.value as string] : value.value;
+  }
+  return ok({ values: values as FlagValues<F>, positionals });
+}
+
+/**
+ * Refuses a flag given to a command that does not take it (a CLI that reads every command's flags
+ * in one pass, so its command word may stand anywhere): `command` names it, e.g. `decay report`.
+ */
+export function onlyFlags(values: object, allowed: readonly string[], command: string): Result<void, ArgFault> {
+  const stray = Object.keys(values).find((k) => !allowed.includes(k));
+  return stray === undefined ? ok(undefined) : err({ code: "not-for-command", flag: `--${stray}`, command });
+}

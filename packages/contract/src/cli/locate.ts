@@ -1,0 +1,69 @@
+// Where a self-check finding sits in the checked file, for the CI formats: the line of its row,
+// else of its stage, else of the setting it concerns, else line 1.
+import type { Contract, Finding } from "../model.js";
+import { readPlan } from "../plan/read-plan.js";
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The 1-based number of the first line at or after `from` (0-based) that `test` accepts. */
+function firstLine(lines: readonly string[], from: number, test: (line: string) => boolean): number | undefined {
+  for (let i = Math.max(0, from); i < lines.length; i++) if (test(lines[i] as string)) return i + 1;
+  return undefined;
+}
+
+/** The heading line of each stage: `## S1: …` in a contract.md, the plan's own heading in a plan. */
+function stageLines(text: string, lines: readonly string[], contract: boolean): Map<string, number> {
+  const at = new Map<string, number>();
+  if (!contract) {
+    const plan = readPlan(text);
+    if (plan.isOk()) for (const s of plan.value.stages) at.set(s.id, s.line);
+    return at;
+  }
+  lines.forEach((line, i) => {
+    const id = /^## (S[1-9][0-9]*):/.exec(line)?.[1];
+    if (id !== undefined && !at.has(id)) at.set(id, i + 1);
+  });
+  return at;
+}
+
+/** What a line is looked up for: a finding, or an acceptance row (stage and row, no code). */
+export type Where = Pick<Finding, "stage" | "row"> & { readonly code?: Finding["code"] };
+
+/** The words a contract-wide finding's line is found by (a front-matter key of a contract.md). */
+const SETTING: Partial<Record<Finding["code"], RegExp>> = {
+  "commit-per-stage-off": /^commit_per_stage:/,
+  "worktree-state": /^fresh_state:/,
+  "plan-drift": /^plan_sha256:/,
+};
+
+/**
+ * The line of each acceptance row: its table row `| S1.1 |` in a contract.md; in a plan, the next
+ * line after the previous row (or the stage heading) that holds the row's command.
+ */
+function rowLines(lines: readonly string[], contract: Contract, stages: ReadonlyMap<string, number>, isContract: boolean): Map<string, number> {
+  const at = new Map<string, number>();
+  for (const stage of contract.stages) {
+    let cursor = stages.get(stage.id) ?? 1;
+    for (const row of stage.acceptance) {
+      const table = new RegExp(`^\\|\\s*${escape(row.id)}\\s*\\|`);
+      const found = firstLine(lines, cursor - 1, isContract ? (l) => table.test(l) : (l) => l.includes(row.run));
+      if (found === undefined) continue;
+      at.set(row.id, found);
+      cursor = found + 1;
+    }
+  }
+  return at;
+}
+
+/** A locator for the findings of one checked file (`text`, a contract.md or a plan). */
+export function findingLocator(text: string, contract: Contract, isContract: boolean): (at: Where) => number {
+  const lines = text.split("\n");
+  const stages = stageLines(text, lines, isContract);
+  const rows = rowLines(lines, contract, stages, isContract);
+  return (f) => {
+    const line = (f.row === null ? undefined : rows.get(f.row)) ?? (f.stage === null ? undefined : stages.get(f.stage));
+    if (line !== undefined) return line;
+    const setting = f.code === undefined ? undefined : SETTING[f.code];
+    return (setting === undefined ? undefined : firstLine(lines, 0, (l) => setting.test(l))) ?? 1;
+  };
+}
