@@ -3,8 +3,8 @@ import { symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { nodeTree } from "./node.js";
-import { scratchDir } from "./test-fixtures.js";
+import { nodeTree } from "./tree.js";
+import { scratchDir } from "../../test/support/test-fixtures.js";
 
 describe("nodeTree beyond the contract: what only a real filesystem holds", () => {
   test("a FIFO lists as other and is refused without a blocking read", async () => {

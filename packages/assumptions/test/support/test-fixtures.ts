@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
-import { type TreeSpec, writeSpec } from "./tree-contract.js";
+import { type TreeSpec, writeSpec } from "../../src/testing/tree-contract.js";
 
 /** Runs system git in `dir` (no system or global config, a fixed identity) and returns its trimmed standard output. */
 export { git } from "../../../../test-utils/hostile.js";

@@ -1,7 +1,7 @@
 import { memfs } from "memfs";
 import { describe, expect, test } from "vitest";
 import { faultyTree } from "./faulty.js";
-import { memfsTree } from "./memfs.js";
+import { memfsTree } from "../adapters/memfs.js";
 
 function inner() {
   const { fs } = memfs({ "/t/src/a.ts": "a", "/t/locked/b.ts": "b" });

@@ -1,5 +1,6 @@
 // The TreeReader contract: what every adapter promises, written once and registered per adapter
-// (each adapter's test file supplies only a factory). Test-only: never exported from a package entry.
+// (each adapter's test file supplies only a factory). Exported from `@decay/assumptions/testing`, so
+// a harness author can hold an adapter of their own to the same promises.
 import { beforeAll, describe, expect, test } from "vitest";
 import type { ResultAsync } from "neverthrow";
 import type { TreeError, TreeReader } from "../tree.js";

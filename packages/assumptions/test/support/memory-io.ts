@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import type { TreeReader } from "../tree.js";
-import type { CliIo, CliWriter } from "./io.js";
+import type { TreeReader } from "../../src/tree.js";
+import type { CliIo, CliWriter } from "../../src/cli/io.js";
 
 /** The repository root, so tests name fixtures as a user at the top of the checkout would. */
 export const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));

@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
-import type { DirEntry } from "../tree.js";
+import type { DirEntry } from "../../src/tree.js";
 import { commitSpec, git } from "./test-fixtures.js";
 
 /** The commits of `makeHistory`, each with a different root listing. */

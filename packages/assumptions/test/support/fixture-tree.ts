@@ -1,7 +1,7 @@
 // Test support only (never exported from the package): builds memfs trees for the core's tests.
 import { memfs } from "memfs";
-import { memfsTree } from "../adapters/memfs.js";
-import type { TreeReader } from "../tree.js";
+import { memfsTree } from "../../src/adapters/memfs.js";
+import type { TreeReader } from "../../src/tree.js";
 
 /** A memfs volume holding a tree at /t, with the TreeReader over it. */
 export interface FixtureTree {
