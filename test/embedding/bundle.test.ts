@@ -10,6 +10,10 @@ const ROOTS = {
     has: ["parseAssumptions", "checkTree", "digestPath", "digestText", "authorAssumptions", "memfsTree", "describeFault"],
     not: ["nodeTree", "faultyTree", "planDecayMain", "main", "treeContract", "gitTree"],
   },
+  contract: {
+    has: ["readPlan", "compileContract", "planSha256", "renderContract", "parseContract", "selfCheck", "planDrift", "importPlan"],
+    not: ["main", "exitCodeFor"],
+  },
 } as const;
 
 // What a browser offers and Node-only code would miss: no process, Buffer, global or require.

@@ -1,5 +1,5 @@
-import { planSha256 } from "../compile.js";
-import { CONTRACT_FORMAT } from "../render.js";
+import { planSha256 } from "../../src/compile.js";
+import { CONTRACT_FORMAT } from "../../src/render.js";
 
 /**
  * Test helper: re-seals a hand-edited contract.md (format 1 or 2) as format 2, writing the stage

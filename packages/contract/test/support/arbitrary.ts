@@ -1,7 +1,7 @@
 // fast-check generators for contracts, shared by the property tests (never exported by the package).
 import fc from "fast-check";
-import type { AcceptanceRow, Contract, Stage } from "../model.js";
-import { regexCompiles } from "../text.js";
+import type { AcceptanceRow, Contract, Stage } from "../../src/model.js";
+import { regexCompiles } from "../../src/text.js";
 
 const tricky = ["`", "|", "\\", "~", '"', " ", "-", "#", ":", ",", "*", "/", "a", "Z", "0", "é", "\t"];
 const unit = fc.constantFrom(...tricky);
