@@ -14,6 +14,10 @@ const ROOTS = {
     has: ["readPlan", "compileContract", "planSha256", "renderContract", "parseContract", "selfCheck", "planDrift", "importPlan"],
     not: ["main", "exitCodeFor"],
   },
+  evidence: {
+    has: ["canonicalJson", "validateRecord", "keyHash", "contentHash", "slug", "openPendingStore", "memfsStoreFs", "prepare", "publish", "grantPublication"],
+    not: ["nodeStoreFs", "faultyStoreFs", "memoryForge", "decayEvidenceMain", "main", "githubTransport", "storeFsContract", "transportContract"],
+  },
 } as const;
 
 // What a browser offers and Node-only code would miss: no process, Buffer, global or require.

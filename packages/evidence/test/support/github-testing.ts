@@ -1,8 +1,8 @@
-import type { GithubTransportOptions } from "./github-config.js";
-import { githubTransport } from "./github.js";
-import type { TransportHarness } from "./contract.js";
-import type { ForgeAuthor } from "./port.js";
-import { startTestServer, type TestServer } from "./test-server.js";
+import type { GithubTransportOptions } from "../../src/transport/github-config.js";
+import { githubTransport } from "../../src/transport/github.js";
+import type { TransportHarness } from "../../src/testing/transport-contract.js";
+import type { ForgeAuthor } from "../../src/transport/port.js";
+import { startTestServer, type TestServer } from "../../src/testing/test-server.js";
 
 /** Test-only: the GitHub transport wired to a fresh local test server. */
 export interface GithubHarness extends TransportHarness {

@@ -2,16 +2,17 @@
 // the in-memory forge whose write hook inspects the store. Not exported by the package.
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { contentHash } from "../record/hash.js";
-import type { EvidenceRecord } from "../record/schema.js";
-import type { Envelope, SavedRecord } from "../store/envelope.js";
-import { nodeStoreFs } from "../store/fs-adapter.js";
-import { openPendingStore, type PendingStore } from "../store/store.js";
-import { checkout, sampleRecord, type Checkout } from "../store/testkit.js";
-import { memoryForge, type MemoryForge } from "../transport/memory.js";
-import { grantPublication, type PublicationAuthority } from "./authority.js";
-import { prepare } from "./prepare.js";
-import { publish } from "./publish.js";
+import { contentHash } from "../../src/record/hash.js";
+import type { EvidenceRecord } from "../../src/record/schema.js";
+import type { Envelope, SavedRecord } from "../../src/store/envelope.js";
+import { nodeStoreFs } from "../../src/node/store-fs.js";
+import { type PendingStore } from "../../src/store/store.js";
+import { nodePendingStore } from "../../src/node/store.js";
+import { checkout, sampleRecord, type Checkout } from "./testkit.js";
+import { memoryForge, type MemoryForge } from "../../src/testing/memory-forge.js";
+import { grantPublication, type PublicationAuthority } from "../../src/publish/authority.js";
+import { prepare } from "../../src/publish/prepare.js";
+import { publish } from "../../src/publish/publish.js";
 
 /** What the forge's write hook saw in the store just before a create or update was applied. */
 export interface WriteObservation {
@@ -51,7 +52,7 @@ async function seedCheckout(): Promise<Checkout> {
 /** Builds the seed's setUp: checkout, store, prepared record, forge whose writes are observed. */
 export async function scenario(): Promise<Scenario> {
   const { repo, home, git } = await seedCheckout();
-  const store = (await openPendingStore({ repo, home, fs: nodeStoreFs(), env: {} }))._unsafeUnwrap();
+  const store = (await nodePendingStore({ repo, home, fs: nodeStoreFs(), env: {} }))._unsafeUnwrap();
   const observed: WriteObservation[] = [];
   const s: Scenario = {
     repo,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { ForgeAuthor, ForgeComment, ForgeLookup, ForgeTarget, Transport } from "./port.js";
+import type { ForgeAuthor, ForgeComment, ForgeLookup, ForgeTarget, Transport } from "../transport/port.js";
 
 /**
  * What one run of the Transport contract needs: a fresh transport on an empty PR, the identity it

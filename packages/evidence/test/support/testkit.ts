@@ -5,13 +5,13 @@ import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createFsFromVolume, Volume } from "memfs";
 import { tempDir } from "../../../../test-utils/tmp.js";
-import { contentHash } from "../record/hash.js";
-import { jsonInt } from "../record/number.js";
-import type { EvidenceRecord } from "../record/schema.js";
-import type { Envelope } from "./envelope.js";
-import { memfsStoreFs } from "./fs-adapter.js";
-import type { StoreFs } from "./port.js";
-import type { PendingStore } from "./store.js";
+import { contentHash } from "../../src/record/hash.js";
+import { jsonInt } from "../../src/record/number.js";
+import type { EvidenceRecord } from "../../src/record/schema.js";
+import type { Envelope } from "../../src/store/envelope.js";
+import { memfsStoreFs } from "../../src/store/fs-adapter.js";
+import type { StoreFs } from "../../src/store/port.js";
+import type { PendingStore } from "../../src/store/store.js";
 
 /** A checkout with one commit, a separate HOME beside it, and git bound to the checkout. */
 export interface Checkout {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { stringify } from "lossless-json";
-import type { ForgeAuthor } from "./port.js";
+import type { ForgeAuthor } from "../transport/port.js";
 
 /**
  * A local stand-in for GitHub's REST issue-comments API, for tests only (never exported from the

@@ -1,6 +1,6 @@
 import { ResultAsync, err, ok, type Result } from "neverthrow";
 import { markerLine } from "../record/hash.js";
-import type { ForgeAuthor, ForgeComment, ForgeLookup, ForgeTarget, Transport, TransportError } from "./port.js";
+import type { ForgeAuthor, ForgeComment, ForgeLookup, ForgeTarget, Transport, TransportError } from "../transport/port.js";
 
 /** Switches a test flips to make the in-memory forge misbehave; all start `false`. */
 export interface MemoryForgeFaults {

@@ -1,15 +1,15 @@
 // Test fixture for the publish properties: a checkout and HOME on a memfs volume (no git
 // subprocess), so thousands of runs stay fast. Not exported by the package.
 import { createFsFromVolume, Volume } from "memfs";
-import { commentBody, keyHash, markerLine, recordKey } from "../record/hash.js";
-import type { EvidenceRecord } from "../record/schema.js";
-import { memfsStoreFs } from "../store/fs-adapter.js";
-import type { StoreFs } from "../store/port.js";
-import { processLockIdentity } from "../store/lock.js";
-import type { SavedRecord } from "../store/envelope.js";
-import { openPendingStore } from "../store/store.js";
-import type { ForgeComment } from "../transport/port.js";
-import type { MemoryForge } from "../transport/memory.js";
+import { commentBody, keyHash, markerLine, recordKey } from "../../src/record/hash.js";
+import type { EvidenceRecord } from "../../src/record/schema.js";
+import { memfsStoreFs } from "../../src/store/fs-adapter.js";
+import type { StoreFs } from "../../src/store/port.js";
+import { processLockIdentity } from "../../src/node/lock-identity.js";
+import type { SavedRecord } from "../../src/store/envelope.js";
+import { nodePendingStore } from "../../src/node/store.js";
+import type { ForgeComment } from "../../src/transport/port.js";
+import type { MemoryForge } from "../../src/testing/memory-forge.js";
 
 /** The checkout the memfs store belongs to, and its HOME. */
 export const MEM_REPO = "/work/project";
@@ -26,9 +26,9 @@ export function memVolumeFs(): StoreFs {
  * Opens the pending store for the memfs checkout over `fs`. `afterCrash`: this is a new process
  * after the earlier one died, so a lock that process left behind is stale.
  */
-export function memStore(fs: StoreFs, afterCrash = false): ReturnType<typeof openPendingStore> {
+export function memStore(fs: StoreFs, afterCrash = false): ReturnType<typeof nodePendingStore> {
   const lockIdentity = afterCrash ? { ...processLockIdentity(), isAlive: () => false } : undefined;
-  return openPendingStore({ repo: MEM_REPO, home: MEM_HOME, fs, env: {}, lockIdentity });
+  return nodePendingStore({ repo: MEM_REPO, home: MEM_HOME, fs, env: {}, lockIdentity });
 }
 
 /** The forge's comments carrying `record`'s key marker and written as its author. */

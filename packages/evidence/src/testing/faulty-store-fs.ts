@@ -1,5 +1,5 @@
 import { errAsync, type ResultAsync } from "neverthrow";
-import type { StoreFs, StoreFsError } from "./port.js";
+import type { StoreFs, StoreFsError } from "../store/port.js";
 
 /** How `faultyStoreFs` misbehaves. Operations are numbered from 1 in call order. */
 export interface StoreFsFaults {

@@ -1,12 +1,7 @@
 import { execFile } from "node:child_process";
 import { err, ok, ResultAsync } from "neverthrow";
-import type { StoreFault } from "./fault.js";
-
-/** What one git run ended with. */
-export interface GitRun {
-  readonly status: number;
-  readonly stdout: string;
-}
+import type { StoreFault } from "../store/fault.js";
+import type { GitRun, GitRunner } from "../store/port.js";
 
 /** The environment without any inherited `GIT_*` variable, so git reads the repository itself. */
 export function withoutGitVars(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
@@ -22,7 +17,7 @@ export function withoutGitVars(env: Readonly<Record<string, string | undefined>>
  * `GIT_*` variable. Any exit status is a value; only a
  * git that cannot run at all (or dies by a signal) is a `git-failed` fault.
  */
-export function runGit(repo: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>): ResultAsync<GitRun, StoreFault> {
+export const runGit: GitRunner = (repo, args, env): ResultAsync<GitRun, StoreFault> => {
   const all = ["-C", repo, ...args];
   return new ResultAsync(
     new Promise((resolve) => {
@@ -37,4 +32,4 @@ export function runGit(repo: string, args: readonly string[], env: Readonly<Reco
       }
     }),
   );
-}
+};

@@ -1,7 +1,7 @@
 import { createFsFromVolume, Volume } from "memfs";
 import { describe, expect, test } from "vitest";
-import { memfsStoreFs } from "./fs-adapter.js";
-import { faultyStoreFs } from "./faulty.js";
+import { memfsStoreFs } from "../store/fs-adapter.js";
+import { faultyStoreFs } from "./faulty-store-fs.js";
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 

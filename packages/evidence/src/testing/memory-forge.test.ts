@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { markerLine } from "../record/hash.js";
-import { describeTransportContract } from "./contract.js";
-import { memoryForge } from "./memory.js";
+import { describeTransportContract } from "./transport-contract.js";
+import { memoryForge } from "./memory-forge.js";
 
 const target = { repo: "forge.test/owner/repo", pr: 23 };
 const outsider = { id: 99n, login: "outsider" };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { StoreFs } from "./port.js";
+import type { StoreFs } from "../store/port.js";
 
 /** What a StoreFs contract run needs: the adapter, an empty directory, and a way to make a symlink. */
 export interface StoreFsHarness {

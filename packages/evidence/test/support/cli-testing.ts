@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../../../test-utils/tmp.js";
-import type { CliIo } from "./io.js";
-import { decayEvidenceMain } from "./main.js";
+import type { CliIo } from "../../src/cli/io.js";
+import { decayEvidenceMain } from "../../src/cli/main.js";
 
 /** Test-only: an io whose output is collected; `failStdout` makes every stdout write fail. */
 export function memoryIo(
