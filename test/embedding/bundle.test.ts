@@ -18,6 +18,10 @@ const ROOTS = {
     has: ["canonicalJson", "validateRecord", "keyHash", "contentHash", "slug", "openPendingStore", "memfsStoreFs", "prepare", "publish", "grantPublication"],
     not: ["nodeStoreFs", "faultyStoreFs", "memoryForge", "decayEvidenceMain", "main", "githubTransport", "storeFsContract", "transportContract"],
   },
+  executor: {
+    has: ["runPlan", "verifyContract", "scriptedAgent", "readLedger", "deriveResume", "parseRecord"],
+    not: ["main", "nodeShell", "systemGit", "gitCloneRoom", "commandAgent", "cleanRoomContract", "replayRunner", "isomorphicRoom"],
+  },
 } as const;
 
 // What a browser offers and Node-only code would miss: no process, Buffer, global or require.

@@ -7,8 +7,8 @@ import { build, type Plugin } from "esbuild";
 /** The repository root. */
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
-/** Node globals a runtime-neutral bundle must never read. */
-export const NODE_GLOBALS = ["Buffer", "process", "global", "__dirname", "__filename", "require"] as const;
+/** Node globals a runtime-neutral bundle must never read (`require` is checked apart: see below). */
+export const NODE_GLOBALS = ["Buffer", "process", "global", "__dirname", "__filename"] as const;
 
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
@@ -60,6 +60,9 @@ export async function bundleForBrowser(entry: string): Promise<Bundled> {
     plugins: [builtinRecorder(builtins)],
   });
   const code = result.outputFiles[0]?.text ?? "";
-  const globals = NODE_GLOBALS.filter((g) => code.includes(marker(g)));
+  const globals: string[] = NODE_GLOBALS.filter((g) => code.includes(marker(g)));
+  // Defining `require` would stop esbuild from bundling CommonJS dependencies; a `require` it could
+  // not bundle is left to esbuild's `__require` shim, which needs a real `require` at run time.
+  if (/\b__require\b/.test(code)) globals.push("require");
   return { code, builtins, globals, inputs: Object.keys(result.metafile.inputs) };
 }
