@@ -20,6 +20,8 @@ export interface Bundled {
   readonly builtins: readonly string[];
   /** Every Node global read as a free variable. */
   readonly globals: readonly string[];
+  /** The Node globals read as free variables in decay's own files (not under node_modules), with the file. */
+  readonly ownGlobals: readonly string[];
   /** The bundle's input files (repository-relative). */
   readonly inputs: readonly string[];
 }
@@ -41,6 +43,19 @@ function builtinRecorder(found: string[]): Plugin {
 // A free reference to a Node global becomes a marker (esbuild's define only replaces free
 // references, never a local binding of the same name), so its presence is found in the output.
 const marker = (name: string): string => `__node_global_${name}__`;
+
+// esbuild heads each input's code with a `// path` comment line; a marker below one belongs to it.
+function ownGlobals(code: string): string[] {
+  const found = new Set<string>();
+  let file = "";
+  for (const line of code.split("\n")) {
+    const head = /^\s*\/\/ (\S+\.[cm]?[jt]s)$/.exec(line);
+    if (head?.[1] !== undefined) file = head[1];
+    if (file.includes("node_modules/")) continue;
+    for (const g of NODE_GLOBALS) if (line.includes(marker(g))) found.add(`${g} (${file})`);
+  }
+  return [...found];
+}
 
 /** Bundles `entry` (repository-relative) for the browser. */
 export async function bundleForBrowser(entry: string): Promise<Bundled> {
@@ -64,5 +79,5 @@ export async function bundleForBrowser(entry: string): Promise<Bundled> {
   // Defining `require` would stop esbuild from bundling CommonJS dependencies; a `require` it could
   // not bundle is left to esbuild's `__require` shim, which needs a real `require` at run time.
   if (/\b__require\b/.test(code)) globals.push("require");
-  return { code, builtins, globals, inputs: Object.keys(result.metafile.inputs) };
+  return { code, builtins, globals, ownGlobals: ownGlobals(code), inputs: Object.keys(result.metafile.inputs) };
 }
