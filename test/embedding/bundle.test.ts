@@ -60,3 +60,12 @@ describe.each(["packages/assumptions/src/entries/git.ts", "packages/executor/src
     expect(b.ownGlobals).toEqual([]);
   });
 });
+
+// Subpaths that promise to be runtime-neutral too: the GitHub transport (fetch) and the vitest matcher.
+describe.each(["packages/evidence/src/entries/github.ts", "packages/assumptions/src/entries/vitest.ts"])("%s", (entry) => {
+  test("bundles for the browser with no Node builtin and no Node global", async () => {
+    const b = await bundleForBrowser(entry);
+    expect(b.builtins).toEqual([]);
+    expect(b.globals).toEqual([]);
+  });
+});
