@@ -7,6 +7,7 @@ export default defineConfig({
       "packages/*/src/**/*.test.ts",
       "packages/*/test/**/*.test.ts",
       "examples/*/**/*.test.ts",
+      "test/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/dist/**"],
     testTimeout: 60_000,

@@ -153,9 +153,9 @@ async function main() {
     return;
   }
   const node = await import(pathToFileURL(join(dist, "node.js")).href);
-  const root = await import(pathToFileURL(join(dist, "index.js")).href);
+  const gitEntry = await import(pathToFileURL(join(dist, "git.js")).href);
   const fs = await import("node:fs");
-  const api = { ...node, isomorphicRoom: root.isomorphicRoom, fs };
+  const api = { ...node, isomorphicRoom: gitEntry.isomorphicRoom, fs };
   const version = (await run("git", ["--version"])).stdout.trim();
   console.log(`clean rooms: ${ENTRIES} entries, ${REPS} timed runs; ${version}, node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   const work = mkdtempSync(join(tmpdir(), "decay-bench-cleanroom-"));

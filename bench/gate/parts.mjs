@@ -31,8 +31,9 @@ function reached(rows) {
 
 async function main() {
   const entry = pathToFileURL(join(repoRoot, "packages/assumptions/dist/index.js")).href;
-  const load = await timed(() => import(entry));
-  const gate = load.value;
+  const nodeEntry = pathToFileURL(join(repoRoot, "packages/assumptions/dist/node.js")).href;
+  const load = await timed(() => Promise.all([import(entry), import(nodeEntry)]));
+  const gate = { ...load.value[0], ...load.value[1] };
   const parse = await timed(() => gate.parseAssumptions(readFileSync(rowsFile))._unsafeUnwrap());
   const { dirs, files } = reached(parse.value);
   const tree = gate.nodeTree(join(work, "tree"));

@@ -5,8 +5,6 @@
 import {
   describeEvidenceFault,
   grantPublication,
-  nodeStoreFs,
-  openPendingStore,
   parseRecordJson,
   prepare,
   publish,
@@ -16,6 +14,7 @@ import {
   type SavedRecord,
   type Transport,
 } from "@decay/evidence";
+import { nodePendingStore } from "@decay/evidence/node";
 import { jsonFileForge } from "./json-file-forge.js";
 
 /** Where the orchestrator works: the checkout the evidence belongs to, HOME for the store, the forge file. */
@@ -43,7 +42,7 @@ function fail(fault: EvidenceFault): never {
 }
 
 function openStore(opts: OrchestratorOptions): Promise<PendingStore> {
-  return openPendingStore({ repo: opts.projectDir, home: opts.homeDir, fs: nodeStoreFs(), env: {} }).match((s) => s, fail);
+  return nodePendingStore({ repo: opts.projectDir, home: opts.homeDir, env: {} }).match((s) => s, fail);
 }
 
 /** One process's work: open the store, publish the envelope at `path` through `transport`. */

@@ -5,10 +5,10 @@ import {
   type AssumptionsFault,
   checkTree,
   describeFault,
-  nodeTree,
   parseAssumptions,
   type ReportRow,
 } from "@decay/assumptions";
+import { nodeTree } from "@decay/assumptions/node";
 
 /** One batch of agent work; `run` does the work (here: simulated agents writing files). */
 export interface Batch {

@@ -1,7 +1,8 @@
 // A test suite that keeps a plan honest: it fails the moment the plan stops describing the tree.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { checkTree, nodeTree, parseAssumptions, type Report } from "@decay/assumptions";
+import { checkTree, parseAssumptions, type Report } from "@decay/assumptions";
+import { nodeTree } from "@decay/assumptions/node";
 import { toHold } from "@decay/assumptions/vitest";
 import { describe, expect, test } from "vitest";
 

@@ -1,22 +1,31 @@
 import { defineConfig } from "tsup";
 
 const shared = {
-  // The shared CLI seal is internal: bundle it so the published package stands alone.
-  noExternal: ["@decay/cli-kit"],
+  // The shared CLI seal and the runtime-neutral helpers are internal: bundle them so the published
+  // package stands alone.
+  noExternal: ["@decay/cli-kit", "@decay/portable"],
   sourcemap: true,
   target: "node20",
 } as const;
 
+// `.` is runtime-neutral; `./node`, `./cli` and `./testing` may use Node (and vitest, a peer).
+const entry = {
+  index: "src/index.ts",
+  git: "src/entries/git.ts",
+  vitest: "src/entries/vitest.ts",
+  node: "src/entries/node.ts",
+  cli: "src/entries/cli.ts",
+  testing: "src/entries/testing.ts",
+};
+
 export default defineConfig([
   {
     ...shared,
-    entry: {
-      index: "src/index.ts",
-      git: "src/entries/git.ts",
-      vitest: "src/entries/vitest.ts",
-    },
+    entry,
     format: ["esm", "cjs"],
-    dts: { entry: { index: "src/index.ts", git: "src/entries/git.ts", vitest: "src/entries/vitest.ts" } },
+    // The internal packages' types are inlined: a user never installs them.
+    dts: { entry, resolve: ["@decay/portable", "@decay/cli-kit"] },
+    external: ["vitest"],
     // Each build cleans only its own outputs: the two builds run at the same time.
     clean: ["**", "!bin.*"],
   },
@@ -27,7 +36,7 @@ export default defineConfig([
     entry: { bin: "src/bin.ts" },
     format: ["cjs"],
     // neverthrow too, which every run needs: one file fewer to resolve and load at each start.
-    noExternal: ["@decay/cli-kit", "neverthrow"],
+    noExternal: ["@decay/cli-kit", "@decay/portable", "neverthrow"],
     clean: ["bin.*"],
   },
 ]);

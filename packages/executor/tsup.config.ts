@@ -2,13 +2,15 @@ import { defineConfig } from "tsup";
 
 const entry = {
   index: "src/index.ts",
+  git: "src/entries/git.ts",
   node: "src/entries/node.ts",
   testing: "src/entries/testing.ts",
 };
 
 const shared = {
-  // The shared CLI seal is internal: bundle it so the published package stands alone.
-  noExternal: ["@decay/cli-kit"],
+  // The shared CLI seal and the runtime-neutral helpers are internal: bundle them so the published
+  // package stands alone.
+  noExternal: ["@decay/cli-kit", "@decay/portable"],
   sourcemap: true,
   target: "node20",
 } as const;
@@ -18,7 +20,8 @@ export default defineConfig([
     ...shared,
     entry,
     format: ["esm", "cjs"],
-    dts: { entry },
+    // The internal packages' types are inlined: a user never installs them.
+    dts: { entry, resolve: ["@decay/portable", "@decay/cli-kit"] },
     external: ["vitest"],
     // Each build cleans only its own outputs: the two builds run at the same time.
     clean: ["**", "!cli.*", "!bin.*"],

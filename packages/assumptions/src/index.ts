@@ -17,13 +17,7 @@ export { authorAssumptions } from "./core/author.js";
 export type { AuthorOptions } from "./core/author.js";
 export { DEFAULT_MAX_BYTES } from "./core/read.js";
 
-// --- adapters: node fs, memfs, fault-injecting wrapper ---
-export { nodeTree } from "./adapters/node.js";
+// --- runtime-neutral adapters (the Node one is in ./node, the git one in ./git) ---
 export { memfsTree } from "./adapters/memfs.js";
-export type { DirentLike, FsLike, FsTreeOptions, StatsLike } from "./adapters/fs.js";
-export { faultyTree } from "./adapters/faulty.js";
-export type { TreeFaultInjector, TreeOp } from "./adapters/faulty.js";
-
-// --- CLI entry for embedding ---
-export { main as planDecayMain } from "./cli/main.js";
-export type { CliIo, CliWriter } from "./cli/main.js";
+export type { DirentLike, FsTreeOptions, StatsLike, TreeFs } from "./adapters/fs.js";
+export type { FsLike } from "@decay/portable";

@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import * as nodeFs from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
+import { type AtomicFs, type AtomicFsError, atomicWrite, randomHex } from "@decay/portable";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { notRegular } from "./input.js";
 import { type CliWriter, reasonOf } from "./streams.js";
@@ -58,27 +58,40 @@ function syncDirectory(fs: OutputFs, dir: string): void {
   }
 }
 
-/** Temp file beside the target, written, fsynced, renamed over it, the directory fsynced; on failure the temp file is removed. */
-function replace(fs: OutputFs, target: string, bytes: Uint8Array): void {
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = fs.openSync(temp, "wx", 0o644);
+/** One synchronous fs call as the shared atomic write's port expects it: a throw is an errno value. */
+function call(run: () => void): ResultAsync<void, AtomicFsError> {
   try {
-    try {
-      writeAll(fs, fd, bytes);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temp, target);
+    run();
+    return okAsync(undefined);
   } catch (e) {
-    try {
-      fs.unlinkSync(temp);
-    } catch {
-      // Already gone: the write's own error is the one to report.
-    }
-    throw e;
+    return errAsync({ errno: reasonOf(e) });
   }
-  syncDirectory(fs, dirname(target));
+}
+
+/** `OutputFs` as the port of the shared atomic write (@decay/portable). */
+function atomicFs(fs: OutputFs): AtomicFs<AtomicFsError> {
+  const writeNew = (path: string, data: Uint8Array, mode: number) =>
+    call(() => {
+      const fd = fs.openSync(path, "wx", mode);
+      try {
+        writeAll(fs, fd, data);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    });
+  return {
+    writeNew,
+    rename: (from, to) => call(() => fs.renameSync(from, to)),
+    unlink: (path) => call(() => fs.unlinkSync(path)),
+    fsyncDir: (dir) => call(() => syncDirectory(fs, dir)),
+  };
+}
+
+/** Temp file beside the target, written, fsynced, renamed over it, the directory fsynced; on failure the temp file is removed. */
+function replace(fs: OutputFs, target: string, bytes: Uint8Array): ResultAsync<void, AtomicFsError> {
+  const temp = { mode: 0o644, name: () => `.${basename(target)}.${randomHex(6)}.tmp` };
+  return atomicWrite(atomicFs(fs), dirname(target), target, bytes, temp).mapErr((e) => ("errno" in e ? e : { errno: e.code }));
 }
 
 /**
@@ -96,13 +109,12 @@ export function writeOutput(io: OutputSink, target: string, text: string, fs: Ou
     );
   }
   const abs = resolve(io.cwd, target);
-  const run = (): OutputRefusal | undefined => {
-    const refused = vetTarget(fs, abs);
-    if (refused !== undefined) return { kind: "not-regular", path: target, reason: refused };
-    replace(fs, abs, Buffer.from(text, "utf8"));
-    return undefined;
-  };
-  return ResultAsync.fromPromise(Promise.resolve().then(run), (e): OutputRefusal => ({ kind: "io", path: target, reason: reasonOf(e) })).andThen((refusal) =>
-    refusal === undefined ? okAsync(undefined) : errAsync(refusal),
+  const vetted = ResultAsync.fromPromise(
+    Promise.resolve().then(() => vetTarget(fs, abs)),
+    (e): OutputRefusal => ({ kind: "io", path: target, reason: reasonOf(e) }),
   );
+  return vetted.andThen((refused) => {
+    if (refused !== undefined) return errAsync<void, OutputRefusal>({ kind: "not-regular", path: target, reason: refused });
+    return replace(fs, abs, new TextEncoder().encode(text)).mapErr((e): OutputRefusal => ({ kind: "io", path: target, reason: e.errno }));
+  });
 }

@@ -1,5 +1,6 @@
 import type { ResultAsync, Result } from "neverthrow";
 import { describe, expectTypeOf, test } from "vitest";
+import * as cli from "./entries/cli.js";
 import * as api from "./index.js";
 import type { Contract, ContractFault, Finding, Imported, Plan } from "./index.js";
 
@@ -11,7 +12,7 @@ describe("the public API's types are part of its promise", () => {
     expectTypeOf(api.selfCheck).returns.toEqualTypeOf<Finding[]>();
     expectTypeOf(api.planDrift).returns.toEqualTypeOf<Finding[]>();
     expectTypeOf(api.importPlan).returns.toEqualTypeOf<Result<Imported, ContractFault>>();
-    expectTypeOf(api.main).returns.toEqualTypeOf<Promise<number>>();
+    expectTypeOf(cli.main).returns.toEqualTypeOf<Promise<number>>();
   });
   test("the Contract has the field names of the issue", () => {
     expectTypeOf<keyof Contract>().toEqualTypeOf<

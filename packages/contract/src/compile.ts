@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@decay/portable";
 import { err, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { ContractFault } from "./fault.js";
 import { badPattern } from "./structure.js";
@@ -16,7 +16,7 @@ export type CompileOptions = {
 
 /** SHA-256 (lowercase hex) of a plan's exact bytes; a string is hashed as its UTF-8 bytes. */
 export function planSha256(planText: string | Uint8Array): string {
-  return createHash("sha256").update(planText).digest("hex");
+  return sha256Hex(planText);
 }
 
 /** Validate rows a writer returned for one stage exactly as plan rows are: schema, ids, regexes. */

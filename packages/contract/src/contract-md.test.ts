@@ -3,8 +3,8 @@ import { describe, expect, test } from "vitest";
 import { Contract, type Stage } from "./model.js";
 import { parseContract } from "./parse-contract.js";
 import { renderContract } from "./render.js";
-import { sealContract } from "./testing/seal.js";
-import { contractArb } from "./testing/arbitrary.js";
+import { sealContract } from "../test/support/seal.js";
+import { contractArb } from "../test/support/arbitrary.js";
 
 describe("contract.md round trip", () => {
   test("parseContract(renderContract(c)) equals c, and re-rendering gives the same bytes", () => {

@@ -39,8 +39,4 @@ export type { SelfCheckOptions } from "./self-check/check.js";
 export { selfCheck } from "./self-check/check.js";
 export { planDrift } from "./drift.js";
 
-// --- CLI entry for embedding ---
-export type { CliIo } from "./cli/io.js";
-export type { CliFault } from "./cli/main.js";
-export { exitCodeFor, main } from "./cli/main.js";
 export { VERSION } from "./version.js";

@@ -26,13 +26,12 @@ export type { EvidenceFault, EvidenceFaultCode } from "./fault.js";
 export { describeEvidenceFault } from "./fault.js";
 
 // --- store (StoreFs port and adapters, PendingStore) ---
-export type { StoreFs, StoreFsError, StoreStat } from "./store/port.js";
+export type { GitRun, GitRunner, StoreFs, StoreFsError, StoreStat } from "./store/port.js";
 export type { StoreFault, StoreFaultCode } from "./store/fault.js";
 export { describeStoreFault } from "./store/fault.js";
-export type { FsLike, FsLikeStats } from "./store/fs-adapter.js";
-export { memfsStoreFs, nodeStoreFs } from "./store/fs-adapter.js";
-export type { FaultyStoreFs, StoreFsFaults } from "./store/faulty.js";
-export { faultyStoreFs } from "./store/faulty.js";
+export type { FsLike, FsStats } from "@decay/portable";
+export type { StoreFsLike } from "./store/fs-adapter.js";
+export { memfsStoreFs } from "./store/fs-adapter.js";
 export { Envelope, SavedRecord } from "./store/envelope.js";
 export { envelopeJsonSchema } from "./store/json-schema.js";
 export type { Layout } from "./store/location.js";
@@ -50,7 +49,7 @@ export type {
   TransportError,
 } from "./transport/port.js";
 
-// --- publish (authority, prepare, publish, in-memory forge) ---
+// --- publish (authority, prepare, publish) ---
 export type { PublicationAuthority, PublicationGrant } from "./publish/authority.js";
 export { grantPublication } from "./publish/authority.js";
 export type { PendingReason, PublishFault } from "./publish/fault.js";
@@ -61,11 +60,3 @@ export type { PrepareOptions } from "./publish/prepare.js";
 export { prepare, previousAttempt } from "./publish/prepare.js";
 export type { PublishOptions } from "./publish/publish.js";
 export { publish } from "./publish/publish.js";
-export type { MemoryForge, MemoryForgeFaults, MemoryForgeOptions, MemoryForgeWrite } from "./transport/memory.js";
-export { memoryForge } from "./transport/memory.js";
-
-// --- CLI entry for embedding ---
-export type { CliIo, CliWriter } from "./cli/main.js";
-export { decayEvidenceMain } from "./cli/main.js";
-export type { CliFault, CliOwnFault } from "./cli/fault.js";
-export { describeCliFault } from "./cli/fault.js";

@@ -47,9 +47,6 @@ export { failureSignature, normaliseOutput } from "./run/signature.js";
 // --- documented data ---
 export { LedgerEntry, LedgerKind, LedgerRow, NothingReturned, RefusedFix, RunEvent, RunReport, RunStatus, StageReport, StageState, TokensByRole } from "./schema.js";
 
-// --- clean room (runtime-neutral) ---
-export { isomorphicRoom } from "./isomorphic-room.js";
-export type { IsomorphicRoomOptions, RoomFs } from "./isomorphic-room.js";
 
 // --- journal ---
 export type { FailClaims, JournalFault, JournalRecord, NextStepInput, Recheck, RecordEntry, Resume, ResumeOptions, RoundDecision, RoundOptions, TaskChange } from "./journal/index.js";

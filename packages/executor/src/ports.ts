@@ -1,5 +1,6 @@
 // The ports the executor's core calls. Each is the smallest interface the run needs; the caller
 // passes adapters in (see docs/executor.md). Nothing here imports a runtime.
+import type { TreeReader } from "@decay/assumptions";
 import type { ResultAsync } from "neverthrow";
 import type { ExecFault } from "./fault.js";
 
@@ -100,6 +101,8 @@ export interface Git {
   diff(from: string, to: string): ResultAsync<string, ExecFault>;
   /** Paths of every file tracked at `commit`. */
   listFiles(commit: string): ResultAsync<readonly string[], ExecFault>;
+  /** The tree of `commit`, read without a checkout: the run checks and pins acceptance's surface through it. */
+  tree(commit: string): TreeReader;
   /** Set uncommitted changes (untracked files included) aside without losing them; the id of what holds them, null when clean. */
   setAside(message: string): ResultAsync<string | null, ExecFault>;
 }

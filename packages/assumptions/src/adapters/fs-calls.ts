@@ -1,47 +1,21 @@
+import type { FsDirent, FsLikeSync, FsStats } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { TreeError } from "../tree.js";
 import { errorCode, treeError } from "./tree-error.js";
 
 /** What an lstat/fstat answer must tell the adapter. */
-export interface StatsLike {
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  readonly size: number | bigint;
-}
+export type StatsLike = Omit<FsStats, "mode" | "uid">;
 
 /** One entry of `readdir(path, { withFileTypes: true, encoding: "buffer" })`. */
-export interface DirentLike {
-  readonly name: Uint8Array | string;
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-}
+export type DirentLike = FsDirent;
 
 /**
- * The subset of a node:fs-shaped object the tree adapters use: `node:fs` itself, a memfs
+ * The calls of the shared `FsLike` the tree adapters make: `node:fs` itself, a memfs
  * `createFsFromVolume(vol)` / `memfs().fs`, or anything else of that shape. Only synchronous
  * calls are used: for the small files the gate mostly reads, a thread-pool round trip costs more
  * than the read itself. The port stays asynchronous.
  */
-export interface FsLike {
-  readonly constants: { readonly O_RDONLY: number; readonly O_NONBLOCK: number; readonly O_NOFOLLOW: number };
-  /**
-   * Names decoded as UTF-8 (the common case), or as bytes when a name must be decoded strictly.
-   * memfs types its answer loosely (names or dirents); a non-dirent answer is refused at run time.
-   */
-  readdirSync(path: string, options: { withFileTypes: true }): readonly (DirentLike | string | Uint8Array)[];
-  readdirSync(
-    path: string,
-    options: { encoding: "buffer"; withFileTypes: true },
-  ): readonly (DirentLike | string | Uint8Array)[];
-  lstatSync(path: string): StatsLike;
-  openSync(path: string, flags: number): number;
-  fstatSync(fd: number): StatsLike;
-  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
-  closeSync(fd: number): void;
-  readlinkSync(path: string, options: { encoding: "buffer" }): Uint8Array | string;
-}
+export type TreeFs = FsLikeSync;
 
 /** Which port operation an fs call serves (an errno means different things per operation). */
 export type Op = "list" | "read" | "readLink";

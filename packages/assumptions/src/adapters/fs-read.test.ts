@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { memfs } from "memfs";
 import { describe, expect, test } from "vitest";
-import type { FsLike } from "./fs-calls.js";
+import type { TreeFs } from "./fs-calls.js";
 import { memfsTree } from "./memfs.js";
 
 // Small reads share slabs: what a caller holds must never change under it, whatever is read next.
@@ -45,7 +45,7 @@ describe("bytes handed out by a read stay the caller's own", () => {
   test("a filesystem that answers reads a few bytes at a time (FUSE, NFS) is read to the end", async () => {
     const { fs } = memfs({ "/t/a.txt": "a longer line of text\nand the literal at the end\n" });
     // The real memfs, with every read capped at 5 bytes: a short read is not the end of a file.
-    const trickle: FsLike = Object.assign(Object.create(fs) as FsLike, {
+    const trickle: TreeFs = Object.assign(Object.create(fs) as TreeFs, {
       readSync: (fd: number, buffer: Uint8Array, offset: number, length: number, position: number) =>
         fs.readSync(fd, buffer, offset, Math.min(length, 5), position),
     });
@@ -59,7 +59,7 @@ describe("bytes handed out by a read stay the caller's own", () => {
     const text = "the first line\nthe literal that was appended later\n";
     const { fs } = memfs({ "/t/a.txt": text });
     for (const claimed of [0, 1, 14, text.length - 1]) {
-      const stale: FsLike = Object.assign(Object.create(fs) as FsLike, {
+      const stale: TreeFs = Object.assign(Object.create(fs) as TreeFs, {
         fstatSync: (fd: number) => Object.assign(fs.fstatSync(fd), { size: claimed }),
       });
       const bytes = (await memfsTree(stale, "/t").read("a.txt", 1_000))._unsafeUnwrap();
@@ -69,7 +69,7 @@ describe("bytes handed out by a read stay the caller's own", () => {
 
   test("a file that shrank after its fstat is read up to its real end", async () => {
     const { fs } = memfs({ "/t/a.txt": "short" });
-    const stale: FsLike = Object.assign(Object.create(fs) as FsLike, {
+    const stale: TreeFs = Object.assign(Object.create(fs) as TreeFs, {
       fstatSync: (fd: number) => Object.assign(fs.fstatSync(fd), { size: 4_000 }),
     });
     expect(new TextDecoder().decode((await memfsTree(stale, "/t").read("a.txt", 10_000))._unsafeUnwrap())).toBe("short");

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { TreeError } from "../tree.js";
-import { attempt, type FsLike, fromErrno, statKind } from "./fs-calls.js";
+import { attempt, type TreeFs, fromErrno, statKind } from "./fs-calls.js";
 import { errorCode, treeError } from "./tree-error.js";
 
 /**
@@ -10,7 +10,7 @@ import { errorCode, treeError } from "./tree-error.js";
  * ended where fstat said it would. Any other short read is not trusted as the end (an unread
  * tail could let `lacks` hold): reading goes on, into a larger buffer if the file grew.
  */
-function readUpTo(fs: FsLike, fd: number, size: number, first: Uint8Array, limit: number): Uint8Array {
+function readUpTo(fs: TreeFs, fd: number, size: number, first: Uint8Array, limit: number): Uint8Array {
   let buffer = first;
   let filled = 0;
   for (;;) {
@@ -94,7 +94,7 @@ export function lendingBuffer(): Lend {
 }
 
 /** Verifies an open descriptor by fstat (a regular file within bounds) and reads it bounded. */
-function readOpened(fs: FsLike, fd: number, at: Where, alloc: Allocate): Result<Uint8Array, TreeError> {
+function readOpened(fs: TreeFs, fd: number, at: Where, alloc: Allocate): Result<Uint8Array, TreeError> {
   const { path, maxBytes } = at;
   const stat = fs.fstatSync(fd);
   const kind = statKind(stat);
@@ -111,7 +111,7 @@ function readOpened(fs: FsLike, fd: number, at: Where, alloc: Allocate): Result<
  * opened (ENXIO), memfs refuses a directory (EISDIR): lstat names what is there; anything
  * else, or an lstat that finds a regular file after all, stays the open's own error.
  */
-function openRefused(fs: FsLike, abs: string, path: string, e: unknown): TreeError {
+function openRefused(fs: TreeFs, abs: string, path: string, e: unknown): TreeError {
   const code = errorCode(e);
   if (code === "ELOOP" || code === "ENXIO" || code === "EISDIR") {
     const stat = attempt("read", path, () => fs.lstatSync(abs));
@@ -125,7 +125,7 @@ function openRefused(fs: FsLike, abs: string, path: string, e: unknown): TreeErr
  * One open without blocking (`O_NONBLOCK`: a FIFO never waits for a writer) and without
  * following a final link (`O_NOFOLLOW`), one fstat, one bounded read, one close.
  */
-export function readFile(fs: FsLike, at: Where, alloc: Allocate): Result<Uint8Array, TreeError> {
+export function readFile(fs: TreeFs, at: Where, alloc: Allocate): Result<Uint8Array, TreeError> {
   const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
   const { abs, path } = at;
   let fd: number;

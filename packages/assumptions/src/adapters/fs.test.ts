@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { memfs } from "memfs";
 import { afterAll, expect, test } from "vitest";
 import { memfsTree } from "./memfs.js";
-import { nodeTree } from "./node.js";
-import { treeContract, writeSpec } from "./tree-contract.js";
+import { nodeTree } from "../node/tree.js";
+import { treeContract, writeSpec } from "../testing/tree-contract.js";
 
 const made: string[] = [];
 afterAll(() => Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))));

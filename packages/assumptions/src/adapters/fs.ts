@@ -1,10 +1,10 @@
 import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader, TreeReaderNow } from "../tree.js";
-import { attempt, type DirentLike, type FsLike, statKind } from "./fs-calls.js";
+import { attempt, type DirentLike, type TreeFs, statKind } from "./fs-calls.js";
 import { type Allocate, lendingBuffer, readFile, slabAllocator } from "./fs-read.js";
 import { decodeName, escapesTree, joinTree, treeError } from "./tree-error.js";
 
-export type { DirentLike, FsLike, StatsLike } from "./fs-calls.js";
+export type { DirentLike, StatsLike, TreeFs } from "./fs-calls.js";
 
 /** Options shared by `nodeTree` and `memfsTree`. */
 export interface FsTreeOptions {
@@ -50,7 +50,7 @@ function toEntries(path: string, dirents: readonly (DirentLike | string | Uint8A
 }
 
 /** Lists a directory; a path naming a link (other than the root itself) is not listed through. */
-function listDir(fs: FsLike, abs: string, path: string): Result<readonly DirEntry[], TreeError> {
+function listDir(fs: TreeFs, abs: string, path: string): Result<readonly DirEntry[], TreeError> {
   const checked: Result<unknown, TreeError> =
     path === ""
       ? ok(undefined)
@@ -67,13 +67,13 @@ function listDir(fs: FsLike, abs: string, path: string): Result<readonly DirEntr
  * holds U+FFFD, which is either a real U+FFFD or bytes that are not UTF-8 (refused). Decoding
  * 100,000 names as bytes costs more than the listing itself, so it is never the first try.
  */
-function listStrictly(fs: FsLike, abs: string, path: string): Result<readonly DirEntry[], TreeError> {
+function listStrictly(fs: TreeFs, abs: string, path: string): Result<readonly DirEntry[], TreeError> {
   return attempt("list", path, () => fs.readdirSync(abs, { encoding: "buffer", withFileTypes: true })).andThen((dirents) =>
     toEntries(path, dirents).map((listed) => listed.entries),
   );
 }
 
-function readLink(fs: FsLike, abs: string, path: string): Result<string, TreeError> {
+function readLink(fs: TreeFs, abs: string, path: string): Result<string, TreeError> {
   return attempt("readLink", path, () => fs.readlinkSync(abs, { encoding: "buffer" })).andThen((raw) => {
     const target = nameOf(raw);
     return target === undefined ? err(treeError("tree-io", path, "the link target is not UTF-8")) : ok(target);
@@ -90,7 +90,7 @@ function guarded<T>(path: string, run: () => Result<T, TreeError>): Result<T, Tr
  * reads more than `maxBytes + 1` bytes. Every call is synchronous underneath, so the reader has
  * a `now` face; the promise-returning methods answer through it.
  */
-export function fsTree(fs: FsLike, root: string, opts: FsTreeOptions = {}): TreeReader {
+export function fsTree(fs: TreeFs, root: string, opts: FsTreeOptions = {}): TreeReader {
   const abs = (path: string): string => joinTree(root, path);
   const alloc = slabAllocator();
   const lend = lendingBuffer();

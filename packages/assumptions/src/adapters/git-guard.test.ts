@@ -6,7 +6,7 @@ import { deflateSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
 import { packIndexProblem } from "./git-guard.js";
 import { gitTree } from "./git.js";
-import { commitSpec, git, scratchDir } from "./test-fixtures.js";
+import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
 
 /** A repository whose one commit holds `a.txt`; answers its dir and the blob's id and loose file. */
 async function repo(): Promise<{ dir: string; oid: string; file: string }> {

@@ -3,12 +3,12 @@ import * as nodeFs from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
-import { allObjects, gitSays, type History, lsTree, makeHistory } from "./git-history.js";
+import { allObjects, gitSays, type History, lsTree, makeHistory } from "../../test/support/git-history.js";
 import { locateRepository } from "./git-repo.js";
 import { resolveRev } from "./git-resolve.js";
 import { SUPPORTED_REFS } from "./git-rev.js";
 import { gitTree } from "./git.js";
-import { git, scratchDir } from "./test-fixtures.js";
+import { git, scratchDir } from "../../test/support/test-fixtures.js";
 
 const rootOf = async (dir: string, ref: string) =>
   [...(await gitTree({ fs: nodeFs, dir, ref }).list(""))._unsafeUnwrap()].sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -2,7 +2,7 @@ import * as nodeFs from "node:fs";
 import fc from "fast-check";
 import { beforeAll, describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
-import { allObjects, gitSays, type History, makeHistory } from "./git-history.js";
+import { allObjects, gitSays, type History, makeHistory } from "../../test/support/git-history.js";
 import { locateRepository, type RepoLayout } from "./git-repo.js";
 import { resolveRev } from "./git-resolve.js";
 import { parseRev } from "./git-rev.js";

@@ -5,11 +5,11 @@ import { join } from "node:path";
 import * as isogit from "isomorphic-git";
 import { memfs } from "memfs";
 import { afterAll, describe, expect, test } from "vitest";
-import { commitSpec, emptyWorkingTree, git, scratchDir } from "./test-fixtures.js";
+import { commitSpec, emptyWorkingTree, git, scratchDir } from "../../test/support/test-fixtures.js";
 import { checkTree } from "../core/check.js";
 import { parseAssumptions } from "../core/parse.js";
 import { gitTree } from "./git.js";
-import { treeContract } from "./tree-contract.js";
+import { treeContract } from "../testing/tree-contract.js";
 
 const made: string[] = [];
 afterAll(() => Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))));

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { main } from "./main.js";
-import { memoryIo } from "./memory-io.js";
+import { memoryIo } from "../../test/support/memory-io.js";
 
 const A = "export const a = 1;\n";
 const B = "export const b = 2;\n";

@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { JsonFault } from "./json.js";
 import { main } from "./main.js";
-import { memoryIo } from "./memory-io.js";
+import { memoryIo } from "../../test/support/memory-io.js";
 
 const HOLDS = "fixtures/gate/plan-holds";
 

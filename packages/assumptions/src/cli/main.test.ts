@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { faultyTree } from "../adapters/faulty.js";
-import { nodeTree } from "../adapters/node.js";
+import { faultyTree } from "../testing/faulty.js";
+import { nodeTree } from "../node/tree.js";
 import { Report } from "../core/model.js";
 import { ASSUMPTIONS_FAULT_CODES } from "./gate.js";
 import { exitCodeFor, type GateFault } from "./exit.js";
 import { CLI_FAULT_CODES } from "./faults.js";
 import { JsonFault } from "./json.js";
 import { main } from "./main.js";
-import { memoryIo, REPO_ROOT } from "./memory-io.js";
+import { memoryIo, REPO_ROOT } from "../../test/support/memory-io.js";
 
 const G = "fixtures/gate";
 const PLAN = `${G}/batch-plan.assumptions.tsv`;

@@ -1,7 +1,7 @@
 import * as nodeFs from "node:fs";
 import { annotation, versionLine } from "@decay/cli-kit";
 import { okAsync, ResultAsync } from "neverthrow";
-import { nodeTree } from "../adapters/node.js";
+import { nodeTree } from "../node/tree.js";
 import type { TreeReader } from "../tree.js";
 import { askedOutput, parseArgs, type Command, type OutputMode } from "./args.js";
 import { EXIT, exitCodeFor, type GateFault } from "./exit.js";

@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { commitSpec, git, scratchDir } from "../adapters/test-fixtures.js";
+import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
 import { JsonFault } from "./json.js";
 import { main } from "./main.js";
-import { memoryIo } from "./memory-io.js";
+import { memoryIo } from "../../test/support/memory-io.js";
 
 async function run(argv: string[]) {
   const m = memoryIo();

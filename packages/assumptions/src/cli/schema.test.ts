@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { jsonOutputSchema } from "./json.js";
-import { REPO_ROOT } from "./memory-io.js";
+import { REPO_ROOT } from "../../test/support/memory-io.js";
 
 const DOC = `${REPO_ROOT}docs/report.schema.json`;
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { main } from "./main.js";
-import { memoryIo, type StdoutMode } from "./memory-io.js";
+import { memoryIo, type StdoutMode } from "../../test/support/memory-io.js";
 
 // Properties of the seal over arbitrary command lines: main never rejects, only the four exit
 // codes exist, a verdict is printed only with its exit code, and a broken stdout is always 2.

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { authorAssumptions } from "./author.js";
 import { checkTree } from "./check.js";
-import { fixtureTree } from "./fixture-tree.js";
+import { fixtureTree } from "../../test/support/fixture-tree.js";
 import { parseAssumptions } from "./parse.js";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { memfs } from "memfs";
 import { describe, expect, test } from "vitest";
-import { faultyTree } from "../adapters/faulty.js";
+import { faultyTree } from "../testing/faulty.js";
 import { memfsTree } from "../adapters/memfs.js";
 import type { TreeReader } from "../tree.js";
 import { checkTree } from "./check.js";
 import { judge } from "./judge.js";
 import { createListings } from "./listing.js";
-import { fixtureTree } from "./fixture-tree.js";
+import { fixtureTree } from "../../test/support/fixture-tree.js";
 import type { Assumption } from "./model.js";
 import { parseAssumptions, reparseAssumption } from "./parse.js";
 

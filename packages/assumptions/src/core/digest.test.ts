@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { digestPath, digestText } from "./digest.js";
-import { fixtureTree } from "./fixture-tree.js";
+import { fixtureTree } from "../../test/support/fixture-tree.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");

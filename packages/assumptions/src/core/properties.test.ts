@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { checkTree } from "./check.js";
 import { digestText } from "./digest.js";
 import { ASSUMPTIONS_FAULT_CODES } from "./faults.js";
-import { fixtureTree } from "./fixture-tree.js";
+import { fixtureTree } from "../../test/support/fixture-tree.js";
 import { parseAssumptions } from "./parse.js";
 import { parseAnyPath, parsePath } from "./path.js";
 import type { TreeReader } from "../tree.js";

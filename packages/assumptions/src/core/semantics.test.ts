@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { gitTree } from "../adapters/git.js";
-import { nodeTree } from "../adapters/node.js";
-import { commitSpec, git } from "../adapters/test-fixtures.js";
+import { nodeTree } from "../node/tree.js";
+import { commitSpec, git } from "../../test/support/test-fixtures.js";
 import type { TreeReader } from "../tree.js";
 import { checkTree } from "./check.js";
 import { describeFault } from "./describe.js";
-import { fixtureTree } from "./fixture-tree.js";
+import { fixtureTree } from "../../test/support/fixture-tree.js";
 import { parseAssumptions } from "./parse.js";
 
 async function outcome(t: TreeReader, plan: string) {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { parseContract } from "../parse-contract.js";
-import { sealContract } from "../testing/seal.js";
+import { sealContract } from "../../test/support/seal.js";
 import type { CliIo } from "./io.js";
 import { main } from "./main.js";
 

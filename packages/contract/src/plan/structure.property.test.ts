@@ -1,8 +1,8 @@
 // Issue 17, 1.9: every stage and every acceptance line written is in the contract or named in the fault.
 import fc from "fast-check";
 import { describe, test } from "vitest";
-import type { GeneratedPlan } from "../testing/plan-arbitrary.js";
-import { planArb } from "../testing/plan-arbitrary.js";
+import type { GeneratedPlan } from "../../test/support/plan-arbitrary.js";
+import { planArb } from "../../test/support/plan-arbitrary.js";
 import { readPlan } from "./read-plan.js";
 
 /** What a reader must give for a generated plan: every stage, every row, every guardrail; or a fault at a piece it cannot read. */

@@ -7,9 +7,10 @@ import { commentBody, contentHash, keyHash, recordKey } from "../record/hash.js"
 import { slug } from "../record/slug.js";
 import { parseRecordJson } from "../record/validate.js";
 import type { Envelope } from "../store/envelope.js";
-import { nodeStoreFs } from "../store/fs-adapter.js";
+import { nodeStoreFs } from "../node/store-fs.js";
+import { nodePendingStore } from "../node/store.js";
 import type { StoreFs } from "../store/port.js";
-import { openPendingStore, type PendingStore } from "../store/store.js";
+import type { PendingStore } from "../store/store.js";
 import type { GlobalOptions } from "./args.js";
 import type { CliFault } from "./fault.js";
 import { readText, type CliIo } from "./io.js";
@@ -42,7 +43,7 @@ function visiblePath(path: string): ResultAsync<string, CliFault> {
 /** Opens the pending store of the project at `--repo` (default: the working directory); `--home` is used as given (absolute). */
 export function openStore(io: CliIo, global: GlobalOptions): ResultAsync<PendingStore, CliFault> {
   return visiblePath(resolve(io.cwd, global.repo ?? ".")).andThen((repo) =>
-    openPendingStore({ repo, home: global.home, layout: global.layout, fs: io.fs, env: io.env, maxFileBytes: global.maxInputBytes }),
+    nodePendingStore({ repo, home: global.home, layout: global.layout, fs: io.fs, env: io.env, maxFileBytes: global.maxInputBytes }),
   );
 }
 

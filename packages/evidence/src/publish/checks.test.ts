@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { commentBody, keyHash, markerLine, recordKey } from "../record/hash.js";
-import { sampleRecord } from "../store/testkit.js";
+import { sampleRecord } from "../../test/support/testkit.js";
 import type { ForgeComment } from "../transport/port.js";
 import { checkAuthor, checkReadback, ownComment, ownMatches } from "./checks.js";
 

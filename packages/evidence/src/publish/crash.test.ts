@@ -2,12 +2,12 @@ import { describe, expect, test } from "vitest";
 import { describeEvidenceFault } from "../fault.js";
 import { jsonInt } from "../record/number.js";
 import type { EvidenceRecord } from "../record/schema.js";
-import { faultyStoreFs } from "../store/faulty.js";
+import { faultyStoreFs } from "../testing/faulty-store-fs.js";
 import type { StoreFs } from "../store/port.js";
-import { memoryForge, type MemoryForge } from "../transport/memory.js";
-import { sampleRecord } from "../store/testkit.js";
-import { grantFor } from "./fixture.js";
-import { memStore, memVolumeFs, ownComments, claimHolds } from "./memfixture.js";
+import { memoryForge, type MemoryForge } from "../testing/memory-forge.js";
+import { sampleRecord } from "../../test/support/testkit.js";
+import { grantFor } from "../../test/support/fixture.js";
+import { memStore, memVolumeFs, ownComments, claimHolds } from "../../test/support/memfixture.js";
 import { prepare } from "./prepare.js";
 import { publish } from "./publish.js";
 

@@ -4,10 +4,10 @@ import { jsonInt } from "../record/number.js";
 import type { EvidenceRecord } from "../record/schema.js";
 import type { SavedRecord } from "../store/envelope.js";
 import type { PendingStore } from "../store/store.js";
-import { memoryForge, type MemoryForge, type MemoryForgeFaults } from "../transport/memory.js";
-import { sampleRecord } from "../store/testkit.js";
-import { grantFor } from "./fixture.js";
-import { memStore, memVolumeFs, ownComments, claimHolds } from "./memfixture.js";
+import { memoryForge, type MemoryForge, type MemoryForgeFaults } from "../testing/memory-forge.js";
+import { sampleRecord } from "../../test/support/testkit.js";
+import { grantFor } from "../../test/support/fixture.js";
+import { memStore, memVolumeFs, ownComments, claimHolds } from "../../test/support/memfixture.js";
 import { prepare } from "./prepare.js";
 import { publish } from "./publish.js";
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { canonicalJson } from "../record/canonical.js";
 import { contentHash, recordToJson } from "../record/hash.js";
 import { jsonInt } from "../record/number.js";
-import { scenario } from "./fixture.js";
+import { scenario } from "../../test/support/fixture.js";
 import { prepare, previousAttempt } from "./prepare.js";
 
 describe("prepare", () => {

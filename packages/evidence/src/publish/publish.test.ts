@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { jsonInt } from "../record/number.js";
 import { grantPublication } from "./authority.js";
-import { scenario } from "./fixture.js";
+import { scenario } from "../../test/support/fixture.js";
 import { previousAttempt } from "./prepare.js";
 import { publish } from "./publish.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { keyHash, markerLine, recordKey } from "../record/hash.js";
-import { grantFor, scenario } from "./fixture.js";
+import { grantFor, scenario } from "../../test/support/fixture.js";
 import { publish } from "./publish.js";
 
 // What publish refuses beyond the reference's tests: every refusal leaves the record pending

@@ -1,11 +1,11 @@
-import { createHash } from "node:crypto";
+import { sha256Hex as sha256 } from "@decay/portable";
 import { canonicalJson } from "./canonical.js";
 import type { JsonValue } from "./number.js";
 import { CONTENT_FIELDS, type EvidenceRecord, type RecordKey } from "./schema.js";
 
 /** Lower-case hex SHA-256 of the UTF-8 bytes of `text`. */
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+  return sha256(text);
 }
 
 /** The content object of a record: exactly its 12 fields, as JSON. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { describeRecordFault, type RecordFault } from "./fault.js";
-import { sampleRecord } from "../store/testkit.js";
+import { sampleRecord } from "../../test/support/testkit.js";
 import { contentHash, recordKey, recordToJson, keyToJson } from "./hash.js";
 import { jsonFloat, jsonInt, type JsonValue } from "./number.js";
 import { parseRecordJson, validateRecord } from "./validate.js";

@@ -2,10 +2,10 @@ import { describe, expect, test } from "vitest";
 import { contentHash } from "../record/hash.js";
 import type { EvidenceRecord } from "../record/schema.js";
 import type { Envelope } from "./envelope.js";
-import { faultyStoreFs } from "./faulty.js";
+import { faultyStoreFs } from "../testing/faulty-store-fs.js";
 import type { StoreFs } from "./port.js";
-import { openPendingStore } from "./store.js";
-import { memCheckout, pendingEnvelope, sampleRecord } from "./testkit.js";
+import { nodePendingStore } from "../node/store.js";
+import { memCheckout, pendingEnvelope, sampleRecord } from "../../test/support/testkit.js";
 
 const OLD = sampleRecord();
 const NEW = sampleRecord({ checks: [{ command: "verify-deployment", result: "health and smoke checks passed" }] });
@@ -20,7 +20,7 @@ function states(path: string): [Envelope, Envelope] {
 
 /** Opens the store and writes `record`'s snapshot and `envelope`; Err on the first failure. */
 async function write(fs: StoreFs, record: EvidenceRecord, envelope: (path: string) => Envelope) {
-  const store = await openPendingStore({ repo: "/repo", home: "/home", fs, env: {} });
+  const store = await nodePendingStore({ repo: "/repo", home: "/home", fs, env: {} });
   if (store.isErr()) return store;
   const snap = await store.value.snapshot(record);
   if (snap.isErr()) return snap;
@@ -42,7 +42,7 @@ describe("crash safety of the store (issue §4.1, store half)", () => {
       const outcome = await write(crashing, NEW, (p) => states(p)[1]);
       expect(outcome.isOk()).toBe(k > total);
       if (outcome.isErr()) expect(outcome.error).toMatchObject({ code: "store-fs", errno: "ECRASH" });
-      const fresh = (await openPendingStore({ repo: "/repo", home: "/home", fs, env: {} }))._unsafeUnwrap();
+      const fresh = (await nodePendingStore({ repo: "/repo", home: "/home", fs, env: {} }))._unsafeUnwrap();
       const path = fresh.pathFor(NEW);
       const [old, next] = states(path);
       const loaded = (await fresh.load(path))._unsafeUnwrap();
@@ -61,7 +61,7 @@ describe("crash safety of the store (issue §4.1, store half)", () => {
     for (let k = 1; k <= 40; k++) {
       const { fs } = memCheckout();
       const outcome = await write(faultyStoreFs(fs, { crashAt: k }), OLD, (p) => states(p)[0]);
-      const fresh = (await openPendingStore({ repo: "/repo", home: "/home", fs, env: {} }))._unsafeUnwrap();
+      const fresh = (await nodePendingStore({ repo: "/repo", home: "/home", fs, env: {} }))._unsafeUnwrap();
       const path = fresh.pathFor(OLD);
       const present = (await fresh.exists(path))._unsafeUnwrap();
       expect(present || outcome.isErr()).toBe(true);

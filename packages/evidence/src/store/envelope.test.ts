@@ -5,7 +5,7 @@ import { keyHash, recordKey } from "../record/hash.js";
 import { parseJson } from "../record/json.js";
 import type { JsonValue } from "../record/number.js";
 import { decodeEnvelope, Envelope, envelopeToJson } from "./envelope.js";
-import { pendingEnvelope, sampleRecord } from "./testkit.js";
+import { pendingEnvelope, sampleRecord } from "../../test/support/testkit.js";
 
 const ROOT = "/home/.decay/evidence/repo-000000000000";
 const pathFor = (r: Parameters<typeof recordKey>[0]): string => `${ROOT}/${keyHash(recordKey(r))}.json`;

@@ -1,6 +1,6 @@
 import { createFsFromVolume, Volume } from "memfs";
 import { memfsStoreFs } from "./fs-adapter.js";
-import { describeStoreFsContract } from "./storefs-contract.js";
+import { describeStoreFsContract } from "../testing/storefs-contract.js";
 
 describeStoreFsContract("memfs volume", async () => {
   const vol = Volume.fromJSON({}, "/");

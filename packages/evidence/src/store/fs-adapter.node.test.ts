@@ -1,7 +1,7 @@
 import { realpath, symlink } from "node:fs/promises";
 import { tempDir } from "../../../../test-utils/tmp.js";
-import { nodeStoreFs } from "./fs-adapter.js";
-import { describeStoreFsContract } from "./storefs-contract.js";
+import { nodeStoreFs } from "../node/store-fs.js";
+import { describeStoreFsContract } from "../testing/storefs-contract.js";
 
 describeStoreFsContract("node fs in a temp dir", async () => ({
   fs: nodeStoreFs(),

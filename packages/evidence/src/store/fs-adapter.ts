@@ -1,36 +1,12 @@
-import * as nodeFs from "node:fs";
+import type { FsLikeCallback, FsStats } from "@decay/portable";
 import { err, ok, okAsync, ResultAsync } from "neverthrow";
 import type { StoreFs, StoreFsError, StoreStat } from "./port.js";
 
 type Done = (e: unknown) => void;
 type Got<T> = (e: unknown, value?: T) => void;
 
-/** What lstat hands back, as node:fs and memfs both shape it. */
-export interface FsLikeStats {
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  readonly mode: number | bigint;
-  readonly uid: number | bigint;
-  readonly size: number | bigint;
-}
-
-/** The callback subset of `node:fs` the store adapters call; node:fs and a memfs `fs` both fit. */
-export interface FsLike {
-  mkdir(path: string, options: { mode: number }, cb: Done): void;
-  lstat(path: string, cb: Got<FsLikeStats>): void;
-  chmod(path: string, mode: number, cb: Done): void;
-  readdir(path: string, cb: Got<readonly unknown[]>): void;
-  readFile(path: string, cb: Got<unknown>): void;
-  open(path: string, flags: string, mode: number, cb: Got<number>): void;
-  write(fd: number, data: Uint8Array, offset: number, length: number, position: number | null, cb: Got<number>): void;
-  fsync(fd: number, cb: Done): void;
-  close(fd: number, cb: Done): void;
-  link(existing: string, newPath: string, cb: Done): void;
-  rename(from: string, to: string, cb: Done): void;
-  unlink(path: string, cb: Done): void;
-  realpath(path: string, cb: Got<unknown>): void;
-}
+/** The callback calls of the shared `FsLike` the store adapters make; node:fs and a memfs `fs` both fit. */
+export type StoreFsLike = FsLikeCallback;
 
 /** Turns whatever an fs call failed with into the port's error value. */
 function fsError(op: string, path: string, e: unknown): StoreFsError {
@@ -58,7 +34,7 @@ function done(op: string, path: string, run: (cb: Done) => void): ResultAsync<vo
   return call<void>(op, path, (cb) => run((e) => cb(e, undefined)));
 }
 
-function toStat(s: FsLikeStats): StoreStat {
+function toStat(s: FsStats): StoreStat {
   const type = s.isSymbolicLink() ? "symlink" : s.isDirectory() ? "directory" : s.isFile() ? "file" : "other";
   return { type, mode: Number(s.mode) & 0o7777, uid: Number(s.uid), size: Number(s.size) };
 }
@@ -68,7 +44,7 @@ function toBytes(data: unknown): Uint8Array {
 }
 
 /** Writes every byte of `data` to `fd` from `offset` on, however many calls it takes. */
-function writeAll(fs: FsLike, fd: number, path: string, data: Uint8Array, offset = 0): ResultAsync<void, StoreFsError> {
+function writeAll(fs: StoreFsLike, fd: number, path: string, data: Uint8Array, offset = 0): ResultAsync<void, StoreFsError> {
   if (offset >= data.length) return okAsync(undefined);
   return call<number>("write", path, (cb) => fs.write(fd, data, offset, data.length - offset, offset, cb)).andThen((n) =>
     n > 0 ? writeAll(fs, fd, path, data, offset + n) : err(fsError("write", path, { code: "EIO", message: "write made no progress" })),
@@ -76,7 +52,7 @@ function writeAll(fs: FsLike, fd: number, path: string, data: Uint8Array, offset
 }
 
 /** Opens `path` with `flags`, runs `use(fd)`, and always closes; the first failure wins. */
-function withFd(fs: FsLike, path: string, flags: string, mode: number, use: (fd: number) => ResultAsync<void, StoreFsError>) {
+function withFd(fs: StoreFsLike, path: string, flags: string, mode: number, use: (fd: number) => ResultAsync<void, StoreFsError>) {
   return call<number>("open", path, (cb) => fs.open(path, flags, mode, cb)).andThen((fd) =>
     ResultAsync.fromSafePromise(use(fd)).andThen((used) =>
       done("close", path, (cb) => fs.close(fd, cb)).andThen(() => used),
@@ -84,18 +60,18 @@ function withFd(fs: FsLike, path: string, flags: string, mode: number, use: (fd:
   );
 }
 
-interface Options {
+export interface FsStoreFsOptions {
   readonly uid: number;
   /** False where the filesystem has no durability to ask for (memfs). */
   readonly durableDirs: boolean;
 }
 
-/** The one adapter body over any fs-shaped object. */
-function fsStoreFs(fs: FsLike, opts: Options): StoreFs {
+/** The one adapter body over any fs-shaped object (`nodeStoreFs` in ./node is the other caller). */
+export function fsStoreFs(fs: StoreFsLike, opts: FsStoreFsOptions): StoreFs {
   return {
     uid: () => opts.uid,
     mkdir: (path, mode) => done("mkdir", path, (cb) => fs.mkdir(path, { mode }, cb)),
-    lstat: (path) => call<FsLikeStats>("lstat", path, (cb) => fs.lstat(path, cb)).map(toStat),
+    lstat: (path) => call<FsStats>("lstat", path, (cb) => fs.lstat(path, cb)).map(toStat),
     chmod: (path, mode) => done("chmod", path, (cb) => fs.chmod(path, mode, cb)),
     readdir: (path) => call<readonly unknown[]>("readdir", path, (cb) => fs.readdir(path, cb)).map((names) => names.map(String)),
     readFile: (path) => call<unknown>("readFile", path, (cb) => fs.readFile(path, cb)).map(toBytes),
@@ -109,16 +85,11 @@ function fsStoreFs(fs: FsLike, opts: Options): StoreFs {
     fsyncDir: (path) =>
       opts.durableDirs
         ? withFd(fs, path, "r", 0, (fd) => done("fsync", path, (cb) => fs.fsync(fd, cb)))
-        : call<FsLikeStats>("fsyncDir", path, (cb) => fs.lstat(path, cb)).andThen((s) =>
+        : call<FsStats>("fsyncDir", path, (cb) => fs.lstat(path, cb)).andThen((s) =>
             s.isDirectory() ? ok(undefined) : err(fsError("fsyncDir", path, { code: "ENOTDIR", message: "not a directory" })),
           ),
     realpath: (path) => call<unknown>("realpath", path, (cb) => fs.realpath(path, cb)).map(String),
   };
-}
-
-/** The StoreFs over the real filesystem (node:fs), fsyncing files and directories. */
-export function nodeStoreFs(): StoreFs {
-  return fsStoreFs(nodeFs as unknown as FsLike, { uid: process.getuid?.() ?? 0, durableDirs: true });
 }
 
 /**
@@ -126,7 +97,7 @@ export function nodeStoreFs(): StoreFs {
  * that the directory exists: an in-memory volume has no durability to ask for. `uid` is the
  * owner the store expects (default: this process's uid, which memfs also stamps on new nodes).
  */
-export function memfsStoreFs(fs: FsLike, opts: { readonly uid?: number } = {}): StoreFs {
+export function memfsStoreFs(fs: StoreFsLike, opts: { readonly uid?: number } = {}): StoreFs {
   const uid = opts.uid ?? (globalThis as { process?: { getuid?: () => number } }).process?.getuid?.() ?? 0;
   return fsStoreFs(fs, { uid, durableDirs: false });
 }

@@ -3,12 +3,13 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { slug } from "../record/slug.js";
 import type { StoreFault } from "./fault.js";
-import { nodeStoreFs } from "./fs-adapter.js";
-import { openPendingStore, type OpenPendingStoreOptions, type PendingStore } from "./store.js";
-import { checkout, gitIn, pendingEnvelope, sampleRecord, type Checkout } from "./testkit.js";
+import { nodeStoreFs } from "../node/store-fs.js";
+import type { PendingStore } from "./store.js";
+import { nodePendingStore, type NodePendingStoreOptions } from "../node/store.js";
+import { checkout, gitIn, pendingEnvelope, sampleRecord, type Checkout } from "../../test/support/testkit.js";
 
-const open = async (opts: OpenPendingStoreOptions): Promise<PendingStore> => (await openPendingStore({ env: {}, ...opts }))._unsafeUnwrap();
-const refusal = async (opts: OpenPendingStoreOptions): Promise<StoreFault> => (await openPendingStore({ env: {}, ...opts }))._unsafeUnwrapErr();
+const open = async (opts: NodePendingStoreOptions): Promise<PendingStore> => (await nodePendingStore({ env: {}, ...opts }))._unsafeUnwrap();
+const refusal = async (opts: NodePendingStoreOptions): Promise<StoreFault> => (await nodePendingStore({ env: {}, ...opts }))._unsafeUnwrapErr();
 const mode = (path: string): number => statSync(path).mode & 0o777;
 const newRoot = (c: Checkout): string => join(c.home, ".decay", "evidence", slug(c.repo));
 

@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { HeldLock, LockIdentity } from "./lock.js";
-import { openPendingStore, type PendingStore } from "./store.js";
-import { memCheckout, sampleRecord } from "./testkit.js";
+import { type PendingStore } from "./store.js";
+import { nodePendingStore } from "../node/store.js";
+import { memCheckout, sampleRecord } from "../../test/support/testkit.js";
 
 const KEY = sampleRecord();
 const STALE_MS = 1_000;
@@ -49,7 +50,7 @@ describe("the lock agrees with a small model", () => {
         const world: World = { clock: 0, nextPid: 103, alive: new Set([100, 101, 102]), pids: [100, 101, 102] };
         const stores: PendingStore[] = [];
         for (let who = 0; who < PEOPLE; who++) {
-          const opened = await openPendingStore({ repo: "/repo", home: "/home", fs, env: {}, lockIdentity: identity(world, who) });
+          const opened = await nodePendingStore({ repo: "/repo", home: "/home", fs, env: {}, lockIdentity: identity(world, who) });
           stores.push(opened._unsafeUnwrap());
         }
         let owner: { who: number; pid: number; time: number } | null = null;

@@ -3,11 +3,12 @@ import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { describe, expect, test } from "vitest";
 import { keyHash } from "../record/hash.js";
-import { nodeStoreFs } from "./fs-adapter.js";
+import { nodeStoreFs } from "../node/store-fs.js";
 import type { LockIdentity } from "./lock.js";
 import type { StoreFs } from "./port.js";
-import { openPendingStore, type PendingStore } from "./store.js";
-import { bareCheckout, memCheckout, sampleRecord } from "./testkit.js";
+import { type PendingStore } from "./store.js";
+import { nodePendingStore } from "../node/store.js";
+import { bareCheckout, memCheckout, sampleRecord } from "../../test/support/testkit.js";
 
 const KEY = sampleRecord();
 const me = (patch: Partial<LockIdentity> = {}): LockIdentity => ({
@@ -19,7 +20,7 @@ const me = (patch: Partial<LockIdentity> = {}): LockIdentity => ({
 });
 
 async function stores(fs: StoreFs, n: number, id: LockIdentity = me()): Promise<PendingStore[]> {
-  const opened = await Promise.all(Array.from({ length: n }, () => openPendingStore({ repo: "/repo", home: "/home", fs, env: {}, lockIdentity: id })));
+  const opened = await Promise.all(Array.from({ length: n }, () => nodePendingStore({ repo: "/repo", home: "/home", fs, env: {}, lockIdentity: id })));
   return opened.map((r) => r._unsafeUnwrap());
 }
 
@@ -86,7 +87,7 @@ describe("the per-key lock", () => {
 
   test("a lock held by a live child process blocks; once that process is dead the lock is recovered", async () => {
     const { repo, home } = await bareCheckout();
-    const store = (await openPendingStore({ repo, home, fs: nodeStoreFs(), env: {} }))._unsafeUnwrap();
+    const store = (await nodePendingStore({ repo, home, fs: nodeStoreFs(), env: {} }))._unsafeUnwrap();
     const path = `${store.root}/${keyHash(KEY)}.lock`;
     const script = `const fs=require("fs"),os=require("os");const t=${JSON.stringify(`${store.root}/.child`)};
 fs.writeFileSync(t,JSON.stringify({pid:process.pid,host:os.hostname(),time:Date.now(),nonce:"child"})+"\\n");
@@ -105,8 +106,10 @@ fs.linkSync(t,${JSON.stringify(path)});fs.unlinkSync(t);process.stdout.write("he
   test("this process and a child process running the built package race for one key: exactly one wins", async () => {
     const opts = { ...(await bareCheckout()), env: {} };
     const dist = new URL("../../dist/index.js", import.meta.url).href;
-    const script = `import { jsonInt, openPendingStore } from ${JSON.stringify(dist)};
-const store = (await openPendingStore(${JSON.stringify(opts)})).value;
+    const node = new URL("../../dist/node.js", import.meta.url).href;
+    const script = `import { jsonInt } from ${JSON.stringify(dist)};
+import { nodePendingStore } from ${JSON.stringify(node)};
+const store = (await nodePendingStore(${JSON.stringify(opts)})).value;
 const r = await store.lock({ repo: "forge.test/owner/repo", pr: jsonInt(23), task: "Task 9", attempt: "attempt-1" });
 process.stdout.write(JSON.stringify(r.isOk() ? { ok: true } : { ok: false, code: r.error.code }) + "\\n");
 process.stdin.once("data", async () => { if (r.isOk()) await r.value.release(); process.exit(0); });`;
@@ -115,7 +118,7 @@ process.stdin.once("data", async () => { if (r.isOk()) await r.value.release(); 
       child.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString())));
       child.once("exit", () => resolve({ ok: false, code: "the child exited without answering (is dist built?)" }));
     });
-    const store = (await openPendingStore({ ...opts, fs: nodeStoreFs() }))._unsafeUnwrap();
+    const store = (await nodePendingStore({ ...opts, fs: nodeStoreFs() }))._unsafeUnwrap();
     const mine = await store.lock(KEY);
     const theirs = await said;
     expect([mine.isOk(), theirs.ok].filter(Boolean)).toHaveLength(1);

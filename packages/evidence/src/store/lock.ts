@@ -1,4 +1,3 @@
-import { hostname } from "node:os";
 import { err, errAsync, ok, okAsync, ResultAsync, type Result } from "neverthrow";
 import type { StoreFault } from "./fault.js";
 import type { StoreFs } from "./port.js";
@@ -29,20 +28,6 @@ interface LockOwner {
 
 /** Default stale age: a lock older than this is taken over whatever its owner. */
 export const DEFAULT_STALE_MS = 10 * 60 * 1000;
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string }).code === "EPERM";
-  }
-}
-
-/** This process: its pid, host name, `kill(pid, 0)` liveness and the wall clock. */
-export function processLockIdentity(): LockIdentity {
-  return { pid: process.pid, host: hostname(), isAlive: processAlive, now: () => Date.now() };
-}
 
 function parseOwner(bytes: Uint8Array): LockOwner | null {
   try {

@@ -1,3 +1,4 @@
+import type { StoreFault } from "./fault.js";
 import type { ResultAsync } from "neverthrow";
 
 /** What lstat says of a path, reduced to what the store decides on. */
@@ -44,3 +45,16 @@ export interface StoreFs {
   /** The canonical absolute path with every symlink resolved; `ENOENT` when it does not exist. */
   realpath(path: string): ResultAsync<string, StoreFsError>;
 }
+
+/** What one git run ended with. */
+export interface GitRun {
+  readonly status: number;
+  readonly stdout: string;
+}
+
+/**
+ * Runs `git -C repo ...args` in `env` minus every inherited `GIT_*` variable. Any exit status is
+ * a value; only a git that cannot run at all is a `git-failed` fault. The store asks git only
+ * about a legacy in-repository store (is it ignored, does git track anything in it).
+ */
+export type GitRunner = (repo: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>) => ResultAsync<GitRun, StoreFault>;

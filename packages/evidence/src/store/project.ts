@@ -1,4 +1,4 @@
-import { posix } from "node:path";
+import { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixResolve } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type ResultAsync } from "neverthrow";
 import type { StoreFault } from "./fault.js";
 import type { StoreFs, StoreFsError } from "./port.js";
@@ -18,7 +18,7 @@ function notRoot(repo: string, detail: string): StoreFault {
 function commonDirOf(fs: StoreFs, gitDir: string): ResultAsync<string, StoreFault> {
   return fs
     .readFile(`${gitDir}/commondir`)
-    .map((b) => posix.resolve(gitDir, text(b).split("\n")[0] ?? ""))
+    .map((b) => posixResolve(gitDir, text(b).split("\n")[0] ?? ""))
     .orElse((e) => (e.errno === "ENOENT" ? ok(gitDir) : err<string, StoreFault>(e)));
 }
 
@@ -34,7 +34,7 @@ function gitDirOf(fs: StoreFs, repo: string): ResultAsync<string, StoreFault> {
       if (type !== "file") return errAsync(notRoot(repo, ".git is neither a directory nor a file"));
       return fs.readFile(real).andThen((b) => {
         const m = /^gitdir: *(.+?)\r?$/m.exec(text(b));
-        return m?.[1] ? ok(posix.resolve(repo, m[1])) : err(notRoot(repo, `${dotGit} has no gitdir: line`));
+        return m?.[1] ? ok(posixResolve(repo, m[1])) : err(notRoot(repo, `${dotGit} has no gitdir: line`));
       });
     });
 }
@@ -53,13 +53,13 @@ export function projectKey(fs: StoreFs, repo: string): ResultAsync<string, Store
         .andThen(() => commonDirOf(fs, gitDir)),
     )
     .andThen((common) => fs.realpath(common).mapErr((e): StoreFault => (e.errno === "ENOENT" ? notRoot(repo, `common dir ${common} is missing`) : e)))
-    .map((common) => (posix.basename(common) === ".git" ? posix.dirname(common) : common));
+    .map((common) => (posixBasename(common) === ".git" ? posixDirname(common) : common));
 }
 
 /** HOME as the store accepts it: set, absolute, existing, a directory; its canonical path. */
 export function usableHome(fs: StoreFs, home: string | undefined): ResultAsync<string, StoreFault> {
   if (home === undefined || home === "") return errAsync({ code: "home-unusable", home: null, reason: "unset" });
-  if (!posix.isAbsolute(home)) return errAsync({ code: "home-unusable", home, reason: "relative" });
+  if (!isAbsolutePath(home)) return errAsync({ code: "home-unusable", home, reason: "relative" });
   const missing = (e: StoreFsError): StoreFault =>
     e.errno === "ENOENT" || e.errno === "ENOTDIR" ? { code: "home-unusable", home, reason: "missing" } : e;
   return fs
@@ -92,7 +92,7 @@ export function makePrivateDirs(fs: StoreFs, base: string, names: readonly strin
   let chain: ResultAsync<string, StoreFault> = okAsync(base);
   for (const name of names) {
     chain = chain.andThen((parent) => {
-      const path = posix.join(parent, name);
+      const path = posixJoin(parent, name);
       return fs
         .lstat(path)
         .map(() => undefined)

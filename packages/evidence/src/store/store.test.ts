@@ -3,11 +3,12 @@ import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "n
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { jsonFloat } from "../record/number.js";
-import { nodeStoreFs } from "./fs-adapter.js";
-import { faultyStoreFs } from "./faulty.js";
+import { nodeStoreFs } from "../node/store-fs.js";
+import { faultyStoreFs } from "../testing/faulty-store-fs.js";
 import type { StoreFs, StoreFsError } from "./port.js";
-import { openPendingStore, type PendingStore } from "./store.js";
-import { bareCheckout, memCheckout, pendingEnvelope, sampleRecord } from "./testkit.js";
+import { type PendingStore } from "./store.js";
+import { nodePendingStore } from "../node/store.js";
+import { bareCheckout, memCheckout, pendingEnvelope, sampleRecord } from "../../test/support/testkit.js";
 
 const sha256 = (s: string): string => createHash("sha256").update(s, "utf8").digest("hex");
 
@@ -32,7 +33,7 @@ function pythonEnvelope(path: string): string {
 
 async function storeIn(fs: StoreFs = nodeStoreFs()): Promise<PendingStore> {
   const c = await bareCheckout();
-  return (await openPendingStore({ repo: c.repo, home: c.home, fs, env: {} }))._unsafeUnwrap();
+  return (await nodePendingStore({ repo: c.repo, home: c.home, fs, env: {} }))._unsafeUnwrap();
 }
 
 /** A node StoreFs that records each operation's name and fails the ones `failOn` names. */
@@ -186,7 +187,7 @@ describe("exists and list", () => {
 
   test("the store runs unchanged over a memfs volume", async () => {
     const { vol, fs } = memCheckout();
-    const store = (await openPendingStore({ repo: "/repo", home: "/home", fs, env: {} }))._unsafeUnwrap();
+    const store = (await nodePendingStore({ repo: "/repo", home: "/home", fs, env: {} }))._unsafeUnwrap();
     expect(store.root).toMatch(/^\/home\/\.decay\/evidence\/repo-[0-9a-f]{12}$/);
     (await store.snapshot(RECORD))._unsafeUnwrap();
     (await store.save(pendingEnvelope(store, RECORD)))._unsafeUnwrap();

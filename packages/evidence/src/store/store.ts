@@ -1,4 +1,4 @@
-import { posix } from "node:path";
+import { posixBasename, posixDirname, posixRelative } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import { canonicalJson } from "../record/canonical.js";
 import type { RecordFault } from "../record/fault.js";
@@ -8,10 +8,9 @@ import type { EvidenceRecord, RecordKey } from "../record/schema.js";
 import { contentOf, decodeEnvelope, decodeUtf8, envelopeToJson, type Envelope, type SavedRecord } from "./envelope.js";
 import { ensureSnapshot, snapshotFile, snapshotState, type SnapshotState } from "./snapshot.js";
 import type { StoreFault } from "./fault.js";
-import { nodeStoreFs } from "./fs-adapter.js";
 import { checkRootPath, isEnvelopeName, locate, requireIgnored, type Layout, type Location } from "./location.js";
-import { acquireLock, DEFAULT_STALE_MS, processLockIdentity, type HeldLock, type LockIdentity } from "./lock.js";
-import type { StoreFs } from "./port.js";
+import { acquireLock, DEFAULT_STALE_MS, type HeldLock, type LockIdentity } from "./lock.js";
+import type { GitRunner, StoreFs } from "./port.js";
 import { atomicWrite } from "./write.js";
 
 /** The crash-safe local store of pending evidence for one project. */
@@ -56,11 +55,14 @@ export interface OpenPendingStoreOptions {
   readonly home?: string | undefined;
   /** `decay` (default): `<home>/.decay/evidence/<slug>/`; `agentflow`: `<home>/.sentimony/agentflow/implement/<slug>/`. */
   readonly layout?: Layout | undefined;
-  readonly fs?: StoreFs | undefined;
-  /** Default: `process.env`. Inherited `GIT_*` variables are never passed to git. */
-  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
-  /** Who this process is to the lock (default: this process). */
-  readonly lockIdentity?: LockIdentity | undefined;
+  /** The filesystem the store lives on (`nodeStoreFs()` from ./node, `memfsStoreFs(fs)`, your own). */
+  readonly fs: StoreFs;
+  /** The environment: `HOME` when `home` is not given, and what git runs in. Inherited `GIT_*` variables are never passed to git. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Who this process is to the lock (`processLockIdentity()` from ./node in Node). */
+  readonly lockIdentity: LockIdentity;
+  /** Asks git about a legacy in-repository store (`runGit` from ./node); without it a legacy store is refused. */
+  readonly git?: GitRunner | undefined;
   /** The largest envelope the store reads (default `DEFAULT_MAX_STORE_FILE_BYTES`); checked by size before reading. */
   readonly maxFileBytes?: number | undefined;
 }
@@ -77,8 +79,8 @@ function fileBytes(value: Parameters<typeof canonicalJson>[0]): Uint8Array {
  * down from the top nor at the name itself, and (legacy store) a file git ignores.
  */
 function guard(fs: StoreFs, loc: Location, path: string): ResultAsync<string, StoreFault> {
-  const name = posix.basename(path);
-  if (posix.dirname(path) !== loc.root || name === "" || name === "." || name === "..") {
+  const name = posixBasename(path);
+  if (posixDirname(path) !== loc.root || name === "" || name === "." || name === "..") {
     return errAsync({ code: "path-outside-store", path, root: loc.root });
   }
   const notLink = (): ResultAsync<void, StoreFault> =>
@@ -88,7 +90,7 @@ function guard(fs: StoreFs, loc: Location, path: string): ResultAsync<string, St
       return ok(undefined);
     }).orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok(undefined) : err(e)));
   const checked = checkRootPath(fs, loc).andThen(notLink);
-  const ignored = loc.legacy ? checked.andThen(() => requireIgnored(loc.repo, posix.relative(loc.repo, path), loc.env)) : checked;
+  const ignored = loc.legacy ? checked.andThen(() => requireIgnored(loc, loc.repo, posixRelative(loc.repo, path))) : checked;
   return ignored.map(() => path);
 }
 
@@ -179,13 +181,13 @@ function makeStore(fs: StoreFs, loc: Location, id: LockIdentity, limit: number):
 }
 
 /**
- * Opens the pending store of the project checked out at `repo`, applying every location rule
- * (see docs/evidence-store.md). Refusals happen before anything is created.
+ * Opens the pending store of the project checked out at `repo` (an absolute path) on the ports
+ * given, applying every location rule (see docs/evidence-store.md). Refusals happen before
+ * anything is created. In Node, `nodePendingStore` from ./node fills the ports in.
  */
 export function openPendingStore(opts: OpenPendingStoreOptions): ResultAsync<PendingStore, StoreFault> {
-  const fs = opts.fs ?? nodeStoreFs();
-  const env = opts.env ?? process.env;
-  return locate(fs, { repo: opts.repo, home: opts.home, layout: opts.layout, env }).map((loc) =>
-    makeStore(fs, loc, opts.lockIdentity ?? processLockIdentity(), opts.maxFileBytes ?? DEFAULT_MAX_STORE_FILE_BYTES),
+  const { fs, env, git } = opts;
+  return locate(fs, { repo: opts.repo, home: opts.home, layout: opts.layout, env, git }).map((loc) =>
+    makeStore(fs, loc, opts.lockIdentity, opts.maxFileBytes ?? DEFAULT_MAX_STORE_FILE_BYTES),
   );
 }

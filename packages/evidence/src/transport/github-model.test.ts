@@ -3,9 +3,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { githubTransport } from "./github.js";
-import { BOT, clock, count, STRANGER } from "./github-testing.js";
+import { BOT, clock, count, STRANGER } from "../../test/support/github-testing.js";
 import type { Transport } from "./port.js";
-import { startTestServer, type ServerFault, type TestServer } from "./test-server.js";
+import { startTestServer, type ServerFault, type TestServer } from "../testing/test-server.js";
 
 const KEY = "f".repeat(64);
 const BODY = `<!-- agentflow-evidence:v1 ${KEY} -->\n{}`;

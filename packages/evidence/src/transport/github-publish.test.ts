@@ -1,21 +1,22 @@
 // End to end: prepare + publish (the real state machine and store) through the GitHub transport
 // talking to the local test server. Shows the transport's promises are the ones publish relies on.
 import { describe, expect, test } from "vitest";
-import { grantFor } from "../publish/fixture.js";
+import { grantFor } from "../../test/support/fixture.js";
 import { prepare } from "../publish/prepare.js";
 import { publish } from "../publish/publish.js";
 import { commentBody } from "../record/hash.js";
 import { jsonInt } from "../record/number.js";
 import type { SavedRecord } from "../store/envelope.js";
-import { nodeStoreFs } from "../store/fs-adapter.js";
-import { openPendingStore, type PendingStore } from "../store/store.js";
-import { checkout, sampleRecord } from "../store/testkit.js";
-import { BOT, clock, count, withHarness } from "./github-testing.js";
+import { nodeStoreFs } from "../node/store-fs.js";
+import { type PendingStore } from "../store/store.js";
+import { nodePendingStore } from "../node/store.js";
+import { checkout, sampleRecord } from "../../test/support/testkit.js";
+import { BOT, clock, count, withHarness } from "../../test/support/github-testing.js";
 import type { Transport } from "./port.js";
 
 async function setUp(): Promise<{ store: PendingStore; path: string; body: string }> {
   const { repo, home, git } = await checkout();
-  const store = (await openPendingStore({ repo, home, fs: nodeStoreFs(), env: {} }))._unsafeUnwrap();
+  const store = (await nodePendingStore({ repo, home, fs: nodeStoreFs(), env: {} }))._unsafeUnwrap();
   const record = sampleRecord({ merge_sha: git("rev-parse", "HEAD"), author: { id: jsonInt(BOT.id), login: BOT.login } });
   const path = (await prepare(record, { store }))._unsafeUnwrap();
   return { store, path, body: commentBody(record) };

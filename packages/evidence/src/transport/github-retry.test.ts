@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { BOT, clock, count, recordingSleep, withHarness } from "./github-testing.js";
+import { BOT, clock, count, recordingSleep, withHarness } from "../../test/support/github-testing.js";
 
 const KEY = "c".repeat(64);
 const BODY = `<!-- agentflow-evidence:v1 ${KEY} -->\n{"result":"health checks passed"}`;

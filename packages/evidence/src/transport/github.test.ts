@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { APP, clock, count, recordingSleep, STRANGER, withHarness } from "./github-testing.js";
+import { APP, clock, count, recordingSleep, STRANGER, withHarness } from "../../test/support/github-testing.js";
 
 const KEY = "c".repeat(64);
 const MARK = `<!-- agentflow-evidence:v1 ${KEY} -->\n`;

@@ -1,5 +1,7 @@
 // Git over the system git binary. Only local operations exist here: no command that talks to
 // another repository is ever built, so none can be asked for.
+import * as nodeFs from "node:fs";
+import { gitTree } from "@decay/assumptions/git";
 import { errAsync, okAsync, type ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import type { CommitInfo, Git } from "../ports.js";
@@ -8,7 +10,7 @@ import { parseNumstat, parseStatus } from "./git-parse.js";
 
 /** Options of `systemGit`. */
 export interface SystemGitOptions {
-  /** The repository's working tree (or any directory inside it). */
+  /** The repository's working tree (or any directory inside it; `tree` reads commits from `dir`, so pass the top for it). */
   readonly dir: string;
   /** The environment git runs in (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -105,7 +107,9 @@ function history(git: GitInvoker): Pick<Git, "log" | "diffStats" | "diff" | "lis
 export function systemGit(options: SystemGitOptions): Git {
   const git = gitInvoker(options.dir, options.env);
   const at = where(git, options.dir);
-  return { ...at, ...changes(git, at), ...history(git) };
+  // Commits are read through isomorphic-git over node:fs (no checkout); `dir` is then the top of the working tree.
+  const tree = (commit: string) => gitTree({ fs: nodeFs, dir: options.dir, ref: commit, describe: `commit ${commit}` });
+  return { ...at, ...changes(git, at), ...history(git), tree };
 }
 
 function defaultBranch(git: GitInvoker, exists: (name: string) => ResultAsync<boolean, ExecFault>): ResultAsync<string | null, ExecFault> {

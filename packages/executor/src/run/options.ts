@@ -1,4 +1,3 @@
-import type { GitFs } from "@decay/assumptions/git";
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
 import { type Agent, DEFAULT_MODELS, type ModelHints } from "../agent/protocol.js";
@@ -15,8 +14,8 @@ export const DEFAULT_PIN_GLOBS: readonly string[] = ["**/*.test.*", "**/*.spec.*
 export interface RunOptions {
   /** The repository's working directory (absolute). */
   readonly repo: string;
-  /** node:fs or a memfs volume: the workspace is written and commits are read (isomorphic-git) through it. */
-  readonly fs: WorkspaceFs & GitFs;
+  /** node:fs or a memfs volume: the workspace, ledger and plan are written and read through it. */
+  readonly fs: WorkspaceFs;
   readonly git: Git;
   readonly shell: Shell;
   readonly cleanRoom: CleanRoom;

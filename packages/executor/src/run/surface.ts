@@ -1,5 +1,4 @@
 import { authorAssumptions, checkTree, describeFault, parseAssumptions } from "@decay/assumptions";
-import { gitTree } from "@decay/assumptions/git";
 import type { Contract } from "@decay/contract";
 import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
@@ -35,7 +34,7 @@ export function surfacePaths(contract: Contract, files: readonly string[], globs
 }
 
 function treeAt(d: Deps, commit: string) {
-  return gitTree({ fs: d.fs, dir: d.repo, ref: commit, describe: `commit ${commit}` });
+  return d.git.tree(commit);
 }
 
 /** Pin the surface at `commit` as `unchanged` rows (authorAssumptions) into `file`; returns how many files. */

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { checkTree } from "../check.js";
-import { fixtureTree } from "../fixture-tree.js";
+import { fixtureTree } from "../../../test/support/fixture-tree.js";
 import { parseAssumptions } from "../parse.js";
 import { caseFold, nfc } from "./fold.js";
 import { SCRIPT_EXTENSION_RANGES } from "./script-extensions-table.js";

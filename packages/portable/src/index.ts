@@ -1,0 +1,6 @@
+// Internal, runtime-neutral helpers shared by the decay packages: named exports only.
+export { sha256Hex } from "./sha256.js";
+export { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixNormalize, posixRelative, posixResolve } from "./posix.js";
+export type { FsDirent, FsLike, FsLikeCallback, FsLikeSync, FsStats } from "./fs-like.js";
+export { atomicWrite, randomHex, sameBytes, writeTemp } from "./atomic-write.js";
+export type { AtomicFs, AtomicFsError, AtomicWriteOptions, ImmutableChanged, TempFile } from "./atomic-write.js";
