@@ -3,7 +3,7 @@ import { junitCases, sarifProblems } from "../../../../test-utils/formats.js";
 import { reportOf } from "../core/check.js";
 import { githubAnnotations, junitReport, repoPath, sarifReport } from "./formats.js";
 import type { Report } from "./gate.js";
-import { REPO_ROOT } from "./memory-io.js";
+import { REPO_ROOT } from "../../test/support/memory-io.js";
 
 const diverged: Report = reportOf("fixtures/gate/plan-decayed", [
   { line: 4, kind: "exists", path: "src/payments.ts", status: "hold", detail: "present" },
