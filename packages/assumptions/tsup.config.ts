@@ -23,8 +23,7 @@ export default defineConfig([
     ...shared,
     entry,
     format: ["esm", "cjs"],
-    // The internal packages' types are inlined: a user never installs them.
-    dts: { entry, resolve: ["@decay/portable", "@decay/cli-kit"] },
+    dts: { entry },
     external: ["vitest"],
     // Each build cleans only its own outputs: the two builds run at the same time.
     clean: ["**", "!bin.*"],

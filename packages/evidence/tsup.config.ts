@@ -12,8 +12,7 @@ const entry = {
 export default defineConfig({
   entry: { ...entry, bin: "src/bin.ts" },
   format: ["esm", "cjs"],
-  // The internal packages' types are inlined: a user never installs them.
-  dts: { entry, resolve: ["@decay/portable", "@decay/cli-kit"] },
+  dts: { entry },
   // The shared CLI seal and the runtime-neutral helpers are internal: bundle them so the published
   // package stands alone.
   noExternal: ["@decay/cli-kit", "@decay/portable"],

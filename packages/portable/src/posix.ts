@@ -1,5 +1,6 @@
-// POSIX path strings as `node:path/posix` computes them, minus the working directory: a path
-// that is still relative after every segment is taken from `/`. Runtime-neutral.
+// POSIX path strings as `node:path/posix` computes them, minus the working directory (a path
+// that is still relative after every segment is taken from `/`) and minus trailing slashes
+// (`posixNormalize("a/")` is `a`). Runtime-neutral.
 
 /** Whether `path` starts at the root. */
 export function isAbsolutePath(path: string): boolean {
