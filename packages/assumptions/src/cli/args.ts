@@ -5,34 +5,40 @@ import { asks, scan, type OptionSpec, type Scanned } from "./scan.js";
 /** How a check's report is printed. */
 export type OutputMode = "human" | "json" | "github";
 
+/** Where the tree is read: `--ref` (a commit) and `--descend-submodules`, when given. */
+export interface TreeFlags {
+  readonly ref?: string;
+  /** `--descend-submodules`: read a checked-out nested repository as ordinary directories. */
+  readonly descendSubmodules?: boolean;
+}
+
 /** What one invocation of plan-decay asks for, after its flags were read. */
 export type Command =
   | { readonly kind: "help" }
   | { readonly kind: "version" }
-  | {
+  | (TreeFlags & {
       readonly kind: "check";
       readonly root: string;
       /** The assumptions file as given; `-` is standard input. */
       readonly input: string;
-      readonly ref?: string;
       readonly output: OutputMode;
       /** `--max-input-bytes`: the bound on the assumptions file (default 64 MiB). */
       readonly maxInputBytes?: number;
-    }
-  | { readonly kind: "digest"; readonly root: string; readonly path: string; readonly ref?: string }
-  | {
+    })
+  | (TreeFlags & { readonly kind: "digest"; readonly root: string; readonly path: string })
+  | (TreeFlags & {
       readonly kind: "author";
       readonly root: string;
       readonly reads: readonly string[];
       readonly edits: readonly string[];
       readonly creates: readonly string[];
       readonly out?: string;
-      readonly ref?: string;
-    };
+    });
 
 const COMMON: readonly OptionSpec[] = [
   { name: "--root", value: true },
   { name: "--ref", value: true },
+  { name: "--descend-submodules", value: false },
   { name: "--help", alias: "-h", value: false },
   { name: "--version", value: false },
 ];
@@ -78,9 +84,10 @@ function outputOf(s: Scanned): Result<OutputMode, CliFault> {
   return ok(json ? "json" : "human");
 }
 
-function withRef<T extends object>(command: T, s: Scanned): T & { ref?: string } {
+function withRef<T extends object>(command: T, s: Scanned): T & TreeFlags {
   const ref = one(s, "--ref");
-  return ref === undefined ? command : { ...command, ref };
+  const tree = s.options.has("--descend-submodules") ? { ...command, descendSubmodules: true } : command;
+  return ref === undefined ? tree : { ...tree, ref };
 }
 
 function digestCommand(s: Scanned, root: string, path: string): Result<Command, CliFault> {

@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { gitTree } from "../adapters/git.js";
+import { faultyTree } from "../adapters/faulty.js";
+import type { FsLike } from "../adapters/fs.js";
+import { memfsTree } from "../adapters/memfs.js";
 import { nodeTree } from "../adapters/node.js";
 import { commitSpec, git } from "../adapters/test-fixtures.js";
 import type { TreeReader } from "../tree.js";
@@ -77,6 +80,30 @@ describe("submodules are named, never checked", () => {
     expect(await outcome(t, "absent\tvendor/lib/x")).toMatch(/"vendor\/lib" is a git submodule/);
     expect(await outcome(t, "exists\tvendor/lib/")).toMatch(/"vendor\/lib" is a git submodule/);
     expect(await outcome(t, "exists\tvendor/")).toEqual([["hold", "present", undefined]]);
+  });
+
+  test("a file inside a nested repository, named exactly: the same fault (not a quick hold)", async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, "vendor", "lib", ".git"), { recursive: true });
+    writeFileSync(join(dir, "vendor", "lib", "y"), "y");
+    for (const row of ["exists\tvendor/lib/y", "contains\tvendor/lib/y\ty", "lacks\tvendor/lib/y\tz"]) {
+      expect(await outcome(nodeTree(dir), row)).toMatch(/"vendor\/lib" is a git submodule/);
+    }
+  });
+
+  test("descendSubmodules: a nested repository is ordinary directories (node, memfs, a faulty wrapper)", async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, "vendor", "lib", ".git"), { recursive: true });
+    writeFileSync(join(dir, "vendor", "lib", "y"), "y");
+    const plan = "exists\tvendor/lib/y\ncontains\tvendor/lib/y\ty\nabsent\tvendor/lib/x\nexists\tvendor/lib/";
+    const held = [["hold", "present", undefined], ["hold", "literal present", undefined], ["hold", "not in the tree", undefined], ["hold", "present", undefined]];
+    const trees = [
+      nodeTree(dir, { descendSubmodules: true }),
+      memfsTree(nodeFs as unknown as FsLike, dir, { descendSubmodules: true }),
+      faultyTree(nodeTree(dir, { descendSubmodules: true }), () => undefined),
+    ];
+    for (const t of trees) expect(await outcome(t, plan)).toEqual(held);
+    expect(await outcome(faultyTree(nodeTree(dir), () => undefined), plan)).toMatch(/"vendor\/lib" is a git submodule/);
   });
 });
 
