@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import {
-  BINS, CR_ONLY, ENDLESS, INVALID_UTF8, corruptIndexRepo, expectFault, fifo, git, gitlinkRepo, linkChain, repoWith, runBin, snapshot, zipBombRepo,
+  BINS, CR_ONLY, ENDLESS, INVALID_UTF8, MEMORY_TEST_LIMIT, corruptIndexRepo, expectFault, expectUnderTwiceTheLimit, fifo, git, gitlinkRepo, linkChain, repoWith, runBin, snapshot, zipBombRepo,
 } from "../../../../test-utils/hostile.js";
 import { bomb, declaring, garbage, repackByHand } from "../../src/adapters/pack-fixture.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
@@ -32,6 +32,12 @@ describe("plan-decay: inputs", () => {
     const { dir, before } = await scene();
     const run = await gate(["--root", "t", "--max-input-bytes", "4194304", "-"], dir, ENDLESS);
     expectFault(run, "standard input", /larger than the limit of 4194304 bytes/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("300 MiB on standard input past a 64 MiB limit: peak memory over the baseline stays under twice the limit", async () => {
+    const { dir, before } = await scene();
+    await expectUnderTwiceTheLimit(BINS.gate, ["--root", "t", "--max-input-bytes", String(MEMORY_TEST_LIMIT), "-"], { cwd: dir });
     expect(snapshot(dir)).toEqual(before);
   });
 
