@@ -1,6 +1,8 @@
-// decay (the built bin) against a FIFO nobody ever opens for writing, as a plan, a contract's plan
-// and a journal: refused before it is opened, exit 2, one line naming it. Opening such a FIFO
-// blocks forever, so a run that ends with exit 2 (not killed by runBin's timeout) never opened it.
+// decay (the built bin) against the hostile inputs it can be handed (it reads no standard input):
+// a FIFO nobody ever opens for writing, as a plan, a contract's plan and a journal, /dev/zero, a
+// plan over the 64 MiB bound. Each is refused before it is read: exit 2, one line naming it.
+// Opening such a FIFO blocks forever, so a run that ends with exit 2 (not killed by runBin's
+// timeout) never opened it.
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { compileContract, readPlan, renderContract } from "@decay/contract";
@@ -17,7 +19,7 @@ async function scene(extra: (dir: string) => void | Promise<void>) {
   return { dir, before: snapshot(dir) };
 }
 
-describe("decay: a FIFO input is refused before it is opened", () => {
+describe("decay: inputs are read through the bounded reader", () => {
   test.each([
     ["run", ["run", "pipe.md", "--agent", "node"]],
     ["preflight", ["preflight", "pipe.md"]],
@@ -37,5 +39,16 @@ describe("decay: a FIFO input is refused before it is opened", () => {
     });
     expectFault(await runBin(BIN, ["preflight", "c.md"], { cwd: dir }), "plan.md", /FIFO/);
     expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("/dev/zero (where it exists) and a plan over 64 MiB: refused, never read", async () => {
+    // A sparse file: 64 MiB + 1 by its size, no data written (and none snapshotted).
+    const dir = await tempDir("decay-hostile-executor-");
+    const huge = join(dir, "huge.md");
+    fs.writeFileSync(huge, "");
+    fs.truncateSync(huge, 64 * 1024 * 1024 + 1);
+    expectFault(await runBin(BIN, ["preflight", "huge.md"], { cwd: dir }), "huge.md", /larger than the limit of 67108864 bytes/);
+    if (fs.existsSync("/dev/zero")) expectFault(await runBin(BIN, ["preflight", "/dev/zero"], { cwd: dir }), "/dev/zero", /character device/);
+    expect([fs.readdirSync(dir), fs.statSync(huge).size]).toEqual([["huge.md"], 64 * 1024 * 1024 + 1]);
   });
 });
