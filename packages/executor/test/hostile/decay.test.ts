@@ -31,6 +31,15 @@ describe("decay: inputs are read through the bounded reader", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  test("decay report --json on a run whose report.json is a FIFO", async () => {
+    const { dir, before } = await scene((d) => {
+      fs.writeFileSync(join(d, "REPORT.md"), "# Report\n");
+      fifo(join(d, "report.json"));
+    });
+    expectFault(await runBin(BIN, ["report", ".", "--json"], { cwd: dir }), "report.json", /FIFO/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   test("a contract whose plan (named inside it) is a FIFO: refused, naming the plan", async () => {
     const { dir, before } = await scene(async (d) => {
       const contract = await compileContract(readPlan(PLAN)._unsafeUnwrap(), { planPath: "plan.md", planText: PLAN });
