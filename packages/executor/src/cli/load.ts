@@ -50,10 +50,14 @@ function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): R
     .map((contract) => ({ contract, planText: bytes, file }));
 }
 
-/** The plan a contract names, when it can be read; one that is there but is no regular file, or too large, is a fault. */
-function planOf(repo: string, plan: string): ResultAsync<Uint8Array | undefined, CliFault> {
-  return readBounded({ cwd: repo }, plan).orElse((r) =>
-    r.kind === "unreadable" ? okAsync(undefined) : errAsync<undefined, CliFault>({ code: "read-failed", file: plan, reason: r.reason }),
+/**
+ * A file's bytes (relative to `dir`, or absolute) when it can be read, `undefined` when it cannot
+ * (missing, say); one that is there but is no regular file (a FIFO would block), or is over
+ * 64 MiB, is a fault naming it.
+ */
+export function readIfThere(dir: string, file: string): ResultAsync<Uint8Array | undefined, CliFault> {
+  return readBounded({ cwd: dir }, file).orElse((r) =>
+    r.kind === "unreadable" ? okAsync(undefined) : errAsync<undefined, CliFault>({ code: "read-failed", file, reason: r.reason }),
   );
 }
 
@@ -61,7 +65,7 @@ function planOf(repo: string, plan: string): ResultAsync<Uint8Array | undefined,
 function parsed(file: string, repo: string, text: string): ResultAsync<Loaded, CliFault> {
   const contract = parseContract(text);
   if (contract.isErr()) return errAsync({ code: "contract-fault", file, fault: contract.error });
-  return planOf(repo, contract.value.plan).andThen((planText) => checkedAgainst(file, contract.value, planText));
+  return readIfThere(repo, contract.value.plan).andThen((planText) => checkedAgainst(file, contract.value, planText));
 }
 
 /** A parsed contract and its plan's bytes (when read): a plan that drifted since compiling is a fault. */

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { compileContract, readPlan, renderContract } from "@decay/contract";
 import { describe, expect, test } from "vitest";
-import { REPO, expectFault, fifo, runBin, snapshot } from "../../../../test-utils/hostile.js";
+import { REPO, expectFault, fifo, repoWith, runBin, snapshot } from "../../../../test-utils/hostile.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 
 const BIN = join(REPO, "packages/executor/dist/bin.js");
@@ -28,6 +28,15 @@ describe("decay: inputs are read through the bounded reader", () => {
   ])("decay %s on a FIFO plan", async (_, args) => {
     const { dir, before } = await scene((d) => void fifo(join(d, "pipe.md")));
     expectFault(await runBin(BIN, args, { cwd: dir }), "pipe.md", /FIFO/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("decay run --assumptions naming a FIFO: refused before the run changes anything", async () => {
+    const { dir, before } = await scene((d) => {
+      repoWith(d, { "plan.md": PLAN });
+      fifo(join(d, "pipe.tsv"));
+    });
+    expectFault(await runBin(BIN, ["run", "plan.md", "--agent", "node", "--assumptions", "pipe.tsv"], { cwd: dir }), "pipe.tsv", /FIFO/);
     expect(snapshot(dir)).toEqual(before);
   });
 
