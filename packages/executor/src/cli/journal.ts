@@ -1,7 +1,6 @@
 // `decay journal show|resume|next`: flags become library calls; faults go back to main as values.
-import { rename, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { bestEffort, inputName, readBounded, reasonOf, type StdStreams, writeText } from "@decay/cli-kit";
+import { bestEffort, inputName, readBounded, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { systemGit } from "../node/git.js";
@@ -79,9 +78,9 @@ function describeResume(r: Resume, l: Loaded, next: string): string {
   return out.join("\n") + "\n";
 }
 
-function writeAtomically(path: string, text: string): ResultAsync<void, CliFault> {
-  const tmp = `${path}.decay-${Date.now()}.tmp`;
-  return ResultAsync.fromPromise(writeFile(tmp, text).then(() => rename(tmp, path)), (e): CliFault => ({ code: "file-unwritable", path, reason: reasonOf(e) }));
+/** Replaces the plan through the shared writer: temporary file, fsync, rename, fsync the directory; all or nothing. */
+function writeAtomically(io: StdStreams, path: string, text: string): ResultAsync<void, CliFault> {
+  return writeOutput(io, path, text).mapErr((r): CliFault => ({ code: "file-unwritable", path, reason: r.reason }));
 }
 
 const isJournalFault = (f: JournalFault | ExecFault): f is JournalFault => (JOURNAL_FAULT_CODES as readonly string[]).includes(f.code);
@@ -106,7 +105,7 @@ function resume(io: JournalIo, cmd: Extract<JournalCommand, { kind: "resume" }>)
           if (!cmd.write || (r.changes.length === 0 && r.rulings.length === 0)) return okAsync(text);
           return applyResume(l.text, r)
             .mapErr(libFault(l.path))
-            .asyncAndThen((updated) => writeAtomically(resolve(io.cwd, cmd.plan), updated))
+            .asyncAndThen((updated) => writeAtomically(io, resolve(io.cwd, cmd.plan), updated))
             .map(() => `${text}wrote ${r.changes.length} state change(s) and ${r.rulings.length} Ruling line(s) to ${l.path}\n`);
         }),
     ),
