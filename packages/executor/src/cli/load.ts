@@ -36,7 +36,8 @@ export interface Loaded {
  * is opened (a FIFO nobody writes would block the run forever), a file over 64 MiB by its size.
  */
 function read(cwd: string, file: string): ResultAsync<Uint8Array, CliFault> {
-  return readBounded({ cwd }, file).mapErr((r): CliFault => ({ code: "read-failed", file, reason: r.reason }));
+  // Resolved first: `-` is a file of that name here, never standard input.
+  return readBounded({ cwd }, resolve(cwd, file)).mapErr((r): CliFault => ({ code: "read-failed", file, reason: r.reason }));
 }
 
 /** A plan compiled; its path in the contract is relative to the repository when it lies inside it. */
@@ -56,7 +57,7 @@ function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): R
  * 64 MiB, is a fault naming it.
  */
 export function readIfThere(dir: string, file: string): ResultAsync<Uint8Array | undefined, CliFault> {
-  return readBounded({ cwd: dir }, file).orElse((r) =>
+  return readBounded({ cwd: dir }, resolve(dir, file)).orElse((r) =>
     r.kind === "unreadable" ? okAsync(undefined) : errAsync<undefined, CliFault>({ code: "read-failed", file, reason: r.reason }),
   );
 }
