@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { DirEntry } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { resolveLinkCounted, type Resolved } from "./links.js";
-import type { DirIndex, Listings } from "./listing.js";
+import { type DirIndex, isRepository, type Listings } from "./listing.js";
 import { chain, type Maybe } from "./maybe.js";
 
 /** How a path's spelling differs from the plan's when it is a variant. */
@@ -53,14 +53,6 @@ function variants(index: DirIndex, name: string): readonly Candidate[] {
 
 function child(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
-}
-
-/**
- * Whether a directory's listing makes it a nested repository (a working tree's submodule): it is
- * not the root, it holds `.git`, and the tree does not ask to descend into such directories.
- */
-function isRepository(listings: Listings, dir: string, index: DirIndex): boolean {
-  return dir !== "" && listings.tree.descendsSubmodules !== true && index.named(".git") !== undefined;
 }
 
 /**

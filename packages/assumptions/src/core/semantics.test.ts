@@ -91,6 +91,24 @@ describe("submodules are named, never checked", () => {
     }
   });
 
+  test("a symbolic link into a nested repository, or naming one, reaches into it: the same fault (held before)", async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, "vendor", "lib", ".git"), { recursive: true });
+    writeFileSync(join(dir, "vendor", "lib", "y"), "y");
+    nodeFs.symlinkSync("vendor/lib/y", join(dir, "alias"));
+    nodeFs.symlinkSync("vendor/lib", join(dir, "dirlink"));
+    nodeFs.symlinkSync("vendor/lib/", join(dir, "slashlink"));
+    nodeFs.symlinkSync("../vendor/lib/y", join(dir, "vendor", "up"));
+    for (const row of ["exists\talias", "contains\talias\ty", "exists\tdirlink", "exists\tslashlink/", "exists\tvendor/up", "absent\tdirlink/z"]) {
+      expect(await outcome(nodeTree(dir), row)).toMatch(/^line 1: "vendor\/lib" is a git submodule/);
+    }
+    expect(await outcome(nodeTree(dir, { descendSubmodules: true }), "exists\talias\ncontains\talias\ty\nexists\tdirlink/y")).toEqual([
+      ["hold", "present", undefined],
+      ["hold", "literal present", undefined],
+      ["hold", "present", undefined],
+    ]);
+  });
+
   test("descendSubmodules: a nested repository is ordinary directories (node, memfs, a faulty wrapper)", async () => {
     const dir = await tempDir();
     mkdirSync(join(dir, "vendor", "lib", ".git"), { recursive: true });
