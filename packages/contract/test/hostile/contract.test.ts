@@ -67,8 +67,9 @@ describe("decay-contract: inputs", () => {
     const ticks = PLAN.replace("Acceptance: `pnpm vitest run test/ledger.test.ts`", `Acceptance: ${"`".repeat(40_000)}`);
     const { dir } = await scene((d) => fs.writeFileSync(join(d, "ticks.md"), ticks));
     const run = await contract(["compile", "ticks.md"], dir);
-    expectFault(run, "ticks.md", /acceptance line not understood/);
+    expectFault(run, "ticks.md", /acceptance line not understood: "Acceptance: `{68}"… \(40050 characters\)/);
     expect(run.stderr).not.toMatch(/Regular expression/);
+    expect(run.stderr.length).toBeLessThan(400);
   });
 
   test("a contract truncated at a stage boundary: check --plan is a fault, never exit 0", async () => {
