@@ -44,18 +44,28 @@ export type RecordFault =
   | { readonly code: "invalid-record"; readonly rule: RecordRule; readonly field: string }
   | { readonly code: "credential-in-check"; readonly field: string; readonly kind: CredentialKind };
 
+/** The most characters of the record's own text (a key, a field name, a number) a message quotes. */
+const QUOTE_LIMIT = 80;
+
+/** `text` cut after QUOTE_LIMIT characters (never inside a surrogate pair), then `…` and its length. */
+function clip(text: string): string {
+  if (text.length <= QUOTE_LIMIT) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(QUOTE_LIMIT - 1)) ? QUOTE_LIMIT - 1 : QUOTE_LIMIT;
+  return `${text.slice(0, end)}… (${text.length} characters)`;
+}
+
 /** The one place a record fault becomes a sentence. */
 export function describeRecordFault(fault: RecordFault): string {
   switch (fault.code) {
     case "invalid-json":
       return `invalid JSON at line ${fault.line}, column ${fault.column}: ${fault.detail}`;
     case "duplicate-key":
-      return `invalid JSON at line ${fault.line}, column ${fault.column}: duplicate key ${JSON.stringify(fault.key)}`;
+      return `invalid JSON at line ${fault.line}, column ${fault.column}: duplicate key ${clip(JSON.stringify(fault.key))}`;
     case "number-out-of-range":
-      return `invalid JSON: the number ${fault.text} is out of range for a float`;
+      return `invalid JSON: the number ${clip(fault.text)} is out of range for a float`;
     case "invalid-record":
-      return `${RECORD_RULES[fault.rule]} (field ${fault.field === "" ? "<record>" : fault.field})`;
+      return `${RECORD_RULES[fault.rule]} (field ${fault.field === "" ? "<record>" : clip(fault.field)})`;
     case "credential-in-check":
-      return `credential in check (field ${fault.field}): looks like ${CREDENTIAL_NAMES[fault.kind]}; remove it from the record`;
+      return `credential in check (field ${clip(fault.field)}): looks like ${CREDENTIAL_NAMES[fault.kind]}; remove it from the record`;
   }
 }
