@@ -65,4 +65,14 @@ describe("objects read while resolving --ref pass the pack guard", () => {
     expect(fault.code).toBe("tree-io");
     expect(fault.message).toContain(`the git object ${h[which]} in ${join(h.dir, ".git")}/objects is corrupt`);
   });
+
+  test("a missing parent or tag target is named as a missing object; a missing object the ref itself names is the ref not found", async () => {
+    const h = await history();
+    const loose = (oid: string) => join(h.dir, ".git", "objects", oid.slice(0, 2), oid.slice(2));
+    nodeFs.rmSync(loose(h.first));
+    expect((await listAt(h.dir, "HEAD~1"))._unsafeUnwrapErr().message).toBe(`cannot read the tree root: the git object ${h.first} is missing from ${join(h.dir, ".git")}/objects`);
+    nodeFs.rmSync(loose(h.head));
+    expect((await listAt(h.dir, "v1"))._unsafeUnwrapErr().message).toBe(`cannot read the tree root: the git object ${h.head} is missing from ${join(h.dir, ".git")}/objects`);
+    expect((await listAt(h.dir, h.head))._unsafeUnwrapErr().message).toMatch(new RegExp(`git ref "${h.head}" was not found in `));
+  });
 });

@@ -63,28 +63,31 @@ function baseOid(at: Lookup, rev: Rev): ResultAsync<string, TreeError> {
 }
 
 /**
- * Reads one object, vetted first; a missing one is the ref's fault (as before), any other failure
- * names the object.
+ * Reads one object, vetted first. The object the ref itself names (`named`) missing is the ref's
+ * fault ("not found"); any other failure, a missing parent or tag target included, names the object.
  */
-function objectAt(at: Lookup, oid: string) {
+function objectAt(at: Lookup, oid: string, named: boolean) {
   const { fs, layout, cache } = at;
   const read = () => (at.vet ?? noVet)(oid).then(() => readObject({ fs, gitdir: layout.commondir, oid, cache, format: "parsed" }));
   return gitCall(read, (e) => {
-    const problem = problemOf(e, layout.commondir);
+    const problem = named ? problemOf(e, layout.commondir) : undefined;
     return problem !== undefined ? refError(at.ref, problem) : treeError("tree-io", "", objectProblem(e, oid, layout.commondir));
   });
 }
 
 const noVet = (): Promise<void> => Promise.resolve();
 
-/** Annotated tags peeled at most this many times (git's own limit on nested tags is far lower in practice). */
+/** Annotated tags peeled at most this many times: a longer chain is refused, not followed. */
 const MAX_PEEL = 64;
 
-/** Reads a commit, peeling annotated tags (each tag object vetted like the commit); a tree or blob is `not-a-commit`. */
-async function commitAt(at: Lookup, start: string): Promise<Result<Commit, TreeError>> {
+/**
+ * Reads a commit, peeling annotated tags (each tag object vetted like the commit); a tree or blob
+ * is `not-a-commit`. `named`: `start` is the object the ref names (not a parent reached by a suffix).
+ */
+async function commitAt(at: Lookup, start: string, named: boolean): Promise<Result<Commit, TreeError>> {
   let oid = start;
   for (let peeled = 0; peeled <= MAX_PEEL; peeled++) {
-    const read = await objectAt(at, oid);
+    const read = await objectAt(at, oid, named && peeled === 0);
     if (read.isErr()) return err(read.error);
     const o = read.value;
     if (o.format === "parsed" && o.type === "commit") return ok({ oid, tree: o.object.tree, parents: o.object.parent });
@@ -108,7 +111,7 @@ async function applyStep(at: Lookup, from: Commit, step: RevStep): Promise<Resul
           : { kind: "no-such-parent", commit: here.oid, n: step.n, parents: here.parents.length };
       return err(refError(at.ref, problem));
     }
-    const read = await commitAt(at, next);
+    const read = await commitAt(at, next, false);
     if (read.isErr()) return err(read.error);
     here = read.value;
   }
@@ -132,7 +135,7 @@ async function applySteps(at: Lookup, start: Commit, steps: readonly RevStep[]):
  */
 export function resolveCommit(at: Lookup): ResultAsync<Commit, TreeError> {
   return parseRev(at.ref)
-    .asyncAndThen((rev) => baseOid(at, rev).andThen((oid) => new ResultAsync(commitAt(at, oid))).map((start) => ({ rev, start })))
+    .asyncAndThen((rev) => baseOid(at, rev).andThen((oid) => new ResultAsync(commitAt(at, oid, true))).map((start) => ({ rev, start })))
     .andThen(({ rev, start }) => new ResultAsync(applySteps(at, start, rev.steps)));
 }
 
