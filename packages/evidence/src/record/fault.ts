@@ -1,3 +1,4 @@
+import { isJsonNumber } from "./number.js";
 import type { CredentialKind } from "./text.js";
 
 /**
@@ -52,6 +53,19 @@ function clip(text: string): string {
   if (text.length <= QUOTE_LIMIT) return text;
   const end = /[\uD800-\uDBFF]/.test(text.charAt(QUOTE_LIMIT - 1)) ? QUOTE_LIMIT - 1 : QUOTE_LIMIT;
   return `${text.slice(0, end)}… (${text.length} characters)`;
+}
+
+/**
+ * Any value as a message shows it, without ever calling its own `toString` (`{"toString": 0}`
+ * throws): a string clipped, a number or boolean as written, else what kind of value it is.
+ */
+export function shownValue(value: unknown): string {
+  if (typeof value === "string") return clip(value);
+  if (typeof value === "bigint" || typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value === null || value === undefined) return "null";
+  if (isJsonNumber(value)) return String(value.value);
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /** The one place a record fault becomes a sentence. */

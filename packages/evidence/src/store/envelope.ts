@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
-import type { RecordFault } from "../record/fault.js";
+import { type RecordFault, shownValue } from "../record/fault.js";
 import { contentHash, recordToJson } from "../record/hash.js";
 import { isJsonNumber, jsonInt, type JsonValue } from "../record/number.js";
 import { CONTENT_FIELDS, recordFields, type EvidenceRecord } from "../record/schema.js";
@@ -89,20 +89,12 @@ export function decodeEnvelope(value: JsonValue, path: string, pathFor: (record:
   const record = content.value;
   const digest = contentHash(record);
   if (raw.content_sha256 !== digest) {
-    return err({ code: "content-hash-mismatch", path, expected: digest, actual: claimedHash(raw.content_sha256) });
+    return err({ code: "content-hash-mismatch", path, expected: digest, actual: typeof raw.content_sha256 === "string" ? raw.content_sha256 : `${shownValue(raw.content_sha256)}, not a string` });
   }
   const expected = pathFor(record);
   if (path !== expected || raw.local_pending_path !== path) return err({ code: "envelope-path-mismatch", path, expected });
   const rest = decodeState(value, raw, record, path);
   return rest.isErr() ? bad(rest.error.field, rest.error.detail) : ok(rest.value);
-}
-
-/** The saved content_sha256 as a message shows it: the string, else what kind of value stands there (never String() of it: `{"toString": 0}` throws). */
-function claimedHash(value: JsonValue | undefined): string {
-  if (typeof value === "string") return value;
-  if (value === null || value === undefined) return "null";
-  if (isJsonNumber(value)) return "a number, not a string";
-  return Array.isArray(value) ? "a list, not a string" : `${typeof value === "object" ? "an object" : `a ${typeof value}`}, not a string`;
 }
 
 /** The publication half of an envelope, checked in the reference's order after the content. */
