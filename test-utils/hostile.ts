@@ -197,3 +197,24 @@ export function linkChain(dir: string, n: number): string {
   fs.symlinkSync(".", join(dir, "d"));
   return `${Array.from({ length: n }, () => "d").join("/")}/x`;
 }
+
+/** The input bound the memory tests set: large enough that the input, not Node's own baseline, dominates. */
+export const MEMORY_TEST_LIMIT = 64 * 1024 * 1024;
+
+/** 300 MiB of one repeated line, far past `MEMORY_TEST_LIMIT`, written by the test itself with backpressure (no generator process that could outlive it). */
+export const FLOOD: Stdin = { chunk: Buffer.from("exists\tsrc/a.ts\n".repeat(4096)), bytes: 300 * 1024 * 1024 };
+
+/**
+ * Runs `bin` with `args` (which set `--max-input-bytes MEMORY_TEST_LIMIT` and read `-`) twice:
+ * on a tiny standard input, its baseline, and on `FLOOD`, which must be refused as standard
+ * input over the limit. The flood's peak resident memory (maxRSS, the kernel's VmHWM, read as
+ * the process exits) may exceed the baseline's by less than twice the limit.
+ */
+export async function expectUnderTwiceTheLimit(bin: string, args: readonly string[], opts: { cwd: string; env?: Record<string, string> }): Promise<{ baselineKiB: number; floodKiB: number }> {
+  const baseline = await runBin(bin, args, { ...opts, stdin: "x\n" });
+  const flood = await runBin(bin, args, { ...opts, stdin: FLOOD });
+  expect({ status: flood.status, stderr: flood.stderr }).toMatchObject({ status: 2, stderr: expect.stringMatching(/standard input.*larger than the limit of 67108864 bytes/) });
+  expect(Number.isFinite(baseline.maxRssKiB) && Number.isFinite(flood.maxRssKiB)).toBe(true);
+  expect(flood.maxRssKiB - baseline.maxRssKiB).toBeLessThan((2 * MEMORY_TEST_LIMIT) / 1024);
+  return { baselineKiB: baseline.maxRssKiB, floodKiB: flood.maxRssKiB };
+}

@@ -45,6 +45,13 @@ export interface TreeReader {
    * memfs). The core takes it when present and judges most rows without a promise.
    */
   readonly now?: TreeReaderNow;
+  /**
+   * Optional: `true` when a nested repository in this tree (a checked-out submodule: a directory
+   * other than the root that holds `.git`) is read as ordinary directories. Absent or `false`:
+   * naming one or reaching into it is a `submodule` fault. A gitlink (`submodule` entry) is a
+   * fault either way: nothing is checked out there to descend into.
+   */
+  readonly descendsSubmodules?: boolean;
   /** Reads a symbolic link's target text as stored. */
   readLink(path: string): ResultAsync<string, TreeError>;
 }

@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { ResultAsync } from "neverthrow";
 
 /** A stream a CLI writes text to. A throw or a rejected promise means the write failed. */
@@ -42,24 +40,7 @@ export async function bestEffort(w: CliWriter, text: string): Promise<void> {
   }
 }
 
-/** Reads a byte source (standard input) to its end. */
-export async function drain(source: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of source) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
-}
-
 /** The name a command-line input is reported by: the path as given, or `standard input` for `-`. */
 export function inputName(input: string): string {
   return input === "-" ? "standard input" : input;
-}
-
-/**
- * Reads a file named on the command line (resolved against `cwd`), or standard input for `-`.
- * Rejects as node:fs does. The file is read synchronously: a CLI has nothing else to do
- * meanwhile, and the first asynchronous file call starts libuv's thread pool (a few
- * milliseconds of a short run).
- */
-export function readArgument(io: StdStreams, input: string): Promise<Uint8Array> {
-  return Promise.resolve().then(() => (input === "-" ? drain(io.stdin) : readFileSync(resolve(io.cwd, input))));
 }

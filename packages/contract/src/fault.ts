@@ -43,12 +43,22 @@ export type ContractFault =
   | { code: "not-utf8"; line: number; offset: number; column: number; byte: string }
   | { code: "cr-line-endings"; line: number };
 
+/** The most characters of a plan's own text a message quotes; the rest is counted, not echoed. */
+const QUOTE_LIMIT = 80;
+
+/** `"text"` in double quotes, cut after QUOTE_LIMIT characters (never inside a surrogate pair) with `…` and the length. */
+function q(text: string): string {
+  if (text.length <= QUOTE_LIMIT) return `"${text}"`;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(QUOTE_LIMIT - 1)) ? QUOTE_LIMIT - 1 : QUOTE_LIMIT;
+  return `"${text.slice(0, end)}"… (${text.length} characters)`;
+}
+
 /** The sentence for a fault, rendered from its data; the one place faults become words. */
 export function describeFault(fault: ContractFault): string {
   const at = `line ${fault.line}: `;
   switch (fault.code) {
     case "no-recommendation":
-      return `${at}no staged recommendation${fault.heading === undefined ? " (the plan has no heading)" : ` ("${fault.heading}" is the first of the headings looked at)`}: no heading numbered 6 or naming Recommendation, Migration sequence, Stages or Rollout, and no Stage/Phase/Step/Milestone headings`;
+      return `${at}no staged recommendation${fault.heading === undefined ? " (the plan has no heading)" : ` (${q(fault.heading)} is the first of the headings looked at)`}: no heading numbered 6 or naming Recommendation, Migration sequence, Stages or Rollout, and no Stage/Phase/Step/Milestone headings`;
     case "encoding":
       return `${at}the plan is ${fault.encoding}, not UTF-8: save it as UTF-8 and compile again`;
     case "structure-unread":
@@ -56,29 +66,29 @@ export function describeFault(fault: ContractFault): string {
     case "import-unrecognised":
       return `${at}not a task plan (### Task N), a spec-kit tasks.md (## Phase N with - [ ] T001 tasks) or an OpenSpec tasks.md (## 1. Group with - [ ] 1.1 tasks): nothing to import`;
     case "duplicate-label":
-      return `${at}a second stage labelled "${fault.label}" (the first is on line ${fault.first}): each stage needs its own label`;
+      return `${at}a second stage labelled ${q(fault.label)} (the first is on line ${fault.first}): each stage needs its own label`;
     case "task-plan":
-      return `${at}"${fault.heading}" starts a task plan, not a staged recommendation; an execution record's progress is a claim, not acceptance. Write a recommendation section with stages, Exit: and Acceptance: lines (docs/plan-format.md), or convert it with decay-contract import`;
+      return `${at}${q(fault.heading)} starts a task plan, not a staged recommendation; an execution record's progress is a claim, not acceptance. Write a recommendation section with stages, Exit: and Acceptance: lines (docs/plan-format.md), or convert it with decay-contract import`;
     case "recommendation-not-staged":
-      return `${at}recommendation is not staged: "${fault.heading}" holds no stage headings (### Stage 1: Title, ### Phase B, ### Step 2 — Title, ### Milestone 3, ### S1: Title) and no numbered list (1. **Title** …); stage boundaries are not invented`;
+      return `${at}recommendation is not staged: ${q(fault.heading)} holds no stage headings (### Stage 1: Title, ### Phase B, ### Step 2 — Title, ### Milestone 3, ### S1: Title) and no numbered list (1. **Title** …); stage boundaries are not invented`;
     case "acceptance-invalid":
       return `${at}${acceptanceText(fault)}`;
     case "duplicate-exit":
       return `${at}a second Exit: line in the same stage (the first is on line ${fault.first})`;
     case "depends-unknown":
-      return `${at}Depends on names "${fault.ref}", which is no earlier stage of this plan`;
+      return `${at}Depends on names ${q(fault.ref)}, which is no earlier stage of this plan`;
     case "row-writer-failed":
       return `${at}the row writer failed for stage ${fault.stage}: ${fault.reason}`;
     case "row-invalid":
       return `${at}row ${fault.index + 1} the row writer gave for stage ${fault.stage} is invalid: ${fault.issue}`;
     case "contract-malformed":
-      return `${at}expected ${fault.expected}, found ${JSON.stringify(fault.found)}`;
+      return `${at}expected ${fault.expected}, found ${q(JSON.stringify(fault.found).slice(1, -1))}`;
     case "contract-invalid":
       return `${at}${fault.path ? `${fault.path}: ` : ""}${fault.issue}`;
     case "contract-integrity":
       return `${at}the contract does not match its own ${fault.field} (recorded ${fault.recorded}, found ${fault.found}): it was truncated or edited after it was compiled; compile the plan again`;
     case "contract-version":
-      return `${at}contract format ${JSON.stringify(fault.found)} is not supported; this reader supports ${fault.supported.join(", ")}`;
+      return `${at}contract format ${q(JSON.stringify(fault.found).slice(1, -1))} is not supported; this reader supports ${fault.supported.join(", ")}`;
     case "cr-line-endings":
       return `${at}line endings are CR only; convert to LF or CRLF`;
     case "not-utf8":
@@ -92,28 +102,28 @@ const PROSE = "or put <!-- decay: prose --> on the line before it to keep it as 
 function unreadText(kind: UnreadKind, text: string): string {
   switch (kind) {
     case "stage-heading":
-      return `"${text}" looks like a stage heading but was read as no stage: write it as a stage heading inside the recommendation (### Stage 1: Title, ### Phase B: Title, ### Step 2 — Title), ${PROSE}`;
+      return `${q(text)} looks like a stage heading but was read as no stage: write it as a stage heading inside the recommendation (### Stage 1: Title, ### Phase B: Title, ### Step 2 — Title), ${PROSE}`;
     case "acceptance":
-      return `"${text}" looks like an acceptance line but was not read: write it inside a stage as Acceptance: \`command\` exits 0, ${PROSE}`;
+      return `${q(text)} looks like an acceptance line but was not read: write it inside a stage as Acceptance: \`command\` exits 0, ${PROSE}`;
     case "exit":
-      return `"${text}" looks like an exit criterion but was not read: write it inside a stage as Exit: text, ${PROSE}`;
+      return `${q(text)} looks like an exit criterion but was not read: write it inside a stage as Exit: text, ${PROSE}`;
   }
 }
 
 type AcceptanceInvalid = Extract<ContractFault, { code: "acceptance-invalid" }>;
 
 function acceptanceText(f: AcceptanceInvalid): string {
-  const quote = `"Acceptance: ${f.text}"`;
-  const write = f.write === undefined ? "" : `; write: ${f.write}`;
+  const quote = q(`Acceptance: ${f.text}`);
+  const write = f.write === undefined ? "" : `; write: ${f.write.length <= QUOTE_LIMIT ? f.write : q(f.write)}`;
   switch (f.problem) {
     case "fenced-command":
-      return `"${f.text}" is followed by a fenced block: an acceptance command is one inline code span on the Acceptance: line itself${write}`;
+      return `${q(f.text)} is followed by a fenced block: an acceptance command is one inline code span on the Acceptance: line itself${write}`;
     case "words-before-command":
-      return `acceptance line not understood: ${quote}: "${f.unread ?? ""}" before the command is not read${f.after === undefined ? "" : `, nor is "${f.after}" after it`}; the line starts with the command in backticks, then ${EXPECTATIONS}${write}`;
+      return `acceptance line not understood: ${quote}: ${q(f.unread ?? "")} before the command is not read${f.after === undefined ? "" : `, nor is ${q(f.after)} after it`}; the line starts with the command in backticks, then ${EXPECTATIONS}${write}`;
     case "list-item-not-command":
-      return `acceptance list item not understood: "${f.text}": each item under an Acceptance: line starts with a command in backticks, then ${EXPECTATIONS}; for criteria a person checks, put <!-- decay: prose --> on the line before the Acceptance label`;
+      return `acceptance list item not understood: ${q(f.text)}: each item under an Acceptance: line starts with a command in backticks, then ${EXPECTATIONS}; for criteria a person checks, put <!-- decay: prose --> on the line before the Acceptance label`;
     case "unrecognised":
-      return `acceptance line not understood: ${quote}: "${f.unread ?? f.text}" is not read; after the command write ${EXPECTATIONS}`;
+      return `acceptance line not understood: ${quote}: ${q(f.unread ?? f.text)} is not read; after the command write ${EXPECTATIONS}`;
     case "no-command":
       return `acceptance line not understood: ${f.text === "" ? '"Acceptance:" has nothing after it and no list of commands under it' : `${quote} holds no command in backticks`}; write Acceptance: \`command\` exits 0, ${PROSE}`;
     default:

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { decodeUtf8, firstInvalidByte } from "./decode.js";
+import { describeFault } from "./fault.js";
 import { looksLikeContract, parseContract } from "./parse-contract.js";
 import { renderContract } from "./render.js";
 import { readCodeSpan } from "./text.js";
@@ -55,6 +56,18 @@ describe("no regular expression is built from input", () => {
     expect(readCodeSpan({ text: `${ticks}x`, pos: 0 })).toBeNull();
     expect(readCodeSpan({ text: `${ticks}x${ticks}`, pos: 0 })).toBe("x");
     expect(readCodeSpan({ text: "``a`b``", pos: 0 })).toBe("a`b");
+  });
+});
+
+describe("messages quote at most 80 characters of the plan's own text", () => {
+  test("a long heading, label or acceptance line is cut with an ellipsis and its length", () => {
+    const long = "x".repeat(100_000);
+    const heading = describeFault({ code: "task-plan", line: 1, heading: long });
+    expect(heading).toBe(`line 1: "${"x".repeat(80)}"… (100000 characters) starts a task plan${heading.split("starts a task plan")[1]}`);
+    const acceptance = describeFault({ code: "acceptance-invalid", line: 3, problem: "no-command", text: long });
+    expect(acceptance).toContain(`"Acceptance: ${"x".repeat(68)}"… (100012 characters) holds no command`);
+    for (const f of [heading, acceptance, describeFault({ code: "duplicate-label", line: 2, label: long, first: 1 })]) expect(f.length).toBeLessThan(600);
+    expect(describeFault({ code: "depends-unknown", line: 4, ref: "S9" })).toBe('line 4: Depends on names "S9", which is no earlier stage of this plan');
   });
 });
 

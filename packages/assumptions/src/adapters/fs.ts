@@ -10,6 +10,12 @@ export type { DirentLike, StatsLike, TreeFs } from "./fs-calls.js";
 export interface FsTreeOptions {
   /** How the tree names itself in reports; defaults to the root as given. */
   readonly describe?: string;
+  /**
+   * Read a checked-out submodule (a nested repository: a directory other than the root that
+   * holds `.git`) as ordinary directories instead of refusing it as a `submodule` fault.
+   * Default `false`.
+   */
+  readonly descendSubmodules?: boolean;
 }
 
 // The answer is already known: one settled promise, not a chain of them.
@@ -101,11 +107,12 @@ export function fsTree(fs: TreeFs, root: string, opts: FsTreeOptions = {}): Tree
     list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
     readWith: (path, maxBytes, use) => lend((take) => readAt(path, maxBytes, take).map(use)),
   };
-  return {
+  const tree: TreeReader = {
     describe: opts.describe ?? root,
     now,
     list: (path) => later(now.list(path)),
     read: (path, maxBytes) => later(readAt(path, maxBytes, alloc)),
     readLink: (path) => later(guarded(path, () => readLink(fs, abs(path), path))),
   };
+  return opts.descendSubmodules === true ? { ...tree, descendsSubmodules: true } : tree;
 }

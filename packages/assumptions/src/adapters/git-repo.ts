@@ -5,7 +5,8 @@ import { resolveRef } from "isomorphic-git";
 import type { PromiseFsClient } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeError } from "../tree.js";
-import { errorCode, joinTree, treeError } from "./tree-error.js";
+import { isRefusal } from "./git-guard.js";
+import { errorCode, errorWords, joinTree, treeError } from "./tree-error.js";
 
 /** A filesystem isomorphic-git can use (node:fs, a memfs `fs`), typed for the one call made here. */
 export type GitFs = PromiseFsClient & {
@@ -31,6 +32,14 @@ function missing(e: unknown): boolean {
  */
 export function gitCall<T>(run: () => Promise<T>, onError: (e: unknown) => TreeError): ResultAsync<T, TreeError> {
   return ResultAsync.fromPromise(Promise.resolve().then(run), onError);
+}
+
+/** The words for a failed object read: the guard's sentence, a missing object, or a corrupt one, each naming the object. */
+export function objectProblem(e: unknown, oid: string, gitdir: string): string {
+  if (isRefusal(e)) return e.detail;
+  const code = errorCode(e);
+  if (code === "NotFoundError") return `the git object ${oid} is missing from ${gitdir}/objects`;
+  return `the git object ${oid} in ${gitdir}/objects is corrupt: ${errorWords(e)}`;
 }
 
 /** `gitCall`, where a missing file, directory or object answers `undefined` instead of failing. */

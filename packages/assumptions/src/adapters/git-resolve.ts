@@ -1,23 +1,28 @@
 // Which commit a ref names: its base through the refs (or, when no ref has that name, as an
 // abbreviated id), peeled to a commit, then its `~`/`^` suffixes walked through parent lists.
-import { expandOid, readCommit } from "isomorphic-git";
+import { expandOid, readObject } from "isomorphic-git";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { TreeError } from "../tree.js";
-import { type GitFs, gitCall, type RepoLayout, resolveName } from "./git-repo.js";
+import { type GitFs, gitCall, objectProblem, type RepoLayout, resolveName } from "./git-repo.js";
 import { parseRev, type RefProblem, refError, type Rev, type RevStep } from "./git-rev.js";
 import { errorCode, errorWords, treeError } from "./tree-error.js";
 
-/** One resolution: the repository, the ref as the user gave it, isomorphic-git's object cache. */
-interface Lookup {
+/**
+ * One resolution: the repository, the ref as the user gave it, isomorphic-git's object cache, and
+ * the vetting each object passes before it is read (the pack guard; none by default).
+ */
+export interface Lookup {
   readonly fs: GitFs;
   readonly layout: RepoLayout;
   readonly ref: string;
   readonly cache: object;
+  readonly vet?: (oid: string) => Promise<void>;
 }
 
-/** A commit and its parents, in the order the commit lists them. */
-interface Commit {
+/** A commit, its root tree and its parents, in the order the commit lists them. */
+export interface Commit {
   readonly oid: string;
+  readonly tree: string;
   readonly parents: readonly string[];
 }
 
@@ -57,13 +62,39 @@ function baseOid(at: Lookup, rev: Rev): ResultAsync<string, TreeError> {
   });
 }
 
-/** Reads a commit, peeling annotated tags; a tree or blob is `not-a-commit`. */
-function commitAt(at: Lookup, oid: string): ResultAsync<Commit, TreeError> {
+/**
+ * Reads one object, vetted first. The object the ref itself names (`named`) missing is the ref's
+ * fault ("not found"); any other failure, a missing parent or tag target included, names the object.
+ */
+function objectAt(at: Lookup, oid: string, named: boolean) {
   const { fs, layout, cache } = at;
-  return attempt(at, () => readCommit({ fs, gitdir: layout.commondir, oid, cache })).map((c) => ({
-    oid: c.oid,
-    parents: c.commit.parent,
-  }));
+  const read = () => (at.vet ?? noVet)(oid).then(() => readObject({ fs, gitdir: layout.commondir, oid, cache, format: "parsed" }));
+  return gitCall(read, (e) => {
+    const problem = named ? problemOf(e, layout.commondir) : undefined;
+    return problem !== undefined ? refError(at.ref, problem) : treeError("tree-io", "", objectProblem(e, oid, layout.commondir));
+  });
+}
+
+const noVet = (): Promise<void> => Promise.resolve();
+
+/** Annotated tags peeled at most this many times: a longer chain is refused, not followed. */
+const MAX_PEEL = 64;
+
+/**
+ * Reads a commit, peeling annotated tags (each tag object vetted like the commit); a tree or blob
+ * is `not-a-commit`. `named`: `start` is the object the ref names (not a parent reached by a suffix).
+ */
+async function commitAt(at: Lookup, start: string, named: boolean): Promise<Result<Commit, TreeError>> {
+  let oid = start;
+  for (let peeled = 0; peeled <= MAX_PEEL; peeled++) {
+    const read = await objectAt(at, oid, named && peeled === 0);
+    if (read.isErr()) return err(read.error);
+    const o = read.value;
+    if (o.format === "parsed" && o.type === "commit") return ok({ oid, tree: o.object.tree, parents: o.object.parent });
+    if (o.format !== "parsed" || o.type !== "tag") return err(refError(at.ref, { kind: "not-a-commit", type: o.type }));
+    oid = o.object.object;
+  }
+  return err(treeError("tree-io", "", `resolving git ref ${JSON.stringify(at.ref)}: more than ${MAX_PEEL} annotated tags in a chain`));
 }
 
 /** Applies one suffix: `~N` takes the first parent N times; `^N` the N-th parent once (`^0`: none). */
@@ -80,30 +111,35 @@ async function applyStep(at: Lookup, from: Commit, step: RevStep): Promise<Resul
           : { kind: "no-such-parent", commit: here.oid, n: step.n, parents: here.parents.length };
       return err(refError(at.ref, problem));
     }
-    const read = await commitAt(at, next);
+    const read = await commitAt(at, next, false);
     if (read.isErr()) return err(read.error);
     here = read.value;
   }
   return ok(here);
 }
 
-async function applySteps(at: Lookup, start: Commit, steps: readonly RevStep[]): Promise<Result<string, TreeError>> {
+async function applySteps(at: Lookup, start: Commit, steps: readonly RevStep[]): Promise<Result<Commit, TreeError>> {
   let here = start;
   for (const step of steps) {
     const next = await applyStep(at, here, step);
     if (next.isErr()) return err(next.error);
     here = next.value;
   }
-  return ok(here.oid);
+  return ok(here);
 }
 
 /**
- * The commit id `ref` names in the repository `layout`, as `git rev-parse REF^{commit}` would
- * give it, for the syntax `parseRev` accepts; every other outcome is a `TreeError` naming the ref.
+ * The commit `ref` names in the repository, as `git rev-parse REF^{commit}` would give it, for
+ * the syntax `parseRev` accepts, with its root tree; every object on the way (tags peeled,
+ * parents walked) passes `vet` before it is read. Any other outcome is a `TreeError`.
  */
-export function resolveRev(fs: GitFs, layout: RepoLayout, ref: string, cache: object = {}): ResultAsync<string, TreeError> {
-  const at: Lookup = { fs, layout, ref, cache };
-  return parseRev(ref)
-    .asyncAndThen((rev) => baseOid(at, rev).andThen((oid) => commitAt(at, oid)).map((start) => ({ rev, start })))
+export function resolveCommit(at: Lookup): ResultAsync<Commit, TreeError> {
+  return parseRev(at.ref)
+    .asyncAndThen((rev) => baseOid(at, rev).andThen((oid) => new ResultAsync(commitAt(at, oid, true))).map((start) => ({ rev, start })))
     .andThen(({ rev, start }) => new ResultAsync(applySteps(at, start, rev.steps)));
+}
+
+/** The commit id `ref` names in the repository `layout` (`resolveCommit` without a vetting). */
+export function resolveRev(fs: GitFs, layout: RepoLayout, ref: string, cache: object = {}): ResultAsync<string, TreeError> {
+  return resolveCommit({ fs, layout, ref, cache }).map((c) => c.oid);
 }

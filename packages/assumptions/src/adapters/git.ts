@@ -2,15 +2,15 @@ import { readBlob, readTree } from "isomorphic-git";
 import type { TreeEntry } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
-import { type GitFs, gitCall, locateRepository } from "./git-repo.js";
-import { resolveRev } from "./git-resolve.js";
+import { type GitFs, gitCall, locateRepository, objectProblem } from "./git-repo.js";
+import { resolveCommit } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
 
 /** The git mode of a gitlink (a submodule's commit). */
 const MODE_GITLINK = "160000";
-import { guardedFs, isRefusal } from "./git-guard.js";
+import { guardedFs } from "./git-guard.js";
 import { type PackFs, packVetter } from "./git-pack-guard.js";
-import { errorCode, errorWords, escapesTree, joinTree, treeError } from "./tree-error.js";
+import { escapesTree, joinTree, treeError } from "./tree-error.js";
 
 /** Options of `gitTree`: the filesystem, the repository's working directory, the ref to read. */
 export interface GitTreeOptions {
@@ -42,23 +42,14 @@ function typeOfMode(mode: string): EntryType {
   return mode.startsWith("100") ? "file" : "other";
 }
 
-/** The words for a failed object read: the guard's sentence, a missing object, or a corrupt one, each naming the object. */
-function objectProblem(e: unknown, oid: string, gitdir: string): string {
-  if (isRefusal(e)) return e.detail;
-  const code = errorCode(e);
-  if (code === "NotFoundError") return `the git object ${oid} is missing from ${gitdir}/objects`;
-  return `the git object ${oid} in ${gitdir}/objects is corrupt: ${errorWords(e)}`;
-}
-
 /** One isomorphic-git object read on behalf of `path`; any failure is `tree-io` there, naming the object. */
 function call<T>(path: string, oid: string, gitdir: string, run: () => Promise<T>): ResultAsync<T, TreeError> {
   return gitCall(run, (e) => treeError("tree-io", path, objectProblem(e, oid, gitdir)));
 }
 
-/** Object reads bound to one repository, with trees cached by object id; each packed object is vetted first. */
-function objectsOf(fs: GitFs, gitdir: string, cache: object, maxObjectBytes: number): GitObjects {
+/** Object reads bound to one repository, with trees cached by object id; each packed object is vetted first by `vet`. */
+function objectsOf(fs: GitFs, gitdir: string, cache: object, vet: (oid: string) => Promise<void>): GitObjects {
   const trees = new Map<string, ResultAsync<readonly TreeEntry[], TreeError>>();
-  const vet = packVetter(fs.promises as unknown as PackFs, joinTree(gitdir, "objects"), maxObjectBytes);
   return {
     entries: (oid, path) => {
       const known = trees.get(oid);
@@ -112,10 +103,11 @@ export function gitTree(opts: GitTreeOptions): TreeReader {
   const begin = () =>
     (start ??= locateRepository(fs, dir).andThen((layout) => {
       const cache = {};
-      const objects = objectsOf(fs, layout.commondir, cache, maxObjectBytes);
-      return resolveRev(fs, layout, ref, cache).andThen((oid) =>
-        call("", oid, layout.commondir, () => readTree({ fs, gitdir: layout.commondir, oid, cache })).map((t) => ({ objects, root: t.oid })),
-      );
+      // One vetting of packed objects for the whole tree: the commits and tags the ref passes
+      // through, and every tree and blob read after.
+      const vet = packVetter(fs.promises as unknown as PackFs, joinTree(layout.commondir, "objects"), maxObjectBytes);
+      const objects = objectsOf(fs, layout.commondir, cache, vet);
+      return resolveCommit({ fs, layout, ref, cache, vet }).map((commit) => ({ objects, root: commit.tree }));
     }));
   const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>
     escapesTree(path)

@@ -5,34 +5,40 @@ import { argFault, type CliFault } from "./faults.js";
 /** How a check's report is printed. */
 export type OutputMode = "human" | "json" | "github" | "sarif" | "junit";
 
+/** Where the tree is read: `--ref` (a commit) and `--descend-submodules`, when given. */
+export interface TreeFlags {
+  readonly ref?: string;
+  /** `--descend-submodules`: read a checked-out nested repository as ordinary directories. */
+  readonly descendSubmodules?: boolean;
+}
+
 /** What one invocation of plan-decay asks for, after its flags were read. */
 export type Command =
   | { readonly kind: "help" }
   | { readonly kind: "version" }
-  | {
+  | (TreeFlags & {
       readonly kind: "check";
       readonly root: string;
       /** The assumptions file as given; `-` is standard input. */
       readonly input: string;
-      readonly ref?: string;
       readonly output: OutputMode;
       /** `--max-input-bytes`: the bound on the assumptions file (default 64 MiB). */
       readonly maxInputBytes?: number;
-    }
-  | { readonly kind: "digest"; readonly root: string; readonly path: string; readonly ref?: string }
-  | {
+    })
+  | (TreeFlags & { readonly kind: "digest"; readonly root: string; readonly path: string })
+  | (TreeFlags & {
       readonly kind: "author";
       readonly root: string;
       readonly reads: readonly string[];
       readonly edits: readonly string[];
       readonly creates: readonly string[];
       readonly out?: string;
-      readonly ref?: string;
-    };
+    });
 
 const COMMON = {
   root: { type: "string", allowEmpty: true },
   ref: { type: "string" },
+  "descend-submodules": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const satisfies FlagSpecs;
@@ -79,9 +85,10 @@ function outputOf(s: Check): Result<OutputMode, CliFault> {
   return json === true ? err({ code: "usage-conflict", first: "--json", second: `--format ${known}` }) : ok(known);
 }
 
-function withRef<T extends object>(command: T, s: Check | Author): T & { ref?: string } {
+function withRef<T extends object>(command: T, s: Check | Author): T & TreeFlags {
   const ref = s.values.ref;
-  return ref === undefined ? command : { ...command, ref };
+  const tree = s.values["descend-submodules"] === true ? { ...command, descendSubmodules: true } : command;
+  return ref === undefined ? tree : { ...tree, ref };
 }
 
 function digestCommand(s: Check, root: string, path: string): Result<Command, CliFault> {

@@ -3,7 +3,7 @@ import { annotation, versionLine } from "@decay/cli-kit";
 import { okAsync, ResultAsync } from "neverthrow";
 import { nodeTree } from "../node/tree.js";
 import type { TreeReader } from "../tree.js";
-import { askedOutput, parseArgs, type Command, type OutputMode } from "./args.js";
+import { askedOutput, parseArgs, type Command, type OutputMode, type TreeFlags } from "./args.js";
 import { EXIT, exitCodeFor, type GateFault } from "./exit.js";
 import { CLI_FAULT_CODES, describeCliFault, type CliFault } from "./faults.js";
 import { authorAssumptions, checkTree, describeFault, digestPath, parseAssumptions, type Report } from "./gate.js";
@@ -19,13 +19,26 @@ type CheckCommand = Extract<Command, { kind: "check" }>;
 type DigestCommand = Extract<Command, { kind: "digest" }>;
 type AuthorCommand = Extract<Command, { kind: "author" }>;
 
-/** How a fault is shown: the output mode and the assumptions file as the CI formats name it. */
+/**
+ * How a fault is shown: the output mode, the assumptions file as given (for annotations), and
+ * whether `--descend-submodules` was asked of a commit (`--ref`), where it cannot apply.
+ */
 interface FaultContext {
   readonly output: OutputMode;
   readonly file?: string;
+  readonly descendInCommit?: boolean;
 }
 
 const HUMAN: FaultContext = { output: "human" };
+
+/** The context of a command's faults: `output` and where its tree is read. */
+function contextOf(cmd: TreeFlags, output: OutputMode, file?: string): FaultContext {
+  const base = file === undefined ? { output } : { output, file };
+  return cmd.ref !== undefined && cmd.descendSubmodules === true ? { ...base, descendInCommit: true } : base;
+}
+
+const GITLINK_NOTE =
+  "; --descend-submodules does not apply to --ref: a commit holds a submodule only as a gitlink (another repository's commit id), with no files checked out to descend into";
 
 const CLI_CODES: ReadonlySet<string> = new Set<string>(CLI_FAULT_CODES);
 
@@ -33,8 +46,9 @@ function isCliFault(fault: GateFault): fault is CliFault {
   return CLI_CODES.has(fault.code);
 }
 
-function messageOf(fault: GateFault): string {
-  return isCliFault(fault) ? describeCliFault(fault) : describeFault(fault);
+function messageOf(fault: GateFault, ctx: FaultContext): string {
+  if (isCliFault(fault)) return describeCliFault(fault);
+  return describeFault(fault) + (fault.code === "submodule" && ctx.descendInCommit === true ? GITLINK_NOTE : "");
 }
 
 function lineOf(fault: GateFault): number | undefined {
@@ -48,7 +62,7 @@ function jsonRenderers(): ResultAsync<typeof import("./json.js"), CliFault> {
 
 /** Reports a fault: JSON or an annotation on stdout when asked for, always `error:` on stderr. */
 async function fail(io: CliIo, fault: GateFault, ctx: FaultContext): Promise<number> {
-  const message = messageOf(fault);
+  const message = messageOf(fault, ctx);
   const line = lineOf(fault);
   if (fault.code !== "stdout-write-failed") {
     if (ctx.output === "json") await jsonRenderers().andThen((m) => emit(io.stdout, m.renderJsonFault(fault.code, message, line)));
@@ -81,14 +95,15 @@ function gitTreeAt(abs: string, root: string, ref: string): ResultAsync<TreeRead
 }
 
 /** The tree at an absolute root: working files via node:fs, or a commit via git for `--ref`. */
-function treeAt(abs: string, root: string, ref: string | undefined): ResultAsync<TreeReader, GateFault> {
-  return ref === undefined ? okAsync<TreeReader, GateFault>(nodeTree(abs, { describe: root })) : gitTreeAt(abs, root, ref);
+function treeAt(abs: string, root: string, flags: TreeFlags): ResultAsync<TreeReader, GateFault> {
+  if (flags.ref !== undefined) return gitTreeAt(abs, root, flags.ref);
+  return okAsync<TreeReader, GateFault>(nodeTree(abs, flags.descendSubmodules === true ? { describe: root, descendSubmodules: true } : { describe: root }));
 }
 
 /** The tree `--root` (and `--ref`) name, after confirming the root is a directory. */
-function openTree(io: CliIo, root: string, ref: string | undefined): ResultAsync<TreeReader, GateFault> {
-  if (io.openTree !== undefined) return okAsync(io.openTree(root, ref));
-  return checkRoot(io, root).andThen((abs) => treeAt(abs, root, ref));
+function openTree(io: CliIo, cmd: TreeFlags & { readonly root: string }): ResultAsync<TreeReader, GateFault> {
+  if (io.openTree !== undefined) return okAsync(io.openTree(cmd.root, cmd.ref));
+  return checkRoot(io, cmd.root).andThen((abs) => treeAt(abs, cmd.root, cmd));
 }
 
 /** The report as the output mode asks. */
@@ -109,8 +124,8 @@ function renderCheck(report: Report, ctx: FaultContext): ResultAsync<string, Cli
 
 async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
   const file = cmd.output === "human" || cmd.output === "json" ? undefined : repoPath(io.cwd, cmd.input);
-  const ctx: FaultContext = file === undefined ? { output: cmd.output } : { output: cmd.output, file };
-  const outcome = await openTree(io, cmd.root, cmd.ref).andThen((tree) =>
+  const ctx = contextOf(cmd, cmd.output, file);
+  const outcome = await openTree(io, cmd).andThen((tree) =>
     readInput(io, cmd.input, cmd.maxInputBytes)
       .andThen((bytes) => parseAssumptions(bytes))
       .andThen((assumptions) => checkTree({ tree, assumptions }))
@@ -123,15 +138,15 @@ async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
 }
 
 async function runDigest(io: CliIo, cmd: DigestCommand): Promise<number> {
-  const digest = await openTree(io, cmd.root, cmd.ref).andThen((tree) => digestPath({ tree, path: cmd.path }));
-  if (digest.isErr()) return fail(io, digest.error, HUMAN);
+  const digest = await openTree(io, cmd).andThen((tree) => digestPath({ tree, path: cmd.path }));
+  if (digest.isErr()) return fail(io, digest.error, contextOf(cmd, "human"));
   return deliver(io, `DIGEST ${cmd.path} ${digest.value}\n`, EXIT.digest, HUMAN);
 }
 
 async function runAuthor(io: CliIo, cmd: AuthorCommand): Promise<number> {
   const { reads, edits, creates, out } = cmd;
-  const text = await openTree(io, cmd.root, cmd.ref).andThen((tree) => authorAssumptions({ tree, reads, edits, creates }));
-  if (text.isErr()) return fail(io, text.error, HUMAN);
+  const text = await openTree(io, cmd).andThen((tree) => authorAssumptions({ tree, reads, edits, creates }));
+  if (text.isErr()) return fail(io, text.error, contextOf(cmd, "human"));
   if (out === undefined) return deliver(io, text.value, EXIT.holds, HUMAN);
   const written = await writeAtomic(io, out, text.value);
   return written.isOk() ? EXIT.holds : fail(io, written.error, HUMAN);

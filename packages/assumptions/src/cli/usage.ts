@@ -7,9 +7,11 @@ export const VERSION: string = version;
 export const USAGE = `plan-decay: check a plan's written assumptions against a repository tree.
 
 usage:
-  plan-decay --root DIR [--ref REF] [--json | --format F] [--max-input-bytes N] FILE
-  plan-decay --root DIR [--ref REF] --digest PATH
-  plan-decay author --root DIR [--ref REF] [--reads P]... [--edits P]... [--creates P]... [-o FILE]
+  plan-decay --root DIR [--ref REF] [--descend-submodules] [--json | --format F]
+             [--max-input-bytes N] FILE
+  plan-decay --root DIR [--ref REF] [--descend-submodules] --digest PATH
+  plan-decay author --root DIR [--ref REF] [--descend-submodules] [--reads P]... [--edits P]...
+             [--creates P]... [-o FILE]
   plan-decay --help | --version
 
   FILE             the assumptions file (TAB-separated rows); - reads standard input.
@@ -18,6 +20,9 @@ usage:
   --ref REF        check that git ref of the repository at DIR instead of its working files:
                    HEAD, a branch, a tag, a full ref or a commit id (4 to 40 hex digits),
                    optionally with ~N, ~, ^ or ^N suffixes (HEAD~1, main^2).
+  --descend-submodules  check inside a checked-out submodule (a nested repository under DIR)
+                   as ordinary directories; without it a row that names or reaches into one
+                   is a fault. A submodule in a --ref commit is a gitlink: always a fault.
   --json           print the report (or the fault) as JSON; see docs/report.schema.json.
   --format github  print one ::error workflow annotation per diverged row (titled with its
                    kind and path), then the report.

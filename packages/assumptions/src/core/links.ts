@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { EntryType } from "../tree.js";
 import type { CheckFault } from "./faults.js";
-import { type Listings, treeFault } from "./listing.js";
+import { isRepository, type Listings, treeFault } from "./listing.js";
 
 /** Where a chain of links ends inside the root: a real tree path and its entry type, or nowhere. */
 export type Resolved = { readonly path: string; readonly type: Exclude<EntryType, "symlink"> } | undefined;
@@ -39,6 +39,7 @@ async function step(walk: Walk, start: readonly string[], parts: readonly string
     }
     const index = await walk.listings.index(dir.join("/"));
     if (index.isErr()) return err(index.error);
+    if (isRepository(walk.listings, dir.join("/"), index.value)) return err({ code: "submodule", path: dir.join("/") });
     const entry = index.value.named(part);
     if (!entry) return ok(undefined);
     const here = [...dir, part];
@@ -51,12 +52,22 @@ async function step(walk: Walk, start: readonly string[], parts: readonly string
       type = to.value.type;
       real = to.value.path === "" ? [] : to.value.path.split("/");
     }
-    if (i === parts.length - 1) return ok({ path: real.join("/"), type: type as Exclude<EntryType, "symlink"> });
+    if (i === parts.length - 1) return landed(walk, real.join("/"), type as Exclude<EntryType, "symlink">);
     if (type !== "directory") return ok(undefined);
     dir = real;
   }
   // The parts ran out after ".", ".." or a trailing "/": where the walk stands is a directory.
-  return ok({ path: dir.join("/"), type: "directory" });
+  return landed(walk, dir.join("/"), "directory");
+}
+
+/**
+ * Where a link's walk ends; a directory that is a nested repository is a `submodule` fault (a
+ * link naming it names it). A listing that fails here leaves the answer as it was.
+ */
+async function landed(walk: Walk, path: string, type: Exclude<EntryType, "symlink">): Promise<Resolution> {
+  if (type !== "directory" || path === "") return ok({ path, type });
+  const index = await walk.listings.index(path);
+  return index.isOk() && isRepository(walk.listings, path, index.value) ? err({ code: "submodule", path }) : ok({ path, type });
 }
 
 async function follow(walk: Walk, linkPath: readonly string[]): Promise<Resolution> {

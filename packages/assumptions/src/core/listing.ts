@@ -44,6 +44,14 @@ export interface Listings {
   release(dir: string): void;
 }
 
+/**
+ * Whether a directory's listing makes it a nested repository (a working tree's submodule): it is
+ * not the root, it holds `.git`, and the tree does not ask to descend into such directories.
+ */
+export function isRepository(listings: Listings, dir: string, index: DirIndex): boolean {
+  return dir !== "" && listings.tree.descendsSubmodules !== true && index.named(".git") !== undefined;
+}
+
 /** A TreeError as a fault, carrying its code, path and message. */
 export function treeFault(e: TreeError): CheckFault {
   return { code: e.code, path: e.path, message: e.message };

@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { DirEntry } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { resolveLinkCounted, type Resolved } from "./links.js";
-import type { DirIndex, Listings } from "./listing.js";
+import { type DirIndex, isRepository, type Listings } from "./listing.js";
 import { chain, type Maybe } from "./maybe.js";
 
 /** How a path's spelling differs from the plan's when it is a variant. */
@@ -56,13 +56,13 @@ function child(dir: string, name: string): string {
 }
 
 /**
- * A directory that holds `.git` (other than the root) is a nested repository, a working tree's
- * submodule: naming it or reaching into it is a `submodule` fault. A listing that fails here
- * leaves the answer as it was (the row's own reads report their failures).
+ * A nested repository is a `submodule` fault when named or reached into (unless the tree
+ * descends into them). A listing that fails here leaves the answer as it was (the row's own
+ * reads report their failures).
  */
 function unlessRepository(listings: Listings, dir: string, spelled: string, then: () => Maybe<Locating>): Maybe<Locating> {
   return chain(listings.index(dir), (index) =>
-    index.isOk() && index.value.named(".git") !== undefined ? err({ code: "submodule", path: spelled }) : then(),
+    index.isOk() && isRepository(listings, dir, index.value) ? err({ code: "submodule", path: spelled }) : then(),
   );
 }
 
@@ -151,7 +151,7 @@ function walk(listings: Listings, comps: readonly string[], at: Step): Maybe<Loc
 function walkHere(listings: Listings, comps: readonly string[], at: Step): Maybe<Locating> {
   return chain(listings.index(at.dir), (index) => {
     if (index.isErr()) return err(index.error);
-    if (at.dir !== "" && index.value.named(".git") !== undefined) return err({ code: "submodule", path: at.spelled });
+    if (isRepository(listings, at.dir, index.value)) return err({ code: "submodule", path: at.spelled });
     const exact = candidates(index.value, at.dir, comps[at.index] ?? "");
     if (exact.isErr()) return err(exact.error);
     return tryFrom({ listings, comps, at, index: index.value }, exact.value, 0, MISSING, true);
@@ -159,14 +159,15 @@ function walkHere(listings: Listings, comps: readonly string[], at: Step): Maybe
 }
 
 // The common case with nothing to choose: every directory on the path listed already or at once
-// (a tree's `now` face), every component spelled exactly, no link. Anything else (a miss, a
+// (a tree's `now` face), every component spelled exactly, no link, no nested repository. Anything else (a miss, a
 // variant, a link, a listing that fails or must be waited for) takes `walk`, which also answers
 // without a promise when the tree has a `now` face and no link is on the way.
 function exactlyAtOnce(listings: Listings, comps: readonly string[]): Located | undefined {
   let dir = "";
   for (let i = 0; i < comps.length; i += 1) {
     const index = listings.index(dir);
-    if (index instanceof Promise || index.isErr()) return undefined;
+    // A nested repository on the way: `walk` names it.
+    if (index instanceof Promise || index.isErr() || isRepository(listings, dir, index.value)) return undefined;
     const hit = index.value.exact(comps[i] as string);
     if (!hit || !("entry" in hit)) return undefined;
     const { entry } = hit;

@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { gitTree } from "../adapters/git.js";
+import { faultyTree } from "../testing/faulty.js";
+import type { TreeFs } from "../adapters/fs.js";
+import { memfsTree } from "../adapters/memfs.js";
 import { nodeTree } from "../node/tree.js";
 import { commitSpec, git } from "../../test/support/test-fixtures.js";
 import type { TreeReader } from "../tree.js";
@@ -77,6 +80,48 @@ describe("submodules are named, never checked", () => {
     expect(await outcome(t, "absent\tvendor/lib/x")).toMatch(/"vendor\/lib" is a git submodule/);
     expect(await outcome(t, "exists\tvendor/lib/")).toMatch(/"vendor\/lib" is a git submodule/);
     expect(await outcome(t, "exists\tvendor/")).toEqual([["hold", "present", undefined]]);
+  });
+
+  test("a file inside a nested repository, named exactly: the same fault (not a quick hold)", async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, "vendor", "lib", ".git"), { recursive: true });
+    writeFileSync(join(dir, "vendor", "lib", "y"), "y");
+    for (const row of ["exists\tvendor/lib/y", "contains\tvendor/lib/y\ty", "lacks\tvendor/lib/y\tz"]) {
+      expect(await outcome(nodeTree(dir), row)).toMatch(/"vendor\/lib" is a git submodule/);
+    }
+  });
+
+  test("a symbolic link into a nested repository, or naming one, reaches into it: the same fault (held before)", async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, "vendor", "lib", ".git"), { recursive: true });
+    writeFileSync(join(dir, "vendor", "lib", "y"), "y");
+    nodeFs.symlinkSync("vendor/lib/y", join(dir, "alias"));
+    nodeFs.symlinkSync("vendor/lib", join(dir, "dirlink"));
+    nodeFs.symlinkSync("vendor/lib/", join(dir, "slashlink"));
+    nodeFs.symlinkSync("../vendor/lib/y", join(dir, "vendor", "up"));
+    for (const row of ["exists\talias", "contains\talias\ty", "exists\tdirlink", "exists\tslashlink/", "exists\tvendor/up", "absent\tdirlink/z"]) {
+      expect(await outcome(nodeTree(dir), row)).toMatch(/^line 1: "vendor\/lib" is a git submodule/);
+    }
+    expect(await outcome(nodeTree(dir, { descendSubmodules: true }), "exists\talias\ncontains\talias\ty\nexists\tdirlink/y")).toEqual([
+      ["hold", "present", undefined],
+      ["hold", "literal present", undefined],
+      ["hold", "present", undefined],
+    ]);
+  });
+
+  test("descendSubmodules: a nested repository is ordinary directories (node, memfs, a faulty wrapper)", async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, "vendor", "lib", ".git"), { recursive: true });
+    writeFileSync(join(dir, "vendor", "lib", "y"), "y");
+    const plan = "exists\tvendor/lib/y\ncontains\tvendor/lib/y\ty\nabsent\tvendor/lib/x\nexists\tvendor/lib/";
+    const held = [["hold", "present", undefined], ["hold", "literal present", undefined], ["hold", "not in the tree", undefined], ["hold", "present", undefined]];
+    const trees = [
+      nodeTree(dir, { descendSubmodules: true }),
+      memfsTree(nodeFs as unknown as TreeFs, dir, { descendSubmodules: true }),
+      faultyTree(nodeTree(dir, { descendSubmodules: true }), () => undefined),
+    ];
+    for (const t of trees) expect(await outcome(t, plan)).toEqual(held);
+    expect(await outcome(faultyTree(nodeTree(dir), () => undefined), plan)).toMatch(/"vendor\/lib" is a git submodule/);
   });
 });
 

@@ -12,7 +12,7 @@ export type TreeFaultInjector = (op: TreeOp, path: string) => TreeError | undefi
  * error mid-run) while every other call reaches `inner` unchanged. For harness authors' tests.
  */
 export function faultyTree(inner: TreeReader, inject: TreeFaultInjector): TreeReader {
-  return {
+  const outer: TreeReader = {
     describe: inner.describe,
     list: (path) => {
       const fault = inject("list", path);
@@ -27,4 +27,5 @@ export function faultyTree(inner: TreeReader, inject: TreeFaultInjector): TreeRe
       return fault ? errAsync(fault) : inner.readLink(path);
     },
   };
+  return inner.descendsSubmodules === true ? { ...outer, descendsSubmodules: true } : outer;
 }

@@ -4,8 +4,9 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import {
-  BINS, CR_ONLY, ENDLESS, INVALID_UTF8, corruptIndexRepo, expectFault, fifo, gitlinkRepo, linkChain, repoWith, runBin, snapshot, zipBombRepo,
+  BINS, CR_ONLY, ENDLESS, INVALID_UTF8, MEMORY_TEST_LIMIT, corruptIndexRepo, expectFault, expectUnderTwiceTheLimit, fifo, git, gitlinkRepo, linkChain, repoWith, runBin, snapshot, zipBombRepo,
 } from "../../../../test-utils/hostile.js";
+import { bomb, declaring, garbage, repackByHand } from "../support/pack-fixture.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 
 const gate = (args: string[], cwd: string, stdin?: Parameters<typeof runBin>[2]["stdin"]) =>
@@ -31,6 +32,12 @@ describe("plan-decay: inputs", () => {
     const { dir, before } = await scene();
     const run = await gate(["--root", "t", "--max-input-bytes", "4194304", "-"], dir, ENDLESS);
     expectFault(run, "standard input", /larger than the limit of 4194304 bytes/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("300 MiB on standard input past a 64 MiB limit: peak memory over the baseline stays under twice the limit", async () => {
+    const { dir, before } = await scene();
+    await expectUnderTwiceTheLimit(BINS.gate, ["--root", "t", "--max-input-bytes", String(MEMORY_TEST_LIMIT), "-"], { cwd: dir });
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -95,6 +102,24 @@ describe("plan-decay --ref: the object store", () => {
   test("a gitlink: a submodule fault, not a verdict", async () => {
     const { dir } = await repoScene(gitlinkRepo, "absent\tvendor/lib/x\n");
     expectFault(await gate(["--root", "r", "--ref", "HEAD", "plan.tsv"], dir), "vendor/lib", /git submodule/);
+  });
+
+  test.each([
+    ["a zlib bomb (80 MiB behind a 200-byte header)", bomb(80 * 1024 * 1024), /inflates past the \d+ bytes it declares/],
+    ["an entry declaring 200 MiB", declaring(200 * 1024 * 1024), /declares 209715200 bytes, over the limit of 67108864/],
+    ["an entry that is not zlib", garbage, /is corrupt/],
+  ])("--ref through a packed commit and annotated tag, each %s: a fault naming the object", async (_, lie, words) => {
+    for (const ref of ["HEAD", "v1"]) {
+      let oid = "";
+      const { dir, before } = await repoScene((r) => {
+        repoWith(r, { "src/a.ts": "a\n" });
+        git(r, "tag", "-a", "-m", "release", "v1");
+        oid = git(r, "rev-parse", ref);
+        repackByHand(r, { [oid]: lie });
+      }, "exists\tsrc/a.ts\n");
+      expectFault(await gate(["--root", "r", "--ref", ref, "plan.tsv"], dir), oid, words);
+      expect(snapshot(dir)).toEqual(before);
+    }
   });
 
   test("a FIFO in .git: refused, never opened", async () => {

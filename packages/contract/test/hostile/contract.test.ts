@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { BINS, ENDLESS, INVALID_UTF8, REPO, expectFault, fifo, runBin, snapshot } from "../../../../test-utils/hostile.js";
+import { BINS, ENDLESS, INVALID_UTF8, MEMORY_TEST_LIMIT, REPO, expectFault, expectUnderTwiceTheLimit, fifo, runBin, snapshot } from "../../../../test-utils/hostile.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 
 const PLAN = fs.readFileSync(join(REPO, "fixtures/plans/refunds-report.plan.md"), "utf8");
@@ -25,9 +25,25 @@ describe("decay-contract: inputs", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  test("check --plan naming a FIFO nobody writes: refused before opening", async () => {
+    const { dir } = await scene((d) => void fifo(join(d, "pipe.md")));
+    expect((await contract(["compile", "plan.md", "-o", "c.md"], dir)).status).toBe(0);
+    const before = snapshot(dir);
+    expectFault(await contract(["check", "c.md", "--plan", "pipe.md"], dir), "pipe.md", /FIFO/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   test("standard input longer than the limit: refused, memory bounded", async () => {
     const { dir, before } = await scene();
     expectFault(await contract(["compile", "-", "--max-input-bytes", "4194304"], dir, ENDLESS), "standard input", /larger than the limit/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("300 MiB on standard input past a 64 MiB limit: peak memory over the baseline stays under twice the limit", async () => {
+    const { dir, before } = await scene();
+    for (const command of ["compile", "check"]) {
+      await expectUnderTwiceTheLimit(BINS.contract, [command, "-", "--max-input-bytes", String(MEMORY_TEST_LIMIT)], { cwd: dir });
+    }
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -51,8 +67,9 @@ describe("decay-contract: inputs", () => {
     const ticks = PLAN.replace("Acceptance: `pnpm vitest run test/ledger.test.ts`", `Acceptance: ${"`".repeat(40_000)}`);
     const { dir } = await scene((d) => fs.writeFileSync(join(d, "ticks.md"), ticks));
     const run = await contract(["compile", "ticks.md"], dir);
-    expectFault(run, "ticks.md", /acceptance line not understood/);
+    expectFault(run, "ticks.md", /acceptance line not understood: "Acceptance: `{68}"… \(40050 characters\)/);
     expect(run.stderr).not.toMatch(/Regular expression/);
+    expect(run.stderr.length).toBeLessThan(400);
   });
 
   test("a contract truncated at a stage boundary: check --plan is a fault, never exit 0", async () => {

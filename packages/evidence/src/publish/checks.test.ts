@@ -80,6 +80,11 @@ describe("transport answers are checked, never trusted", () => {
     }
   });
 
+  test("an actor whose fields have a non-callable toString is a mismatch shown by kind, never a TypeError", () => {
+    const hostile = { login: { toString: 0 }, id: [{ toString: 0 }] };
+    expect(checkAuthor(record, hostile)._unsafeUnwrapErr()).toEqual({ code: "author-mismatch", expected: "owner (id 17)", actual: "an object (id a list)" });
+  });
+
   test("a marker for another key makes an own comment malformed", () => {
     const other = `${markerLine(keyHash({ ...recordKey(record), attempt: "attempt-9" }))}\n${body.split("\n")[1]}`;
     expect(ownComment({ ...good, body: other }, record)._unsafeUnwrapErr()).toMatchObject({ code: "malformed-comment", field: "marker" });

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
+import { shownValue } from "../record/fault.js";
 import type { EvidenceRecord } from "../record/schema.js";
 import { contentHash, keyHash, markerLine, recordKey } from "../record/hash.js";
 import { parseRecordJson } from "../record/validate.js";
@@ -43,7 +44,7 @@ export function checkAuthority(record: SavedRecord, authority: unknown): Result<
 export function checkAuthor(record: EvidenceRecord, actor: unknown): Result<void, PublishFault> {
   const expected = `${record.author.login} (id ${record.author.id.value})`;
   const a = isFields(actor) ? actor : {};
-  const actual = `${String(a.login)} (id ${String(a.id)})`;
+  const actual = `${shownValue(a.login)} (id ${shownValue(a.id)})`;
   const same =
     Object.keys(a).sort().join() === "id,login" &&
     typeof a.id === "bigint" &&

@@ -1,3 +1,4 @@
+import { shownValue } from "../record/fault.js";
 import type { TransportError } from "../transport/port.js";
 
 /**
@@ -57,7 +58,7 @@ export function describePublishFault(f: PublishFault): string {
     case "absence-unconfirmed":
       return "the forge cannot confirm the comment is absent (a recent write may be hidden); not creating one";
     case "write-identity-mismatch":
-      return `the forge answered a write with comment id ${String(f.returned)}, expected ${f.expected ?? "a positive integer"}`;
+      return `the forge answered a write with comment id ${shownValue(f.returned)}, expected ${f.expected ?? "a positive integer"}`;
     case "readback-mismatch":
       return `reading comment ${f.commentId} back does not match what was written: ${f.field}`;
     case "unaddressable-pr":

@@ -1,3 +1,4 @@
+import { isJsonNumber } from "./number.js";
 import type { CredentialKind } from "./text.js";
 
 /**
@@ -44,18 +45,41 @@ export type RecordFault =
   | { readonly code: "invalid-record"; readonly rule: RecordRule; readonly field: string }
   | { readonly code: "credential-in-check"; readonly field: string; readonly kind: CredentialKind };
 
+/** The most characters of the record's own text (a key, a field name, a number) a message quotes. */
+const QUOTE_LIMIT = 80;
+
+/** `text` cut after QUOTE_LIMIT characters (never inside a surrogate pair), then `…` and its length. */
+function clip(text: string): string {
+  if (text.length <= QUOTE_LIMIT) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(QUOTE_LIMIT - 1)) ? QUOTE_LIMIT - 1 : QUOTE_LIMIT;
+  return `${text.slice(0, end)}… (${text.length} characters)`;
+}
+
+/**
+ * Any value as a message shows it, without ever calling its own `toString` (`{"toString": 0}`
+ * throws): a string clipped, a number or boolean as written, else what kind of value it is.
+ */
+export function shownValue(value: unknown): string {
+  if (typeof value === "string") return clip(value);
+  if (typeof value === "bigint" || typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value === null || value === undefined) return "null";
+  if (isJsonNumber(value)) return String(value.value);
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
 /** The one place a record fault becomes a sentence. */
 export function describeRecordFault(fault: RecordFault): string {
   switch (fault.code) {
     case "invalid-json":
       return `invalid JSON at line ${fault.line}, column ${fault.column}: ${fault.detail}`;
     case "duplicate-key":
-      return `invalid JSON at line ${fault.line}, column ${fault.column}: duplicate key ${JSON.stringify(fault.key)}`;
+      return `invalid JSON at line ${fault.line}, column ${fault.column}: duplicate key ${clip(JSON.stringify(fault.key))}`;
     case "number-out-of-range":
-      return `invalid JSON: the number ${fault.text} is out of range for a float`;
+      return `invalid JSON: the number ${clip(fault.text)} is out of range for a float`;
     case "invalid-record":
-      return `${RECORD_RULES[fault.rule]} (field ${fault.field === "" ? "<record>" : fault.field})`;
+      return `${RECORD_RULES[fault.rule]} (field ${fault.field === "" ? "<record>" : clip(fault.field)})`;
     case "credential-in-check":
-      return `credential in check (field ${fault.field}): looks like ${CREDENTIAL_NAMES[fault.kind]}; remove it from the record`;
+      return `credential in check (field ${clip(fault.field)}): looks like ${CREDENTIAL_NAMES[fault.kind]}; remove it from the record`;
   }
 }

@@ -37,6 +37,14 @@ describe("validateRecord", () => {
     expect(validateRecord([base])._unsafeUnwrapErr()).toMatchObject({ rule: "content-fields" });
   });
 
+  test("a field name, key or number in a message is quoted up to 80 characters, then counted", () => {
+    const long = "x".repeat(100_000);
+    const cut = `${"x".repeat(80)}… (100000 characters)`;
+    expect(describeRecordFault({ code: "invalid-record", rule: "content-fields", field: long })).toBe(`invalid content fields (field ${cut})`);
+    expect(describeRecordFault({ code: "duplicate-key", key: long, line: 1, column: 2 })).toBe(`invalid JSON at line 1, column 2: duplicate key "${"x".repeat(79)}… (100002 characters)`);
+    expect(describeRecordFault({ code: "number-out-of-range", text: "9".repeat(400) })).toBe(`invalid JSON: the number ${"9".repeat(80)}… (400 characters) is out of range for a float`);
+  });
+
   test("the first broken rule in the reference's order wins and names its field", () => {
     expect(refusal({ repo: "Forge/x/y", pr: jsonInt(0) })).toEqual(["repo", "repo"]);
     expect(refusal({ pr: jsonInt(0), task: "" })).toEqual(["pr", "pr"]);

@@ -46,6 +46,14 @@ describe("decodeEnvelope", () => {
     );
   });
 
+  test("a content_sha256 that is no string is a hash mismatch naming its kind (an object whose toString is 0 threw)", () => {
+    const cases: [JsonValue, string][] = [[{ toString: 0 } as never, "an object"], [["x"], "a list"], [true, "true"], [null, "null"]];
+    for (const [value, kind] of cases) {
+      const fault = decodeText(replaced(["record", "content_sha256"], value))._unsafeUnwrapErr();
+      expect(fault).toMatchObject({ code: "content-hash-mismatch", actual: `${kind}, not a string` });
+    }
+  });
+
   test("one field replaced by any JSON value: a fault, or an envelope holding exactly what the file says", () => {
     fc.assert(
       fc.property(fc.constantFrom(...FIELDS), fc.jsonValue(), (field, value) => {

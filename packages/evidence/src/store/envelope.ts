@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
-import type { RecordFault } from "../record/fault.js";
+import { type RecordFault, shownValue } from "../record/fault.js";
 import { contentHash, recordToJson } from "../record/hash.js";
 import { isJsonNumber, jsonInt, type JsonValue } from "../record/number.js";
 import { CONTENT_FIELDS, recordFields, type EvidenceRecord } from "../record/schema.js";
@@ -89,7 +89,7 @@ export function decodeEnvelope(value: JsonValue, path: string, pathFor: (record:
   const record = content.value;
   const digest = contentHash(record);
   if (raw.content_sha256 !== digest) {
-    return err({ code: "content-hash-mismatch", path, expected: digest, actual: String(raw.content_sha256) });
+    return err({ code: "content-hash-mismatch", path, expected: digest, actual: typeof raw.content_sha256 === "string" ? raw.content_sha256 : `${shownValue(raw.content_sha256)}, not a string` });
   }
   const expected = pathFor(record);
   if (path !== expected || raw.local_pending_path !== path) return err({ code: "envelope-path-mismatch", path, expected });

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { BINS, ENDLESS, expectFault, fifo, runBin, snapshot } from "../../../../test-utils/hostile.js";
+import { BINS, ENDLESS, MEMORY_TEST_LIMIT, expectFault, expectUnderTwiceTheLimit, fifo, runBin, snapshot } from "../../../../test-utils/hostile.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 
 const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
@@ -41,6 +41,14 @@ describe("decay-evidence: inputs", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  test("300 MiB on standard input past a 64 MiB limit: peak memory over the baseline stays under twice the limit (hash, prepare)", async () => {
+    const { dir, repo, before } = await scene();
+    for (const command of ["hash", "prepare"]) {
+      await expectUnderTwiceTheLimit(BINS.evidence, [command, "-", "--home", dir, "--max-input-bytes", String(MEMORY_TEST_LIMIT)], { cwd: repo });
+    }
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   test("/dev/zero (where it exists): refused, never read", async () => {
     if (!fs.existsSync("/dev/zero")) return;
     const { repo } = await scene();
@@ -56,7 +64,7 @@ describe("decay-evidence: inputs", () => {
     expectFault(await evidence(["hash", "bom.json"], repo), "bom.json", /byte order mark/);
   });
 
-  test("an envelope that is a FIFO: publish refuses it, never opens it", async () => {
+  test("an envelope that is a FIFO: publish and prepare refuse it (exit 2), status lists it unreadable (exit 1); none opens it", async () => {
     const { dir, repo } = await scene();
     const prepared = await evidence(["prepare", "r.json", "--home", dir], repo);
     expect(prepared.status).toBe(0);
@@ -69,6 +77,9 @@ describe("decay-evidence: inputs", () => {
       env: { GITHUB_TOKEN: "tok" },
     });
     expectFault(run, path, /a FIFO, socket or device, not a regular file/);
+    expectFault(await evidence(["prepare", "r.json", "--home", dir], repo), path, /a FIFO, socket or device, not a regular file/);
+    const status = await evidence(["status", "--home", dir], repo);
+    expect([status.status, status.stdout]).toEqual([1, expect.stringContaining(`unreadable ${path}`)]);
     expect(snapshot(dir)).toEqual(before);
   });
 

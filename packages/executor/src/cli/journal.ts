@@ -1,6 +1,6 @@
 // `decay journal show|resume|next`: flags become library calls; faults go back to main as values.
 import { resolve } from "node:path";
-import { bestEffort, inputName, readArgument, reasonOf, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
+import { bestEffort, inputName, readBounded, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { systemGit } from "../node/git.js";
@@ -32,7 +32,7 @@ interface Loaded {
 
 function readText(io: StdStreams, input: string): ResultAsync<string, CliFault> {
   const path = inputName(input);
-  return ResultAsync.fromPromise(readArgument(io, input), (e): CliFault => ({ code: "file-unreadable", path, reason: reasonOf(e) })).andThen((bytes) => {
+  return readBounded(io, input).mapErr((r): CliFault => ({ code: "file-unreadable", path, reason: r.reason })).andThen((bytes) => {
     try {
       return okAsync(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
     } catch {

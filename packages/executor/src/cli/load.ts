@@ -1,9 +1,10 @@
 // What a command reads before anything runs: the repository, the contract (compiled from a plan,
 // or parsed and checked for drift) and the agent's program. Each failure names its input.
-import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
+import { readBounded } from "@decay/cli-kit";
 import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, readPlan, selfCheck } from "@decay/contract";
-import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
+import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import type { CliFault } from "./fault.js";
 
 const reason = (e: unknown) => {
@@ -30,12 +31,13 @@ export interface Loaded {
   readonly file: string;
 }
 
-function read(cwd: string, file: string): Result<Uint8Array, CliFault> {
-  try {
-    return ok(readFileSync(resolve(cwd, file)));
-  } catch (e) {
-    return err({ code: "read-failed", file, reason: reason(e) });
-  }
+/**
+ * Reads an input through the shared bounded reader: a FIFO, device or socket is refused before it
+ * is opened (a FIFO nobody writes would block the run forever), a file over 64 MiB by its size.
+ */
+function read(cwd: string, file: string): ResultAsync<Uint8Array, CliFault> {
+  // Resolved first: `-` is a file of that name here, never standard input.
+  return readBounded({ cwd }, resolve(cwd, file)).mapErr((r): CliFault => ({ code: "read-failed", file, reason: r.reason }));
 }
 
 /** A plan compiled; its path in the contract is relative to the repository when it lies inside it. */
@@ -49,31 +51,41 @@ function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): R
     .map((contract) => ({ contract, planText: bytes, file }));
 }
 
+/**
+ * A file's bytes (relative to `dir`, or absolute) when it can be read, `undefined` when it cannot
+ * (missing, say); one that is there but is no regular file (a FIFO would block), or is over
+ * 64 MiB, is a fault naming it.
+ */
+export function readIfThere(dir: string, file: string): ResultAsync<Uint8Array | undefined, CliFault> {
+  return readBounded({ cwd: dir }, resolve(dir, file)).orElse((r) =>
+    r.kind === "unreadable" ? okAsync(undefined) : errAsync<undefined, CliFault>({ code: "read-failed", file, reason: r.reason }),
+  );
+}
+
 /** A contract file: parsed, and checked against its plan when the plan is in the repository. */
-function parsed(file: string, repo: string, text: string): Result<Loaded, CliFault> {
+function parsed(file: string, repo: string, text: string): ResultAsync<Loaded, CliFault> {
   const contract = parseContract(text);
-  if (contract.isErr()) return err({ code: "contract-fault", file, fault: contract.error });
-  const planFile = resolve(repo, contract.value.plan);
-  let planText: Uint8Array | undefined;
-  try {
-    planText = readFileSync(planFile);
-  } catch {
-    return ok({ contract: contract.value, planText: undefined, file });
-  }
-  const drift = planDrift(contract.value, planText);
+  if (contract.isErr()) return errAsync({ code: "contract-fault", file, fault: contract.error });
+  return readIfThere(repo, contract.value.plan).andThen((planText) => checkedAgainst(file, contract.value, planText));
+}
+
+/** A parsed contract and its plan's bytes (when read): a plan that drifted since compiling is a fault. */
+function checkedAgainst(file: string, contract: Contract, planText: Uint8Array | undefined): Result<Loaded, CliFault> {
+  if (planText === undefined) return ok({ contract, planText: undefined, file });
+  const drift = planDrift(contract, planText);
   if (drift.length > 0) {
     const actual = (drift[0]?.message.match(/[0-9a-f]{64}/g) ?? []).at(-1) ?? "?";
-    return err({ code: "plan-drifted", contract: file, plan: contract.value.plan, recorded: contract.value.plan_sha256, actual });
+    return err({ code: "plan-drifted", contract: file, plan: contract.plan, recorded: contract.plan_sha256, actual });
   }
-  return ok({ contract: contract.value, planText, file });
+  return ok({ contract, planText, file });
 }
 
 /** The contract of PLAN.md or contract.md, refused before anything runs when its self-check refuses. */
 export function loadContract(cwd: string, file: string, repo: string): ResultAsync<Loaded, CliFault> {
-  const bytes = read(cwd, file);
-  if (bytes.isErr()) return errAsync(bytes.error);
-  const text = new TextDecoder().decode(bytes.value);
-  const loaded = looksLikeContract(text) ? okAsync(undefined).andThen(() => parsed(file, repo, text)) : compiled(file, resolve(cwd, file), repo, bytes.value);
+  const loaded = read(cwd, file).andThen((bytes) => {
+    const text = new TextDecoder().decode(bytes);
+    return looksLikeContract(text) ? parsed(file, repo, text) : compiled(file, resolve(cwd, file), repo, bytes);
+  });
   return loaded.andThen((l) => {
     const refusals = selfCheck(l.contract, l.planText === undefined ? {} : { planText: l.planText }).filter((f) => f.severity === "refuse");
     if (refusals.length === 0) return ok(l);

@@ -1,7 +1,8 @@
 // `decay report DIR`: print a run's REPORT.md, or its report.json with --json. DIR is the run's
 // workspace (`.plan-runs/<slug>`) or a repository holding exactly one.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { readBounded } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFault } from "./fault.js";
 import { type CliIo, say } from "./io.js";
@@ -31,12 +32,10 @@ export async function reportCommand(io: CliIo, dir: string, json: boolean): Prom
   const ws = workspaceOf(resolve(io.cwd, dir), dir);
   if (ws.isErr()) return err(ws.error);
   const file = join(ws.value, json ? "report.json" : "REPORT.md");
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    return err({ code: "read-failed", file, reason: (e as { code?: string }).code ?? String(e) });
-  }
+  // Bounded, and a FIFO, device or socket in its place is refused before it is opened.
+  const read = await readBounded(io, file);
+  if (read.isErr()) return err({ code: "read-failed", file, reason: read.error.reason });
+  const text = new TextDecoder().decode(read.value);
   const failed = await say(io, text.endsWith("\n") ? text : `${text}\n`);
   return failed === null ? ok(0) : err({ code: "write-failed", file: "<stdout>", reason: failed });
 }

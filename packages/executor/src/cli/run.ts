@@ -9,7 +9,7 @@ import { adaptersFor } from "./adapters.js";
 import type { RunFlags } from "./args.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, REPORT_SCHEMA, say } from "./io.js";
-import { agentProgram, type Loaded, loadContract, repoDir } from "./load.js";
+import { agentProgram, type Loaded, loadContract, readIfThere, repoDir } from "./load.js";
 import { jsonProgress, liveProgress, plainProgress, type Progress } from "./progress.js";
 
 const quoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
@@ -74,5 +74,9 @@ export async function runCommand(io: CliIo, flags: RunFlags, argv: readonly stri
   if (repo.isErr()) return err(repo.error);
   const loaded = await loadContract(io.cwd, flags.file, repo.value);
   if (loaded.isErr()) return err(loaded.error);
+  // The run reads --assumptions at its start and before every stage, after it has switched
+  // branch: a FIFO or device there is refused now, before anything changes.
+  const assumptions = flags.assumptions === undefined ? ok(undefined) : await readIfThere(repo.value, flags.assumptions);
+  if (assumptions.isErr()) return err(assumptions.error);
   return execute(io, flags, argv, repo.value, loaded.value);
 }

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -66,6 +66,21 @@ describe("decay journal (main)", () => {
     expect(written).toMatch(/\nTask 1: pending\nRuling: Task 1 back to pending - no commit in [^\n]+\n```\n$/);
     const again = await call(["journal", "resume", "plan.md", "--repo", "."], repo.dir);
     expect(again.stdout).toContain("plan.md: no change");
+  });
+
+  it("resume --write goes through the shared atomic writer: no temporary file left, a plan reached through a link refused and left as it was", async () => {
+    const repo = await tempRepo();
+    const base = (await git(repo.dir, "rev-parse", "HEAD")).trim();
+    const plan = `# Plan\n\nSpec: none\n\n## Task 1: a\n\nFiles: a.txt\n\n## Execution record\n\n\`\`\`text\nBase: ${base} Root: ${repo.dir} Branch: main\nTask 1: done - cat a.txt -> a\n\`\`\`\n`;
+    await mkdir(join(repo.dir, "plans"));
+    await writeFile(join(repo.dir, "plans/real.md"), plan);
+    await symlink("real.md", join(repo.dir, "plans/link.md"));
+    const linked = await call(["journal", "resume", "plans/link.md", "--repo", ".", "--write"], repo.dir);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toMatch(/link\.md.*it is a symbolic link; only a regular file is replaced/);
+    expect([await readlink(join(repo.dir, "plans/link.md")), await readFile(join(repo.dir, "plans/real.md"), "utf8")]).toEqual(["real.md", plan]);
+    expect((await call(["journal", "resume", "plans/real.md", "--repo", ".", "--write"], repo.dir)).code).toBe(0);
+    expect((await readdir(join(repo.dir, "plans"))).sort()).toEqual(["link.md", "real.md"]);
   });
 
   it("faults exit 2 with a message: a malformed record line by its number, a missing file, a bad command line", async () => {
