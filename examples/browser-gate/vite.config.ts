@@ -31,7 +31,8 @@ function dependencyBuiltins(): Plugin {
 
 export default defineConfig({
   base: "./",
-  plugins: [dependencyBuiltins()],
+  // "pre": before Vite's own resolver, which would stub the builtins out (empty modules).
+  plugins: [{ ...dependencyBuiltins(), enforce: "pre" }],
   // `vite` (dev) pre-bundles memfs and isomorphic-git apart from the plugins above: the same mapping there.
   optimizeDeps: { rolldownOptions: { plugins: [dependencyBuiltins()] } },
   build: { target: "es2022", chunkSizeWarningLimit: 1024 },

@@ -42,7 +42,10 @@ describe("examples/browser-gate in headless Chromium", () => {
     browser = await launchChromium();
     const page = await errorCollectingPage(browser, errors);
     await page.goto(server.url);
-    await page.waitForSelector("body[data-gate]");
+    // The page marks the end of its run; when it never does, say what the page reported.
+    await page.waitForSelector("body[data-gate]", { state: "attached" }).catch((e: unknown) => {
+      throw new Error(`the page never finished: ${String(e)}\n${errors.join("\n")}`);
+    });
     gate = await page.getAttribute("body", "data-gate");
     shown = await page.evaluate(() => {
       const doc = (globalThis as unknown as { document: PageElement }).document;
