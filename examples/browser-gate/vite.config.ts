@@ -2,7 +2,8 @@
 // @decay/assumptions/git import no Node builtin. memfs does (buffer, events, path, stream, url, through
 // @jsonjoy.com/fs-node-builtins) and isomorphic-git imports `buffer`, so for them, and only for
 // imports from node_modules, each builtin resolves to its browser package, in `vite build` and in
-// `vite` (dev). An import of a builtin from anywhere else (decay, this page) fails the build.
+// `vite` (dev). An import of a builtin from anywhere else fails the build: this page's files, and
+// in this workspace decay's too (its packages are linked from packages/, not node_modules).
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 
@@ -17,6 +18,7 @@ const BROWSER_PACKAGES: Readonly<Record<string, string>> = {
   url: "url/",
 };
 
+/** Resolves a dependency's import of one of the builtins above to its browser package, from this page's directory. */
 function dependencyBuiltins(): Plugin {
   return {
     name: "dependency-builtins",
