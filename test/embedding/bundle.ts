@@ -57,20 +57,25 @@ function ownGlobals(code: string): string[] {
   return [...found];
 }
 
+/** What every browser bundle of the repository's sources shares: decay through the tsconfig paths, one IIFE, in memory. */
+export const BROWSER_BUILD = {
+  absWorkingDir: REPO,
+  tsconfig: `${REPO}tsconfig.json`,
+  bundle: true,
+  platform: "browser",
+  format: "iife",
+  write: false,
+  logLevel: "silent",
+} as const;
+
 /** Bundles `entry` (repository-relative) for the browser. */
 export async function bundleForBrowser(entry: string): Promise<Bundled> {
   const builtins: string[] = [];
   const result = await build({
+    ...BROWSER_BUILD,
     entryPoints: [`${REPO}${entry}`],
-    absWorkingDir: REPO,
-    tsconfig: `${REPO}tsconfig.json`,
-    bundle: true,
-    platform: "browser",
-    format: "iife",
     globalName: "__entry",
-    write: false,
     metafile: true,
-    logLevel: "silent",
     define: Object.fromEntries(NODE_GLOBALS.map((g) => [g, marker(g)])),
     plugins: [builtinRecorder(builtins)],
   });
