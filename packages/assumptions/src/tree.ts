@@ -52,6 +52,11 @@ export interface TreeReader {
    * fault either way: nothing is checked out there to descend into.
    */
   readonly descendsSubmodules?: boolean;
+  /**
+   * Optional: SHA-256 (lowercase hex) of bytes, from the runtime the adapter lives in (`node:crypto`
+   * for `nodeTree`). Absent: the core's portable implementation. Both give the same digest.
+   */
+  readonly sha256Hex?: (bytes: Uint8Array) => string;
   /** Reads a symbolic link's target text as stored. */
   readLink(path: string): ResultAsync<string, TreeError>;
 }

@@ -43,7 +43,7 @@ export async function digestAt(listings: Listings, raw: string, maxBytes: number
   if (where.state === "variant") {
     return err({ code: "tree-not-found", path, message: `"${path}" does not exist; the tree spells it "${where.spelled}"` });
   }
-  const hex = await readFound(listings, where, maxBytes, (bytes) => digestBytes(bytes, where.spelled));
+  const hex = await readFound(listings, where, maxBytes, (bytes) => digestBytes(bytes, where.spelled, listings.tree.sha256Hex));
   if (hex.isErr()) return err(hex.error);
   if (hex.value === undefined) return err({ code: "tree-not-found", path, message: `"${path}" is a dangling symbolic link` });
   return ok({ path, hex: hex.value });

@@ -3,6 +3,7 @@ import type { CheckFault } from "./faults.js";
 import type { Listings } from "./listing.js";
 import { locate, type Located } from "./locate.js";
 import { chain, type Maybe } from "./maybe.js";
+import type { TreeReader } from "../tree.js";
 import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
 import { asciiIncludes, decodeText, digestText } from "./text.js";
@@ -36,9 +37,9 @@ function judgeEntry(a: Extract<Assumption, { kind: "exists" | "absent" }>, locat
   return row(a, "hold", located.resolved ? "present" : "present (a dangling symbolic link)", located);
 }
 
-function judgeText(a: FileKind, bytes: Uint8Array, located: Found): Result<ReportRow, CheckFault> {
+function judgeText(a: FileKind, bytes: Uint8Array, located: Found, hash: TreeReader["sha256Hex"]): Result<ReportRow, CheckFault> {
   if (a.kind === "unchanged") {
-    return digestText(bytes, located.spelled).map((hex) =>
+    return digestText(bytes, located.spelled, hash).map((hex) =>
       hex === a.sha256 ? row(a, "hold", "digest matches", located) : row(a, "diverge", `the digest is now ${hex}`, located),
     );
   }
@@ -63,7 +64,7 @@ type Judged = Result<ReportRow, CheckFault>;
 function judgeFile(listings: Listings, a: FileKind, located: Located, maxBytes: number): Maybe<Judged> {
   if (located.state === "variant") return ok(row(a, "diverge", variantDetail(located), located));
   if (located.state === "missing") return ok(row(a, "diverge", "not in the tree: a missing file never satisfies a belief about its text"));
-  const judged = readFound(listings, located, maxBytes, (bytes) => judgeText(a, bytes, located));
+  const judged = readFound(listings, located, maxBytes, (bytes) => judgeText(a, bytes, located, listings.tree.sha256Hex));
   return chain(judged, (r) => r.map((done) => done ?? row(a, "diverge", "a dangling symbolic link", located)));
 }
 

@@ -64,8 +64,10 @@ export function asciiIncludes(bytes: Uint8Array, literal: string): boolean | und
  * SHA-256 (lowercase hex) of a file's normalised text (see `decodeText`), encoded as UTF-8.
  * Plain ASCII without CR is already normalised, so its raw bytes are hashed directly.
  */
-export function digestText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
+export function digestText(bytes: Uint8Array, path?: string, hash: (bytes: Uint8Array) => string = sha256Hex): Result<string, CheckFault> {
   const ascii = bytesAreAscii(bytes);
-  if (ascii && bytes.indexOf(CR) === -1) return ok(sha256Hex(bytes));
-  return normalised(bytes, ascii, path).map(sha256Hex);
+  if (ascii && bytes.indexOf(CR) === -1) return ok(hash(bytes));
+  return normalised(bytes, ascii, path).map((text) => hash(UTF8.encode(text)));
 }
+
+const UTF8 = new TextEncoder();

@@ -2,7 +2,10 @@ import { execFileSync } from "node:child_process";
 import { symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { sha256Hex } from "@decay/portable";
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { digestPath } from "../core/digest.js";
 import { nodeTree } from "./tree.js";
 import { scratchDir } from "../../test/support/test-fixtures.js";
 
@@ -68,5 +71,24 @@ describe("nodeTree beyond the contract: what only a real filesystem holds", () =
     const dir = await scratchDir();
     expect(nodeTree(`${dir}/`).describe).toBe(`${dir}/`);
     expect((await nodeTree(`${dir}/`).list(""))._unsafeUnwrap()).toEqual([]);
+  });
+});
+
+describe("nodeTree hashes with node:crypto", () => {
+  test("property: its SHA-256 equals the portable one the core falls back to, so a digest never depends on the adapter", () => {
+    const tree = nodeTree(".");
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 4096 }), (bytes) => {
+        expect(tree.sha256Hex?.(bytes)).toBe(sha256Hex(bytes));
+      }),
+    );
+  });
+
+  test("an unchanged row digested through nodeTree and through memfs holds on the same digest", async () => {
+    const dir = await scratchDir();
+    writeFileSync(join(dir, "a.txt"), "é\r\nline\n");
+    const viaNode = await digestPath({ tree: nodeTree(dir), path: "a.txt" });
+    const viaPortable = await digestPath({ tree: { ...nodeTree(dir), sha256Hex: undefined }, path: "a.txt" });
+    expect(viaNode._unsafeUnwrap()).toEqual(viaPortable._unsafeUnwrap());
   });
 });

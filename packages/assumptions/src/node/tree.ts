@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from "node:fs";
 import type { TreeReader } from "../tree.js";
 import type { TreeFs } from "../adapters/fs-calls.js";
@@ -7,7 +8,9 @@ import { type FsTreeOptions, fsTree } from "../adapters/fs.js";
 // front of every call.
 const NODE_FS: TreeFs = { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync };
 
-/** A TreeReader over the real filesystem, rooted at the directory `root`. */
+const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+/** A TreeReader over the real filesystem, rooted at the directory `root`; it hashes with `node:crypto`. */
 export function nodeTree(root: string, opts: FsTreeOptions = {}): TreeReader {
-  return fsTree(NODE_FS, root, opts);
+  return { ...fsTree(NODE_FS, root, opts), sha256Hex };
 }
