@@ -20,8 +20,9 @@ export default defineConfig([
     ...shared,
     entry,
     format: ["esm", "cjs"],
-    // The internal packages' types are inlined: a user never installs them.
-    dts: { entry, resolve: ["@decay/portable", "@decay/cli-kit"] },
+    // The internal packages' types are inlined (a user never installs them): tsconfig.json maps them to
+    // their sources, so their type-only modules are inlined too (resolved through node_modules they were not).
+    dts: { entry },
     external: ["vitest"],
     // Each build cleans only its own outputs: the two builds run at the same time.
     clean: ["**", "!cli.*", "!bin.*"],
