@@ -2,7 +2,8 @@
 // workspace, no pnpm), then each example run against them, importing the packages by name, and
 // each bin asked for its version.
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -50,6 +51,18 @@ describe("the tarballs installed with plain npm", () => {
       for (const bin of Object.keys(manifest.bin ?? {})) {
         const { stdout } = await run(join(project, "node_modules", ".bin", bin), ["--version"], { cwd: project });
         expect(stdout).toBe(`${bin} ${manifest.version}\n`);
+      }
+    }
+  });
+
+  test("each package's JSON Schemas resolve by name through its ./schemas/*.json subpath, each naming itself in $id", () => {
+    const resolve = createRequire(join(project, "package.json")).resolve;
+    for (const { manifest, root } of packed) {
+      const names = readdirSync(join(root, "schemas"));
+      expect(names.length, manifest.name).toBeGreaterThan(0);
+      for (const name of names) {
+        const schema = JSON.parse(readFileSync(resolve(`${manifest.name}/schemas/${name}`), "utf8")) as { $id: string };
+        expect(schema.$id).toBe(`https://unpkg.com/${manifest.name}/schemas/${name}`);
       }
     }
   });

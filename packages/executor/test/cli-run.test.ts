@@ -50,7 +50,8 @@ describe("decay run over a three-stage plan", () => {
     expect(events.at(-1)).toEqual({ type: "done", status: "incomplete", green: ["S1", "S2"] });
     expect(events.filter((e) => e.type === "escalated").map((e) => e.stage)).toEqual(["S3"]);
     const report = lastJson(json);
-    expect(JSON.parse(lines.at(-1) ?? "").$schema).toBe("run-report.schema.json");
+    const published = JSON.parse(readFileSync(new URL("../schemas/run-report.schema.json", import.meta.url), "utf8")) as { $id: string };
+    expect(JSON.parse(lines.at(-1) ?? "")).toMatchObject({ $schema: published.$id, version: 1 });
     expect(ending(report)).toEqual(ending(JSON.parse(readFileSync(join(plainRepo, ".plan-runs/stats/report.json"), "utf8"))));
   });
 

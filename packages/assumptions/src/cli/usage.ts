@@ -18,7 +18,7 @@ usage:
   --ref REF        check that git ref of the repository at DIR instead of its working files:
                    HEAD, a branch, a tag, a full ref or a commit id (4 to 40 hex digits),
                    optionally with ~N, ~, ^ or ^N suffixes (HEAD~1, main^2).
-  --json           print the report (or the fault) as JSON; see docs/report.schema.json.
+  --json           print the report (or the fault) as JSON; see @decay/assumptions/schemas/report.schema.json.
   --format github  print one ::error workflow annotation per diverged row (titled with its
                    kind and path), then the report.
   --format sarif   print a SARIF 2.1.0 log instead: one result per diverged row, at its line

@@ -8,8 +8,8 @@ export interface CliIo extends StdStreams {
   readonly live?: NodeJS.WritableStream;
 }
 
-/** The `$schema` of the report `--json` prints last: the file name of docs/run-report.schema.json. */
-export const REPORT_SCHEMA = "run-report.schema.json";
+/** The `$schema` of the report `--json` prints last: the `$id` of schemas/run-report.schema.json. */
+export const REPORT_SCHEMA = "https://unpkg.com/@decay/executor/schemas/run-report.schema.json";
 
 /** Write to stdout; a failure is the caller's fault value. */
 export async function say(io: Pick<CliIo, "stdout">, text: string): Promise<string | null> {
