@@ -3,7 +3,7 @@
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
 import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, readPlan, selfCheck } from "@decay/contract";
-import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
+import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import type { CliFault } from "./fault.js";
 
 const reason = (e: unknown) => {
