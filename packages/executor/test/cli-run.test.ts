@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
-import { RunEvent, RunReport } from "../src/index.js";
+import { RUN_REPORT_SCHEMA_ID, RunEvent, RunReport } from "../src/index.js";
 import { agentFlag, decay, type Ran, SCRIPT_FILE, scriptWith, start } from "./cli-process.js";
 import { fixtureRepo } from "./harness.js";
 
@@ -67,6 +67,7 @@ describe("decay run over a three-stage plan", () => {
     const asJson = await decay(["report", ".plan-runs/stats", "--json"], jsonRepo);
     expect(asJson.code).toBe(0);
     expect(RunReport.parse(JSON.parse(asJson.stdout)).status).toBe("incomplete");
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ $schema: RUN_REPORT_SCHEMA_ID, version: 1 });
     expect((await decay(["report", "src"], jsonRepo)).stderr).toMatch(/src: cannot read: holds no REPORT\.md/);
   });
 
