@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "./fault.js";
-import { type AcceptanceRow, Contract, type CountExpect, type Stage } from "./model.js";
+import type { AcceptanceRow, Contract, CountExpect, Stage } from "./model.js";
 import { bodyMismatch, type Recorded, verifyBody } from "./integrity.js";
 import { CONTRACT_FORMAT, NONE, PREAMBLE, SUPPORTED_FORMATS, TABLE_DELIMITER, TABLE_HEADER } from "./render.js";
 import { validated } from "./structure.js";

@@ -5,13 +5,16 @@ import { z } from "zod";
 import { Contract, Findings } from "./model.js";
 
 const doc = (name: string): unknown =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url)), "utf8"));
+  JSON.parse(readFileSync(fileURLToPath(new URL(`../schemas/${name}`, import.meta.url)), "utf8"));
 
-describe("JSON Schemas in docs/ cannot drift from the zod schemas", () => {
-  test("docs/contract.schema.json is z.toJSONSchema(Contract)", () => {
-    expect(doc("contract.schema.json")).toEqual(z.toJSONSchema(Contract));
+/** Where the published file says it lives (its `$id`): the package's `./schemas/*` subpath. */
+const idOf = (name: string): string => `https://unpkg.com/@decay/contract/schemas/${name}`;
+
+describe("the JSON Schemas in schemas/ cannot drift from the zod schemas", () => {
+  test("schemas/contract.schema.json is z.toJSONSchema(Contract), with its $id", () => {
+    expect(doc("contract.schema.json")).toEqual({ $id: idOf("contract.schema.json"), ...z.toJSONSchema(Contract) });
   });
-  test("docs/findings.schema.json is z.toJSONSchema(Findings)", () => {
-    expect(doc("findings.schema.json")).toEqual(z.toJSONSchema(Findings));
+  test("schemas/findings.schema.json is z.toJSONSchema(Findings), with its $id", () => {
+    expect(doc("findings.schema.json")).toEqual({ $id: idOf("findings.schema.json"), ...z.toJSONSchema(Findings) });
   });
 });

@@ -45,7 +45,7 @@ export { readLedger } from "./run/ledger.js";
 export { failureSignature, normaliseOutput } from "./run/signature.js";
 
 // --- documented data ---
-export { LedgerEntry, LedgerKind, LedgerRow, NothingReturned, RefusedFix, RunEvent, RunReport, RunStatus, StageReport, StageState, TokensByRole } from "./schema.js";
+export { LedgerEntry, LedgerKind, LedgerRow, NothingReturned, RefusedFix, RUN_REPORT_SCHEMA_ID, RunEvent, RunReport, RunStatus, StageReport, StageState, TokensByRole } from "./schema.js";
 
 
 // --- journal ---

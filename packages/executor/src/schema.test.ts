@@ -5,16 +5,19 @@ import { z } from "zod";
 import { AgentReply, AgentRequest } from "./agent/protocol.js";
 import { LedgerEntry, RunEvent, RunReport } from "./schema.js";
 
-const doc = (name: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../../../docs/${name}`, import.meta.url)), "utf8"));
+const doc = (name: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../schemas/${name}`, import.meta.url)), "utf8"));
 
-describe("JSON Schemas in docs/ cannot drift from the zod schemas", () => {
+/** Where the published file says it lives (its `$id`): the package's `./schemas/*` subpath. */
+const idOf = (name: string): string => `https://unpkg.com/@decay/executor/schemas/${name}`;
+
+describe("the JSON Schemas in schemas/ cannot drift from the zod schemas", () => {
   test.each([
     ["run-report.schema.json", RunReport],
     ["ledger-entry.schema.json", LedgerEntry],
     ["run-event.schema.json", RunEvent],
     ["agent-request.schema.json", AgentRequest],
     ["agent-reply.schema.json", AgentReply],
-  ] as const)("docs/%s", (name, schema) => {
-    expect(doc(name)).toEqual(z.toJSONSchema(schema));
+  ] as const)("schemas/%s", (name, schema) => {
+    expect(doc(name)).toEqual({ $id: idOf(name), ...z.toJSONSchema(schema) });
   });
 });

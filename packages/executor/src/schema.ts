@@ -105,6 +105,9 @@ export const TokensByRole = z.object(Object.fromEntries(Role.options.map((r) => 
 /** Tokens by role. */
 export type TokensByRole = z.infer<typeof TokensByRole>;
 
+/** Where the published JSON Schema of report.json says it lives (its `$id`): report.json's `$schema`. */
+export const RUN_REPORT_SCHEMA_ID = "https://unpkg.com/@decay/executor/schemas/run-report.schema.json";
+
 /** report.json: everything an orchestrator needs to act on a run, and nothing it would have to trust. */
 export const RunReport = z
   .object({

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
-import { RunEvent, RunReport } from "../src/index.js";
+import { RUN_REPORT_SCHEMA_ID, RunEvent, RunReport } from "../src/index.js";
 import { agentFlag, decay, type Ran, SCRIPT_FILE, scriptWith, start } from "./cli-process.js";
 import { fixtureRepo } from "./harness.js";
 
@@ -50,7 +50,8 @@ describe("decay run over a three-stage plan", () => {
     expect(events.at(-1)).toEqual({ type: "done", status: "incomplete", green: ["S1", "S2"] });
     expect(events.filter((e) => e.type === "escalated").map((e) => e.stage)).toEqual(["S3"]);
     const report = lastJson(json);
-    expect(JSON.parse(lines.at(-1) ?? "").$schema).toBe("run-report.schema.json");
+    const published = JSON.parse(readFileSync(new URL("../schemas/run-report.schema.json", import.meta.url), "utf8")) as { $id: string };
+    expect(JSON.parse(lines.at(-1) ?? "")).toMatchObject({ $schema: published.$id, version: 1 });
     expect(ending(report)).toEqual(ending(JSON.parse(readFileSync(join(plainRepo, ".plan-runs/stats/report.json"), "utf8"))));
   });
 
@@ -66,6 +67,7 @@ describe("decay run over a three-stage plan", () => {
     const asJson = await decay(["report", ".plan-runs/stats", "--json"], jsonRepo);
     expect(asJson.code).toBe(0);
     expect(RunReport.parse(JSON.parse(asJson.stdout)).status).toBe("incomplete");
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ $schema: RUN_REPORT_SCHEMA_ID, version: 1 });
     expect((await decay(["report", "src"], jsonRepo)).stderr).toMatch(/src: cannot read: holds no REPORT\.md/);
   });
 

@@ -146,7 +146,7 @@ export function askedOutput(argv: readonly string[]): OutputMode {
   const head = end === -1 ? argv : argv.slice(0, end);
   if (head[0] === "author") return "human";
   if (head.includes("--json")) return "json";
-  const format = head.find((t, i) => i > 0 && head[i - 1] === "--format") ?? head.find((t) => t.startsWith("--format="))?.slice(9);
+  const format = head.find((_t, i) => i > 0 && head[i - 1] === "--format") ?? head.find((t) => t.startsWith("--format="))?.slice(9);
   // A fault is never shown as SARIF or JUnit: those formats carry verdicts, and a fault has none.
   return format === "github" ? "github" : "human";
 }

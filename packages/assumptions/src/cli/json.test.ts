@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { Report } from "./gate.js";
-import { JsonOutput, renderJsonFault, renderJsonReport } from "./json.js";
+import { JsonOutput, REPORT_SCHEMA_ID, renderJsonFault, renderJsonReport } from "./json.js";
 import { vetReport } from "./vet.js";
 
 const row = { line: 3, kind: "exists" as const, path: "src/a.ts", status: "hold" as const, detail: "present" };
@@ -22,9 +22,12 @@ describe("vetReport: a report that contradicts itself is never printed", () => {
 });
 
 describe("JSON output", () => {
-  test("a report is printed as JSON that parses back to itself", () => {
+  const envelope = { $schema: REPORT_SCHEMA_ID, version: 1 };
+
+  test("a report is printed as JSON that parses back to itself, after its $schema and format version", () => {
     const text = renderJsonReport(good)._unsafeUnwrap();
-    expect(JsonOutput.parse(JSON.parse(text))).toEqual(good);
+    expect(JsonOutput.parse(JSON.parse(text))).toEqual({ ...envelope, ...good });
+    expect(Object.keys(JSON.parse(text)).slice(0, 2)).toEqual(["$schema", "version"]);
   });
 
   test("a report outside the schema is refused, not printed", () => {
@@ -33,7 +36,7 @@ describe("JSON output", () => {
   });
 
   test("a fault carries code, message and its line only when it has one", () => {
-    expect(JSON.parse(renderJsonFault("plan-empty", "no rows", undefined))).toEqual({ fault: { code: "plan-empty", message: "no rows" } });
-    expect(JSON.parse(renderJsonFault("unknown-kind", "line 2: x", 2))).toEqual({ fault: { code: "unknown-kind", message: "line 2: x", line: 2 } });
+    expect(JSON.parse(renderJsonFault("plan-empty", "no rows", undefined))).toEqual({ ...envelope, fault: { code: "plan-empty", message: "no rows" } });
+    expect(JSON.parse(renderJsonFault("unknown-kind", "line 2: x", 2))).toEqual({ ...envelope, fault: { code: "unknown-kind", message: "line 2: x", line: 2 } });
   });
 });

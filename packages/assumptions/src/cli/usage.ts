@@ -23,7 +23,7 @@ usage:
   --descend-submodules  check inside a checked-out submodule (a nested repository under DIR)
                    as ordinary directories; without it a row that names or reaches into one
                    is a fault. A submodule in a --ref commit is a gitlink: always a fault.
-  --json           print the report (or the fault) as JSON; see docs/report.schema.json.
+  --json           print the report (or the fault) as JSON; see @decay/assumptions/schemas/report.schema.json.
   --format github  print one ::error workflow annotation per diverged row (titled with its
                    kind and path), then the report.
   --format sarif   print a SARIF 2.1.0 log instead: one result per diverged row, at its line

@@ -142,6 +142,7 @@ function parseLine(text: string, line: number): Result<Assumption | undefined, P
 // itself: nothing can forge the mark, and a copy ({ ...row }) does not carry it.
 class Stamp {
   constructor(row: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: returning the row is how the private field lands on it.
     return row;
   }
 }

@@ -11,6 +11,7 @@ interface PlanMatchers<R = unknown> {
 }
 
 declare module "vitest" {
+  // biome-ignore lint/suspicious/noExplicitAny: the augmentation must repeat vitest's own declaration, `any` included.
   interface Assertion<T = any> extends PlanMatchers<T> {}
   interface AsymmetricMatchersContaining extends PlanMatchers {}
 }

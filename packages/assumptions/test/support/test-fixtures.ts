@@ -1,6 +1,4 @@
-// Test-only helpers of the adapter tests: scratch dirs and real repositories made with system git.
-// Never exported from an entry.
-import { execFileSync } from "node:child_process";
+
 import * as nodeFs from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -106,7 +106,10 @@ function visit(words: string[], depth: number, view: RunView): void {
   if (SCRIPT_RUNNERS.has(name) && SCRIPT_COMMANDS.has(argv[1] ?? "")) view.opaque.push(`${name} ${argv[1]}`);
   const operand = SHELLS.has(name) ? shellOperand(argv) : null;
   if (operand && !operand.inline) view.opaque.push(`${name} ${operand.word}`);
-  if (operand?.inline && depth < 8) return visitScript(operand.word, depth, view);
+  if (operand?.inline && depth < 8) {
+    visitScript(operand.word, depth, view);
+    return;
+  }
   view.commands.push(argv);
   const inner = depth < 8 ? execInner(argv) : null;
   if (inner && "script" in inner) visitScript(inner.script, depth, view);

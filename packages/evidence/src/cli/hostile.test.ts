@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { memoryIo, project, runCli, writeRecordFile } from "../../test/support/cli-testing.js";
+import { type memoryIo, project, runCli, writeRecordFile } from "../../test/support/cli-testing.js";
 
 // records[0] of the reference vectors.
 const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",

@@ -1,5 +1,5 @@
 import { bestEffort, readBounded, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
-import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { errAsync, okAsync, type ResultAsync } from "neverthrow";
 import type { GithubTransportOptions } from "../transport/github-config.js";
 import type { Transport } from "../transport/port.js";
 import type { StoreFs } from "../store/port.js";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { slug } from "../record/slug.js";
-import { memoryIo, project, runCli, writeRecordFile } from "../../test/support/cli-testing.js";
+import { type memoryIo, project, runCli, writeRecordFile } from "../../test/support/cli-testing.js";
 
 // records[0] of the reference vectors, with its expected hashes and body.
 const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",

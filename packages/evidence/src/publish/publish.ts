@@ -1,4 +1,4 @@
-import { ResultAsync, err, errAsync, ok, okAsync, safeTry, type Result } from "neverthrow";
+import { type ResultAsync, err, errAsync, ok, okAsync, safeTry, type Result } from "neverthrow";
 import type { EvidenceFault } from "../fault.js";
 import { commentBody, keyHash, recordKey } from "../record/hash.js";
 import type { Envelope, SavedRecord } from "../store/envelope.js";

@@ -6,13 +6,13 @@ import { isJsonNumber, type JsonNumber, type JsonValue } from "./number.js";
  */
 
 const SHORT_ESCAPES: Readonly<Record<number, string>> = {
-  0x22: '\\"',
-  0x5c: "\\\\",
-  0x08: "\\b",
-  0x0c: "\\f",
-  0x0a: "\\n",
-  0x0d: "\\r",
-  0x09: "\\t",
+  34: '\\"',
+  92: "\\\\",
+  8: "\\b",
+  12: "\\f",
+  10: "\\n",
+  13: "\\r",
+  9: "\\t",
 };
 
 /** A JSON string literal as Python writes it with `ensure_ascii=True` (U+007F and up escaped). */

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { evidenceRecordJsonSchema } from "./json-schema.js";
 
-test("docs/evidence-record.schema.json is exactly the schema's JSON Schema export", () => {
-  const file = readFileSync(new URL("../../../../docs/evidence-record.schema.json", import.meta.url), "utf8");
+test("schemas/evidence-record.schema.json is exactly the schema's JSON Schema export", () => {
+  const file = readFileSync(new URL("../../schemas/evidence-record.schema.json", import.meta.url), "utf8");
   expect(file).toBe(`${JSON.stringify(evidenceRecordJsonSchema(), null, 2)}\n`);
 });
 

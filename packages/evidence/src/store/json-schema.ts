@@ -14,7 +14,7 @@ export function envelopeJsonSchema(): Record<string, unknown> {
 
 /**
  * The envelope schema as docs/evidence-store.md prints it: the record's 12 content fields
- * are left to docs/evidence-record.schema.json, only their names stay in `required`.
+ * are left to schemas/evidence-record.schema.json, only their names stay in `required`.
  */
 export function envelopeJsonSchemaForDocs(): Record<string, unknown> {
   const schema = envelopeJsonSchema() as Schema & Record<string, unknown>;

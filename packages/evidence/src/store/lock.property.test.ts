@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { HeldLock, LockIdentity } from "./lock.js";
-import { type PendingStore } from "./store.js";
+import type { PendingStore } from "./store.js";
 import { nodePendingStore } from "../node/store.js";
 import { memCheckout, sampleRecord } from "../../test/support/testkit.js";
 

@@ -6,7 +6,7 @@ import { keyHash } from "../record/hash.js";
 import { nodeStoreFs } from "../node/store-fs.js";
 import type { LockIdentity } from "./lock.js";
 import type { StoreFs } from "./port.js";
-import { type PendingStore } from "./store.js";
+import type { PendingStore } from "./store.js";
 import { nodePendingStore } from "../node/store.js";
 import { bareCheckout, memCheckout, sampleRecord } from "../../test/support/testkit.js";
 

@@ -6,7 +6,7 @@ import { jsonFloat } from "../record/number.js";
 import { nodeStoreFs } from "../node/store-fs.js";
 import { faultyStoreFs } from "../testing/faulty-store-fs.js";
 import type { StoreFs, StoreFsError } from "./port.js";
-import { type PendingStore } from "./store.js";
+import type { PendingStore } from "./store.js";
 import { nodePendingStore } from "../node/store.js";
 import { bareCheckout, memCheckout, pendingEnvelope, sampleRecord } from "../../test/support/testkit.js";
 

@@ -2,7 +2,7 @@ import { posixBasename, posixDirname, posixRelative } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import { canonicalJson } from "../record/canonical.js";
 import type { RecordFault } from "../record/fault.js";
-import { contentHash, keyHash, recordKey, recordToJson } from "../record/hash.js";
+import { contentHash, keyHash, recordKey } from "../record/hash.js";
 import { parseJson } from "../record/json.js";
 import type { EvidenceRecord, RecordKey } from "../record/schema.js";
 import { contentOf, decodeEnvelope, decodeUtf8, envelopeToJson, type Envelope, type SavedRecord } from "./envelope.js";

@@ -8,7 +8,7 @@ import { commentBody } from "../record/hash.js";
 import { jsonInt } from "../record/number.js";
 import type { SavedRecord } from "../store/envelope.js";
 import { nodeStoreFs } from "../node/store-fs.js";
-import { type PendingStore } from "../store/store.js";
+import type { PendingStore } from "../store/store.js";
 import { nodePendingStore } from "../node/store.js";
 import { checkout, sampleRecord } from "../../test/support/testkit.js";
 import { BOT, clock, count, withHarness } from "../../test/support/github-testing.js";

@@ -6,7 +6,7 @@ import { contentHash } from "../../src/record/hash.js";
 import type { EvidenceRecord } from "../../src/record/schema.js";
 import type { Envelope, SavedRecord } from "../../src/store/envelope.js";
 import { nodeStoreFs } from "../../src/node/store-fs.js";
-import { type PendingStore } from "../../src/store/store.js";
+import type { PendingStore } from "../../src/store/store.js";
 import { nodePendingStore } from "../../src/node/store.js";
 import { checkout, sampleRecord, type Checkout } from "./testkit.js";
 import { memoryForge, type MemoryForge } from "../../src/testing/memory-forge.js";

@@ -91,7 +91,7 @@ export const AdjudicateReply = z.object({ tokens, chosen: z.number().int().min(0
 /** An `adjudicate` reply. */
 export type AdjudicateReply = z.infer<typeof AdjudicateReply>;
 
-/** Any reply, whatever the role (the JSON Schema in docs/agent-reply.schema.json); the run checks the one of the request's role. */
+/** Any reply, whatever the role (the JSON Schema in schemas/agent-reply.schema.json); the run checks the one of the request's role. */
 export const AgentReply = z.union([WorkReply, DiagnoseReply, AdjudicateReply]).describe("The one JSON reply an agent prints on stdout (docs/agent-protocol.md): execute/fix print a WorkReply, diagnose a DiagnoseReply, adjudicate an AdjudicateReply.");
 /** Any reply. */
 export type AgentReply = z.infer<typeof AgentReply>;

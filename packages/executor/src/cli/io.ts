@@ -1,4 +1,5 @@
 import type { StdStreams } from "@decay/cli-kit";
+import { RUN_REPORT_SCHEMA_ID } from "../schema.js";
 
 /** What `decay`'s main is handed: the standard streams, and what only a bin can give. */
 export interface CliIo extends StdStreams {
@@ -8,8 +9,8 @@ export interface CliIo extends StdStreams {
   readonly live?: NodeJS.WritableStream;
 }
 
-/** The `$schema` of the report `--json` prints last: the file name of docs/run-report.schema.json. */
-export const REPORT_SCHEMA = "run-report.schema.json";
+/** The `$schema` of the report `--json` prints last: the `$id` of schemas/run-report.schema.json. */
+export const REPORT_SCHEMA = RUN_REPORT_SCHEMA_ID;
 
 /** Write to stdout; a failure is the caller's fault value. */
 export async function say(io: Pick<CliIo, "stdout">, text: string): Promise<string | null> {

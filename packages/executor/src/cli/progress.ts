@@ -78,7 +78,7 @@ export function plainProgress(out: CliWriter, now: () => number = Date.now): Pro
   };
 }
 
-/** Each event as one JSON object per line (docs/run-event.schema.json). */
+/** Each event as one JSON object per line (schemas/run-event.schema.json). */
 export function jsonProgress(out: CliWriter): Progress {
   const w = ordered(out);
   return { event: (e) => w.write(`${JSON.stringify(e)}\n`), close: w.done };

@@ -71,7 +71,7 @@ export function checkOrder(plan: TaskPlan): number[] {
   const left = plan.tasks.map((t) => t.n);
   while (left.length > 0) {
     const k = left.findIndex((n) => (edges.get(n) ?? []).every((d) => order.includes(d)));
-    order.push(...left.splice(k < 0 ? 0 : k, 1)); // a cycle: take the first left, in file order
+    order.push(...left.splice(Math.max(k, 0), 1)); // a cycle: take the first left, in file order
   }
   return order;
 }

@@ -73,7 +73,7 @@ export interface FailClaims {
 export function failClaims(plan: TaskPlan, record: JournalRecord): FailClaims | null {
   const at = record.entries.findLastIndex((e) => e.value.kind === "verify");
   const verify = record.entries[at]?.value;
-  if (!verify || verify.kind !== "verify" || verify.verdict !== "FAIL") return null;
+  if (verify?.kind !== "verify" || verify.verdict !== "FAIL") return null;
   const after = record.entries.slice(at + 1).map((e) => e.value);
   const round = after.filter((l): l is Line<"round"> => l.kind === "round" && l.loop === "verify").pop();
   const tags = [...new Set(round?.cause.match(CLAIM) ?? [])].filter((t) => !/-F\d+$/.test(t));

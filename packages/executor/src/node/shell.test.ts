@@ -29,6 +29,7 @@ describe("nodeShell", () => {
 
   it("merges the request's environment over the base environment", async () => {
     const sh = nodeShell({ env: { PATH: process.env.PATH, A: "base-a", B: "base-b", GONE: undefined } });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, for sh to read.
     const r = await ran({ command: 'echo "$A $B ${GONE-unset} ${HOME-nohome}"', cwd: await tempDir(), env: { B: "req-b" } }, sh);
     expect(r.stdout).toBe("base-a req-b unset nohome\n");
   });

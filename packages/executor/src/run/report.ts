@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
-import type { RunReport, RunStatus, StageReport } from "../schema.js";
+import { RUN_REPORT_SCHEMA_ID, type RunReport, type RunStatus, type StageReport } from "../schema.js";
 import { type Deps, removePath, writeFile } from "./deps.js";
 import { renderReportMd, renderResumeMd } from "./report-md.js";
 import { type RunState, type StageLoop, totalTokens } from "./state.js";
@@ -89,9 +89,9 @@ export function buildReport(d: Deps, input: ReportInput): RunReport {
   };
 }
 
-/** Write REPORT.md and report.json; RESUME.md only when parked (an old one is removed otherwise). */
+/** Write REPORT.md and report.json (which names its schema in `$schema`); RESUME.md only when parked (an old one is removed otherwise). */
 export async function writeReport(d: Deps, report: RunReport): Promise<Result<null, ExecFault>> {
-  const json = await writeFile(d, d.paths.reportJson, `${JSON.stringify(report, null, 2)}\n`);
+  const json = await writeFile(d, d.paths.reportJson, `${JSON.stringify({ $schema: RUN_REPORT_SCHEMA_ID, ...report }, null, 2)}\n`);
   if (json.isErr()) return err(json.error);
   const md = await writeFile(d, d.paths.report, renderReportMd(report, d.contract));
   if (md.isErr()) return err(md.error);

@@ -46,7 +46,7 @@ function test(code: string, ch: string): boolean {
     re = propertyRegex(code);
     compiled.set(code, re);
   }
-  return re !== null && re.test(ch);
+  return re?.test(ch) === true;
 }
 
 // Property regexes are costly to compile, so the likely scripts are tried before the large
