@@ -1,0 +1,52 @@
+// A worker's executor id is its identity: DBOS recovers a worker's runs only in a process launched
+// with the same id, so two live processes with one id would run one step twice at once. A worker
+// holds a session-level Postgres advisory lock on its id for its whole life; a second process with
+// the same id finds the lock taken and refuses to start. Postgres drops the lock with the session,
+// so a killed worker's id is free again as soon as its connection is gone.
+import { createRequire } from "node:module";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { type DbosFault, redactUrl, thrown } from "./fault.js";
+
+/** The slice of a `pg` client this file uses. */
+interface PgClient {
+  connect(): Promise<void>;
+  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+  end(): Promise<void>;
+  on(event: "error", listener: (e: unknown) => void): void;
+}
+
+/** The Postgres driver DBOS itself depends on, resolved from the SDK so this package adds no driver of its own. */
+function pgClient(connectionString: string): PgClient {
+  const sdk = createRequire(import.meta.url).resolve("@dbos-inc/dbos-sdk");
+  const pg = createRequire(sdk)("pg") as { Client: new (o: { connectionString: string }) => PgClient };
+  return new pg.Client({ connectionString });
+}
+
+/** A held executor id; `release` ends the session holding its lock. */
+export interface IdentityLock {
+  release(): Promise<void>;
+}
+
+/** The advisory lock key of an executor id: Postgres's own 64-bit text hash of a namespaced name. */
+export const IDENTITY_LOCK_SQL = "select pg_try_advisory_lock(hashtextextended($1, 0)) as held";
+
+/** Take the lock on `executorId` in the database at `url`, or the fault `executor-id-taken`. */
+export function holdExecutorId(url: string, executorId: string): ResultAsync<IdentityLock, DbosFault> {
+  const client = pgClient(url);
+  // A dropped connection loses the lock; the error is kept off the process's unhandled errors.
+  client.on("error", () => undefined);
+  const database = redactUrl(url);
+  return ResultAsync.fromPromise(
+    (async () => {
+      await client.connect();
+      const res = await client.query(IDENTITY_LOCK_SQL, [`decay-executor:${executorId}`]);
+      return res.rows[0]?.held === true;
+    })(),
+    (e): DbosFault => ({ code: "database-failed", database, reason: thrown(e) }),
+  ).andThen((held) => {
+    if (!held) {
+      return ResultAsync.fromSafePromise(client.end().catch(() => undefined)).andThen(() => errAsync<IdentityLock, DbosFault>({ code: "executor-id-taken", executorId }));
+    }
+    return okAsync({ release: () => client.end().catch(() => undefined) });
+  });
+}
