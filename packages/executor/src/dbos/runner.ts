@@ -63,6 +63,9 @@ async function launchDbos(options: DbosRunnerOptions, url: string, listening: bo
     applicationVersion: options.appVersion,
     // LISTEN/NOTIFY does not work through pglite-socket.
     useListenNotify: options.embedded === undefined,
+    // pglite-socket interleaves the extended-protocol messages of concurrent connections (a Bind
+    // meets another connection's Parse): one connection at a time keeps each query whole.
+    ...(options.embedded === undefined ? {} : { systemDatabasePoolSize: 1 }),
     listenQueues: listening ? [queue] : [],
     logger: loggerOf(options.log),
   });
