@@ -24,8 +24,15 @@ function pgClient(connectionString: string): PgClient {
 
 /** A held executor id; `release` ends the session holding its lock. */
 export interface IdentityLock {
+  /**
+   * Run `fn` (DBOS's launch) while no other worker launches: DBOS's first launch migrates the
+   * system database, and two first launches at once deadlock in Postgres.
+   */
+  alone<T>(fn: () => Promise<T>): Promise<T>;
   release(): Promise<void>;
 }
+
+const LAUNCH_KEY = "decay-launch";
 
 /** The advisory lock key of an executor id: Postgres's own 64-bit text hash of a namespaced name. */
 export const IDENTITY_LOCK_SQL = "select pg_try_advisory_lock(hashtextextended($1, 0)) as held";
@@ -47,6 +54,20 @@ export function holdExecutorId(url: string, executorId: string): ResultAsync<Ide
     if (!held) {
       return ResultAsync.fromSafePromise(client.end().catch(() => undefined)).andThen(() => errAsync<IdentityLock, DbosFault>({ code: "executor-id-taken", executorId }));
     }
-    return okAsync({ release: () => client.end().catch(() => undefined) });
+    return okAsync({
+      alone: async <T>(fn: () => Promise<T>) => {
+        // Polled, never waited for inside a statement: DBOS's migrations build indexes
+        // concurrently, which wait for every open transaction, a blocked lock call included.
+        while (!(await client.query("select pg_try_advisory_lock(hashtextextended($1, 0)) as held", [LAUNCH_KEY])).rows[0]?.held) {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        try {
+          return await fn();
+        } finally {
+          await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [LAUNCH_KEY]).catch(() => undefined);
+        }
+      },
+      release: () => client.end().catch(() => undefined),
+    });
   });
 }

@@ -44,10 +44,17 @@ function loggerOf(log: DbosRunnerOptions["log"]): DLogger {
 }
 
 /** The database URL (embedded: PGlite started and served) plus what to stop after DBOS shuts down. */
-function database(options: DbosRunnerOptions): ResultAsync<{ url: string; stops: Array<() => Promise<void>> }, DbosFault> {
-  if (options.embedded !== undefined) return startEmbedded(options.embedded.dataDir).map((e) => ({ url: e.url, stops: [() => e.close()] }));
+interface Database {
+  readonly url: string;
+  readonly stops: Array<() => Promise<void>>;
+  /** Runs the launch with no other worker launching at the same time. */
+  readonly alone: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+function database(options: DbosRunnerOptions): ResultAsync<Database, DbosFault> {
+  if (options.embedded !== undefined) return startEmbedded(options.embedded.dataDir).map((e) => ({ url: e.url, stops: [() => e.close()], alone: (fn) => fn() }));
   const url = options.databaseUrl as string;
-  return holdExecutorId(url, options.executorId).map((lock) => ({ url, stops: [() => lock.release()] }));
+  return holdExecutorId(url, options.executorId).map((lock) => ({ url, stops: [() => lock.release()], alone: (fn) => lock.alone(fn) }));
 }
 
 async function launchDbos(options: DbosRunnerOptions, url: string, listening: boolean): Promise<(job: RunJob) => Promise<RunOutcome>> {
@@ -75,12 +82,12 @@ async function launchDbos(options: DbosRunnerOptions, url: string, listening: bo
 }
 
 function launch(options: DbosRunnerOptions, listening: boolean): ResultAsync<Launched, DbosFault> {
-  return database(options).andThen(({ url, stops }) => {
+  return database(options).andThen(({ url, stops, alone }) => {
     const stopAll = async () => {
       await DBOS.shutdown({ deregister: true }).catch(() => undefined);
       for (const stop of stops) await stop();
     };
-    return ResultAsync.fromPromise(launchDbos(options, url, listening), (e): DbosFault => ({ code: "database-failed", database: redactUrl(url), reason: thrown(e) }))
+    return ResultAsync.fromPromise(alone(() => launchDbos(options, url, listening)), (e): DbosFault => ({ code: "database-failed", database: redactUrl(url), reason: thrown(e) }))
       .map((workflow): Launched => ({ listening, workflow, stop: stopAll }))
       .orElse((fault) => ResultAsync.fromSafePromise(stopAll()).andThen(() => errAsync<Launched, DbosFault>(fault)));
   });

@@ -3,34 +3,20 @@
 // runs again) and the run ends with the report an uninterrupted run writes.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ended } from "../../../../test-utils/process.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { decay, SCRIPT_FILE, start } from "../cli-process.js";
-import { fixtureRepo, git } from "../harness.js";
+import { fixtureRepo } from "../harness.js";
+import { COUNTING_AGENT, calls, entries, stepCommits, until } from "./helpers.js";
 
-const AGENT = fileURLToPath(new URL("./counting-agent.mjs", import.meta.url));
+const AGENT = COUNTING_AGENT;
 
 /** report.json without what depends on when the run ran: commit ids and times. */
 function comparable(repo: string): unknown {
   const text = readFileSync(join(repo, ".plan-runs/stats/report.json"), "utf8");
   const report = JSON.parse(text.replace(/[0-9a-f]{40}/g, "<commit>"));
   return { ...report, cost: { ...report.cost, wall_ms: 0 } };
-}
-
-/** The Decay-Step markers of the commits the run made on its branch, oldest first. */
-function stepCommits(repo: string): string[] {
-  return git(repo, "log", "--reverse", "--format=%(trailers:key=Decay-Step,valueonly)", "main..plan/stats").split("\n").filter((l) => l.trim() !== "");
-}
-
-const calls = (log: string) => readFileSync(log, "utf8").trim().split("\n").map((l) => l.split(" ").slice(1).join(" "));
-
-async function until(what: () => boolean, ms = 120_000): Promise<void> {
-  for (let waited = 0; !what(); waited += 50) {
-    if (waited > ms) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe("decay run --durable", () => {
@@ -49,14 +35,14 @@ describe("decay run --durable", () => {
     const log = join(work, "durable.log");
     const args = ["run", "docs/stats.plan.md", "--durable", join(work, "state"), "--agent", `${process.execPath} ${AGENT} ${log} ${join(work, "script.json")}`];
     const first = start(args, repo);
-    await until(() => existsSync(log) && readFileSync(log, "utf8").includes("S2 fix a2"));
-    const agentPid = Number(readFileSync(log, "utf8").trim().split("\n").at(-1)?.split(" ")[0]);
+    await until(() => existsSync(log) && calls(log).includes("S2 fix a2"));
+    const agentPid = entries(log).at(-1)?.pid as number;
     first.child.kill("SIGKILL");
     await first.done;
     // A crash takes the agent with it: its process group is killed too.
     process.kill(-agentPid, "SIGKILL");
     expect(await ended(agentPid)).toBe(true);
-    const before = stepCommits(repo);
+    const before = stepCommits(repo, "plan/stats");
     writeFileSync(gate, "");
 
     const second = await decay(args, repo);
@@ -69,9 +55,9 @@ describe("decay run --durable", () => {
     const fix = expected.indexOf("S2 fix a2");
     expect(got).toEqual([...expected.slice(0, fix + 1), ...expected.slice(fix)]);
     // Each stage commit exactly once: the commits before the kill are kept, none is made twice.
-    const commits = stepCommits(repo);
+    const commits = stepCommits(repo, "plan/stats");
     expect(commits.slice(0, before.length)).toEqual(before);
     expect(new Set(commits).size).toBe(commits.length);
-    expect(commits).toEqual(stepCommits(plainRepo));
+    expect(commits).toEqual(stepCommits(plainRepo, "plan/stats"));
   }, 300_000);
 });
