@@ -3,6 +3,7 @@
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { err, ResultAsync } from "neverthrow";
 import { type DbosFault, redactUrl, thrown } from "./fault.js";
+import { probeDatabase } from "./identity.js";
 import { RunJob, runIdOf } from "./job.js";
 import { DEFAULT_QUEUE } from "./options.js";
 import { listRuns, type RunDetail, type RunSummary, showRun, WORKFLOW_NAME } from "./status.js";
@@ -27,7 +28,9 @@ export function dbosClient(options: { readonly databaseUrl: string; readonly que
   const failed = (e: unknown): DbosFault => ({ code: "database-failed", database, reason: thrown(e) });
   const silent = { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined };
   const applicationName = options.applicationName ?? "decay";
-  return ResultAsync.fromPromise(DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName, logger: silent }), failed).map((client): DbosClient => {
+  return probeDatabase(options.databaseUrl)
+    .andThen(() => ResultAsync.fromPromise(DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName, logger: silent }), failed))
+    .map((client): DbosClient => {
     const enqueue = (job: RunJob) => {
       const parsed = RunJob.safeParse(job);
       if (!parsed.success) return ResultAsync.fromSafePromise(Promise.resolve(err<never, DbosFault>({ code: "job-invalid", issue: parsed.error.message }))).andThen((r) => r);

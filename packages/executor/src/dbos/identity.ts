@@ -18,8 +18,21 @@ interface PgClient {
 /** The Postgres driver DBOS itself depends on, resolved from the SDK so this package adds no driver of its own. */
 function pgClient(connectionString: string): PgClient {
   const sdk = createRequire(import.meta.url).resolve("@dbos-inc/dbos-sdk");
-  const pg = createRequire(sdk)("pg") as { Client: new (o: { connectionString: string }) => PgClient };
-  return new pg.Client({ connectionString });
+  const pg = createRequire(sdk)("pg") as { Client: new (o: { connectionString: string; connectionTimeoutMillis: number }) => PgClient };
+  return new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+}
+
+/**
+ * Connect once and leave: a database that cannot be reached is a fault at once, where DBOS's own
+ * client would retry for ever.
+ */
+export function probeDatabase(url: string): ResultAsync<void, DbosFault> {
+  const client = pgClient(url);
+  client.on("error", () => undefined);
+  return ResultAsync.fromPromise(
+    client.connect().then(() => client.end()),
+    (e): DbosFault => ({ code: "database-failed", database: redactUrl(url), reason: thrown(e) }),
+  );
 }
 
 /** A held executor id; `release` ends the session holding its lock. */

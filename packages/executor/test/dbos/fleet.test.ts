@@ -145,4 +145,11 @@ describe("fleet: workers on one Postgres", () => {
     expect((await back.done).code).toBe(0);
     expect((await w2.done).code).toBe(0);
   }, 400_000);
+
+  it("a database it cannot reach is a fault (exit 2) naming the URL without its password", async () => {
+    const r = await decay(["runs", "--database-url", "postgresql://decay:s3cret@127.0.0.1:1/none"], await tempDir("decay-fleet-"));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/decay: database postgresql:\/\/decay:\*\*\*@127\.0\.0\.1:1\/none: /);
+    expect(r.stderr).not.toContain("s3cret");
+  });
 });

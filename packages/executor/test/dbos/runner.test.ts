@@ -1,8 +1,9 @@
-// The DBOS runner in embedded mode (PGlite in this process): a run ends as under the in-memory
-// runner, every runPlan step is a recorded DBOS step, and the same run started twice runs once.
+// dbosRunner in this process over a real Postgres: a run ends as under the in-memory runner, every
+// runPlan step is a recorded DBOS step, and the same run started twice runs once. (Embedded mode,
+// PGlite, is exercised end to end by durable-cli.test.ts.)
 import { renderContract } from "@decay/contract";
-import { describe, expect, it } from "vitest";
-import { tempDir } from "../../../../test-utils/tmp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Postgres, startPostgres } from "../../../../test-utils/postgres.js";
 import { scriptTable } from "../../src/index.js";
 import { dbosRunner, describeDbosFault, type RunJob } from "../../src/entries/dbos.js";
 import { contractOf, makeRepo, nodeOptions, outcome, planOf, run } from "../harness.js";
@@ -17,7 +18,15 @@ const SCRIPT = scriptTable({
   "S2 fix": { edit: { "src/b.txt": "beta\n" } },
 });
 
-describe("dbosRunner, embedded", () => {
+let pg: Postgres;
+beforeAll(async () => {
+  pg = await startPostgres();
+});
+afterAll(async () => {
+  await pg?.stop();
+});
+
+describe("dbosRunner over Postgres", () => {
   it("runs a plan to the in-memory runner's outcome, each step recorded once, and runs a repeated start once", async () => {
     const [a, b] = [await makeRepo({ "README.md": "r\n" }), await makeRepo({ "README.md": "r\n" })];
     const expected = outcome(await run(await contractOf(a, PLAN), nodeOptions(a, SCRIPT)));
@@ -25,7 +34,7 @@ describe("dbosRunner, embedded", () => {
     const job: RunJob = { contract: renderContract(contract), repo: b, base: null, plan: contract.plan, settings: {} };
     let built = 0;
     const runner = dbosRunner({
-      embedded: { dataDir: await tempDir("decay-dbos-") },
+      databaseUrl: pg.url,
       executorId: "test-1",
       appVersion: "test",
       ports: (_job, dir) => (built++, nodeOptions(dir, SCRIPT)),
@@ -48,4 +57,20 @@ describe("dbosRunner, embedded", () => {
       await runner.close();
     }
   }, 120_000);
+
+  it("refuses options that would strand runs: no executor id, DBOS's default id, no version, both targets", async () => {
+    const ports = () => nodeOptions("/nowhere", SCRIPT);
+    const bad = [
+      { databaseUrl: pg.url, executorId: "", appVersion: "v1", ports },
+      { databaseUrl: pg.url, executorId: "local", appVersion: "v1", ports },
+      { databaseUrl: pg.url, executorId: "w1", appVersion: "", ports },
+      { databaseUrl: pg.url, embedded: { dataDir: "/tmp/x" }, executorId: "w1", appVersion: "v1", ports },
+    ];
+    for (const options of bad) {
+      const runner = dbosRunner(options as never);
+      const out = await runner.worker();
+      expect(out._unsafeUnwrapErr().code).toBe("dbos-option-invalid");
+      await runner.close();
+    }
+  });
 });
