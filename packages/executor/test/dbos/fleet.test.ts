@@ -42,9 +42,9 @@ afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 
-function worker(work: string, id: string, agent: string) {
+function worker(work: string, id: string, agent: string, extra: string[] = []) {
   const lines: string[] = [];
-  const args = ["worker", "--database-url", pg.url, "--executor-id", id, "--app-version", "v1", "--workspace", join(work, id), "--concurrency", "2", "--agent", agent];
+  const args = ["worker", "--database-url", pg.url, "--executor-id", id, "--app-version", "v1", "--workspace", join(work, id), "--concurrency", "2", "--agent", agent, ...extra];
   const w = start(args, work, (l) => lines.push(l));
   started.push(w.child);
   let exit: Ran | null = null;
@@ -75,7 +75,7 @@ describe("fleet: workers on one Postgres", () => {
     writeFileSync(log, "");
     const agent = `${process.execPath} ${COUNTING_AGENT} ${log} ${script}`;
     const w1 = worker(work, "w1", agent);
-    const w2 = worker(work, "w2", agent);
+    const w2 = worker(work, "w2", agent, ["--bundle", join(work, "bundles")]);
     await Promise.all([w1.serving(), w2.serving()]);
 
     const twin = await decay(w1.args, work);
@@ -126,6 +126,14 @@ describe("fleet: workers on one Postgres", () => {
       expect(new Set(commits).size, r.id).toBe(commits.length);
       expect(commits.map((c) => c.replace(/^p\d+\//, ""))).toEqual(["S1/a1/commit", "S2/a1/commit"]);
     }
+    // w2 writes each run's branch as a git bundle; runs show names the worker, the branch and where it is.
+    const onW2 = all.find((r) => r.worker === "w2") as RunSummary;
+    const slug = onW2.plan.replace(/^docs\/|\.plan\.md$/g, "");
+    expect(git(work, "bundle", "list-heads", join(work, "bundles", `${onW2.id}.bundle`))).toContain(`refs/heads/plan/${slug}`);
+    const shown = await decay(["runs", "show", onW2.id, "--database-url", pg.url], work);
+    expect(shown.stdout).toContain(`worker: w2\nbranch: plan/${slug} in ${join(work, "w2", onW2.id)}\n`);
+    expect(shown.stdout).toContain(`bundle: ${join(work, "bundles", `${onW2.id}.bundle`)}`);
+    expect(shown.stdout).toContain("# Run report");
     // Each agent call once per run; a second copy only of a call killed in flight, started after the kill.
     const log2 = entries(log);
     const killedAt = log2.findIndex((e) => e.at === "kill");
