@@ -1,7 +1,7 @@
 // The operator's side of a fleet: enqueue runs and read their state with a DBOS client, which
 // launches nothing, takes no executor id and runs no workflow.
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
-import { err, ResultAsync } from "neverthrow";
+import { errAsync, ResultAsync } from "neverthrow";
 import { type DbosFault, redactUrl, thrown } from "./fault.js";
 import { probeDatabase } from "./identity.js";
 import { RunJob, runIdOf } from "./job.js";
@@ -33,7 +33,7 @@ export function dbosClient(options: { readonly databaseUrl: string; readonly que
     .map((client): DbosClient => {
     const enqueue = (job: RunJob) => {
       const parsed = RunJob.safeParse(job);
-      if (!parsed.success) return ResultAsync.fromSafePromise(Promise.resolve(err<never, DbosFault>({ code: "job-invalid", issue: parsed.error.message }))).andThen((r) => r);
+      if (!parsed.success) return errAsync<{ id: string; existed: boolean }, DbosFault>({ code: "job-invalid", issue: parsed.error.message });
       const id = runIdOf(parsed.data);
       return ResultAsync.fromPromise(
         (async () => {

@@ -124,8 +124,8 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
   }
   return {
     run: (job) =>
-      ResultAsync.fromSafePromise(Promise.resolve(jobOf(job)))
-        .andThen((j) => j)
+      okAsync(undefined)
+        .andThen(() => jobOf(job))
         .andThen((j) => start(j, undefined))
         .andThen((handle) => ResultAsync.fromPromise(handle.getResult(), (e): DbosFault => ({ code: "run-failed", id: handle.workflowID, reason: thrown(e) })))
         .andThen((out) => {
@@ -133,8 +133,8 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
           return parsed.success ? ok(parsed.data) : err<RunOutcome, DbosFault>({ code: "run-failed", id: "?", reason: "the workflow's output is not a run outcome" });
         }),
     enqueue: (job) =>
-      ResultAsync.fromSafePromise(Promise.resolve(jobOf(job)))
-        .andThen((j) => j)
+      okAsync(undefined)
+        .andThen(() => jobOf(job))
         .andThen((j) => start(j, queueName))
         .map((handle) => ({ id: handle.workflowID })),
     worker: () => ensure(true).map(() => undefined),
