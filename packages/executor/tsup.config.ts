@@ -7,6 +7,9 @@ const entry = {
   testing: "src/entries/testing.ts",
 };
 
+/** Optional peers: only the ./dbos entry imports them. */
+const DBOS_PEERS = ["@dbos-inc/dbos-sdk", "@electric-sql/pglite", "@electric-sql/pglite-socket"];
+
 const shared = {
   // The shared CLI seal and the runtime-neutral helpers are internal: bundle them so the published
   // package stands alone.
@@ -23,7 +26,7 @@ export default defineConfig([
     dts: { entry },
     external: ["vitest"],
     // Each build cleans only its own outputs: the two builds run at the same time.
-    clean: ["**", "!cli.*", "!bin.*"],
+    clean: ["**", "!cli.*", "!bin.*", "!dbos.*"],
   },
   {
     ...shared,
@@ -32,6 +35,19 @@ export default defineConfig([
     format: ["esm"],
     dts: { entry: { cli: "src/entries/cli.ts" } },
     splitting: false,
+    // `decay run --durable` and the fleet commands load ./dbos at run time, by name: the DBOS and
+    // PGlite peers stay out of the CLI and load only when asked for.
+    external: ["@decay/executor/dbos", ...DBOS_PEERS],
     clean: ["cli.*", "bin.*"],
+  },
+  {
+    ...shared,
+    // The DBOS runner is ESM only, like the CLI; its peers are optional and never bundled.
+    entry: { dbos: "src/entries/dbos.ts" },
+    format: ["esm"],
+    dts: { entry: { dbos: "src/entries/dbos.ts" } },
+    external: DBOS_PEERS,
+    splitting: false,
+    clean: ["dbos.*"],
   },
 ]);

@@ -29,6 +29,8 @@ export interface RunFlags extends VerifyFlags {
   readonly agent: readonly string[];
   readonly budget: number | undefined;
   readonly tokenTarget: number | undefined;
+  /** `--durable DIR`: run as a DBOS workflow over PGlite in DIR, so a killed run resumes (experimental). */
+  readonly durable?: string;
 }
 
 /** One invocation of `decay`. */
@@ -48,6 +50,7 @@ const OPTIONS = {
   "clean-room": { type: "string" },
   setup: { type: "string" },
   json: { type: "boolean" },
+  durable: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const satisfies FlagSpecs;
@@ -56,7 +59,7 @@ type Values = FlagValues<typeof OPTIONS>;
 
 const VERIFY_FLAGS = ["repo", "include-optional", "clean-room", "setup", "json"];
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  run: [...VERIFY_FLAGS, "assumptions", "agent", "budget", "token-target"],
+  run: [...VERIFY_FLAGS, "assumptions", "agent", "budget", "token-target", "durable"],
   preflight: VERIFY_FLAGS,
   verify: VERIFY_FLAGS,
   report: ["json"],
@@ -111,7 +114,7 @@ function runFlags(v: Values, file: string): Result<RunFlags, UsageFault> {
   if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(v.agent)}: ${agent.error}`);
   return verifyFlags(v, file).andThen((base) =>
     count("--budget", v.budget).andThen((budget) =>
-      count("--token-target", v["token-target"]).map((tokenTarget): RunFlags => ({ ...base, agent: agent.value, budget, tokenTarget })),
+      count("--token-target", v["token-target"]).map((tokenTarget): RunFlags => ({ ...base, agent: agent.value, budget, tokenTarget, ...(v.durable === undefined ? {} : { durable: v.durable }) })),
     ),
   );
 }

@@ -2,6 +2,7 @@
 import { helpHint } from "@decay/cli-kit";
 import { type ContractFault, describeFault } from "@decay/contract";
 import { describeExecFault, type ExecFault } from "../fault.js";
+import { type DbosFault, describeDbosFault } from "../dbos/fault.js";
 import type { UsageFault } from "./args.js";
 
 /** A fault of the command line, of an input it names, or of the run (an `ExecFault`). */
@@ -13,7 +14,9 @@ export type CliFault =
   | { readonly code: "agent-not-found"; readonly command: string; readonly reason: string }
   | { readonly code: "contract-fault"; readonly file: string; readonly fault: ContractFault }
   | { readonly code: "plan-drifted"; readonly contract: string; readonly plan: string; readonly recorded: string; readonly actual: string }
-  | { readonly code: "exec"; readonly input: string; readonly fault: ExecFault };
+  | { readonly code: "exec"; readonly input: string; readonly fault: ExecFault }
+  | { readonly code: "dbos"; readonly fault: DbosFault }
+  | { readonly code: "dbos-missing"; readonly reason: string };
 
 /** The exit code of a fault: 2, except a run its user interrupted, which is parked (1). */
 export function exitCodeFor(fault: CliFault): number {
@@ -25,6 +28,8 @@ export function exitCodeFor(fault: CliFault): number {
     case "agent-not-found":
     case "contract-fault":
     case "plan-drifted":
+    case "dbos":
+    case "dbos-missing":
       return 2;
     case "exec":
       return fault.fault.code === "interrupted" ? 1 : 2;
@@ -54,6 +59,10 @@ export function describeCliFault(fault: CliFault): string {
       return `${fault.contract}: the plan ${fault.plan} changed under this contract (recorded sha256 ${fault.recorded}, now ${fault.actual}); compile the contract again (decay run PLAN.md compiles it)`;
     case "exec":
       return `${fault.input}: ${describeExecFault(fault.fault)}`;
+    case "dbos":
+      return describeDbosFault(fault.fault);
+    case "dbos-missing":
+      return `the durable runner needs the optional peers @dbos-inc/dbos-sdk, @electric-sql/pglite and @electric-sql/pglite-socket (npm install them): ${fault.reason}`;
     default: {
       const never: never = fault;
       return never;

@@ -4,6 +4,8 @@ import { err, type Result } from "neverthrow";
 import { parseInvocation } from "./args.js";
 import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
 import { type CliIo, say } from "./io.js";
+import { FLEET_COMMANDS } from "./fleet-args.js";
+import { fleetMain } from "./fleet.js";
 import { journalMain } from "./journal.js";
 import { reportCommand } from "./report.js";
 import { runCommand } from "./run.js";
@@ -34,6 +36,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<Result<numb
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   // The journal commands parse and fail on their own (decay journal --help).
   if (argv[0] === "journal") return journalMain(argv.slice(1), io);
+  // The fleet commands (docs/fleet.md) parse and fail on their own too.
+  if (FLEET_COMMANDS.includes(argv[0] ?? "")) return fleetMain(argv, io);
   const out = await dispatch(argv, io);
   if (typeof out === "number") return out;
   if (out.isOk()) return out.value;

@@ -2,6 +2,7 @@
 // end with the summary (exit 0 green, 1 not green with the reason last, a fault 2).
 import { bestEffort } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
+import type { ExecFault } from "../fault.js";
 import { commandAgent } from "../node/command-agent.js";
 import { runPlan } from "../run/run-plan.js";
 import type { RunReport } from "../schema.js";
@@ -9,12 +10,14 @@ import { adaptersFor } from "./adapters.js";
 import type { RunFlags } from "./args.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, REPORT_SCHEMA, say } from "./io.js";
+import { durableRun } from "./durable.js";
 import { agentProgram, type Loaded, loadContract, readIfThere, repoDir } from "./load.js";
 import { jsonProgress, liveProgress, plainProgress, type Progress } from "./progress.js";
 
-const quoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+export const quoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
-function progressFor(io: CliIo, flags: RunFlags, loaded: Loaded): Progress {
+/** Where `decay run` shows progress: NDJSON, the live view on a terminal, or plain lines. */
+export function progressFor(io: CliIo, flags: RunFlags, loaded: Loaded): Progress {
   if (flags.json) return jsonProgress(io.stdout);
   const ci = io.env.CI !== undefined && io.env.CI !== "" && io.env.CI !== "false";
   if (io.live !== undefined && !ci) return liveProgress(io.live, loaded.contract.stages.map((s) => ({ id: s.id, title: s.title })));
@@ -50,6 +53,11 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
     onEvent: (e) => progress.event(e),
     signal: io.signal,
   });
+  return ended(io, flags, repo, progress, result);
+}
+
+/** The end of a run for people or programs: the summary or the report, and the exit code. */
+export async function ended(io: CliIo, flags: RunFlags, repo: string, progress: Progress, result: Result<RunReport, ExecFault>): Promise<Result<number, CliFault>> {
   const broken = await progress.close();
   if (broken !== null) return err({ code: "write-failed", file: "<stdout>", reason: broken });
   if (result.isErr()) {
@@ -78,5 +86,6 @@ export async function runCommand(io: CliIo, flags: RunFlags, argv: readonly stri
   // branch: a FIFO or device there is refused now, before anything changes.
   const assumptions = flags.assumptions === undefined ? ok(undefined) : await readIfThere(repo.value, flags.assumptions);
   if (assumptions.isErr()) return err(assumptions.error);
+  if (flags.durable !== undefined) return durableRun(io, flags, argv, repo.value, loaded.value);
   return execute(io, flags, argv, repo.value, loaded.value);
 }

@@ -4,11 +4,15 @@ export const HELP = `decay: run an acceptance contract stage by stage; green onl
 Usage:
   decay run PLAN.md|contract.md --agent "CMD ARGS…" [--repo DIR] [--assumptions FILE]
             [--include-optional] [--budget N] [--token-target N]
-            [--clean-room clone|worktree|isomorphic] [--setup "CMD"] [--json]
+            [--clean-room clone|worktree|isomorphic] [--setup "CMD"] [--json] [--durable DIR]
   decay preflight PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
   decay verify PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
   decay report DIR [--json]
   decay journal show|resume|next PLAN.md ...   a task plan's execution record (decay journal --help)
+  decay worker --database-url URL --executor-id ID --app-version V --agent "CMD ARGS…"
+            [--concurrency N] [--workspace DIR] [--clean-room K] [--bundle DIR] [--queue NAME]
+  decay enqueue PLAN.md|contract.md --repo SOURCE --database-url URL [--queue NAME] [--json]
+  decay runs [show ID] --database-url URL [--json]
   decay --help | --version
 
 Commands:
@@ -17,6 +21,9 @@ Commands:
   preflight  every stage's acceptance in one fresh clean room of HEAD, no agent: what is green now
   verify     the same, as the final verification; writes REPORT.md
   report     print a run's REPORT.md (report.json with --json); DIR is the workspace or the repository
+  worker     serve the run queue in Postgres (docs/fleet.md); each run's events on stdout as NDJSON
+  enqueue    put a run on the queue; SOURCE is a path or git URL every worker can clone
+  runs       every run's state from the database; show ID: one run, its worker, branch and REPORT.md
 
 Options:
   --repo DIR             the repository (default: the current directory)
@@ -29,6 +36,8 @@ Options:
   --clean-room K         clone (default), worktree or isomorphic
   --setup "CMD"          run once in every fresh clean room (e.g. "npm ci")
   --json                 NDJSON events, then the report (run); JSON (preflight, verify, report)
+  --durable DIR          run as a DBOS workflow kept in DIR (embedded PGlite, experimental): a
+                         killed run started again with the same flags resumes (docs/fleet.md)
 
 Exit: 0 every required stage green; 1 not green (escalated, failed, parked, stale plan, interrupted),
 the reason on the last line; 2 a fault (the message names the input). See docs/executor-cli.md.

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { parseFleet } from "./fleet-args.js";
+
+const URL = ["--database-url", "postgresql://db/decay"];
+
+describe("parseFleet", () => {
+  it("reads a worker's flags, the workspace defaulting to decay-work", () => {
+    const inv = parseFleet(["worker", ...URL, "--executor-id", "w1", "--app-version", "2026.12.1", "--concurrency", "3", "--agent", "claude-agent --fast"])._unsafeUnwrap();
+    expect(inv).toEqual({
+      command: "worker",
+      flags: { databaseUrl: "postgresql://db/decay", executorId: "w1", appVersion: "2026.12.1", concurrency: 3, workspace: "decay-work", agent: ["claude-agent", "--fast"], cleanRoom: "clone", bundle: undefined, queue: undefined },
+    });
+  });
+
+  it("reads enqueue and runs, show ID included", () => {
+    expect(parseFleet(["enqueue", "p.plan.md", "--repo", "https://git.example/r.git", ...URL, "--json"])._unsafeUnwrap()).toMatchObject({ command: "enqueue", flags: { file: "p.plan.md", repo: "https://git.example/r.git", json: true } });
+    expect(parseFleet(["runs", ...URL])._unsafeUnwrap()).toEqual({ command: "runs", databaseUrl: "postgresql://db/decay", id: null, json: false });
+    expect(parseFleet(["runs", "show", "p-123", ...URL, "--json"])._unsafeUnwrap()).toEqual({ command: "runs", databaseUrl: "postgresql://db/decay", id: "p-123", json: true });
+  });
+
+  it.each([
+    [["worker", ...URL, "--app-version", "v", "--agent", "a"], "--executor-id", /decay worker needs --executor-id/],
+    [["worker", ...URL, "--executor-id", "w", "--agent", "a"], "--app-version", /needs --app-version/],
+    [["worker", ...URL, "--executor-id", "w", "--app-version", "v"], "--agent", /needs --agent/],
+    [["worker", ...URL, "--executor-id", "w", "--app-version", "v", "--agent", "a", "--concurrency", "0"], "--concurrency", /positive integer/],
+    [["enqueue", "p.plan.md", ...URL], "--repo", /needs --repo/],
+    [["enqueue", ...URL, "--repo", "r"], "enqueue", /takes one PLAN.md/],
+    [["runs", "list", ...URL], "runs", /takes nothing or show ID/],
+    [["runs"], "--database-url", /needs --database-url/],
+    [["runs", ...URL, "--agent", "x"], "--agent", /not an option of decay runs/],
+  ])("refuses %j naming %s", (argv, flag, message) => {
+    const fault = parseFleet(argv)._unsafeUnwrapErr();
+    expect(fault.flag).toBe(flag);
+    expect(fault.message).toMatch(message);
+  });
+});

@@ -1,0 +1,123 @@
+// The fleet commands over one Postgres: `decay worker` serves the queue, `decay enqueue` puts a
+// run on it, `decay runs` reads every run's state from DBOS (never from files on a worker).
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { bestEffort } from "@decay/cli-kit";
+import { renderContract } from "@decay/contract";
+import { err, ok, type Result } from "neverthrow";
+import type { RunDetail, RunSummary } from "../dbos/status.js";
+import { commandAgent } from "../node/command-agent.js";
+import { adaptersFor } from "./adapters.js";
+import { type Dbos, loadDbos } from "./dbos-load.js";
+import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
+import { type EnqueueFlags, parseFleet, type WorkerFlags } from "./fleet-args.js";
+import { type CliIo, say } from "./io.js";
+import { agentProgram, loadContract } from "./load.js";
+
+type R = Result<number, CliFault>;
+
+const written = (failed: string | null): R => (failed === null ? ok(0) : err({ code: "write-failed", file: "<stdout>", reason: failed }));
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+/** Serve the queue until interrupted; each run's events go to stdout as NDJSON lines naming the run. */
+async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
+  const program = agentProgram(io.cwd, io.env, flags.agent[0] as string);
+  if (program.isErr()) return err(program.error);
+  const workspace = resolve(io.cwd, flags.workspace);
+  const runner = dbos.dbosRunner({
+    databaseUrl: flags.databaseUrl,
+    executorId: flags.executorId,
+    appVersion: flags.appVersion,
+    queue: { name: flags.queue, workerConcurrency: flags.concurrency },
+    checkout: dbos.gitCheckout(workspace, io.env),
+    bundle: flags.bundle === undefined ? undefined : dbos.gitBundle(resolve(io.cwd, flags.bundle), io.env),
+    ports: (_job, dir, run) => ({
+      ...adaptersFor(io, dir, flags.cleanRoom),
+      agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env }),
+      onEvent: (event) => void bestEffort(io.stdout, line({ run, ...event })),
+    }),
+    log: (level, message) => void bestEffort(io.stderr, line({ worker: flags.executorId, level, message })),
+  });
+  const served = await runner.worker();
+  if (served.isErr()) {
+    await runner.close();
+    return err({ code: "dbos", fault: served.error });
+  }
+  await say(io, line({ worker: flags.executorId, version: flags.appVersion, serving: flags.queue ?? dbos.DEFAULT_QUEUE }));
+  await new Promise<void>((done) => (io.signal?.aborted ? done() : io.signal?.addEventListener("abort", () => done(), { once: true })));
+  await runner.close();
+  return ok(0);
+}
+
+/** The commit SOURCE's HEAD points at now: the run's base. */
+function remoteHead(io: CliIo, source: string): Promise<Result<string, CliFault>> {
+  return new Promise((done) =>
+    execFile("git", ["ls-remote", "--", source, "HEAD"], { cwd: io.cwd, env: { ...io.env, GIT_TERMINAL_PROMPT: "0" } }, (e, out, stderr) => {
+      const sha = /^([0-9a-f]{40})\s/.exec(String(out))?.[1];
+      if (e === null && sha !== undefined) done(ok(sha));
+      else done(err({ code: "repo-unreadable", repo: source, reason: `git ls-remote found no HEAD${stderr ? `: ${String(stderr).trim()}` : ""}` }));
+    }),
+  );
+}
+
+async function enqueue(io: CliIo, dbos: Dbos, flags: EnqueueFlags): Promise<R> {
+  const local = resolve(io.cwd, flags.repo);
+  const source = existsSync(local) ? local : flags.repo;
+  const loaded = await loadContract(io.cwd, flags.file, source === local ? local : io.cwd);
+  if (loaded.isErr()) return err(loaded.error);
+  const base = await remoteHead(io, source);
+  if (base.isErr()) return err(base.error);
+  const { contract, planText } = loaded.value;
+  const settings = Object.fromEntries(Object.entries({ includeOptional: flags.includeOptional || undefined, attemptBudget: flags.budget, setup: flags.setup }).filter(([, v]) => v !== undefined));
+  const job = { contract: renderContract(contract), planText: planText && new TextDecoder().decode(planText), repo: source, base: base.value, plan: contract.plan, settings };
+  const client = await dbos.dbosClient({ databaseUrl: flags.databaseUrl, queue: flags.queue });
+  if (client.isErr()) return err({ code: "dbos", fault: client.error });
+  const out = await client.value.enqueue(job);
+  await client.value.close();
+  if (out.isErr()) return err({ code: "dbos", fault: out.error });
+  const { id, existed } = out.value;
+  return written(await say(io, flags.json ? line({ id, existed }) : existed ? `${id}: already enqueued (it runs once)\n` : `${id}: enqueued\n`));
+}
+
+/** A run as one line for people. */
+export function summaryLine(r: RunSummary): string {
+  const green = r.green === null ? `${r.steps} steps` : `green: ${r.green.join(", ") || "none"}`;
+  return `${r.id}  ${r.status.toLowerCase()}${r.outcome ? ` (${r.outcome})` : ""}  ${r.worker ?? "-"}  ${r.plan}  ${green}\n`;
+}
+
+/** One run in full for people: where its branch is, its steps and REPORT.md. */
+export function detailText(d: RunDetail): string {
+  const head = [`run ${d.id}`, `plan: ${d.plan}`, `repository: ${d.repo}`, `status: ${d.status}${d.outcome ? ` (${d.outcome})` : ""}`, `worker: ${d.worker ?? "-"}`];
+  head.push(`branch: ${d.branch ?? "-"} in ${d.dir ?? "-"}`, `steps: ${d.stepNames.length}`);
+  if (d.result?.bundle) head.push(`bundle: ${d.result.bundle}`);
+  return `${head.join("\n")}\n${d.result?.reportMd ? `\n${d.result.reportMd}` : ""}`;
+}
+
+async function runs(io: CliIo, dbos: Dbos, databaseUrl: string, id: string | null, json: boolean): Promise<R> {
+  const client = await dbos.dbosClient({ databaseUrl });
+  if (client.isErr()) return err({ code: "dbos", fault: client.error });
+  const out = id === null ? await client.value.runs() : await client.value.run(id);
+  await client.value.close();
+  if (out.isErr()) return err({ code: "dbos", fault: out.error });
+  const value = out.value;
+  if (Array.isArray(value)) return written(await say(io, value.map((r) => (json ? line(r) : summaryLine(r))).join("")));
+  return written(await say(io, json ? line(value) : detailText(value)));
+}
+
+/** `decay worker|enqueue|runs …`: the exit code (every fault 2). */
+export async function fleetMain(argv: readonly string[], io: CliIo): Promise<number> {
+  const out = await (async (): Promise<R> => {
+    const inv = parseFleet(argv);
+    if (inv.isErr()) return err(inv.error);
+    const dbos = await loadDbos();
+    if (dbos.isErr()) return err(dbos.error);
+    const i = inv.value;
+    if (i.command === "worker") return worker(io, dbos.value, i.flags);
+    if (i.command === "enqueue") return enqueue(io, dbos.value, i.flags);
+    return runs(io, dbos.value, i.databaseUrl, i.id, i.json);
+  })();
+  if (out.isOk()) return out.value;
+  await bestEffort(io.stderr, `decay: ${describeCliFault(out.error)}\n`);
+  return exitCodeFor(out.error);
+}

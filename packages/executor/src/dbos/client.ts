@@ -1,0 +1,55 @@
+// The operator's side of a fleet: enqueue runs and read their state with a DBOS client, which
+// launches nothing, takes no executor id and runs no workflow.
+import { DBOSClient } from "@dbos-inc/dbos-sdk";
+import { errAsync, ResultAsync } from "neverthrow";
+import { type DbosFault, redactUrl, thrown } from "./fault.js";
+import { probeDatabase } from "./identity.js";
+import { RunJob, runIdOf } from "./job.js";
+import { DEFAULT_QUEUE } from "./options.js";
+import { listRuns, type RunDetail, type RunSummary, showRun, WORKFLOW_NAME } from "./status.js";
+
+/** A client of the fleet's database. */
+export interface DbosClient {
+  /** Put a run on the queue; `existed` when the same run was enqueued before (it runs once). */
+  enqueue(job: RunJob): ResultAsync<{ readonly id: string; readonly existed: boolean }, DbosFault>;
+  /** Every run in the database, oldest first. */
+  runs(): ResultAsync<RunSummary[], DbosFault>;
+  /** One run in full. */
+  run(id: string): ResultAsync<RunDetail, DbosFault>;
+  close(): Promise<void>;
+}
+
+/**
+ * A client of the database at `databaseUrl`. Runs it enqueues carry no application version: the
+ * workers on the latest registered version take them (docs/fleet.md).
+ */
+export function dbosClient(options: { readonly databaseUrl: string; readonly queue?: string; readonly applicationName?: string }): ResultAsync<DbosClient, DbosFault> {
+  const database = redactUrl(options.databaseUrl);
+  const failed = (e: unknown): DbosFault => ({ code: "database-failed", database, reason: thrown(e) });
+  const silent = { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined };
+  const applicationName = options.applicationName ?? "decay";
+  return probeDatabase(options.databaseUrl)
+    .andThen(() => ResultAsync.fromPromise(DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName, logger: silent }), failed))
+    .map((client): DbosClient => {
+    const enqueue = (job: RunJob) => {
+      const parsed = RunJob.safeParse(job);
+      if (!parsed.success) return errAsync<{ id: string; existed: boolean }, DbosFault>({ code: "job-invalid", issue: parsed.error.message });
+      const id = runIdOf(parsed.data);
+      return ResultAsync.fromPromise(
+        (async () => {
+          const existed = (await client.getWorkflow(id)) !== undefined;
+          await client.enqueue({ workflowName: WORKFLOW_NAME, queueName: options.queue ?? DEFAULT_QUEUE, workflowID: id, applicationName }, parsed.data);
+          return { id, existed };
+        })(),
+        failed,
+      );
+    };
+    return {
+      enqueue,
+      runs: () => listRuns(client),
+      run: (id) => showRun(client, id),
+      close: () => client.destroy(),
+    };
+  });
+}
+

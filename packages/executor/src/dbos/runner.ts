@@ -1,0 +1,150 @@
+// dbosRunner: plan runs as DBOS workflows over Postgres (fleet mode) or over PGlite inside this
+// process (embedded mode, experimental). DBOS keeps one engine per process, so a process holds one
+// dbosRunner at a time. docs/fleet.md has the deploy shape.
+import { DBOS, type DLogger } from "@dbos-inc/dbos-sdk";
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
+import { inPlace, readReportMd } from "./checkout.js";
+import { startEmbedded } from "./embedded.js";
+import { type DbosFault, redactUrl, thrown } from "./fault.js";
+import { holdExecutorId } from "./identity.js";
+import { RunJob, RunOutcome, runIdOf } from "./job.js";
+import { checkOptions, type DbosRunnerOptions, DEFAULT_QUEUE } from "./options.js";
+import { listRuns, type RunDetail, type RunSummary, showRun, WORKFLOW_NAME } from "./status.js";
+import { decayWorkflow } from "./workflow.js";
+
+/** What `dbosRunner` returns. Every method launches DBOS on first use; `close` shuts it down. */
+export interface DbosRunner {
+  /** Start the run (or join it when its id exists: a finished run hands back its recorded outcome) and wait for its end. */
+  run(job: RunJob): ResultAsync<RunOutcome, DbosFault>;
+  /** Put the run on the queue for some worker; the same run enqueued twice is one workflow. */
+  enqueue(job: RunJob): ResultAsync<{ readonly id: string }, DbosFault>;
+  /** Serve the queue from this process until `close`: call it first, before any other method. */
+  worker(): ResultAsync<void, DbosFault>;
+  /** Every run in the database, or one run in full. */
+  status(): ResultAsync<RunSummary[], DbosFault>;
+  status(id: string): ResultAsync<RunDetail, DbosFault>;
+  /** Shut DBOS down, release the executor id, stop the embedded database. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface Launched {
+  readonly listening: boolean;
+  readonly workflow: (job: RunJob) => Promise<RunOutcome>;
+  readonly stop: () => Promise<void>;
+}
+
+function loggerOf(log: DbosRunnerOptions["log"]): DLogger {
+  const text = (m: unknown) => (m instanceof Error ? m.message : typeof m === "string" ? m : JSON.stringify(m));
+  return {
+    info: (m) => log?.("info", text(m)),
+    debug: () => undefined,
+    warn: (m) => log?.("warn", text(m)),
+    error: (m) => log?.("error", text(m)),
+  };
+}
+
+/** The database URL (embedded: PGlite started and served) plus what to stop after DBOS shuts down. */
+interface Database {
+  readonly url: string;
+  readonly stops: Array<() => Promise<void>>;
+  /** Runs the launch with no other worker launching at the same time. */
+  readonly alone: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+function database(options: DbosRunnerOptions): ResultAsync<Database, DbosFault> {
+  if (options.embedded !== undefined) return startEmbedded(options.embedded.dataDir).map((e) => ({ url: e.url, stops: [() => e.close()], alone: (fn) => fn() }));
+  const url = options.databaseUrl as string;
+  return holdExecutorId(url, options.executorId).map((lock) => ({ url, stops: [() => lock.release()], alone: (fn) => lock.alone(fn) }));
+}
+
+async function launchDbos(options: DbosRunnerOptions, url: string, listening: boolean): Promise<(job: RunJob) => Promise<RunOutcome>> {
+  const workflow = DBOS.registerWorkflow(
+    decayWorkflow({ executorId: options.executorId, ports: options.ports, checkout: options.checkout ?? inPlace, results: options.results ?? readReportMd, bundle: options.bundle }),
+    { name: WORKFLOW_NAME },
+  );
+  const queue = options.queue?.name ?? DEFAULT_QUEUE;
+  DBOS.setConfig({
+    name: options.applicationName ?? "decay",
+    systemDatabaseUrl: url,
+    executorID: options.executorId,
+    applicationVersion: options.appVersion,
+    // LISTEN/NOTIFY does not work through pglite-socket.
+    useListenNotify: options.embedded === undefined,
+    // pglite-socket interleaves the extended-protocol messages of concurrent connections (a Bind
+    // meets another connection's Parse): one connection at a time keeps each query whole.
+    ...(options.embedded === undefined ? {} : { systemDatabasePoolSize: 1 }),
+    listenQueues: listening ? [queue] : [],
+    logger: loggerOf(options.log),
+  });
+  await DBOS.launch();
+  await DBOS.registerQueue(queue, { globalConcurrency: options.queue?.concurrency, workerConcurrency: options.queue?.workerConcurrency });
+  return workflow;
+}
+
+function launch(options: DbosRunnerOptions, listening: boolean): ResultAsync<Launched, DbosFault> {
+  return database(options).andThen(({ url, stops, alone }) => {
+    const stopAll = async () => {
+      await DBOS.shutdown({ deregister: true }).catch(() => undefined);
+      for (const stop of stops) await stop();
+    };
+    return ResultAsync.fromPromise(alone(() => launchDbos(options, url, listening)), (e): DbosFault => ({ code: "database-failed", database: redactUrl(url), reason: thrown(e) }))
+      .map((workflow): Launched => ({ listening, workflow, stop: stopAll }))
+      .orElse((fault) => ResultAsync.fromSafePromise(stopAll()).andThen(() => errAsync<Launched, DbosFault>(fault)));
+  });
+}
+
+const jobOf = (job: unknown): Result<RunJob, DbosFault> => {
+  const parsed = RunJob.safeParse(job);
+  return parsed.success ? ok(parsed.data) : err({ code: "job-invalid", issue: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+};
+
+/**
+ * A runner whose runs survive a killed process and spread over machines: each run is a DBOS
+ * workflow whose id is the run id, and each `ctx.step` of `runPlan` is a DBOS step.
+ */
+export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
+  const checked = checkOptions(options);
+  let launched: Promise<Result<Launched, DbosFault>> | null = null;
+  const ensure = (listening: boolean): ResultAsync<Launched, DbosFault> => {
+    if (checked.isErr()) return errAsync(checked.error);
+    const once = launched ?? Promise.resolve(launch(options, listening));
+    launched = once;
+    return new ResultAsync(once).andThen((l) => (listening && !l.listening ? errAsync<Launched, DbosFault>({ code: "not-a-worker", executorId: options.executorId }) : okAsync(l)));
+  };
+  const start = (job: RunJob, queueName: string | undefined) =>
+    ensure(false).andThen((l) => {
+      const id = runIdOf(job);
+      return ResultAsync.fromPromise(DBOS.startWorkflow(l.workflow, { workflowID: id, queueName })(job), (e): DbosFault => ({ code: "run-failed", id, reason: thrown(e) }));
+    });
+  const queueName = options.queue?.name ?? DEFAULT_QUEUE;
+  function status(): ResultAsync<RunSummary[], DbosFault>;
+  function status(id: string): ResultAsync<RunDetail, DbosFault>;
+  function status(id?: string): ResultAsync<RunSummary[] | RunDetail, DbosFault> {
+    return ensure(false).andThen(() => (id === undefined ? listRuns(DBOS) : showRun(DBOS, id)));
+  }
+  return {
+    run: (job) =>
+      okAsync(undefined)
+        .andThen(() => jobOf(job))
+        .andThen((j) => start(j, undefined))
+        .andThen((handle) => ResultAsync.fromPromise(handle.getResult(), (e): DbosFault => ({ code: "run-failed", id: handle.workflowID, reason: thrown(e) })))
+        .andThen((out) => {
+          const parsed = RunOutcome.safeParse(out);
+          return parsed.success ? ok(parsed.data) : err<RunOutcome, DbosFault>({ code: "run-failed", id: "?", reason: "the workflow's output is not a run outcome" });
+        }),
+    enqueue: (job) =>
+      okAsync(undefined)
+        .andThen(() => jobOf(job))
+        .andThen((j) => start(j, queueName))
+        .map((handle) => ({ id: handle.workflowID })),
+    worker: () => ensure(true).map(() => undefined),
+    status,
+    close: async () => {
+      const l = launched;
+      launched = null;
+      if (l === null) return;
+      const r = await l;
+      if (r.isOk()) await r.value.stop();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// Shared by the durable tests: the counting agent's log, and waiting for a condition.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { git } from "../harness.js";
+
+/** The counting agent (see counting-agent.mjs). */
+export const COUNTING_AGENT = fileURLToPath(new URL("./counting-agent.mjs", import.meta.url));
+
+/** One line of the counting agent's log; the tests add `kill` lines of their own. */
+export interface Entry {
+  readonly pid: number;
+  readonly at: "start" | "end" | "kill";
+  readonly dir: string;
+  readonly key: string;
+}
+
+/** Every line of a counting agent's log, in the order written. */
+export function entries(log: string): Entry[] {
+  return readFileSync(log, "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+}
+
+/** The agent calls logged, in the order they started. */
+export function calls(log: string): string[] {
+  return entries(log).filter((e) => e.at === "start").map((e) => e.key);
+}
+
+/** Wait until `what()` holds, checking every 50 ms; throws after `ms`. */
+export async function until(what: () => boolean, ms = 180_000): Promise<void> {
+  for (let waited = 0; !what(); waited += 50) {
+    if (waited > ms) throw new Error(`timed out after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The Decay-Step markers of the commits a run made on `branch` since `main`, oldest first. */
+export function stepCommits(repo: string, branch: string): string[] {
+  return git(repo, "log", "--reverse", "--format=%(trailers:key=Decay-Step,valueonly)", `main..${branch}`)
+    .split("\n")
+    .filter((l) => l.trim() !== "");
+}

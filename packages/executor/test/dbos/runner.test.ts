@@ -1,0 +1,76 @@
+// dbosRunner in this process over a real Postgres: a run ends as under the in-memory runner, every
+// runPlan step is a recorded DBOS step, and the same run started twice runs once. (Embedded mode,
+// PGlite, is exercised end to end by durable-cli.test.ts.)
+import { renderContract } from "@decay/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Postgres, startPostgres } from "../../../../test-utils/postgres.js";
+import { scriptTable } from "../../src/index.js";
+import { dbosRunner, describeDbosFault, type RunJob } from "../../src/entries/dbos.js";
+import { contractOf, makeRepo, nodeOptions, outcome, planOf, run } from "../harness.js";
+
+const PLAN = planOf([
+  ["a", ["`sh bin/show.sh a` exits 0 and prints `alpha`"]],
+  ["b", ["`sh bin/show.sh b` exits 0 and prints `beta`"]],
+]);
+const SCRIPT = scriptTable({
+  "S1 execute": { edit: { "src/a.txt": "alpha\n" } },
+  "S2 execute": { edit: { "src/b.txt": "bet\n" } },
+  "S2 fix": { edit: { "src/b.txt": "beta\n" } },
+});
+
+let pg: Postgres;
+beforeAll(async () => {
+  pg = await startPostgres();
+});
+afterAll(async () => {
+  await pg?.stop();
+});
+
+describe("dbosRunner over Postgres", () => {
+  it("runs a plan to the in-memory runner's outcome, each step recorded once, and runs a repeated start once", async () => {
+    const [a, b] = [await makeRepo({ "README.md": "r\n" }), await makeRepo({ "README.md": "r\n" })];
+    const expected = outcome(await run(await contractOf(a, PLAN), nodeOptions(a, SCRIPT)));
+    const contract = await contractOf(b, PLAN);
+    const job: RunJob = { contract: renderContract(contract), repo: b, base: null, plan: contract.plan, settings: {} };
+    let built = 0;
+    const runner = dbosRunner({
+      databaseUrl: pg.url,
+      executorId: "test-1",
+      appVersion: "test",
+      ports: (_job, dir) => (built++, nodeOptions(dir, SCRIPT)),
+    });
+    try {
+      const first = await runner.run(job);
+      if (first.isErr()) throw new Error(describeDbosFault(first.error));
+      expect(first.value.fault).toBeNull();
+      expect(outcome(first.value.report as never)).toEqual(expected);
+      expect(first.value.reportMd).toContain("# ");
+      const again = await runner.run(job);
+      expect(again._unsafeUnwrap().report).toEqual(first.value.report);
+      expect(built).toBe(1);
+      const shown = (await runner.status(first.value.id))._unsafeUnwrap();
+      expect(shown).toMatchObject({ status: "SUCCESS", worker: "test-1", dir: b, branch: "plan/demo", green: ["S1", "S2"] });
+      expect(shown.stepNames[0]).toBe("checkout");
+      expect(new Set(shown.stepNames.filter((n) => n !== "checkout")).size).toBeGreaterThan(10);
+      expect((await runner.status())._unsafeUnwrap().map((r) => r.id)).toEqual([first.value.id]);
+    } finally {
+      await runner.close();
+    }
+  }, 120_000);
+
+  it("refuses options that would strand runs: no executor id, DBOS's default id, no version, both targets", async () => {
+    const ports = () => nodeOptions("/nowhere", SCRIPT);
+    const bad = [
+      { databaseUrl: pg.url, executorId: "", appVersion: "v1", ports },
+      { databaseUrl: pg.url, executorId: "local", appVersion: "v1", ports },
+      { databaseUrl: pg.url, executorId: "w1", appVersion: "", ports },
+      { databaseUrl: pg.url, embedded: { dataDir: "/tmp/x" }, executorId: "w1", appVersion: "v1", ports },
+    ];
+    for (const options of bad) {
+      const runner = dbosRunner(options as never);
+      const out = await runner.worker();
+      expect(out._unsafeUnwrapErr().code).toBe("dbos-option-invalid");
+      await runner.close();
+    }
+  });
+});
