@@ -210,10 +210,17 @@ export const FLOOD: Stdin = { chunk: Buffer.from("exists\tsrc/a.ts\n".repeat(409
  * input over the limit. The flood's peak resident memory (maxRSS, the kernel's VmHWM, read as
  * the process exits) may exceed the baseline's by less than twice the limit.
  */
-export async function expectUnderTwiceTheLimit(bin: string, args: readonly string[], opts: { cwd: string; env?: Record<string, string> }): Promise<{ baselineKiB: number; floodKiB: number }> {
+export async function expectUnderTwiceTheLimit(
+  bin: string,
+  args: readonly string[],
+  opts: { cwd: string; env?: Record<string, string> },
+): Promise<{ baselineKiB: number; floodKiB: number }> {
   const baseline = await runBin(bin, args, { ...opts, stdin: "x\n" });
   const flood = await runBin(bin, args, { ...opts, stdin: FLOOD });
-  expect({ status: flood.status, stderr: flood.stderr }).toMatchObject({ status: 2, stderr: expect.stringMatching(/standard input.*larger than the limit of 67108864 bytes/) });
+  expect({ status: flood.status, stderr: flood.stderr }).toMatchObject({
+    status: 2,
+    stderr: expect.stringMatching(/standard input.*larger than the limit of 67108864 bytes/),
+  });
   expect(Number.isFinite(baseline.maxRssKiB) && Number.isFinite(flood.maxRssKiB)).toBe(true);
   expect(flood.maxRssKiB - baseline.maxRssKiB).toBeLessThan((2 * MEMORY_TEST_LIMIT) / 1024);
   return { baselineKiB: baseline.maxRssKiB, floodKiB: flood.maxRssKiB };

@@ -20,7 +20,9 @@ export function postgresBin(): string | null {
   if (onPath !== undefined) return onPath;
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] === undefined ? null : join(root, versions[0], "bin");
 }
 
@@ -43,7 +45,9 @@ export async function startPostgres(): Promise<Postgres> {
   const dir = mkdtempSync(join(tmpdir(), "decay-pg-"));
   const asRoot = process.getuid?.() === 0;
   const run = (tool: string, args: string[]) =>
-    asRoot ? execFileSync("runuser", ["-u", "nobody", "--", join(bin, tool), ...args], { stdio: "pipe" }) : execFileSync(join(bin, tool), args, { stdio: "pipe" });
+    asRoot
+      ? execFileSync("runuser", ["-u", "nobody", "--", join(bin, tool), ...args], { stdio: "pipe" })
+      : execFileSync(join(bin, tool), args, { stdio: "pipe" });
   if (asRoot) chownSync(dir, Number(execFileSync("id", ["-u", "nobody"]).toString()), Number(execFileSync("id", ["-g", "nobody"]).toString()));
   const data = join(dir, "data");
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);

@@ -8,7 +8,33 @@ import { prng } from "../gate/generate.mjs";
 export const ENTRIES = 10_000;
 const LINKS = 100;
 const EXECUTABLES = 200;
-const WORDS = ["const", "value", "return", "export", "function", "import", "from", "type", "await", "async", "if", "else", "=>", "{", "}", "(", ")", ";", "x", "y", "index", "result", "options", "stage", "commit"];
+const WORDS = [
+  "const",
+  "value",
+  "return",
+  "export",
+  "function",
+  "import",
+  "from",
+  "type",
+  "await",
+  "async",
+  "if",
+  "else",
+  "=>",
+  "{",
+  "}",
+  "(",
+  ")",
+  ";",
+  "x",
+  "y",
+  "index",
+  "result",
+  "options",
+  "stage",
+  "commit",
+];
 
 /** Sizes like a source tree: mostly small files, some medium, a few large (about 45 MB in all). */
 function sizeOf(rnd) {

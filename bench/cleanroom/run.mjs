@@ -13,7 +13,7 @@ import { ENTRIES, generateRepo, git } from "./generate.mjs";
 
 const REPS = Number(process.env.BENCH_REPS ?? 7);
 const SHAPES = (process.env.BENCH_SHAPES ?? "loose,packed").split(",");
-const TARGETS = { "gitWorktreeRoom": 0.5, "gitCloneRoom": 1.1 };
+const TARGETS = { gitWorktreeRoom: 0.5, gitCloneRoom: 1.1 };
 // Each round opens the first commit or the second (a stage's work on top), alternately, so a room
 // that reuses a spare rewrites what a stage changed, as it does in a run.
 const dist = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "packages/executor/dist");
@@ -127,7 +127,11 @@ async function measure(api, work, shape) {
     }
   }
   for (const name of names) await c[name].adapter?.close?.();
-  if (git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).length !== 1) {
+  if (
+    git(repo, "worktree", "list", "--porcelain")
+      .split("\n")
+      .filter((l) => l.startsWith("worktree ")).length !== 1
+  ) {
     throw new Error("a worktree entry was left behind");
   }
   const med = (t) => Object.fromEntries(names.map((n) => [n, median(t[n])]));
@@ -142,7 +146,9 @@ function report(r) {
     const ratio = r.open[name] / base;
     const target = TARGETS[name];
     const verdict = target === undefined ? "" : `<= ${target}x ${ratio <= target ? "met" : "MISSED"}`;
-    console.log(`${name.padEnd(24)} ${r.open[name].toFixed(0).padStart(8)}  ${ratio.toFixed(2).padStart(5)}x ${r.close[name].toFixed(0).padStart(10)}  ${verdict}`);
+    console.log(
+      `${name.padEnd(24)} ${r.open[name].toFixed(0).padStart(8)}  ${ratio.toFixed(2).padStart(5)}x ${r.close[name].toFixed(0).padStart(10)}  ${verdict}`,
+    );
   }
 }
 
@@ -157,7 +163,11 @@ async function main() {
   const fs = await import("node:fs");
   const api = { ...node, isomorphicRoom: gitEntry.isomorphicRoom, fs };
   const version = (await run("git", ["--version"])).stdout.trim();
-  console.log(`clean rooms: ${ENTRIES} entries, ${REPS} timed runs; ${version}, node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `clean rooms: ${ENTRIES} entries, ${REPS} timed runs; ${version}, node ${process.version}, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   const work = mkdtempSync(join(tmpdir(), "decay-bench-cleanroom-"));
   try {
     for (const shape of SHAPES) report(await measure(api, work, shape));
@@ -167,7 +177,11 @@ async function main() {
   } finally {
     rmSync(work, { recursive: true, force: true, maxRetries: 5 });
   }
-  console.log(`\nload at the end ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `\nload at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
 }
 
 await main();

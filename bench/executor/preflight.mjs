@@ -77,7 +77,8 @@ try {
   const base = median(d);
   console.log(`preflight of a ${STAGES}-stage contract, medians of ${runs} after a warm-up (${new Date().toISOString()})`);
   console.log(`  commands run directly: ${base.toFixed(0)} ms`);
-  for (const [k, xs] of Object.entries(h)) console.log(`  verifyContract, ${k} room: ${median(xs).toFixed(0)} ms  ratio ${(median(xs) / base).toFixed(2)}x (target <= 1.2x)`);
+  for (const [k, xs] of Object.entries(h))
+    console.log(`  verifyContract, ${k} room: ${median(xs).toFixed(0)} ms  ratio ${(median(xs) / base).toFixed(2)}x (target <= 1.2x)`);
   for (const room of Object.values(rooms)) await room.close?.();
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

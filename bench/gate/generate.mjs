@@ -122,7 +122,10 @@ const MIX = [
 ];
 
 function makeRows(files, rnd) {
-  const small = shuffle(files.filter((f) => !f.big), rnd);
+  const small = shuffle(
+    files.filter((f) => !f.big),
+    rnd,
+  );
   const bigs = files.filter((f) => f.big);
   const rows = bigs.map((f) => ({ kind: "unchanged", file: f, diverge: false }));
   let next = 0;

@@ -39,7 +39,7 @@ async function main() {
   const tree = gate.nodeTree(join(work, "tree"));
   const list = await timed(async () => {
     let entries = 0;
-    for (const dir of dirs) entries += ((await tree.list(dir)).unwrapOr([])).length;
+    for (const dir of dirs) entries += (await tree.list(dir)).unwrapOr([]).length;
     return entries;
   });
   const read = await timed(async () => {

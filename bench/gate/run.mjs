@@ -108,7 +108,11 @@ function main() {
   console.log(
     `commands ran with PATH and the locale only; an empty node program starts in ${start.minimal.toFixed(0)} ms that way and in ${start.inherited.toFixed(0)} ms with this shell's whole environment`,
   );
-  console.log(`load average while measuring: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average while measuring: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   return failed ? 1 : 0;
 }
 

@@ -13,9 +13,7 @@ const CPU_MARK = "@@cpu ";
  * NODE_EXTRA_CA_CERTS (set for npm), which makes every Node 20 process parse a CA bundle before
  * running a line of its script.
  */
-export const MINIMAL_ENV = Object.fromEntries(
-  ["PATH", "LANG", "LC_ALL"].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]),
-);
+export const MINIMAL_ENV = Object.fromEntries(["PATH", "LANG", "LC_ALL"].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
 
 /** Runs one command to its end: wall-clock ms, CPU ms (NaN without GNU time), status, output. */
 export function timed(cmd, args, cwd, env = MINIMAL_ENV) {
@@ -25,7 +23,14 @@ export function timed(cmd, args, cwd, env = MINIMAL_ENV) {
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.error) throw r.error;
   const mark = r.stderr.lastIndexOf(CPU_MARK);
-  const cpu = mark === -1 ? NaN : r.stderr.slice(mark + CPU_MARK.length).trim().split(" ").reduce((a, b) => a + Number(b) * 1000, 0);
+  const cpu =
+    mark === -1
+      ? NaN
+      : r.stderr
+          .slice(mark + CPU_MARK.length)
+          .trim()
+          .split(" ")
+          .reduce((a, b) => a + Number(b) * 1000, 0);
   const stderr = mark === -1 ? r.stderr : r.stderr.slice(0, mark);
   return { ms, cpu, status: r.status, stdout: r.stdout, stderr };
 }

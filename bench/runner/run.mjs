@@ -40,8 +40,13 @@ async function contractOf(planText) {
 
 const script = scriptTable(Object.fromEntries(Array.from({ length: STAGES }, (_, i) => [`S${i + 1} execute`, { edit: { [`s${i + 1}.txt`]: "x\n" } }])));
 const options = (dir, runner) => ({
-  repo: dir, fs, git: systemGit({ dir }), shell: nodeShell(), cleanRoom: gitWorktreeRoom({ repo: dir }),
-  agent: scriptedAgent({ fs, dir, script }), runner,
+  repo: dir,
+  fs,
+  git: systemGit({ dir }),
+  shell: nodeShell(),
+  cleanRoom: gitWorktreeRoom({ repo: dir }),
+  agent: scriptedAgent({ fs, dir, script }),
+  runner,
 });
 
 /** A StepContext around another that times each step inside (the work) and around (work + runner). */
@@ -82,8 +87,15 @@ async function once(label, runner) {
 async function overDbos(label, url, embedded) {
   const wrapped = timed(dbosSteps);
   const wf = DBOS.registerWorkflow(() => once(label, wrapped), { name: `bench-${label}` });
-  DBOS.setConfig({ name: "decay-bench", systemDatabaseUrl: url, executorID: "bench", applicationVersion: "bench", useListenNotify: !embedded,
-    ...(embedded ? { systemDatabasePoolSize: 1 } : {}), logger: { info() {}, debug() {}, warn() {}, error() {} } });
+  DBOS.setConfig({
+    name: "decay-bench",
+    systemDatabaseUrl: url,
+    executorID: "bench",
+    applicationVersion: "bench",
+    useListenNotify: !embedded,
+    ...(embedded ? { systemDatabasePoolSize: 1 } : {}),
+    logger: { info() {}, debug() {}, warn() {}, error() {} },
+  });
   const l0 = performance.now();
   await DBOS.launch();
   const launch = performance.now() - l0;
@@ -98,11 +110,24 @@ async function resume(label, argsFor, prepare) {
   const work = fs.mkdtempSync(join(tmpdir(), "decay-bench-resume-"));
   const { dir } = makeRepo(3);
   const [log, gate, scriptFile] = [join(work, "agent.log"), join(work, "gate"), join(work, "script.json")];
-  fs.writeFileSync(scriptFile, JSON.stringify({ "S2 execute": { edit: { "s2.txt": "x\n" }, waitForFile: gate }, "S1 execute": { edit: { "s1.txt": "x\n" } }, "S3 execute": { edit: { "s3.txt": "x\n" } } }));
+  fs.writeFileSync(
+    scriptFile,
+    JSON.stringify({
+      "S2 execute": { edit: { "s2.txt": "x\n" }, waitForFile: gate },
+      "S1 execute": { edit: { "s1.txt": "x\n" } },
+      "S3 execute": { edit: { "s3.txt": "x\n" } },
+    }),
+  );
   fs.writeFileSync(log, "");
   const args = argsFor({ work, dir, agent: `${process.execPath} ${AGENT} ${log} ${scriptFile}` });
-  const starts = () => fs.readFileSync(log, "utf8").split("\n").filter((l) => l.includes('"start"') && l.includes("S2 execute"));
-  const until = async (what) => { while (!what()) await new Promise((r) => setTimeout(r, 10)); };
+  const starts = () =>
+    fs
+      .readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"start"') && l.includes("S2 execute"));
+  const until = async (what) => {
+    while (!what()) await new Promise((r) => setTimeout(r, 10));
+  };
   let child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: "ignore" });
   await prepare?.({ dir });
   await until(() => starts().length >= 1);
@@ -133,10 +158,37 @@ try {
   rows.push(await overDbos("pglite", emb.url, true));
   await emb.close();
   for (const r of rows) console.log(`${r.label}: launch ${ms(r.launch)}, ${r.steps} steps, run ${ms(r.wall)}, runner overhead ${ms(r.perStep)} per step`);
-  const worker = await resume("postgres worker", ({ work, agent }) => ["worker", "--database-url", pg.url, "--executor-id", "bench-w", "--app-version", "b", "--workspace", join(work, "ws"), "--agent", agent],
-    async ({ dir }) => { await new Promise((r) => setTimeout(r, 1500)); execFileSync(process.execPath, [BIN, "enqueue", "bench.plan.md", "--repo", dir, "--database-url", pg.url], { cwd: dir, stdio: "ignore" }); });
+  const worker = await resume(
+    "postgres worker",
+    ({ work, agent }) => [
+      "worker",
+      "--database-url",
+      pg.url,
+      "--executor-id",
+      "bench-w",
+      "--app-version",
+      "b",
+      "--workspace",
+      join(work, "ws"),
+      "--agent",
+      agent,
+    ],
+    async ({ dir }) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      execFileSync(process.execPath, [BIN, "enqueue", "bench.plan.md", "--repo", dir, "--database-url", pg.url], { cwd: dir, stdio: "ignore" });
+    },
+  );
   console.log(`${worker.label}: restart to resumed step ${ms(worker.resumed)}`);
-  const durable = await resume("decay run --durable", ({ work, agent }) => ["run", "bench.plan.md", "--durable", join(work, "state"), "--clean-room", "worktree", "--agent", agent]);
+  const durable = await resume("decay run --durable", ({ work, agent }) => [
+    "run",
+    "bench.plan.md",
+    "--durable",
+    join(work, "state"),
+    "--clean-room",
+    "worktree",
+    "--agent",
+    agent,
+  ]);
   console.log(`${durable.label}: restart to resumed step ${ms(durable.resumed)}`);
 } finally {
   await pg.stop();

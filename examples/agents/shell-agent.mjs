@@ -49,7 +49,11 @@ function replyOf(request, prompt, output) {
   if (request.role === "execute" || request.role === "fix") {
     return { tokens, summary: output.trim().split("\n").slice(-5).join("\n") || `${request.role} of ${request.stage}` };
   }
-  const line = output.trim().split("\n").reverse().find((l) => l.trim().startsWith("{"));
+  const line = output
+    .trim()
+    .split("\n")
+    .reverse()
+    .find((l) => l.trim().startsWith("{"));
   if (line === undefined) throw new Error(`the agent's output ends with no JSON line for ${request.role}`);
   return { ...JSON.parse(line), tokens };
 }
@@ -64,7 +68,15 @@ function main() {
   try {
     const promptFile = join(dir, "prompt.md");
     writeFileSync(promptFile, prompt);
-    const values = { prompt_file: promptFile, prompt, role: request.role, model: request.model, stage: request.stage, attempt: request.attempt, cwd: request.cwd };
+    const values = {
+      prompt_file: promptFile,
+      prompt,
+      role: request.role,
+      model: request.model,
+      stage: request.stage,
+      attempt: request.attempt,
+      cwd: request.cwd,
+    };
     const command = template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? quote(values[name]) : whole));
     const ran = spawnSync("sh", ["-c", command], { cwd: request.cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 });
     if (ran.error) throw ran.error;

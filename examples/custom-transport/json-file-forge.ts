@@ -1,13 +1,5 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
-import {
-  fromAsyncTransport,
-  markerLine,
-  type ForgeAuthor,
-  type ForgeComment,
-  type ForgeTarget,
-  type Transport,
-  type TransportError,
-} from "@decay/evidence";
+import { fromAsyncTransport, markerLine, type ForgeAuthor, type ForgeComment, type ForgeTarget, type Transport, type TransportError } from "@decay/evidence";
 
 /** One comment as the JSON file stores it (`author_id` as a decimal string: ids exceed 2^53). */
 interface StoredComment {

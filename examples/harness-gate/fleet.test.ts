@@ -55,19 +55,12 @@ describe("harness-gate example: a fleet loop that checks before each batch", () 
     const { root, plan } = await checkout();
     const ran: string[] = [];
     const sibling = () => writeFileSync(join(root, "src", "Refunds.ts"), "export function refund() {}\n");
-    const batches = [
-      ourBatch(root, "batch-1", ran),
-      ourBatch(root, "batch-2", ran, sibling),
-      ourBatch(root, "batch-3", ran),
-      ourBatch(root, "batch-4", ran),
-    ];
+    const batches = [ourBatch(root, "batch-1", ran), ourBatch(root, "batch-2", ran, sibling), ourBatch(root, "batch-3", ran), ourBatch(root, "batch-4", ran)];
     const outcome = await runFleet({ root, assumptions: plan, batches });
     expect(ran).toEqual(["batch-1", "batch-2"]);
     expect(outcome).toMatchObject({ kind: "halted", before: "batch-3", completed: ["batch-1", "batch-2"] });
     // Only the `absent` row moved: the sibling's file is a case variant, which never lets `absent` hold.
-    expect(outcome.kind === "halted" && outcome.diverged.map((r) => [r.line, r.kind, r.path])).toEqual([
-      [4, "absent", "src/refunds.ts"],
-    ]);
+    expect(outcome.kind === "halted" && outcome.diverged.map((r) => [r.line, r.kind, r.path])).toEqual([[4, "absent", "src/refunds.ts"]]);
   });
 
   test("an edit under the plan (the digest moves) halts it just the same", async () => {

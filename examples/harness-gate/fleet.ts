@@ -1,13 +1,6 @@
 // A tiny fleet loop that honours the plan-decay gate: before every batch it re-checks the plan's
 // assumptions against the tree as it is now, and stops the moment one of them no longer holds.
-import {
-  type Assumption,
-  type AssumptionsFault,
-  checkTree,
-  describeFault,
-  parseAssumptions,
-  type ReportRow,
-} from "@decay/assumptions";
+import { type Assumption, type AssumptionsFault, checkTree, describeFault, parseAssumptions, type ReportRow } from "@decay/assumptions";
 import { nodeTree } from "@decay/assumptions/node";
 
 /** One batch of agent work; `run` does the work (here: simulated agents writing files). */

@@ -56,7 +56,11 @@ export async function runExample(onEvent = show) {
   const contract = await contractOf(repo);
   const script = scriptTable(JSON.parse(fs.readFileSync(join(fixture, "script.json"), "utf8")));
   const report = await runPlan(contract, {
-    repo, fs, git: systemGit({ dir: repo }), shell: nodeShell(), cleanRoom: gitCloneRoom({ repo }),
+    repo,
+    fs,
+    git: systemGit({ dir: repo }),
+    shell: nodeShell(),
+    cleanRoom: gitCloneRoom({ repo }),
     agent: scriptedAgent({ fs, dir: repo, script }),
     onEvent,
   });
@@ -70,9 +74,12 @@ export function asPromised(report) {
   return (
     report.status === "incomplete" &&
     s1?.final === "green" &&
-    s2?.final === "green" && s2.attempts === 2 &&
-    s3?.state === "escalated" && s3.final === "red" &&
-    s3.refused_fixes.length === 1 && s3.refused_fixes[0].diverged.some((row) => row.includes("test/median.test.mjs"))
+    s2?.final === "green" &&
+    s2.attempts === 2 &&
+    s3?.state === "escalated" &&
+    s3.final === "red" &&
+    s3.refused_fixes.length === 1 &&
+    s3.refused_fixes[0].diverged.some((row) => row.includes("test/median.test.mjs"))
   );
 }
 
@@ -83,7 +90,11 @@ async function main() {
   say(fs.readFileSync(join(repo, report.workspace, "REPORT.md"), "utf8"));
   fs.rmSync(repo, { recursive: true, force: true });
   const ok = asPromised(report);
-  say(ok ? "run-a-plan: the run ended as promised: two stages green, the third escalated with its refused fix." : "run-a-plan: FAILED, the run did not end as promised.");
+  say(
+    ok
+      ? "run-a-plan: the run ended as promised: two stages green, the third escalated with its refused fix."
+      : "run-a-plan: FAILED, the run did not end as promised.",
+  );
   return ok ? 0 : 1;
 }
 

@@ -75,13 +75,23 @@ describe("examples/browser-gate in headless Chromium", () => {
   test("the commit holds: every row of the plan shows hold", () => {
     const commit = shown.find((s) => s.tree === "commit");
     expect(commit?.verdict).toBe("holds");
-    expect(commit?.rows.map((r) => [r.line, r.status])).toEqual([["2", "hold"], ["3", "hold"], ["4", "hold"], ["5", "hold"]]);
+    expect(commit?.rows.map((r) => [r.line, r.status])).toEqual([
+      ["2", "hold"],
+      ["3", "hold"],
+      ["4", "hold"],
+      ["5", "hold"],
+    ]);
   });
 
   test("the working tree after the agent's edit diverges, on the two rows the edit broke", () => {
     const worktree = shown.find((s) => s.tree === "worktree");
     expect(worktree?.verdict).toBe("diverged");
-    expect(worktree?.rows.map((r) => [r.line, r.status])).toEqual([["2", "hold"], ["3", "hold"], ["4", "diverge"], ["5", "diverge"]]);
+    expect(worktree?.rows.map((r) => [r.line, r.status])).toEqual([
+      ["2", "hold"],
+      ["3", "hold"],
+      ["4", "diverge"],
+      ["5", "diverge"],
+    ]);
     expect(worktree?.rows.map((r) => r.cells.slice(1, 4))).toEqual([
       ["exists", "src/payments.ts", "hold"],
       ["contains", "src/payments.ts", "hold"],

@@ -26,7 +26,8 @@ const ROOTS = {
 
 // What a browser offers and Node-only code would miss: no process, Buffer, global or require.
 function webGlobals(): Record<string, unknown> {
-  const { TextEncoder, TextDecoder, URL, URLSearchParams, crypto, console, queueMicrotask, setTimeout, clearTimeout, AbortController, structuredClone } = globalThis;
+  const { TextEncoder, TextDecoder, URL, URLSearchParams, crypto, console, queueMicrotask, setTimeout, clearTimeout, AbortController, structuredClone } =
+    globalThis;
   return { TextEncoder, TextDecoder, URL, URLSearchParams, crypto, console, queueMicrotask, setTimeout, clearTimeout, AbortController, structuredClone };
 }
 

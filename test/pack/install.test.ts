@@ -70,12 +70,17 @@ describe("the tarballs installed with plain npm", () => {
   test("the examples' own tests pass against the installed packages", async () => {
     const report = join(project, "vitest-report.json");
     const vitest = join(project, "node_modules", "vitest", "vitest.mjs");
-    const ran = await run(process.execPath, [vitest, "run", "examples", "--testTimeout=60000", "--reporter=json", `--outputFile=${report}`], { cwd: project, env: cleanEnv() }).then(
+    const ran = await run(process.execPath, [vitest, "run", "examples", "--testTimeout=60000", "--reporter=json", `--outputFile=${report}`], {
+      cwd: project,
+      env: cleanEnv(),
+    }).then(
       () => "",
       (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ""}${e.stderr ?? ""}`,
     );
     type Assertion = { fullName: string; status: string; failureMessages: string[] };
-    const result = JSON.parse(readFileSync(report, "utf8")) as { testResults: Array<{ name: string; status: string; message: string; assertionResults: Assertion[] }> };
+    const result = JSON.parse(readFileSync(report, "utf8")) as {
+      testResults: Array<{ name: string; status: string; message: string; assertionResults: Assertion[] }>;
+    };
     const failures = result.testResults.flatMap((r) => [
       ...(r.status === "passed" ? [] : [`${r.name}: ${r.message}`]),
       ...r.assertionResults.filter((a) => a.status !== "passed").map((a) => `${a.fullName}: ${a.failureMessages.join("\n")}`),

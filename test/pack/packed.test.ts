@@ -83,7 +83,10 @@ describe("the linters of packages", () => {
         strict: true,
         level: "suggestion",
       });
-      expect(messages.map((m) => `${m.type} ${m.code}: ${formatMessage(m, pkg)}`), manifest.name).toEqual([]);
+      expect(
+        messages.map((m) => `${m.type} ${m.code}: ${formatMessage(m, pkg)}`),
+        manifest.name,
+      ).toEqual([]);
     }
   });
 

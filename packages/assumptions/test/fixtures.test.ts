@@ -47,13 +47,20 @@ const CASES: readonly Case[] = [
     exit: 1,
     lines: [/^DIVERGE line 6: absent src\/refunds\.ts - .*Refunds\.ts/, /^DIVERGE line 9: unchanged src\/ledger\.ts - .*Ledger\.ts/],
   },
-  { name: "NFD name on disk, NFC path in the plan", args: ["--root", `${G}/unicode-nfd`, `${G}/unicode-nfd/assumptions.tsv`], exit: 0, lines: [/ - 3 held, 0 diverged$/] },
+  {
+    name: "NFD name on disk, NFC path in the plan",
+    args: ["--root", `${G}/unicode-nfd`, `${G}/unicode-nfd/assumptions.tsv`],
+    exit: 0,
+    lines: [/ - 3 held, 0 diverged$/],
+  },
   { name: "BOM + CRLF assumptions file", args: ["--root", HOLDS, `${G}/bom-crlf.assumptions.tsv`], exit: 0, lines: [/ - 4 held, 0 diverged$/] },
   { name: "create-only plan without --root", args: [`${G}/create-only.assumptions.tsv`], exit: 2, lines: [/^error: --root DIR is required/] },
   { name: "create-only plan on the moved tree", args: ["--root", DECAYED, `${G}/create-only.assumptions.tsv`], exit: 1 },
   { name: "create-only plan on the unmoved tree", args: ["--root", HOLDS, `${G}/create-only.assumptions.tsv`], exit: 0 },
   ...MALFORMED_ON_HOLDS.map((m): Case => ({ name: `malformed/${m}`, args: ["--root", HOLDS, `${G}/malformed/${m}.tsv`], exit: 2, lines: [/^error: /] })),
-  ...MALFORMED_ON_DECAYED.map((m): Case => ({ name: `malformed/${m}`, args: ["--root", DECAYED, `${G}/malformed/${m}.tsv`], exit: 2, lines: [/^error: line 1: /] })),
+  ...MALFORMED_ON_DECAYED.map(
+    (m): Case => ({ name: `malformed/${m}`, args: ["--root", DECAYED, `${G}/malformed/${m}.tsv`], exit: 2, lines: [/^error: line 1: /] }),
+  ),
   { name: "binary target", args: ["--root", `${G}/binary-target`, `${G}/binary-target/assumptions.tsv`], exit: 2, lines: [/^error: .*logo\.png.*UTF-8/] },
   { name: "a root that does not exist", args: ["--root", `${G}/nope`, PLAN], exit: 2, lines: [/^error: --root fixtures\/gate\/nope/] },
   { name: "no assumptions file", args: ["--root", HOLDS], exit: 2 },
@@ -78,7 +85,10 @@ describe("fixtures/gate through the built CLI", () => {
     if (exit !== 2) expect(r.stderr).toBe("");
     const out = (exit === 2 ? r.stderr : r.stdout).split("\n");
     for (const want of lines ?? []) {
-      expect(out.some((l) => (typeof want === "string" ? l === want : want.test(l))), `${String(want)} in:\n${out.join("\n")}`).toBe(true);
+      expect(
+        out.some((l) => (typeof want === "string" ? l === want : want.test(l))),
+        `${String(want)} in:\n${out.join("\n")}`,
+      ).toBe(true);
     }
     if (exit === 2) expect(r.stdout).toBe("");
     if (exit !== 0 && exit !== 1) expect(r.stdout).not.toMatch(/^(CHECKED|PLAN HOLDS|HALT)/m);

@@ -73,7 +73,11 @@ describe("parseArgv: the faults, each naming the flag", () => {
 describe("helpers", () => {
   test("onlyFlags refuses a flag the command does not take", () => {
     expect(onlyFlags({ json: true }, ["json"], "x").isOk()).toBe(true);
-    expect(onlyFlags({ json: true, repo: "r" }, ["json"], "decay report")._unsafeUnwrapErr()).toEqual({ code: "not-for-command", flag: "--repo", command: "decay report" });
+    expect(onlyFlags({ json: true, repo: "r" }, ["json"], "decay report")._unsafeUnwrapErr()).toEqual({
+      code: "not-for-command",
+      flag: "--repo",
+      command: "decay report",
+    });
   });
 
   test("asks looks only before --; versionLine is name and version", () => {
@@ -83,7 +87,8 @@ describe("helpers", () => {
   });
 
   test("quoted text never holds a line break or a control character", () => {
-    fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (s) => {
         expect(quoted(s)).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
       }),
     );

@@ -42,7 +42,11 @@ describe("readBounded: every input bounded while reading", () => {
     const dir = await tempDir();
     fs.writeFileSync(join(dir, "a.txt"), "hello!");
     const got = await readBounded(streams(dir), "a.txt", { maxBytes: 5, option: "--max-input-bytes" });
-    expect(got._unsafeUnwrapErr()).toEqual({ kind: "too-large", name: "a.txt", reason: "it is larger than the limit of 5 bytes (--max-input-bytes raises it)" });
+    expect(got._unsafeUnwrapErr()).toEqual({
+      kind: "too-large",
+      name: "a.txt",
+      reason: "it is larger than the limit of 5 bytes (--max-input-bytes raises it)",
+    });
   });
 
   test("a FIFO nobody writes is refused before it is opened (no hang)", async () => {

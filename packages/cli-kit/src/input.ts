@@ -142,7 +142,9 @@ export function readBounded(io: InputSource, input: string, opts: BoundedOptions
   const limit = opts.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
   const name = input === "-" ? "standard input" : input;
   const run = (): Promise<Uint8Array | InputRefusal> =>
-    input === "-" ? readStdin(io.stdin ?? none(), limit, opts.option) : Promise.resolve().then(() => readFile(opts.fs ?? nodeFs, resolve(io.cwd, input), name, limit, opts.option));
+    input === "-"
+      ? readStdin(io.stdin ?? none(), limit, opts.option)
+      : Promise.resolve().then(() => readFile(opts.fs ?? nodeFs, resolve(io.cwd, input), name, limit, opts.option));
   return ResultAsync.fromPromise(run(), (e): InputRefusal => ({ kind: "unreadable", name, reason: reasonOf(e) })).andThen((got) =>
     got instanceof Uint8Array ? okAsync(got) : errAsync(got),
   );

@@ -77,7 +77,15 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
   test("a device (a fake lstat: tests never touch /dev) is refused before any file call", async () => {
     const calls: string[] = [];
     const no = () => false;
-    const device = { isFile: no, isDirectory: no, isSymbolicLink: no, isFIFO: no, isCharacterDevice: () => true, isBlockDevice: no, isSocket: no } as unknown as fs.Stats;
+    const device = {
+      isFile: no,
+      isDirectory: no,
+      isSymbolicLink: no,
+      isFIFO: no,
+      isCharacterDevice: () => true,
+      isBlockDevice: no,
+      isSocket: no,
+    } as unknown as fs.Stats;
     const fake: OutputFs = {
       lstatSync: () => device,
       openSync: () => (calls.push("open"), 3),
@@ -94,6 +102,6 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
 
   test("a failed standard output write is a stdout refusal", async () => {
     const io = { ...streams("/"), stdout: { write: () => Promise.reject(Object.assign(new Error("x"), { code: "EPIPE" })) } };
-    expect((await writeOutput(io, "-", "t")). _unsafeUnwrapErr()).toEqual({ kind: "stdout", path: "standard output", reason: "EPIPE" });
+    expect((await writeOutput(io, "-", "t"))._unsafeUnwrapErr()).toEqual({ kind: "stdout", path: "standard output", reason: "EPIPE" });
   });
 });

@@ -184,4 +184,3 @@ describe("sealedProcess writing by descriptor (writeSync given)", () => {
     expect(touched).toEqual(["stdin"]);
   });
 });
-

@@ -90,11 +90,7 @@ function onFirstUse(get: () => NodeJS.WritableStream, onError: () => void): () =
  * run that drained without calling `finish` (a promise that never settled) is an internal
  * error, exit 2, never the 0 Node would give it.
  */
-export function sealedProcess(
-  proc: ProcessLike,
-  label: string,
-  options: SealOptions = {},
-): { readonly streams: StdStreams; finish(code: number): void } {
+export function sealedProcess(proc: ProcessLike, label: string, options: SealOptions = {}): { readonly streams: StdStreams; finish(code: number): void } {
   let sealed = false;
   const seal = (): void => {
     sealed = true;
@@ -103,7 +99,10 @@ export function sealedProcess(
   const { writeSync } = options;
   // A stdout error seals; a stderr error is ignored.
   const stdoutOf = onFirstUse(() => proc.stdout, seal);
-  const stderrOf = onFirstUse(() => proc.stderr, () => undefined);
+  const stderrOf = onFirstUse(
+    () => proc.stderr,
+    () => undefined,
+  );
   const stdout = writeSync ? descriptorWriter(1, writeSync, stdoutOf, seal) : writerOf(stdoutOf());
   const stderr = writeSync ? descriptorWriter(2, writeSync, stderrOf, () => undefined) : writerOf(stderrOf());
   const crash = (reason: unknown): void => {

@@ -15,9 +15,7 @@ describe("the public API's types are part of its promise", () => {
     expectTypeOf(cli.main).returns.toEqualTypeOf<Promise<number>>();
   });
   test("the Contract has the field names of the issue", () => {
-    expectTypeOf<keyof Contract>().toEqualTypeOf<
-      "plan" | "plan_sha256" | "fresh_state" | "commit_per_stage" | "guardrails" | "falsifiers" | "stages"
-    >();
+    expectTypeOf<keyof Contract>().toEqualTypeOf<"plan" | "plan_sha256" | "fresh_state" | "commit_per_stage" | "guardrails" | "falsifiers" | "stages">();
     expectTypeOf<keyof Contract["stages"][number]>().toEqualTypeOf<
       "id" | "label" | "title" | "instructions" | "exit_criterion" | "acceptance" | "depends_on" | "optional"
     >();

@@ -21,8 +21,7 @@ export function planSha256(planText: string | Uint8Array): string {
 
 /** Validate rows a writer returned for one stage exactly as plan rows are: schema, ids, regexes. */
 function validateRows(stage: PlanStage, rows: unknown): Result<AcceptanceRow[], ContractFault> {
-  const fault = (index: number, issue: string) =>
-    err<AcceptanceRow[], ContractFault>({ code: "row-invalid", line: stage.line, stage: stage.id, index, issue });
+  const fault = (index: number, issue: string) => err<AcceptanceRow[], ContractFault>({ code: "row-invalid", line: stage.line, stage: stage.id, index, issue });
   if (!Array.isArray(rows)) return fault(0, "the writer did not return a list");
   const out: AcceptanceRow[] = [];
   for (const [index, raw] of rows.entries()) {

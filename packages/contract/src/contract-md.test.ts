@@ -33,7 +33,10 @@ const bare = (stages: Stage[]): Contract => ({
 
 describe("parseContract refuses out loud", () => {
   test("never throws on any string", () => {
-    fc.assert(fc.property(fc.string(), (s) => void parseContract(s)), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string(), (s) => void parseContract(s)),
+      { numRuns: 300 },
+    );
   });
 
   test("a rendered contract with one line changed parses to a valid contract or a fault naming a line of the file", () => {
@@ -67,15 +70,15 @@ describe("parseContract checks what the schema cannot", () => {
     renderContract(
       bare(
         [1, 2].map((n) => ({
-        id: `S${n}`,
-        label: `Stage ${n}`,
-        title: "t",
-        instructions: "",
-        exit_criterion: null,
-        acceptance: [],
-        depends_on: [],
-        optional: true,
-      })),
+          id: `S${n}`,
+          label: `Stage ${n}`,
+          title: "t",
+          instructions: "",
+          exit_criterion: null,
+          acceptance: [],
+          depends_on: [],
+          optional: true,
+        })),
       ),
     ).replace("- depends_on: none", `- depends_on: ${deps}`);
   const sealed = (md: string) => sealContract(md);
@@ -89,7 +92,9 @@ describe("parseContract checks what the schema cannot", () => {
   });
   test("a row whose regex does not compile is refused at its stage's heading line, never run as written", () => {
     const row = { id: "S1.1", run: "node t.mjs", expect: { exit: 0, stdout_contains: [], stdout_matches: ["ok"], count: [] } };
-    const md = renderContract(bare([{ id: "S1", label: "Stage 1", title: "t", instructions: "", exit_criterion: null, acceptance: [row], depends_on: [], optional: false }]));
+    const md = renderContract(
+      bare([{ id: "S1", label: "Stage 1", title: "t", instructions: "", exit_criterion: null, acceptance: [row], depends_on: [], optional: false }]),
+    );
     expect(parseContract(md).isOk()).toBe(true);
     const fault = parseContract(sealed(md.replace("| `ok` |", "| `(` |")))._unsafeUnwrapErr();
     expect(fault).toMatchObject({ code: "contract-invalid", line: 23, path: "stages.0.acceptance.0.expect" });

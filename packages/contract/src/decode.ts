@@ -8,9 +8,22 @@ const STRICT = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 function sequenceAt(bytes: Uint8Array, i: number): number {
   const b = bytes[i] ?? 0;
   if (b < 0x80) return 1;
-  const [n, lo, hi] = b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf] : b === 0xe0 ? [3, 0xa0, 0xbf] : b === 0xed ? [3, 0x80, 0x9f]
-    : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf] : b === 0xf0 ? [4, 0x90, 0xbf] : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf]
-    : b === 0xf4 ? [4, 0x80, 0x8f] : [0, 0, 0];
+  const [n, lo, hi] =
+    b >= 0xc2 && b <= 0xdf
+      ? [2, 0x80, 0xbf]
+      : b === 0xe0
+        ? [3, 0xa0, 0xbf]
+        : b === 0xed
+          ? [3, 0x80, 0x9f]
+          : b >= 0xe1 && b <= 0xef
+            ? [3, 0x80, 0xbf]
+            : b === 0xf0
+              ? [4, 0x90, 0xbf]
+              : b >= 0xf1 && b <= 0xf3
+                ? [4, 0x80, 0xbf]
+                : b === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : [0, 0, 0];
   if (n === 0) return 0;
   const second = bytes[i + 1];
   if (second === undefined || second < lo || second > hi) return 0;
@@ -56,7 +69,8 @@ function crOnly(text: string): Result<string, ContractFault> {
 export function decodeUtf8(bytes: Uint8Array): Result<string, ContractFault> {
   // A UTF-16 byte-order mark says what the file is: name the encoding, not a stray byte.
   const [b0, b1] = bytes;
-  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff)) return err({ code: "encoding", line: 1, encoding: "UTF-16 (it starts with a UTF-16 byte-order mark)" });
+  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff))
+    return err({ code: "encoding", line: 1, encoding: "UTF-16 (it starts with a UTF-16 byte-order mark)" });
   try {
     const text = STRICT.decode(bytes);
     return crOnly(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -7,8 +7,7 @@ import { renderContract } from "./render.js";
 import { selfCheck } from "./self-check/check.js";
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../../${path}`, import.meta.url)), "utf8");
-const fencedBlocks = (md: string, info: string) =>
-  [...md.matchAll(new RegExp(`^\`\`\`${info}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map((m) => m[1] ?? "");
+const fencedBlocks = (md: string, info: string) => [...md.matchAll(new RegExp(`^\`\`\`${info}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map((m) => m[1] ?? "");
 
 describe("the docs say what the code does", () => {
   test("the minimal plan in docs/plan-format.md compiles as the page says, and passes the self-check", async () => {

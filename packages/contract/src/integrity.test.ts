@@ -13,7 +13,16 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 const sample = readFileSync(join(root, "fixtures/plans/self-check/weak-row.contract.md"), "utf8");
 const two = renderContract({
   ...parseContract(sample)._unsafeUnwrap(),
-  stages: [1, 2, 3].map((n) => ({ id: `S${n}`, label: `Stage ${n}`, title: "t", instructions: "do it", exit_criterion: null, acceptance: [], depends_on: [], optional: true })),
+  stages: [1, 2, 3].map((n) => ({
+    id: `S${n}`,
+    label: `Stage ${n}`,
+    title: "t",
+    instructions: "do it",
+    exit_criterion: null,
+    acceptance: [],
+    depends_on: [],
+    optional: true,
+  })),
 });
 
 describe("a contract records its stage count and body digest; parsing verifies both", () => {

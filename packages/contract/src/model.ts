@@ -1,7 +1,6 @@
 import { z } from "zod";
 
-const oneLine = (what: string) =>
-  z.string().regex(/^[^\r\n]*$/, `${what} is one line`);
+const oneLine = (what: string) => z.string().regex(/^[^\r\n]*$/, `${what} is one line`);
 const nonEmptyLine = (what: string) => oneLine(what).min(1, `${what} is not empty`);
 
 /** "At least `min` matches of the regular expression `pattern` in stdout." */
@@ -56,15 +55,17 @@ export const FreshState = z.enum(["head", "worktree"]);
 export type FreshState = z.infer<typeof FreshState>;
 
 /** The acceptance contract compiled from a staged plan: the only thing that decides "done". */
-export const Contract = z.object({
-  plan: nonEmptyLine("a plan path"),
-  plan_sha256: z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 is 64 lowercase hex digits"),
-  fresh_state: FreshState,
-  commit_per_stage: z.boolean(),
-  guardrails: z.array(z.string().min(1)),
-  falsifiers: z.array(z.string().min(1)),
-  stages: z.array(Stage).min(1, "a contract has at least one stage: with none it would be done by default"),
-}).describe("A decay acceptance contract (docs/contract-format.md); the only thing that decides done.");
+export const Contract = z
+  .object({
+    plan: nonEmptyLine("a plan path"),
+    plan_sha256: z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 is 64 lowercase hex digits"),
+    fresh_state: FreshState,
+    commit_per_stage: z.boolean(),
+    guardrails: z.array(z.string().min(1)),
+    falsifiers: z.array(z.string().min(1)),
+    stages: z.array(Stage).min(1, "a contract has at least one stage: with none it would be done by default"),
+  })
+  .describe("A decay acceptance contract (docs/contract-format.md); the only thing that decides done.");
 /** The acceptance contract. */
 export type Contract = z.infer<typeof Contract>;
 
@@ -112,8 +113,6 @@ export const Finding = z.object({
 export type Finding = z.infer<typeof Finding>;
 
 /** The findings of a self-check, as `decay-contract check --json` prints them. */
-export const Findings = z
-  .array(Finding)
-  .describe("Findings of decay-contract check --json: refuse stops a run before anything is spent; warn is printed.");
+export const Findings = z.array(Finding).describe("Findings of decay-contract check --json: refuse stops a run before anything is spent; warn is printed.");
 /** The findings of a self-check. */
 export type Findings = z.infer<typeof Findings>;

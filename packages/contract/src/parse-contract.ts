@@ -133,7 +133,7 @@ function readRow(r: Reader): R<AcceptanceRow> {
   if (cells?.length !== 6 || !id || run === null || cur.pos !== cur.text.length || !/^\d+$/.test(exit ?? "")) {
     return malformed(r, "a row: | id | `command` | exit | `printed`, … | `regex`, … | N `regex`, … |");
   }
-  if (!contains || !regexes || !counts) return malformed(r, "cells of code spans separated by \", \"");
+  if (!contains || !regexes || !counts) return malformed(r, 'cells of code spans separated by ", "');
   const count: CountExpect[] = counts.spans.map((pattern, k) => ({ pattern, min: counts.mins[k] ?? 0 }));
   r.i++;
   const expect = { exit: Number(exit), stdout_contains: contains.spans, stdout_matches: regexes.spans, count };

@@ -50,8 +50,7 @@ function stageLines(stage: Stage): string[] {
     `- optional: ${stage.optional}`,
   ];
   if (stage.exit_criterion !== null) meta.push(`- exit_criterion: ${inlineValue(stage.exit_criterion)}`);
-  const table =
-    stage.acceptance.length === 0 ? [NONE] : [TABLE_HEADER, TABLE_DELIMITER, ...stage.acceptance.map(rowLine)];
+  const table = stage.acceptance.length === 0 ? [NONE] : [TABLE_HEADER, TABLE_DELIMITER, ...stage.acceptance.map(rowLine)];
   return [
     `## ${stage.id}: ${inlineValue(stage.title)}`,
     "",

@@ -4,8 +4,7 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { Contract, Findings } from "./model.js";
 
-const doc = (name: string): unknown =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../schemas/${name}`, import.meta.url)), "utf8"));
+const doc = (name: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../schemas/${name}`, import.meta.url)), "utf8"));
 
 /** Where the published file says it lives (its `$id`): the package's `./schemas/*` subpath. */
 const idOf = (name: string): string => `https://unpkg.com/@decay/contract/schemas/${name}`;

@@ -36,7 +36,12 @@ export function structureIssue(contract: Contract): StructureIssue | null {
 }
 
 /** A parsed contract through its schema and structure rules; a fault names the stage's line. */
-export function validated(front: object, body: { guardrails: string[]; falsifiers: string[] }, stages: Stage[], lines: number[]): Result<Contract, ContractFault> {
+export function validated(
+  front: object,
+  body: { guardrails: string[]; falsifiers: string[] },
+  stages: Stage[],
+  lines: number[],
+): Result<Contract, ContractFault> {
   const parsed = Contract.safeParse({ ...front, ...body, stages });
   const broken = parsed.success ? structureIssue(parsed.data) : null;
   if (broken) return err({ code: "contract-invalid", line: lines[broken.stage] ?? 1, path: broken.path, issue: broken.issue } as const);

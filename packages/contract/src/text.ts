@@ -51,10 +51,7 @@ function longestRun(text: string, ch: string): number {
 /** Write a non-empty one-line string as a code span that `readCodeSpan` reads back exactly. */
 export function codeSpan(text: string): string {
   const fence = "`".repeat(longestRun(text, "`") + 1);
-  const pad =
-    text.startsWith("`") ||
-    text.endsWith("`") ||
-    (text.startsWith(" ") && text.endsWith(" ") && text.trim() !== "");
+  const pad = text.startsWith("`") || text.endsWith("`") || (text.startsWith(" ") && text.endsWith(" ") && text.trim() !== "");
   return pad ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
 }
 

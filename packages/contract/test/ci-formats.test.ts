@@ -28,7 +28,11 @@ describe("decay-contract check --format sarif|junit|github (built bin)", () => {
     const run = JSON.parse(r.stdout).runs[0];
     expect(run.tool.driver).toMatchObject({ name: "decay-contract", informationUri: expect.stringMatching(/^https:/) });
     const results = run.results as Result[];
-    expect(results.slice(0, 2).map((x) => [x.ruleId, x.level, x.locations[0]?.physicalLocation.artifactLocation.uri, x.locations[0]?.physicalLocation.region.startLine])).toEqual([
+    expect(
+      results
+        .slice(0, 2)
+        .map((x) => [x.ruleId, x.level, x.locations[0]?.physicalLocation.artifactLocation.uri, x.locations[0]?.physicalLocation.region.startLine]),
+    ).toEqual([
       ["writes-outward", "error", trip("writes-outward"), 40],
       ["writes-outward", "error", trip("writes-outward"), 41],
     ]);
@@ -71,8 +75,14 @@ describe("decay-contract check --format sarif|junit|github (built bin)", () => {
   });
 
   test("shared usage messages, --version, and a fault prints no document", async () => {
-    expect(await exec(["check", "a.md", "--format", "sarif", "--json"])).toEqual({ code: 2, stdout: "", stderr: "decay-contract: --json cannot be combined with --format sarif (see decay-contract --help)\n" });
-    expect((await exec(["check", "a.md", "--plan", "x", "--plan", "y"])).stderr).toBe("decay-contract: --plan was given more than once (see decay-contract --help)\n");
+    expect(await exec(["check", "a.md", "--format", "sarif", "--json"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "decay-contract: --json cannot be combined with --format sarif (see decay-contract --help)\n",
+    });
+    expect((await exec(["check", "a.md", "--plan", "x", "--plan", "y"])).stderr).toBe(
+      "decay-contract: --plan was given more than once (see decay-contract --help)\n",
+    );
     expect((await exec(["check", "missing.md", "--format", "sarif"])).stdout).toBe("");
     expect((await exec(["--version"])).stdout).toMatch(/^decay-contract \d+\.\d+\.\d+\n$/);
   });

@@ -18,10 +18,18 @@ const run = async (args: string[], cwd: string) => {
 };
 
 const RECORD = {
-  schema: "evidence-record-v1", repo: "forge.test/owner/repo", pr: 23, task: "Task 9", attempt: "attempt-1",
-  merge_sha: "0123456789abcdef0123456789abcdef01234567", deployment: { id: "deployment-8", version: "build-19" },
-  timestamp: 100, checks: [{ command: "verify-deployment", result: "health checks passed" }],
-  production_status: "succeeded", author: { id: 17, login: "owner" }, previous_attempt: null,
+  schema: "evidence-record-v1",
+  repo: "forge.test/owner/repo",
+  pr: 23,
+  task: "Task 9",
+  attempt: "attempt-1",
+  merge_sha: "0123456789abcdef0123456789abcdef01234567",
+  deployment: { id: "deployment-8", version: "build-19" },
+  timestamp: 100,
+  checks: [{ command: "verify-deployment", result: "health checks passed" }],
+  production_status: "succeeded",
+  author: { id: 17, login: "owner" },
+  previous_attempt: null,
 };
 
 test("the built bin hashes a record, prints a slug, and exits 2 naming the field of a bad record", async () => {
@@ -30,8 +38,9 @@ test("the built bin hashes a record, prints a slug, and exits 2 naming the field
   writeFileSync(join(dir, "bad.json"), JSON.stringify({ ...RECORD, merge_sha: "ABC" }));
   expect(await run(["hash", "r.json"], dir)).toEqual({
     code: 0,
-    stdout: "content_sha256 e4cb737b845630149f77864303653ebd7b074111cc0c09a3a15c9f5c1715618d\n"
-      + "key_hash 3f83717770d4f78be33f7190192b931c97d385c0f878286b12b29288508fd22c\n",
+    stdout:
+      "content_sha256 e4cb737b845630149f77864303653ebd7b074111cc0c09a3a15c9f5c1715618d\n" +
+      "key_hash 3f83717770d4f78be33f7190192b931c97d385c0f878286b12b29288508fd22c\n",
     stderr: "",
   });
   expect((await run(["slug", "/"], dir)).stdout).toBe("root-8a5edab28263\n");
@@ -44,6 +53,12 @@ test("the built bin hashes a record, prints a slug, and exits 2 naming the field
 test("the built bin prints '<name> <version>' and the shared usage sentences", async () => {
   const dir = await tempDir("decay-ev-bin-");
   expect((await run(["--version"], dir)).stdout).toMatch(/^decay-evidence \d+\.\d+\.\d+\n$/);
-  expect(await run(["status", "--nope"], dir)).toEqual({ code: 2, stdout: "", stderr: "decay-evidence: usage: unknown option --nope (see decay-evidence --help)\n" });
-  expect((await run(["status", "--home", "/a", "--home", "/b"], dir)).stderr).toBe("decay-evidence: usage: --home was given more than once (see decay-evidence --help)\n");
+  expect(await run(["status", "--nope"], dir)).toEqual({
+    code: 2,
+    stdout: "",
+    stderr: "decay-evidence: usage: unknown option --nope (see decay-evidence --help)\n",
+  });
+  expect((await run(["status", "--home", "/a", "--home", "/b"], dir)).stderr).toBe(
+    "decay-evidence: usage: --home was given more than once (see decay-evidence --help)\n",
+  );
 });

@@ -40,8 +40,7 @@ export const EXEC_FAULT_CODES = [
   "interrupted",
 ] as const satisfies readonly ExecFault["code"][];
 
-const list = (items: readonly string[], max = 10) =>
-  items.slice(0, max).join(", ") + (items.length > max ? `, and ${items.length - max} more` : "");
+const list = (items: readonly string[], max = 10) => items.slice(0, max).join(", ") + (items.length > max ? `, and ${items.length - max} more` : "");
 
 /** The sentence for a fault, rendered from its data; the one place executor faults become words. */
 export function describeExecFault(fault: ExecFault): string {

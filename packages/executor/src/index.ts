@@ -45,11 +45,35 @@ export { readLedger } from "./run/ledger.js";
 export { failureSignature, normaliseOutput } from "./run/signature.js";
 
 // --- documented data ---
-export { LedgerEntry, LedgerKind, LedgerRow, NothingReturned, RefusedFix, RUN_REPORT_SCHEMA_ID, RunEvent, RunReport, RunStatus, StageReport, StageState, TokensByRole } from "./schema.js";
-
+export {
+  LedgerEntry,
+  LedgerKind,
+  LedgerRow,
+  NothingReturned,
+  RefusedFix,
+  RUN_REPORT_SCHEMA_ID,
+  RunEvent,
+  RunReport,
+  RunStatus,
+  StageReport,
+  StageState,
+  TokensByRole,
+} from "./schema.js";
 
 // --- journal ---
-export type { FailClaims, JournalFault, JournalRecord, NextStepInput, Recheck, RecordEntry, Resume, ResumeOptions, RoundDecision, RoundOptions, TaskChange } from "./journal/index.js";
+export type {
+  FailClaims,
+  JournalFault,
+  JournalRecord,
+  NextStepInput,
+  Recheck,
+  RecordEntry,
+  Resume,
+  ResumeOptions,
+  RoundDecision,
+  RoundOptions,
+  TaskChange,
+} from "./journal/index.js";
 export {
   appendRecord,
   applyResume,

@@ -118,9 +118,10 @@ async function commitOf(r: Reader, commit: string): Promise<{ oid: string; tree:
 export function isomorphicRoom(options: IsomorphicRoomOptions): CleanRoom {
   const p = options.fs.promises;
   const removeDir = (dir: string) =>
-    ResultAsync.fromPromise(Promise.resolve().then(() => p.rm(dir, { recursive: true, force: true })), (e): ExecFault => ({ code: "workspace-io", path: dir, reason: reasonOf(e) })).map(
-      () => undefined,
-    );
+    ResultAsync.fromPromise(
+      Promise.resolve().then(() => p.rm(dir, { recursive: true, force: true })),
+      (e): ExecFault => ({ code: "workspace-io", path: dir, reason: reasonOf(e) }),
+    ).map(() => undefined);
   const create = async (dir: string, parent: string, commit: string) => {
     const r: Reader = { fs: options.fs, at: { dir: options.repo, cache: {}, ...(options.gitdir ? { gitdir: options.gitdir } : {}) } };
     const found = await commitOf(r, commit);
@@ -132,7 +133,10 @@ export function isomorphicRoom(options: IsomorphicRoomOptions): CleanRoom {
   const steps: RoomSteps = {
     clear: removeDir,
     create: (dir, parent, commit) =>
-      ResultAsync.fromPromise(Promise.resolve().then(() => create(dir, parent, commit)), (e): ExecFault => ({ code: "room-failed", commit, reason: reasonOf(e) })),
+      ResultAsync.fromPromise(
+        Promise.resolve().then(() => create(dir, parent, commit)),
+        (e): ExecFault => ({ code: "room-failed", commit, reason: reasonOf(e) }),
+      ),
     remove: removeDir,
   };
   return { kind: "isomorphic", open: (request) => openRoom(steps, request, options.shell) };

@@ -18,8 +18,16 @@ beforeAll(async () => {
 describe("decay: every fault exits 2 and names its input", () => {
   it.each([
     ["a missing plan", ["run", "docs/nothere.plan.md", "--agent", "node"], /docs\/nothere\.plan\.md: cannot read: ENOENT/],
-    ["an unreadable repository", ["run", "docs/stats.plan.md", "--repo", "/nonexistent/repo", "--agent", "node"], /--repo \/nonexistent\/repo: cannot be read and written/],
-    ["an agent command that does not exist", ["run", "docs/stats.plan.md", "--agent", "no-such-agent-xyz --fast"], /--agent: "no-such-agent-xyz" is not a command on PATH/],
+    [
+      "an unreadable repository",
+      ["run", "docs/stats.plan.md", "--repo", "/nonexistent/repo", "--agent", "node"],
+      /--repo \/nonexistent\/repo: cannot be read and written/,
+    ],
+    [
+      "an agent command that does not exist",
+      ["run", "docs/stats.plan.md", "--agent", "no-such-agent-xyz --fast"],
+      /--agent: "no-such-agent-xyz" is not a command on PATH/,
+    ],
     ["an unknown flag", ["run", "docs/stats.plan.md", "--agnet", "x"], /^decay: unknown option --agnet \(see decay --help\)\n$/],
     ["a bad number", ["run", "docs/stats.plan.md", "--agent", "node", "--budget", "two"], /--budget must be a positive integer, not "two"/],
     ["a flag of another command", ["preflight", "docs/stats.plan.md", "--agent", "node"], /--agent is not an option of decay preflight/],
@@ -34,7 +42,10 @@ describe("decay: every fault exits 2 and names its input", () => {
 
   it("a contract its self-check refuses", async () => {
     const plan = join(await tempDir(), "clone.plan.md");
-    writeFileSync(plan, "# P\n\n## 6. Recommendation (staged)\n\n### Stage 1: fetch\n\nFetch.\n\nAcceptance: `git clone https://example.invalid/x y` exits 0\n");
+    writeFileSync(
+      plan,
+      "# P\n\n## 6. Recommendation (staged)\n\n### Stage 1: fetch\n\nFetch.\n\nAcceptance: `git clone https://example.invalid/x y` exits 0\n",
+    );
     const r = await decay(["preflight", plan], repo);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`${plan}: the contract's self-check refuses to start: row S1.1 .*runs git clone`));
@@ -63,7 +74,8 @@ describe("decay: every fault exits 2 and names its input", () => {
     expect(await decay(["--version"], repo)).toMatchObject({ code: 0, stdout: `decay ${VERSION}\n` });
     const help = await decay(["--help"], repo);
     expect(help.code).toBe(0);
-    for (const flag of ["--repo", "--agent", "--assumptions", "--include-optional", "--budget", "--token-target", "--clean-room", "--setup", "--json"]) expect(help.stdout).toContain(flag);
+    for (const flag of ["--repo", "--agent", "--assumptions", "--include-optional", "--budget", "--token-target", "--clean-room", "--setup", "--json"])
+      expect(help.stdout).toContain(flag);
   });
 
   it("keeps the package version", () => {

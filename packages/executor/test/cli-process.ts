@@ -26,7 +26,12 @@ export interface Ran {
 }
 
 /** Start `decay args…` in `cwd`; `onLine` sees each stdout line as it comes. */
-export function start(args: readonly string[], cwd: string, onLine?: (line: string, child: ChildProcess) => void, env = cleanEnv()): { child: ChildProcess; done: Promise<Ran> } {
+export function start(
+  args: readonly string[],
+  cwd: string,
+  onLine?: (line: string, child: ChildProcess) => void,
+  env = cleanEnv(),
+): { child: ChildProcess; done: Promise<Ran> } {
   if (!existsSync(BIN)) throw new Error(`missing ${BIN}: build first (npx -y pnpm@12.4.2 run build)`);
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";

@@ -54,7 +54,12 @@ describe("commandAgent over a whole plan", () => {
     const report = await run(await fixtureContract(repo), { ...nodeOptions(repo, scriptTable({})), agent });
     expect(report.status).toBe("parked");
     expect(report.cost.returned_nothing).toHaveLength(3);
-    expect(report.cost.returned_nothing[0]).toMatchObject({ stage: "S1", role: "execute", try: 1, reason: expect.stringMatching(/exited 4; stderr: usage limit reached/) });
+    expect(report.cost.returned_nothing[0]).toMatchObject({
+      stage: "S1",
+      role: "execute",
+      try: 1,
+      reason: expect.stringMatching(/exited 4; stderr: usage limit reached/),
+    });
     expect(readFileSync(join(repo, ".plan-runs/stats/REPORT.md"), "utf8")).toContain("usage limit reached");
   });
 

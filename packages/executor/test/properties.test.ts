@@ -96,7 +96,7 @@ describe("runPlan over random scripted agents", () => {
             const twin = await makeRepo(files);
             const twinContract = await contractOf(twin, plan);
             const twinOptions = nodeOptions(twin, agentOf(table), { attemptBudget: budget, parkAfter });
-            await runPlan(twinContract, { ...twinOptions, runner: killAfter(1 + (Object.keys(table).length * 7) % 30) }).then(
+            await runPlan(twinContract, { ...twinOptions, runner: killAfter(1 + ((Object.keys(table).length * 7) % 30)) }).then(
               () => undefined,
               () => undefined,
             );

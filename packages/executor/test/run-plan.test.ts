@@ -11,7 +11,13 @@ const B_IS_BETA = "`sh bin/show.sh b` exits 0 and prints `beta`";
 describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
   it("runs every stage green and verifies them again in a fresh room of the final HEAD", async () => {
     const repo = await makeRepo({ "README.md": "r\n" });
-    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA]]]));
+    const contract = await contractOf(
+      repo,
+      planOf([
+        ["a", [A_IS_ALPHA]],
+        ["b", [B_IS_BETA]],
+      ]),
+    );
     const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } }, "S2 execute": { edit: { "src/b.txt": "beta\n" } } });
     const report = await run(contract, nodeOptions(repo, script));
     expect(RunReport.parse(report)).toEqual(report);
@@ -51,7 +57,13 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
 
   it("rejects a fix that edits a test file while declaring it does not, sets it aside uncommitted and escalates; dependents do not start", async () => {
     const repo = await makeRepo({ "test/check.sh": "grep -q alpha src/a.txt\n" });
-    const contract = await contractOf(repo, planOf([["a", ["`sh test/check.sh` exits 0"]], ["b", [B_IS_BETA]]]));
+    const contract = await contractOf(
+      repo,
+      planOf([
+        ["a", ["`sh test/check.sh` exits 0"]],
+        ["b", [B_IS_BETA]],
+      ]),
+    );
     const script = scriptTable({
       "S1 execute": { edit: { "src/a.txt": "wrong\n" } },
       "S1 fix": { edit: { "test/check.sh": "exit 0\n" } },
@@ -69,7 +81,11 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     // The tampering never reached the branch: the test file is as it was, at HEAD and on disk.
     expect(readFileSync(join(repo, "test/check.sh"), "utf8")).toBe("grep -q alpha src/a.txt\n");
     expect(git(repo, "show", "HEAD:test/check.sh")).toBe("grep -q alpha src/a.txt");
-    expect(git(repo, "log", "--format=%s", "main..HEAD").split("\n").filter((m) => m.includes("(fix)"))).toEqual([]);
+    expect(
+      git(repo, "log", "--format=%s", "main..HEAD")
+        .split("\n")
+        .filter((m) => m.includes("(fix)")),
+    ).toEqual([]);
     expect(git(repo, "stash", "list")).toContain("refused fix");
     expect(readFileSync(join(repo, ".plan-runs/demo/REPORT.md"), "utf8")).toContain("pinned acceptance surface");
   });
@@ -124,7 +140,10 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
   });
 
   it("parks with RESUME.md when the agent returns nothing, and a resumed run reaches the uninterrupted report", async () => {
-    const plan = planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA]]]);
+    const plan = planOf([
+      ["a", [A_IS_ALPHA]],
+      ["b", [B_IS_BETA]],
+    ]);
     const working = { "S1 execute": { edit: { "src/a.txt": "alpha\n" } }, "S2 execute": { edit: { "src/b.txt": "beta\n" } } };
     const straight = await makeRepo({ "README.md": "r\n" });
     const expected = await run(await contractOf(straight, plan), nodeOptions(straight, scriptTable(working)));
@@ -161,10 +180,19 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
 
   it("skips stages whose acceptance already passes at the start (preflight)", async () => {
     const repo = await makeRepo({ "src/a.txt": "alpha\n" });
-    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA]]]));
+    const contract = await contractOf(
+      repo,
+      planOf([
+        ["a", [A_IS_ALPHA]],
+        ["b", [B_IS_BETA]],
+      ]),
+    );
     const asked: string[] = [];
     const table = scriptTable({ "S2 execute": { edit: { "src/b.txt": "beta\n" } } });
-    const report = await run(contract, nodeOptions(repo, (r) => (asked.push(`${r.stage} ${r.role}`), table(r))));
+    const report = await run(
+      contract,
+      nodeOptions(repo, (r) => (asked.push(`${r.stage} ${r.role}`), table(r))),
+    );
     expect(report.start.green).toEqual(["S1"]);
     expect(report.stages.map((s) => s.state)).toEqual(["green-at-start", "green"]);
     expect(asked).toEqual(["S2 execute"]);
@@ -172,7 +200,13 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
 
   it("stops with stale-plan when the plan's assumptions diverge before stage 2", async () => {
     const repo = await makeRepo({ "plan.tsv": "absent\tsrc/b.txt\n" });
-    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA]]]));
+    const contract = await contractOf(
+      repo,
+      planOf([
+        ["a", [A_IS_ALPHA]],
+        ["b", [B_IS_BETA]],
+      ]),
+    );
     const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n", "src/b.txt": "early\n" } } });
     const report = await run(contract, nodeOptions(repo, script, { assumptions: "plan.tsv" }));
     expect(report.status).toBe("stale-plan");
@@ -187,7 +221,10 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     writeFiles(repo, { "docs/demo.plan.md": `${planOf([["a", [A_IS_ALPHA]]])}\nedited\n` });
     git(repo, "commit", "-qam", "edit the plan");
     let asked = 0;
-    const result = await runPlan(contract, nodeOptions(repo, () => ((asked += 1), undefined)));
+    const result = await runPlan(
+      contract,
+      nodeOptions(repo, () => ((asked += 1), undefined)),
+    );
     expect(result.isErr() && result.error.code).toBe("plan-drift");
     if (result.isErr() && result.error.code === "plan-drift") expect(result.error.recorded).toBe(contract.plan_sha256);
     expect(asked).toBe(0);
@@ -199,7 +236,10 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]]]));
     writeFileSync(join(repo, "notes.txt"), "mine\n");
     writeFileSync(join(repo, "README.md"), "edited\n");
-    const result = await runPlan(contract, nodeOptions(repo, () => undefined));
+    const result = await runPlan(
+      contract,
+      nodeOptions(repo, () => undefined),
+    );
     expect(result.isErr() && result.error).toEqual({ code: "dirty-tree", paths: ["README.md", "notes.txt"] });
     expect(git(repo, "branch", "--show-current")).toBe("main");
     expect(existsSync(join(repo, ".plan-runs"))).toBe(false);
@@ -234,7 +274,13 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
 
   it("stops at the token target, a ceiling", async () => {
     const repo = await makeRepo({ "README.md": "r\n" });
-    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA]]]));
+    const contract = await contractOf(
+      repo,
+      planOf([
+        ["a", [A_IS_ALPHA]],
+        ["b", [B_IS_BETA]],
+      ]),
+    );
     const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" }, tokens: 900 }, "S2 execute": { edit: { "src/b.txt": "beta\n" } } });
     const report = await run(contract, nodeOptions(repo, script, { tokenTarget: 1000, reserveTokens: 200 }));
     expect(report.status).toBe("token-target");
@@ -244,7 +290,13 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
 
   it("verifies a whole contract with no agent: which stages are green at HEAD, one ledger file each", async () => {
     const repo = await makeRepo({ "src/a.txt": "alpha\n" });
-    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA]]]));
+    const contract = await contractOf(
+      repo,
+      planOf([
+        ["a", [A_IS_ALPHA]],
+        ["b", [B_IS_BETA]],
+      ]),
+    );
     const { agent: _agent, ...options } = nodeOptions(repo, () => undefined);
     const verdict = (await verifyContract(contract, options))._unsafeUnwrap();
     expect(verdict.green).toEqual(["S1"]);
@@ -258,9 +310,18 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
 
   it("reports a stage red when the final run finds it red though the loop saw it green, with both ledger files", async () => {
     const repo = await makeRepo({ "README.md": "r\n" });
-    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA]]]));
+    const contract = await contractOf(
+      repo,
+      planOf([
+        ["a", [A_IS_ALPHA]],
+        ["b", [B_IS_BETA]],
+      ]),
+    );
     // Stage 2's work overwrites stage 1's: each is green alone, the final HEAD is not.
-    const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } }, "S2 execute": { edit: { "src/b.txt": "beta\n", "src/a.txt": "gone\n" } } });
+    const script = scriptTable({
+      "S1 execute": { edit: { "src/a.txt": "alpha\n" } },
+      "S2 execute": { edit: { "src/b.txt": "beta\n", "src/a.txt": "gone\n" } },
+    });
     const report = await run(contract, nodeOptions(repo, script));
     const s1 = report.stages[0];
     expect(s1?.state).toBe("green");
@@ -273,18 +334,27 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
 
   it("runs optional stages only when asked, and emits typed progress events", async () => {
     const repo = await makeRepo({ "README.md": "r\n" });
-    const plan = planOf([["a", [A_IS_ALPHA]], ["b", [B_IS_BETA], "Optional."]]);
+    const plan = planOf([
+      ["a", [A_IS_ALPHA]],
+      ["b", [B_IS_BETA], "Optional."],
+    ]);
     const contract = await contractOf(repo, plan);
     expect(contract.stages[1]?.optional).toBe(true);
     const events: RunEvent[] = [];
     const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } }, "S2 execute": { edit: { "src/b.txt": "beta\n" } } });
     const skipped = await run(contract, nodeOptions(repo, script, { onEvent: (e) => events.push(RunEvent.parse(e)) }));
-    expect(skipped.stages.map((s) => [s.state, s.final])).toEqual([["green", "green"], ["optional-skipped", "not-run"]]);
+    expect(skipped.stages.map((s) => [s.state, s.final])).toEqual([
+      ["green", "green"],
+      ["optional-skipped", "not-run"],
+    ]);
     expect(skipped.status).toBe("green");
     expect(events[0]?.type).toBe("run-started");
     expect(events.at(-1)).toEqual({ type: "done", status: "green", green: ["S1"] });
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["preflight", "stage-started", "attempt", "agent-call", "verified", "tokens"]));
     const asked = await run(contract, nodeOptions(repo, script, { includeOptional: true }));
-    expect(asked.stages.map((s) => [s.state, s.final])).toEqual([["green-at-start", "green"], ["green", "green"]]);
+    expect(asked.stages.map((s) => [s.state, s.final])).toEqual([
+      ["green-at-start", "green"],
+      ["green", "green"],
+    ]);
   });
 });

@@ -10,10 +10,12 @@ function memoryDir(fail: (op: string, path: string) => string | undefined = () =
   const calls: string[] = [];
   const run = <T>(op: string, path: string, body: () => T | string): ResultAsync<T, Failure> => {
     calls.push(`${op} ${path}`);
-    const errno = fail(op, path) ?? (() => {
-      const out = body();
-      return typeof out === "string" ? out : undefined;
-    })();
+    const errno =
+      fail(op, path) ??
+      (() => {
+        const out = body();
+        return typeof out === "string" ? out : undefined;
+      })();
     return errno === undefined ? okAsync(undefined as T) : errAsync({ errno, op });
   };
   const fs: AtomicFs<Failure> = {

@@ -10,18 +10,42 @@ const absolute = fc.array(segment, { maxLength: 6 }).map((parts) => `/${parts.jo
 
 describe("POSIX path helpers agree with node:path/posix", () => {
   test("normalize and join", () => {
-    fc.assert(fc.property(path, (p) => { expect(posixNormalize(p)).toBe(p === "" ? "." : posix.normalize(p).replace(/(.)\/$/, "$1")); }));
-    fc.assert(fc.property(fc.array(path, { maxLength: 4 }), (ps) => { expect(posixJoin(...ps)).toBe(posix.join(...ps).replace(/(.)\/$/, "$1")); }));
+    fc.assert(
+      fc.property(path, (p) => {
+        expect(posixNormalize(p)).toBe(p === "" ? "." : posix.normalize(p).replace(/(.)\/$/, "$1"));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(path, { maxLength: 4 }), (ps) => {
+        expect(posixJoin(...ps)).toBe(posix.join(...ps).replace(/(.)\/$/, "$1"));
+      }),
+    );
   });
 
   test("resolve and relative from absolute paths", () => {
-    fc.assert(fc.property(absolute, fc.array(path, { maxLength: 3 }), (a, rest) => { expect(posixResolve(a, ...rest)).toBe(posix.resolve(a, ...rest)); }));
-    fc.assert(fc.property(absolute, absolute, (a, b) => { expect(posixRelative(a, b)).toBe(posix.relative(a, b)); }));
+    fc.assert(
+      fc.property(absolute, fc.array(path, { maxLength: 3 }), (a, rest) => {
+        expect(posixResolve(a, ...rest)).toBe(posix.resolve(a, ...rest));
+      }),
+    );
+    fc.assert(
+      fc.property(absolute, absolute, (a, b) => {
+        expect(posixRelative(a, b)).toBe(posix.relative(a, b));
+      }),
+    );
   });
 
   test("basename and dirname", () => {
-    fc.assert(fc.property(path, (p) => { expect(posixBasename(p)).toBe(posix.basename(p)); }));
-    fc.assert(fc.property(path.map(posixNormalize), (p) => { expect(posixDirname(p)).toBe(posix.dirname(p)); }));
+    fc.assert(
+      fc.property(path, (p) => {
+        expect(posixBasename(p)).toBe(posix.basename(p));
+      }),
+    );
+    fc.assert(
+      fc.property(path.map(posixNormalize), (p) => {
+        expect(posixDirname(p)).toBe(posix.dirname(p));
+      }),
+    );
   });
 
   test("a path with no absolute segment is taken from the root", () => {

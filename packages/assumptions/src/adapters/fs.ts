@@ -63,9 +63,9 @@ function listDir(fs: TreeFs, abs: string, path: string): Result<readonly DirEntr
       : attempt("list", path, () => fs.lstatSync(abs)).andThen((stat) =>
           stat.isDirectory() ? ok(undefined) : err(treeError("tree-not-a-directory", path, statKind(stat))),
         );
-  return checked.andThen(() => attempt("list", path, () => fs.readdirSync(abs, { withFileTypes: true }))).andThen((dirents) =>
-    toEntries(path, dirents).andThen((listed) => (listed.suspect ? listStrictly(fs, abs, path) : ok(listed.entries))),
-  );
+  return checked
+    .andThen(() => attempt("list", path, () => fs.readdirSync(abs, { withFileTypes: true })))
+    .andThen((dirents) => toEntries(path, dirents).andThen((listed) => (listed.suspect ? listStrictly(fs, abs, path) : ok(listed.entries))));
 }
 
 /**
@@ -101,8 +101,7 @@ export function fsTree(fs: TreeFs, root: string, opts: FsTreeOptions = {}): Tree
   const alloc = slabAllocator();
   const lend = lendingBuffer();
   // One read, the bytes taken from `take`: fresh memory for `read`, the lent buffer for `readWith`.
-  const readAt = (path: string, maxBytes: number, take: Allocate) =>
-    guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, take));
+  const readAt = (path: string, maxBytes: number, take: Allocate) => guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, take));
   const now: TreeReaderNow = {
     list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
     readWith: (path, maxBytes, use) => lend((take) => readAt(path, maxBytes, take).map(use)),

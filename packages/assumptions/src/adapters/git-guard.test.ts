@@ -117,7 +117,10 @@ describe("packed objects: the entry's declared size checked before inflating, in
     git(dir, "repack", "-adq");
     const packs = join(dir, ".git", "objects", "pack");
     const idx = nodeFs.readdirSync(packs).find((f) => f.endsWith(".idx")) ?? "";
-    const line = git(dir, "verify-pack", "-v", join(packs, idx)).split("\n").find((l) => l.startsWith(oid)) ?? "";
+    const line =
+      git(dir, "verify-pack", "-v", join(packs, idx))
+        .split("\n")
+        .find((l) => l.startsWith(oid)) ?? "";
     const offset = Number(line.trim().split(/\s+/)[4]);
     return { dir, oid, pack: join(packs, idx.replace(/idx$/, "pack")), offset };
   }
@@ -138,12 +141,17 @@ describe("packed objects: the entry's declared size checked before inflating, in
     for (let p = offset + 1; (bytes[p] ?? 0) & 0x80; p++) bytes[p + 1] = (bytes[p + 1] ?? 0) & 0x80 ? 0x80 : 0;
     for (let p = offset + 1; p < offset + 4 && (bytes[p - 1] ?? 0) & 0x80; p++) bytes[p] = (bytes[p] ?? 0) & 0x80;
     // Re-seal the pack (its trailer and the index's copy of it) so only the entry is wrong.
-    const sum = createHash("sha1").update(bytes.subarray(0, bytes.length - 20)).digest();
+    const sum = createHash("sha1")
+      .update(bytes.subarray(0, bytes.length - 20))
+      .digest();
     sum.copy(bytes, bytes.length - 20);
     const idxPath = pack.replace(/pack$/, "idx");
     const idx = nodeFs.readFileSync(idxPath);
     sum.copy(idx, idx.length - 40);
-    for (const [file, data] of [[pack, bytes], [idxPath, idx]] as const) {
+    for (const [file, data] of [
+      [pack, bytes],
+      [idxPath, idx],
+    ] as const) {
       nodeFs.chmodSync(file, 0o644);
       nodeFs.writeFileSync(file, data);
     }

@@ -25,11 +25,7 @@ function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
  * enough has been seen (`complete: false`), or until more than `max` bytes came out (`past`, and
  * inflation stops there). A stream that is not zlib is `corrupt`.
  */
-export async function inflateBounded(
-  compressed: Uint8Array,
-  max: number,
-  stop?: (soFar: Uint8Array) => boolean,
-): Promise<Inflated> {
+export async function inflateBounded(compressed: Uint8Array, max: number, stop?: (soFar: Uint8Array) => boolean): Promise<Inflated> {
   const ds = new DecompressionStream("deflate");
   const writer = ds.writable.getWriter();
   writer.write(compressed).catch(() => undefined);

@@ -184,7 +184,13 @@ export function packVetter(fs: PackFs, objects: string, limit: number): (oid: st
   };
   const vet = async (oid: string, depth = 0): Promise<void> => {
     const loose = joinTree(objects, `${oid.slice(0, 2)}/${oid.slice(2)}`);
-    if (await fs.stat(loose).then(() => true, () => false)) return;
+    if (
+      await fs.stat(loose).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     indexes ??= load();
     const key = hexBytes(oid);
     for (const ix of await indexes) {

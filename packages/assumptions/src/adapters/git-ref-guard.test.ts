@@ -41,7 +41,9 @@ describe("objects read while resolving --ref pass the pack guard", () => {
     const pack = repackByHand(h.dir, { [h[which]]: declaring(200 * 1024 * 1024) });
     const fault = (await listAt(h.dir, ref))._unsafeUnwrapErr();
     expect(fault.code).toBe("tree-io");
-    expect(fault.message).toMatch(new RegExp(`the git object ${h[which]} in ${pack} is refused: the entry at offset \\d+ declares 209715200 bytes, over the limit of 67108864$`));
+    expect(fault.message).toMatch(
+      new RegExp(`the git object ${h[which]} in ${pack} is refused: the entry at offset \\d+ declares 209715200 bytes, over the limit of 67108864$`),
+    );
   });
 
   test.each([
@@ -52,7 +54,9 @@ describe("objects read while resolving --ref pass the pack guard", () => {
     const h = await history();
     const pack = repackByHand(h.dir, { [h[which]]: bomb(4 * 1024 * 1024) });
     const fault = (await listAt(h.dir, ref, 100_000))._unsafeUnwrapErr();
-    expect(fault.message).toMatch(new RegExp(`the git object ${h[which]} in ${pack} is refused: the entry at offset \\d+ inflates past the \\d+ bytes it declares$`));
+    expect(fault.message).toMatch(
+      new RegExp(`the git object ${h[which]} in ${pack} is refused: the entry at offset \\d+ inflates past the \\d+ bytes it declares$`),
+    );
   });
 
   test.each([
@@ -70,9 +74,13 @@ describe("objects read while resolving --ref pass the pack guard", () => {
     const h = await history();
     const loose = (oid: string) => join(h.dir, ".git", "objects", oid.slice(0, 2), oid.slice(2));
     nodeFs.rmSync(loose(h.first));
-    expect((await listAt(h.dir, "HEAD~1"))._unsafeUnwrapErr().message).toBe(`cannot read the tree root: the git object ${h.first} is missing from ${join(h.dir, ".git")}/objects`);
+    expect((await listAt(h.dir, "HEAD~1"))._unsafeUnwrapErr().message).toBe(
+      `cannot read the tree root: the git object ${h.first} is missing from ${join(h.dir, ".git")}/objects`,
+    );
     nodeFs.rmSync(loose(h.head));
-    expect((await listAt(h.dir, "v1"))._unsafeUnwrapErr().message).toBe(`cannot read the tree root: the git object ${h.head} is missing from ${join(h.dir, ".git")}/objects`);
+    expect((await listAt(h.dir, "v1"))._unsafeUnwrapErr().message).toBe(
+      `cannot read the tree root: the git object ${h.head} is missing from ${join(h.dir, ".git")}/objects`,
+    );
     expect((await listAt(h.dir, h.head))._unsafeUnwrapErr().message).toMatch(new RegExp(`git ref "${h.head}" was not found in `));
   });
 });

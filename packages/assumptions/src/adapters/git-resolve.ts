@@ -135,7 +135,11 @@ async function applySteps(at: Lookup, start: Commit, steps: readonly RevStep[]):
  */
 export function resolveCommit(at: Lookup): ResultAsync<Commit, TreeError> {
   return parseRev(at.ref)
-    .asyncAndThen((rev) => baseOid(at, rev).andThen((oid) => new ResultAsync(commitAt(at, oid, true))).map((start) => ({ rev, start })))
+    .asyncAndThen((rev) =>
+      baseOid(at, rev)
+        .andThen((oid) => new ResultAsync(commitAt(at, oid, true)))
+        .map((start) => ({ rev, start })),
+    )
     .andThen(({ rev, start }) => new ResultAsync(applySteps(at, start, rev.steps)));
 }
 

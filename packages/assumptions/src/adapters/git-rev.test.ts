@@ -43,9 +43,7 @@ function refsOf(h: History, objects: readonly string[]): fc.Arbitrary<string> {
   const hex = fc
     .tuple(fc.constantFrom(...objects, h.c1, h.c4), fc.integer({ min: 1, max: 40 }), fc.boolean())
     .map(([id, length, upper]) => (upper ? id.slice(0, length).toUpperCase() : id.slice(0, length)));
-  const suffix = fc
-    .tuple(fc.constantFrom("~", "^"), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }))
-    .map(([mark, n]) => `${mark}${n ?? ""}`);
+  const suffix = fc.tuple(fc.constantFrom("~", "^"), fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined })).map(([mark, n]) => `${mark}${n ?? ""}`);
   return fc.tuple(fc.oneof(names, hex), fc.array(suffix, { maxLength: 4 })).map(([base, steps]) => base + steps.join(""));
 }
 

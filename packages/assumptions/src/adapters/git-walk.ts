@@ -12,9 +12,7 @@ export interface GitObjects {
 }
 
 /** Where a path led: the root tree, or one entry of some tree. */
-export type Found =
-  | { readonly kind: "root"; readonly oid: string }
-  | { readonly kind: "entry"; readonly entry: TreeEntry };
+export type Found = { readonly kind: "root"; readonly oid: string } | { readonly kind: "entry"; readonly entry: TreeEntry };
 
 /** The git mode of a directory entry and of a symbolic link. */
 export const MODE_TREE = "040000";

@@ -23,7 +23,10 @@ treeContract("gitTree (HEAD of a real repository, working tree emptied)", async 
 });
 
 const names = async (tree: ReturnType<typeof gitTree>, path = "") =>
-  (await tree.list(path))._unsafeUnwrap().map((e) => e.name).sort();
+  (await tree.list(path))
+    ._unsafeUnwrap()
+    .map((e) => e.name)
+    .sort();
 
 describe("gitTree refs and worktrees", () => {
   test("a linked worktree reads its own HEAD; the sibling branch is readable from the main checkout", async () => {
@@ -43,8 +46,7 @@ describe("gitTree refs and worktrees", () => {
 
     // The user story: the same plan holds on our HEAD and diverges on the sibling's branch.
     const assumptions = parseAssumptions("exists\tplan.md\nabsent\trefunds.ts\n")._unsafeUnwrap();
-    const verdict = async (ref: string) =>
-      (await checkTree({ tree: gitTree({ fs: nodeFs, dir: main, ref }), assumptions }))._unsafeUnwrap().verdict;
+    const verdict = async (ref: string) => (await checkTree({ tree: gitTree({ fs: nodeFs, dir: main, ref }), assumptions }))._unsafeUnwrap().verdict;
     expect(await verdict("HEAD")).toBe("holds");
     expect(await verdict("sibling")).toBe("diverged");
   });

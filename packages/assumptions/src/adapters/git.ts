@@ -76,9 +76,9 @@ function listFound(objects: GitObjects, found: Found, path: string): ResultAsync
 
 function readFound(objects: GitObjects, found: Found, path: string, maxBytes: number): ResultAsync<Uint8Array, TreeError> {
   if (found.kind === "root" || typeOfMode(found.entry.mode) !== "file") return errAsync(notA("tree-not-a-file", path, found));
-  return objects.blob(found.entry.oid, path).andThen((bytes) =>
-    bytes.length > maxBytes ? errAsync(treeError("tree-too-large", path, `${maxBytes} bytes`)) : okAsync(bytes),
-  );
+  return objects
+    .blob(found.entry.oid, path)
+    .andThen((bytes) => (bytes.length > maxBytes ? errAsync(treeError("tree-too-large", path, `${maxBytes} bytes`)) : okAsync(bytes)));
 }
 
 function readLinkFound(objects: GitObjects, found: Found, path: string): ResultAsync<string, TreeError> {
@@ -112,9 +112,7 @@ export function gitTree(opts: GitTreeOptions): TreeReader {
   const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>
     escapesTree(path)
       ? errAsync<T, TreeError>(treeError("tree-io", path, "the path leaves the tree"))
-      : begin().andThen(({ objects, root }) =>
-          new ResultAsync(walk(objects, root, path)).andThen((found) => then(objects, found)),
-        );
+      : begin().andThen(({ objects, root }) => new ResultAsync(walk(objects, root, path)).andThen((found) => then(objects, found)));
   return {
     describe: opts.describe ?? `${ref} in ${dir}`,
     list: (path) => at(path, (objects, found) => listFound(objects, found, path)),

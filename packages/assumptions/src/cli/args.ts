@@ -122,9 +122,7 @@ function checkCommand(s: Check): Result<Command, CliFault> {
     if (digest !== undefined) return digestCommand(s, root, digest);
     const [input] = s.positionals;
     if (input === undefined) return err({ code: "usage-missing-input" });
-    return outputOf(s).andThen((output) =>
-      maxInputOf(s).map((limit) => withRef({ kind: "check" as const, root, input, output, ...limit }, s)),
-    );
+    return outputOf(s).andThen((output) => maxInputOf(s).map((limit) => withRef({ kind: "check" as const, root, input, output, ...limit }, s)));
   });
 }
 

@@ -34,9 +34,7 @@ describe("plan-decay author", () => {
     const argv = ["author", "--root", "tree", "--reads", "src/a.ts", "--edits", "src/b.ts", "--creates", "src/c.ts", "-o", "plan.tsv"];
     expect(await run(dir, argv)).toEqual({ code: 0, stdout: "", stderr: "" });
     const rows = (await readFile(join(dir, "plan.tsv"), "utf8")).split("\n").filter((l) => l !== "" && !l.startsWith("#"));
-    expect(rows).toEqual(
-      expect.arrayContaining([`unchanged\tsrc/a.ts\t${sha256(A)}`, `unchanged\tsrc/b.ts\t${sha256(B)}`, "absent\tsrc/c.ts"]),
-    );
+    expect(rows).toEqual(expect.arrayContaining([`unchanged\tsrc/a.ts\t${sha256(A)}`, `unchanged\tsrc/b.ts\t${sha256(B)}`, "absent\tsrc/c.ts"]));
     expect(rows).toHaveLength(3);
     expect((await run(dir, ["--root", "tree", "plan.tsv"])).code).toBe(0);
     await writeFile(join(dir, "tree", "src", "b.ts"), `${B}// edited by a sibling\n`);
@@ -84,7 +82,11 @@ describe("plan-decay author", () => {
     await writeFile(join(dir, "real"), "keep\n");
     await symlink("real", join(dir, "link"));
     await mkdir(join(dir, "sub"));
-    for (const [target, what] of [["fifo", "a FIFO \\(named pipe\\)"], ["link", "a symbolic link"], ["sub", "a directory"]] as const) {
+    for (const [target, what] of [
+      ["fifo", "a FIFO \\(named pipe\\)"],
+      ["link", "a symbolic link"],
+      ["sub", "a directory"],
+    ] as const) {
       const r = await run(dir, ["author", "--root", "tree", "--creates", "src/c.ts", "-o", target]);
       expect([r.code, r.stdout]).toEqual([2, ""]);
       expect(r.stderr).toMatch(new RegExp(`^error: cannot write ${target}: it is ${what}; only a regular file is replaced`));

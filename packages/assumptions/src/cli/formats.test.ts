@@ -35,7 +35,10 @@ describe("--format sarif", () => {
       ["absent", "error"],
       ["lacks", "error"],
     ]);
-    expect(run.results[0].locations[0].physicalLocation).toEqual({ artifactLocation: { uri: "plans/batch.tsv", uriBaseId: "%SRCROOT%" }, region: { startLine: 6 } });
+    expect(run.results[0].locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: "plans/batch.tsv", uriBaseId: "%SRCROOT%" },
+      region: { startLine: 6 },
+    });
     expect(run.results[0].message.text).toBe("absent src/refunds.ts: the tree holds src/Refunds.ts");
   });
 

@@ -34,9 +34,10 @@ export function readInput(io: CliIo, input: string, maxBytes?: number): ResultAs
 /** Confirms `--root` names a directory before any tree is read (synchronously, as the tree is read). */
 export function checkRoot(io: CliIo, root: string): ResultAsync<string, CliFault> {
   const abs = resolve(io.cwd, root);
-  return ResultAsync.fromPromise(Promise.resolve().then(() => statSync(abs)), (e): CliFault => ({ code: "root-unusable", root, reason: reasonOf(e) })).andThen(
-    (s) => (s.isDirectory() ? okAsync(abs) : errAsync<string, CliFault>({ code: "root-unusable", root, reason: "not a directory" })),
-  );
+  return ResultAsync.fromPromise(
+    Promise.resolve().then(() => statSync(abs)),
+    (e): CliFault => ({ code: "root-unusable", root, reason: reasonOf(e) }),
+  ).andThen((s) => (s.isDirectory() ? okAsync(abs) : errAsync<string, CliFault>({ code: "root-unusable", root, reason: "not a directory" })));
 }
 
 /**
@@ -44,7 +45,7 @@ export function checkRoot(io: CliIo, root: string): ResultAsync<string, CliFault
  * only over a regular file (all or nothing).
  */
 export function writeAtomic(io: CliIo, path: string, text: string): ResultAsync<void, CliFault> {
-  return writeOutput(io, path, text).mapErr((r): CliFault =>
-    r.kind === "stdout" ? { code: "stdout-write-failed", reason: r.reason } : { code: "output-unwritable", path, reason: r.reason },
+  return writeOutput(io, path, text).mapErr(
+    (r): CliFault => (r.kind === "stdout" ? { code: "stdout-write-failed", reason: r.reason } : { code: "output-unwritable", path, reason: r.reason }),
   );
 }

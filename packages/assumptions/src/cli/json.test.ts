@@ -37,6 +37,9 @@ describe("JSON output", () => {
 
   test("a fault carries code, message and its line only when it has one", () => {
     expect(JSON.parse(renderJsonFault("plan-empty", "no rows", undefined))).toEqual({ ...envelope, fault: { code: "plan-empty", message: "no rows" } });
-    expect(JSON.parse(renderJsonFault("unknown-kind", "line 2: x", 2))).toEqual({ ...envelope, fault: { code: "unknown-kind", message: "line 2: x", line: 2 } });
+    expect(JSON.parse(renderJsonFault("unknown-kind", "line 2: x", 2))).toEqual({
+      ...envelope,
+      fault: { code: "unknown-kind", message: "line 2: x", line: 2 },
+    });
   });
 });

@@ -79,9 +79,7 @@ describe("--json and --format github", () => {
     const r = await run(["--root", `${G}/plan-decayed`, "--format", "github", PLAN]);
     expect(r.code).toBe(1);
     const lines = r.stdout.split("\n");
-    expect(lines.slice(0, 4).map((l) => l.slice(0, l.indexOf(",title=")))).toEqual(
-      [6, 7, 8, 9].map((n) => `::error file=${PLAN},line=${n}`),
-    );
+    expect(lines.slice(0, 4).map((l) => l.slice(0, l.indexOf(",title=")))).toEqual([6, 7, 8, 9].map((n) => `::error file=${PLAN},line=${n}`));
     expect(lines[0]).toMatch(/,title=[a-z]+ [^:,]+::/);
     expect(lines[4]).toBe("HOLD    line 4: exists src/payments.ts");
   });

@@ -18,9 +18,7 @@ function rowLine(row: ReportRow): string {
 /** The human report: one line per row, the CHECKED count line, then PLAN HOLDS or HALT. */
 export function renderHuman(report: Report): string {
   const lines = report.rows.map(rowLine);
-  lines.push(
-    `CHECKED ${report.checked} assumption(s) against ${visible(report.root)} - ${report.held} held, ${report.diverged} diverged`,
-  );
+  lines.push(`CHECKED ${report.checked} assumption(s) against ${visible(report.root)} - ${report.held} held, ${report.diverged} diverged`);
   lines.push(
     report.verdict === "holds"
       ? "PLAN HOLDS: every written assumption still describes this tree; the batch may proceed."

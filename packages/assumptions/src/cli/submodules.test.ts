@@ -33,14 +33,19 @@ describe("plan-decay --descend-submodules", () => {
     const { root, plan } = await superproject(ROWS);
     const r = await run(["--root", root, plan]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: line 1: "vendor/lib" is a git submodule (or a nested repository): its files belong to another repository and are not checked\n');
+    expect(r.stderr).toBe(
+      'error: line 1: "vendor/lib" is a git submodule (or a nested repository): its files belong to another repository and are not checked\n',
+    );
   });
 
   test("with it, the rows are checked inside the submodule's files", async () => {
     const { root, plan } = await superproject(ROWS);
     const holds = await run(["--root", root, "--descend-submodules", "--json", plan]);
     expect([holds.code, holds.stderr]).toEqual([0, ""]);
-    expect(JSON.parse(holds.stdout)).toMatchObject({ verdict: "holds", rows: [{ status: "hold" }, { status: "hold" }, { status: "hold" }, { status: "hold" }] });
+    expect(JSON.parse(holds.stdout)).toMatchObject({
+      verdict: "holds",
+      rows: [{ status: "hold" }, { status: "hold" }, { status: "hold" }, { status: "hold" }],
+    });
     writeFileSync(join(root, "vendor", "lib", "other.ts"), "x\n");
     const diverged = await run(["--root", root, "--descend-submodules", plan]);
     expect(diverged.code).toBe(1);
@@ -64,7 +69,8 @@ describe("plan-decay --descend-submodules", () => {
     expect(plain.stderr).not.toMatch(/--descend-submodules/);
     const asked = await run(["--root", root, "--ref", "HEAD", "--descend-submodules", "--json", plan]);
     expect(asked.code).toBe(2);
-    const message = 'line 1: "vendor/lib" is a git submodule (or a nested repository): its files belong to another repository and are not checked; --descend-submodules does not apply to --ref: a commit holds a submodule only as a gitlink (another repository\'s commit id), with no files checked out to descend into';
+    const message =
+      'line 1: "vendor/lib" is a git submodule (or a nested repository): its files belong to another repository and are not checked; --descend-submodules does not apply to --ref: a commit holds a submodule only as a gitlink (another repository\'s commit id), with no files checked out to descend into';
     expect(asked.stderr).toBe(`error: ${message}\n`);
     expect(JSON.parse(asked.stdout)).toMatchObject({ fault: { code: "submodule", message } });
   });

@@ -10,7 +10,9 @@ const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 describe("authorAssumptions", () => {
   test("writes unchanged rows with current digests for reads and edits, absent rows for creates", async () => {
     const { tree } = fixtureTree({ "src/payments.py": "def charge(\r\n", "README.md": "hi\n" });
-    const text = (await authorAssumptions({ tree, reads: ["README.md"], edits: ["./src/payments.py"], creates: ["src/refunds.py", "src/new/"] }))._unsafeUnwrap();
+    const text = (
+      await authorAssumptions({ tree, reads: ["README.md"], edits: ["./src/payments.py"], creates: ["src/refunds.py", "src/new/"] })
+    )._unsafeUnwrap();
     const rows = parseAssumptions(text)._unsafeUnwrap();
     expect(rows.map((r) => ({ ...r, line: 0 }))).toEqual([
       { line: 0, kind: "unchanged", path: "README.md", sha256: sha("hi\n") },

@@ -54,15 +54,14 @@ export function authorAssumptions(opts: AuthorOptions): ResultAsync<string, Assu
   const creates = opts.creates ?? [];
   if (reads.length + edits.length + creates.length === 0) return errAsync({ code: "plan-empty" });
   const digests = (paths: readonly string[]) => ResultAsync.combine(paths.map((p) => unchangedRow(listings, p, maxBytes)));
-  return ResultAsync.combine([digests(reads), digests(edits), ResultAsync.combine(creates.map((p) => absentRow(listings, p)))]).map(
-    ([r, e, c]) =>
-      [
-        `# assumptions of a batch, written against ${oneLine(opts.tree.describe)}`,
-        ...section("the batch reads these: they must stay exactly as read", r),
-        ...section("the batch edits these: they must be unchanged when it starts", e),
-        ...section("the batch creates these: nothing may be there yet", c),
-        "",
-      ].join("\n"),
+  return ResultAsync.combine([digests(reads), digests(edits), ResultAsync.combine(creates.map((p) => absentRow(listings, p)))]).map(([r, e, c]) =>
+    [
+      `# assumptions of a batch, written against ${oneLine(opts.tree.describe)}`,
+      ...section("the batch reads these: they must stay exactly as read", r),
+      ...section("the batch edits these: they must be unchanged when it starts", e),
+      ...section("the batch creates these: nothing may be there yet", c),
+      "",
+    ].join("\n"),
   );
 }
 

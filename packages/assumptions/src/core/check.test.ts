@@ -53,9 +53,7 @@ describe("spellings", () => {
     for (const r of got) expect(r).toEqual(["diverge", expect.stringContaining("case variant"), expect.stringMatching(/src\/Refunds\.py$/)]);
   });
   test("full case folding: STRASSE.md is a variant of straße.md", async () => {
-    expect(await rows(tree({ "straße.md": "" }), "absent\tSTRASSE.md")).toEqual([
-      ["diverge", expect.stringContaining("case variant"), "straße.md"],
-    ]);
+    expect(await rows(tree({ "straße.md": "" }), "absent\tSTRASSE.md")).toEqual([["diverge", expect.stringContaining("case variant"), "straße.md"]]);
   });
   test("an NFD name on disk is the NFC path in the plan: one file, not a divergence", async () => {
     const t = tree({ "cafe\u0301.txt": "menu" });
@@ -74,7 +72,10 @@ describe("spellings", () => {
   });
   test("the other direction too: absent src/ace.ts diverges when an all-Cyrillic src/асе.ts exists", async () => {
     const got = await rows(tree({ "src/\u0430\u0441\u0435.ts": "", "src/b.ts": "" }), "absent\tsrc/ace.ts\nabsent\tsrc/c.ts");
-    expect(got).toEqual([["diverge", expect.stringContaining("confusable"), "src/\u0430\u0441\u0435.ts"], ["hold", "not in the tree", undefined]]);
+    expect(got).toEqual([
+      ["diverge", expect.stringContaining("confusable"), "src/\u0430\u0441\u0435.ts"],
+      ["hold", "not in the tree", undefined],
+    ]);
   });
   test("for an ASCII name, an accented Latin look-alike stays missing while one holding another script's letter is a variant", async () => {
     // ı (dotless i) is Latin; і (U+0456) is Cyrillic. Both skeletons read "file".
@@ -118,7 +119,7 @@ describe("file text", () => {
 
 describe("symbolic links", () => {
   test("a link inside the root is followed for reading; exists judges the entry", async () => {
-    const t = tree({ "real/a.txt": "hello" }, { "alias": "real", "real/b.txt": "a.txt" });
+    const t = tree({ "real/a.txt": "hello" }, { alias: "real", "real/b.txt": "a.txt" });
     expect(await rows(t, "contains\talias/a.txt\thello\ncontains\treal/b.txt\thello\nexists\talias/")).toEqual([
       ["hold", "literal present", undefined],
       ["hold", "literal present", undefined],
@@ -126,7 +127,7 @@ describe("symbolic links", () => {
     ]);
   });
   test("a dangling link whose target would be inside the root exists; reading it diverges", async () => {
-    const t = tree({ "x": "" }, { "dangling": "nowhere.txt" });
+    const t = tree({ x: "" }, { dangling: "nowhere.txt" });
     expect(await rows(t, "exists\tdangling\nabsent\tdangling\ncontains\tdangling\tx")).toEqual([
       ["hold", "present (a dangling symbolic link)", undefined],
       ["diverge", "already present", undefined],
@@ -136,13 +137,13 @@ describe("symbolic links", () => {
   test.each([
     ["absolute target", { "src/out": "/etc" }, "exists\tsrc/out/passwd", "src/out"],
     ["relative escape", { "src/up": "../../x" }, "exists\tsrc/up", "src/up"],
-    ["escape via another link", { "a": "b/..", "b": "../.." }, "exists\ta", "a"],
+    ["escape via another link", { a: "b/..", b: "../.." }, "exists\ta", "a"],
   ])("a link leaving the root is a fault naming the link (%s)", async (_n, links, plan, link) => {
     const result = await run(tree({ "src/x": "" }, links), plan);
     expect(result._unsafeUnwrapErr()).toMatchObject({ code: "link-outside-root", path: link, line: 1 });
   });
   test("a looping link is a fault naming the link", async () => {
-    const result = await run(tree({ "x": "" }, { "a": "b", "b": "a" }), "exists\tx\nabsent\ta/y");
+    const result = await run(tree({ x: "" }, { a: "b", b: "a" }), "exists\tx\nabsent\ta/y");
     expect(result._unsafeUnwrapErr()).toMatchObject({ code: "link-loop", path: "a", line: 2 });
   });
 });
@@ -223,16 +224,19 @@ describe("faults and cost", () => {
 
   test("all 4,096 case spellings of a name are explored, without running out of stack", async () => {
     const name = "abcdefghijkl";
-    const spellings = Array.from({ length: 1 << name.length }, (_, bits) =>
-      [...name].map((c, i) => ((bits >> i) & 1 ? c.toUpperCase() : c)).join(""),
-    );
+    const spellings = Array.from({ length: 1 << name.length }, (_, bits) => [...name].map((c, i) => ((bits >> i) & 1 ? c.toUpperCase() : c)).join(""));
     const t = tree(Object.fromEntries(spellings.map((s) => [s, "x"])));
     for (const reader of bothFaces(t)) {
       // Every case spelling is a file, so "x" is under none; the variant spellings of the parent
       // still make the first row diverge (a case-insensitive checkout would merge them).
-      expect(await rows(reader, `absent	${name}/x
+      expect(
+        await rows(
+          reader,
+          `absent	${name}/x
 exists	ABCDEFGHIJKL
-absent	abcdefghijkL`)).toEqual([
+absent	abcdefghijkL`,
+        ),
+      ).toEqual([
         ["diverge", expect.stringMatching(/^the tree spells it "[a-lA-L]{12}" \(a case variant\)$/), expect.stringMatching(/^[a-lA-L]{12}$/)],
         ["hold", "present", undefined],
         ["diverge", "already present", undefined],
@@ -245,9 +249,14 @@ absent	abcdefghijkL`)).toEqual([
     const t = tree({ [`${deep}/f.txt`]: "x" });
     const variant = `D/${deep.slice(2)}/f.txt`;
     for (const reader of bothFaces(t)) {
-      expect(await rows(reader, `absent	${deep}/missing
+      expect(
+        await rows(
+          reader,
+          `absent	${deep}/missing
 exists	${deep}/f.txt
-exists	${variant}`)).toEqual([
+exists	${variant}`,
+        ),
+      ).toEqual([
         ["hold", "not in the tree", undefined],
         ["hold", "present", undefined],
         ["diverge", `the tree spells it "${deep}/f.txt" (a case variant)`, `${deep}/f.txt`],

@@ -89,7 +89,6 @@ export function checkTree(opts: CheckOptions): ResultAsync<Report, AssumptionsFa
   }
   const listings = createListings(opts.tree);
   return ResultAsync.fromSafePromise(judgeAll(listings, rows, opts.maxBytes ?? DEFAULT_MAX_BYTES)).andThen(
-    (outcome): ResultAsync<Report, AssumptionsFault> =>
-      "fault" in outcome ? errAsync(outcome.fault) : okAsync(reportOf(opts.tree.describe, outcome.rows)),
+    (outcome): ResultAsync<Report, AssumptionsFault> => ("fault" in outcome ? errAsync(outcome.fault) : okAsync(reportOf(opts.tree.describe, outcome.rows))),
   );
 }

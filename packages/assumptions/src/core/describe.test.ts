@@ -35,7 +35,7 @@ const EXAMPLES: Record<AssumptionsFaultCode, AssumptionsFault> = {
   "ambiguous-name": { code: "ambiguous-name", ...at, path: "d", names: ["caf\u00e9", "cafe\u0301"] },
   "link-outside-root": { code: "link-outside-root", ...at, path: "src/out", target: "/etc" },
   "link-loop": { code: "link-loop", ...at, path: "a" },
-  "submodule": { code: "submodule", ...at, path: "vendor/lib" },
+  submodule: { code: "submodule", ...at, path: "vendor/lib" },
   "not-a-file": { code: "not-a-file", ...at, path: p, entry: "directory" },
   "file-not-utf8": { code: "file-not-utf8", ...at, path: p },
   "tree-not-found": tree("tree-not-found"),

@@ -19,9 +19,7 @@ function row(a: Assumption, status: ReportRow["status"], detail: string, located
   const spelled = located && located.state !== "missing" && located.spelled !== a.path ? located.spelled : undefined;
   // A directory belief is reported as written, with its trailing "/".
   const path = "directory" in a && a.directory ? `${a.path}/` : a.path;
-  return spelled === undefined
-    ? { line: a.line, kind: a.kind, path, status, detail }
-    : { line: a.line, kind: a.kind, path, status, detail, spelled };
+  return spelled === undefined ? { line: a.line, kind: a.kind, path, status, detail } : { line: a.line, kind: a.kind, path, status, detail, spelled };
 }
 
 function variantDetail(located: Extract<Located, { state: "variant" }>): string {

@@ -9,8 +9,7 @@ import { createListings, type DirIndex } from "./listing.js";
 const PIECES = ["a", "b", "K", "k", "\u212a", "e", "\u00e9", "e\u0301", ".", "1", "\u0430"];
 const TYPES: readonly EntryType[] = ["file", "directory", "symlink", "other"];
 
-const namesOf = (pieces: readonly string[]) =>
-  fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 3 }).map((parts) => parts.join(""));
+const namesOf = (pieces: readonly string[]) => fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 3 }).map((parts) => parts.join(""));
 const listingOf = (names: fc.Arbitrary<string>) =>
   fc.uniqueArray(fc.record({ name: names, type: fc.constantFrom(...TYPES) }), { selector: (e) => e.name, maxLength: 12 });
 const nameArb = namesOf(PIECES);
@@ -73,7 +72,10 @@ describe("a directory's exact lookups", () => {
         const raws = [...entries.map((e) => e.name), ...extra];
         const indexes = bothOrders(entries, seed).map(indexOf);
         for (const q of queries) {
-          const spellings = entries.filter((e) => e.name.normalize("NFC") === q).map((e) => e.name).sort();
+          const spellings = entries
+            .filter((e) => e.name.normalize("NFC") === q)
+            .map((e) => e.name)
+            .sort();
           const expected = spellings.length === 0 ? undefined : spellings.length === 1 ? spellings[0] : spellings;
           for (const index of indexes) expect(exactly(index, q)).toEqual(expected);
         }

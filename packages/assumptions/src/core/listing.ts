@@ -236,9 +236,7 @@ function pack(entries: readonly DirEntry[]): Packed {
 function unpack(packed: Packed): readonly DirEntry[] {
   if ("entries" in packed) return packed.entries;
   if (packed.types.length === 0) return [];
-  return packed.names
-    .split("\u0000")
-    .map((name, i) => ({ name, type: TYPES[TYPE_CODES.indexOf(packed.types.charAt(i))] as DirEntry["type"] }));
+  return packed.names.split("\u0000").map((name, i) => ({ name, type: TYPES[TYPE_CODES.indexOf(packed.types.charAt(i))] as DirEntry["type"] }));
 }
 
 /** Creates the per-run listing cache over a tree. */

@@ -61,9 +61,7 @@ function child(dir: string, name: string): string {
  * reads report their failures).
  */
 function unlessRepository(listings: Listings, dir: string, spelled: string, then: () => Maybe<Locating>): Maybe<Locating> {
-  return chain(listings.index(dir), (index) =>
-    index.isOk() && isRepository(listings, dir, index.value) ? err({ code: "submodule", path: spelled }) : then(),
-  );
+  return chain(listings.index(dir), (index) => (index.isOk() && isRepository(listings, dir, index.value) ? err({ code: "submodule", path: spelled }) : then()));
 }
 
 function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry, hops: number): Maybe<Locating> {

@@ -29,10 +29,11 @@ describe("judgingOrder", () => {
         const { order, release } = judgingOrder(paths);
         expect([...order].sort((x, y) => x - y)).toEqual(paths.map((_, i) => i));
         const releasedAt = new Map<string, number>();
-        for (const [k, dirs] of release.entries()) for (const d of dirs ?? []) {
-          expect(releasedAt.has(d)).toBe(false);
-          releasedAt.set(d, k);
-        }
+        for (const [k, dirs] of release.entries())
+          for (const d of dirs ?? []) {
+            expect(releasedAt.has(d)).toBe(false);
+            releasedAt.set(d, k);
+          }
         const needed = new Set(paths.flatMap(directoriesOf));
         expect(new Set(releasedAt.keys())).toEqual(needed);
         order.forEach((i, position) => {

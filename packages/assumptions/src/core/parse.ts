@@ -105,10 +105,7 @@ function parseRow(text: string, line: number): Result<Assumption, ParseFault> {
   const known = kind as AssumptionKind;
   const secondTab = firstTab === -1 ? -1 : text.indexOf("\t", firstTab + 1);
   // Two fields exactly; three exactly for unchanged; three or more for a literal (TABs and all).
-  const fits =
-    expected === 2
-      ? firstTab !== -1 && secondTab === -1
-      : secondTab !== -1 && (known !== "unchanged" || text.indexOf("\t", secondTab + 1) === -1);
+  const fits = expected === 2 ? firstTab !== -1 && secondTab === -1 : secondTab !== -1 && (known !== "unchanged" || text.indexOf("\t", secondTab + 1) === -1);
   if (!fits) return err({ code: "field-count", line, kind: known, expected, actual: fieldCount(text) });
   const rawPath = secondTab === -1 ? text.slice(firstTab + 1) : text.slice(firstTab + 1, secondTab);
   const parsed = parsePath(rawPath, line);

@@ -114,14 +114,24 @@ describe("submodules are named, never checked", () => {
     mkdirSync(join(dir, "vendor", "lib", ".git"), { recursive: true });
     writeFileSync(join(dir, "vendor", "lib", "y"), "y");
     const plan = "exists\tvendor/lib/y\ncontains\tvendor/lib/y\ty\nabsent\tvendor/lib/x\nexists\tvendor/lib/";
-    const held = [["hold", "present", undefined], ["hold", "literal present", undefined], ["hold", "not in the tree", undefined], ["hold", "present", undefined]];
+    const held = [
+      ["hold", "present", undefined],
+      ["hold", "literal present", undefined],
+      ["hold", "not in the tree", undefined],
+      ["hold", "present", undefined],
+    ];
     const trees = [
       nodeTree(dir, { descendSubmodules: true }),
       memfsTree(nodeFs as unknown as TreeFs, dir, { descendSubmodules: true }),
       faultyTree(nodeTree(dir, { descendSubmodules: true }), () => undefined),
     ];
     for (const t of trees) expect(await outcome(t, plan)).toEqual(held);
-    expect(await outcome(faultyTree(nodeTree(dir), () => undefined), plan)).toMatch(/"vendor\/lib" is a git submodule/);
+    expect(
+      await outcome(
+        faultyTree(nodeTree(dir), () => undefined),
+        plan,
+      ),
+    ).toMatch(/"vendor\/lib" is a git submodule/);
   });
 });
 

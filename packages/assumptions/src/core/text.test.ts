@@ -41,11 +41,17 @@ describe("strictText", () => {
   });
   test("property: refuses exactly what a fatal TextDecoder refuses, and gives its text otherwise", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 12 }), edgy.map((b) => new Uint8Array(b))), (bytes) => {
-        expect(strictText(bytes)).toBe(reference(bytes));
-        const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
-        expect(strictText(withBom)).toBe(reference(withBom));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 12 }),
+          edgy.map((b) => new Uint8Array(b)),
+        ),
+        (bytes) => {
+          expect(strictText(bytes)).toBe(reference(bytes));
+          const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
+          expect(strictText(withBom)).toBe(reference(withBom));
+        },
+      ),
       { numRuns: 5000 },
     );
   });

@@ -25,15 +25,12 @@ function asReport(received: unknown): Report {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-    throw new TypeError(
-      `toHold() expects a Report from checkTree(); received ${what(received)} (${issue?.message ?? "invalid"}${where})`,
-    );
+    throw new TypeError(`toHold() expects a Report from checkTree(); received ${what(received)} (${issue?.message ?? "invalid"}${where})`);
   }
   const r = parsed.data;
   const diverged = r.rows.filter((row) => row.status === "diverge").length;
   const coherent =
-    r.checked === r.rows.length && r.diverged === diverged && r.held === r.rows.length - diverged &&
-    (r.verdict === "holds") === (diverged === 0);
+    r.checked === r.rows.length && r.diverged === diverged && r.held === r.rows.length - diverged && (r.verdict === "holds") === (diverged === 0);
   if (!coherent) throw new TypeError("toHold() received a Report whose verdict and counts disagree with its rows");
   return r;
 }
@@ -50,10 +47,7 @@ export function toHold(received: unknown): HoldResult {
     if (pass) return `expected the plan not to hold against ${report.root}, but all ${report.checked} assumption(s) held`;
     if (report.rows.length === 0) return `expected the plan to hold against ${report.root}, but it checked no assumptions`;
     const lines = diverged.map((row) => `  ${rowLine(row)}`);
-    return [
-      `expected the plan to hold against ${report.root}, but ${diverged.length} of ${report.checked} assumption(s) diverged:`,
-      ...lines,
-    ].join("\n");
+    return [`expected the plan to hold against ${report.root}, but ${diverged.length} of ${report.checked} assumption(s) diverged:`, ...lines].join("\n");
   };
   return { pass, message };
 }

@@ -13,14 +13,12 @@ describe("faultyTree", () => {
     const calls: string[] = [];
     const tree = faultyTree(inner(), (op, path) => {
       calls.push(`${op} ${path}`);
-      return op === "list" && path === "locked"
-        ? { code: "tree-io", path, message: "cannot read \"locked\": EACCES" }
-        : undefined;
+      return op === "list" && path === "locked" ? { code: "tree-io", path, message: 'cannot read "locked": EACCES' } : undefined;
     });
     expect((await tree.list("locked"))._unsafeUnwrapErr()).toEqual({
       code: "tree-io",
       path: "locked",
-      message: "cannot read \"locked\": EACCES",
+      message: 'cannot read "locked": EACCES',
     });
     expect((await tree.list("src"))._unsafeUnwrap()).toEqual([{ name: "a.ts", type: "file" }]);
     expect(new TextDecoder().decode((await tree.read("locked/b.ts", 10))._unsafeUnwrap())).toBe("b");
@@ -28,9 +26,7 @@ describe("faultyTree", () => {
   });
 
   test("injects into read and readLink too, and keeps the inner description", async () => {
-    const tree = faultyTree(inner(), (op, path) =>
-      op === "list" ? undefined : { code: "tree-too-large", path, message: `${op} refused` },
-    );
+    const tree = faultyTree(inner(), (op, path) => (op === "list" ? undefined : { code: "tree-too-large", path, message: `${op} refused` }));
     expect(tree.describe).toBe("fixture");
     expect((await tree.read("src/a.ts", 10))._unsafeUnwrapErr().message).toBe("read refused");
     expect((await tree.readLink("src/a.ts"))._unsafeUnwrapErr().message).toBe("readLink refused");

@@ -25,12 +25,12 @@ const BINARY = new Uint8Array([0, 255, 1, 2, 13, 10, 0xc3, 0x28]);
 export const CONTRACT_SPEC: TreeSpec = {
   files: {
     "a.txt": "alpha\n",
-    "empty": "",
+    empty: "",
     "dir/b.bin": BINARY,
     [`dir/${NFD_NAME}`]: "spelled in NFD\r\n",
     "dir/sub/c.md": "# c\n",
   },
-  links: { "link-to-a": "a.txt", "dir/up": "../a.txt", "dangling": "nowhere/x", "dir-link": "dir" },
+  links: { "link-to-a": "a.txt", "dir/up": "../a.txt", dangling: "nowhere/x", "dir-link": "dir" },
 };
 
 function parentOf(path: string): string {
@@ -69,8 +69,7 @@ export function treeContract(name: string, make: (spec: TreeSpec) => Promise<Tre
     beforeAll(async () => {
       tree = await make(CONTRACT_SPEC);
     });
-    const sorted = async (path: string) =>
-      [...(await tree.list(path))._unsafeUnwrap()].sort((x, y) => (x.name < y.name ? -1 : 1));
+    const sorted = async (path: string) => [...(await tree.list(path))._unsafeUnwrap()].sort((x, y) => (x.name < y.name ? -1 : 1));
 
     test("lists the root with each entry's lstat type, links as links", async () => {
       expect(await sorted("")).toEqual([
@@ -147,8 +146,19 @@ export function treeContract(name: string, make: (spec: TreeSpec) => Promise<Tre
         if (async.isOk()) expect(sync._unsafeUnwrap()).toEqual(async.value);
         else expect(sync._unsafeUnwrapErr()).toEqual(async.error);
       }
-      const reads = [["a.txt", 100], ["empty", 100], ["dir/b.bin", 100], [`dir/${NFD_NAME}`, 100], ["dir-link/sub/c.md", 100],
-        ["dir", 100], ["link-to-a", 100], ["nope", 10], ["a.txt", 5], ["a.txt", 6], ["../a.txt", 100]] as const;
+      const reads = [
+        ["a.txt", 100],
+        ["empty", 100],
+        ["dir/b.bin", 100],
+        [`dir/${NFD_NAME}`, 100],
+        ["dir-link/sub/c.md", 100],
+        ["dir", 100],
+        ["link-to-a", 100],
+        ["nope", 10],
+        ["a.txt", 5],
+        ["a.txt", 6],
+        ["../a.txt", 100],
+      ] as const;
       for (const [path, max] of reads) {
         const lent = now.readWith(path, max, (bytes) => Uint8Array.from(bytes));
         const read = await tree.read(path, max);

@@ -4,7 +4,22 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import {
-  BINS, CR_ONLY, ENDLESS, INVALID_UTF8, MEMORY_TEST_LIMIT, corruptIndexRepo, expectFault, expectUnderTwiceTheLimit, fifo, git, gitlinkRepo, linkChain, repoWith, runBin, snapshot, zipBombRepo,
+  BINS,
+  CR_ONLY,
+  ENDLESS,
+  INVALID_UTF8,
+  MEMORY_TEST_LIMIT,
+  corruptIndexRepo,
+  expectFault,
+  expectUnderTwiceTheLimit,
+  fifo,
+  git,
+  gitlinkRepo,
+  linkChain,
+  repoWith,
+  runBin,
+  snapshot,
+  zipBombRepo,
 } from "../../../../test-utils/hostile.js";
 import { bomb, declaring, garbage, repackByHand } from "../support/pack-fixture.js";
 import { tempDir } from "../../../../test-utils/tmp.js";

@@ -19,10 +19,14 @@ export interface Entry {
 export type EntryWriter = (content: Buffer) => Entry;
 
 /** An entry that declares `size` and holds the real content, deflated. */
-export const declaring = (size: number): EntryWriter => (content) => ({ size, data: deflateSync(content) });
+export const declaring =
+  (size: number): EntryWriter =>
+  (content) => ({ size, data: deflateSync(content) });
 
 /** A zlib bomb: declares the real size, but its stream goes on with `extra` zero bytes. */
-export const bomb = (extra: number): EntryWriter => (content) => ({ size: content.length, data: deflateSync(Buffer.concat([content, Buffer.alloc(extra)])) });
+export const bomb =
+  (extra: number): EntryWriter =>
+  (content) => ({ size: content.length, data: deflateSync(Buffer.concat([content, Buffer.alloc(extra)])) });
 
 /** An entry whose bytes are not a zlib stream at all. */
 export const garbage: EntryWriter = (content) => ({ size: content.length, data: Buffer.alloc(64, 0xa5) });
@@ -77,7 +81,10 @@ export function repackByHand(dir: string, lies: Record<string, EntryWriter> = {}
   const parts: Buffer[] = [Buffer.from("PACK"), u32(2), u32(0)];
   let offset = 12;
   const entries: { oid: string; offset: number; crc: number }[] = [];
-  for (const [oid = "", type = ""] of listed.trim().split("\n").map((l) => l.split(" "))) {
+  for (const [oid = "", type = ""] of listed
+    .trim()
+    .split("\n")
+    .map((l) => l.split(" "))) {
     const content = execFileSync("git", ["-C", dir, "cat-file", type, oid], { maxBuffer: 1 << 30 });
     const { size, data } = (lies[oid] ?? declaring(content.length))(content);
     const raw = Buffer.concat([entryHeader(TYPE_CODES[type] ?? 0, size), data]);
@@ -89,7 +96,8 @@ export function repackByHand(dir: string, lies: Record<string, EntryWriter> = {}
   const body = Buffer.concat(parts);
   const packSum = sha1(body);
   const objects = join(dir, ".git", "objects");
-  for (const name of fs.readdirSync(objects)) if (/^[0-9a-f]{2}$/.test(name) || name === "pack") fs.rmSync(join(objects, name), { recursive: true, force: true });
+  for (const name of fs.readdirSync(objects))
+    if (/^[0-9a-f]{2}$/.test(name) || name === "pack") fs.rmSync(join(objects, name), { recursive: true, force: true });
   fs.mkdirSync(join(objects, "pack"));
   const base = join(objects, "pack", `pack-${packSum.toString("hex")}`);
   fs.writeFileSync(`${base}.pack`, Buffer.concat([body, packSum]));

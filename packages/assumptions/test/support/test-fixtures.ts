@@ -1,4 +1,3 @@
-
 import * as nodeFs from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

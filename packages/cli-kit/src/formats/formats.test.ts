@@ -59,7 +59,11 @@ describe("JUnit XML", () => {
     const out = renderJunit("t", { name: "plans/p.tsv", items: ITEMS });
     const cases = junitCases(out);
     expect(cases.map((c) => c.attributes.name)).toEqual(["exists a.ts", "absent b.ts", "weak-row S1.1", "absent c"]);
-    expect(cases[1]?.children[0]).toMatchObject({ name: "failure", attributes: { type: "absent", message: "the tree holds B.ts" }, text: "plans/p.tsv:3: the tree holds B.ts" });
+    expect(cases[1]?.children[0]).toMatchObject({
+      name: "failure",
+      attributes: { type: "absent", message: "the tree holds B.ts" },
+      text: "plans/p.tsv:3: the tree holds B.ts",
+    });
     expect(cases[2]?.children[0]).toMatchObject({ name: "system-out", text: "warning: c.md:9: exit code alone" });
     expect(parseXml(out).attributes).toEqual({ name: "t", tests: "4", failures: "2", errors: "0" });
   });

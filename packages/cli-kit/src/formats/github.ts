@@ -32,6 +32,8 @@ export function annotation(target: AnnotationTarget, message: string, level: "er
 export function renderAnnotations(items: readonly CheckItem[]): string {
   return items
     .filter((item) => item.outcome !== "pass")
-    .map((item) => annotation({ file: item.file, line: item.line, title: item.title ?? item.name }, item.message, item.outcome === "warning" ? "warning" : "error"))
+    .map((item) =>
+      annotation({ file: item.file, line: item.line, title: item.title ?? item.name }, item.message, item.outcome === "warning" ? "warning" : "error"),
+    )
     .join("");
 }

@@ -4,7 +4,16 @@ import type { CheckItem } from "./item.js";
 /** A character XML 1.0 cannot hold at all, not even as a reference (C0 controls but TAB, CR, LF; lone surrogates; U+FFFE, U+FFFF). */
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-const ENTITIES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;" };
+const ENTITIES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+  "\t": "&#9;",
+  "\n": "&#10;",
+  "\r": "&#13;",
+};
 
 function shown(c: string): string {
   return `\\u{${(c.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`;

@@ -23,12 +23,16 @@ describe("parseArgs", () => {
     expect(parseArgs(["check", "c.md", "--format=sarif"])._unsafeUnwrap()).toMatchObject({ kind: "check", format: "sarif", json: false });
     expect(parseArgs(["check", "--json", "c.md"])._unsafeUnwrap()).toMatchObject({ format: "json", json: true });
   });
-  test.each([[["compile", "p.md", "-o"]], [["check", "c.md", "--plan"]], [["compile", "a.md", "b.md"]], [["check", "c.md", "-o", "x"]], [["check", "c.md", "--quiet"]], [["import", "t.md", "--json"]]])(
-    "%j is a usage fault",
-    (argv) => {
-      expect(parseArgs(argv)._unsafeUnwrapErr().code).toBe("usage");
-    },
-  );
+  test.each([
+    [["compile", "p.md", "-o"]],
+    [["check", "c.md", "--plan"]],
+    [["compile", "a.md", "b.md"]],
+    [["check", "c.md", "-o", "x"]],
+    [["check", "c.md", "--quiet"]],
+    [["import", "t.md", "--json"]],
+  ])("%j is a usage fault", (argv) => {
+    expect(parseArgs(argv)._unsafeUnwrapErr().code).toBe("usage");
+  });
   test.each([
     [["compile", "p.md", "--nope"], "unknown option --nope"],
     [["compile", "p.md", "-o"], "-o needs a value"],
@@ -41,6 +45,8 @@ describe("parseArgs", () => {
     expect(parseArgs(argv)._unsafeUnwrapErr()).toEqual({ code: "usage", message });
   });
   test("never throws on any argument list", () => {
-    fc.assert(fc.property(fc.array(fc.oneof(fc.string(), fc.constantFrom("compile", "check", "-o", "--plan", "--json", "--help"))), (argv) => void parseArgs(argv)));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string(), fc.constantFrom("compile", "check", "-o", "--plan", "--json", "--help"))), (argv) => void parseArgs(argv)),
+    );
   });
 });

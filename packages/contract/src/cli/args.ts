@@ -25,7 +25,10 @@ const COMMON = {
 } as const satisfies FlagSpecs;
 
 const SPECS = {
-  compile: { flags: { ...COMMON, output: { type: "string", short: "o" }, json: { type: "boolean" }, quiet: { type: "boolean", short: "q" } }, maxPositionals: 1 },
+  compile: {
+    flags: { ...COMMON, output: { type: "string", short: "o" }, json: { type: "boolean" }, quiet: { type: "boolean", short: "q" } },
+    maxPositionals: 1,
+  },
   import: { flags: { ...COMMON, output: { type: "string", short: "o" } }, maxPositionals: 1 },
   check: { flags: { ...COMMON, plan: { type: "string" }, json: { type: "boolean" }, format: { type: "string" } }, maxPositionals: 1 },
 } as const satisfies Record<Exclude<Topic, "top">, ArgSpec<FlagSpecs>>;
@@ -56,29 +59,37 @@ function checkFormat(json: boolean, format: string | undefined): Result<CheckFor
 }
 
 function compile(rest: readonly string[]): Result<Command, UsageFault> {
-  return parseArgv(rest, SPECS.compile).mapErr(argFault).andThen(({ values: v, positionals: [plan] }): Result<Command, UsageFault> => {
-    if (plan === undefined) return err(usage("compile takes exactly one file"));
-    const output = v.output === undefined ? {} : { output: v.output };
-    return maxInput(v["max-input-bytes"]).map((limit): Command => ({ kind: "compile", plan, json: v.json === true, quiet: v.quiet === true, ...output, ...limit }));
-  });
+  return parseArgv(rest, SPECS.compile)
+    .mapErr(argFault)
+    .andThen(({ values: v, positionals: [plan] }): Result<Command, UsageFault> => {
+      if (plan === undefined) return err(usage("compile takes exactly one file"));
+      const output = v.output === undefined ? {} : { output: v.output };
+      return maxInput(v["max-input-bytes"]).map(
+        (limit): Command => ({ kind: "compile", plan, json: v.json === true, quiet: v.quiet === true, ...output, ...limit }),
+      );
+    });
 }
 
 function importPlan(rest: readonly string[]): Result<Command, UsageFault> {
-  return parseArgv(rest, SPECS.import).mapErr(argFault).andThen(({ values: v, positionals: [plan] }): Result<Command, UsageFault> => {
-    if (plan === undefined) return err(usage("import takes exactly one file"));
-    const output = v.output === undefined ? {} : { output: v.output };
-    return maxInput(v["max-input-bytes"]).map((limit): Command => ({ kind: "import", plan, ...output, ...limit }));
-  });
+  return parseArgv(rest, SPECS.import)
+    .mapErr(argFault)
+    .andThen(({ values: v, positionals: [plan] }): Result<Command, UsageFault> => {
+      if (plan === undefined) return err(usage("import takes exactly one file"));
+      const output = v.output === undefined ? {} : { output: v.output };
+      return maxInput(v["max-input-bytes"]).map((limit): Command => ({ kind: "import", plan, ...output, ...limit }));
+    });
 }
 
 function check(rest: readonly string[]): Result<Command, UsageFault> {
-  return parseArgv(rest, SPECS.check).mapErr(argFault).andThen(({ values: v, positionals: [file] }): Result<Command, UsageFault> => {
-    if (file === undefined) return err(usage("check takes exactly one file"));
-    const plan = v.plan === undefined ? {} : { plan: v.plan };
-    return checkFormat(v.json === true, v.format).andThen((format) =>
-      maxInput(v["max-input-bytes"]).map((limit): Command => ({ kind: "check", file, json: format === "json", format, ...plan, ...limit })),
-    );
-  });
+  return parseArgv(rest, SPECS.check)
+    .mapErr(argFault)
+    .andThen(({ values: v, positionals: [file] }): Result<Command, UsageFault> => {
+      if (file === undefined) return err(usage("check takes exactly one file"));
+      const plan = v.plan === undefined ? {} : { plan: v.plan };
+      return checkFormat(v.json === true, v.format).andThen((format) =>
+        maxInput(v["max-input-bytes"]).map((limit): Command => ({ kind: "check", file, json: format === "json", format, ...plan, ...limit })),
+      );
+    });
 }
 
 /** Parse `decay-contract compile|check|import …`; `--help` and `--version` after the command win over the rest. */

@@ -105,7 +105,10 @@ describe("decay-contract import", () => {
     expect(check.code).toBe(1);
     expect(check.stdout).toMatch(/^refuse no-acceptance S3: stage Stage 3 \(line \d+, S3\)/m);
   });
-  test.each([["spec-kit-tasks.md", "a spec-kit tasks.md"], ["openspec-tasks.md", "an OpenSpec tasks.md"]])("%s imports to stdout", async (name, what) => {
+  test.each([
+    ["spec-kit-tasks.md", "a spec-kit tasks.md"],
+    ["openspec-tasks.md", "an OpenSpec tasks.md"],
+  ])("%s imports to stdout", async (name, what) => {
     const r = await exec(["import", `fixtures/plans/import/${name}`]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^#+ Stages$/m);

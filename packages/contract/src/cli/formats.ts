@@ -43,7 +43,13 @@ function where(f: Finding): string {
 
 function findingItem(c: CheckedFile, f: Finding): CheckItem {
   const at = where(f);
-  const base = { ruleId: f.code, name: `${f.code}${at ? ` ${at}` : ""}`, outcome: f.severity === "refuse" ? ("error" as const) : ("warning" as const), message: f.message, line: c.lineOf(f) };
+  const base = {
+    ruleId: f.code,
+    name: `${f.code}${at ? ` ${at}` : ""}`,
+    outcome: f.severity === "refuse" ? ("error" as const) : ("warning" as const),
+    message: f.message,
+    line: c.lineOf(f),
+  };
   return c.file === undefined ? base : { ...base, file: c.file };
 }
 

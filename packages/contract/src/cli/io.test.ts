@@ -17,7 +17,13 @@ async function run(argv: string[], cwd: string, stdin?: string) {
     stderr: async (t) => void (out.stderr += t),
     cwd,
     env: {},
-    ...(stdin === undefined ? {} : { stdin: (async function* () { yield stdin; })() }),
+    ...(stdin === undefined
+      ? {}
+      : {
+          stdin: (async function* () {
+            yield stdin;
+          })(),
+        }),
   };
   return { code: await main(argv, io), ...out };
 }
@@ -52,7 +58,11 @@ describe("decay-contract input and output", () => {
     const plan = readFileSync(refunds, "utf8");
     expect((await run(["compile", "-"], dir, plan)).code).toBe(0);
     const r = await run(["compile", "-", "--max-input-bytes", "100"], dir, plan);
-    expect(r).toEqual({ code: 2, stdout: "", stderr: "decay-contract: standard input: cannot read: it is larger than the limit of 100 bytes (--max-input-bytes raises it)\n" });
+    expect(r).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "decay-contract: standard input: cannot read: it is larger than the limit of 100 bytes (--max-input-bytes raises it)\n",
+    });
   });
 
   test("a contract truncated at a stage boundary is a fault for check --plan, never exit 0", async () => {

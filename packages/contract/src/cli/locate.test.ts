@@ -21,7 +21,9 @@ describe("findingLocator", () => {
 
   test("in a plan: a stage's heading, and each row's own Acceptance line even when one command holds another", async () => {
     const text = read("fixtures/plans/refunds-report.plan.md");
-    const contract = (await readPlan(text).asyncAndThen((p) => compileContract(p, { planPath: "p.md", planText: new TextEncoder().encode(text) })))._unsafeUnwrap();
+    const contract = (
+      await readPlan(text).asyncAndThen((p) => compileContract(p, { planPath: "p.md", planText: new TextEncoder().encode(text) }))
+    )._unsafeUnwrap();
     const at = findingLocator(text, contract, false);
     expect(at({ stage: "S1", row: null })).toBe(37);
     expect(at({ stage: "S1", row: "S1.1" })).toBe(44);

@@ -56,7 +56,9 @@ describe("decay-contract compile", () => {
     await writeFile(join(dir, "p.md"), Buffer.concat([head, Buffer.from([0x61, 0xff, 0xfe, 0x0a])]));
     const r = await run(["compile", join(dir, "p.md")]);
     expect([r.code, r.stdout]).toEqual([2, ""]);
-    expect(r.stderr).toBe(`decay-contract: ${join(dir, "p.md")}: line ${lines}: the file is not valid UTF-8: byte 0xFF at byte offset ${head.length + 1} (byte 1 of the line) cannot be decoded\n`);
+    expect(r.stderr).toBe(
+      `decay-contract: ${join(dir, "p.md")}: line ${lines}: the file is not valid UTF-8: byte 0xFF at byte offset ${head.length + 1} (byte 1 of the line) cannot be decoded\n`,
+    );
   });
   test("-o writes the file and nothing to stdout", async () => {
     const dir = await tempDir();

@@ -64,7 +64,9 @@ function describeCliFault(fault: CliFault): string {
 
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-const inFile = (file: string) => (fault: ContractFault): CliFault => ({ ...fault, file: file === "-" ? "standard input" : file });
+const inFile =
+  (file: string) =>
+  (fault: ContractFault): CliFault => ({ ...fault, file: file === "-" ? "standard input" : file });
 
 /** A file's exact bytes (hashed as they are) and their UTF-8 text. */
 type FileText = { bytes: Uint8Array; text: string };
@@ -116,10 +118,12 @@ function compileSummary(file: string, c: Contract): string {
 }
 
 function runCompile(io: CliIo, cmd: Extract<Command, { kind: "compile" }>): ResultAsync<number, CliFault> {
-  return read(io, cmd.plan, cmd.maxInputBytes).andThen((plan) => compilePlan(cmd.plan, plan)).andThen((contract) => {
-    const text = cmd.json ? `${JSON.stringify(contract, null, 2)}\n` : renderContract(contract);
-    return output(io, cmd.output, text).andThen((code) => (cmd.quiet ? okAsync(code) : note(io, compileSummary(cmd.plan, contract)).map(() => code)));
-  });
+  return read(io, cmd.plan, cmd.maxInputBytes)
+    .andThen((plan) => compilePlan(cmd.plan, plan))
+    .andThen((contract) => {
+      const text = cmd.json ? `${JSON.stringify(contract, null, 2)}\n` : renderContract(contract);
+      return output(io, cmd.output, text).andThen((code) => (cmd.quiet ? okAsync(code) : note(io, compileSummary(cmd.plan, contract)).map(() => code)));
+    });
 }
 
 function runImport(io: CliIo, cmd: Extract<Command, { kind: "import" }>): ResultAsync<number, CliFault> {
@@ -178,10 +182,7 @@ function repoPath(io: CliIo, file: string): string | undefined {
 
 function runCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>): ResultAsync<number, CliFault> {
   return loadForCheck(io, cmd).andThen(({ contract, planText, given, file, isContract }) => {
-    const findings = [
-      ...selfCheck(contract, planText === undefined ? {} : { planText }),
-      ...(given === undefined ? [] : planDrift(contract, given.bytes)),
-    ];
+    const findings = [...selfCheck(contract, planText === undefined ? {} : { planText }), ...(given === undefined ? [] : planDrift(contract, given.bytes))];
     const checked = (): CheckedFile => ({ file: repoPath(io, cmd.file), contract, findings, lineOf: findingLocator(file.text, contract, isContract) });
     const refusals = findings.filter((f) => f.severity === "refuse").length;
     return emit(io, renderFindings(cmd, findings, checked), refusals > 0 ? 1 : 0);

@@ -38,7 +38,7 @@ describe("importPlan round-trips each format into a contract that compiles", () 
       [],
     ]);
     expect(imported.notConverted.map((n) => [n.line, n.reason.split(" ").slice(0, 3).join(" ")])).toEqual([
-      [28, 'Expected: FAIL with'],
+      [28, "Expected: FAIL with"],
       [83, "the command is"],
     ]);
     expect(imported.text).toMatch(/^<!-- decay: prose -->\n## Not converted\n\n- line 28: /m);
@@ -50,7 +50,9 @@ describe("importPlan round-trips each format into a contract that compiles", () 
     const { contract } = await roundTrip("import/task-plan.md");
     const source = fixture("import/task-plan.md");
     for (const s of contract.stages) expect(source).toContain(s.instructions.replace(/(?:\n\n(?:Exit|Acceptance): .*)+$/, ""));
-    expect(contract.stages[1]?.instructions).toMatch(/`3 passed`\n\nAcceptance: `node scripts\/get\.mjs \/invoices\.csv` exits 0 and prints `number,date,total`\n\nAcceptance: /);
+    expect(contract.stages[1]?.instructions).toMatch(
+      /`3 passed`\n\nAcceptance: `node scripts\/get\.mjs \/invoices\.csv` exits 0 and prints `number,date,total`\n\nAcceptance: /,
+    );
     expect(contract.stages[0]?.instructions).toMatch(/^\n\*\*Files:\*\*\n/);
   });
 
@@ -91,10 +93,16 @@ describe("importPlan round-trips each format into a contract that compiles", () 
   });
 
   test("acceptance criteria in the plan's header are kept as prose, so the result still compiles", () => {
-    const text = ["# P", "", "**Acceptance criteria:**", "- clients see Retry-After", "", "## Task 1: Bucket", "", "Run: `pnpm test`", "Expected: PASS"].join("\n");
+    const text = ["# P", "", "**Acceptance criteria:**", "- clients see Retry-After", "", "## Task 1: Bucket", "", "Run: `pnpm test`", "Expected: PASS"].join(
+      "\n",
+    );
     const imported = importPlan(text)._unsafeUnwrap();
     expect(imported.text).toContain("<!-- decay: prose -->\n**Acceptance criteria:**");
-    expect(readPlan(imported.text)._unsafeUnwrap().stages[0]?.acceptance.map((r) => r.run)).toEqual(["pnpm test"]);
+    expect(
+      readPlan(imported.text)
+        ._unsafeUnwrap()
+        .stages[0]?.acceptance.map((r) => r.run),
+    ).toEqual(["pnpm test"]);
   });
 
   test("a text that is none of the three formats is a fault", () => {
@@ -103,9 +111,28 @@ describe("importPlan round-trips each format into a contract that compiles", () 
 });
 
 const pieces = fc.constantFrom(
-  "# Plan", "## Task 1: a", "### Task 2: b", "## Phase 1: Setup", "## 1. Schema", "- [ ] T001 do it", "- [ ] 1.1 do it",
-  "Run: `pnpm test`", "Run:", "```bash", "pnpm test", "```", "Expected: PASS", "Expected: FAIL with x", "Expected: \"ok\"",
-  "**Checkpoint**: done", "Acceptance criteria:", "- prose", "---", "<!-- c -->", "", "text",
+  "# Plan",
+  "## Task 1: a",
+  "### Task 2: b",
+  "## Phase 1: Setup",
+  "## 1. Schema",
+  "- [ ] T001 do it",
+  "- [ ] 1.1 do it",
+  "Run: `pnpm test`",
+  "Run:",
+  "```bash",
+  "pnpm test",
+  "```",
+  "Expected: PASS",
+  "Expected: FAIL with x",
+  'Expected: "ok"',
+  "**Checkpoint**: done",
+  "Acceptance criteria:",
+  "- prose",
+  "---",
+  "<!-- c -->",
+  "",
+  "text",
 );
 
 describe("importPlan properties", () => {

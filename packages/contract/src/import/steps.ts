@@ -8,8 +8,7 @@ export type NotConverted = { line: number; text: string; reason: string };
 /** What one group's body gave: acceptance lines to append, an exit criterion, and what was not converted. */
 export type Converted = { acceptance: string[]; exit: string | null; notConverted: NotConverted[] };
 
-const label = (word: string) =>
-  new RegExp(String.raw`^\s*(?:[-*+]\s+)?(?:\[[ xX]\]\s+)?(?:\*\*|__)?${word}(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.*?)\s*$`, "i");
+const label = (word: string) => new RegExp(String.raw`^\s*(?:[-*+]\s+)?(?:\[[ xX]\]\s+)?(?:\*\*|__)?${word}(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.*?)\s*$`, "i");
 const RUN = label("Run");
 const EXPECTED = label("Expected");
 const CHECKPOINT = label("Checkpoint");

@@ -120,7 +120,10 @@ function readHeading(lines: Line[], i: number, headings: Heading[]): void {
   const under = SETEXT.exec(line.text)?.[1];
   const from = under ? setextStart(lines, i) : null;
   if (under && from !== null) {
-    const text = lines.slice(from, i).map((l) => l.text.trim()).join(" ");
+    const text = lines
+      .slice(from, i)
+      .map((l) => l.text.trim())
+      .join(" ");
     for (let k = from; k <= i; k++) (lines[k] as Line).heading = true;
     headings.push({ index: from, level: under[0] === "=" ? 1 : 2, text, body: i + 1 });
     return;

@@ -25,7 +25,11 @@ describe("readPlan: stage headings", () => {
 
   test("ids are renumbered in order whatever the plan's labels are", () => {
     const stages = stagesOf(plan("## Stages", "### Phase 3", "a", "### Phase 7", "b", "### Phase 9", "c"));
-    expect(stages.map((s) => [s.id, s.label])).toEqual([["S1", "Phase 3"], ["S2", "Phase 7"], ["S3", "Phase 9"]]);
+    expect(stages.map((s) => [s.id, s.label])).toEqual([
+      ["S1", "Phase 3"],
+      ["S2", "Phase 7"],
+      ["S3", "Phase 9"],
+    ]);
   });
 
   test("depends_on is the previous stage unless Depends on: names labels", () => {
@@ -132,12 +136,40 @@ describe("readPlan: numbered lists and faults", () => {
 });
 
 const vocabulary = fc.constantFrom(
-  "## Recommendation", "## 6. Plan", "## Migration sequence", "## What not to do", "## Guardrails", "## 5. Limits",
-  "## Falsifiers", "## 7. Else", "# Title", "### Stage 1: a", "### Stage 2 — b", "### S3: c", "### Phase 4",
-  "### Step 5 (optional): d", "1. **T** body", "2. plain. body", "   Exit: nested", "Exit: x", "**Exit:** y",
-  "Acceptance: `cmd` exits 0", "Acceptance: `a|b` prints `x` and at least 2 /y+/", "Acceptance: broken",
-  "Depends on: Stage 1", "Depends on: none", "Depends on: S9", "- before and after", "* plain bullet", "```", "~~~",
-  "", "  ", "text", "Optional.", "\t- nested",
+  "## Recommendation",
+  "## 6. Plan",
+  "## Migration sequence",
+  "## What not to do",
+  "## Guardrails",
+  "## 5. Limits",
+  "## Falsifiers",
+  "## 7. Else",
+  "# Title",
+  "### Stage 1: a",
+  "### Stage 2 — b",
+  "### S3: c",
+  "### Phase 4",
+  "### Step 5 (optional): d",
+  "1. **T** body",
+  "2. plain. body",
+  "   Exit: nested",
+  "Exit: x",
+  "**Exit:** y",
+  "Acceptance: `cmd` exits 0",
+  "Acceptance: `a|b` prints `x` and at least 2 /y+/",
+  "Acceptance: broken",
+  "Depends on: Stage 1",
+  "Depends on: none",
+  "Depends on: S9",
+  "- before and after",
+  "* plain bullet",
+  "```",
+  "~~~",
+  "",
+  "  ",
+  "text",
+  "Optional.",
+  "\t- nested",
 );
 const planText = fc
   .tuple(fc.array(fc.oneof({ weight: 5, arbitrary: vocabulary }, { weight: 1, arbitrary: fc.string() }), { maxLength: 30 }), fc.constantFrom("\n", "\r\n"))
@@ -145,7 +177,10 @@ const planText = fc
 
 describe("readPlan properties", () => {
   test("never throws on any string", () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), planText), (text) => void readPlan(text)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), planText), (text) => void readPlan(text)),
+      { numRuns: 500 },
+    );
   });
   test("every verbatim field is a substring of the plan text", () => {
     fc.assert(

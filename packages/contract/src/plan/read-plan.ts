@@ -56,12 +56,7 @@ function resolveRef(ref: string, earlier: PlanStage[]): string | null {
 }
 
 /** Read one stage span into a plan stage, with the lines read from its body. */
-function readStage(
-  model: LineModel,
-  span: StageSpan,
-  earlier: PlanStage[],
-  prose: Set<number>,
-): Result<{ stage: PlanStage; read: number[] }, ContractFault> {
+function readStage(model: LineModel, span: StageSpan, earlier: PlanStage[], prose: Set<number>): Result<{ stage: PlanStage; read: number[] }, ContractFault> {
   const id = `S${earlier.length + 1}`;
   return readStageBody(model, span, prose).andThen((body) => {
     const previous = earlier[earlier.length - 1];
@@ -120,11 +115,9 @@ export function readPlan(markdown: string): Result<Plan, ContractFault> {
 }
 
 /** The items of every section of a kind, in the plan's order. */
-const items = (model: LineModel, kind: "prohibitions" | "falsifiers"): string[] =>
-  findSections(model, kind).flatMap((s) => sectionItems(model, s));
+const items = (model: LineModel, kind: "prohibitions" | "falsifiers"): string[] => findSections(model, kind).flatMap((s) => sectionItems(model, s));
 
 /** The prohibition items of a plan text (every prohibitions section, in order), verbatim; [] when it has none. */
 export function planProhibitions(markdown: string): string[] {
   return items(lineModel(markdown), "prohibitions");
 }
-

@@ -35,10 +35,7 @@ export const STAGE_HEADING = new RegExp(
 );
 
 /** A heading that looks like a stage (a stage word, then a number, a capital letter or emphasis), read as one or not. */
-export const STAGE_LIKE = new RegExp(
-  String.raw`^(?:[*_]+\s*)?(?:${KEYWORD})(?:\s*\d|\s+[IVX]+(?!\p{L})|\s+[A-Z](?:[\s:.)—–*_-]|$)|\s*[*_])`,
-  "u",
-);
+export const STAGE_LIKE = new RegExp(String.raw`^(?:[*_]+\s*)?(?:${KEYWORD})(?:\s*\d|\s+[IVX]+(?!\p{L})|\s+[A-Z](?:[\s:.)—–*_-]|$)|\s*[*_])`, "u");
 
 const OUTLINE_NUMBER = new RegExp(String.raw`^(?:§\s*)?\d+(?:\.\d+)*\.?\s+(?=[*_]*(?:${KEYWORD})\b)`, "u");
 
@@ -69,9 +66,7 @@ export const isStageHeading = (h: Heading): boolean => stageMatch(h.text) !== nu
  */
 export function sectionAt(model: LineModel, heading: Heading, overStages = false): Section {
   const next = model.headings.find(
-    (h) =>
-      h.index > heading.index &&
-      (overStages ? h.level <= heading.level && !isStageHeading(h) : h.level <= heading.level || isStageHeading(h)),
+    (h) => h.index > heading.index && (overStages ? h.level <= heading.level && !isStageHeading(h) : h.level <= heading.level || isStageHeading(h)),
   );
   return { heading, from: heading.body, to: next ? next.index : model.lines.length };
 }
@@ -79,18 +74,11 @@ export function sectionAt(model: LineModel, heading: Heading, overStages = false
 /** The heading of a plan's section of one kind: by name first, then by its number (§5, §6, §7). */
 function sectionHeading(model: LineModel, kind: SectionKind): Heading | null {
   // A level-1 heading is usually the document's title: consider it last.
-  const candidates = model.headings
-    .filter((h) => !isStageHeading(h))
-    .sort((a, b) => Number(a.level === 1) - Number(b.level === 1) || a.index - b.index);
+  const candidates = model.headings.filter((h) => !isStageHeading(h)).sort((a, b) => Number(a.level === 1) - Number(b.level === 1) || a.index - b.index);
   const named = candidates.filter((h) => BY_NAME[kind].test(h.text));
   // "What not to do during rollout" names prohibitions first: a heading that names only this kind wins.
   const others = (Object.keys(BY_NAME) as SectionKind[]).filter((k) => k !== kind);
-  return (
-    named.find((h) => !others.some((k) => BY_NAME[k].test(h.text))) ??
-    named[0] ??
-    candidates.find((h) => BY_NUMBER[kind].test(h.text)) ??
-    null
-  );
+  return named.find((h) => !others.some((k) => BY_NAME[k].test(h.text))) ?? named[0] ?? candidates.find((h) => BY_NUMBER[kind].test(h.text)) ?? null;
 }
 
 /** Find a section by name first, then by its number (§5, §6, §7); null when the plan has none. */
@@ -106,12 +94,8 @@ export function findSection(model: LineModel, kind: SectionKind): Section | null
 export function findSections(model: LineModel, kind: "prohibitions" | "falsifiers"): Section[] {
   const first = sectionHeading(model, kind);
   if (!first) return [];
-  const claimed = (["recommendation", "prohibitions", "falsifiers"] as SectionKind[])
-    .filter((k) => k !== kind)
-    .map((k) => sectionHeading(model, k));
-  const named = model.headings.filter(
-    (h) => !isStageHeading(h) && BY_NAME[kind].test(h.text) && !claimed.includes(h),
-  );
+  const claimed = (["recommendation", "prohibitions", "falsifiers"] as SectionKind[]).filter((k) => k !== kind).map((k) => sectionHeading(model, k));
+  const named = model.headings.filter((h) => !isStageHeading(h) && BY_NAME[kind].test(h.text) && !claimed.includes(h));
   const heads = named.includes(first) ? named : [first, ...named].sort((a, b) => a.index - b.index);
   const out: Section[] = [];
   for (const h of heads) {

@@ -16,8 +16,7 @@ export type StageBody = {
 
 // A line may sit in a blockquote, a list item or a checkbox, with the keyword in bold.
 const PREFIX = String.raw`^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`;
-const lead = (word: string) =>
-  new RegExp(`${PREFIX}(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*?)[ \\t]*$`, "i");
+const lead = (word: string) => new RegExp(`${PREFIX}(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*?)[ \\t]*$`, "i");
 /** The words read as an exit criterion. */
 const EXIT_WORD = String.raw`Exit(?:\s+(?:criterion|criteria|conditions?|gate))?`;
 /** The words read as acceptance. */
@@ -25,8 +24,7 @@ const ACCEPTANCE_WORD = String.raw`Acceptance(?:\s+(?:criterion|criteria|tests?|
 const EXIT = lead(EXIT_WORD);
 const ACCEPTANCE = lead(ACCEPTANCE_WORD);
 // A label alone on its line, over a list: `#### Acceptance criteria`, `**Exit criteria**`, `Acceptance`.
-const alone = (word: string) =>
-  new RegExp(`^ {0,3}(?:#{1,6}\\s+)?(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:?\\s*(?:\\*\\*|__)?\\s*#*\\s*$`, "i");
+const alone = (word: string) => new RegExp(`^ {0,3}(?:#{1,6}\\s+)?(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:?\\s*(?:\\*\\*|__)?\\s*#*\\s*$`, "i");
 const ACCEPTANCE_ALONE = alone(ACCEPTANCE_WORD);
 const EXIT_ALONE = alone(EXIT_WORD);
 const DEPENDS = lead("Depends on");

@@ -28,15 +28,7 @@ describe("1.1 a section ends at the next heading of the same or a higher level",
 });
 
 describe("1.2 every prohibitions section is read, in order", () => {
-  const text = plan(
-    "## Guardrails",
-    "- Do not A before B.",
-    "## Stages",
-    "### Stage 1: t",
-    "Acceptance: `true`",
-    "## What not to do",
-    "- Do not B before C.",
-  );
+  const text = plan("## Guardrails", "- Do not A before B.", "## Stages", "### Stage 1: t", "Acceptance: `true`", "## What not to do", "- Do not B before C.");
   test("both sections' items become guardrails", () => {
     expect(readPlan(text)._unsafeUnwrap().prohibitions).toEqual(["Do not A before B.", "Do not B before C."]);
     expect(planProhibitions(text)).toEqual(["Do not A before B.", "Do not B before C."]);
@@ -79,7 +71,11 @@ describe("1.3 thematic breaks and HTML comments are skipped", () => {
 describe("1.4 letter labels and stage headings in emphasis", () => {
   test("letter stages beside a numbered one are all stages, each keeping its label", () => {
     const p = read("## Stages", "### Stage 1: one", "x", "### Stage A: a", "y", "### Phase B: b", "z");
-    expect(p.stages.map((s) => [s.label, s.title])).toEqual([["Stage 1", "one"], ["Stage A", "a"], ["Phase B", "b"]]);
+    expect(p.stages.map((s) => [s.label, s.title])).toEqual([
+      ["Stage 1", "one"],
+      ["Stage A", "a"],
+      ["Phase B", "b"],
+    ]);
   });
   test("letter stages alone are a staged plan", () => {
     expect(read("## Rollout", "### Phase A", "x", "### Phase B", "y").stages.map((s) => s.label)).toEqual(["Phase A", "Phase B"]);
@@ -100,7 +96,11 @@ describe("1.5 Exit criterion / Exit criteria read like Exit:", () => {
 
 describe("1.6 near-miss acceptance lines are read", () => {
   const rows = (...lines: string[]) => read("## Stages", "### S1: t", ...lines).stages[0]?.acceptance.map((r) => [r.run, r.expect.exit]);
-  test("a checkbox item", () => expect(rows("- [ ] Acceptance: `make check`", "- [x] Acceptance: `make lint` exits 1")).toEqual([["make check", 0], ["make lint", 1]]));
+  test("a checkbox item", () =>
+    expect(rows("- [ ] Acceptance: `make check`", "- [x] Acceptance: `make lint` exits 1")).toEqual([
+      ["make check", 0],
+      ["make lint", 1],
+    ]));
   test("a blockquote, wrapped expectations included", () => {
     const p = read("## Stages", "### S1: t", "> Acceptance: `node t.mjs` exits 0", "> and prints `ok`");
     expect(p.stages[0]?.acceptance[0]).toMatchObject({ run: "node t.mjs", expect: { stdout_contains: ["ok"] } });
@@ -112,10 +112,17 @@ describe("1.6 near-miss acceptance lines are read", () => {
     ]);
   });
   test("an Acceptance criteria heading over a numbered list", () => {
-    expect(rows("#### Acceptance criteria", "1. `a`", "2. `b` exits 3")).toEqual([["a", 0], ["b", 3]]);
+    expect(rows("#### Acceptance criteria", "1. `a`", "2. `b` exits 3")).toEqual([
+      ["a", 0],
+      ["b", 3],
+    ]);
   });
   test("a list item under Acceptance: that is no command is refused with its line", () => {
-    expect(fault("## Stages", "### S1: t", "Acceptance:", "- the page loads fast")).toMatchObject({ code: "acceptance-invalid", line: 4, problem: "list-item-not-command" });
+    expect(fault("## Stages", "### S1: t", "Acceptance:", "- the page loads fast")).toMatchObject({
+      code: "acceptance-invalid",
+      line: 4,
+      problem: "list-item-not-command",
+    });
   });
 });
 
@@ -183,7 +190,10 @@ describe("more of the forms plans are written in", () => {
   });
   test("`passes` and `succeeds` mean exit 0", () => {
     const p = read("## Stages", "### S1: t", "Acceptance: `make check` passes", "Acceptance: `make lint` succeeds and prints `clean`");
-    expect(p.stages[0]?.acceptance.map((r) => [r.expect.exit, r.expect.stdout_contains])).toEqual([[0, []], [0, ["clean"]]]);
+    expect(p.stages[0]?.acceptance.map((r) => [r.expect.exit, r.expect.stdout_contains])).toEqual([
+      [0, []],
+      [0, ["clean"]],
+    ]);
   });
   test("an Exit criteria label over a list: the list is the exit criterion, verbatim", () => {
     for (const head of ["Exit criteria:", "**Exit criteria**", "#### Exit criteria"]) {
@@ -214,7 +224,7 @@ describe("non-goals and commands under other labels", () => {
     const contract = (await compileContract(readPlan(text)._unsafeUnwrap(), { planPath: "p.md", planText: text }))._unsafeUnwrap();
     const [f] = selfCheck(contract, { planText: text });
     expect(f).toMatchObject({ code: "no-acceptance", stage: "S1" });
-    expect(f?.message).toContain('stage Milestone 1 (line 2, S1) is not optional');
+    expect(f?.message).toContain("stage Milestone 1 (line 2, S1) is not optional");
     expect(f?.message).toContain('its line "**Check:** `pnpm test` passes." gives a command another way');
   });
 });
@@ -222,7 +232,10 @@ describe("non-goals and commands under other labels", () => {
 describe("sub-stages", () => {
   test("a deeper Phase 1.1 inside Phase 1 is a sub-step, kept in its instructions", () => {
     const p = read("## Rollout", "## Phase 1: a", "### Phase 1.1: first half", "Acceptance: `true`", "## Phase 2: b", "x");
-    expect(p.stages.map((s) => [s.label, s.acceptance.length])).toEqual([["Phase 1", 1], ["Phase 2", 0]]);
+    expect(p.stages.map((s) => [s.label, s.acceptance.length])).toEqual([
+      ["Phase 1", 1],
+      ["Phase 2", 0],
+    ]);
   });
 });
 
@@ -276,8 +289,17 @@ describe("acceptance label spellings", () => {
 
 describe("gates and verify steps", () => {
   test("a Gate: or Verify: line with a command in backticks is an acceptance row; without one it is prose", () => {
-    const p = read("## Milestones", "### Milestone 1: a", "**Gate:** `pnpm test -- schema` passes.", "Verify: `node check.mjs` prints `ok`", "Gate: PM sign-off");
-    expect(p.stages[0]?.acceptance.map((r) => [r.run, r.expect.stdout_contains])).toEqual([["pnpm test -- schema", []], ["node check.mjs", ["ok"]]]);
+    const p = read(
+      "## Milestones",
+      "### Milestone 1: a",
+      "**Gate:** `pnpm test -- schema` passes.",
+      "Verify: `node check.mjs` prints `ok`",
+      "Gate: PM sign-off",
+    );
+    expect(p.stages[0]?.acceptance.map((r) => [r.run, r.expect.stdout_contains])).toEqual([
+      ["pnpm test -- schema", []],
+      ["node check.mjs", ["ok"]],
+    ]);
   });
 });
 

@@ -13,14 +13,21 @@ const trips = readdirSync(join(dir, "self-check"))
   .filter((f) => f.endsWith(".contract.md"))
   .map((f) => f.slice(0, -".contract.md".length));
 
-const load = (name: string): Contract =>
-  parseContract(readFileSync(join(dir, "self-check", `${name}.contract.md`), "utf8"))._unsafeUnwrap();
+const load = (name: string): Contract => parseContract(readFileSync(join(dir, "self-check", `${name}.contract.md`), "utf8"))._unsafeUnwrap();
 
 describe("self-check fixtures: one contract per rule", () => {
   test("there is a tripping contract for every refusing rule", () => {
-    expect(trips.sort()).toEqual(
-      ["commit-per-stage-off", "no-acceptance", "nothing-verified", "ordering-missing", "plan-drift", "review-note", "weak-row", "worktree", "writes-outward"],
-    );
+    expect(trips.sort()).toEqual([
+      "commit-per-stage-off",
+      "no-acceptance",
+      "nothing-verified",
+      "ordering-missing",
+      "plan-drift",
+      "review-note",
+      "weak-row",
+      "worktree",
+      "writes-outward",
+    ]);
   });
   test.each(trips)("%s reports exactly its expected findings", (name) => {
     const contract = load(name);

@@ -19,7 +19,6 @@ const PREFIXES: Record<string, Set<string>> = {
   stdbuf: new Set(["-i", "-o", "-e"]),
 };
 
-
 /** Drop a prefix command's options (and their values); for `timeout`, also its duration. */
 function afterPrefix(name: string, words: string[]): string[] {
   const withValue = PREFIXES[name] ?? new Set<string>();

@@ -45,7 +45,9 @@ function sentence(d: FindingData): { severity: Finding["severity"]; message: str
     case "ordering-unchecked":
       return warn("the plan text was not given: its ordering constraints were not checked against the guardrails");
     case "weak-row":
-      return warn(`row ${d.row} of ${d.name} asserts ${d.runner} by exit code alone: exit 0 also passes a suite that silently ran fewer checks; add a count (at least N …) or a printed total`);
+      return warn(
+        `row ${d.row} of ${d.name} asserts ${d.runner} by exit code alone: exit 0 also passes a suite that silently ran fewer checks; add a count (at least N …) or a printed total`,
+      );
     case "plan-drift":
       return refuse(`the plan changed under the contract: its SHA-256 is ${d.actual}, the contract recorded ${d.recorded}`);
   }

@@ -17,10 +17,7 @@ describe("rule 5: the plan's ordering constraints", () => {
   ])("%s states an order", (text) => {
     expect(isOrderingConstraint(text)).toBe(true);
   });
-  test.each([
-    "Do not introduce a second ledger table.",
-    "Do not publish the package.",
-  ])("%s states no order", (text) => {
+  test.each(["Do not introduce a second ledger table.", "Do not publish the package."])("%s states no order", (text) => {
     expect(isOrderingConstraint(text)).toBe(false);
   });
   test("an ordering bullet missing from the guardrails is refused verbatim; one kept verbatim is not", () => {

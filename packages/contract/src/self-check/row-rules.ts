@@ -19,8 +19,7 @@ function reviewNote(row: AcceptanceRow): string | null {
 
 const isClone = (argv: string[]) => programName(argv[0] ?? "") === "git" && positionals(argv)[0] === "clone";
 
-const byExitAlone = (row: AcceptanceRow) =>
-  row.expect.stdout_contains.length === 0 && row.expect.stdout_matches.length === 0 && row.expect.count.length === 0;
+const byExitAlone = (row: AcceptanceRow) => row.expect.stdout_contains.length === 0 && row.expect.stdout_matches.length === 0 && row.expect.count.length === 0;
 
 /** Rules 2, 3 and 6 for one row: review notes, git clone, outward writes, opaque commands, weak runners. */
 export function rowFindings(stage: Stage, row: AcceptanceRow, name: string): FindingData[] {

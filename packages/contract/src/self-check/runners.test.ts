@@ -2,7 +2,10 @@ import { describe, expect, test } from "vitest";
 import { runView } from "./commands.js";
 import { testRunner } from "./runners.js";
 
-const runnerOf = (line: string) => runView(line).commands.map(testRunner).find((r) => r !== null) ?? null;
+const runnerOf = (line: string) =>
+  runView(line)
+    .commands.map(testRunner)
+    .find((r) => r !== null) ?? null;
 
 describe("test runners (rule 6)", () => {
   test.each([
@@ -22,10 +25,7 @@ describe("test runners (rule 6)", () => {
   ])("%s runs %s", (line, runner) => {
     expect(runnerOf(line)).toBe(runner);
   });
-  test.each(["node scripts/check.mjs", "pnpm build", "grep -q vitest package.json", "go vet ./...", "npm run lint"])(
-    "%s is no test runner",
-    (line) => {
-      expect(runnerOf(line)).toBeNull();
-    },
-  );
+  test.each(["node scripts/check.mjs", "pnpm build", "grep -q vitest package.json", "go vet ./...", "npm run lint"])("%s is no test runner", (line) => {
+    expect(runnerOf(line)).toBeNull();
+  });
 });

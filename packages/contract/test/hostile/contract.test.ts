@@ -3,7 +3,18 @@
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { BINS, ENDLESS, INVALID_UTF8, MEMORY_TEST_LIMIT, REPO, expectFault, expectUnderTwiceTheLimit, fifo, runBin, snapshot } from "../../../../test-utils/hostile.js";
+import {
+  BINS,
+  ENDLESS,
+  INVALID_UTF8,
+  MEMORY_TEST_LIMIT,
+  REPO,
+  expectFault,
+  expectUnderTwiceTheLimit,
+  fifo,
+  runBin,
+  snapshot,
+} from "../../../../test-utils/hostile.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 
 const PLAN = fs.readFileSync(join(REPO, "fixtures/plans/refunds-report.plan.md"), "utf8");
@@ -55,7 +66,11 @@ describe("decay-contract: inputs", () => {
 
   test("invalid UTF-8 in a plan: the line and the byte offset", async () => {
     const { dir } = await scene((d) => fs.writeFileSync(join(d, "bad.md"), INVALID_UTF8));
-    expectFault(await contract(["compile", "bad.md"], dir), "bad.md", /line 2: the file is not valid UTF-8: byte 0xC0 at byte offset 20 \(byte 11 of the line\)/);
+    expectFault(
+      await contract(["compile", "bad.md"], dir),
+      "bad.md",
+      /line 2: the file is not valid UTF-8: byte 0xC0 at byte offset 20 \(byte 11 of the line\)/,
+    );
   });
 
   test("CR-only line endings: named, not read as one long line", async () => {

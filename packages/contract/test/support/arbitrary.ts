@@ -9,12 +9,13 @@ const lineUnit = fc.oneof(unit, fc.constantFrom("---", "## S1: x", "~~~", "None.
 
 /** A one-line string full of Markdown and table metacharacters. */
 export const oneLine = (minLength = 0) =>
-  fc.array(lineUnit, { minLength, maxLength: 12 }).map((xs) => xs.join("")).filter((s) => s.length >= minLength);
+  fc
+    .array(lineUnit, { minLength, maxLength: 12 })
+    .map((xs) => xs.join(""))
+    .filter((s) => s.length >= minLength);
 
 /** A multi-line string (LF and CRLF) full of Markdown metacharacters. */
-export const multiLine = fc
-  .array(fc.oneof(lineUnit, fc.constantFrom("\n", "\r\n", "\n\n", "~~~~\n", "```")), { maxLength: 20 })
-  .map((xs) => xs.join(""));
+export const multiLine = fc.array(fc.oneof(lineUnit, fc.constantFrom("\n", "\r\n", "\n\n", "~~~~\n", "```")), { maxLength: 20 }).map((xs) => xs.join(""));
 
 /** A one-line regex source that compiles (a contract with one that does not is refused). */
 const regex = oneLine(1).filter(regexCompiles);
@@ -43,9 +44,7 @@ const stage = (n: number): fc.Arbitrary<Stage> =>
       optional: fc.boolean(),
     })
     .chain(({ rows, ...rest }) =>
-      fc
-        .tuple(...Array.from({ length: rows }, (_, k) => row(`S${n}.${k + 1}`)))
-        .map((acceptance) => ({ id: `S${n}`, ...rest, acceptance })),
+      fc.tuple(...Array.from({ length: rows }, (_, k) => row(`S${n}.${k + 1}`))).map((acceptance) => ({ id: `S${n}`, ...rest, acceptance })),
     );
 
 /** Any valid contract. */
@@ -58,8 +57,14 @@ export const contractArb: fc.Arbitrary<Contract> = fc
       plan_sha256: fc.stringMatching(/^[0-9a-f]{64}$/),
       fresh_state: fc.constantFrom("head" as const, "worktree" as const),
       commit_per_stage: fc.boolean(),
-      guardrails: fc.array(multiLine.filter((s) => s.length > 0), { maxLength: 3 }),
-      falsifiers: fc.array(multiLine.filter((s) => s.length > 0), { maxLength: 3 }),
+      guardrails: fc.array(
+        multiLine.filter((s) => s.length > 0),
+        { maxLength: 3 },
+      ),
+      falsifiers: fc.array(
+        multiLine.filter((s) => s.length > 0),
+        { maxLength: 3 },
+      ),
       stages: fc.constant(stages),
     }),
   );

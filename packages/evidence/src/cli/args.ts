@@ -36,10 +36,19 @@ export type Invocation =
 // Every command's flags, read in one pass (a command word may stand anywhere); `onlyFlags` then
 // refuses a flag the command does not take.
 const OPTIONS = {
-  home: { type: "string" }, layout: { type: "string" }, repo: { type: "string" }, json: { type: "boolean" },
-  help: { type: "boolean", short: "h" }, version: { type: "boolean" }, body: { type: "boolean" },
-  github: { type: "string" }, "allow-publish": { type: "boolean" }, "content-sha256": { type: "string" },
-  "author-id": { type: "string" }, "author-login": { type: "string" }, "api-url": { type: "string" },
+  home: { type: "string" },
+  layout: { type: "string" },
+  repo: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+  body: { type: "boolean" },
+  github: { type: "string" },
+  "allow-publish": { type: "boolean" },
+  "content-sha256": { type: "string" },
+  "author-id": { type: "string" },
+  "author-login": { type: "string" },
+  "api-url": { type: "string" },
   "max-input-bytes": { type: "string" },
 } as const satisfies FlagSpecs;
 
@@ -50,7 +59,10 @@ const GLOBAL = ["home", "layout", "repo", "json", "max-input-bytes", "help", "ve
 /** The most `--max-input-bytes` accepts: 256 MiB. */
 export const MAX_INPUT_CEILING = 256 * 1024 * 1024;
 const OWN: Readonly<Record<string, readonly string[]>> = {
-  hash: ["body"], slug: [], prepare: [], status: [],
+  hash: ["body"],
+  slug: [],
+  prepare: [],
+  status: [],
   publish: ["github", "allow-publish", "content-sha256", "author-id", "author-login", "api-url"],
 };
 const ARITY: Readonly<Record<string, number>> = { hash: 1, slug: 1, prepare: 1, status: 0, publish: 1 };
@@ -97,8 +109,12 @@ function publishFlags(v: Values): Result<PublishFlags, CliFault> {
   const apiProblem = v["api-url"] === undefined ? undefined : urlProblem(v["api-url"]);
   if (apiProblem !== undefined) return usage(`--api-url ${JSON.stringify(v["api-url"])} is not a valid URL: ${apiProblem}`);
   return ok({
-    github: v.github, allowPublish: v["allow-publish"] === true, contentSha256: hash,
-    authorId: id === undefined ? undefined : BigInt(id), authorLogin: v["author-login"], apiUrl: v["api-url"],
+    github: v.github,
+    allowPublish: v["allow-publish"] === true,
+    contentSha256: hash,
+    authorId: id === undefined ? undefined : BigInt(id),
+    authorLogin: v["author-login"],
+    apiUrl: v["api-url"],
   });
 }
 

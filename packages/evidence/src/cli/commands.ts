@@ -114,9 +114,17 @@ function statusLine({ envelope: e, snapshot }: Listed): string {
 function statusJson({ envelope: e, snapshot }: Listed): JsonValue {
   const r = e.record;
   return {
-    path: r.local_pending_path, evidence_status: r.evidence_status, repo: r.repo, pr: r.pr, task: r.task,
-    attempt: r.attempt, content_sha256: r.content_sha256, canonical_url: r.canonical_url,
-    write_state: e.write_state, reason: e.reason, snapshot,
+    path: r.local_pending_path,
+    evidence_status: r.evidence_status,
+    repo: r.repo,
+    pr: r.pr,
+    task: r.task,
+    attempt: r.attempt,
+    content_sha256: r.content_sha256,
+    canonical_url: r.canonical_url,
+    write_state: e.write_state,
+    reason: e.reason,
+    snapshot,
   };
 }
 
@@ -142,7 +150,10 @@ export function statusCommand(io: CliIo, global: GlobalOptions): ResultAsync<Out
           exit: bad ? (1 as const) : (0 as const),
           text: `store ${store.root}\n${storeNote(store)}${listed.map(statusLine).join("")}${broken}`,
           json: {
-            root: store.root, legacy: store.legacy, unused_legacy: store.unusedLegacy, records: listed.map(statusJson),
+            root: store.root,
+            legacy: store.legacy,
+            unused_legacy: store.unusedLegacy,
+            records: listed.map(statusJson),
             unreadable: unreadable.map((u) => ({ path: u.path, code: u.fault.code, message: describeEvidenceFault(u.fault) })),
           },
         };

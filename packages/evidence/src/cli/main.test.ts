@@ -41,7 +41,7 @@ describe("hash and slug", () => {
     expect(bad.code).toBe(2);
     expect(bad.out).toBe("");
     expect(bad.err).toContain("invalid PR (field pr)");
-    const broken = await run(["hash", writeRecordFile(repo, "broken.json", "{\n\"a\": }")], { cwd: repo });
+    const broken = await run(["hash", writeRecordFile(repo, "broken.json", '{\n"a": }')], { cwd: repo });
     expect([broken.code, broken.err.includes("line 2")]).toEqual([2, true]);
     const secret = RECORD.replace("health checks passed", "token ghp_" + "x".repeat(36));
     const leaked = await run(["hash", writeRecordFile(repo, "secret.json", secret)], { cwd: repo });

@@ -47,8 +47,6 @@ export async function decayEvidenceMain(argv: readonly string[], io: CliIo): Pro
   if (parsed.isErr()) return report(io, argv.includes("--json"), parsed.error);
   const inv = parsed.value;
   const json = wantsJson(inv);
-  const outcome = await run(io, inv).andThen((o) =>
-    emit(io.stdout, json ? `${canonicalJson(o.json)}\n` : o.text).map(() => o.exit),
-  );
+  const outcome = await run(io, inv).andThen((o) => emit(io.stdout, json ? `${canonicalJson(o.json)}\n` : o.text).map(() => o.exit));
   return outcome.isOk() ? outcome.value : report(io, json, outcome.error);
 }

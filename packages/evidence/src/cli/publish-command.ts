@@ -59,9 +59,7 @@ export function publishCommand(io: CliIo, file: string, flags: PublishFlags, glo
       if (ownerRepo !== flags.github) {
         return errAsync<Outcome, CliFault>({ code: "github-repo-mismatch", given: flags.github, record: record.repo });
       }
-      const author = flags.authorId === undefined || flags.authorLogin === undefined
-        ? undefined
-        : { id: flags.authorId, login: flags.authorLogin };
+      const author = flags.authorId === undefined || flags.authorLogin === undefined ? undefined : { id: flags.authorId, login: flags.authorLogin };
       const make = io.transport ?? githubTransport;
       const transport = make({ token, repo: record.repo, ...(flags.apiUrl === undefined ? {} : { baseUrl: flags.apiUrl }), ...(author ? { author } : {}) });
       const authority = authorityFor(record, flags);

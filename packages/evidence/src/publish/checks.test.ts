@@ -49,8 +49,7 @@ describe("transport answers are checked, never trusted", () => {
   test("a lookup that is not a complete listing is incomplete, whatever else it holds", () => {
     fc.assert(
       fc.property(fc.anything({ withBigInt: true }), (value) => {
-        const complete =
-          typeof value === "object" && value !== null && (value as { complete?: unknown }).complete === true;
+        const complete = typeof value === "object" && value !== null && (value as { complete?: unknown }).complete === true;
         const r = ownMatches(value, record);
         if (!complete) expect(r._unsafeUnwrapErr().code).toBe("lookup-incomplete");
       }),
@@ -75,7 +74,11 @@ describe("transport answers are checked, never trusted", () => {
       }),
       { numRuns: 500 },
     );
-    for (const actor of [{ id: 17, login: "owner" }, { id: 17n, login: "Owner" }, { id: 17n, login: "owner", extra: 1 }]) {
+    for (const actor of [
+      { id: 17, login: "owner" },
+      { id: 17n, login: "Owner" },
+      { id: 17n, login: "owner", extra: 1 },
+    ]) {
       expect(checkAuthor(record, actor)._unsafeUnwrapErr().code).toBe("author-mismatch");
     }
   });

@@ -45,11 +45,7 @@ export function checkAuthor(record: EvidenceRecord, actor: unknown): Result<void
   const expected = `${record.author.login} (id ${record.author.id.value})`;
   const a = isFields(actor) ? actor : {};
   const actual = `${shownValue(a.login)} (id ${shownValue(a.id)})`;
-  const same =
-    Object.keys(a).sort().join() === "id,login" &&
-    typeof a.id === "bigint" &&
-    a.id === record.author.id.value &&
-    a.login === record.author.login;
+  const same = Object.keys(a).sort().join() === "id,login" && typeof a.id === "bigint" && a.id === record.author.id.value && a.login === record.author.login;
   return same ? ok(undefined) : err({ code: "author-mismatch", expected, actual });
 }
 
@@ -68,18 +64,14 @@ export function ownComment(comment: unknown, record: EvidenceRecord): Result<Evi
   const content = parseRecordJson(c.body.slice(prefix.length));
   if (content.isErr()) return malformed("content", c);
   const sameKey = keyHash(recordKey(content.value)) === keyHash(recordKey(record));
-  const sameAuthor =
-    content.value.author.id.value === record.author.id.value && content.value.author.login === record.author.login;
+  const sameAuthor = content.value.author.id.value === record.author.id.value && content.value.author.login === record.author.login;
   return sameKey && sameAuthor ? ok(content.value) : malformed("content identity", c);
 }
 
 /** A complete lookup's own comments (at most one); foreign-author comments are ignored, never touched. */
 export function ownMatches(lookup: unknown, record: EvidenceRecord): Result<LookupVerdict, PublishFault> {
   const l = isFields(lookup) ? lookup : {};
-  const shaped =
-    Object.keys(l).sort().join() === "absence_confirmed,complete,matches" &&
-    typeof l.absence_confirmed === "boolean" &&
-    Array.isArray(l.matches);
+  const shaped = Object.keys(l).sort().join() === "absence_confirmed,complete,matches" && typeof l.absence_confirmed === "boolean" && Array.isArray(l.matches);
   if (!shaped || l.complete !== true) return err({ code: "lookup-incomplete" });
   const own: OwnMatch[] = [];
   for (const comment of l.matches as readonly unknown[]) {
@@ -107,12 +99,7 @@ export interface OwnMatch {
 }
 
 /** The readback must be our comment, with the id we wrote and exactly the body we wrote. */
-export function checkReadback(
-  readback: unknown,
-  record: EvidenceRecord,
-  commentId: number,
-  body: string,
-): Result<string, PublishFault> {
+export function checkReadback(readback: unknown, record: EvidenceRecord, commentId: number, body: string): Result<string, PublishFault> {
   const mismatch = (field: string): Result<never, PublishFault> => err({ code: "readback-mismatch", commentId, field });
   const own = ownComment(readback, record);
   if (own.isErr()) return mismatch(own.error.code === "malformed-comment" ? own.error.field : own.error.code);

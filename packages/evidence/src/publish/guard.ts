@@ -15,10 +15,7 @@ export function asTransportError(e: unknown, fallback: TransportError["code"]): 
 }
 
 /** Calls `make` so that neither a synchronous throw nor a rejected promise escapes. */
-export function guarded<T>(
-  make: () => PromiseLike<Result<T, TransportError>>,
-  fallback: TransportError["code"],
-): ResultAsync<T, TransportError> {
+export function guarded<T>(make: () => PromiseLike<Result<T, TransportError>>, fallback: TransportError["code"]): ResultAsync<T, TransportError> {
   let pending: PromiseLike<Result<T, TransportError>>;
   try {
     pending = make();

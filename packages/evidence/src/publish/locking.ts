@@ -21,10 +21,6 @@ async function whileHolding<T>(lock: HeldLock, work: () => PromiseLike<Result<T,
  * Runs `work` under the store's inter-process lock for `key`: `prepare` and `publish` of one
  * attempt never interleave, in this process or another.
  */
-export function withKeyLock<T>(
-  store: PendingStore,
-  key: RecordKey,
-  work: () => PromiseLike<Result<T, EvidenceFault>>,
-): ResultAsync<T, EvidenceFault> {
+export function withKeyLock<T>(store: PendingStore, key: RecordKey, work: () => PromiseLike<Result<T, EvidenceFault>>): ResultAsync<T, EvidenceFault> {
   return store.lock(key).andThen((lock) => new ResultAsync(whileHolding(lock, work)));
 }

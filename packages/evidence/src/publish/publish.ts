@@ -60,9 +60,7 @@ function reviseExisting(run: Run, target: ForgeTarget, own: OwnMatch, body: stri
   }
   return put(run, { ...run.env, write_state: "uncertain", comment_id: own.id, reason: "write-in-flight" })
     .andThen(() => call(() => run.transport.update({ ...target, commentId: own.id, body }), "transport-unknown-outcome"))
-    .andThen((returned) =>
-      returned === own.id ? ok(own.id) : err(pending({ code: "write-identity-mismatch", expected: own.id, returned })),
-    );
+    .andThen((returned) => (returned === own.id ? ok(own.id) : err(pending({ code: "write-identity-mismatch", expected: own.id, returned }))));
 }
 
 /** No own comment: create one only after confirmed absence and never when one was written before. */
@@ -93,9 +91,7 @@ function machine(run: Run, authority: unknown): ResultAsync<void, Stop> {
     const verdict = yield* ownMatches(lookup, record).mapErr(pending);
     const body = commentBody(record);
     const commentId =
-      verdict.own === null
-        ? yield* createFresh(run, target, verdict.absenceConfirmed, body)
-        : yield* reviseExisting(run, target, verdict.own, body);
+      verdict.own === null ? yield* createFresh(run, target, verdict.absenceConfirmed, body) : yield* reviseExisting(run, target, verdict.own, body);
     const readback = yield* call(() => run.transport.read({ ...target, commentId }), "transport-unavailable");
     const url = yield* checkReadback(readback, record, commentId, body).mapErr(pending);
     const published: SavedRecord = { ...run.env.record, evidence_status: "published", canonical_url: url };
@@ -141,8 +137,5 @@ export interface PublishOptions {
  * transport failure saved as its `reason`. Err only when the store fails.
  */
 export function publish(path: string, opts: PublishOptions): ResultAsync<SavedRecord, EvidenceFault> {
-  return opts.store
-    .load(path)
-    .andThen((found) => withKeyLock(opts.store, recordKey(found.record), () => underLock(path, opts)));
+  return opts.store.load(path).andThen((found) => withKeyLock(opts.store, recordKey(found.record), () => underLock(path, opts)));
 }
-

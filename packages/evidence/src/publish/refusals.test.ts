@@ -33,7 +33,10 @@ describe("publish: refusals the state machine adds", () => {
 
   test("a forge that answers a write with another comment's id is never trusted", async () => {
     const s = await scenario();
-    const transport = { ...s.forge.transport, create: () => s.forge.transport.create({ repo: s.record.repo, pr: 23, keyHash: "0".repeat(64), body: "x" }).map(() => 0) };
+    const transport = {
+      ...s.forge.transport,
+      create: () => s.forge.transport.create({ repo: s.record.repo, pr: 23, keyHash: "0".repeat(64), body: "x" }).map(() => 0),
+    };
     const r = await publish(s.path, { store: s.store, transport, authority: await s.authority() });
     expect(r._unsafeUnwrap().evidence_status).toBe("evidence-pending");
     expect(await s.load()).toMatchObject({ write_state: "uncertain", comment_id: null, reason: "write-identity-mismatch" });

@@ -9,9 +9,20 @@ test("schemas/evidence-record.schema.json is exactly the schema's JSON Schema ex
 
 test("the export names every content field as required and allows no other", () => {
   const schema = evidenceRecordJsonSchema() as { required: string[]; additionalProperties: boolean; properties: Record<string, { type?: string }> };
-  expect([...schema.required].sort()).toEqual(
-    ["attempt", "author", "checks", "deployment", "merge_sha", "pr", "previous_attempt", "production_status", "repo", "schema", "task", "timestamp"],
-  );
+  expect([...schema.required].sort()).toEqual([
+    "attempt",
+    "author",
+    "checks",
+    "deployment",
+    "merge_sha",
+    "pr",
+    "previous_attempt",
+    "production_status",
+    "repo",
+    "schema",
+    "task",
+    "timestamp",
+  ]);
   expect(schema.additionalProperties).toBe(false);
   expect(schema.properties["pr"]?.type).toBe("integer");
 });

@@ -6,11 +6,14 @@ import { jsonFloat, jsonInt } from "./number.js";
 describe("parseJson", () => {
   test("integers stay exact bigints; anything with . e E is a float", () => {
     expect(parseJson("[9223372036854775808, -0, 1e2, 1E2, 2.50, -0.0]")._unsafeUnwrap()).toEqual([
-      jsonInt(9223372036854775808n), jsonInt(0), jsonFloat(100), jsonFloat(100), jsonFloat(2.5), jsonFloat(-0),
+      jsonInt(9223372036854775808n),
+      jsonInt(0),
+      jsonFloat(100),
+      jsonFloat(100),
+      jsonFloat(2.5),
+      jsonFloat(-0),
     ]);
-    expect(canonicalJson(parseJson("[1e2, 2.50, -0.0, 12345678901234567890123]")._unsafeUnwrap())).toBe(
-      "[100.0,2.5,-0.0,12345678901234567890123]",
-    );
+    expect(canonicalJson(parseJson("[1e2, 2.50, -0.0, 12345678901234567890123]")._unsafeUnwrap())).toBe("[100.0,2.5,-0.0,12345678901234567890123]");
   });
 
   test("refuses duplicate keys, even with equal values, at the key's position", () => {
@@ -42,10 +45,24 @@ describe("parseJson", () => {
 
 describe("pythonFloatRepr", () => {
   test.each([
-    [100, "100.0"], [100.5, "100.5"], [0.1, "0.1"], [1e-4, "0.0001"], [1e-5, "1e-05"], [1.5e-7, "1.5e-07"],
-    [1e15, "1000000000000000.0"], [1e16, "1e+16"], [1.2345e16, "1.2345e+16"], [1e21, "1e+21"],
-    [1.5e300, "1.5e+300"], [5e-324, "5e-324"], [1.7976931348623157e308, "1.7976931348623157e+308"],
-    [-2.5, "-2.5"], [-1e-7, "-1e-07"], [123456789.125, "123456789.125"], [0, "0.0"], [-0, "-0.0"],
+    [100, "100.0"],
+    [100.5, "100.5"],
+    [0.1, "0.1"],
+    [1e-4, "0.0001"],
+    [1e-5, "1e-05"],
+    [1.5e-7, "1.5e-07"],
+    [1e15, "1000000000000000.0"],
+    [1e16, "1e+16"],
+    [1.2345e16, "1.2345e+16"],
+    [1e21, "1e+21"],
+    [1.5e300, "1.5e+300"],
+    [5e-324, "5e-324"],
+    [1.7976931348623157e308, "1.7976931348623157e+308"],
+    [-2.5, "-2.5"],
+    [-1e-7, "-1e-07"],
+    [123456789.125, "123456789.125"],
+    [0, "0.0"],
+    [-0, "-0.0"],
     // biome-ignore lint/correctness/noPrecisionLoss: a literal past 2^53 rounds as Python rounds it; that is the case under test.
     [9007199254740993, "9007199254740992.0"],
   ])("%d is written %s", (value, text) => {

@@ -26,13 +26,7 @@ export interface JsonFloat {
 export type JsonNumber = JsonInt | JsonFloat;
 
 /** Any JSON value as evidence code sees it: numbers keep their identity. */
-export type JsonValue =
-  | null
-  | boolean
-  | string
-  | JsonNumber
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue };
+export type JsonValue = null | boolean | string | JsonNumber | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** Makes an exact integer; a `number` argument must be a safe integer (a bug otherwise). */
 export function jsonInt(value: bigint | number): JsonInt {

@@ -10,10 +10,7 @@ import { validateRecord } from "./validate.js";
 /** Any UTF-16 unit, lone surrogates included: Python strings can hold them too. */
 const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)), maxLength: 12 });
 const text = fc.oneof(anyText, fc.string({ unit: "binary", maxLength: 12 }));
-const number = fc.oneof(
-  fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map(jsonInt),
-  fc.double({ noNaN: true, noDefaultInfinity: true }).map(jsonFloat),
-);
+const number = fc.oneof(fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map(jsonInt), fc.double({ noNaN: true, noDefaultInfinity: true }).map(jsonFloat));
 const { json } = fc.letrec<{ json: JsonValue }>((tie) => ({
   json: fc.oneof(
     { depthSize: "small" },
@@ -27,11 +24,18 @@ const { json } = fc.letrec<{ json: JsonValue }>((tie) => ({
 }));
 
 const validRecord: { readonly [k: string]: JsonValue } = {
-  schema: "evidence-record-v1", repo: "forge.test/owner/repo", pr: jsonInt(23), task: "Task 9",
-  attempt: "attempt-1", merge_sha: "0123456789abcdef0123456789abcdef01234567",
-  deployment: { id: "d", version: "v" }, timestamp: jsonInt(100),
-  checks: [{ command: "c", result: "r" }], production_status: "succeeded",
-  author: { id: jsonInt(17), login: "owner" }, previous_attempt: null,
+  schema: "evidence-record-v1",
+  repo: "forge.test/owner/repo",
+  pr: jsonInt(23),
+  task: "Task 9",
+  attempt: "attempt-1",
+  merge_sha: "0123456789abcdef0123456789abcdef01234567",
+  deployment: { id: "d", version: "v" },
+  timestamp: jsonInt(100),
+  checks: [{ command: "c", result: "r" }],
+  production_status: "succeeded",
+  author: { id: jsonInt(17), login: "owner" },
+  previous_attempt: null,
 };
 
 describe("properties", () => {

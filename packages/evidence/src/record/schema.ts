@@ -8,8 +8,18 @@ export const RECORD_SCHEMA_ID = "evidence-record-v1";
 
 /** The 12 content fields, in the order the reference checks them. */
 export const CONTENT_FIELDS = [
-  "schema", "repo", "pr", "task", "attempt", "merge_sha", "deployment",
-  "timestamp", "production_status", "author", "checks", "previous_attempt",
+  "schema",
+  "repo",
+  "pr",
+  "task",
+  "attempt",
+  "merge_sha",
+  "deployment",
+  "timestamp",
+  "production_status",
+  "author",
+  "checks",
+  "previous_attempt",
 ] as const;
 
 /** The four fields that identify one attempt. */
@@ -20,9 +30,7 @@ const MERGE_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const SHA256 = /^[0-9a-f]{64}$/;
 
 function positiveInt(rule: RecordRule) {
-  return z
-    .custom<JsonInt>((v) => isJsonNumber(v) && v.kind === "int" && v.value > 0n, { error: rule })
-    .meta({ type: "integer", minimum: 1 });
+  return z.custom<JsonInt>((v) => isJsonNumber(v) && v.kind === "int" && v.value > 0n, { error: rule }).meta({ type: "integer", minimum: 1 });
 }
 
 function text(rule: RecordRule, oneLine = false) {

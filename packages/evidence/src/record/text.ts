@@ -5,9 +5,8 @@
 
 /** Every code point Python 3.11's `str.isspace()` is true for (and so `str.strip()` removes). */
 export const PYTHON_WHITESPACE: ReadonlySet<number> = new Set([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680,
-  0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
-  0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008,
+  0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 
 /** The longest text field, in code points (a lone surrogate counts as one, as in Python). */
@@ -60,6 +59,9 @@ const hex4 = (cp: number) => `\\u${cp.toString(16).padStart(4, "0")}`;
  */
 export function recordTextPattern(oneLine: boolean): string {
   const allowed = oneLine ? "[^\\u0000-\\u0008\\u000a-\\u001f]" : "[^\\u0000-\\u0008\\u000b-\\u001f]";
-  const spaces = [...PYTHON_WHITESPACE].filter((cp) => cp > 0x20).map(hex4).join("");
+  const spaces = [...PYTHON_WHITESPACE]
+    .filter((cp) => cp > 0x20)
+    .map(hex4)
+    .join("");
   return `^${allowed}*[^\\u0000-\\u0020${spaces}]${allowed}*$`;
 }

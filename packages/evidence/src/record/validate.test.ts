@@ -41,8 +41,12 @@ describe("validateRecord", () => {
     const long = "x".repeat(100_000);
     const cut = `${"x".repeat(80)}… (100000 characters)`;
     expect(describeRecordFault({ code: "invalid-record", rule: "content-fields", field: long })).toBe(`invalid content fields (field ${cut})`);
-    expect(describeRecordFault({ code: "duplicate-key", key: long, line: 1, column: 2 })).toBe(`invalid JSON at line 1, column 2: duplicate key "${"x".repeat(79)}… (100002 characters)`);
-    expect(describeRecordFault({ code: "number-out-of-range", text: "9".repeat(400) })).toBe(`invalid JSON: the number ${"9".repeat(80)}… (400 characters) is out of range for a float`);
+    expect(describeRecordFault({ code: "duplicate-key", key: long, line: 1, column: 2 })).toBe(
+      `invalid JSON at line 1, column 2: duplicate key "${"x".repeat(79)}… (100002 characters)`,
+    );
+    expect(describeRecordFault({ code: "number-out-of-range", text: "9".repeat(400) })).toBe(
+      `invalid JSON: the number ${"9".repeat(80)}… (400 characters) is out of range for a float`,
+    );
   });
 
   test("the first broken rule in the reference's order wins and names its field", () => {
@@ -90,12 +94,20 @@ describe("validateRecord", () => {
 
   test("an obvious credential in a check is refused, naming the field but not the secret", () => {
     const secrets = [
-      "ghp_" + "a".repeat(36), "github_pat_11ABCDEFG0123456789_abc", "AKIAIOSFODNN7EXAMPLE",
-      "xoxb-1234-5678-abcdef", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----",
+      "ghp_" + "a".repeat(36),
+      "github_pat_11ABCDEFG0123456789_abc",
+      "AKIAIOSFODNN7EXAMPLE",
+      "xoxb-1234-5678-abcdef",
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----",
       "-----BEGIN PRIVATE KEY-----",
     ];
     for (const secret of secrets) {
-      const f = fault({ checks: [{ command: "ok", result: "fine" }, { command: `curl -H ${secret}`, result: "ok" }] });
+      const f = fault({
+        checks: [
+          { command: "ok", result: "fine" },
+          { command: `curl -H ${secret}`, result: "ok" },
+        ],
+      });
       expect(f).toMatchObject({ code: "credential-in-check", field: "checks[1].command" });
       expect(describeRecordFault(f)).not.toContain(secret);
     }
@@ -108,7 +120,8 @@ describe("validateRecord", () => {
 
 describe("parseRecordJson", () => {
   test("keeps int and float identity, so 100 and 100.0 hash differently", () => {
-    const json = (ts: string) => JSON.stringify({ ...base, pr: 23, timestamp: 0, author: { id: 17, login: "owner" } }).replace('"timestamp":0', `"timestamp":${ts}`);
+    const json = (ts: string) =>
+      JSON.stringify({ ...base, pr: 23, timestamp: 0, author: { id: 17, login: "owner" } }).replace('"timestamp":0', `"timestamp":${ts}`);
     const int = parseRecordJson(json("100"))._unsafeUnwrap();
     const float = parseRecordJson(json("100.0"))._unsafeUnwrap();
     expect(int.timestamp).toMatchObject({ kind: "int", value: 100n });

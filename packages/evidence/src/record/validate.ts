@@ -53,10 +53,9 @@ function crossFindings(raw: Plain): Finding[] {
   const previous = raw["previous_attempt"];
   if (!isPlain(previous) || !isPlain(previous["key"])) return [];
   const key = previous["key"];
-  const samePr = isJsonNumber(key["pr"]) && isJsonNumber(raw["pr"]) && key["pr"].kind === "int"
-    && raw["pr"].kind === "int" && key["pr"].value === raw["pr"].value;
-  const identity = key["repo"] === raw["repo"] && samePr && key["task"] === raw["task"]
-    && key["attempt"] !== raw["attempt"] && isRecordText(key["attempt"]);
+  const samePr =
+    isJsonNumber(key["pr"]) && isJsonNumber(raw["pr"]) && key["pr"].kind === "int" && raw["pr"].kind === "int" && key["pr"].value === raw["pr"].value;
+  const identity = key["repo"] === raw["repo"] && samePr && key["task"] === raw["task"] && key["attempt"] !== raw["attempt"] && isRecordText(key["attempt"]);
   const url = previous["canonical_url"];
   const repo = typeof raw["repo"] === "string" ? raw["repo"] : "";
   return [
@@ -70,7 +69,9 @@ function contentFieldsFinding(raw: unknown): Finding | undefined {
   if (!isPlain(raw)) return { rule: "content-fields", path: [] };
   const fields: readonly string[] = CONTENT_FIELDS;
   const missing = CONTENT_FIELDS.find((k) => !Object.hasOwn(raw, k));
-  const extra = Object.keys(raw).filter((k) => !fields.includes(k)).sort(compareCodePoints)[0];
+  const extra = Object.keys(raw)
+    .filter((k) => !fields.includes(k))
+    .sort(compareCodePoints)[0];
   const named = missing ?? extra;
   return named === undefined ? undefined : { rule: "content-fields", path: [named] };
 }
@@ -93,9 +94,7 @@ export function validateRecord(value: JsonValue): Result<EvidenceRecord, RecordF
   const raw: unknown = value;
   const keySet = contentFieldsFinding(raw);
   const parsed = keySet ? undefined : EvidenceRecord.safeParse(raw);
-  const findings: Finding[] = keySet
-    ? [keySet]
-    : [...(parsed?.error?.issues ?? []).map((i) => fromIssue(i, raw)), ...crossFindings(raw as Plain)];
+  const findings: Finding[] = keySet ? [keySet] : [...(parsed?.error?.issues ?? []).map((i) => fromIssue(i, raw)), ...crossFindings(raw as Plain)];
   const first = findings.sort((a, b) => ORDER.indexOf(a.rule) - ORDER.indexOf(b.rule))[0];
   if (first) return err({ code: "invalid-record", rule: first.rule, field: fieldName(first.path) });
   const record = parsed?.data;

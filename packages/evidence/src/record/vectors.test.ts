@@ -82,8 +82,11 @@ describe("validation: each case the reference judged", () => {
     "result 65537 astral code points": check("\u{1f600}".repeat(65537)),
   };
   const messages: Readonly<Record<string, string>> = {
-    "invalid PR": "pr", "invalid author": "author", "invalid timestamp": "timestamp",
-    "invalid task": "task", "invalid check result": "check-result",
+    "invalid PR": "pr",
+    "invalid author": "author",
+    "invalid timestamp": "timestamp",
+    "invalid task": "task",
+    "invalid check result": "check-result",
   };
   test.each(list("validation").map((v) => [str(v["note"]), v] as const))("%s", (note, v) => {
     const patch = cases[note];

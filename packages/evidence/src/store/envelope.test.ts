@@ -26,8 +26,14 @@ function replaced(path: readonly string[], value: JsonValue): string {
 }
 
 const FIELDS: readonly (readonly string[])[] = [
-  ["record"], ["write_state"], ["comment_id"], ["reason"],
-  ...["content_sha256", "evidence_status", "canonical_url", "local_pending_path", "history", "pr", "task", "timestamp", "author", "checks"].map((k) => ["record", k]),
+  ["record"],
+  ["write_state"],
+  ["comment_id"],
+  ["reason"],
+  ...["content_sha256", "evidence_status", "canonical_url", "local_pending_path", "history", "pr", "task", "timestamp", "author", "checks"].map((k) => [
+    "record",
+    k,
+  ]),
 ];
 
 describe("decodeEnvelope", () => {
@@ -47,7 +53,12 @@ describe("decodeEnvelope", () => {
   });
 
   test("a content_sha256 that is no string is a hash mismatch naming its kind (an object whose toString is 0 threw)", () => {
-    const cases: [JsonValue, string][] = [[{ toString: 0 } as never, "an object"], [["x"], "a list"], [true, "true"], [null, "null"]];
+    const cases: [JsonValue, string][] = [
+      [{ toString: 0 } as never, "an object"],
+      [["x"], "a list"],
+      [true, "true"],
+      [null, "null"],
+    ];
     for (const [value, kind] of cases) {
       const fault = decodeText(replaced(["record", "content_sha256"], value))._unsafeUnwrapErr();
       expect(fault).toMatchObject({ code: "content-hash-mismatch", actual: `${kind}, not a string` });

@@ -89,7 +89,12 @@ export function decodeEnvelope(value: JsonValue, path: string, pathFor: (record:
   const record = content.value;
   const digest = contentHash(record);
   if (raw.content_sha256 !== digest) {
-    return err({ code: "content-hash-mismatch", path, expected: digest, actual: typeof raw.content_sha256 === "string" ? raw.content_sha256 : `${shownValue(raw.content_sha256)}, not a string` });
+    return err({
+      code: "content-hash-mismatch",
+      path,
+      expected: digest,
+      actual: typeof raw.content_sha256 === "string" ? raw.content_sha256 : `${shownValue(raw.content_sha256)}, not a string`,
+    });
   }
   const expected = pathFor(record);
   if (path !== expected || raw.local_pending_path !== path) return err({ code: "envelope-path-mismatch", path, expected });
@@ -103,7 +108,8 @@ function decodeState(value: Fields, raw: Fields, record: EvidenceRecord, path: s
   const writeState = publicationCheck(Envelope.shape.write_state, value.write_state);
   if (writeState === undefined) return fail("write_state", "expected never, uncertain or confirmed");
   const id = value.comment_id;
-  const commentId = id === null ? null : isJsonNumber(id) && id.kind === "int" && id.value > 0n && id.value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id.value) : undefined;
+  const commentId =
+    id === null ? null : isJsonNumber(id) && id.kind === "int" && id.value > 0n && id.value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id.value) : undefined;
   if (commentId === undefined) return fail("comment_id", "expected a positive integer or null");
   const status = publicationCheck(publicationFields.evidence_status, raw.evidence_status);
   if (status === undefined) return fail("record.evidence_status", "expected evidence-pending or published");

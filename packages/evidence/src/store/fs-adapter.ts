@@ -10,9 +10,7 @@ export type StoreFsLike = FsLikeCallback;
 
 /** Turns whatever an fs call failed with into the port's error value. */
 function fsError(op: string, path: string, e: unknown): StoreFsError {
-  const errno = typeof e === "object" && e !== null && typeof (e as { code?: unknown }).code === "string"
-    ? (e as { code: string }).code
-    : "EUNKNOWN";
+  const errno = typeof e === "object" && e !== null && typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "EUNKNOWN";
   const message = e instanceof Error ? e.message : String(e);
   return { code: "store-fs", errno, op, path, message };
 }
@@ -54,9 +52,7 @@ function writeAll(fs: StoreFsLike, fd: number, path: string, data: Uint8Array, o
 /** Opens `path` with `flags`, runs `use(fd)`, and always closes; the first failure wins. */
 function withFd(fs: StoreFsLike, path: string, flags: string, mode: number, use: (fd: number) => ResultAsync<void, StoreFsError>) {
   return call<number>("open", path, (cb) => fs.open(path, flags, mode, cb)).andThen((fd) =>
-    ResultAsync.fromSafePromise(use(fd)).andThen((used) =>
-      done("close", path, (cb) => fs.close(fd, cb)).andThen(() => used),
-    ),
+    ResultAsync.fromSafePromise(use(fd)).andThen((used) => done("close", path, (cb) => fs.close(fd, cb)).andThen(() => used)),
   );
 }
 
@@ -76,9 +72,7 @@ export function fsStoreFs(fs: StoreFsLike, opts: FsStoreFsOptions): StoreFs {
     readdir: (path) => call<readonly unknown[]>("readdir", path, (cb) => fs.readdir(path, cb)).map((names) => names.map(String)),
     readFile: (path) => call<unknown>("readFile", path, (cb) => fs.readFile(path, cb)).map(toBytes),
     writeNew: (path, data, mode) =>
-      withFd(fs, path, "wx", mode, (fd) =>
-        writeAll(fs, fd, path, data).andThen(() => done("fsync", path, (cb) => fs.fsync(fd, cb))),
-      ),
+      withFd(fs, path, "wx", mode, (fd) => writeAll(fs, fd, path, data).andThen(() => done("fsync", path, (cb) => fs.fsync(fd, cb)))),
     link: (existing, newPath) => done("link", newPath, (cb) => fs.link(existing, newPath, cb)),
     rename: (from, to) => done("rename", to, (cb) => fs.rename(from, to, cb)),
     unlink: (path) => done("unlink", path, (cb) => fs.unlink(path, cb)),

@@ -47,7 +47,8 @@ function populated(fs: StoreFs, dir: string): ResultAsync<boolean, StoreFault> {
 
 /** Runs git through the runner given, or refuses when there is none. */
 function gitOf(loc: Pick<Location, "git" | "env">, repo: string, args: readonly string[]): ResultAsync<GitRun, StoreFault> {
-  if (loc.git === undefined) return errAsync({ code: "git-failed", args, detail: "no git runner was given (a legacy store needs one: runGit from @decay/evidence/node)" });
+  if (loc.git === undefined)
+    return errAsync({ code: "git-failed", args, detail: "no git runner was given (a legacy store needs one: runGit from @decay/evidence/node)" });
   return loc.git(repo, args, loc.env);
 }
 

@@ -51,14 +51,17 @@ const settle = <T, E>(r: ResultAsync<T, E>): ResultAsync<Result<T, E>, never> =>
  */
 function takeIfSame(fs: StoreFs, path: string, expected: Uint8Array): ResultAsync<boolean, StoreFault> {
   const aside = `${path}.aside-${randomHex(8)}`;
-  return fs.rename(path, aside).andThen(
-    () => fs.readFile(aside).andThen((found) => {
-      const restore: ResultAsync<void, StoreFault> = sameBytes(found, expected)
-        ? okAsync(undefined)
-        : fs.link(aside, path).orElse((e) => (e.errno === "EEXIST" ? ok(undefined) : err(e)));
-      return restore.andThen(() => fs.unlink(aside)).map(() => sameBytes(found, expected));
-    }),
-  ).orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok(false) : err(e)));
+  return fs
+    .rename(path, aside)
+    .andThen(() =>
+      fs.readFile(aside).andThen((found) => {
+        const restore: ResultAsync<void, StoreFault> = sameBytes(found, expected)
+          ? okAsync(undefined)
+          : fs.link(aside, path).orElse((e) => (e.errno === "EEXIST" ? ok(undefined) : err(e)));
+        return restore.andThen(() => fs.unlink(aside)).map(() => sameBytes(found, expected));
+      }),
+    )
+    .orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok(false) : err(e)));
 }
 
 interface Attempt {
@@ -73,12 +76,15 @@ interface Attempt {
 function tryLock(a: Attempt, left: number): ResultAsync<void, StoreFault> {
   return a.fs.link(a.temp, a.path).orElse((e): ResultAsync<void, StoreFault> => {
     if (e.errno !== "EEXIST") return errAsync(e);
-    return a.fs.readFile(a.path).andThen((bytes): ResultAsync<void, StoreFault> => {
-      const owner = parseOwner(bytes);
-      const stale = owner !== null && ((owner.host === a.id.host && !a.id.isAlive(owner.pid)) || a.id.now() - owner.time > a.staleMs);
-      if (!stale || left <= 0) return errAsync({ code: "lock-held", path: a.path, owner: describeOwner(owner) });
-      return takeIfSame(a.fs, a.path, bytes).andThen(() => tryLock(a, left - 1));
-    }).orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" && left > 0 ? tryLock(a, left - 1) : err(e)));
+    return a.fs
+      .readFile(a.path)
+      .andThen((bytes): ResultAsync<void, StoreFault> => {
+        const owner = parseOwner(bytes);
+        const stale = owner !== null && ((owner.host === a.id.host && !a.id.isAlive(owner.pid)) || a.id.now() - owner.time > a.staleMs);
+        if (!stale || left <= 0) return errAsync({ code: "lock-held", path: a.path, owner: describeOwner(owner) });
+        return takeIfSame(a.fs, a.path, bytes).andThen(() => tryLock(a, left - 1));
+      })
+      .orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" && left > 0 ? tryLock(a, left - 1) : err(e)));
   });
 }
 
@@ -90,12 +96,12 @@ function tryLock(a: Attempt, left: number): ResultAsync<void, StoreFault> {
  */
 export function acquireLock(fs: StoreFs, dir: string, path: string, id: LockIdentity, staleMs: number): ResultAsync<HeldLock, StoreFault> {
   const mine = new TextEncoder().encode(`${JSON.stringify({ pid: id.pid, host: id.host, time: id.now(), nonce: randomHex(16) })}\n`);
-  return writeTemp(fs, dir, mine).andThen((temp) =>
-    settle(tryLock({ fs, path, temp, id, staleMs }, 3)).andThen((locked) =>
-      fs.unlink(temp).andThen(() => locked),
-    ),
-  ).map((): HeldLock => ({
-    path,
-    release: () => takeIfSame(fs, path, mine).map(() => undefined),
-  }));
+  return writeTemp(fs, dir, mine)
+    .andThen((temp) => settle(tryLock({ fs, path, temp, id, staleMs }, 3)).andThen((locked) => fs.unlink(temp).andThen(() => locked)))
+    .map(
+      (): HeldLock => ({
+        path,
+        release: () => takeIfSame(fs, path, mine).map(() => undefined),
+      }),
+    );
 }

@@ -28,12 +28,22 @@ describe("projectKey reads git's own files", () => {
   });
 
   test("a worktree of a bare repository is keyed by the bare repository itself", async () => {
-    const files = { "/w/repo.git/HEAD": HEAD, "/w/repo.git/worktrees/x/HEAD": HEAD, "/w/repo.git/worktrees/x/commondir": "../..", "/w/t/.git": "gitdir: /w/repo.git/worktrees/x" };
+    const files = {
+      "/w/repo.git/HEAD": HEAD,
+      "/w/repo.git/worktrees/x/HEAD": HEAD,
+      "/w/repo.git/worktrees/x/commondir": "../..",
+      "/w/t/.git": "gitdir: /w/repo.git/worktrees/x",
+    };
     expect((await keyOf(files, "/w/t"))._unsafeUnwrap()).toBe("/w/repo.git");
   });
 
   test("no .git, a .git file without gitdir, or a gitdir without HEAD is not a checkout", async () => {
-    const cases: Record<string, string>[] = [{ "/w/r/plan.md": "" }, { "/w/r/.git": "nonsense\n" }, { "/w/r/.git": "gitdir: /nowhere\n" }, { "/w/r/.git/config": "" }];
+    const cases: Record<string, string>[] = [
+      { "/w/r/plan.md": "" },
+      { "/w/r/.git": "nonsense\n" },
+      { "/w/r/.git": "gitdir: /nowhere\n" },
+      { "/w/r/.git/config": "" },
+    ];
     for (const files of cases) {
       expect((await keyOf(files, "/w/r"))._unsafeUnwrapErr()).toMatchObject({ code: "not-a-repository-root", repo: "/w/r" });
     }

@@ -60,8 +60,7 @@ export function projectKey(fs: StoreFs, repo: string): ResultAsync<string, Store
 export function usableHome(fs: StoreFs, home: string | undefined): ResultAsync<string, StoreFault> {
   if (home === undefined || home === "") return errAsync({ code: "home-unusable", home: null, reason: "unset" });
   if (!isAbsolutePath(home)) return errAsync({ code: "home-unusable", home, reason: "relative" });
-  const missing = (e: StoreFsError): StoreFault =>
-    e.errno === "ENOENT" || e.errno === "ENOTDIR" ? { code: "home-unusable", home, reason: "missing" } : e;
+  const missing = (e: StoreFsError): StoreFault => (e.errno === "ENOENT" || e.errno === "ENOTDIR" ? { code: "home-unusable", home, reason: "missing" } : e);
   return fs
     .realpath(home)
     .mapErr(missing)

@@ -25,9 +25,7 @@ export function snapshotFile(root: string, record: EvidenceRecord): { path: stri
  * damaged snapshot is restored from the record, whose content still hashes to its name).
  */
 export function ensureSnapshot(fs: StoreFs, root: string, path: string, bytes: Uint8Array): ResultAsync<void, StoreFault> {
-  return atomicWrite(fs, root, path, bytes, true).orElse((e) =>
-    e.code === "immutable-changed" ? atomicWrite(fs, root, path, bytes, false) : err(e),
-  );
+  return atomicWrite(fs, root, path, bytes, true).orElse((e) => (e.code === "immutable-changed" ? atomicWrite(fs, root, path, bytes, false) : err(e)));
 }
 
 /** Reads the snapshot back: `ok` when it holds exactly the record's bytes, else `missing` or `corrupt`. */

@@ -84,11 +84,14 @@ function guard(fs: StoreFs, loc: Location, path: string): ResultAsync<string, St
     return errAsync({ code: "path-outside-store", path, root: loc.root });
   }
   const notLink = (): ResultAsync<void, StoreFault> =>
-    fs.lstat(path).andThen((s): Result<void, StoreFault> => {
-      if (s.type === "symlink") return err({ code: "symlink-in-store-path", path });
-      if (s.type !== "file") return err({ code: "not-a-regular-file", path, kind: s.type });
-      return ok(undefined);
-    }).orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok(undefined) : err(e)));
+    fs
+      .lstat(path)
+      .andThen((s): Result<void, StoreFault> => {
+        if (s.type === "symlink") return err({ code: "symlink-in-store-path", path });
+        if (s.type !== "file") return err({ code: "not-a-regular-file", path, kind: s.type });
+        return ok(undefined);
+      })
+      .orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok(undefined) : err(e)));
   const checked = checkRootPath(fs, loc).andThen(notLink);
   const ignored = loc.legacy ? checked.andThen(() => requireIgnored(loc, loc.repo, posixRelative(loc.repo, path))) : checked;
   return ignored.map(() => path);
@@ -96,13 +99,19 @@ function guard(fs: StoreFs, loc: Location, path: string): ResultAsync<string, St
 
 /** Reads a regular file of the store no larger than `limit`, by its size first. */
 function readBounded(fs: StoreFs, path: string, limit: number): ResultAsync<Uint8Array, StoreFault> {
-  return fs.lstat(path).andThen((s) =>
-    s.size > limit ? errAsync<Uint8Array, StoreFault>({ code: "file-too-large", path, size: s.size, limit }) : fs.readFile(path),
-  );
+  return fs
+    .lstat(path)
+    .andThen((s) => (s.size > limit ? errAsync<Uint8Array, StoreFault>({ code: "file-too-large", path, size: s.size, limit }) : fs.readFile(path)));
 }
 
 /** Reads one envelope and checks everything the reference's `load` checks. */
-function loadEnvelope(fs: StoreFs, loc: Location, path: string, pathFor: (key: RecordKey) => string, limit: number): ResultAsync<Envelope, StoreFault | RecordFault> {
+function loadEnvelope(
+  fs: StoreFs,
+  loc: Location,
+  path: string,
+  pathFor: (key: RecordKey) => string,
+  limit: number,
+): ResultAsync<Envelope, StoreFault | RecordFault> {
   return guard(fs, loc, path)
     .andThen(() => readBounded(fs, path, limit))
     .andThen((bytes) => decodeUtf8(bytes, path))
@@ -131,7 +140,12 @@ function surveyEnvelopes(fs: StoreFs, loc: Location, load: (path: string) => Res
     .andThen(() => fs.readdir(loc.root))
     .andThen((names) =>
       ResultAsync.fromSafePromise(
-        Promise.all([...names].filter(isEnvelopeName).sort().map(async (name) => ({ path: `${loc.root}/${name}`, got: await load(`${loc.root}/${name}`) }))),
+        Promise.all(
+          [...names]
+            .filter(isEnvelopeName)
+            .sort()
+            .map(async (name) => ({ path: `${loc.root}/${name}`, got: await load(`${loc.root}/${name}`) })),
+        ),
       ),
     )
     .map((all) => ({
@@ -159,13 +173,18 @@ function makeStore(fs: StoreFs, loc: Location, id: LockIdentity, limit: number):
     pathFor,
     exists: (path) =>
       guard(fs, loc, path).andThen(() =>
-        fs.lstat(path).map(() => true).orElse((e) => (e.errno === "ENOENT" ? ok(false) : err<boolean, StoreFault>(e))),
+        fs
+          .lstat(path)
+          .map(() => true)
+          .orElse((e) => (e.errno === "ENOENT" ? ok(false) : err<boolean, StoreFault>(e))),
       ),
     load,
     save: (envelope) => saveEnvelope(fs, loc, envelope, pathFor(recordKey(envelope.record))),
     snapshot: (record) => {
       const { path, bytes } = snapshotFile(loc.root, record);
-      return guard(fs, loc, path).andThen(() => ensureSnapshot(fs, loc.root, path, bytes)).map(() => path);
+      return guard(fs, loc, path)
+        .andThen(() => ensureSnapshot(fs, loc.root, path, bytes))
+        .map(() => path);
     },
     snapshotState: (record) => {
       const { path, bytes } = snapshotFile(loc.root, contentOf(record));

@@ -50,7 +50,12 @@ export function faultyStoreFs(inner: StoreFs, inject: StoreFsFaults): FaultyStor
     writeNew: (p, data, mode) => {
       const before = crashed;
       const r = guard("writeNew", p, () => inner.writeNew(p, data, mode));
-      return crashed && !before ? inner.writeNew(p, data.slice(0, data.length >> 1), mode).andThen(() => r).orElse(() => r) : r;
+      return crashed && !before
+        ? inner
+            .writeNew(p, data.slice(0, data.length >> 1), mode)
+            .andThen(() => r)
+            .orElse(() => r)
+        : r;
     },
     link: (a, b) => guard("link", b, () => inner.link(a, b)),
     rename: (a, b) => guard("rename", b, () => inner.rename(a, b)),

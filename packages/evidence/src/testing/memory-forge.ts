@@ -87,11 +87,7 @@ function lookupIn(s: ForgeState, t: ForgeTarget & { readonly keyHash: string }):
   return ok({ complete, absence_confirmed: complete && matches.length === 0, matches });
 }
 
-async function writeIn(
-  s: ForgeState,
-  w: MemoryForgeWrite,
-  apply: () => Result<number, TransportError>,
-): Promise<Result<number, TransportError>> {
+async function writeIn(s: ForgeState, w: MemoryForgeWrite, apply: () => Result<number, TransportError>): Promise<Result<number, TransportError>> {
   s.writes.push(w.op);
   await s.beforeWrite?.(w);
   const applied = apply();

@@ -113,10 +113,7 @@ function listPage(s: State, res: ServerResponse, url: URL, pr: number): void {
     u.searchParams.set("page", String(p));
     return `<${u.href}>; rel="${rel}"`;
   };
-  const links = [
-    ...(page < last ? [link(page + 1, "next"), link(last, "last")] : []),
-    ...(page > 1 ? [link(1, "first"), link(page - 1, "prev")] : []),
-  ];
+  const links = [...(page < last ? [link(page + 1, "next"), link(last, "last")] : []), ...(page > 1 ? [link(1, "first"), link(page - 1, "prev")] : [])];
   const items = all.slice((page - 1) * perPage, page * perPage).map((c) => commentJson(s, url.origin, c));
   send(res, 200, items, links.length > 0 ? { link: links.join(", ") } : {});
 }

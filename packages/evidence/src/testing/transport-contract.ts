@@ -139,9 +139,7 @@ export function describeTransportContract(name: string, makeHarness: () => Promi
       const id = await createOk(h, KEY_A, bodyFor(KEY_A, "latest"));
       const lookup = await lookupOk(h, KEY_A);
       expect(lookup.complete).toBe(true);
-      expect(lookup.matches.map((c) => c.body).sort()).toEqual(
-        [bodyFor(KEY_A, "earliest"), bodyFor(KEY_A, "latest")].sort(),
-      );
+      expect(lookup.matches.map((c) => c.body).sort()).toEqual([bodyFor(KEY_A, "earliest"), bodyFor(KEY_A, "latest")].sort());
       expect(lookup.matches.some((c) => c.id === id)).toBe(true);
     });
 

@@ -31,10 +31,7 @@ describe("githubTransport options", () => {
     const { fetch, urls } = recordingFetch();
     await githubTransport({ token: "t", repo: "github.com/o/r", fetch }).lookup({ repo: "github.com/o/r", pr: 7, keyHash: KEY });
     await githubTransport({ token: "t", repo: "git.corp.test/o/r", fetch }).read({ repo: "git.corp.test/o/r", pr: 7, commentId: 9 });
-    expect(urls).toEqual([
-      "https://api.github.com/repos/o/r/issues/7/comments?per_page=100",
-      "https://git.corp.test/api/v3/repos/o/r/issues/comments/9",
-    ]);
+    expect(urls).toEqual(["https://api.github.com/repos/o/r/issues/7/comments?per_page=100", "https://git.corp.test/api/v3/repos/o/r/issues/comments/9"]);
   });
 
   test("an explicit baseUrl (GitHub Enterprise) is used, a trailing slash tolerated", async () => {

@@ -43,9 +43,7 @@ async function attempt(cfg: GithubConfig, method: string, url: string, body: unk
     const text = await res.text();
     return { kind: "reply", status: res.status, headers: res.headers, text };
   } catch (e) {
-    const reason = controller.signal.aborted
-      ? `no reply within ${cfg.timeoutMs} ms`
-      : `network error (${e instanceof Error ? e.message : String(e)})`;
+    const reason = controller.signal.aborted ? `no reply within ${cfg.timeoutMs} ms` : `network error (${e instanceof Error ? e.message : String(e)})`;
     return { kind: "failed", reason };
   } finally {
     clearTimeout(timer);
@@ -103,9 +101,7 @@ function classify(raw: Raw, mode: Mode, label: string, now: number): Outcome {
 
 function exchange(cfg: GithubConfig, method: string, url: URL, mode: Mode, body: unknown): ResultAsync<Outcome, never> {
   const label = `${method} ${url.pathname}`;
-  return ResultAsync.fromSafePromise(attempt(cfg, method, url.href, body)).map((raw) =>
-    classify(raw, mode, label, cfg.now()),
-  );
+  return ResultAsync.fromSafePromise(attempt(cfg, method, url.href, body)).map((raw) => classify(raw, mode, label, cfg.now()));
 }
 
 function settle(outcome: Outcome): ResultAsync<GithubReply, TransportError> {
@@ -116,12 +112,7 @@ function settle(outcome: Outcome): ResultAsync<GithubReply, TransportError> {
  * Sends one request to the API. A rate-limited read whose wait is within `maxRetryAfterMs` is
  * repeated once after `sleep`; nothing else is ever repeated, and a write never is.
  */
-export function githubRequest(
-  cfg: GithubConfig,
-  method: "GET" | "POST" | "PATCH",
-  url: URL,
-  body?: unknown,
-): ResultAsync<GithubReply, TransportError> {
+export function githubRequest(cfg: GithubConfig, method: "GET" | "POST" | "PATCH", url: URL, body?: unknown): ResultAsync<GithubReply, TransportError> {
   const mode: Mode = method === "GET" ? "read" : "write";
   return exchange(cfg, method, url, mode, body).andThen((first) => {
     const wait = first.kind === "error" ? first.retryAfterMs : undefined;

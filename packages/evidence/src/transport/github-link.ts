@@ -15,7 +15,10 @@ export function nextLink(header: string | null): Result<string | undefined, stri
       .split(";")
       .map((p) => p.trim())
       .find((p) => /^rel\s*=/i.test(p));
-    const values = (rel ?? "").replace(/^rel\s*=\s*/i, "").replace(/^"|"$/g, "").split(/\s+/);
+    const values = (rel ?? "")
+      .replace(/^rel\s*=\s*/i, "")
+      .replace(/^"|"$/g, "")
+      .split(/\s+/);
     if (!values.some((v) => v.toLowerCase() === "next")) continue;
     if (next !== undefined || m[1] === "") return err(`ambiguous next link in ${JSON.stringify(header.slice(0, 200))}`);
     next = m[1];

@@ -43,9 +43,7 @@ function checkId(commentId: number): Result<number, TransportError> {
 }
 
 function checkKey(keyHash: string): Result<string, TransportError> {
-  return /^[0-9a-f]{64}$/.test(keyHash)
-    ? ok(keyHash)
-    : err(fault("transport-refused", `key hash ${JSON.stringify(keyHash)} is not 64 lowercase hex digits`));
+  return /^[0-9a-f]{64}$/.test(keyHash) ? ok(keyHash) : err(fault("transport-refused", `key hash ${JSON.stringify(keyHash)} is not 64 lowercase hex digits`));
 }
 
 /** A next-page link must stay on the API (the token goes with it). */
@@ -147,16 +145,18 @@ function bind(cfg: GithubConfig): Transport {
         )
         .asyncAndThen(() => {
           const url = apiUrl(cfg, `${repoPath(cfg)}/${t.pr}/comments`);
-          return writing(cfg, writes, t.pr, () => githubRequest(cfg, "POST", url, { body: t.body }))
-            .andThen((reply) => writtenId(cfg, reply.json, `POST ${url.pathname}`));
+          return writing(cfg, writes, t.pr, () => githubRequest(cfg, "POST", url, { body: t.body })).andThen((reply) =>
+            writtenId(cfg, reply.json, `POST ${url.pathname}`),
+          );
         }),
     update: (t) =>
       checkTarget(cfg, t)
         .andThen(() => checkId(t.commentId))
         .asyncAndThen(() => {
           const url = apiUrl(cfg, `${repoPath(cfg)}/comments/${t.commentId}`);
-          return writing(cfg, writes, t.pr, () => githubRequest(cfg, "PATCH", url, { body: t.body }))
-            .andThen((reply) => writtenId(cfg, reply.json, `PATCH ${url.pathname}`));
+          return writing(cfg, writes, t.pr, () => githubRequest(cfg, "PATCH", url, { body: t.body })).andThen((reply) =>
+            writtenId(cfg, reply.json, `PATCH ${url.pathname}`),
+          );
         }),
     read: (t) =>
       checkTarget(cfg, t)

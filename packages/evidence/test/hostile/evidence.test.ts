@@ -85,7 +85,10 @@ describe("decay-evidence: inputs", () => {
 
   test("an invalid --api-url: refused before any request, saying why", async () => {
     const { dir, repo } = await scene();
-    const run = await runBin(BINS.evidence, ["publish", "x.json", "--home", dir, "--github", "owner/repo", "--api-url", "ftp://x"], { cwd: repo, env: { GITHUB_TOKEN: "tok" } });
+    const run = await runBin(BINS.evidence, ["publish", "x.json", "--home", dir, "--github", "owner/repo", "--api-url", "ftp://x"], {
+      cwd: repo,
+      env: { GITHUB_TOKEN: "tok" },
+    });
     expectFault(run, "ftp://x", /its scheme is ftp, not https or http/);
   });
 });

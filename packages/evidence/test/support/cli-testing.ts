@@ -6,9 +6,7 @@ import type { CliIo } from "../../src/cli/io.js";
 import { decayEvidenceMain } from "../../src/cli/main.js";
 
 /** Test-only: an io whose output is collected; `failStdout` makes every stdout write fail. */
-export function memoryIo(
-  opts: { cwd: string; env?: Record<string, string>; stdin?: string; failStdout?: boolean } & Pick<Partial<CliIo>, "transport">,
-) {
+export function memoryIo(opts: { cwd: string; env?: Record<string, string>; stdin?: string; failStdout?: boolean } & Pick<Partial<CliIo>, "transport">) {
   const out: string[] = [];
   const errs: string[] = [];
   const io: CliIo = {

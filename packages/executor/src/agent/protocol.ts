@@ -80,9 +80,7 @@ export const WorkReply = z.object({ tokens, summary: z.string() }).strict();
 export type WorkReply = z.infer<typeof WorkReply>;
 
 /** A `diagnose` reply: a cause, a fix, and its declared effect on acceptance. */
-export const DiagnoseReply = z
-  .object({ tokens, cause: z.string().min(1), fix: z.string().min(1), acceptance_effect: AcceptanceEffect })
-  .strict();
+export const DiagnoseReply = z.object({ tokens, cause: z.string().min(1), fix: z.string().min(1), acceptance_effect: AcceptanceEffect }).strict();
 /** A `diagnose` reply. */
 export type DiagnoseReply = z.infer<typeof DiagnoseReply>;
 
@@ -92,7 +90,11 @@ export const AdjudicateReply = z.object({ tokens, chosen: z.number().int().min(0
 export type AdjudicateReply = z.infer<typeof AdjudicateReply>;
 
 /** Any reply, whatever the role (the JSON Schema in schemas/agent-reply.schema.json); the run checks the one of the request's role. */
-export const AgentReply = z.union([WorkReply, DiagnoseReply, AdjudicateReply]).describe("The one JSON reply an agent prints on stdout (docs/agent-protocol.md): execute/fix print a WorkReply, diagnose a DiagnoseReply, adjudicate an AdjudicateReply.");
+export const AgentReply = z
+  .union([WorkReply, DiagnoseReply, AdjudicateReply])
+  .describe(
+    "The one JSON reply an agent prints on stdout (docs/agent-protocol.md): execute/fix print a WorkReply, diagnose a DiagnoseReply, adjudicate an AdjudicateReply.",
+  );
 /** Any reply. */
 export type AgentReply = z.infer<typeof AgentReply>;
 

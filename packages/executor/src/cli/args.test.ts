@@ -26,10 +26,31 @@ describe("splitCommand", () => {
 
 describe("parseInvocation", () => {
   test("reads run's flags, with defaults", () => {
-    const inv = parseInvocation(["run", "p.md", "--agent", "node a.mjs s.json", "--budget", "4", "--token-target", "9000", "--include-optional"])._unsafeUnwrap();
+    const inv = parseInvocation([
+      "run",
+      "p.md",
+      "--agent",
+      "node a.mjs s.json",
+      "--budget",
+      "4",
+      "--token-target",
+      "9000",
+      "--include-optional",
+    ])._unsafeUnwrap();
     expect(inv).toEqual({
       command: "run",
-      flags: { file: "p.md", repo: undefined, includeOptional: true, cleanRoom: "clone", setup: undefined, assumptions: undefined, json: false, agent: ["node", "a.mjs", "s.json"], budget: 4, tokenTarget: 9000 },
+      flags: {
+        file: "p.md",
+        repo: undefined,
+        includeOptional: true,
+        cleanRoom: "clone",
+        setup: undefined,
+        assumptions: undefined,
+        json: false,
+        agent: ["node", "a.mjs", "s.json"],
+        budget: 4,
+        tokenTarget: 9000,
+      },
     });
   });
 

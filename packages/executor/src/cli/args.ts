@@ -105,7 +105,15 @@ function verifyFlags(v: Values, file: string): Result<VerifyFlags, UsageFault> {
   if (room !== "clone" && room !== "worktree" && room !== "isomorphic") {
     return usage("--clean-room", `--clean-room must be clone, worktree or isomorphic, not ${JSON.stringify(room)}`);
   }
-  return ok({ file, repo: v.repo, includeOptional: v["include-optional"] === true, cleanRoom: room, setup: v.setup, assumptions: v.assumptions, json: v.json === true });
+  return ok({
+    file,
+    repo: v.repo,
+    includeOptional: v["include-optional"] === true,
+    cleanRoom: room,
+    setup: v.setup,
+    assumptions: v.assumptions,
+    json: v.json === true,
+  });
 }
 
 function runFlags(v: Values, file: string): Result<RunFlags, UsageFault> {
@@ -114,7 +122,9 @@ function runFlags(v: Values, file: string): Result<RunFlags, UsageFault> {
   if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(v.agent)}: ${agent.error}`);
   return verifyFlags(v, file).andThen((base) =>
     count("--budget", v.budget).andThen((budget) =>
-      count("--token-target", v["token-target"]).map((tokenTarget): RunFlags => ({ ...base, agent: agent.value, budget, tokenTarget, ...(v.durable === undefined ? {} : { durable: v.durable }) })),
+      count("--token-target", v["token-target"]).map(
+        (tokenTarget): RunFlags => ({ ...base, agent: agent.value, budget, tokenTarget, ...(v.durable === undefined ? {} : { durable: v.durable }) }),
+      ),
     ),
   );
 }

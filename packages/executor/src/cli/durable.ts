@@ -27,7 +27,9 @@ async function baseOf(io: CliIo, repo: string): Promise<string | null> {
   const branch = await systemGit({ dir: repo, env: io.env }).defaultBranch();
   if (branch.isErr() || branch.value === null) return null;
   return new Promise((done) =>
-    execFile("git", ["rev-parse", "--verify", "--quiet", `refs/heads/${branch.value}^{commit}`], { cwd: repo }, (e, out) => done(e === null ? out.trim() : null)),
+    execFile("git", ["rev-parse", "--verify", "--quiet", `refs/heads/${branch.value}^{commit}`], { cwd: repo }, (e, out) =>
+      done(e === null ? out.trim() : null),
+    ),
   );
 }
 

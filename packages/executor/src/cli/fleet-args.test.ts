@@ -5,17 +5,46 @@ const URL = ["--database-url", "postgresql://db/decay"];
 
 describe("parseFleet", () => {
   it("reads a worker's flags, the workspace defaulting to decay-work", () => {
-    const inv = parseFleet(["worker", ...URL, "--executor-id", "w1", "--app-version", "2026.12.1", "--concurrency", "3", "--agent", "claude-agent --fast"])._unsafeUnwrap();
+    const inv = parseFleet([
+      "worker",
+      ...URL,
+      "--executor-id",
+      "w1",
+      "--app-version",
+      "2026.12.1",
+      "--concurrency",
+      "3",
+      "--agent",
+      "claude-agent --fast",
+    ])._unsafeUnwrap();
     expect(inv).toEqual({
       command: "worker",
-      flags: { databaseUrl: "postgresql://db/decay", executorId: "w1", appVersion: "2026.12.1", concurrency: 3, workspace: "decay-work", agent: ["claude-agent", "--fast"], cleanRoom: "clone", bundle: undefined, queue: undefined },
+      flags: {
+        databaseUrl: "postgresql://db/decay",
+        executorId: "w1",
+        appVersion: "2026.12.1",
+        concurrency: 3,
+        workspace: "decay-work",
+        agent: ["claude-agent", "--fast"],
+        cleanRoom: "clone",
+        bundle: undefined,
+        queue: undefined,
+      },
     });
   });
 
   it("reads enqueue and runs, show ID included", () => {
-    expect(parseFleet(["enqueue", "p.plan.md", "--repo", "https://git.example/r.git", ...URL, "--json"])._unsafeUnwrap()).toMatchObject({ command: "enqueue", flags: { file: "p.plan.md", repo: "https://git.example/r.git", json: true } });
+    expect(parseFleet(["enqueue", "p.plan.md", "--repo", "https://git.example/r.git", ...URL, "--json"])._unsafeUnwrap()).toMatchObject({
+      command: "enqueue",
+      flags: { file: "p.plan.md", repo: "https://git.example/r.git", json: true },
+    });
     expect(parseFleet(["runs", ...URL])._unsafeUnwrap()).toEqual({ command: "runs", databaseUrl: "postgresql://db/decay", id: null, json: false });
-    expect(parseFleet(["runs", "show", "p-123", ...URL, "--json"])._unsafeUnwrap()).toEqual({ command: "runs", databaseUrl: "postgresql://db/decay", id: "p-123", json: true });
+    expect(parseFleet(["runs", "show", "p-123", ...URL, "--json"])._unsafeUnwrap()).toEqual({
+      command: "runs",
+      databaseUrl: "postgresql://db/decay",
+      id: "p-123",
+      json: true,
+    });
   });
 
   it.each([

@@ -76,29 +76,42 @@ function count(flag: string, text: string | undefined): Result<number | undefine
 
 function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
   const room = v["clean-room"] ?? "clone";
-  if (room !== "clone" && room !== "worktree" && room !== "isomorphic") return usage("--clean-room", `--clean-room must be clone, worktree or isomorphic, not ${JSON.stringify(room)}`);
+  if (room !== "clone" && room !== "worktree" && room !== "isomorphic")
+    return usage("--clean-room", `--clean-room must be clone, worktree or isomorphic, not ${JSON.stringify(room)}`);
   const agentText = needed(v, "agent", "worker");
   if (agentText.isErr()) return err(agentText.error);
   const agent = splitCommand(agentText.value);
   if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(agentText.value)}: ${agent.error}`);
-  return Result.combine([needed(v, "database-url", "worker"), needed(v, "executor-id", "worker"), needed(v, "app-version", "worker")]).andThen(([databaseUrl, executorId, appVersion]) =>
-    count("--concurrency", v.concurrency).map((concurrency): WorkerFlags => ({
-      databaseUrl,
-      executorId,
-      appVersion,
-      concurrency,
-      workspace: v.workspace ?? "decay-work",
-      agent: agent.value,
-      cleanRoom: room as RoomKind,
-      bundle: v.bundle,
-      queue: v.queue,
-    })),
+  return Result.combine([needed(v, "database-url", "worker"), needed(v, "executor-id", "worker"), needed(v, "app-version", "worker")]).andThen(
+    ([databaseUrl, executorId, appVersion]) =>
+      count("--concurrency", v.concurrency).map(
+        (concurrency): WorkerFlags => ({
+          databaseUrl,
+          executorId,
+          appVersion,
+          concurrency,
+          workspace: v.workspace ?? "decay-work",
+          agent: agent.value,
+          cleanRoom: room as RoomKind,
+          bundle: v.bundle,
+          queue: v.queue,
+        }),
+      ),
   );
 }
 
 function enqueueFlags(v: Values, file: string): Result<EnqueueFlags, UsageFault> {
   return Result.combine([needed(v, "database-url", "enqueue"), needed(v, "repo", "enqueue")]).andThen(([databaseUrl, repo]) =>
-    count("--budget", v.budget).map((budget) => ({ file, databaseUrl, repo, queue: v.queue, includeOptional: v["include-optional"] === true, budget, setup: v.setup, json: v.json === true })),
+    count("--budget", v.budget).map((budget) => ({
+      file,
+      databaseUrl,
+      repo,
+      queue: v.queue,
+      includeOptional: v["include-optional"] === true,
+      budget,
+      setup: v.setup,
+      json: v.json === true,
+    })),
   );
 }
 
@@ -118,7 +131,10 @@ export function parseFleet(argv: readonly string[]): Result<FleetInvocation, Usa
     const allowed = ALLOWED[command ?? ""] ?? [];
     const stray = Object.keys(values).find((k) => !allowed.includes(k));
     if (stray !== undefined) return usage(`--${stray}`, `--${stray} is not an option of decay ${command}`);
-    if (command === "worker") return rest.length === 0 ? workerFlags(values).map((flags) => ({ command, flags })) : usage(command, `decay worker takes no arguments, given ${rest.join(" ")}`);
+    if (command === "worker")
+      return rest.length === 0
+        ? workerFlags(values).map((flags) => ({ command, flags }))
+        : usage(command, `decay worker takes no arguments, given ${rest.join(" ")}`);
     if (command === "enqueue") {
       if (rest.length !== 1) return usage(command, `decay enqueue takes one PLAN.md or contract.md, given ${rest.length === 0 ? "none" : rest.join(" ")}`);
       return enqueueFlags(values, rest[0] as string).map((flags) => ({ command, flags }));

@@ -69,8 +69,17 @@ async function enqueue(io: CliIo, dbos: Dbos, flags: EnqueueFlags): Promise<R> {
   const base = await remoteHead(io, source);
   if (base.isErr()) return err(base.error);
   const { contract, planText } = loaded.value;
-  const settings = Object.fromEntries(Object.entries({ includeOptional: flags.includeOptional || undefined, attemptBudget: flags.budget, setup: flags.setup }).filter(([, v]) => v !== undefined));
-  const job = { contract: renderContract(contract), planText: planText && new TextDecoder().decode(planText), repo: source, base: base.value, plan: contract.plan, settings };
+  const settings = Object.fromEntries(
+    Object.entries({ includeOptional: flags.includeOptional || undefined, attemptBudget: flags.budget, setup: flags.setup }).filter(([, v]) => v !== undefined),
+  );
+  const job = {
+    contract: renderContract(contract),
+    planText: planText && new TextDecoder().decode(planText),
+    repo: source,
+    base: base.value,
+    plan: contract.plan,
+    settings,
+  };
   const client = await dbos.dbosClient({ databaseUrl: flags.databaseUrl, queue: flags.queue });
   if (client.isErr()) return err({ code: "dbos", fault: client.error });
   const out = await client.value.enqueue(job);
@@ -88,7 +97,13 @@ export function summaryLine(r: RunSummary): string {
 
 /** One run in full for people: where its branch is, its steps and REPORT.md. */
 export function detailText(d: RunDetail): string {
-  const head = [`run ${d.id}`, `plan: ${d.plan}`, `repository: ${d.repo}`, `status: ${d.status}${d.outcome ? ` (${d.outcome})` : ""}`, `worker: ${d.worker ?? "-"}`];
+  const head = [
+    `run ${d.id}`,
+    `plan: ${d.plan}`,
+    `repository: ${d.repo}`,
+    `status: ${d.status}${d.outcome ? ` (${d.outcome})` : ""}`,
+    `worker: ${d.worker ?? "-"}`,
+  ];
   head.push(`branch: ${d.branch ?? "-"} in ${d.dir ?? "-"}`, `steps: ${d.stepNames.length}`);
   if (d.result?.bundle) head.push(`bundle: ${d.result.bundle}`);
   return `${head.join("\n")}\n${d.result?.reportMd ? `\n${d.result.reportMd}` : ""}`;

@@ -26,21 +26,34 @@ function plan(sub: keyof typeof SPECS, positionals: readonly string[]): Result<s
 }
 
 function resume(rest: readonly string[]): Result<JournalCommand, CliFault> {
-  return parseArgv(rest, SPECS.resume).mapErr(argFault).andThen(({ values: v, positionals }) =>
-    plan("resume", positionals).andThen((file): Result<JournalCommand, CliFault> =>
-      v.repo === undefined ? err(usage("journal resume needs --repo DIR")) : ok({ kind: "resume", plan: file, repo: v.repo, write: v.write === true, spec: v.spec ?? null }),
-    ),
-  );
+  return parseArgv(rest, SPECS.resume)
+    .mapErr(argFault)
+    .andThen(({ values: v, positionals }) =>
+      plan("resume", positionals).andThen(
+        (file): Result<JournalCommand, CliFault> =>
+          v.repo === undefined
+            ? err(usage("journal resume needs --repo DIR"))
+            : ok({ kind: "resume", plan: file, repo: v.repo, write: v.write === true, spec: v.spec ?? null }),
+      ),
+    );
 }
 
 function next(rest: readonly string[]): Result<JournalCommand, CliFault> {
-  return parseArgv(rest, SPECS.next).mapErr(argFault).andThen(({ values: v, positionals }) =>
-    plan("next", positionals).andThen((file): Result<JournalCommand, CliFault> => {
-      const host = v.host;
-      if (host !== undefined && host !== "claude" && host !== "codex") return err(usage(`--host takes claude or codex, not ${host}`));
-      return ok({ kind: "next", plan: file, repo: v.repo ?? null, spec: v.spec ?? null, invocation: host === "claude" ? "/" : host === "codex" ? "$" : null });
-    }),
-  );
+  return parseArgv(rest, SPECS.next)
+    .mapErr(argFault)
+    .andThen(({ values: v, positionals }) =>
+      plan("next", positionals).andThen((file): Result<JournalCommand, CliFault> => {
+        const host = v.host;
+        if (host !== undefined && host !== "claude" && host !== "codex") return err(usage(`--host takes claude or codex, not ${host}`));
+        return ok({
+          kind: "next",
+          plan: file,
+          repo: v.repo ?? null,
+          spec: v.spec ?? null,
+          invocation: host === "claude" ? "/" : host === "codex" ? "$" : null,
+        });
+      }),
+    );
 }
 
 /** Parse the arguments after `decay journal`. */
@@ -51,7 +64,9 @@ export function parseJournalArgs(argv: readonly string[]): Result<JournalCommand
   if (asks(rest, "--help", "-h")) return ok({ kind: "help" });
   if (sub === "resume") return resume(rest);
   if (sub === "next") return next(rest);
-  return parseArgv(rest, SPECS.show).mapErr(argFault).andThen(({ positionals }) => plan("show", positionals).map((file): JournalCommand => ({ kind: "show", plan: file })));
+  return parseArgv(rest, SPECS.show)
+    .mapErr(argFault)
+    .andThen(({ positionals }) => plan("show", positionals).map((file): JournalCommand => ({ kind: "show", plan: file })));
 }
 
 /** `decay journal --help`. */

@@ -32,13 +32,15 @@ interface Loaded {
 
 function readText(io: StdStreams, input: string): ResultAsync<string, CliFault> {
   const path = inputName(input);
-  return readBounded(io, input).mapErr((r): CliFault => ({ code: "file-unreadable", path, reason: r.reason })).andThen((bytes) => {
-    try {
-      return okAsync(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-    } catch {
-      return errAsync<string, CliFault>({ code: "file-not-utf8", path });
-    }
-  });
+  return readBounded(io, input)
+    .mapErr((r): CliFault => ({ code: "file-unreadable", path, reason: r.reason }))
+    .andThen((bytes) => {
+      try {
+        return okAsync(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      } catch {
+        return errAsync<string, CliFault>({ code: "file-not-utf8", path });
+      }
+    });
 }
 
 function load(io: StdStreams, input: string): ResultAsync<Loaded, CliFault> {
@@ -60,7 +62,9 @@ function loadSpec(io: StdStreams, plan: TaskPlan, repo: string | null, spec: str
 function show(l: Loaded): string {
   const states = taskStates(l.plan, l.record);
   const lines = l.plan.tasks.map((t) => `Task ${t.n}: ${renderTaskState(states.get(t.n) ?? { state: "pending" })}`);
-  const findings = checkInterfaces(l.plan).map((f) => `interface: Task ${f.task} consumes ${f.consumes}: ${f.issue}${f.from === null ? "" : ` (Task ${f.from})`}`);
+  const findings = checkInterfaces(l.plan).map(
+    (f) => `interface: Task ${f.task} consumes ${f.consumes}: ${f.issue}${f.from === null ? "" : ` (Task ${f.from})`}`,
+  );
   return [...lines, "", ...checklist(l.plan, l.record), ...(findings.length > 0 ? ["", ...findings] : [])].join("\n") + "\n";
 }
 
@@ -68,7 +72,8 @@ function describeResume(r: Resume, l: Loaded, next: string): string {
   const out: string[] = [];
   if (r.fresh) out.push("fresh start (Base: unset): no task state changes");
   for (const c of r.changes) out.push(`Task ${c.n}: ${c.from.state} -> ${c.to.state}`);
-  for (const rc of r.rechecks) out.push(`recheck Task ${rc.n} ${rc.field} \`${rc.command}\`: ${rc.passed ? "passed" : `failed (exit ${rc.exit ?? "by signal"})`}`);
+  for (const rc of r.rechecks)
+    out.push(`recheck Task ${rc.n} ${rc.field} \`${rc.command}\`: ${rc.passed ? "passed" : `failed (exit ${rc.exit ?? "by signal"})`}`);
   for (const rl of r.rulings) out.push(`Ruling: ${rl.text}`);
   for (const w of r.waiting) out.push(`waiting: Task ${w.n} is rechecked once Task ${w.after} is done`);
   for (const o of r.openRulings) out.push(`open: Ruling: ${o}`);
@@ -120,7 +125,9 @@ function run(io: JournalIo, cmd: JournalCommand): ResultAsync<string, CliFault> 
       return load(io, cmd.plan).map(show);
     case "next":
       return load(io, cmd.plan).andThen((l) =>
-        loadSpec(io, l.plan, cmd.repo, cmd.spec).map((spec) => `${nextStep({ plan: l.plan, record: l.record, spec, ...(cmd.invocation ? { invocation: cmd.invocation } : {}) })}\n`),
+        loadSpec(io, l.plan, cmd.repo, cmd.spec).map(
+          (spec) => `${nextStep({ plan: l.plan, record: l.record, spec, ...(cmd.invocation ? { invocation: cmd.invocation } : {}) })}\n`,
+        ),
       );
     case "resume":
       return resume(io, cmd);

@@ -107,6 +107,10 @@ export function agentProgram(cwd: string, env: Readonly<Record<string, string | 
     const path = resolve(cwd, command);
     return executable(path) ? ok(path) : err({ code: "agent-not-found", command, reason: "is not an executable file" });
   }
-  const found = (env.PATH ?? "").split(delimiter).filter((d) => d !== "").map((d) => join(d, command)).find(executable);
+  const found = (env.PATH ?? "")
+    .split(delimiter)
+    .filter((d) => d !== "")
+    .map((d) => join(d, command))
+    .find(executable);
   return found === undefined ? err({ code: "agent-not-found", command, reason: "is not a command on PATH" }) : ok(found);
 }

@@ -23,9 +23,11 @@ function ordered(out: CliWriter) {
   let failed: string | null = null;
   return {
     write(text: string) {
-      chain = chain.then(() => out.write(text)).catch((e: unknown) => {
-        failed ??= e instanceof Error ? e.message : String(e);
-      });
+      chain = chain
+        .then(() => out.write(text))
+        .catch((e: unknown) => {
+          failed ??= e instanceof Error ? e.message : String(e);
+        });
     },
     done: async () => {
       await chain;

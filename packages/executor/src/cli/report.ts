@@ -23,7 +23,10 @@ function workspaceOf(dir: string, given: string): Result<string, CliFault> {
     // not a repository with runs either
   }
   if (runs.length === 1) return ok(join(dir, ".plan-runs", runs[0] as string));
-  const reason = runs.length > 1 ? `holds several runs (${runs.join(", ")}): name one, e.g. ${join(given, ".plan-runs", runs[0] as string)}` : "holds no REPORT.md (neither a run's workspace nor a repository with one run)";
+  const reason =
+    runs.length > 1
+      ? `holds several runs (${runs.join(", ")}): name one, e.g. ${join(given, ".plan-runs", runs[0] as string)}`
+      : "holds no REPORT.md (neither a run's workspace nor a repository with one run)";
   return err({ code: "read-failed", file: given, reason });
 }
 

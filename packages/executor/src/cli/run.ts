@@ -20,7 +20,11 @@ export const quoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : 
 export function progressFor(io: CliIo, flags: RunFlags, loaded: Loaded): Progress {
   if (flags.json) return jsonProgress(io.stdout);
   const ci = io.env.CI !== undefined && io.env.CI !== "" && io.env.CI !== "false";
-  if (io.live !== undefined && !ci) return liveProgress(io.live, loaded.contract.stages.map((s) => ({ id: s.id, title: s.title })));
+  if (io.live !== undefined && !ci)
+    return liveProgress(
+      io.live,
+      loaded.contract.stages.map((s) => ({ id: s.id, title: s.title })),
+    );
   return plainProgress(io.stdout);
 }
 
@@ -57,7 +61,13 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
 }
 
 /** The end of a run for people or programs: the summary or the report, and the exit code. */
-export async function ended(io: CliIo, flags: RunFlags, repo: string, progress: Progress, result: Result<RunReport, ExecFault>): Promise<Result<number, CliFault>> {
+export async function ended(
+  io: CliIo,
+  flags: RunFlags,
+  repo: string,
+  progress: Progress,
+  result: Result<RunReport, ExecFault>,
+): Promise<Result<number, CliFault>> {
   const broken = await progress.close();
   if (broken !== null) return err({ code: "write-failed", file: "<stdout>", reason: broken });
   if (result.isErr()) {

@@ -23,7 +23,11 @@ export interface DbosClient {
  * A client of the database at `databaseUrl`. Runs it enqueues carry no application version: the
  * workers on the latest registered version take them (docs/fleet.md).
  */
-export function dbosClient(options: { readonly databaseUrl: string; readonly queue?: string; readonly applicationName?: string }): ResultAsync<DbosClient, DbosFault> {
+export function dbosClient(options: {
+  readonly databaseUrl: string;
+  readonly queue?: string;
+  readonly applicationName?: string;
+}): ResultAsync<DbosClient, DbosFault> {
   const database = redactUrl(options.databaseUrl);
   const failed = (e: unknown): DbosFault => ({ code: "database-failed", database, reason: thrown(e) });
   const silent = { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined };
@@ -31,25 +35,24 @@ export function dbosClient(options: { readonly databaseUrl: string; readonly que
   return probeDatabase(options.databaseUrl)
     .andThen(() => ResultAsync.fromPromise(DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName, logger: silent }), failed))
     .map((client): DbosClient => {
-    const enqueue = (job: RunJob) => {
-      const parsed = RunJob.safeParse(job);
-      if (!parsed.success) return errAsync<{ id: string; existed: boolean }, DbosFault>({ code: "job-invalid", issue: parsed.error.message });
-      const id = runIdOf(parsed.data);
-      return ResultAsync.fromPromise(
-        (async () => {
-          const existed = (await client.getWorkflow(id)) !== undefined;
-          await client.enqueue({ workflowName: WORKFLOW_NAME, queueName: options.queue ?? DEFAULT_QUEUE, workflowID: id, applicationName }, parsed.data);
-          return { id, existed };
-        })(),
-        failed,
-      );
-    };
-    return {
-      enqueue,
-      runs: () => listRuns(client),
-      run: (id) => showRun(client, id),
-      close: () => client.destroy(),
-    };
-  });
+      const enqueue = (job: RunJob) => {
+        const parsed = RunJob.safeParse(job);
+        if (!parsed.success) return errAsync<{ id: string; existed: boolean }, DbosFault>({ code: "job-invalid", issue: parsed.error.message });
+        const id = runIdOf(parsed.data);
+        return ResultAsync.fromPromise(
+          (async () => {
+            const existed = (await client.getWorkflow(id)) !== undefined;
+            await client.enqueue({ workflowName: WORKFLOW_NAME, queueName: options.queue ?? DEFAULT_QUEUE, workflowID: id, applicationName }, parsed.data);
+            return { id, existed };
+          })(),
+          failed,
+        );
+      };
+      return {
+        enqueue,
+        runs: () => listRuns(client),
+        run: (id) => showRun(client, id),
+        close: () => client.destroy(),
+      };
+    });
 }
-

@@ -65,7 +65,9 @@ export function holdExecutorId(url: string, executorId: string): ResultAsync<Ide
     (e): DbosFault => ({ code: "database-failed", database, reason: thrown(e) }),
   ).andThen((held) => {
     if (!held) {
-      return ResultAsync.fromSafePromise(client.end().catch(() => undefined)).andThen(() => errAsync<IdentityLock, DbosFault>({ code: "executor-id-taken", executorId }));
+      return ResultAsync.fromSafePromise(client.end().catch(() => undefined)).andThen(() =>
+        errAsync<IdentityLock, DbosFault>({ code: "executor-id-taken", executorId }),
+      );
     }
     return okAsync({
       alone: async <T>(fn: () => Promise<T>) => {

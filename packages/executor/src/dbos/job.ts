@@ -25,7 +25,10 @@ export const RunJob = z.object({
   /** A path or git URL every worker can clone or fetch from; in embedded mode, the working directory itself. */
   repo: z.string().min(1),
   /** The commit the run starts from; null: the repository as it stands. */
-  base: z.string().regex(/^[0-9a-f]{40}$/).nullable(),
+  base: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .nullable(),
   /** The plan file's path in the contract, for listings. */
   plan: z.string().min(1),
   settings: JobSettings.default({}),
@@ -38,7 +41,9 @@ export type RunJob = z.infer<typeof RunJob>;
  */
 export function runIdOf(job: Pick<RunJob, "contract" | "repo" | "base" | "plan">): string {
   const contractHash = createHash("sha256").update(job.contract).digest("hex");
-  const digest = createHash("sha256").update(`${contractHash}\n${job.repo}\n${job.base ?? "-"}\n`).digest("hex");
+  const digest = createHash("sha256")
+    .update(`${contractHash}\n${job.repo}\n${job.base ?? "-"}\n`)
+    .digest("hex");
   return `${slugOf(job.plan)}-${digest.slice(0, 20)}`;
 }
 

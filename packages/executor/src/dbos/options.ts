@@ -8,7 +8,9 @@ import type { Bundle, Checkout, PortsFor, Results } from "./workflow.js";
 export const DEFAULT_QUEUE = "decay-runs";
 
 /** Where DBOS keeps its state: a Postgres server (fleet) or PGlite in a data directory of this process (embedded, experimental). */
-export type DbosTarget = { readonly databaseUrl: string; readonly embedded?: undefined } | { readonly embedded: { readonly dataDir: string }; readonly databaseUrl?: undefined };
+export type DbosTarget =
+  | { readonly databaseUrl: string; readonly embedded?: undefined }
+  | { readonly embedded: { readonly dataDir: string }; readonly databaseUrl?: undefined };
 
 /** Options of `dbosRunner`. */
 export type DbosRunnerOptions = DbosTarget & {
@@ -33,7 +35,10 @@ export type DbosRunnerOptions = DbosTarget & {
 };
 
 const Checked = z.object({
-  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
   embedded: z.object({ dataDir: z.string().min(1, "needs a data directory") }).optional(),
   executorId: z
     .string()
@@ -42,7 +47,14 @@ const Checked = z.object({
     .refine((id) => id !== "local", "must not be DBOS's default `local`: give each worker its own id"),
   appVersion: z.string().min(1, "is required: the version runs in flight resume on"),
   queue: z
-    .object({ name: z.string().regex(/^[A-Za-z0-9._-]+$/).optional(), concurrency: z.number().int().min(1).optional(), workerConcurrency: z.number().int().min(1).optional() })
+    .object({
+      name: z
+        .string()
+        .regex(/^[A-Za-z0-9._-]+$/)
+        .optional(),
+      concurrency: z.number().int().min(1).optional(),
+      workerConcurrency: z.number().int().min(1).optional(),
+    })
     .optional(),
 });
 

@@ -52,14 +52,21 @@ interface Database {
 }
 
 function database(options: DbosRunnerOptions): ResultAsync<Database, DbosFault> {
-  if (options.embedded !== undefined) return startEmbedded(options.embedded.dataDir).map((e) => ({ url: e.url, stops: [() => e.close()], alone: (fn) => fn() }));
+  if (options.embedded !== undefined)
+    return startEmbedded(options.embedded.dataDir).map((e) => ({ url: e.url, stops: [() => e.close()], alone: (fn) => fn() }));
   const url = options.databaseUrl as string;
   return holdExecutorId(url, options.executorId).map((lock) => ({ url, stops: [() => lock.release()], alone: (fn) => lock.alone(fn) }));
 }
 
 async function launchDbos(options: DbosRunnerOptions, url: string, listening: boolean): Promise<(job: RunJob) => Promise<RunOutcome>> {
   const workflow = DBOS.registerWorkflow(
-    decayWorkflow({ executorId: options.executorId, ports: options.ports, checkout: options.checkout ?? inPlace, results: options.results ?? readReportMd, bundle: options.bundle }),
+    decayWorkflow({
+      executorId: options.executorId,
+      ports: options.ports,
+      checkout: options.checkout ?? inPlace,
+      results: options.results ?? readReportMd,
+      bundle: options.bundle,
+    }),
     { name: WORKFLOW_NAME },
   );
   const queue = options.queue?.name ?? DEFAULT_QUEUE;
@@ -87,7 +94,10 @@ function launch(options: DbosRunnerOptions, listening: boolean): ResultAsync<Lau
       await DBOS.shutdown({ deregister: true }).catch(() => undefined);
       for (const stop of stops) await stop();
     };
-    return ResultAsync.fromPromise(alone(() => launchDbos(options, url, listening)), (e): DbosFault => ({ code: "database-failed", database: redactUrl(url), reason: thrown(e) }))
+    return ResultAsync.fromPromise(
+      alone(() => launchDbos(options, url, listening)),
+      (e): DbosFault => ({ code: "database-failed", database: redactUrl(url), reason: thrown(e) }),
+    )
       .map((workflow): Launched => ({ listening, workflow, stop: stopAll }))
       .orElse((fault) => ResultAsync.fromSafePromise(stopAll()).andThen(() => errAsync<Launched, DbosFault>(fault)));
   });
@@ -109,12 +119,17 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
     if (checked.isErr()) return errAsync(checked.error);
     const once = launched ?? Promise.resolve(launch(options, listening));
     launched = once;
-    return new ResultAsync(once).andThen((l) => (listening && !l.listening ? errAsync<Launched, DbosFault>({ code: "not-a-worker", executorId: options.executorId }) : okAsync(l)));
+    return new ResultAsync(once).andThen((l) =>
+      listening && !l.listening ? errAsync<Launched, DbosFault>({ code: "not-a-worker", executorId: options.executorId }) : okAsync(l),
+    );
   };
   const start = (job: RunJob, queueName: string | undefined) =>
     ensure(false).andThen((l) => {
       const id = runIdOf(job);
-      return ResultAsync.fromPromise(DBOS.startWorkflow(l.workflow, { workflowID: id, queueName })(job), (e): DbosFault => ({ code: "run-failed", id, reason: thrown(e) }));
+      return ResultAsync.fromPromise(
+        DBOS.startWorkflow(l.workflow, { workflowID: id, queueName })(job),
+        (e): DbosFault => ({ code: "run-failed", id, reason: thrown(e) }),
+      );
     });
   const queueName = options.queue?.name ?? DEFAULT_QUEUE;
   function status(): ResultAsync<RunSummary[], DbosFault>;
@@ -130,7 +145,9 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
         .andThen((handle) => ResultAsync.fromPromise(handle.getResult(), (e): DbosFault => ({ code: "run-failed", id: handle.workflowID, reason: thrown(e) })))
         .andThen((out) => {
           const parsed = RunOutcome.safeParse(out);
-          return parsed.success ? ok(parsed.data) : err<RunOutcome, DbosFault>({ code: "run-failed", id: "?", reason: "the workflow's output is not a run outcome" });
+          return parsed.success
+            ? ok(parsed.data)
+            : err<RunOutcome, DbosFault>({ code: "run-failed", id: "?", reason: "the workflow's output is not a run outcome" });
         }),
     enqueue: (job) =>
       okAsync(undefined)

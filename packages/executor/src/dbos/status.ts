@@ -82,7 +82,13 @@ export function showRun(dbos: Inspector, id: string): ResultAsync<RunDetail, Dbo
       const out = RunOutcome.safeParse(w.output);
       const checkout = steps.find((s) => s.name === "checkout")?.output as { ok?: boolean; value?: unknown } | undefined;
       const dir = out.success ? out.data.dir : checkout?.ok === true && typeof checkout.value === "string" ? checkout.value : null;
-      return { ...summaryOf(w, steps), dir, branch: out.success ? out.data.branch : null, result: out.success ? out.data : null, stepNames: steps.map((s) => s.name) };
+      return {
+        ...summaryOf(w, steps),
+        dir,
+        branch: out.success ? out.data.branch : null,
+        result: out.success ? out.data : null,
+        stepNames: steps.map((s) => s.name),
+      };
     })(),
     (e): DbosFault => ({ code: "database-failed", database: "system database", reason: thrown(e) }),
   ).andThen((d): Result<RunDetail, DbosFault> => (d === null ? err({ code: "run-unknown", id }) : ok(d)));

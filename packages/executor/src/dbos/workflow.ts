@@ -43,10 +43,13 @@ export const dbosSteps: StepContext = {
 };
 
 async function stepResult<T>(name: string, fn: () => Promise<Result<T, ExecFault>>): Promise<Result<T, ExecFault>> {
-  const out = await DBOS.runStep(async (): Promise<StepOutcome<T>> => {
-    const r = await fn();
-    return r.isOk() ? { ok: true, value: r.value } : { ok: false, fault: r.error };
-  }, { name });
+  const out = await DBOS.runStep(
+    async (): Promise<StepOutcome<T>> => {
+      const r = await fn();
+      return r.isOk() ? { ok: true, value: r.value } : { ok: false, fault: r.error };
+    },
+    { name },
+  );
   return out.ok ? ok(out.value) : err(out.fault);
 }
 
@@ -66,7 +69,16 @@ export function decayWorkflow(deps: WorkflowDeps): (input: RunJob) => Promise<Ru
     const at = { ...base, dir: dir.value, branch };
     const { includeOptional, attemptBudget, tokenTarget, setup, assumptions } = job.settings;
     const ports = deps.ports(job, dir.value, id);
-    const result = await runPlan(contract.value, { ...ports, runner: dbosSteps, planText: job.planText, includeOptional, attemptBudget, tokenTarget, setup, assumptions });
+    const result = await runPlan(contract.value, {
+      ...ports,
+      runner: dbosSteps,
+      planText: job.planText,
+      includeOptional,
+      attemptBudget,
+      tokenTarget,
+      setup,
+      assumptions,
+    });
     if (result.isErr()) return { ...at, fault: result.error };
     const report = result.value;
     const reportMd = await DBOS.runStep(() => deps.results(dir.value, report), { name: "results" });

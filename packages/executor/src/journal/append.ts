@@ -100,11 +100,13 @@ export function setTaskState(markdown: string, n: number, state: TaskState): Res
   return parseRecord(markdown).andThen((record) => {
     const entry = [...record.entries].reverse().find((e) => e.value.kind === "task" && e.value.n === n);
     if (!entry) return err({ code: "task-unknown", task: n } as const);
-    const text = checked({ kind: "task", n, state }, entry.line).mapErr((f): JournalFault => ({
-      code: "state-invalid",
-      task: n,
-      issue: f.code === "record-line-invalid" ? f.issue : f.code,
-    }));
+    const text = checked({ kind: "task", n, state }, entry.line).mapErr(
+      (f): JournalFault => ({
+        code: "state-invalid",
+        task: n,
+        issue: f.code === "record-line-invalid" ? f.issue : f.code,
+      }),
+    );
     return text.map((t) => replaceLine(markdown, entry.line, [t]));
   });
 }

@@ -15,8 +15,14 @@ const step = (lines: string[], spec = "Status: approved", invocation?: "/" | "$"
 
 describe("nextStep: the first matching row of the report table", () => {
   it("a task's conflicting intent with the spec back to draft: specify, naming the decision", () => {
-    const lines = ["Task 1: done - t -> ok", "Ruling: Task 2 needs per-route limits - the spec fixes one global limit - high, a contract change", "Task 2: blocked - conflicting intent: spec docs/specs/export-rate-limit.md back to draft"];
-    expect(step(lines, "Status: draft")).toBe("Next step: specify - the decision Task 2 would change: Task 2 needs per-route limits - the spec fixes one global limit - high, a contract change");
+    const lines = [
+      "Task 1: done - t -> ok",
+      "Ruling: Task 2 needs per-route limits - the spec fixes one global limit - high, a contract change",
+      "Task 2: blocked - conflicting intent: spec docs/specs/export-rate-limit.md back to draft",
+    ];
+    expect(step(lines, "Status: draft")).toBe(
+      "Next step: specify - the decision Task 2 would change: Task 2 needs per-route limits - the spec fixes one global limit - high, a contract change",
+    );
   });
 
   it("a draft spec: specify, awaiting approval", () => {
@@ -35,7 +41,9 @@ describe("nextStep: the first matching row of the report table", () => {
   });
 
   it("a failing claim no task covers: plan-craft with the claim", () => {
-    expect(step([...doneAll, "Task 4: done - grep -> ok", "Verify: FAIL full tree 4b825dc6 2026-11-30 14:05", "Round verify 1: AC9 not met"])).toBe("Next step: plan-craft - AC9");
+    expect(step([...doneAll, "Task 4: done - grep -> ok", "Verify: FAIL full tree 4b825dc6 2026-11-30 14:05", "Round verify 1: AC9 not met"])).toBe(
+      "Next step: plan-craft - AC9",
+    );
   });
 
   it("every task done but an Outward one still waiting for a full PASS: verify", () => {
@@ -66,6 +74,10 @@ describe("checklist", () => {
   it("orders tasks after the tasks they consume from, keeping their numbers", () => {
     const p = readTaskPlan("## Task 1: route\nConsumes: `mw()` from Task 2\n## Task 2: middleware\nProduces: `mw()`\n## Task 3: docs\n")._unsafeUnwrap();
     expect(checkOrder(p)).toEqual([2, 1, 3]);
-    expect(checklist(p, parseRecord("")._unsafeUnwrap())).toEqual(["- [ ] Task 2: middleware (pending)", "- [ ] Task 1: route (pending)", "- [ ] Task 3: docs (pending)"]);
+    expect(checklist(p, parseRecord("")._unsafeUnwrap())).toEqual([
+      "- [ ] Task 2: middleware (pending)",
+      "- [ ] Task 1: route (pending)",
+      "- [ ] Task 3: docs (pending)",
+    ]);
   });
 });

@@ -35,7 +35,9 @@ function row(input: NextStepInput, states: Map<number, TaskState>): [string | nu
   const tasks = plan.tasks.map((t) => ({ t, s: states.get(t.n) ?? ({ state: "pending" } as TaskState) }));
   const conflicted = tasks.find(({ s }) => s.state === "blocked" && s.blocker === "conflicting intent");
   if (draft && conflicted) {
-    const ruling = linesOf(record, "ruling").filter((r) => new RegExp(`\\bTask ${conflicted.t.n}\\b`).test(r.text)).pop();
+    const ruling = linesOf(record, "ruling")
+      .filter((r) => new RegExp(`\\bTask ${conflicted.t.n}\\b`).test(r.text))
+      .pop();
     return ["specify", `the decision Task ${conflicted.t.n} would change: ${ruling?.text ?? (conflicted.s.state === "blocked" ? conflicted.s.detail : "")}`];
   }
   if (draft) return ["specify", `${plan.spec} is a draft, awaiting approval`];
@@ -53,7 +55,9 @@ function row(input: NextStepInput, states: Map<number, TaskState>): [string | nu
   if (unplanned.length > 0) return ["plan-craft", unplanned.join(", ")];
   if (fail && fail.claims.length === 0 && rest.length === 0) return ["plan-craft", "the last Verify is a FAIL and no Round verify line names its claims"];
   if (rest.length === 0 || outwardWaits) return ["verify", "all tasks done, check the tree"];
-  const next = checkOrder(plan).map((n) => tasks.find(({ t }) => t.n === n)).find((x) => x && x.s.state !== "done");
+  const next = checkOrder(plan)
+    .map((n) => tasks.find(({ t }) => t.n === n))
+    .find((x) => x && x.s.state !== "done");
   return ["implement", `Task ${next?.t.n} is ${next?.s.state}`];
 }
 

@@ -54,9 +54,14 @@ describe("checkInterfaces", () => {
 
   it("names a Consumes nothing earlier produces, one naming a later task, and one naming no task of the plan", () => {
     const md = [
-      "## Task 1: a", "Produces: `parse(x)`", "Consumes: `render(y)` from Task 2",
-      "## Task 2: b", "Produces: `render(y)`", "Consumes: `parse(z)` from Task 1",
-      "## Task 3: c", "Consumes: `lint()` from Task 7",
+      "## Task 1: a",
+      "Produces: `parse(x)`",
+      "Consumes: `render(y)` from Task 2",
+      "## Task 2: b",
+      "Produces: `render(y)`",
+      "Consumes: `parse(z)` from Task 1",
+      "## Task 3: c",
+      "Consumes: `lint()` from Task 7",
     ].join("\n");
     expect(checkInterfaces(readTaskPlan(md)._unsafeUnwrap())).toEqual([
       { task: 1, consumes: "`render(y)` from Task 2", issue: "not-earlier", from: 2 },

@@ -10,7 +10,11 @@ const TASK_HEADING = /^Task[ \t]+(0|[1-9]\d{0,8})\b[ \t]*[:.\u2014\u2013-]?[ \t]
 const FIELD = /^(?:[-*][ \t]+)?(?:\*\*)?(Files|Produces|Consumes|RED|GREEN|Check|Commit|Outward)(?:\*\*:|:\*\*|:)[ \t]*(.*)$/;
 const FIELD_KEYS = { Produces: "produces", Consumes: "consumes", RED: "red", GREEN: "green", Check: "check", Commit: "commit", Outward: "outward" } as const;
 
-const unquote = (s: string): string => s.trim().replace(/^`([^`]*)`$/, "$1").trim();
+const unquote = (s: string): string =>
+  s
+    .trim()
+    .replace(/^`([^`]*)`$/, "$1")
+    .trim();
 
 interface Heading {
   readonly index: number;
@@ -30,9 +34,21 @@ function headings(lines: readonly MdLine[]): Heading[] {
 function readTask(lines: readonly MdLine[], fenced: readonly boolean[], h: Heading, end: number): Result<PlanTask, JournalFault> {
   const m = TASK_HEADING.exec(h.text);
   const task: PlanTask = {
-    n: Number(m?.[1]), title: (m?.[2] ?? "").trim(), line: h.index + 1, files: [],
-    produces: null, consumes: null, red: null, green: null, check: null, commit: null, outward: null,
-    body: lines.slice(h.index, end).map((l) => l.text).join("\n"),
+    n: Number(m?.[1]),
+    title: (m?.[2] ?? "").trim(),
+    line: h.index + 1,
+    files: [],
+    produces: null,
+    consumes: null,
+    red: null,
+    green: null,
+    check: null,
+    commit: null,
+    outward: null,
+    body: lines
+      .slice(h.index, end)
+      .map((l) => l.text)
+      .join("\n"),
   };
   const seen = new Set<string>();
   for (let i = h.index + 1; i < end; i++) {
@@ -41,7 +57,11 @@ function readTask(lines: readonly MdLine[], fenced: readonly boolean[], h: Headi
     if (seen.has(f[1])) return err({ code: "plan-invalid", line: i + 1, issue: `Task ${task.n} gives ${f[1]} twice` });
     seen.add(f[1]);
     const value = (f[2] ?? "").trim();
-    if (f[1] === "Files") task.files = value.split(",").map(unquote).filter((p) => p !== "");
+    if (f[1] === "Files")
+      task.files = value
+        .split(",")
+        .map(unquote)
+        .filter((p) => p !== "");
     else task[FIELD_KEYS[f[1] as keyof typeof FIELD_KEYS]] = value;
   }
   return ok(task);
@@ -82,7 +102,8 @@ export function readTaskPlan(markdown: string): Result<TaskPlan, JournalFault> {
       const end = all.find((o) => o.index > h.index && o.level <= h.level)?.index ?? lines.length;
       const task = readTask(lines, fenced, h, end);
       if (task.isErr()) return err(task.error);
-      if (tasks.some((t) => t.n === task.value.n)) return err({ code: "plan-invalid", line: h.index + 1, issue: `Task ${task.value.n} appears twice` } as const);
+      if (tasks.some((t) => t.n === task.value.n))
+        return err({ code: "plan-invalid", line: h.index + 1, issue: `Task ${task.value.n} appears twice` } as const);
       tasks.push(task.value);
     }
     return ok({ ...header, tasks });

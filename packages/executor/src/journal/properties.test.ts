@@ -29,11 +29,27 @@ const line: fc.Arbitrary<RecordLine> = fc.oneof(
   fc.record({ kind: fc.constant("ruling" as const), text }),
   fc.record({ kind: fc.constant("deferred" as const), text }),
   fc.record({ kind: fc.constant("round" as const), loop: word.filter((w) => !w.includes(" ")), n: num, cause: text }),
-  fc.record({ kind: fc.constant("verify" as const), verdict: fc.constantFrom("PASS", "FAIL"), depth: fc.constantFrom("full" as const, "compact" as const), tree: hex(40), at: fc.constant("2026-11-30 14:05"), working: fc.boolean() }),
-  fc.record({ kind: fc.constant("finding" as const), r: num, f: num, severity: fc.constantFrom("low", "high"), location: fc.constantFrom("a.ts:1", "docs"), title: text }),
+  fc.record({
+    kind: fc.constant("verify" as const),
+    verdict: fc.constantFrom("PASS", "FAIL"),
+    depth: fc.constantFrom("full" as const, "compact" as const),
+    tree: hex(40),
+    at: fc.constant("2026-11-30 14:05"),
+    working: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant("finding" as const),
+    r: num,
+    f: num,
+    severity: fc.constantFrom("low", "high"),
+    location: fc.constantFrom("a.ts:1", "docs"),
+    title: text,
+  }),
 );
 
-const surround = fc.array(fc.oneof(text, fc.constantFrom("# Plan", "## Task 1: a", "```sh", "```", "", "Files: a.ts")), { maxLength: 6 }).map((ls) => ls.join("\n"));
+const surround = fc
+  .array(fc.oneof(text, fc.constantFrom("# Plan", "## Task 1: a", "```sh", "```", "", "Files: a.ts")), { maxLength: 6 })
+  .map((ls) => ls.join("\n"));
 const eol = fc.constantFrom("\n", "\r\n");
 
 /** A plan or spec holding a well-formed record of the given lines. */
@@ -47,7 +63,23 @@ const doc = fc.record({ before: surround, lines: fc.array(line, { maxLength: 8 }
 const fragment = fc.oneof(
   fc.string(),
   fc.string({ unit: "binary" }),
-  fc.constantFrom("## Execution record", "## Verification record", "## Task 1: a", "Files: a, b", "Execution: inline", "```text", "```", "~~~", "Task 1: done - a -> b", "Task 2: blocked - x", "Base: unset", "\n", "\r\n", "\r", "# ## "),
+  fc.constantFrom(
+    "## Execution record",
+    "## Verification record",
+    "## Task 1: a",
+    "Files: a, b",
+    "Execution: inline",
+    "```text",
+    "```",
+    "~~~",
+    "Task 1: done - a -> b",
+    "Task 2: blocked - x",
+    "Base: unset",
+    "\n",
+    "\r\n",
+    "\r",
+    "# ## ",
+  ),
 );
 const anything = fc.tuple(fc.array(fragment, { maxLength: 12 }), fc.constantFrom("\n", "")).map(([parts, sep]) => parts.join(sep));
 
@@ -86,36 +118,64 @@ describe("record properties", () => {
   });
 
   it("every typed line of the grammar reads back as the same value", () => {
-    fc.assert(fc.property(line, (l) => {
-      expect(parseLine(renderLine(l))._unsafeUnwrap()).toEqual(l);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(line, (l) => {
+        expect(parseLine(renderLine(l))._unsafeUnwrap()).toEqual(l);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("append inserts at one place and changes no other byte", () => {
     fc.assert(
-      fc.property(doc, fc.array(line.filter((l) => l.kind !== "base"), { minLength: 1, maxLength: 4 }), (x, added) => {
-        const out = appendRecord(x, added)._unsafeUnwrap();
-        const cut = firstDifference(x, out);
-        expect(out.slice(0, cut)).toBe(x.slice(0, cut));
-        expect(out.slice(cut + out.length - x.length)).toBe(x.slice(cut));
-        const before = parseRecord(x)._unsafeUnwrap().entries.map((e) => e.value);
-        expect(parseRecord(out)._unsafeUnwrap().entries.map((e) => e.value)).toEqual([...before, ...added]);
-      }),
+      fc.property(
+        doc,
+        fc.array(
+          line.filter((l) => l.kind !== "base"),
+          { minLength: 1, maxLength: 4 },
+        ),
+        (x, added) => {
+          const out = appendRecord(x, added)._unsafeUnwrap();
+          const cut = firstDifference(x, out);
+          expect(out.slice(0, cut)).toBe(x.slice(0, cut));
+          expect(out.slice(cut + out.length - x.length)).toBe(x.slice(cut));
+          const before = parseRecord(x)
+            ._unsafeUnwrap()
+            .entries.map((e) => e.value);
+          expect(
+            parseRecord(out)
+              ._unsafeUnwrap()
+              .entries.map((e) => e.value),
+          ).toEqual([...before, ...added]);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("append on any text either refuses or inserts at one place, and the lines read back at the record's end", () => {
     fc.assert(
-      fc.property(anything, fc.array(line.filter((l) => l.kind !== "base"), { minLength: 1, maxLength: 3 }), (x, added) => {
-        const out = appendRecord(x, added);
-        if (out.isErr()) return;
-        const y = out.value;
-        const cut = firstDifference(x, y);
-        expect(y.slice(0, cut)).toBe(x.slice(0, cut));
-        expect(y.slice(cut + y.length - x.length)).toBe(x.slice(cut));
-        expect(parseRecord(y)._unsafeUnwrap().entries.slice(-added.length).map((e) => e.value)).toEqual(added);
-      }),
+      fc.property(
+        anything,
+        fc.array(
+          line.filter((l) => l.kind !== "base"),
+          { minLength: 1, maxLength: 3 },
+        ),
+        (x, added) => {
+          const out = appendRecord(x, added);
+          if (out.isErr()) return;
+          const y = out.value;
+          const cut = firstDifference(x, y);
+          expect(y.slice(0, cut)).toBe(x.slice(0, cut));
+          expect(y.slice(cut + y.length - x.length)).toBe(x.slice(cut));
+          expect(
+            parseRecord(y)
+              ._unsafeUnwrap()
+              .entries.slice(-added.length)
+              .map((e) => e.value),
+          ).toEqual(added);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -133,7 +193,11 @@ describe("record properties", () => {
         const lines = (t: string) => t.split("\n");
         const [a, b] = [lines(x), lines(out._unsafeUnwrap())];
         expect(b.length).toBe(a.length);
-        a.forEach((l, i) => (i === task.line - 1 ? expect(b[i]?.replace(/\r$/, "")).toBe(renderLine({ kind: "task", n: (task.value as { n: number }).n, state: s })) : expect(b[i]).toBe(l)));
+        a.forEach((l, i) =>
+          i === task.line - 1
+            ? expect(b[i]?.replace(/\r$/, "")).toBe(renderLine({ kind: "task", n: (task.value as { n: number }).n, state: s }))
+            : expect(b[i]).toBe(l),
+        );
       }),
       { numRuns: 300 },
     );

@@ -34,14 +34,30 @@ export function recheckRuling(task: PlanTask, rc: Recheck, why: Explanations): R
   const failed = `its ${rc.field} \`${rc.command}\` failed (exit ${rc.exit ?? "by signal"})`;
   const producer = why.later.find((t) => t.produces !== null);
   if (producer) {
-    return { back: false, waitFor: null, ruling: `Task ${task.n} stays done - ${failed}, explained by Task ${producer.n}, which produces ${producer.produces} - medium, the later interface may need the earlier task's check revised` };
+    return {
+      back: false,
+      waitFor: null,
+      ruling: `Task ${task.n} stays done - ${failed}, explained by Task ${producer.n}, which produces ${producer.produces} - medium, the later interface may need the earlier task's check revised`,
+    };
   }
   if (why.marker !== null) {
-    return { back: false, waitFor: null, ruling: `Task ${task.n} stays done - ${failed}, explained by the marker "${why.marker}" - medium, the revised plan may not cover the failure` };
+    return {
+      back: false,
+      waitFor: null,
+      ruling: `Task ${task.n} stays done - ${failed}, explained by the marker "${why.marker}" - medium, the revised plan may not cover the failure`,
+    };
   }
   if (why.partial !== null) {
-    return { back: false, waitFor: why.partial.n, ruling: `Task ${task.n} stays done - ${failed}, explained by the partial work of Task ${why.partial.n}, still in progress; rechecked once it is done - medium, the partial work may not be the cause` };
+    return {
+      back: false,
+      waitFor: why.partial.n,
+      ruling: `Task ${task.n} stays done - ${failed}, explained by the partial work of Task ${why.partial.n}, still in progress; rechecked once it is done - medium, the partial work may not be the cause`,
+    };
   }
   const by = why.later.map((t) => `Task ${t.n}`).join(", ");
-  return { back: true, waitFor: null, ruling: `Task ${task.n} back to pending - ${failed} after ${by} edited the same files - medium, the later change may be what broke it` };
+  return {
+    back: true,
+    waitFor: null,
+    ruling: `Task ${task.n} back to pending - ${failed} after ${by} edited the same files - medium, the later change may be what broke it`,
+  };
 }

@@ -12,7 +12,17 @@ describe("parseRecord", () => {
     const record = parseRecord(sample)._unsafeUnwrap();
     expect(record.section?.kind).toBe("execution");
     expect(record.entries.map((e) => e.value.kind)).toEqual([
-      "base", "commits", "dirty", "task", "task", "task", "task", "ruling", "deferred", "round", "round",
+      "base",
+      "commits",
+      "dirty",
+      "task",
+      "task",
+      "task",
+      "task",
+      "ruling",
+      "deferred",
+      "round",
+      "round",
     ]);
     expect(record.entries[0]?.line).toBe(41);
     expect(record.entries[4]?.value).toEqual({ kind: "task", n: 2, state: { state: "in progress", evidence: "started at 9b1e44c" } });
@@ -28,7 +38,8 @@ describe("parseRecord", () => {
   });
 
   it("takes no heading inside fenced code for the record, and steps over other fenced blocks in the section", () => {
-    const md = "# Spec\n\n````markdown\n## Verification record\n```text\nnot a line\n```\n````\n\n## Verification record\n\n```sh\nnpm test\n```\n\n```text\nBranch: x\n```\n";
+    const md =
+      "# Spec\n\n````markdown\n## Verification record\n```text\nnot a line\n```\n````\n\n## Verification record\n\n```sh\nnpm test\n```\n\n```text\nBranch: x\n```\n";
     const record = parseRecord(md)._unsafeUnwrap();
     expect(record.entries.map((e) => e.value)).toEqual([{ kind: "branch", branch: "x" }]);
     expect(record.entries[0]?.line).toBe(17);
@@ -63,12 +74,17 @@ describe("appendRecord", () => {
       { kind: "dirty", paths: [] },
       { kind: "ruling", text: "inline - one task - low" },
     ])._unsafeUnwrap();
-    expect(out).toBe(plan(`Base: ${sha} Root: /repo Branch: feat\nCommits: allowed\nInitial dirty state: none\nTask 1: pending\nRuling: inline - one task - low\n`));
+    expect(out).toBe(
+      plan(`Base: ${sha} Root: /repo Branch: feat\nCommits: allowed\nInitial dirty state: none\nTask 1: pending\nRuling: inline - one task - low\n`),
+    );
   });
 
   it("creates a spec's Verification record at the end when there is none", () => {
     const spec = "# Spec: timeout\n\nStatus: approved";
-    const out = appendRecord(spec, [{ kind: "branch", branch: "fix-timeout" }, { kind: "commits", policy: "allowed" }])._unsafeUnwrap();
+    const out = appendRecord(spec, [
+      { kind: "branch", branch: "fix-timeout" },
+      { kind: "commits", policy: "allowed" },
+    ])._unsafeUnwrap();
     expect(out).toBe(`${spec}\n\n## Verification record\n\n${fence}text\nBranch: fix-timeout\nCommits: allowed\n${fence}\n`);
     expect(parseRecord(out)._unsafeUnwrap().entries).toHaveLength(2);
   });

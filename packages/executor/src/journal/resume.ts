@@ -84,7 +84,13 @@ function untraced(w: Work, plan: TaskPlan, fx: Effects): ResultAsync<PlanTask[],
     for (const task of plan.tasks) {
       if (w.states.get(task.n)?.state !== "done") continue;
       if (yield* hasTrace(fx, task)) traced.push(task);
-      else change(w, task.n, { state: "pending" }, `Task ${task.n} back to pending - no commit in ${fx.base.slice(0, 7)}..${fx.head.slice(0, 7)} touches its Files and none of them changed in the working tree - low, the task runs again`);
+      else
+        change(
+          w,
+          task.n,
+          { state: "pending" },
+          `Task ${task.n} back to pending - no commit in ${fx.base.slice(0, 7)}..${fx.head.slice(0, 7)} touches its Files and none of them changed in the working tree - low, the task runs again`,
+        );
     }
     return ok(traced);
   });
@@ -132,7 +138,12 @@ function reopen(w: Work, plan: TaskPlan, record: JournalRecord, status: string |
   for (const task of plan.tasks) {
     const s = w.states.get(task.n);
     if (s?.state === "blocked" && s.blocker === "conflicting intent" && status === "approved") {
-      change(w, task.n, { state: "pending" }, `Task ${task.n} back to pending - spec ${plan.spec ?? "(none)"} approved again - low, it runs as its section now reads`);
+      change(
+        w,
+        task.n,
+        { state: "pending" },
+        `Task ${task.n} back to pending - spec ${plan.spec ?? "(none)"} approved again - low, it runs as its section now reads`,
+      );
     }
   }
   const fail = failClaims(plan, record);
@@ -164,7 +175,11 @@ export function deriveResume(o: ResumeOptions): ResultAsync<Resume, ExecFault> {
   const w: Work = { states: taskStates(plan, record), changes: [], rulings: [], rechecks: [], waiting: [] };
   const base = baseOf(record);
   const finish = (fresh: boolean, unplanned: string[]): Resume => ({
-    fresh, ...w, rounds: lastRounds(record), openRulings: openRulings(record), unplannedClaims: unplanned,
+    fresh,
+    ...w,
+    rounds: lastRounds(record),
+    openRulings: openRulings(record),
+    unplannedClaims: unplanned,
     stop: stopFor(plan, status, fresh, w.states),
   });
   if (base === null) return okAsync(finish(true, []));

@@ -51,7 +51,12 @@ describe("nextRound", () => {
     );
     expect(nextRound(rejected, "verify")).toEqual({ go: false, reason: "none-accepted", cause: "verify: two rounds with findings and none accepted" });
     expect(nextRound(rejected, "task-1")).toMatchObject({ go: true });
-    const accepted = record("Finding R1-F1: low a.ts - x", "Received R1: R1-F1 ACCEPT Re-review: needed", "Finding R2-F1: low b.ts - y", "Received R2: R2-F1 REJECT Re-review: not needed");
+    const accepted = record(
+      "Finding R1-F1: low a.ts - x",
+      "Received R1: R1-F1 ACCEPT Re-review: needed",
+      "Finding R2-F1: low b.ts - y",
+      "Received R2: R2-F1 REJECT Re-review: not needed",
+    );
     expect(nextRound(accepted, "verify")).toMatchObject({ go: true });
   });
 });

@@ -42,7 +42,11 @@ describe("commandAgent", () => {
   });
 
   test.each([
-    ["a non-zero exit, with stderr's tail", `process.stderr.write("line 1\\nout of credits\\n"); process.exit(3);`, /exited 3; stderr: line 1 \/ out of credits/],
+    [
+      "a non-zero exit, with stderr's tail",
+      `process.stderr.write("line 1\\nout of credits\\n"); process.exit(3);`,
+      /exited 3; stderr: line 1 \/ out of credits/,
+    ],
     ["no reply", `process.stderr.write("thinking...");`, /printed no reply on stdout; stderr: thinking\.\.\./],
     ["a reply that is not JSON", `process.stdout.write("Sure! Here is the fix.");`, /printed a reply that is not JSON/],
     ["a reply of the wrong shape", `process.stdout.write(JSON.stringify({ tokens: 1, summary: "done" }));`, /invalid adjudicate reply/],

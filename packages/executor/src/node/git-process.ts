@@ -51,9 +51,7 @@ function spawnGit(cwd: string, env: Record<string, string>, args: readonly strin
     child.stdout?.on("data", (c: Buffer) => out.push(c));
     child.stderr?.on("data", (c: Buffer) => errs.push(c));
     child.on("error", reject);
-    child.on("close", (exit) =>
-      resolve({ exit, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(errs).toString("utf8") }),
-    );
+    child.on("close", (exit) => resolve({ exit, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(errs).toString("utf8") }));
     if (input !== undefined) child.stdin?.end(input);
   });
 }
@@ -62,11 +60,14 @@ function spawnGit(cwd: string, env: Record<string, string>, args: readonly strin
 export function gitInvoker(cwd: string, baseEnv: Readonly<Record<string, string | undefined>> = process.env): GitInvoker {
   const env = gitEnv(baseEnv);
   const raw = (args: readonly string[], input?: string) =>
-    ResultAsync.fromPromise(spawnGit(cwd, env, args, input), (e): ExecFault => ({
-      code: "git-failed",
-      op: describeArgs(args),
-      reason: `git could not be started in ${cwd}: ${reasonOf(e)}`,
-    }));
+    ResultAsync.fromPromise(
+      spawnGit(cwd, env, args, input),
+      (e): ExecFault => ({
+        code: "git-failed",
+        op: describeArgs(args),
+        reason: `git could not be started in ${cwd}: ${reasonOf(e)}`,
+      }),
+    );
   return {
     raw,
     ok: (args, input) => raw(args, input).andThen((o) => (o.exit === 0 ? okAsync(o.stdout) : errAsync(gitFailed(args, o)))),

@@ -240,7 +240,10 @@ describe("systemGit: nothing reaches another repository", () => {
     for (const file of ["git.ts", "git-process.ts", "git-parse.ts"]) {
       const literals = readFileSync(join(here, file), "utf8").match(/"(?:[^"\\\n]|\\.)*"/g) ?? [];
       const args = literals.map((l) => l.slice(1, -1));
-      expect(args.filter((a) => words.includes(a)), file).toEqual([]);
+      expect(
+        args.filter((a) => words.includes(a)),
+        file,
+      ).toEqual([]);
     }
   });
 });

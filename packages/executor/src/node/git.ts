@@ -40,8 +40,7 @@ function where(git: GitInvoker, dir: string): Where {
       probe(git, ["rev-parse", "--verify", "--quiet", "HEAD"]).andThen((id) =>
         id === null ? errAsync<string, ExecFault>({ code: "no-head", repo: dir }) : okAsync(id),
       ),
-    branch: () =>
-      probe(git, ["symbolic-ref", "--quiet", "HEAD"]).map((ref) => (ref?.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null)),
+    branch: () => probe(git, ["symbolic-ref", "--quiet", "HEAD"]).map((ref) => (ref?.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null)),
     defaultBranch: () => defaultBranch(git, branchExists),
     switchBranch: (name) => {
       if (name.startsWith("-") || name.trim() === "") {
@@ -62,7 +61,10 @@ function changes(git: GitInvoker, at: Where): Pick<Git, "commitAll" | "revert" |
     identity ??= git.raw(["config", "user.email"]).map((o) => (o.stdout.trim() === "" ? FALLBACK_IDENTITY : []));
     return identity;
   };
-  const commitIndex = (message: string) => who().andThen((id) => git.ok([...id, ...COMMIT, message])).andThen(at.head);
+  const commitIndex = (message: string) =>
+    who()
+      .andThen((id) => git.ok([...id, ...COMMIT, message]))
+      .andThen(at.head);
   return {
     commitAll: (message) =>
       git
@@ -121,9 +123,7 @@ function defaultBranch(git: GitInvoker, exists: (name: string) => ResultAsync<bo
   const origin = "refs/remotes/origin/";
   return probe(git, ["symbolic-ref", "--quiet", `${origin}HEAD`]).andThen((ref) => {
     if (ref?.startsWith(origin)) return okAsync(ref.slice(origin.length));
-    return git
-      .raw(["config", "init.defaultBranch"])
-      .andThen((c) => firstExisting([...lines(c.stdout).map((l) => l.trim()), "main", "master"]));
+    return git.raw(["config", "init.defaultBranch"]).andThen((c) => firstExisting([...lines(c.stdout).map((l) => l.trim()), "main", "master"]));
   });
 }
 

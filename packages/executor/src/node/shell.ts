@@ -57,8 +57,14 @@ async function spawnFault(request: ShellRequest, e: unknown): Promise<ExecFault>
   return { code: "shell-failed", command: request.command, cwd: request.cwd, reason: gone ?? reasonOf(e) };
 }
 
-function runOnce(base: NodeShellOptions["env"], grace: number, request: ShellRequest, signal: AbortSignal | undefined): Promise<Result<ShellResult, ExecFault>> {
-  if (signal?.aborted) return Promise.resolve(err({ code: "shell-failed", command: request.command, cwd: request.cwd, reason: "interrupted before it started" }));
+function runOnce(
+  base: NodeShellOptions["env"],
+  grace: number,
+  request: ShellRequest,
+  signal: AbortSignal | undefined,
+): Promise<Result<ShellResult, ExecFault>> {
+  if (signal?.aborted)
+    return Promise.resolve(err({ code: "shell-failed", command: request.command, cwd: request.cwd, reason: "interrupted before it started" }));
   const started = performance.now();
   let child: ChildProcess;
   try {
@@ -74,7 +80,13 @@ function runOnce(base: NodeShellOptions["env"], grace: number, request: ShellReq
   return collect(child, grace, request, started, signal);
 }
 
-function collect(child: ChildProcess, grace: number, request: ShellRequest, started: number, signal: AbortSignal | undefined): Promise<Result<ShellResult, ExecFault>> {
+function collect(
+  child: ChildProcess,
+  grace: number,
+  request: ShellRequest,
+  started: number,
+  signal: AbortSignal | undefined,
+): Promise<Result<ShellResult, ExecFault>> {
   const cap = request.maxOutputBytes ?? DEFAULT_CAP;
   const out = tail(cap);
   const errs = tail(cap);

@@ -21,17 +21,20 @@ export interface Spares {
 const fsStep = <T>(path: string, run: () => Promise<T>) =>
   ResultAsync.fromPromise(run(), (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) }));
 
-const present = (path: string) => ResultAsync.fromSafePromise(lstat(path).then(() => true, () => false));
+const present = (path: string) =>
+  ResultAsync.fromSafePromise(
+    lstat(path).then(
+      () => true,
+      () => false,
+    ),
+  );
 
 const NO_HOOKS = ["-c", "core.hooksPath=/dev/null"];
 
 /** The spares of the repository whose git invoker is `git`: at most `count`, under `<git-common-dir>/decay-rooms/`. */
 export function sparesOf(git: GitInvoker, repo: string, count: number, env: Readonly<Record<string, string | undefined>> | undefined): Spares {
   let common: ResultAsync<string, ExecFault> | undefined;
-  const commonDir = () =>
-    (common ??= git
-      .ok(["rev-parse", "--git-common-dir"])
-      .andThen((out) => fsStep(repo, () => realpath(resolve(repo, out.trim())))));
+  const commonDir = () => (common ??= git.ok(["rev-parse", "--git-common-dir"]).andThen((out) => fsStep(repo, () => realpath(resolve(repo, out.trim())))));
   const slots = () => commonDir().map((c) => Array.from({ length: count }, (_, k) => `${c}/decay-rooms/spare-${k}`));
   const removeWorktree = (dir: string) =>
     git
@@ -94,7 +97,10 @@ export function sparesOf(git: GitInvoker, repo: string, count: number, env: Read
       }),
     drain: () =>
       slots().andThen((s) =>
-        s.reduce<ResultAsync<void, ExecFault>>((acc, slot) => acc.andThen(() => present(slot)).andThen((there) => (there ? removeWorktree(slot) : okAsync(undefined))), okAsync(undefined)),
+        s.reduce<ResultAsync<void, ExecFault>>(
+          (acc, slot) => acc.andThen(() => present(slot)).andThen((there) => (there ? removeWorktree(slot) : okAsync(undefined))),
+          okAsync(undefined),
+        ),
       ),
   };
 }

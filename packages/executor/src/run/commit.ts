@@ -9,7 +9,12 @@ import { type Deps, step } from "./deps.js";
  * `make` gets the marker line to put in its message and answers the new commit (null: nothing to
  * commit, HEAD is the result).
  */
-async function once(d: Deps, base: string, key: string, make: (marker: string) => PromiseLike<Result<string | null, ExecFault>>): Promise<Result<string, ExecFault>> {
+async function once(
+  d: Deps,
+  base: string,
+  key: string,
+  make: (marker: string) => PromiseLike<Result<string | null, ExecFault>>,
+): Promise<Result<string, ExecFault>> {
   const marker = `Decay-Step: ${d.slug}/${key}`;
   const head = await d.git.head();
   if (head.isErr()) return err(head.error);
@@ -36,6 +41,8 @@ export function commitStep(d: Deps, base: string, stage: Stage, attempt: number,
 export function revertStep(d: Deps, base: string, stage: Stage, attempt: number, commit: string): Promise<Result<string, ExecFault>> {
   const key = `${stage.id}/a${attempt}/revert`;
   return step(d, key, () =>
-    once(d, base, key, (marker) => d.git.revert(commit, `decay(${d.slug}): revert ${commit.slice(0, 12)}, a fix that touched acceptance\n\n${marker}\n`).map((id): string | null => id)),
+    once(d, base, key, (marker) =>
+      d.git.revert(commit, `decay(${d.slug}): revert ${commit.slice(0, 12)}, a fix that touched acceptance\n\n${marker}\n`).map((id): string | null => id),
+    ),
   );
 }

@@ -21,7 +21,14 @@ export async function freezeAttempt(
   if (entry === null) return err({ code: "workspace-io", path: inRepo(d, at.ledger), reason: "the ledger entry to freeze is missing or unreadable" });
   const failing = entry.rows
     .filter((r) => !r.green)
-    .map((r) => ({ id: r.id, run: r.run, exit: r.exit, unmet: r.checks.filter((c) => !c.met).map((c) => c.what), stdout: r.stdout_tail, stderr: r.stderr_tail }));
+    .map((r) => ({
+      id: r.id,
+      run: r.run,
+      exit: r.exit,
+      unmet: r.checks.filter((c) => !c.met).map((c) => c.what),
+      stdout: r.stdout_tail,
+      stderr: r.stderr_tail,
+    }));
   const freeze: Freeze = { stage: at.stage, attempt: at.attempt, dir, base: at.base, head: at.head, diff: diff.value, failing };
   for (const [name, text] of [
     ["diff.patch", diff.value],

@@ -77,7 +77,10 @@ const Scalars = z.object({
   maxOutputBytes: count.default(1 << 20),
   includeOptional: z.boolean().default(false),
   assumptions: z.string().min(1).optional(),
-  models: z.object({ execute: z.string().min(1), diagnose: z.string().min(1), adjudicate: z.string().min(1), fix: z.string().min(1), verify: z.string().min(1) }).partial().default({}),
+  models: z
+    .object({ execute: z.string().min(1), diagnose: z.string().min(1), adjudicate: z.string().min(1), fix: z.string().min(1), verify: z.string().min(1) })
+    .partial()
+    .default({}),
 });
 
 /** The run's settings from its options: defaults applied, each bad value a fault naming the option. */

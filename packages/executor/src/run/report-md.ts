@@ -7,7 +7,10 @@ const bullets = (items: readonly string[], none = "- none") => (items.length ===
 function greenLines(report: RunReport): string[] {
   return report.stages
     .filter((s) => s.final === "green")
-    .map((s) => `${name(s)}: green in a fresh clean room of ${s.verified?.commit.slice(0, 12)}, ledger \`${s.verified?.ledger}\`${s.state === "green-at-start" ? " (already green at the start)" : ""}`);
+    .map(
+      (s) =>
+        `${name(s)}: green in a fresh clean room of ${s.verified?.commit.slice(0, 12)}, ledger \`${s.verified?.ledger}\`${s.state === "green-at-start" ? " (already green at the start)" : ""}`,
+    );
 }
 
 function otherLines(report: RunReport): string[] {
@@ -52,7 +55,14 @@ export function renderReportMd(report: RunReport, contract: Contract): string {
     "",
   ];
   if (report.stale) {
-    lines.push("## Stale plan", "", `The assumptions in \`${report.stale.assumptions}\` no longer hold; re-plan from the tree as it is now:`, "", ...bullets(report.stale.diverged), "");
+    lines.push(
+      "## Stale plan",
+      "",
+      `The assumptions in \`${report.stale.assumptions}\` no longer hold; re-plan from the tree as it is now:`,
+      "",
+      ...bullets(report.stale.diverged),
+      "",
+    );
   }
   const esc = escalationLines(report);
   if (esc.length > 0) lines.push("## Escalations and refused fixes", "", ...esc);
@@ -66,7 +76,9 @@ export function renderReportMd(report: RunReport, contract: Contract): string {
     "",
     "## Cost",
     "",
-    `- tokens: ${c.total_tokens} (${Object.entries(c.tokens).map(([r, n]) => `${r} ${n}`).join(", ")})`,
+    `- tokens: ${c.total_tokens} (${Object.entries(c.tokens)
+      .map(([r, n]) => `${r} ${n}`)
+      .join(", ")})`,
     `- attempts: ${c.attempts}; agent calls: ${c.agent_calls}, of which returned nothing: ${c.nothing_returned}`,
     ...c.returned_nothing.map((n) => `  - ${n.step} try ${n.try}: ${n.reason}`),
     `- wall time: ${(c.wall_ms / 1000).toFixed(1)} s`,
@@ -79,7 +91,16 @@ export function renderReportMd(report: RunReport, contract: Contract): string {
   return lines.join("\n");
 }
 
-const resumeWith = (command: string, how: string) => ["Resume with:", "", "```sh", command, "```", "", `A resumed run trusts nothing written here: ${how}.`, ""];
+const resumeWith = (command: string, how: string) => [
+  "Resume with:",
+  "",
+  "```sh",
+  command,
+  "```",
+  "",
+  `A resumed run trusts nothing written here: ${how}.`,
+  "",
+];
 
 /** RESUME.md: written only when parked. It claims nothing: resuming re-derives progress by preflight. */
 export function renderResumeMd(report: RunReport, command: string): string {
@@ -103,6 +124,9 @@ export function renderInterruptedMd(plan: string, step: string, command: string)
     "",
     `The run was interrupted at step \`${step}\`; the command in flight was killed and nothing of that step was kept.`,
     "",
-    ...resumeWith(command, "it sets aside any leftovers of the interrupted step, re-runs every stage's acceptance in a clean room first (preflight) and continues from what passes"),
+    ...resumeWith(
+      command,
+      "it sets aside any leftovers of the interrupted step, re-runs every stage's acceptance in a clean room first (preflight) and continues from what passes",
+    ),
   ].join("\n");
 }

@@ -140,7 +140,13 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
     const rows = await step(d, "fresh", () => staleRows(d, d.settings.assumptions as string, head.value));
     if (rows.isErr()) return err(rows.error);
     stale = rows.value;
-    if (stale.length > 0) state.stop = { status: "stale-plan", stage: "start", reason: "the plan's assumptions no longer hold: re-plan from the tree as it is now", diverged: stale };
+    if (stale.length > 0)
+      state.stop = {
+        status: "stale-plan",
+        stage: "start",
+        reason: "the plan's assumptions no longer hold: re-plan from the tree as it is now",
+        diverged: stale,
+      };
   }
   const stages = included(d);
   d.emit({ type: "command-running", stage: "*", phase: "preflight", rows: stages.flatMap((s) => s.acceptance.map((r) => r.id)) });

@@ -48,7 +48,13 @@ async function diagnose(d: Deps, state: RunState, loop: StageLoop, stage: Stage,
   const out: Diagnosis[] = [];
   for (const lens of LENSES) {
     const asked = await ask<RequestOf<"diagnose">>(d, state, "diagnose", `${stage.id}/a${attempt}/diagnose/${lens}`, async () =>
-      (await loadFreeze(d, freeze)).map((f) => ({ role: "diagnose" as const, model: d.settings.models.diagnose, ...callBase(d, stage, attempt), lens, freeze: f })),
+      (await loadFreeze(d, freeze)).map((f) => ({
+        role: "diagnose" as const,
+        model: d.settings.models.diagnose,
+        ...callBase(d, stage, attempt),
+        lens,
+        freeze: f,
+      })),
     );
     if (asked.isErr()) return err(asked.error);
     if ("stop" in asked.value) return ok(stopLoop(state, loop, stage, asked.value));
@@ -132,7 +138,12 @@ async function openStage(d: Deps, state: RunState, stage: Stage, loop: StageLoop
     const stale = await step(d, `${stage.id}/fresh`, () => staleRows(d, d.settings.assumptions as string, base.value));
     if (stale.isErr()) return err(stale.error);
     if (stale.value.length > 0) {
-      state.stop = { status: "stale-plan", stage: stage.id, reason: "the plan's assumptions no longer hold: re-plan from the tree as it is now", diverged: stale.value };
+      state.stop = {
+        status: "stale-plan",
+        stage: stage.id,
+        reason: "the plan's assumptions no longer hold: re-plan from the tree as it is now",
+        diverged: stale.value,
+      };
       loop.reason = `stale plan before ${stage.id}`;
       return done(loop);
     }
@@ -165,7 +176,9 @@ async function execute(run: StageRun): Promise<Step<string>> {
 /** A red attempt: freeze it, apply the breakers, diagnose, and get a fix applied to the tree. */
 async function afterRed(run: StageRun, attempt: number, head: string, verdict: StageVerdict, last: string | null): Promise<Step<Diagnosis>> {
   const { d, state, stage, loop } = run;
-  const frozen = await step(d, `${stage.id}/a${attempt}/freeze`, () => freezeAttempt(d, { stage: stage.id, attempt, base: run.base, head, ledger: verdict.ledger }));
+  const frozen = await step(d, `${stage.id}/a${attempt}/freeze`, () =>
+    freezeAttempt(d, { stage: stage.id, attempt, base: run.base, head, ledger: verdict.ledger }),
+  );
   if (frozen.isErr()) return err(frozen.error);
   loop.freeze.push(frozen.value);
   const failing = verdict.failing.join(", ");
@@ -271,7 +284,14 @@ async function refuseFix(
     diverged: at.diverged,
     commit: at.commit,
   });
-  return ok(escalate(d, loop, stage, `the chosen fix changed the pinned acceptance surface (${at.diverged.length} row${at.diverged.length === 1 ? "" : "s"}); it was not applied`));
+  return ok(
+    escalate(
+      d,
+      loop,
+      stage,
+      `the chosen fix changed the pinned acceptance surface (${at.diverged.length} row${at.diverged.length === 1 ? "" : "s"}); it was not applied`,
+    ),
+  );
 }
 
 /** Set a fix aside, uncommitted, when it changed a pinned file; the rows it touched. */

@@ -67,7 +67,15 @@ async function verifyStage(d: Deps, room: Room, pass: Pass, stage: Stage): Promi
     rows.push(ledgerRow);
     if (!ledgerRow.green) failed.push({ id: row.id, unmet: ledgerRow.checks.filter((c) => !c.met).map((c) => c.what), ...full });
   }
-  const entry: LedgerEntry = { kind: pass.kind, stage: stage.id, attempt: pass.attempt, commit: pass.commit, room: d.cleanRoom.kind, green: failed.length === 0, rows };
+  const entry: LedgerEntry = {
+    kind: pass.kind,
+    stage: stage.id,
+    attempt: pass.attempt,
+    commit: pass.commit,
+    room: d.cleanRoom.kind,
+    green: failed.length === 0,
+    rows,
+  };
   const ledger = `${d.paths.ledger}/${ledgerName(entry)}`;
   const written = await writeFile(d, ledger, renderLedger(entry));
   if (written.isErr()) return err(written.error);

@@ -46,7 +46,7 @@ export const FIRST_FILES: Readonly<Record<string, string>> = {
 };
 
 /** The links of the first commit: path → target. */
-export const FIRST_LINKS: Readonly<Record<string, string>> = { "link-to-a": "a.txt", "dir/up": "../a.txt", "dangling": "nowhere/x" };
+export const FIRST_LINKS: Readonly<Record<string, string>> = { "link-to-a": "a.txt", "dir/up": "../a.txt", dangling: "nowhere/x" };
 
 /**
  * Makes the contract's repository: commit one, commit two, then a working tree with an uncommitted

@@ -44,7 +44,22 @@ afterEach(() => {
 
 function worker(work: string, id: string, agent: string, extra: string[] = []) {
   const lines: string[] = [];
-  const args = ["worker", "--database-url", pg.url, "--executor-id", id, "--app-version", "v1", "--workspace", join(work, id), "--concurrency", "2", "--agent", agent, ...extra];
+  const args = [
+    "worker",
+    "--database-url",
+    pg.url,
+    "--executor-id",
+    id,
+    "--app-version",
+    "v1",
+    "--workspace",
+    join(work, id),
+    "--concurrency",
+    "2",
+    "--agent",
+    agent,
+    ...extra,
+  ];
   const w = start(args, work, (l) => lines.push(l));
   started.push(w.child);
   let exit: Ran | null = null;
@@ -53,7 +68,12 @@ function worker(work: string, id: string, agent: string, extra: string[] = []) {
   void w.done.then((r) => (exit = r));
   const serving = async () => {
     await until(() => exit !== null || lines.some((l) => l.includes('"serving"')), 60_000).catch(() => {
-      throw new Error(`worker ${id} is not serving after 60 s: ${stderr.split("\n").filter((l) => !l.includes("Ignoring migration")).join("\n")}`);
+      throw new Error(
+        `worker ${id} is not serving after 60 s: ${stderr
+          .split("\n")
+          .filter((l) => !l.includes("Ignoring migration"))
+          .join("\n")}`,
+      );
     });
     if (exit !== null) throw new Error(`worker ${id} exited ${(exit as Ran).code}: ${(exit as Ran).stderr}`);
   };
@@ -63,7 +83,11 @@ function worker(work: string, id: string, agent: string, extra: string[] = []) {
 async function runs(cwd: string): Promise<RunSummary[]> {
   const out = await decay(["runs", "--json", "--database-url", pg.url], cwd);
   if (out.code !== 0) throw new Error(out.stderr);
-  return out.stdout.trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  return out.stdout
+    .trim()
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
 }
 
 describe("fleet: workers on one Postgres", () => {
@@ -71,7 +95,10 @@ describe("fleet: workers on one Postgres", () => {
     const work = await tempDir("decay-fleet-");
     const repo = await source();
     const [log, gate, script] = [join(work, "agent.log"), join(work, "gate"), join(work, "script.json")];
-    writeFileSync(script, JSON.stringify({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } }, "S2 execute": { edit: { "src/b.txt": "beta\n" }, waitForFile: gate } }));
+    writeFileSync(
+      script,
+      JSON.stringify({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } }, "S2 execute": { edit: { "src/b.txt": "beta\n" }, waitForFile: gate } }),
+    );
     writeFileSync(log, "");
     const agent = `${process.execPath} ${COUNTING_AGENT} ${log} ${script}`;
     const w1 = worker(work, "w1", agent);
@@ -145,7 +172,10 @@ describe("fleet: workers on one Postgres", () => {
       expect(owned.has(call.split(" ")[0] as string), call).toBe(true);
       expect(at[0] as number).toBeLessThan(killedAt);
       expect(at[1] as number).toBeGreaterThan(killedAt);
-      expect(log2.some((e, i) => i < killedAt && e.at === "end" && `${e.dir} ${e.key}` === call), call).toBe(false);
+      expect(
+        log2.some((e, i) => i < killedAt && e.at === "end" && `${e.dir} ${e.key}` === call),
+        call,
+      ).toBe(false);
     }
     expect([...starts.values()].filter((at) => at.length === 2).length, "calls killed in flight and run again").toBeGreaterThan(0);
     back.child.kill("SIGINT");

@@ -16,12 +16,18 @@ export interface Entry {
 
 /** Every line of a counting agent's log, in the order written. */
 export function entries(log: string): Entry[] {
-  return readFileSync(log, "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  return readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
 }
 
 /** The agent calls logged, in the order they started. */
 export function calls(log: string): string[] {
-  return entries(log).filter((e) => e.at === "start").map((e) => e.key);
+  return entries(log)
+    .filter((e) => e.at === "start")
+    .map((e) => e.key);
 }
 
 /** Wait until `what()` holds, checking every 50 ms; throws after `ms`. */

@@ -5,7 +5,20 @@ import type { ExecFault, JournalFault, JournalRecord, Resume, TaskPlan } from ".
 
 describe("the journal's public API", () => {
   it("is exported from the package root by name", () => {
-    for (const name of ["readTaskPlan", "checkInterfaces", "parseRecord", "renderRecord", "appendRecord", "setTaskState", "deriveResume", "applyResume", "nextRound", "nextStep", "checklist", "describeJournalFault"]) {
+    for (const name of [
+      "readTaskPlan",
+      "checkInterfaces",
+      "parseRecord",
+      "renderRecord",
+      "appendRecord",
+      "setTaskState",
+      "deriveResume",
+      "applyResume",
+      "nextRound",
+      "nextStep",
+      "checklist",
+      "describeJournalFault",
+    ]) {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe("function");
     }
   });

@@ -47,7 +47,9 @@ describe("decay journal (main)", () => {
     const dir = await sampleDir();
     expect(await call(["journal", "next", "plan.md"], dir)).toMatchObject({ code: 0, stdout: "Next step: implement - Task 2 is in progress\n" });
     const draft = await sampleDir("draft");
-    expect((await call(["journal", "next", "plan.md", "--host", "claude"], draft)).stdout).toBe("Next step: `/specify` - docs/specs/export-rate-limit.md is a draft, awaiting approval\n");
+    expect((await call(["journal", "next", "plan.md", "--host", "claude"], draft)).stdout).toBe(
+      "Next step: `/specify` - docs/specs/export-rate-limit.md is a draft, awaiting approval\n",
+    );
   });
 
   it("resume prints the derived changes and, with --write, appends them to the plan", async () => {
@@ -91,7 +93,10 @@ describe("decay journal (main)", () => {
     expect(bad.stderr).toMatch(/^decay: bad.md: line 6 of the record is malformed/);
     expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: ENOENT\n");
     expect(await call(["journal", "resume", "bad.md"], dir)).toMatchObject({ code: 2, stderr: "decay: journal resume needs --repo DIR (see decay --help)\n" });
-    expect(await call(["launch"], dir)).toMatchObject({ code: 2, stderr: "decay: unknown command \"launch\": run, preflight, verify, report or journal (see decay --help)\n" });
+    expect(await call(["launch"], dir)).toMatchObject({
+      code: 2,
+      stderr: 'decay: unknown command "launch": run, preflight, verify, report or journal (see decay --help)\n',
+    });
   });
 });
 

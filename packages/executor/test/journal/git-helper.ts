@@ -7,12 +7,22 @@ import { tempDir } from "../../../../test-utils/tmp.js";
 import { systemGit } from "../../src/node/git.js";
 import { nodeShell } from "../../src/node/shell.js";
 
-const ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+const ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@t",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
 
 /** Run git in `dir` (setup only); a non-zero exit rejects. */
 export function git(dir: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile("git", args, { cwd: dir, env: ENV, maxBuffer: 1 << 24 }, (e, stdout, stderr) => (e ? reject(new Error(`git ${args.join(" ")}: ${stderr}`)) : resolve(stdout)));
+    execFile("git", args, { cwd: dir, env: ENV, maxBuffer: 1 << 24 }, (e, stdout, stderr) =>
+      e ? reject(new Error(`git ${args.join(" ")}: ${stderr}`)) : resolve(stdout),
+    );
   });
 }
 
@@ -23,7 +33,11 @@ export const testGit = (dir: string) => systemGit({ dir });
 export const testShell = nodeShell();
 
 /** A fresh repository with one commit; `commit(files, message)` writes files and commits them, returning the new HEAD. */
-export async function tempRepo(): Promise<{ dir: string; write(files: Record<string, string>): Promise<void>; commit(files: Record<string, string>, message: string): Promise<string> }> {
+export async function tempRepo(): Promise<{
+  dir: string;
+  write(files: Record<string, string>): Promise<void>;
+  commit(files: Record<string, string>, message: string): Promise<string>;
+}> {
   const dir = await tempDir("decay-journal-");
   await git(dir, "init", "-q", "-b", "main");
   const write = async (files: Record<string, string>) => {

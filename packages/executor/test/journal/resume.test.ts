@@ -16,7 +16,15 @@ interface T {
 /** A plan of the given tasks whose record holds `lines` under a Base at `base` (or unset). */
 function planText(tasks: T[], base: string | null, lines: string[], root = "/r"): string {
   const sections = tasks.map((t) =>
-    [`## Task ${t.n}: t${t.n}`, "", `Files: ${t.files}`, t.produces ? `Produces: ${t.produces}` : "", t.green ? `GREEN: \`${t.green}\` -> exit 0` : "", t.extra ?? "", ""].join("\n"),
+    [
+      `## Task ${t.n}: t${t.n}`,
+      "",
+      `Files: ${t.files}`,
+      t.produces ? `Produces: ${t.produces}` : "",
+      t.green ? `GREEN: \`${t.green}\` -> exit 0` : "",
+      t.extra ?? "",
+      "",
+    ].join("\n"),
   );
   const head = base ? `Base: ${base} Root: ${root} Branch: main` : "Base: unset";
   return `# Plan: p\n\nSpec: docs/spec.md\nExecution: inline\n\n${sections.join("\n")}\n## Execution record\n\n\`\`\`text\n${[head, ...lines].join("\n")}\n\`\`\`\n`;
@@ -37,12 +45,24 @@ describe("deriveResume, rule 1: a done task needs a trace", () => {
     const base = await repo.commit({}, "base");
     await repo.commit({ "b.txt": "b\n" }, "task 2");
     await repo.write({ "c.txt": "c\n" }); // task 3's work, uncommitted
-    const text = planText([{ n: 1, files: "a.txt" }, { n: 2, files: "b.txt" }, { n: 3, files: "c.txt" }], base, [done(1), done(2), done(3)]);
+    const text = planText(
+      [
+        { n: 1, files: "a.txt" },
+        { n: 2, files: "b.txt" },
+        { n: 3, files: "c.txt" },
+      ],
+      base,
+      [done(1), done(2), done(3)],
+    );
     const { resume: r } = await resume(text, repo.dir);
     expect(r.changes).toEqual([{ n: 1, from: { state: "done", evidence: "sh check -> exit 0" }, to: { state: "pending" } }]);
     expect(r.rulings).toHaveLength(1);
     expect(r.rulings[0]?.text).toMatch(/^Task 1 back to pending - no commit in [0-9a-f]{7}\.\.[0-9a-f]{7} touches its Files/);
-    expect([...r.states].map(([n, s]) => [n, s.state])).toEqual([[1, "pending"], [2, "done"], [3, "done"]]);
+    expect([...r.states].map(([n, s]) => [n, s.state])).toEqual([
+      [1, "pending"],
+      [2, "done"],
+      [3, "done"],
+    ]);
   });
 
   it("does not take a change listed in Initial dirty state for a task's trace", async () => {
@@ -70,7 +90,10 @@ describe("deriveResume, rule 2: a done task overlapped by a later done task reru
     const base = await repo.commit({}, "base");
     await repo.commit({ "shared.txt": "one\n" }, "task 1");
     await repo.commit({ "shared.txt": second }, "task 2");
-    const tasks: T[] = [{ n: 1, files: "shared.txt", green: "grep -q one shared.txt" }, { n: 2, files: "shared.txt, two.txt", ...extra }];
+    const tasks: T[] = [
+      { n: 1, files: "shared.txt", green: "grep -q one shared.txt" },
+      { n: 2, files: "shared.txt, two.txt", ...extra },
+    ];
     return { repo, text: planText(tasks, base, [done(1), done(2), ...lines]) };
   };
 
@@ -86,7 +109,9 @@ describe("deriveResume, rule 2: a done task overlapped by a later done task reru
     const { repo, text } = await setup("two\n");
     const { resume: r } = await resume(text, repo.dir);
     expect(r.changes.map((c) => [c.n, c.to.state])).toEqual([[1, "pending"]]);
-    expect(r.rulings[0]?.text).toBe("Task 1 back to pending - its GREEN `grep -q one shared.txt` failed (exit 1) after Task 2 edited the same files - medium, the later change may be what broke it");
+    expect(r.rulings[0]?.text).toBe(
+      "Task 1 back to pending - its GREEN `grep -q one shared.txt` failed (exit 1) after Task 2 edited the same files - medium, the later change may be what broke it",
+    );
   });
 
   it("failing where the later task's Produces explains it, the task stays done with a Ruling naming that task", async () => {
@@ -111,7 +136,11 @@ describe("deriveResume, rule 2: a done task overlapped by a later done task reru
     await repo.commit({ "shared.txt": "one\n" }, "task 1");
     await repo.commit({ "two.txt": "2\n", "shared.txt": "one\n" }, "task 2");
     await repo.write({ "shared.txt": "three\n" }); // task 3, half done
-    const tasks: T[] = [{ n: 1, files: "shared.txt", green: "grep -q one shared.txt" }, { n: 2, files: "two.txt, shared.txt" }, { n: 3, files: "shared.txt" }];
+    const tasks: T[] = [
+      { n: 1, files: "shared.txt", green: "grep -q one shared.txt" },
+      { n: 2, files: "two.txt, shared.txt" },
+      { n: 3, files: "shared.txt" },
+    ];
     const text = planText(tasks, base, [done(1), done(2), "Task 3: in progress - started at abc1234"]);
     const { resume: r } = await resume(text, repo.dir);
     expect(r.changes).toEqual([]);
@@ -124,7 +153,10 @@ describe("deriveResume, rule 2: a done task overlapped by a later done task reru
     const base = await repo.commit({}, "base");
     await repo.commit({ "shared.txt": "one\n" }, "task 1");
     await repo.write({ "shared.txt": "two\n" });
-    const tasks: T[] = [{ n: 1, files: "shared.txt", green: "grep -q one shared.txt" }, { n: 2, files: "shared.txt" }];
+    const tasks: T[] = [
+      { n: 1, files: "shared.txt", green: "grep -q one shared.txt" },
+      { n: 2, files: "shared.txt" },
+    ];
     const { resume: r } = await resume(planText(tasks, base, [done(1), "Task 2: in progress - started at abc1234"]), repo.dir);
     expect(r.rechecks).toEqual([]);
     expect(r.changes).toEqual([]);
@@ -137,7 +169,14 @@ describe("deriveResume, rule 3: conflicting intent and the spec's Status", () =>
   it("returns a task blocked on conflicting intent to pending once the spec reads approved again", async () => {
     const repo = await tempRepo();
     const base = await repo.commit({ "a.txt": "a\n" }, "task 1");
-    const text = planText([{ n: 1, files: "a.txt" }, { n: 2, files: "b.txt" }], base, [blocked]);
+    const text = planText(
+      [
+        { n: 1, files: "a.txt" },
+        { n: 2, files: "b.txt" },
+      ],
+      base,
+      [blocked],
+    );
     const { resume: r } = await resume(text, repo.dir, "# Spec\n\nStatus: approved\n");
     expect(r.changes.map((c) => [c.n, c.from.state, c.to.state])).toEqual([[2, "blocked", "pending"]]);
     expect(r.rulings[0]?.text).toBe("Task 2 back to pending - spec docs/spec.md approved again - low, it runs as its section now reads");
@@ -147,7 +186,18 @@ describe("deriveResume, rule 3: conflicting intent and the spec's Status", () =>
   it("keeps it blocked while the spec is a draft, and the other tasks go on", async () => {
     const repo = await tempRepo();
     const base = await repo.commit({}, "base");
-    const { resume: r } = await resume(planText([{ n: 1, files: "a.txt" }, { n: 2, files: "b.txt" }], base, [blocked]), repo.dir, "Status: draft\n");
+    const { resume: r } = await resume(
+      planText(
+        [
+          { n: 1, files: "a.txt" },
+          { n: 2, files: "b.txt" },
+        ],
+        base,
+        [blocked],
+      ),
+      repo.dir,
+      "Status: draft\n",
+    );
     expect(r.changes).toEqual([]);
     expect(r.stop).toBeNull();
   });
@@ -167,7 +217,10 @@ describe("deriveResume, rule 4: a failing last Verify", () => {
     const repo = await tempRepo();
     const base = await repo.commit({}, "base");
     await repo.commit({ "a.txt": "a\n", "b.txt": "b\n" }, "work");
-    const tasks: T[] = [{ n: 1, files: "a.txt", extra: "Covers: AC2" }, { n: 2, files: "b.txt", extra: "Covers: AC3" }];
+    const tasks: T[] = [
+      { n: 1, files: "a.txt", extra: "Covers: AC2" },
+      { n: 2, files: "b.txt", extra: "Covers: AC3" },
+    ];
     const lines = [done(1), done(2), "Verify: FAIL full tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904 2026-11-30 14:05", "Round verify 1: AC2 and AC7 fail"];
     const { plan, record, resume: r } = await resume(planText(tasks, base, lines), repo.dir);
     expect(r.changes.map((c) => [c.n, c.to.state])).toEqual([[1, "pending"]]);
@@ -180,7 +233,12 @@ describe("deriveResume, rule 4: a failing last Verify", () => {
     const repo = await tempRepo();
     const base = await repo.commit({}, "base");
     await repo.commit({ "a.txt": "a\n" }, "work");
-    const lines = [done(1), "Verify: FAIL compact tree 4b825dc6 2026-11-30 14:05", "Round verify 1: AC2", "Ruling: Task 1 back to pending - Verify FAIL on AC2 - low, the task runs again"];
+    const lines = [
+      done(1),
+      "Verify: FAIL compact tree 4b825dc6 2026-11-30 14:05",
+      "Round verify 1: AC2",
+      "Ruling: Task 1 back to pending - Verify FAIL on AC2 - low, the task runs again",
+    ];
     const { resume: r } = await resume(planText([{ n: 1, files: "a.txt", extra: "AC2" }], base, lines), repo.dir);
     expect(r.changes).toEqual([]);
   });
@@ -206,7 +264,13 @@ describe("deriveResume, rule 5: rounds and open rulings carry over", () => {
   it("is a git fault, not a verdict, when Base is no commit of the repository", async () => {
     const repo = await tempRepo();
     const text = planText([{ n: 1, files: "a.txt" }], "f".repeat(40), [done(1)]);
-    const r = await deriveResume({ plan: readTaskPlan(text)._unsafeUnwrap(), record: parseRecord(text)._unsafeUnwrap(), git: testGit(repo.dir), shell: testShell, cwd: repo.dir });
+    const r = await deriveResume({
+      plan: readTaskPlan(text)._unsafeUnwrap(),
+      record: parseRecord(text)._unsafeUnwrap(),
+      git: testGit(repo.dir),
+      shell: testShell,
+      cwd: repo.dir,
+    });
     expect(r._unsafeUnwrapErr()).toMatchObject({ code: "git-failed", op: expect.stringContaining(`^${"f".repeat(40)}`) });
   });
 });

@@ -11,9 +11,7 @@ import { isSingleScript, propertyRegex, scriptsOf } from "./scripts.js";
 import { confusableGroups, confusableKey, skeleton } from "./skeleton.js";
 
 // The source the generator encodes the confusables table from (source character -> prototype).
-const unhomoglyph = JSON.parse(
-  readFileSync(new URL(import.meta.resolve("unhomoglyph/data.json")), "utf8"),
-) as Record<string, string>;
+const unhomoglyph = JSON.parse(readFileSync(new URL(import.meta.resolve("unhomoglyph/data.json")), "utf8")) as Record<string, string>;
 
 // The engine is the oracle only when it follows the tables' Unicode version; on a Node 20 whose
 // ICU is older the tests that compare every code point with it are skipped, visibly, with the
@@ -124,7 +122,10 @@ describe("confusable skeleton (UTS #39)", () => {
   test("property: an ASCII name's skeleton is the table applied code point by code point, NFD around", () => {
     const prototypeOf = new Map(confusableGroups().flatMap(([prototype, sources]) => [...sources].map((s) => [s, prototype] as const)));
     const reference = (text: string) =>
-      [...text.normalize("NFD")].map((c) => prototypeOf.get(c) ?? c).join("").normalize("NFD");
+      [...text.normalize("NFD")]
+        .map((c) => prototypeOf.get(c) ?? c)
+        .join("")
+        .normalize("NFD");
     fc.assert(
       fc.property(fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)) }), (name) => {
         expect(skeleton(name)).toBe(reference(name));
