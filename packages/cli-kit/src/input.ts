@@ -3,6 +3,14 @@ import { resolve } from "node:path";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { reasonOf } from "./streams.js";
 
+/** The most any `--max-input-bytes` accepts: 256 MiB, far below the longest string the engine makes. */
+export const MAX_INPUT_CEILING = 256 * 1024 * 1024;
+
+/** The value of a `--max-input-bytes` flag: a whole number of bytes from 1 to the ceiling, else undefined. */
+export function byteLimit(text: string): number | undefined {
+  return /^[1-9][0-9]*$/.test(text) && Number(text) <= MAX_INPUT_CEILING ? Number(text) : undefined;
+}
+
 /** Where inputs come from: relative paths resolve against `cwd`; `-` is `stdin` (none: refused). */
 export interface InputSource {
   readonly cwd: string;

@@ -29,4 +29,9 @@ describe("parseInvocation", () => {
     const token = fc.oneof(fc.constantFrom("status", "hash", "slug", "publish", "--json", "--home", "/h", "--body", "--github", "-h", "--"), fc.string());
     fc.assert(fc.property(fc.array(token, { maxLength: 8 }), (argv) => void parseInvocation(argv)));
   });
+  test("a command named like an Object method is an unknown command, not a crash", () => {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      expect(JSON.stringify(parseInvocation([name, "x"])._unsafeUnwrapErr())).toContain(`unknown command \\"${name}\\"`);
+    }
+  });
 });

@@ -131,7 +131,8 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Cli
     if (values.version === true) return ok({ command: "version", json: values.json === true } as const);
     const [command, ...rest] = positionals;
     if (command === undefined) return usage("a command is required");
-    const own = OWN[command];
+    // Own keys only: a command named like an Object method ("constructor") is unknown, not a crash.
+    const own = Object.hasOwn(OWN, command) ? OWN[command] : undefined;
     if (own === undefined) return usage(`unknown command ${JSON.stringify(command)}`);
     const stray = onlyFlags(values, [...GLOBAL, ...own], `decay-evidence ${command}`).mapErr(argFault);
     if (stray.isErr()) return err(stray.error);

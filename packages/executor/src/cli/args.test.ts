@@ -88,4 +88,9 @@ describe("the shared parser's faults", () => {
       }),
     );
   });
+  test("a command named like an Object method is an unknown command, not a crash", () => {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      expect(parseInvocation([name, "x.md"])._unsafeUnwrapErr().message).toContain(`unknown command ${JSON.stringify(name)}`);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 // The `decay` command line turned into one invocation, or a usage fault naming the flag.
-import { describeArgFault, onlyFlags, parseArgv, type ArgFault, type FlagSpecs, type FlagValues } from "@decay/cli-kit";
+import { describeArgFault, onlyFlags, parseArgv, type ArgFault, type FlagSpecs, type FlagValues, byteLimit, MAX_INPUT_CEILING } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 
 /** A bad command line; `flag` is the flag (or argument) at fault. */
@@ -21,6 +21,8 @@ export interface VerifyFlags {
   readonly setup: string | undefined;
   readonly assumptions: string | undefined;
   readonly json: boolean;
+  /** `--max-input-bytes`: the bound on the plan, the contract and the assumptions file (default 64 MiB). */
+  readonly maxInputBytes?: number;
 }
 
 /** What `decay run` takes beyond that. */
@@ -51,13 +53,14 @@ const OPTIONS = {
   setup: { type: "string" },
   json: { type: "boolean" },
   durable: { type: "string" },
+  "max-input-bytes": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const satisfies FlagSpecs;
 
 type Values = FlagValues<typeof OPTIONS>;
 
-const VERIFY_FLAGS = ["repo", "include-optional", "clean-room", "setup", "json"];
+const VERIFY_FLAGS = ["repo", "include-optional", "clean-room", "setup", "json", "max-input-bytes"];
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   run: [...VERIFY_FLAGS, "assumptions", "agent", "budget", "token-target", "durable"],
   preflight: VERIFY_FLAGS,
@@ -105,7 +108,13 @@ function verifyFlags(v: Values, file: string): Result<VerifyFlags, UsageFault> {
   if (room !== "clone" && room !== "worktree" && room !== "isomorphic") {
     return usage("--clean-room", `--clean-room must be clone, worktree or isomorphic, not ${JSON.stringify(room)}`);
   }
+  const limit = v["max-input-bytes"];
+  const maxInputBytes = limit === undefined ? undefined : byteLimit(limit);
+  if (limit !== undefined && maxInputBytes === undefined) {
+    return usage("--max-input-bytes", `--max-input-bytes must be a whole number of bytes from 1 to ${MAX_INPUT_CEILING}, not ${JSON.stringify(limit)}`);
+  }
   return ok({
+    ...(maxInputBytes === undefined ? {} : { maxInputBytes }),
     file,
     repo: v.repo,
     includeOptional: v["include-optional"] === true,
@@ -145,7 +154,8 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Usa
     if (values.help || command === "help") return ok({ command: "help" });
     if (values.version) return ok({ command: "version" });
     if (command === undefined) return usage("command", "no command given: run, preflight, verify, report or journal");
-    const allowed = ALLOWED[command];
+    // Own keys only: a command named like an Object method ("constructor") is unknown, not a crash.
+    const allowed = Object.hasOwn(ALLOWED, command) ? ALLOWED[command] : undefined;
     if (allowed === undefined) return usage("command", `unknown command ${JSON.stringify(command)}: run, preflight, verify, report or journal`);
     const stray = onlyFlags(values, allowed, `decay ${command}`).mapErr(usageOf);
     if (stray.isErr()) return err(stray.error);

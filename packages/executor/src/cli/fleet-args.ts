@@ -128,7 +128,7 @@ function parsed(argv: readonly string[]): Result<{ values: Values; positionals: 
 export function parseFleet(argv: readonly string[]): Result<FleetInvocation, UsageFault> {
   return parsed(argv).andThen(({ values, positionals }): Result<FleetInvocation, UsageFault> => {
     const [command, ...rest] = positionals;
-    const allowed = ALLOWED[command ?? ""] ?? [];
+    const allowed = command !== undefined && Object.hasOwn(ALLOWED, command) ? (ALLOWED[command] ?? []) : [];
     const stray = Object.keys(values).find((k) => !allowed.includes(k));
     if (stray !== undefined) return usage(`--${stray}`, `--${stray} is not an option of decay ${command}`);
     if (command === "worker")

@@ -35,10 +35,13 @@ export interface Loaded {
  * Reads an input through the shared bounded reader: a FIFO, device or socket is refused before it
  * is opened (a FIFO nobody writes would block the run forever), a file over 64 MiB by its size.
  */
-function read(cwd: string, file: string): ResultAsync<Uint8Array, CliFault> {
+function read(cwd: string, file: string, maxBytes: number | undefined): ResultAsync<Uint8Array, CliFault> {
   // Resolved first: `-` is a file of that name here, never standard input.
-  return readBounded({ cwd }, resolve(cwd, file)).mapErr((r): CliFault => ({ code: "read-failed", file, reason: r.reason }));
+  return readBounded({ cwd }, resolve(cwd, file), bounded(maxBytes)).mapErr((r): CliFault => ({ code: "read-failed", file, reason: r.reason }));
 }
+
+/** The bounded reader's options: the limit when `--max-input-bytes` gave one, and the flag to name. */
+const bounded = (maxBytes: number | undefined) => (maxBytes === undefined ? { option: "--max-input-bytes" } : { option: "--max-input-bytes", maxBytes });
 
 /** A plan compiled; its path in the contract is relative to the repository when it lies inside it. */
 function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): ResultAsync<Loaded, CliFault> {
@@ -56,17 +59,17 @@ function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): R
  * (missing, say); one that is there but is no regular file (a FIFO would block), or is over
  * 64 MiB, is a fault naming it.
  */
-export function readIfThere(dir: string, file: string): ResultAsync<Uint8Array | undefined, CliFault> {
-  return readBounded({ cwd: dir }, resolve(dir, file)).orElse((r) =>
+export function readIfThere(dir: string, file: string, maxBytes?: number): ResultAsync<Uint8Array | undefined, CliFault> {
+  return readBounded({ cwd: dir }, resolve(dir, file), bounded(maxBytes)).orElse((r) =>
     r.kind === "unreadable" ? okAsync(undefined) : errAsync<undefined, CliFault>({ code: "read-failed", file, reason: r.reason }),
   );
 }
 
 /** A contract file: parsed, and checked against its plan when the plan is in the repository. */
-function parsed(file: string, repo: string, text: string): ResultAsync<Loaded, CliFault> {
+function parsed(file: string, repo: string, text: string, maxBytes: number | undefined): ResultAsync<Loaded, CliFault> {
   const contract = parseContract(text);
   if (contract.isErr()) return errAsync({ code: "contract-fault", file, fault: contract.error });
-  return readIfThere(repo, contract.value.plan).andThen((planText) => checkedAgainst(file, contract.value, planText));
+  return readIfThere(repo, contract.value.plan, maxBytes).andThen((planText) => checkedAgainst(file, contract.value, planText));
 }
 
 /** A parsed contract and its plan's bytes (when read): a plan that drifted since compiling is a fault. */
@@ -81,10 +84,10 @@ function checkedAgainst(file: string, contract: Contract, planText: Uint8Array |
 }
 
 /** The contract of PLAN.md or contract.md, refused before anything runs when its self-check refuses. */
-export function loadContract(cwd: string, file: string, repo: string): ResultAsync<Loaded, CliFault> {
-  const loaded = read(cwd, file).andThen((bytes) => {
+export function loadContract(cwd: string, file: string, repo: string, maxBytes?: number): ResultAsync<Loaded, CliFault> {
+  const loaded = read(cwd, file, maxBytes).andThen((bytes) => {
     const text = new TextDecoder().decode(bytes);
-    return looksLikeContract(text) ? parsed(file, repo, text) : compiled(file, resolve(cwd, file), repo, bytes);
+    return looksLikeContract(text) ? parsed(file, repo, text, maxBytes) : compiled(file, resolve(cwd, file), repo, bytes);
   });
   return loaded.andThen((l) => {
     const refusals = selfCheck(l.contract, l.planText === undefined ? {} : { planText: l.planText }).filter((f) => f.severity === "refuse");

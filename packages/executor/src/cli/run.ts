@@ -90,11 +90,11 @@ export async function ended(
 export async function runCommand(io: CliIo, flags: RunFlags, argv: readonly string[]): Promise<Result<number, CliFault>> {
   const repo = repoDir(io.cwd, flags.repo);
   if (repo.isErr()) return err(repo.error);
-  const loaded = await loadContract(io.cwd, flags.file, repo.value);
+  const loaded = await loadContract(io.cwd, flags.file, repo.value, flags.maxInputBytes);
   if (loaded.isErr()) return err(loaded.error);
   // The run reads --assumptions at its start and before every stage, after it has switched
   // branch: a FIFO or device there is refused now, before anything changes.
-  const assumptions = flags.assumptions === undefined ? ok(undefined) : await readIfThere(repo.value, flags.assumptions);
+  const assumptions = flags.assumptions === undefined ? ok(undefined) : await readIfThere(repo.value, flags.assumptions, flags.maxInputBytes);
   if (assumptions.isErr()) return err(assumptions.error);
   if (flags.durable !== undefined) return durableRun(io, flags, argv, repo.value, loaded.value);
   return execute(io, flags, argv, repo.value, loaded.value);

@@ -5,8 +5,11 @@ Usage:
   decay run PLAN.md|contract.md --agent "CMD ARGS…" [--repo DIR] [--assumptions FILE]
             [--include-optional] [--budget N] [--token-target N]
             [--clean-room clone|worktree|isomorphic] [--setup "CMD"] [--json] [--durable DIR]
+            [--max-input-bytes N]
   decay preflight PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
+                  [--max-input-bytes N]
   decay verify PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
+               [--max-input-bytes N]
   decay report DIR [--json]
   decay journal show|resume|next PLAN.md ...   a task plan's execution record (decay journal --help)
   decay worker --database-url URL --executor-id ID --app-version V --agent "CMD ARGS…"

@@ -39,7 +39,7 @@ function writeReport(repo: string, loaded: Loaded, verdict: ContractVerdict, roo
 export async function verifyCommand(io: CliIo, kind: "preflight" | "verify", flags: VerifyFlags): Promise<Result<number, CliFault>> {
   const repo = repoDir(io.cwd, flags.repo);
   if (repo.isErr()) return err(repo.error);
-  const loaded = await loadContract(io.cwd, flags.file, repo.value);
+  const loaded = await loadContract(io.cwd, flags.file, repo.value, flags.maxInputBytes);
   if (loaded.isErr()) return err(loaded.error);
   const adapters = adaptersFor(io, repo.value, flags.cleanRoom);
   const verdict = await verifyContract(loaded.value.contract, {

@@ -69,4 +69,17 @@ describe("decay: inputs are read through the bounded reader", () => {
     if (fs.existsSync("/dev/zero")) expectFault(await runBin(BIN, ["preflight", "/dev/zero"], { cwd: dir }), "/dev/zero", /character device/);
     expect([fs.readdirSync(dir), fs.statSync(huge).size]).toEqual([["huge.md"], 64 * 1024 * 1024 + 1]);
   });
+
+  test("--max-input-bytes lowers the bound on the plan, names itself in the refusal, and refuses a value out of range", async () => {
+    const dir = await tempDir("decay-hostile-executor-");
+    fs.writeFileSync(join(dir, "plan.md"), PLAN);
+    const small = await runBin(BIN, ["preflight", "plan.md", "--max-input-bytes", "100"], { cwd: dir });
+    expectFault(small, "plan.md", /larger than the limit of 100 bytes \(--max-input-bytes raises it\)/);
+    for (const bad of ["0", "12x", String(256 * 1024 * 1024 + 1)]) {
+      const r = await runBin(BIN, ["verify", "plan.md", "--max-input-bytes", bad], { cwd: dir });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain("--max-input-bytes must be a whole number of bytes from 1 to 268435456");
+    }
+    expect(fs.readdirSync(dir)).toEqual(["plan.md"]);
+  });
 });
