@@ -92,15 +92,15 @@ describe("the linters of packages", () => {
 
   // attw on each tarball, every entry point: Node 16+ resolution from ESM and CJS and bundlers
   // (`--profile node16`: node10 predates `exports`, so no subpath resolves there by design).
-  // @decay/executor/cli is ESM only (log-update is an ES module): it is checked on its own with
-  // `--profile esm-only` (docs/embedding.md).
+  // @decay/executor/cli (log-update is an ES module) and @decay/executor/dbos (DBOS's SDK) are ESM
+  // only: they are checked on their own with `--profile esm-only` (docs/embedding.md).
   test("are the types wrong? no, for every entry point of every tarball", async () => {
     const attw = join(REPO_ROOT, "node_modules", ".bin", "attw");
     const runs = packed.flatMap(({ tarball, short }) =>
       short === "executor"
         ? [
-            [tarball, "--profile", "node16", "--exclude-entrypoints", "./cli"],
-            [tarball, "--profile", "esm-only", "--entrypoints", "./cli"],
+            [tarball, "--profile", "node16", "--exclude-entrypoints", "./cli", "./dbos"],
+            [tarball, "--profile", "esm-only", "--entrypoints", "./cli", "./dbos"],
           ]
         : [[tarball, "--profile", "node16"]],
     );
