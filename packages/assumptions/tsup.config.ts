@@ -23,6 +23,8 @@ export default defineConfig([
     ...shared,
     entry,
     format: ["esm", "cjs"],
+    // The internal packages' types are inlined (a user never installs them): tsconfig.json maps them to
+    // their sources, so their type-only modules are inlined too (resolved through node_modules they were not).
     dts: { entry },
     external: ["vitest"],
     // Each build cleans only its own outputs: the two builds run at the same time.
