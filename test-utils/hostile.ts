@@ -25,6 +25,8 @@ export interface BinRun {
   readonly stdout: string;
   readonly stderr: string;
   readonly maxRssKiB: number;
+  /** What the run left in its TMPDIR, an empty directory outside the scene made for this run alone. */
+  readonly wroteOutside: readonly string[];
 }
 
 /** Standard input for a run: bytes, or `bytes` bytes of `chunk` repeated (written with backpressure). */
@@ -55,7 +57,10 @@ export async function runBin(bin: string, args: readonly string[], opts: { cwd: 
   const probe = join(probeDir, "rss.cjs");
   const rssFile = join(probeDir, "rss");
   fs.writeFileSync(probe, PROBE);
-  const env = { PATH: process.env["PATH"] ?? "", HOME: opts.cwd, ...opts.env, DECAY_RSS_FILE: rssFile };
+  // HOME is the scene itself (its snapshot covers it); the temporary directory is the one other
+  // place a CLI writes without being told: an empty one, checked after the run.
+  const outside = await tempDir("decay-outside-");
+  const env = { PATH: process.env["PATH"] ?? "", HOME: opts.cwd, TMPDIR: outside, TMP: outside, TEMP: outside, ...opts.env, DECAY_RSS_FILE: rssFile };
   return new Promise((resolve, reject) => {
     // A bin that hangs or reads without bound (a regression, or an old build) is killed, never left running.
     const child = spawn(process.execPath, ["--require", probe, bin, ...args], {
@@ -72,7 +77,7 @@ export async function runBin(bin: string, args: readonly string[], opts: { cwd: 
     child.on("error", reject);
     child.on("close", (status) => {
       const rss = fs.existsSync(rssFile) ? Number(fs.readFileSync(rssFile, "utf8")) : Number.NaN;
-      resolve({ status, stdout, stderr, maxRssKiB: rss });
+      resolve({ status, stdout, stderr, maxRssKiB: rss, wroteOutside: fs.readdirSync(outside) });
     });
     feed(child.stdin, opts.stdin);
   });
@@ -83,7 +88,7 @@ export const MEMORY_BOUND_KIB = 200 * 1024;
 
 /**
  * The run is a fault: exit 2, exactly one line on stderr naming `input`, no stack trace, no
- * internal error, and peak memory under the bound.
+ * internal error, peak memory under the bound, and nothing left in its TMPDIR.
  */
 export function expectFault(run: BinRun, input: string, also?: RegExp): void {
   expect({ status: run.status, stderr: run.stderr }).toMatchObject({ status: 2 });
@@ -93,6 +98,7 @@ export function expectFault(run: BinRun, input: string, also?: RegExp): void {
   expect(run.stderr).not.toMatch(/\n\s+at |internal error/);
   if (also !== undefined) expect(run.stderr).toMatch(also);
   expect(run.maxRssKiB).toBeLessThan(MEMORY_BOUND_KIB);
+  expect(run.wroteOutside, "files the run left in its TMPDIR").toEqual([]);
 }
 
 /** Every entry under `dir` (recursively, by lstat, never reading a FIFO) with its bytes or kind. */
