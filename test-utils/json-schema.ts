@@ -16,7 +16,7 @@ function validators(schemasDir: string): Map<string, Validate> {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   const found = new Map<string, Validate>();
   for (const name of readdirSync(schemasDir).filter((n) => n.endsWith(".json"))) {
-    const schema = JSON.parse(readFileSync(join(schemasDir, name), "utf8")) as { $id?: unknown };
+    const schema = JSON.parse(readFileSync(join(schemasDir, name), "utf8")) as Record<string, unknown>;
     if (typeof schema.$id === "string") found.set(schema.$id, ajv.compile(schema));
   }
   byDir.set(schemasDir, found);
