@@ -15,6 +15,7 @@ export {
   Stage,
   StageId,
 } from "./model.js";
+export { CONTRACT_SCHEMA_ID, ContractJson, contractJson, FINDINGS_SCHEMA_ID, FindingsJson, findingsJson } from "./json-output.js";
 
 // --- faults ---
 export type { AcceptanceProblem, ContractFault, UnreadKind } from "./fault.js";

@@ -59,6 +59,7 @@ export {
   StageState,
   TokensByRole,
 } from "./schema.js";
+export { StageVerdictJson, VERIFICATION_SCHEMA_ID, VerificationOutput } from "./verification.js";
 
 // --- journal ---
 export type {

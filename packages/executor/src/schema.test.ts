@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { AgentReply, AgentRequest } from "./agent/protocol.js";
 import { LedgerEntry, RunEvent, RunReport } from "./schema.js";
+import { VerificationOutput } from "./verification.js";
 
 const doc = (name: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../schemas/${name}`, import.meta.url)), "utf8"));
 
@@ -17,6 +18,7 @@ describe("the JSON Schemas in schemas/ cannot drift from the zod schemas", () =>
     ["run-event.schema.json", RunEvent],
     ["agent-request.schema.json", AgentRequest],
     ["agent-reply.schema.json", AgentReply],
+    ["verification.schema.json", VerificationOutput],
   ] as const)("schemas/%s", (name, schema) => {
     expect(doc(name)).toEqual({ $id: idOf(name), ...z.toJSONSchema(schema) });
   });

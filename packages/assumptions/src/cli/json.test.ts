@@ -1,4 +1,6 @@
+import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
+import { outputProblems } from "../../../../test-utils/json-schema.js";
 import type { Report } from "./gate.js";
 import { JsonOutput, REPORT_SCHEMA_ID, renderJsonFault, renderJsonReport } from "./json.js";
 import { vetReport } from "./vet.js";
@@ -28,6 +30,12 @@ describe("JSON output", () => {
     const text = renderJsonReport(good)._unsafeUnwrap();
     expect(JsonOutput.parse(JSON.parse(text))).toEqual({ ...envelope, ...good });
     expect(Object.keys(JSON.parse(text)).slice(0, 2)).toEqual(["$schema", "version"]);
+  });
+
+  test("a report and a fault name a shipped schema by its $id and validate against it", () => {
+    const schemas = fileURLToPath(new URL("../../schemas", import.meta.url));
+    expect(outputProblems(JSON.parse(renderJsonReport(good)._unsafeUnwrap()), schemas)).toEqual([]);
+    expect(outputProblems(JSON.parse(renderJsonFault("unknown-kind", "line 2: x", 2)), schemas)).toEqual([]);
   });
 
   test("a report outside the schema is refused, not printed", () => {

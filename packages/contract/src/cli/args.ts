@@ -142,7 +142,7 @@ Exit: 0 written, 2 fault.
 Self-check a contract before anything is spent. FILE is a contract.md, or a plan (a file without
 the contract front matter), which is compiled first. --plan gives the plan the contract was
 compiled from: its ordering constraints are checked and a changed plan is reported.
-Findings go to stdout (--json: an array of {code, severity, stage, row, message}); warnings are
+Findings go to stdout (--json: {$schema, version, findings: [{code, severity, stage, row, message}]}); warnings are
 printed either way. --format github prints one ::error (refusal) or ::warning per finding before
 the text; --format sarif prints a SARIF 2.1.0 log (a result per finding at its line of FILE, named
 from its repository root); --format junit prints JUnit XML (a test case per finding and per

@@ -16,7 +16,7 @@ async function run(argv: string[]) {
 
 test.each(contracts)("%s: valid SARIF with a located result per finding, and JUnit whose failures are the refusals", async (name) => {
   const file = `fixtures/plans/self-check/${name}`;
-  const json = JSON.parse((await run(["check", file, "--json"])).stdout) as { severity: string }[];
+  const json = (JSON.parse((await run(["check", file, "--json"])).stdout) as { findings: { severity: string }[] }).findings;
   const sarif = await run(["check", file, "--format", "sarif"]);
   expect(sarifProblems(sarif.stdout)).toEqual([]);
   const results = JSON.parse(sarif.stdout).runs[0].results as { level: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[];

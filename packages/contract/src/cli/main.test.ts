@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
+import { CONTRACT_SCHEMA_ID } from "../json-output.js";
 import { parseContract } from "../parse-contract.js";
 import { sealContract } from "../../test/support/seal.js";
 import type { CliIo } from "./io.js";
@@ -40,7 +41,9 @@ describe("decay-contract compile", () => {
   test("--json prints the Contract with the documented field names", async () => {
     const r = await run(["compile", refunds, "--json"]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(fixture("refunds-report.contract.json"));
+    const { $schema, version, ...contract } = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect({ $schema, version }).toEqual({ $schema: CONTRACT_SCHEMA_ID, version: 1 });
+    expect(contract).toEqual(fixture("refunds-report.contract.json"));
   });
   test("plan_sha256 hashes the file's exact bytes (a BOM and CRLF included)", async () => {
     const dir = await tempDir();
@@ -94,14 +97,14 @@ describe("decay-contract check", () => {
   test("refusals exit 1, and --json prints findings with code, severity, stage, row, message", async () => {
     const r = await run(["check", trip("review-note"), "--plan", refunds, "--json"]);
     expect(r.code).toBe(1);
-    const findings = JSON.parse(r.stdout) as Record<string, unknown>[];
+    const { findings } = JSON.parse(r.stdout) as { findings: Record<string, unknown>[] };
     expect(findings.map((f) => Object.keys(f).sort())).toContainEqual(["code", "message", "row", "severity", "stage"]);
     expect(findings.map((f) => f.code)).toEqual(["review-note", "git-clone", "weak-row", "review-note"]);
   });
   test("--json gives every finding all five fields; a contract-wide finding has stage and row null", async () => {
     const r = await run(["check", trip("worktree"), "--json"]);
     expect(r.code).toBe(1);
-    const findings = JSON.parse(r.stdout) as Record<string, unknown>[];
+    const { findings } = JSON.parse(r.stdout) as { findings: Record<string, unknown>[] };
     for (const f of findings) expect(Object.keys(f)).toEqual(["code", "severity", "stage", "row", "message"]);
     expect(findings.find((f) => f.code === "worktree-state")).toMatchObject({ stage: null, row: null });
   });

@@ -6,6 +6,7 @@ import { planDrift } from "../drift.js";
 import { type ContractFault, describeFault } from "../fault.js";
 import type { Contract, Finding } from "../model.js";
 import { looksLikeContract, parseContract } from "../parse-contract.js";
+import { contractJson, findingsJson } from "../json-output.js";
 import { FORMAT_NAME, importPlan } from "../import/import-plan.js";
 import { readPlan } from "../plan/read-plan.js";
 import { renderContract } from "../render.js";
@@ -121,7 +122,7 @@ function runCompile(io: CliIo, cmd: Extract<Command, { kind: "compile" }>): Resu
   return read(io, cmd.plan, cmd.maxInputBytes)
     .andThen((plan) => compilePlan(cmd.plan, plan))
     .andThen((contract) => {
-      const text = cmd.json ? `${JSON.stringify(contract, null, 2)}\n` : renderContract(contract);
+      const text = cmd.json ? `${JSON.stringify(contractJson(contract), null, 2)}\n` : renderContract(contract);
       return output(io, cmd.output, text).andThen((code) => (cmd.quiet ? okAsync(code) : note(io, compileSummary(cmd.plan, contract)).map(() => code)));
     });
 }
@@ -162,7 +163,7 @@ function renderFindings(cmd: Extract<Command, { kind: "check" }>, findings: Find
   const refusals = findings.filter((f) => f.severity === "refuse").length;
   switch (cmd.format) {
     case "json":
-      return `${JSON.stringify(findings, null, 2)}\n`;
+      return `${JSON.stringify(findingsJson(findings), null, 2)}\n`;
     case "sarif":
       return sarifFindings(checked());
     case "junit":

@@ -13,6 +13,7 @@ import type { StoreFs } from "../store/port.js";
 import type { PendingStore } from "../store/store.js";
 import type { GlobalOptions } from "./args.js";
 import type { CliFault } from "./fault.js";
+import type { JsonObject } from "./output.js";
 import { readText, type CliIo } from "./io.js";
 import { prepare } from "../publish/prepare.js";
 import type { EvidenceRecord } from "../record/schema.js";
@@ -21,7 +22,7 @@ import type { EvidenceRecord } from "../record/schema.js";
 export interface Outcome {
   readonly exit: 0 | 1;
   readonly text: string;
-  readonly json: JsonValue;
+  readonly json: JsonObject;
 }
 
 /** Reads and validates a record file, bounded by `maxBytes`. */
@@ -53,7 +54,7 @@ export function hashCommand(io: CliIo, file: string, body: boolean, maxBytes?: n
     const content = contentHash(record);
     const key = keyHash(recordKey(record));
     const text = `content_sha256 ${content}\nkey_hash ${key}\n${body ? `${commentBody(record)}\n` : ""}`;
-    const json: JsonValue = body ? { content_sha256: content, key_hash: key, body: commentBody(record) } : { content_sha256: content, key_hash: key };
+    const json: JsonObject = body ? { content_sha256: content, key_hash: key, body: commentBody(record) } : { content_sha256: content, key_hash: key };
     return { exit: 0, text, json } as const;
   });
 }

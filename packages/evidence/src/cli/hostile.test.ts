@@ -3,14 +3,10 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
-import { type memoryIo, project, runCli, writeRecordFile } from "../../test/support/cli-testing.js";
+import { type memoryIo, project, runCli, writeRecordFile, VECTOR_CONTENT, VECTOR_RECORD } from "../../test/support/cli-testing.js";
 
-// records[0] of the reference vectors.
-const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
-"merge_sha":"0123456789abcdef0123456789abcdef01234567","deployment":{"id":"deployment-8","version":"build-19"},"timestamp":100,
-"checks":[{"command":"verify-deployment","result":"health checks passed"}],"production_status":"succeeded",
-"author":{"id":17,"login":"owner"},"previous_attempt":null}`;
-const CONTENT = "e4cb737b845630149f77864303653ebd7b074111cc0c09a3a15c9f5c1715618d";
+const RECORD = VECTOR_RECORD;
+const CONTENT = VECTOR_CONTENT;
 
 const servers: TestServer[] = [];
 afterEach(async () => {

@@ -4,14 +4,12 @@ import { afterEach, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { slug } from "../record/slug.js";
-import { type memoryIo, project, runCli, writeRecordFile } from "../../test/support/cli-testing.js";
+import { CLI_OUTPUT_SCHEMA_ID } from "./output.js";
+import { type memoryIo, project, runCli, writeRecordFile, VECTOR_CONTENT, VECTOR_RECORD } from "../../test/support/cli-testing.js";
 
 // records[0] of the reference vectors, with its expected hashes and body.
-const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
-"merge_sha":"0123456789abcdef0123456789abcdef01234567","deployment":{"id":"deployment-8","version":"build-19"},"timestamp":100,
-"checks":[{"command":"verify-deployment","result":"health checks passed"}],"production_status":"succeeded",
-"author":{"id":17,"login":"owner"},"previous_attempt":null}`;
-const CONTENT = "e4cb737b845630149f77864303653ebd7b074111cc0c09a3a15c9f5c1715618d";
+const RECORD = VECTOR_RECORD;
+const CONTENT = VECTOR_CONTENT;
 const KEY = "3f83717770d4f78be33f7190192b931c97d385c0f878286b12b29288508fd22c";
 const vectors = JSON.parse(readFileSync(new URL("../../test/vectors/evidence-vectors.json", import.meta.url), "utf8")) as { records: { body: string }[] };
 const BODY = vectors.records[0]?.body ?? "";
@@ -32,7 +30,7 @@ describe("hash and slug", () => {
     const body = await run(["hash", file, "--body"], { cwd: repo });
     expect(body.out).toBe(`content_sha256 ${CONTENT}\nkey_hash ${KEY}\n${BODY}\n`);
     const stdin = await run(["hash", "-", "--json"], { cwd: repo, stdin: RECORD });
-    expect(JSON.parse(stdin.out)).toEqual({ content_sha256: CONTENT, key_hash: KEY });
+    expect(JSON.parse(stdin.out)).toEqual({ $schema: CLI_OUTPUT_SCHEMA_ID, version: 1, content_sha256: CONTENT, key_hash: KEY });
   });
 
   test("a record that fails validation exits 2 naming the field; bad JSON names the line", async () => {
@@ -71,7 +69,12 @@ describe("hash and slug", () => {
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
     expect((await run(["--version"], { cwd: "/" })).out).toBe(`decay-evidence ${pkg.version}\n`);
     // --json holds for --help and --version too: one JSON object on stdout.
-    expect((await run(["--version", "--json"], { cwd: "/" })).out).toBe(`{"version":${JSON.stringify(pkg.version)}}\n`);
+    expect(JSON.parse((await run(["--version", "--json"], { cwd: "/" })).out)).toEqual({
+      $schema: CLI_OUTPUT_SCHEMA_ID,
+      version: 1,
+      name: "decay-evidence",
+      package_version: pkg.version,
+    });
     const help = JSON.parse((await run(["--help", "--json"], { cwd: "/" })).out) as { help: string };
     expect(help.help).toContain("decay-evidence prepare RECORD.json");
     for (const argv of [[], ["frob"], ["hash"], ["slug", "a", "b"], ["status", "--body"], ["hash", "x", "--nope"], ["status", "--layout", "x"]]) {

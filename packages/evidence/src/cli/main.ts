@@ -1,8 +1,8 @@
-import { canonicalJson } from "../record/canonical.js";
 import { parseInvocation, type Invocation } from "./args.js";
 import { hashCommand, type Outcome, prepareCommand, slugCommand, statusCommand } from "./commands.js";
 import { describeCliFault, exitCodeFor, type CliFault } from "./fault.js";
 import { bestEffort, emit, type CliIo } from "./io.js";
+import { jsonLine } from "./output.js";
 import { publishCommand } from "./publish-command.js";
 import { HELP, VERSION } from "./usage.js";
 import { versionLine } from "@decay/cli-kit";
@@ -15,7 +15,7 @@ function run(io: CliIo, inv: Invocation): ResultAsync<Outcome, CliFault> {
     case "help":
       return okAsync({ exit: 0, text: HELP, json: { help: HELP } });
     case "version":
-      return okAsync({ exit: 0, text: versionLine("decay-evidence", VERSION), json: { version: VERSION } });
+      return okAsync({ exit: 0, text: versionLine("decay-evidence", VERSION), json: { name: "decay-evidence", package_version: VERSION } });
     case "hash":
       return hashCommand(io, inv.file, inv.body, inv.global.maxInputBytes);
     case "slug":
@@ -34,7 +34,7 @@ const wantsJson = (inv: Invocation): boolean => ("global" in inv ? inv.global.js
 async function report(io: CliIo, json: boolean, f: CliFault): Promise<number> {
   const message = describeCliFault(f);
   await bestEffort(io.stderr, `decay-evidence: ${message}\n`);
-  if (json) await emit(io.stdout, `${canonicalJson({ fault: { code: f.code, message } })}\n`);
+  if (json) await emit(io.stdout, jsonLine({ fault: { code: f.code, message } }));
   return exitCodeFor(f);
 }
 
@@ -47,6 +47,6 @@ export async function decayEvidenceMain(argv: readonly string[], io: CliIo): Pro
   if (parsed.isErr()) return report(io, argv.includes("--json"), parsed.error);
   const inv = parsed.value;
   const json = wantsJson(inv);
-  const outcome = await run(io, inv).andThen((o) => emit(io.stdout, json ? `${canonicalJson(o.json)}\n` : o.text).map(() => o.exit));
+  const outcome = await run(io, inv).andThen((o) => emit(io.stdout, json ? jsonLine(o.json) : o.text).map(() => o.exit));
   return outcome.isOk() ? outcome.value : report(io, json, outcome.error);
 }

@@ -48,3 +48,11 @@ export async function runCli(argv: string[], opts: Parameters<typeof memoryIo>[0
   const code = await decayEvidenceMain(argv, m.io);
   return { code, out: m.stdout(), err: m.stderr() };
 }
+
+/** Test-only: records[0] of the reference vectors, as a record file's text. */
+export const VECTOR_RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
+"merge_sha":"0123456789abcdef0123456789abcdef01234567","deployment":{"id":"deployment-8","version":"build-19"},"timestamp":100,
+"checks":[{"command":"verify-deployment","result":"health checks passed"}],"production_status":"succeeded",
+"author":{"id":17,"login":"owner"},"previous_attempt":null}`;
+/** Test-only: the content hash of `VECTOR_RECORD`. */
+export const VECTOR_CONTENT = "e4cb737b845630149f77864303653ebd7b074111cc0c09a3a15c9f5c1715618d";

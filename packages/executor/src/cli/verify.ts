@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { slugOf, workspacePaths } from "../run/paths.js";
 import { type ContractVerdict, verifyContract } from "../run/preflight.js";
+import { VERIFICATION_SCHEMA_ID, VerificationOutput } from "../verification.js";
 import { renderVerificationMd } from "../verification-md.js";
 import { adaptersFor } from "./adapters.js";
 import type { VerifyFlags } from "./args.js";
@@ -35,6 +36,11 @@ function writeReport(repo: string, loaded: Loaded, verdict: ContractVerdict, roo
   }
 }
 
+/** The `--json` object, checked against its schema (a mismatch is a bug, never printed). */
+function jsonOutput(command: "preflight" | "verify", verdict: ContractVerdict, report: string | null): VerificationOutput {
+  return VerificationOutput.parse({ $schema: VERIFICATION_SCHEMA_ID, version: 1, command, ...verdict, report });
+}
+
 /** `decay preflight|verify FILE --repo DIR`: 0 when every required stage is green, 1 otherwise. */
 export async function verifyCommand(io: CliIo, kind: "preflight" | "verify", flags: VerifyFlags): Promise<Result<number, CliFault>> {
   const repo = repoDir(io.cwd, flags.repo);
@@ -54,7 +60,7 @@ export async function verifyCommand(io: CliIo, kind: "preflight" | "verify", fla
   const report = kind === "verify" ? writeReport(repo.value, loaded.value, verdict.value, adapters.cleanRoom.kind) : ok(null);
   if (report.isErr()) return err(report.error);
   const out = summary(loaded.value, verdict.value, kind, report.value);
-  const text = flags.json ? `${JSON.stringify({ command: kind, ...verdict.value, report: report.value })}\n` : out.text;
+  const text = flags.json ? `${JSON.stringify(jsonOutput(kind, verdict.value, report.value))}\n` : out.text;
   const failed = await say(io, text);
   return failed === null ? ok(out.code) : err({ code: "write-failed", file: "<stdout>", reason: failed });
 }
