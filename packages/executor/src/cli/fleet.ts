@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { bestEffort } from "@decay/cli-kit";
 import { renderContract } from "@decay/contract";
 import { err, ok, type Result } from "neverthrow";
+import { fleetJson } from "../dbos/fleet-output.js";
 import type { RunDetail, RunSummary } from "../dbos/status.js";
 import { commandAgent } from "../node/command-agent.js";
 import { adaptersFor } from "./adapters.js";
@@ -15,10 +16,11 @@ import { type EnqueueFlags, parseFleet, type WorkerFlags } from "./fleet-args.js
 import { type CliIo, say } from "./io.js";
 import { agentProgram, loadContract } from "./load.js";
 
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+
 type R = Result<number, CliFault>;
 
 const written = (failed: string | null): R => (failed === null ? ok(0) : err({ code: "write-failed", file: "<stdout>", reason: failed }));
-const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 /** Serve the queue until interrupted; each run's events go to stdout as NDJSON lines naming the run. */
 async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
@@ -86,7 +88,7 @@ async function enqueue(io: CliIo, dbos: Dbos, flags: EnqueueFlags): Promise<R> {
   await client.value.close();
   if (out.isErr()) return err({ code: "dbos", fault: out.error });
   const { id, existed } = out.value;
-  return written(await say(io, flags.json ? line({ id, existed }) : existed ? `${id}: already enqueued (it runs once)\n` : `${id}: enqueued\n`));
+  return written(await say(io, flags.json ? fleetJson({ id, existed }) : existed ? `${id}: already enqueued (it runs once)\n` : `${id}: enqueued\n`));
 }
 
 /** A run as one line for people. */
@@ -116,8 +118,8 @@ async function runs(io: CliIo, dbos: Dbos, databaseUrl: string, id: string | nul
   await client.value.close();
   if (out.isErr()) return err({ code: "dbos", fault: out.error });
   const value = out.value;
-  if (Array.isArray(value)) return written(await say(io, value.map((r) => (json ? line(r) : summaryLine(r))).join("")));
-  return written(await say(io, json ? line(value) : detailText(value)));
+  if (Array.isArray(value)) return written(await say(io, value.map((r) => (json ? fleetJson(r) : summaryLine(r))).join("")));
+  return written(await say(io, json ? fleetJson(value) : detailText(value)));
 }
 
 /** `decay worker|enqueue|runs …`: the exit code (every fault 2). */

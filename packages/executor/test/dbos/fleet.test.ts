@@ -4,8 +4,10 @@
 // after the copy in flight was killed, and a second worker with a live worker's id refuses to start.
 import { appendFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { outputProblems } from "../../../../test-utils/json-schema.js";
 import { type Postgres, startPostgres } from "../../../../test-utils/postgres.js";
 import { ended } from "../../../../test-utils/process.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
@@ -80,6 +82,9 @@ function worker(work: string, id: string, agent: string, extra: string[] = []) {
   return { ...w, args, serving };
 }
 
+/** The package's shipped JSON Schemas: every --json line names one of them in `$schema`. */
+const SCHEMAS = fileURLToPath(new URL("../../schemas", import.meta.url));
+
 async function runs(cwd: string): Promise<RunSummary[]> {
   const out = await decay(["runs", "--json", "--database-url", pg.url], cwd);
   if (out.code !== 0) throw new Error(out.stderr);
@@ -87,7 +92,11 @@ async function runs(cwd: string): Promise<RunSummary[]> {
     .trim()
     .split("\n")
     .filter((l) => l !== "")
-    .map((l) => JSON.parse(l));
+    .map((l) => {
+      const run: unknown = JSON.parse(l);
+      expect(outputProblems(run, SCHEMAS)).toEqual([]);
+      return run as RunSummary;
+    });
 }
 
 describe("fleet: workers on one Postgres", () => {
@@ -112,6 +121,7 @@ describe("fleet: workers on one Postgres", () => {
     for (let k = 0; k < RUNS; k++) {
       const out = await decay(["enqueue", `docs/p${k}.plan.md`, "--repo", repo, "--database-url", pg.url, "--json"], repo);
       expect(JSON.parse(out.stdout), out.stderr).toMatchObject({ existed: false });
+      expect(outputProblems(JSON.parse(out.stdout), SCHEMAS)).toEqual([]);
     }
     const again = await decay(["enqueue", "docs/p0.plan.md", "--repo", repo, "--database-url", pg.url, "--json"], repo);
     expect(JSON.parse(again.stdout)).toMatchObject({ existed: true });
