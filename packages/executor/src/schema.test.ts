@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { AgentReply, AgentRequest } from "./agent/protocol.js";
-import { LedgerEntry, RunEvent, RunReport } from "./schema.js";
+import { LedgerEntry, RunEventLine, RunReport } from "./schema.js";
 import { VerificationOutput } from "./verification.js";
 
 const doc = (name: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../schemas/${name}`, import.meta.url)), "utf8"));
@@ -15,7 +15,7 @@ describe("the JSON Schemas in schemas/ cannot drift from the zod schemas", () =>
   test.each([
     ["run-report.schema.json", RunReport],
     ["ledger-entry.schema.json", LedgerEntry],
-    ["run-event.schema.json", RunEvent],
+    ["run-event.schema.json", RunEventLine],
     ["agent-request.schema.json", AgentRequest],
     ["agent-reply.schema.json", AgentReply],
     ["verification.schema.json", VerificationOutput],

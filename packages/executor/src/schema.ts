@@ -160,3 +160,9 @@ export const RunEvent = z.discriminatedUnion("type", [
 ]);
 /** A progress event. */
 export type RunEvent = z.infer<typeof RunEvent>;
+
+/** The `$id` of schemas/run-event.schema.json: the `$schema` of each event line of `decay run --json`. */
+export const RUN_EVENT_SCHEMA_ID = "https://unpkg.com/@decay/executor/schemas/run-event.schema.json";
+
+/** One event line of `decay run --json`: a progress event after `$schema` and the output format's `version`. */
+export const RunEventLine = z.union(RunEvent.options.map((event) => event.extend({ $schema: z.literal(RUN_EVENT_SCHEMA_ID), version: z.literal(1) })));

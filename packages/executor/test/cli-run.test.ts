@@ -2,11 +2,16 @@
 // report after it, and Ctrl-C mid-run: RESUME.md, exit 1, and a second run ends the same.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
-import { RUN_REPORT_SCHEMA_ID, RunEvent, RunReport } from "../src/index.js";
+import { outputProblems } from "../../../test-utils/json-schema.js";
+import { RUN_EVENT_SCHEMA_ID, RUN_REPORT_SCHEMA_ID, RunEvent, RunReport } from "../src/index.js";
 import { agentFlag, decay, type Ran, SCRIPT_FILE, scriptWith, start } from "./cli-process.js";
 import { fixtureRepo } from "./harness.js";
+
+/** The package's shipped JSON Schemas: every --json line names one of them in `$schema`. */
+const SCHEMAS = fileURLToPath(new URL("../schemas", import.meta.url));
 
 /** What a resumed run must reach again: no ids, no times, no loop states (a resumed stage is green at its start). */
 const ending = (r: RunReport) => ({
@@ -45,6 +50,7 @@ describe("decay run over a three-stage plan", () => {
   it("--json prints every event as one line valid against the published schema, then the report", () => {
     expect(json.code).toBe(1);
     const lines = json.stdout.trim().split("\n");
+    for (const l of lines) expect(outputProblems(JSON.parse(l), SCHEMAS), l).toEqual([]);
     const events = lines.slice(0, -1).map((l) => RunEvent.parse(JSON.parse(l)));
     expect(events[0]?.type).toBe("run-started");
     expect(events.at(-1)).toEqual({ type: "done", status: "incomplete", green: ["S1", "S2"] });
@@ -85,7 +91,13 @@ describe("decay run over a three-stage plan", () => {
     const first = await interrupted.done;
     expect(first.code).toBe(1);
     expect(first.stderr).toBe("parked: interrupted at step S2/a1/execute/t1; RESUME.md written; run the same command again to resume\n");
-    expect(JSON.parse(first.stdout.trim().split("\n").at(-1) ?? "")).toEqual({ type: "parked", stage: "S2", resume: ".plan-runs/stats/RESUME.md" });
+    expect(JSON.parse(first.stdout.trim().split("\n").at(-1) ?? "")).toEqual({
+      $schema: RUN_EVENT_SCHEMA_ID,
+      version: 1,
+      type: "parked",
+      stage: "S2",
+      resume: ".plan-runs/stats/RESUME.md",
+    });
     const resume = readFileSync(join(repo, ".plan-runs/stats/RESUME.md"), "utf8");
     expect(resume).toContain("interrupted at step `S2/a1/execute/t1`");
     expect(resume).toContain(`decay run docs/stats.plan.md --agent`);

@@ -2,7 +2,7 @@
 // one plain line per event elsewhere (pipes, CI), or NDJSON for orchestrators (--json).
 import type { CliWriter } from "@decay/cli-kit";
 import { createLogUpdate } from "log-update";
-import type { RunEvent } from "../schema.js";
+import { RUN_EVENT_SCHEMA_ID, type RunEvent } from "../schema.js";
 
 /** Where progress goes; `close` waits for every write and hands back the first failure, if any. */
 export interface Progress {
@@ -83,7 +83,7 @@ export function plainProgress(out: CliWriter, now: () => number = Date.now): Pro
 /** Each event as one JSON object per line (schemas/run-event.schema.json). */
 export function jsonProgress(out: CliWriter): Progress {
   const w = ordered(out);
-  return { event: (e) => w.write(`${JSON.stringify(e)}\n`), close: w.done };
+  return { event: (e) => w.write(`${JSON.stringify({ $schema: RUN_EVENT_SCHEMA_ID, version: 1, ...e })}\n`), close: w.done };
 }
 
 /** What the live view knows: each stage's state, what runs now, tokens, since when. */
