@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { renderContract } from "@decay/contract";
 import { err, ok, type Result } from "neverthrow";
-import type { RunOutcome } from "../dbos/job.js";
+import type { RunOutcome } from "../node/dbos/job.js";
 import type { ExecFault } from "../fault.js";
 import { commandAgent } from "../node/command-agent.js";
 import { systemGit } from "../node/git.js";

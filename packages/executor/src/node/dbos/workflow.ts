@@ -4,13 +4,13 @@
 import { describeFault, parseContract } from "@decay/contract";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { err, ok, type Result } from "neverthrow";
-import type { ExecFault } from "../fault.js";
-import type { StepOutcome } from "../run/deps.js";
-import type { RunOptions } from "../run/options.js";
-import { slugOf } from "../run/paths.js";
-import { runPlan } from "../run/run-plan.js";
-import type { StepContext } from "../runner.js";
-import type { RunReport } from "../schema.js";
+import type { ExecFault } from "../../fault.js";
+import type { StepOutcome } from "../../run/deps.js";
+import type { RunOptions } from "../../run/options.js";
+import { slugOf } from "../../run/paths.js";
+import { runPlan } from "../../run/run-plan.js";
+import type { StepContext } from "../../runner.js";
+import type { RunReport } from "../../schema.js";
 import { RunJob, type RunOutcome, runIdOf } from "./job.js";
 
 /** What a run needs from the worker it lands on: everything `runPlan` takes but the runner and the job's own settings. */

@@ -4,8 +4,8 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
-import type { ExecFault } from "../fault.js";
-import type { RunReport } from "../schema.js";
+import type { ExecFault } from "../../fault.js";
+import type { RunReport } from "../../schema.js";
 import { thrown } from "./fault.js";
 import type { Bundle, Checkout, Results } from "./workflow.js";
 

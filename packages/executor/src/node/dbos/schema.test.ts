@@ -6,7 +6,7 @@ import { FleetOutput } from "./fleet-output.js";
 import { RunJob } from "./job.js";
 import { RunSummary } from "./status.js";
 
-const doc = (name: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../../schemas/${name}`, import.meta.url)), "utf8"));
+const doc = (name: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../../../schemas/${name}`, import.meta.url)), "utf8"));
 
 describe("the fleet's JSON Schemas in schemas/ cannot drift from the zod schemas", () => {
   test.each([

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../../../test-utils/tmp.js";
+import { tempDir } from "../../../../../test-utils/tmp.js";
 import { lockDataDir } from "./lock.js";
 
 describe("lockDataDir: one process per data directory", () => {

@@ -2,9 +2,9 @@
 // from it, so the same run enqueued twice is one workflow.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { ExecFault } from "../fault.js";
-import { slugOf } from "../run/paths.js";
-import { RunReport } from "../schema.js";
+import type { ExecFault } from "../../fault.js";
+import { slugOf } from "../../run/paths.js";
+import { RunReport } from "../../schema.js";
 
 /** The settings of `runPlan` a job carries (the rest are the worker's ports). */
 export const JobSettings = z.object({

@@ -1,5 +1,5 @@
 // Every expected failure of the DBOS runner, and the one place they become sentences.
-import { describeExecFault, type ExecFault } from "../fault.js";
+import { describeExecFault, type ExecFault } from "../../fault.js";
 
 /** A fault of the DBOS runner: its options, its database, its identity, or the run it was asked for. */
 export type DbosFault =
