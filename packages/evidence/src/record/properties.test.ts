@@ -6,6 +6,7 @@ import { parseJson } from "./json.js";
 import { jsonFloat, jsonInt, type JsonValue } from "./number.js";
 import { isRecordText, isSingleLineText, recordTextPattern } from "./text.js";
 import { validateRecord } from "./validate.js";
+import { sampleRecord } from "../../test/support/testkit.js";
 
 /** Any UTF-16 unit, lone surrogates included: Python strings can hold them too. */
 const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)), maxLength: 12 });
@@ -23,20 +24,10 @@ const { json } = fc.letrec<{ json: JsonValue }>((tie) => ({
   ),
 }));
 
-const validRecord: { readonly [k: string]: JsonValue } = {
-  schema: "evidence-record-v1",
-  repo: "forge.test/owner/repo",
-  pr: jsonInt(23),
-  task: "Task 9",
-  attempt: "attempt-1",
-  merge_sha: "0123456789abcdef0123456789abcdef01234567",
+const validRecord: { readonly [k: string]: JsonValue } = sampleRecord({
   deployment: { id: "d", version: "v" },
-  timestamp: jsonInt(100),
   checks: [{ command: "c", result: "r" }],
-  production_status: "succeeded",
-  author: { id: jsonInt(17), login: "owner" },
-  previous_attempt: null,
-};
+});
 
 describe("properties", () => {
   test("canonical JSON round-trips through parseJson unchanged (int/float identity, big ints)", () => {
