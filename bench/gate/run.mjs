@@ -1,79 +1,106 @@
-// plan-decay benchmark: the gate against `sha256sum -c` (same unchanged files) plus `find -type f`
-// over the same tree, in one run, page cache warmed by one untimed run of each. Run after a build:
-//   npx -y pnpm@12.4.2 bench        (or: node bench/gate/run.mjs)
-import { existsSync } from "node:fs";
+// plan-decay benchmark over six tree shapes. For each shape: generate the tree (about 100,000
+// files) and plans under BENCH_DIR (default /tmp/decay-bench), then time the gate against the
+// fair floor, `sha256sum` over every file any row must read (each once) plus `find -type f`
+// over the tree. One untimed warm-up of each (it also checks the gate's answer), then the
+// median of BENCH_REPS (default 5) timed runs; the tree is deleted afterwards.
+//   npx -y pnpm@12.4.2 bench                        (builds, then runs this)
+//   node bench/gate/run.mjs [shape...]              (after a build; default: all six)
+// The deep shape is also run at 1,000 and 100,000 rows to show the cost per row.
+import { existsSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureWorkload } from "./generate.mjs";
-import { MINIMAL_ENV, median, timed as run } from "./timing.mjs";
+import { generateShape, SHAPES } from "./shapes.mjs";
+import { median, MINIMAL_ENV, timed } from "./timing.mjs";
 
 const REPS = Number(process.env.BENCH_REPS ?? 5);
+const WORK = process.env.BENCH_DIR ?? "/tmp/decay-bench";
 const TARGET = 1.6;
-const SIZES = [1_000, 10_000];
+const RSS_TARGET_MB = 200;
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const bin = join(repoRoot, "packages/assumptions/dist/bin.cjs");
-const floorScript = join(repoRoot, "bench/gate/floor.mjs");
+// BENCH_BIN: another build of the CLI to measure (for before/after comparisons).
+const bin = process.env.BENCH_BIN ?? join(repoRoot, "packages/assumptions/dist/bin.cjs");
+// BENCH_COMPARE: a second build, timed alternately with the first on the same trees.
+const other = process.env.BENCH_COMPARE;
 
-function commands(w, set) {
+function commands(root, set) {
   return {
-    gate: () => run(process.execPath, [bin, "--root", w.root, join(w.work, `rows-${set.n}.tsv`)], repoRoot),
-    sha: () => run("sha256sum", ["-c", "--quiet", join(w.work, `sums-${set.n}.txt`)], w.root),
-    find: () => run("find", [w.root, "-type", "f"], repoRoot),
-    floor: () => run(process.execPath, [floorScript, w.root, join(w.work, `rows-${set.n}.tsv`)], repoRoot),
+    gate: () => timed(process.execPath, [bin, "--root", root, set.plan], repoRoot),
+    ...(other ? { other: () => timed(process.execPath, [other, "--root", root, set.plan], repoRoot) } : {}),
+    sha: () => timed("xargs", ["-0", "-a", set.list, "sha256sum"], root),
+    find: () => timed("find", [root, "-type", "f"], repoRoot),
   };
 }
 
 /** The gate must be right before its speed means anything: exit 1, exactly the planted divergences. */
-function verify(set, gate, sha, find, floor) {
+function verify(set, gate, sha, find, second) {
+  if (second) {
+    const problems = verify(set, second, sha, find);
+    if (problems.length > 0) return problems.map((p) => `BENCH_COMPARE build: ${p}`);
+  }
   const diverged = gate.stdout.split("\n").filter((l) => l.startsWith("DIVERGE ")).length;
   const problems = [];
-  if (gate.status !== 1) problems.push(`gate exited ${gate.status}, expected 1: ${gate.stderr.trim()}`);
-  if (diverged !== set.diverging) problems.push(`gate reported ${diverged} diverged rows, expected ${set.diverging}`);
-  if (sha.status !== 0) problems.push(`sha256sum -c exited ${sha.status}`);
-  if (find.stdout.split("\n").filter(Boolean).length < 100_000) problems.push("find listed fewer than 100,000 files");
-  if (floor.status !== 0) problems.push(`the floor program exited ${floor.status}: ${floor.stderr.trim()}`);
+  if (gate.status !== 1) problems.push(`gate exited ${gate.status}, expected 1: ${gate.stderr.trim().slice(0, 500)}`);
+  if (diverged !== set.diverging) {
+    const sample = gate.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("DIVERGE "))
+      .slice(0, 5)
+      .join("\n  ");
+    problems.push(`gate reported ${diverged} diverged rows, expected ${set.diverging}:\n  ${sample}`);
+  }
+  if (sha.status !== 0) problems.push(`sha256sum exited ${sha.status}: ${sha.stderr.trim().slice(0, 300)}`);
+  if (find.status !== 0) problems.push(`find exited ${find.status}`);
   return problems;
 }
 
-function measure(workload, set) {
-  const c = commands(workload, set);
-  const problems = verify(set, c.gate(), c.sha(), c.find(), c.floor()); // the untimed warm-up run of each
+function measure(root, set) {
+  const c = commands(root, set);
+  const problems = verify(set, c.gate(), c.sha(), c.find(), c.other?.());
   if (problems.length > 0) return { set, problems };
-  const names = Object.keys(c);
-  const samples = () => Object.fromEntries(names.map((name) => [name, []]));
-  const wall = samples();
-  const cpu = samples();
+  const wall = Object.fromEntries(Object.keys(c).map((name) => [name, []]));
+  const cpu = Object.fromEntries(Object.keys(c).map((name) => [name, []]));
+  const rss = { gate: 0, other: 0 };
   for (let k = 0; k < REPS; k += 1) {
-    for (const name of names) {
+    for (const name of Object.keys(c)) {
       const r = c[name]();
       wall[name].push(r.ms);
       cpu[name].push(r.cpu);
+      if (name in rss) rss[name] = Math.max(rss[name], r.rssMb);
     }
   }
-  const medians = (t) => Object.fromEntries(names.map((name) => [name, median(t[name])]));
-  const w = medians(wall);
-  const u = medians(cpu);
-  const peer = (t) => t.sha + t.find;
-  return {
+  const m = (t) => Object.fromEntries(Object.keys(t).map((name) => [name, median(t[name])]));
+  const w = m(wall);
+  const u = m(cpu);
+  const floor = w.sha + w.find;
+  const cpuFloor = u.sha + u.find;
+  const result = {
     set,
-    wall: w,
-    cpu: u,
-    ratio: w.gate / peer(w),
-    cpuRatio: u.gate / peer(u),
-    floorRatio: w.floor / peer(w),
-    cpuFloorRatio: u.floor / peer(u),
+    gate: w.gate,
+    sha: w.sha,
+    find: w.find,
+    floor,
+    ratio: w.gate / floor,
+    rss: rss.gate,
+    cpu: u.gate,
+    cpuFloor,
+    cpuRatio: u.gate / cpuFloor,
   };
-}
-
-/** Median start-up time of an empty Node program, in the minimal and in the inherited environment. */
-function startupCost() {
-  const time = (env) => median(Array.from({ length: 7 }, () => run(process.execPath, ["-e", "0"], repoRoot, env).ms));
-  return { minimal: time(MINIMAL_ENV), inherited: time(process.env) };
+  if (other) result.other = { gate: w.other, ratio: w.other / floor, cpu: u.other, cpuRatio: u.other / cpuFloor, rss: rss.other };
+  return result;
 }
 
 function fmt(ms) {
   return `${ms.toFixed(0).padStart(6)} ms`;
+}
+
+function report(shape, files, m) {
+  if (m.problems) return `${shape.padEnd(13)} ${String(m.set.n).padStart(7)}  FAILED: ${m.problems.join("; ")}`;
+  const perRow = (m.gate * 1000) / m.set.n;
+  const line = `${shape.padEnd(13)} ${String(m.set.n).padStart(7)} ${String(files).padStart(7)} ${String(m.set.reads).padStart(6)}  ${fmt(m.gate)} ${fmt(m.sha)} ${fmt(m.find)} ${fmt(m.floor)}  ${m.ratio.toFixed(2).padStart(5)}x  ${m.rss.toFixed(0).padStart(4)} MiB  ${perRow.toFixed(1).padStart(6)} us  | cpu ${fmt(m.cpu)} vs ${fmt(m.cpuFloor)} ${m.cpuRatio.toFixed(2).padStart(5)}x`;
+  if (!m.other) return line;
+  const o = m.other;
+  return `${line}\n${"  (compare)".padEnd(37)}  ${fmt(o.gate)} ${" ".repeat(38)}${o.ratio.toFixed(2).padStart(5)}x  ${o.rss.toFixed(0).padStart(4)} MiB  ${" ".repeat(9)}  | cpu ${fmt(o.cpu)} ${" ".repeat(12)}${o.cpuRatio.toFixed(2).padStart(5)}x`;
 }
 
 function main() {
@@ -81,35 +108,47 @@ function main() {
     console.error(`missing ${bin}: build first (npx -y pnpm@12.4.2 build)`);
     return 2;
   }
-  console.log("plan-decay benchmark: preparing the workload (cached under .bench-work/)...");
-  const w = ensureWorkload(repoRoot, SIZES);
-  console.log(`tree: ${w.files} files in ${w.dirs} directories; node ${process.version}; ${cpus().length} CPUs; median of ${REPS}`);
-  console.log("rows    unchanged  clock   plan-decay  sha256sum -c  find -type f   ratio   node floor  floor ratio");
-  let failed = false;
-  let last;
-  for (const set of w.sets) {
-    const m = measure(w, set);
-    if (m.problems) {
-      failed = true;
-      console.error(`rows ${set.n}: ${m.problems.join("; ")}`);
-      continue;
-    }
-    last = m;
-    const line = (label, t, ratio, floorRatio) =>
-      `${String(set.n).padEnd(8)}${String(set.unchanged).padStart(9)}  ${label}  ${fmt(t.gate)}  ${fmt(t.sha)}     ${fmt(t.find)}   ${ratio.toFixed(2)}x  ${fmt(t.floor)}  ${floorRatio.toFixed(2)}x`;
-    console.log(line("wall ", m.wall, m.ratio, m.floorRatio));
-    if (!Number.isNaN(m.cpuRatio)) console.log(line("cpu  ", m.cpu, m.cpuRatio, m.cpuFloorRatio));
+  const shapes = process.argv.length > 2 ? process.argv.slice(2) : SHAPES;
+  const unknown = shapes.filter((s) => !SHAPES.includes(s));
+  if (unknown.length > 0) {
+    console.error(`unknown shape(s): ${unknown.join(", ")}; known: ${SHAPES.join(", ")}`);
+    return 2;
   }
-  if (last) {
-    console.log(`target <= ${TARGET}x (wall) at ${last.set.n} rows: ${last.ratio <= TARGET ? "met" : "MISSED"}`);
-    console.log(`the node floor (bench/gate/floor.mjs: only the unavoidable system calls and hashing) is ${last.floorRatio.toFixed(2)}x by itself`);
-  }
-  const start = startupCost();
+  const startup = median(Array.from({ length: 5 }, () => timed(process.execPath, ["-e", "0"], repoRoot, MINIMAL_ENV).ms));
+  console.log(`node ${process.version}; ${cpus().length} CPUs; median of ${REPS} after one warm-up; an empty node program starts in ${startup.toFixed(0)} ms`);
   console.log(
-    `commands ran with PATH and the locale only; an empty node program starts in ${start.minimal.toFixed(0)} ms that way and in ${start.inherited.toFixed(0)} ms with this shell's whole environment`,
+    "shape            rows   files  reads       gate     sha256sum          find         floor   ratio  gate RSS   per row  | cpu: gate vs floor, ratio",
   );
+  let failed = false;
+  const results = [];
+  for (const shape of shapes) {
+    const sizes = shape === "deep" ? [1_000, 10_000, 100_000] : [10_000];
+    const work = join(WORK, shape);
+    const made = generateShape(shape, work, sizes);
+    for (const set of made.sets) {
+      const m = measure(made.root, set);
+      if (m.problems) failed = true;
+      else results.push({ shape, ...m });
+      console.log(report(shape, made.files, m));
+    }
+    if (!process.env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
+  }
+  const at10k = results.filter((r) => r.set.n === 10_000);
+  const worst = Math.max(...at10k.map((r) => r.ratio));
+  const rss = Math.max(...at10k.map((r) => r.rss));
   console.log(
-    `load average while measuring: ${loadavg()
+    `targets at 10,000 rows: ratio <= ${TARGET} on every shape: ${worst <= TARGET ? "met" : "MISSED"} (worst ${worst.toFixed(2)}x); peak RSS <= ${RSS_TARGET_MB} MiB: ${rss <= RSS_TARGET_MB ? "met" : "MISSED"} (${rss.toFixed(0)} MiB)`,
+  );
+  const deep = results.filter((r) => r.shape === "deep");
+  if (deep.length === 3) {
+    const per = deep.map((r) => r.gate / r.set.n);
+    const marginal = (deep[2].gate - deep[0].gate) / (deep[2].set.n - deep[0].set.n);
+    console.log(
+      `deep, time per row: ${per.map((p) => `${(p * 1000).toFixed(1)} us`).join(" / ")} at 1k / 10k / 100k rows; 100k vs 1k: ${(per[2] / per[0]).toFixed(2)}x; marginal 1k->100k ${(marginal * 1000).toFixed(1)} us/row`,
+    );
+  }
+  console.log(
+    `load average at the end: ${loadavg()
       .map((x) => x.toFixed(2))
       .join(" ")}`,
   );

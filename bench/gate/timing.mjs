@@ -15,24 +15,25 @@ const CPU_MARK = "@@cpu ";
  */
 export const MINIMAL_ENV = Object.fromEntries(["PATH", "LANG", "LC_ALL"].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
 
-/** Runs one command to its end: wall-clock ms, CPU ms (NaN without GNU time), status, output. */
+/** Runs one command to its end: wall-clock ms, CPU ms and peak RSS in MiB (NaN without GNU time), status, output. */
 export function timed(cmd, args, cwd, env = MINIMAL_ENV) {
-  const [file, argv] = TIME ? [TIME, ["-f", `${CPU_MARK}%U %S`, cmd, ...args]] : [cmd, args];
+  const [file, argv] = TIME ? [TIME, ["-f", `${CPU_MARK}%U %S %M`, cmd, ...args]] : [cmd, args];
   const t0 = process.hrtime.bigint();
   const r = spawnSync(file, argv, { cwd, env, maxBuffer: 256 << 20, encoding: "utf8" });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.error) throw r.error;
   const mark = r.stderr.lastIndexOf(CPU_MARK);
-  const cpu =
+  const [user, sys, rssKb] =
     mark === -1
-      ? NaN
+      ? [NaN, NaN, NaN]
       : r.stderr
           .slice(mark + CPU_MARK.length)
           .trim()
           .split(" ")
-          .reduce((a, b) => a + Number(b) * 1000, 0);
+          .map(Number);
+  const cpu = (user + sys) * 1000;
   const stderr = mark === -1 ? r.stderr : r.stderr.slice(0, mark);
-  return { ms, cpu, status: r.status, stdout: r.stdout, stderr };
+  return { ms, cpu, rssMb: rssKb / 1024, status: r.status, stdout: r.stdout, stderr };
 }
 
 /** The median of a list of numbers (the upper middle one for an even count). */

@@ -1,0 +1,58 @@
+// Generates one benchmark shape under a work directory: the tree, and for each row count a plan
+// (rows-N.tsv), the NUL-separated list of files its rows must read (reads-N.list) and the number
+// of rows planted to diverge.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { literals, prng } from "./content.mjs";
+import { FILES, LAYOUTS, writeTree } from "./layouts.mjs";
+import { realFacts, writeReal } from "./real.mjs";
+import { buildRows, MIXES } from "./rows.mjs";
+
+/** The shapes, in the order the benchmark runs them. */
+export const SHAPES = ["flat", "deep", "huge", "absent-heavy", "unicode", "real"];
+
+const REAL_COPIES = 10;
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+function rowOptions(shape) {
+  return {
+    mix: shape === "absent-heavy" ? MIXES.absentHeavy : MIXES.standard,
+    missingParents: shape === "absent-heavy" ? 0.5 : 0.2,
+    bigShare: shape === "huge" ? 0.85 : 0,
+    variants: shape === "unicode",
+  };
+}
+
+function synthetic(shape, root, seed) {
+  const rnd = prng(seed);
+  const { files, dirs } = writeTree(root, LAYOUTS[shape](rnd), rnd);
+  const facts = (f) => ({ digest: f.digest, ...literals(f.i, f.uni) });
+  return { files, dirs, facts, readable: () => true };
+}
+
+function real(root) {
+  const { files, dirs, links } = writeReal(root, join(repoRoot, "node_modules/.pnpm"), REAL_COPIES);
+  return { files, dirs, links, ...realFacts(root) };
+}
+
+/**
+ * Writes shape `shape` under `work` (emptied first) with plans of each of `sizes` rows; returns
+ * the tree's root, its file count and the plans.
+ */
+export function generateShape(shape, work, sizes) {
+  rmSync(work, { recursive: true, force: true });
+  const root = join(work, "tree");
+  mkdirSync(root, { recursive: true });
+  const seed = 20261201 + SHAPES.indexOf(shape);
+  const made = shape === "real" ? real(root) : synthetic(shape, root, seed);
+  const sets = sizes.map((n) => {
+    const built = buildRows(made.files, n, prng(seed * 31 + n), { ...rowOptions(shape), ...made });
+    const plan = join(work, `rows-${n}.tsv`);
+    const list = join(work, `reads-${n}.list`);
+    writeFileSync(plan, built.tsv);
+    writeFileSync(list, built.reads.map((p) => `${p}\u0000`).join(""));
+    return { n: built.rows, plan, list, diverging: built.diverging, reads: built.reads.length };
+  });
+  return { root, files: made.files.length, sets, expectedFiles: shape === "real" ? undefined : FILES };
+}
