@@ -1,7 +1,7 @@
 // The public API of @decay/assumptions: named exports only, nothing else lives here.
 
 // --- tree port (shared) ---
-export type { DirEntry, EntryType, TreeError, TreeReader, TreeReaderNow } from "./tree.js";
+export type { DirEntry, EntryType, TreeError, TreeReader } from "./tree.js";
 
 // --- core: parse / check / digest / author ---
 export { Assumption, AssumptionKind, Report, ReportRow } from "./core/model.js";

@@ -1,4 +1,4 @@
-import type { Result, ResultAsync } from "neverthrow";
+import type { ResultAsync } from "neverthrow";
 
 /**
  * What a directory entry is, judged by lstat (a link is reported as a link, never followed).
@@ -41,11 +41,6 @@ export interface TreeReader {
    */
   read(path: string, maxBytes: number): ResultAsync<Uint8Array, TreeError>;
   /**
-   * Optional: the same tree answering at once, for adapters that never need to wait (node:fs,
-   * memfs). The core takes it when present and judges most rows without a promise.
-   */
-  readonly now?: TreeReaderNow;
-  /**
    * Optional: `true` when a nested repository in this tree (a checked-out submodule: a directory
    * other than the root that holds `.git`) is read as ordinary directories. Absent or `false`:
    * naming one or reaching into it is a `submodule` fault. A gitlink (`submodule` entry) is a
@@ -59,16 +54,4 @@ export interface TreeReader {
   readonly sha256Hex?: (bytes: Uint8Array) => string;
   /** Reads a symbolic link's target text as stored. */
   readLink(path: string): ResultAsync<string, TreeError>;
-}
-
-/**
- * The synchronous face of a TreeReader whose answers need no waiting: `list` answers exactly as
- * the reader's own `list`, and `readWith` reads exactly as its `read` (same refusals) but lends
- * the bytes to `use` and returns `use`'s answer. `use` must not keep the bytes: the adapter may
- * read the next file into the same memory once `use` returns. `use` may read again through this
- * face; those reads must not touch the bytes it was lent.
- */
-export interface TreeReaderNow {
-  list(path: string): Result<readonly DirEntry[], TreeError>;
-  readWith<T>(path: string, maxBytes: number, use: (bytes: Uint8Array) => T): Result<T, TreeError>;
 }

@@ -61,38 +61,6 @@ export function slabAllocator(): Allocate {
   };
 }
 
-// Files up to this size are read into one buffer kept for the next read when lent (readWith).
-const LENDING_MAX = 4 * 1024 * 1024;
-
-/** Runs one read with the allocator it may use; the bytes it gets are lent only until it returns. */
-export type Lend = <T>(run: (take: Allocate) => T) => T;
-
-/**
- * One reused buffer for reads whose bytes are only lent to the caller: it grows to the largest
- * size asked for (up to 4 MiB) and stays, so a check does not fault fresh memory in for every
- * file. A read that starts while the buffer is lent out (a `use` that reads again), or one over
- * 4 MiB, gets a fresh array; only the read that took the buffer gives it back, when it returns.
- */
-export function lendingBuffer(): Lend {
-  let buffer = new Uint8Array(64 * 1024);
-  let lent = false;
-  const fresh: Allocate = (length) => new Uint8Array(length);
-  const shared: Allocate = (length) => {
-    if (length > LENDING_MAX) return fresh(length);
-    if (length > buffer.length) buffer = new Uint8Array(Math.min(LENDING_MAX, Math.max(length, buffer.length * 2)));
-    return buffer.subarray(0, length);
-  };
-  return (run) => {
-    if (lent) return run(fresh);
-    lent = true;
-    try {
-      return run(shared);
-    } finally {
-      lent = false;
-    }
-  };
-}
-
 /** Verifies an open descriptor by fstat (a regular file within bounds) and reads it bounded. */
 function readOpened(fs: TreeFs, fd: number, at: Where, alloc: Allocate): Result<Uint8Array, TreeError> {
   const { path, maxBytes } = at;

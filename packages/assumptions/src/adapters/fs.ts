@@ -1,7 +1,7 @@
 import { err, ok, type Result, ResultAsync } from "neverthrow";
-import type { DirEntry, EntryType, TreeError, TreeReader, TreeReaderNow } from "../tree.js";
+import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { attempt, type DirentLike, type TreeFs, statKind } from "./fs-calls.js";
-import { type Allocate, lendingBuffer, readFile, slabAllocator } from "./fs-read.js";
+import { readFile, slabAllocator } from "./fs-read.js";
 import { decodeName, escapesTree, joinTree, treeError } from "./tree-error.js";
 
 export type { DirentLike, StatsLike, TreeFs } from "./fs-calls.js";
@@ -93,24 +93,16 @@ function guarded<T>(path: string, run: () => Result<T, TreeError>): Result<T, Tr
 /**
  * A TreeReader over any node:fs-shaped object rooted at `root` (the one body behind
  * `nodeTree` and `memfsTree`). Lists by lstat type, never reads a non-regular file, never
- * reads more than `maxBytes + 1` bytes. Every call is synchronous underneath, so the reader has
- * a `now` face; the promise-returning methods answer through it.
+ * reads more than `maxBytes + 1` bytes. Every call is synchronous underneath, answered through an
+ * already settled promise.
  */
 export function fsTree(fs: TreeFs, root: string, opts: FsTreeOptions = {}): TreeReader {
   const abs = (path: string): string => joinTree(root, path);
   const alloc = slabAllocator();
-  const lend = lendingBuffer();
-  // One read, the bytes taken from `take`: fresh memory for `read`, the lent buffer for `readWith`.
-  const readAt = (path: string, maxBytes: number, take: Allocate) => guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, take));
-  const now: TreeReaderNow = {
-    list: (path) => guarded(path, () => listDir(fs, abs(path), path)),
-    readWith: (path, maxBytes, use) => lend((take) => readAt(path, maxBytes, take).map(use)),
-  };
   const tree: TreeReader = {
     describe: opts.describe ?? root,
-    now,
-    list: (path) => later(now.list(path)),
-    read: (path, maxBytes) => later(readAt(path, maxBytes, alloc)),
+    list: (path) => later(guarded(path, () => listDir(fs, abs(path), path))),
+    read: (path, maxBytes) => later(guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, alloc))),
     readLink: (path) => later(guarded(path, () => readLink(fs, abs(path), path))),
   };
   return opts.descendSubmodules === true ? { ...tree, descendsSubmodules: true } : tree;

@@ -6,7 +6,7 @@ import type { TreeReader } from "../tree.js";
 import { askedOutput, parseArgs, type Command, type OutputMode, type TreeFlags } from "./args.js";
 import { EXIT, exitCodeFor, type GateFault } from "./exit.js";
 import { CLI_FAULT_CODES, describeCliFault, type CliFault } from "./faults.js";
-import { authorAssumptions, checkTree, describeFault, digestPath, parseAssumptions, type Report } from "./gate.js";
+import { authorAssumptions, checkParsed, describeFault, digestPath, parseAssumptions, type Report } from "./gate.js";
 import { bestEffort, checkRoot, emit, readInput, writeAtomic, type CliIo } from "./io.js";
 import { vetReport } from "./vet.js";
 import { githubAnnotations, junitReport, repoPath, sarifReport } from "./formats.js";
@@ -128,7 +128,7 @@ async function runCheck(io: CliIo, cmd: CheckCommand): Promise<number> {
   const outcome = await openTree(io, cmd).andThen((tree) =>
     readInput(io, cmd.input, cmd.maxInputBytes)
       .andThen((bytes) => parseAssumptions(bytes))
-      .andThen((assumptions) => checkTree({ tree, assumptions }))
+      .andThen((assumptions) => checkParsed({ tree, assumptions }))
       .andThen((report) => vetReport(report))
       .andThen((report) => renderCheck(report, ctx).map((text) => ({ report, text }))),
   );

@@ -2,8 +2,7 @@ import { err, errAsync, ok, type Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import { digestAt } from "./digest.js";
 import type { AssumptionsFault } from "./faults.js";
-import { createListings, type Listings } from "./listing.js";
-import { locate } from "./locate.js";
+import { createLocator, locate, type Locator } from "./locate.js";
 import { parsePath } from "./path.js";
 import { DEFAULT_MAX_BYTES } from "./read.js";
 
@@ -17,15 +16,15 @@ export interface AuthorOptions {
   readonly maxBytes?: number;
 }
 
-function unchangedRow(listings: Listings, raw: string, maxBytes: number): ResultAsync<string, AssumptionsFault> {
-  return new ResultAsync(digestAt(listings, raw, maxBytes)).map(({ path, hex }) => `unchanged\t${path}\t${hex}`);
+function unchangedRow(loc: Locator, raw: string, maxBytes: number): ResultAsync<string, AssumptionsFault> {
+  return new ResultAsync(digestAt(loc, raw, maxBytes)).map(({ path, hex }) => `unchanged\t${path}\t${hex}`);
 }
 
-async function absentLine(listings: Listings, raw: string): Promise<Result<string, AssumptionsFault>> {
+async function absentLine(loc: Locator, raw: string): Promise<Result<string, AssumptionsFault>> {
   const parsed = parsePath(raw);
   if (parsed.isErr()) return err(parsed.error);
   const { path, directory } = parsed.value;
-  const located = await locate(listings, path.split("/"));
+  const located = await locate(loc, path.split("/"));
   if (located.isErr()) return err(located.error);
   const where = located.value;
   if (where.state === "found") return err({ code: "create-exists", path, spelled: where.spelled });
@@ -33,8 +32,8 @@ async function absentLine(listings: Listings, raw: string): Promise<Result<strin
   return ok(`absent\t${path}${directory ? "/" : ""}`);
 }
 
-function absentRow(listings: Listings, raw: string): ResultAsync<string, AssumptionsFault> {
-  return new ResultAsync(absentLine(listings, raw));
+function absentRow(loc: Locator, raw: string): ResultAsync<string, AssumptionsFault> {
+  return new ResultAsync(absentLine(loc, raw));
 }
 
 function section(title: string, rows: readonly string[]): string[] {
@@ -47,14 +46,14 @@ function section(title: string, rows: readonly string[]): string[] {
  * under a case or confusable variant spelling, is a fault and nothing is written.
  */
 export function authorAssumptions(opts: AuthorOptions): ResultAsync<string, AssumptionsFault> {
-  const listings = createListings(opts.tree);
+  const loc = createLocator(opts.tree);
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const reads = opts.reads ?? [];
   const edits = opts.edits ?? [];
   const creates = opts.creates ?? [];
   if (reads.length + edits.length + creates.length === 0) return errAsync({ code: "plan-empty" });
-  const digests = (paths: readonly string[]) => ResultAsync.combine(paths.map((p) => unchangedRow(listings, p, maxBytes)));
-  return ResultAsync.combine([digests(reads), digests(edits), ResultAsync.combine(creates.map((p) => absentRow(listings, p)))]).map(([r, e, c]) =>
+  const digests = (paths: readonly string[]) => ResultAsync.combine(paths.map((p) => unchangedRow(loc, p, maxBytes)));
+  return ResultAsync.combine([digests(reads), digests(edits), ResultAsync.combine(creates.map((p) => absentRow(loc, p)))]).map(([r, e, c]) =>
     [
       `# assumptions of a batch, written against ${oneLine(opts.tree.describe)}`,
       ...section("the batch reads these: they must stay exactly as read", r),

@@ -1,12 +1,12 @@
-import { errAsync, okAsync, type Result, ResultAsync } from "neverthrow";
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
-import { judge } from "./judge.js";
-import { createListings, type Listings } from "./listing.js";
+import { judgeEntry, judgeFile } from "./judge.js";
+import { createLocator, foundIn, type Located, type Locator, locate, plainDir } from "./locate.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
-import { judgingOrder } from "./order.js";
 import { DEFAULT_MAX_BYTES } from "./read.js";
+import { nfc } from "./unicode/fold.js";
 
 /** Options of `checkTree`. */
 export interface CheckOptions {
@@ -16,56 +16,79 @@ export interface CheckOptions {
   readonly maxBytes?: number;
 }
 
-/** Rows judged at once: enough to overlap reads, few enough to bound memory. */
+/** Groups judged at once: enough to overlap an adapter's waits, few enough to bound memory. */
 const IN_FLIGHT = 16;
+/** Rows of one directory judged one after another before the next group takes a turn. */
+const GROUP_ROWS = 64;
+
+/** Rows that sit in one plan directory (NFC), in input order, with their NFC paths. */
+interface Group {
+  readonly dir: string;
+  readonly rows: number[];
+  readonly paths: string[];
+}
+
+/** Rows grouped by the directory they sit in, groups in order of first appearance, at most GROUP_ROWS each. */
+function groupByDirectory(rows: readonly Assumption[]): Group[] {
+  const open = new Map<string, Group>();
+  const groups: Group[] = [];
+  for (let i = 0; i < rows.length; i += 1) {
+    const path = nfc((rows[i] as Assumption).path);
+    const dir = path.slice(0, Math.max(0, path.lastIndexOf("/")));
+    let group = open.get(dir);
+    if (group === undefined || group.rows.length === GROUP_ROWS) {
+      group = { dir, rows: [], paths: [] };
+      open.set(dir, group);
+      groups.push(group);
+    }
+    group.rows.push(i);
+    group.paths.push(path);
+  }
+  return groups;
+}
 
 type Outcome = { readonly rows: ReportRow[] } | { readonly fault: CheckFault };
 
 /**
- * Judges every row, in the order `judgingOrder` gives, and lets each directory's listing go once
- * every row before its last one has an answer. After a fault, only rows above it in the file are
+ * Judges every row, directory by directory: each directory is resolved once for all its rows, and
+ * a row found there as written takes no walk. After a fault, only rows above it in the file are
  * still judged, so the fault reported is the first in input order, as if judged top to bottom.
  */
-async function judgeAll(listings: Listings, rows: readonly Assumption[], maxBytes: number): Promise<Outcome> {
-  const { order, release } = judgingOrder(rows.map((a) => a.path));
-  const results: Result<ReportRow, CheckFault>[] = new Array(rows.length);
-  const answered = new Uint8Array(order.length);
-  let next = 0;
-  let settledUpTo = 0;
-  let firstFault = rows.length;
-  const settle = (position: number): void => {
-    answered[position] = 1;
-    while (settledUpTo < order.length && answered[settledUpTo] === 1) {
-      const dirs = release[settledUpTo];
-      if (dirs) for (const dir of dirs) listings.release(dir);
-      settledUpTo += 1;
-    }
-  };
-  const worker = async (): Promise<void> => {
-    while (next < order.length) {
-      const position = next++;
-      const i = order[position] as number;
-      if (i < firstFault) {
-        const judged = judge(listings, rows[i] as Assumption, maxBytes);
-        // A row judged at once takes no turn of the event loop.
-        const result = judged instanceof Promise ? await judged : judged;
-        if (result.isErr() && i < firstFault) firstFault = i;
-        results[i] = result;
-      }
-      settle(position);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, rows.length) }, worker));
-  const fault = results[firstFault];
-  if (fault?.isErr()) return { fault: fault.error };
+async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: number): Promise<Outcome> {
+  const groups = groupByDirectory(rows);
   const out: ReportRow[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i += 1) {
-    const result = results[i];
-    // With no fault, every row was judged: a gap is a bug, never a row silently left out.
-    if (result === undefined || result.isErr()) throw new Error(`row ${i + 1} of the plan was left unjudged`);
-    out[i] = result.value;
-  }
-  return { rows: out };
+  let firstFault = rows.length;
+  let fault: CheckFault | undefined;
+  const record = (i: number, a: Assumption, result: Result<ReportRow, CheckFault>): void => {
+    if (result.isOk()) out[i] = result.value;
+    else if (i < firstFault) {
+      firstFault = i;
+      fault = { ...result.error, line: a.line };
+    }
+  };
+  const judgeGroup = async (group: Group): Promise<void> => {
+    const at = await plainDir(loc, group.dir);
+    for (let k = 0; k < group.rows.length; k += 1) {
+      const i = group.rows[k] as number;
+      if (i > firstFault) return;
+      const a = rows[i] as Assumption;
+      const path = group.paths[k] as string;
+      const quick = at && foundIn(at, path.slice(path.lastIndexOf("/") + 1));
+      const located: Result<Located, CheckFault> = quick ? ok(quick) : await locate(loc, path.split("/"));
+      if (located.isErr()) record(i, a, err(located.error));
+      else if ("directory" in a) record(i, a, ok(judgeEntry(a, located.value)));
+      else record(i, a, await judgeFile(loc, a, located.value, maxBytes));
+    }
+  };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < groups.length) {
+      const group = groups[next++] as Group;
+      if ((group.rows[0] as number) < firstFault) await judgeGroup(group);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, groups.length) }, worker));
+  return fault ? { fault } : { rows: out };
 }
 
 /** A report over judged rows: the verdict and the counts follow from the rows alone. */
@@ -75,11 +98,22 @@ export function reportOf(root: string, rows: ReportRow[]): Report {
 }
 
 /**
+ * Checks rows that `parseAssumptions` made (the CLI's own, never a caller's): as `checkTree`,
+ * without reading each row again under the file's rules.
+ */
+export function checkParsed(opts: CheckOptions): ResultAsync<Report, AssumptionsFault> {
+  if (opts.assumptions.length === 0) return errAsync({ code: "plan-empty" });
+  const judged = judgeAll(createLocator(opts.tree), opts.assumptions, opts.maxBytes ?? DEFAULT_MAX_BYTES);
+  return ResultAsync.fromSafePromise(judged).andThen((outcome) =>
+    "fault" in outcome ? errAsync<Report, AssumptionsFault>(outcome.fault) : okAsync(reportOf(opts.tree.describe, outcome.rows)),
+  );
+}
+
+/**
  * Checks every assumption against the tree; rows in input order. A run that hits a fault
  * yields that fault (the first in input order), never a verdict. Each directory is listed once.
  */
 export function checkTree(opts: CheckOptions): ResultAsync<Report, AssumptionsFault> {
-  if (opts.assumptions.length === 0) return errAsync({ code: "plan-empty" });
   // The caller may have built the rows by hand: each is held to the file's rules first.
   const rows: Assumption[] = new Array(opts.assumptions.length);
   for (let i = 0; i < rows.length; i += 1) {
@@ -87,8 +121,5 @@ export function checkTree(opts: CheckOptions): ResultAsync<Report, AssumptionsFa
     if (row.isErr()) return errAsync(row.error);
     rows[i] = row.value;
   }
-  const listings = createListings(opts.tree);
-  return ResultAsync.fromSafePromise(judgeAll(listings, rows, opts.maxBytes ?? DEFAULT_MAX_BYTES)).andThen(
-    (outcome): ResultAsync<Report, AssumptionsFault> => ("fault" in outcome ? errAsync(outcome.fault) : okAsync(reportOf(opts.tree.describe, outcome.rows))),
-  );
+  return checkParsed({ ...opts, assumptions: rows });
 }

@@ -1,8 +1,7 @@
-import { err, ok, type Result, ResultAsync } from "neverthrow";
+import { err, type Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault } from "./faults.js";
-import { createListings, type Listings } from "./listing.js";
-import { locate } from "./locate.js";
+import { createLocator, locate, type Locator } from "./locate.js";
 import { parsePath } from "./path.js";
 import { DEFAULT_MAX_BYTES, readFound } from "./read.js";
 import { digestText as digestBytes } from "./text.js";
@@ -31,26 +30,26 @@ export interface PathDigest {
 }
 
 /** The digest of one plan path through a shared listing cache; a missing, variant or dangling path is a fault. */
-export async function digestAt(listings: Listings, raw: string, maxBytes: number): Promise<Result<PathDigest, AssumptionsFault>> {
+export async function digestAt(loc: Locator, raw: string, maxBytes: number): Promise<Result<PathDigest, AssumptionsFault>> {
   const parsed = parsePath(raw);
   if (parsed.isErr()) return err(parsed.error);
   const { path, directory } = parsed.value;
   if (directory) return err({ code: "path-directory-for-file", kind: "unchanged", path: raw });
-  const located = await locate(listings, path.split("/"));
+  const located = await locate(loc, path.split("/"));
   if (located.isErr()) return err(located.error);
   const where = located.value;
   if (where.state === "missing") return err({ code: "tree-not-found", path, message: `"${path}" does not exist` });
   if (where.state === "variant") {
     return err({ code: "tree-not-found", path, message: `"${path}" does not exist; the tree spells it "${where.spelled}"` });
   }
-  const hex = await readFound(listings, where, maxBytes, (bytes) => digestBytes(bytes, where.spelled, listings.tree.sha256Hex));
-  if (hex.isErr()) return err(hex.error);
-  if (hex.value === undefined) return err({ code: "tree-not-found", path, message: `"${path}" is a dangling symbolic link` });
-  return ok({ path, hex: hex.value });
+  const read = await readFound(loc.listings, where, maxBytes);
+  if (read.isErr()) return err(read.error);
+  if (read.value === undefined) return err({ code: "tree-not-found", path, message: `"${path}" is a dangling symbolic link` });
+  return digestBytes(read.value, where.spelled, loc.listings.tree.sha256Hex).map((hex) => ({ path, hex }));
 }
 
 /** The normalised-text SHA-256 of the file at a plan path in a tree (what `unchanged` needs). */
 export function digestPath(opts: DigestPathOptions): ResultAsync<string, AssumptionsFault> {
-  const found = digestAt(createListings(opts.tree), opts.path, opts.maxBytes ?? DEFAULT_MAX_BYTES);
+  const found = digestAt(createLocator(opts.tree), opts.path, opts.maxBytes ?? DEFAULT_MAX_BYTES);
   return new ResultAsync(found).map((d) => d.hex);
 }

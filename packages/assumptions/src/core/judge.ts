@@ -1,17 +1,14 @@
 import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
-import type { Listings } from "./listing.js";
-import { locate, type Located } from "./locate.js";
-import { chain, type Maybe } from "./maybe.js";
+import type { Located, Locator } from "./locate.js";
 import type { TreeReader } from "../tree.js";
 import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
 import { asciiIncludes, decodeText, digestText } from "./text.js";
-import { nfc } from "./unicode/fold.js";
 import { skeleton } from "./unicode/skeleton.js";
 
 type Found = Extract<Located, { state: "found" }>;
-type FileKind = Extract<Assumption, { kind: "contains" | "lacks" | "unchanged" }>;
+export type FileKind = Extract<Assumption, { kind: "contains" | "lacks" | "unchanged" }>;
 
 const NON_LATIN_LETTER = /(?=\p{L})\P{Script=Latin}/u;
 
@@ -27,7 +24,8 @@ function variantDetail(located: Extract<Located, { state: "variant" }>): string 
   return `the tree spells it "${located.spelled}" (${how})`;
 }
 
-function judgeEntry(a: Extract<Assumption, { kind: "exists" | "absent" }>, located: Located): ReportRow {
+/** Judges an `exists` or `absent` row by where its path leads. */
+export function judgeEntry(a: Extract<Assumption, { kind: "exists" | "absent" }>, located: Located): ReportRow {
   if (located.state === "variant") return row(a, "diverge", variantDetail(located), located);
   if (located.state === "missing") return row(a, a.kind === "absent" ? "hold" : "diverge", "not in the tree");
   if (a.kind === "absent") return row(a, "diverge", "already present", located);
@@ -59,22 +57,12 @@ function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean,
 
 type Judged = Result<ReportRow, CheckFault>;
 
-function judgeFile(listings: Listings, a: FileKind, located: Located, maxBytes: number): Maybe<Judged> {
+/** Judges a `contains`, `lacks` or `unchanged` row by where its path leads, reading the file there. */
+export async function judgeFile(loc: Locator, a: FileKind, located: Located, maxBytes: number): Promise<Judged> {
   if (located.state === "variant") return ok(row(a, "diverge", variantDetail(located), located));
   if (located.state === "missing") return ok(row(a, "diverge", "not in the tree: a missing file never satisfies a belief about its text"));
-  const judged = readFound(listings, located, maxBytes, (bytes) => judgeText(a, bytes, located, listings.tree.sha256Hex));
-  return chain(judged, (r) => r.map((done) => done ?? row(a, "diverge", "a dangling symbolic link", located)));
-}
-
-/**
- * Judges one assumption against the tree: a row (hold or diverge), or a fault carrying the row's
- * line. Answers at once (no promise) when the tree has a `now` face and the path is in the tree
- * exactly as written with no link on it; otherwise through a promise, with the same answer.
- */
-export function judge(listings: Listings, a: Assumption, maxBytes: number): Maybe<Judged> {
-  const judged = chain(locate(listings, nfc(a.path).split("/")), (located): Maybe<Judged> => {
-    if (located.isErr()) return err(located.error);
-    return "directory" in a ? ok(judgeEntry(a, located.value)) : judgeFile(listings, a, located.value, maxBytes);
-  });
-  return chain(judged, (r) => (r.isErr() ? err({ ...r.error, line: a.line }) : r));
+  const read = await readFound(loc.listings, located, maxBytes);
+  if (read.isErr()) return err(read.error);
+  if (read.value === undefined) return ok(row(a, "diverge", "a dangling symbolic link", located));
+  return judgeText(a, read.value, located, loc.listings.tree.sha256Hex);
 }

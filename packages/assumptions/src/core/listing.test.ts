@@ -1,8 +1,7 @@
 import fc from "fast-check";
-import { ok, okAsync } from "neverthrow";
 import { describe, expect, test } from "vitest";
-import type { DirEntry, EntryType, TreeReader } from "../tree.js";
-import { createListings, type DirIndex } from "./listing.js";
+import type { DirEntry, EntryType } from "../tree.js";
+import { buildIndex, type DirIndex } from "./listing.js";
 
 // Pieces names are made of: ASCII, a precomposed and a decomposed é, the Kelvin sign (whose NFC
 // is the ASCII K), and a Cyrillic а. Two spellings of one NFC name are therefore common.
@@ -25,26 +24,8 @@ function foldModel(name: string): string {
   return name.normalize("NFC").replaceAll("\u00df", "ss").toLowerCase().normalize("NFC");
 }
 
-// A reader that lists one directory, `d`, exactly as given (in the given order).
-function readerOf(entries: readonly DirEntry[]): TreeReader {
-  const list = () => ok<readonly DirEntry[], never>(entries);
-  return {
-    describe: "listing test",
-    list: () => okAsync(entries),
-    read: () => {
-      throw new Error("not read in these tests");
-    },
-    readLink: () => {
-      throw new Error("not read in these tests");
-    },
-    now: { list, readWith: () => ok(undefined as never) },
-  };
-}
-
 function indexOf(entries: readonly DirEntry[]): DirIndex {
-  const made = createListings(readerOf(entries)).index("d");
-  if (made instanceof Promise) throw new Error("expected an answer at once");
-  return made._unsafeUnwrap();
+  return buildIndex(entries);
 }
 
 // What `exact` says, in a form that does not depend on the listing order.
@@ -128,27 +109,5 @@ describe("a directory's case variants", () => {
     expect(index.caseVariants("STRASSE").map((e) => e.name)).toEqual(["stra\u00dfe"]);
     expect(index.caseVariants("k").map((e) => e.name)).toEqual(["\u212a"]);
     expect(index.caseVariants("K").map((e) => e.name)).toEqual([]);
-  });
-});
-
-describe("a released directory", () => {
-  test("is rebuilt from its packed copy with every name and type as listed, and never listed again", () => {
-    fc.assert(
-      fc.property(entriesArb, (entries) => {
-        const sorted = [...entries].sort(byName);
-        let lists = 0;
-        const reader = readerOf(sorted);
-        const now = reader.now as NonNullable<TreeReader["now"]>;
-        const counted: TreeReader = { ...reader, now: { list: (path) => ((lists += 1), now.list(path)), readWith: now.readWith } };
-        const listings = createListings(counted);
-        listings.index("d");
-        listings.release("d");
-        const again = listings.index("d");
-        if (again instanceof Promise) throw new Error("expected an answer at once");
-        expect(again._unsafeUnwrap().entries).toEqual(sorted);
-        expect(lists).toBe(1);
-      }),
-      { numRuns: 500 },
-    );
   });
 });

@@ -1,9 +1,8 @@
 import { err, ok, type Result } from "neverthrow";
-import type { DirEntry } from "../tree.js";
+import type { DirEntry, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { resolveLinkCounted, type Resolved } from "./links.js";
-import { type DirIndex, isRepository, type Listings } from "./listing.js";
-import { chain, type Maybe } from "./maybe.js";
+import { createListings, type DirIndex, isRepository, type Listings } from "./listing.js";
 
 /** How a path's spelling differs from the plan's when it is a variant. */
 export type VariantHow = "case" | "confusable";
@@ -25,6 +24,29 @@ export type Located =
 type Candidate = readonly [DirEntry, VariantHow | undefined];
 type Locating = Result<Located, CheckFault>;
 
+/** A plan directory reached by its exact spelling through plain directories only. */
+export interface Plain {
+  /** The tree's spelling of the directory (its real path: no link on the way). */
+  readonly dir: string;
+  readonly index: DirIndex;
+}
+
+/**
+ * The per-run state of locating paths: the listing cache, and every plan directory a row sits in,
+ * resolved once by its exact spelling from its nearest resolved ancestor. Rows that share a
+ * directory share that work; a row whose directory is not plain takes the full walk.
+ */
+export interface Locator {
+  readonly listings: Listings;
+  /** Plan directory (NFC, `""` for the root) to where it leads, or `undefined` when not plain. */
+  readonly plain: Map<string, Promise<Plain | undefined>>;
+}
+
+/** Creates the per-run locator over a tree. */
+export function createLocator(tree: TreeReader): Locator {
+  return { listings: createListings(tree), plain: new Map() };
+}
+
 interface Step {
   readonly dir: string;
   readonly spelled: string;
@@ -36,6 +58,52 @@ interface Step {
 
 const RANK = { missing: 0, variant: 1, found: 2 } as const;
 const MISSING: Located = { state: "missing" };
+
+function child(dir: string, name: string): string {
+  return dir === "" ? name : `${dir}/${name}`;
+}
+
+function parentOf(planDir: string): string {
+  const slash = planDir.lastIndexOf("/");
+  return slash === -1 ? "" : planDir.slice(0, slash);
+}
+
+/**
+ * Where a plan directory leads when every component is spelled exactly, names a plain directory
+ * (no link, no gitlink) and no directory on the way is a nested repository; else `undefined`.
+ * Resolved from the nearest ancestor already asked about, one promise per level, so a path
+ * thousands of directories deep takes no stack.
+ */
+export function plainDir(loc: Locator, planDir: string): Promise<Plain | undefined> {
+  const known = loc.plain.get(planDir);
+  if (known) return known;
+  const todo: string[] = [];
+  for (let at = planDir; !loc.plain.has(at); at = parentOf(at)) {
+    todo.push(at);
+    if (at === "") break;
+  }
+  let made: Promise<Plain | undefined> | undefined;
+  for (let k = todo.length - 1; k >= 0; k -= 1) {
+    const path = todo[k] as string;
+    const parent = made ?? (loc.plain.get(parentOf(path)) as Promise<Plain | undefined>);
+    made = path === "" ? rootDir(loc.listings) : parent.then((p) => p && childDir(loc.listings, p, path.slice(path.lastIndexOf("/") + 1)));
+    loc.plain.set(path, made);
+  }
+  return made as Promise<Plain | undefined>;
+}
+
+async function rootDir(listings: Listings): Promise<Plain | undefined> {
+  const index = await listings.index("");
+  return index.isOk() ? { dir: "", index: index.value } : undefined;
+}
+
+async function childDir(listings: Listings, parent: Plain, name: string): Promise<Plain | undefined> {
+  const hit = parent.index.exact(name);
+  if (!hit || !("entry" in hit) || hit.entry.type !== "directory") return undefined;
+  const dir = child(parent.dir, hit.entry.name);
+  const index = await listings.index(dir);
+  return index.isOk() && !isRepository(listings, dir, index.value) ? { dir, index: index.value } : undefined;
+}
 
 function candidates(index: DirIndex, dir: string, name: string): Result<readonly Candidate[], CheckFault> {
   const exact = index.exact(name);
@@ -51,29 +119,26 @@ function variants(index: DirIndex, name: string): readonly Candidate[] {
   return list;
 }
 
-function child(dir: string, name: string): string {
-  return dir === "" ? name : `${dir}/${name}`;
-}
-
 /**
  * A nested repository is a `submodule` fault when named or reached into (unless the tree
  * descends into them). A listing that fails here leaves the answer as it was (the row's own
  * reads report their failures).
  */
-function unlessRepository(listings: Listings, dir: string, spelled: string, then: () => Maybe<Locating>): Maybe<Locating> {
-  return chain(listings.index(dir), (index) => (index.isOk() && isRepository(listings, dir, index.value) ? err({ code: "submodule", path: spelled }) : then()));
+async function unlessRepository(listings: Listings, dir: string, spelled: string, then: Locating): Promise<Locating> {
+  const index = await listings.index(dir);
+  return index.isOk() && isRepository(listings, dir, index.value) ? err({ code: "submodule", path: spelled }) : then;
 }
 
-function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry, hops: number): Maybe<Locating> {
+async function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry, hops: number): Promise<Locating> {
   if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
-  if (entry.type === "directory") {
-    return unlessRepository(listings, path, spelled, () => ok({ state: "found", spelled, entry, resolved: { path, type: "directory" } }));
-  }
+  if (entry.type === "directory")
+    return unlessRepository(listings, path, spelled, ok({ state: "found", spelled, entry, resolved: { path, type: "directory" } }));
   if (entry.type !== "symlink") return ok({ state: "found", spelled, entry, resolved: { path, type: entry.type } });
-  return resolveLinkCounted(listings, path, hops).then((r) => r.map(({ resolved }): Located => ({ state: "found", spelled, entry, resolved })));
+  const to = await resolveLinkCounted(listings, path, hops);
+  return to.map(({ resolved }): Located => ({ state: "found", spelled, entry, resolved }));
 }
 
-function descend(listings: Listings, comps: readonly string[], at: Step, [entry, how]: Candidate): Maybe<Locating> {
+async function descend(listings: Listings, comps: readonly string[], at: Step, [entry, how]: Candidate): Promise<Locating> {
   const path = child(at.dir, entry.name);
   const spelled = child(at.spelled, entry.name);
   const variant = at.how ?? how;
@@ -81,103 +146,60 @@ function descend(listings: Listings, comps: readonly string[], at: Step, [entry,
   if (at.index === comps.length - 1) {
     return variant ? ok({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry, at.hops);
   }
-  const below = beneath(listings, comps, { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops }, entry);
+  const below = await beneath(listings, comps, { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops }, entry);
   // Under a variant spelling of a parent, a missing rest is still that variant: on a
   // case-insensitive checkout the plan's path would land in it.
-  if (variant === undefined) return below;
-  return chain(below, (r) => (r.isOk() && r.value.state === "missing" ? ok({ state: "variant", spelled, how: variant }) : r));
+  return variant !== undefined && below.isOk() && below.value.state === "missing" ? ok({ state: "variant", spelled, how: variant }) : below;
 }
 
 /** The walk's next turn below `entry` (a directory, or a link to one); anything else leads nowhere. */
-function beneath(listings: Listings, comps: readonly string[], next: Step, entry: DirEntry): Maybe<Locating> {
+async function beneath(listings: Listings, comps: readonly string[], next: Step, entry: DirEntry): Promise<Locating> {
   if (entry.type === "directory") return walk(listings, comps, next);
   if (entry.type !== "symlink") return ok(MISSING);
-  return resolveLinkCounted(listings, next.dir, next.hops).then((to) => {
-    if (to.isErr()) return err(to.error);
-    const { resolved, hops } = to.value;
-    return resolved?.type === "directory" ? walk(listings, comps, { ...next, dir: resolved.path, hops }) : ok(MISSING);
-  });
-}
-
-/** One directory's turn of a walk: its candidates for the component, tried in order. */
-interface Turn {
-  readonly listings: Listings;
-  readonly comps: readonly string[];
-  readonly at: Step;
-  readonly index: DirIndex;
-}
-
-// Tries candidates from the `i`th on: the first that leads to the path wins, else the best
-// (variant over missing) of those tried. The exact spelling's list comes first; variant
-// spellings are looked up only when it does not lead to the path. A loop while the answers come
-// at once, so thousands of variant spellings take no stack; a promise resumes it afresh.
-function tryFrom(turn: Turn, list: readonly Candidate[], i: number, best: Located, exactList: boolean): Maybe<Locating> {
-  for (;;) {
-    if (i === list.length) {
-      if (!exactList) return ok(best);
-      list = variants(turn.index, turn.comps[turn.at.index] ?? "");
-      i = 0;
-      exactList = false;
-      continue;
-    }
-    const got = descend(turn.listings, turn.comps, turn.at, list[i] as Candidate);
-    if (got instanceof Promise) {
-      const from = list;
-      const next = i + 1;
-      const exact = exactList;
-      return got.then((r) => (r.isErr() || r.value.state === "found" ? r : tryFrom(turn, from, next, better(best, r.value), exact)));
-    }
-    if (got.isErr() || got.value.state === "found") return got;
-    best = better(best, got.value);
-    i += 1;
-  }
+  const to = await resolveLinkCounted(listings, next.dir, next.hops);
+  if (to.isErr()) return err(to.error);
+  const { resolved, hops } = to.value;
+  return resolved?.type === "directory" ? walk(listings, comps, { ...next, dir: resolved.path, hops }) : ok(MISSING);
 }
 
 function better(best: Located, got: Located): Located {
   return RANK[got.state] > RANK[best.state] ? got : best;
 }
 
-// Directories descended at once before the walk goes on through a promise, whose callback starts
-// on an empty stack: a path thousands of components deep never runs out of stack.
-const DEPTH_PER_TURN = 256;
-
-function walk(listings: Listings, comps: readonly string[], at: Step): Maybe<Locating> {
-  if (at.index > 0 && at.index % DEPTH_PER_TURN === 0) return Promise.resolve().then(() => walkHere(listings, comps, at));
-  return walkHere(listings, comps, at);
-}
-
-function walkHere(listings: Listings, comps: readonly string[], at: Step): Maybe<Locating> {
-  return chain(listings.index(at.dir), (index) => {
-    if (index.isErr()) return err(index.error);
-    if (isRepository(listings, at.dir, index.value)) return err({ code: "submodule", path: at.spelled });
-    const exact = candidates(index.value, at.dir, comps[at.index] ?? "");
-    if (exact.isErr()) return err(exact.error);
-    return tryFrom({ listings, comps, at, index: index.value }, exact.value, 0, MISSING, true);
-  });
-}
-
-// The common case with nothing to choose: every directory on the path listed already or at once
-// (a tree's `now` face), every component spelled exactly, no link, no nested repository. Anything else (a miss, a
-// variant, a link, a listing that fails or must be waited for) takes `walk`, which also answers
-// without a promise when the tree has a `now` face and no link is on the way.
-function exactlyAtOnce(listings: Listings, comps: readonly string[]): Located | undefined {
-  let dir = "";
-  for (let i = 0; i < comps.length; i += 1) {
-    const index = listings.index(dir);
-    // A nested repository on the way: `walk` names it.
-    if (index instanceof Promise || index.isErr() || isRepository(listings, dir, index.value)) return undefined;
-    const hit = index.value.exact(comps[i] as string);
-    if (!hit || !("entry" in hit)) return undefined;
-    const { entry } = hit;
-    const { type } = entry;
-    if (type === "symlink" || type === "submodule") return undefined;
-    const path = child(dir, entry.name);
-    // A directory named last may be a nested repository: `walk` asks.
-    if (i === comps.length - 1) return type === "directory" ? undefined : { state: "found", spelled: path, entry, resolved: { path, type } };
-    if (type !== "directory") return undefined;
-    dir = path;
+// One directory's turn: the exact spelling's candidate first, then (only when it does not lead to
+// the path) every case or confusable spelling; the first that leads to the path wins, else the
+// best (variant over missing) of those tried. Each level awaits its listing, so a path thousands
+// of components deep resumes on a fresh stack at every level.
+async function walk(listings: Listings, comps: readonly string[], at: Step): Promise<Locating> {
+  const index = await listings.index(at.dir);
+  if (index.isErr()) return err(index.error);
+  if (isRepository(listings, at.dir, index.value)) return err({ code: "submodule", path: at.spelled });
+  const name = comps[at.index] ?? "";
+  const exact = candidates(index.value, at.dir, name);
+  if (exact.isErr()) return err(exact.error);
+  let best = MISSING;
+  for (const list of [exact.value, undefined]) {
+    for (const candidate of list ?? variants(index.value, name)) {
+      const got = await descend(listings, comps, at, candidate);
+      if (got.isErr() || got.value.state === "found") return got;
+      best = better(best, got.value);
+    }
   }
-  return undefined;
+  return ok(best);
+}
+
+/**
+ * A file (or FIFO, socket, device) named exactly as written in a plain directory: found, with no
+ * walk and nothing to wait for. `undefined` for anything else (a miss, two spellings of the name,
+ * a directory, a link, a gitlink): `locate` walks those.
+ */
+export function foundIn(at: Plain, name: string): Located | undefined {
+  const hit = at.index.exact(name);
+  if (!hit || !("entry" in hit)) return undefined;
+  const { entry } = hit;
+  if (entry.type !== "file" && entry.type !== "other") return undefined;
+  const path = child(at.dir, entry.name);
+  return { state: "found", spelled: path, entry, resolved: { path, type: entry.type } };
 }
 
 /**
@@ -185,7 +207,15 @@ function exactlyAtOnce(listings: Listings, comps: readonly string[]): Located | 
  * the entry; equal after case folding, or a confusable skeleton in another script, is a
  * variant; else missing. Every variant spelling is explored, so a variant anywhere is found.
  */
-export function locate(listings: Listings, components: readonly string[]): Maybe<Locating> {
-  const fast = exactlyAtOnce(listings, components);
-  return fast ? ok(fast) : walk(listings, components, { dir: "", spelled: "", index: 0, how: undefined, hops: 0 });
+export async function locate(loc: Locator, components: readonly string[]): Promise<Locating> {
+  const last = components.length - 1;
+  const at = await plainDir(loc, components.slice(0, last).join("/"));
+  const hit = at?.index.exact(components[last] as string);
+  if (at && hit && "entry" in hit) {
+    // Named exactly in a plain directory: no walk. A directory may be a nested repository and a
+    // link leads elsewhere: `arrive` asks.
+    const path = child(at.dir, hit.entry.name);
+    return arrive(loc.listings, path, path, hit.entry, 0);
+  }
+  return walk(loc.listings, components, { dir: "", spelled: "", index: 0, how: undefined, hops: 0 });
 }

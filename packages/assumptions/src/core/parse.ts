@@ -134,29 +134,6 @@ function parseLine(text: string, line: number): Result<Assumption | undefined, P
   return parseRow(text, line);
 }
 
-// Marks the rows parseAssumptions made (frozen, so still exactly as parsed): checkTree need not
-// re-read them. `Stamp`'s constructor returns the row, so `Parsed`'s private field lands on the row
-// itself: nothing can forge the mark, and a copy ({ ...row }) does not carry it.
-class Stamp {
-  constructor(row: object) {
-    // biome-ignore lint/correctness/noConstructorReturn: returning the row is how the private field lands on it.
-    return row;
-  }
-}
-
-class Parsed extends Stamp {
-  #parsed = true;
-
-  static marks(a: object): boolean {
-    return #parsed in a;
-  }
-}
-
-function markParsed(a: Assumption): Assumption {
-  new Parsed(a);
-  return Object.freeze(a);
-}
-
 // A field as a row would hold it: anything that is not a string is an empty field, so it is refused.
 function field(value: unknown): string {
   return typeof value === "string" ? value : "";
@@ -170,7 +147,6 @@ function field(value: unknown): string {
 export function reparseAssumption(a: Assumption): Result<Assumption, ParseFault> {
   // A hand-made row may be anything at run time: one that is no object has no kind.
   if (typeof a !== "object" || a === null) return err({ code: "unknown-kind", value: "" });
-  if (Parsed.marks(a)) return ok(a);
   if (a.kind === "exists" || a.kind === "absent") {
     return parseRow(`${field(a.kind)}\t${field(a.path)}${a.directory === true ? "/" : ""}`, a.line);
   }
@@ -192,10 +168,7 @@ export function parseAssumptions(input: string | Uint8Array): Result<Assumption[
       const raw = text.slice(start, end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end);
       const parsed = parseLine(raw, line);
       if (parsed.isErr()) return err(parsed.error);
-      if (parsed.value) {
-        markParsed(parsed.value);
-        rows.push(parsed.value);
-      }
+      if (parsed.value) rows.push(parsed.value);
       if (newline === -1) break;
       start = newline + 1;
     }

@@ -132,18 +132,14 @@ const caseArb = treeArb.chain((tree) => {
 });
 
 describe("checkTree agrees with a small independent model", () => {
-  // Twice per case: through the tree's synchronous `now` face, and through its promises alone
-  // (the path a tree without `now`, such as a git commit, takes).
-  test("generated memfs trees and generated assumptions, with and without the tree's now face", async () => {
+  test("generated memfs trees and generated assumptions", async () => {
     await fc.assert(
       fc.asyncProperty(caseArb, async ([model, rows]) => {
         const { tree } = fixtureTree(Object.fromEntries(model));
-        const promisesOnly: TreeReader = { describe: tree.describe, list: tree.list, read: tree.read, readLink: tree.readLink };
-        expect(tree.now).toBeDefined();
         const plan = rows.map((r) => (r[0] === "exists" || r[0] === "absent" ? `${r[0]}\t${r[1]}` : r.join("\t"))).join("\n");
         const want = rows.map((r) => modelStatus(model, r));
         const firstFault = want.indexOf("fault");
-        for (const reader of [tree, promisesOnly]) {
+        for (const reader of [tree]) {
           const result = await checkTree({ tree: reader, assumptions: parseAssumptions(plan)._unsafeUnwrap() });
           if (firstFault !== -1) {
             expect(result._unsafeUnwrapErr()).toMatchObject({ code: "not-a-file", line: firstFault + 1 });
