@@ -69,9 +69,10 @@ async function main() {
   commit(root);
   const gate = await import(dist("index.js"));
   const { gitTree } = await import(dist("git.js"));
+  const { nodeTree } = await import(dist("node.js"));
   const assumptions = gate.parseAssumptions(plan.tsv)._unsafeUnwrap();
   const adapters = {
-    nodeTree: () => gate.nodeTree(root),
+    nodeTree: () => nodeTree(root),
     memfsTree: () => gate.memfsTree(mem, "/tree"),
     gitTree: () => gitTree({ fs, dir: root, ref: "HEAD" }),
   };
