@@ -30,7 +30,7 @@ export interface DirIndex {
 export interface Listings {
   readonly tree: TreeReader;
   /** The directory's index, listing it on first use; later calls share that one listing. */
-  index(dir: string): Promise<Result<DirIndex, CheckFault>>;
+  index(dir: string): PromiseLike<Result<DirIndex, CheckFault>>;
   /** The directory's index when it is already listed (or failed to list); `undefined` before. */
   listed(dir: string): Result<DirIndex, CheckFault> | undefined;
 }
@@ -224,15 +224,16 @@ export function buildIndex(entries: readonly DirEntry[]): DirIndex {
 /** Creates the per-run listing cache over a tree. */
 export function createListings(tree: TreeReader): Listings {
   const done = new Map<string, Result<DirIndex, CheckFault>>();
-  const pending = new Map<string, Promise<Result<DirIndex, CheckFault>>>();
-  const load = async (dir: string): Promise<Result<DirIndex, CheckFault>> => {
-    const listed = await tree.list(dir);
-    const result = listed.isOk() ? ok(buildIndex(listed.value)) : err(treeFault(listed.error));
-    done.set(dir, result);
-    pending.delete(dir);
-    return result;
-  };
-  return {
+  const pending = new Map<string, PromiseLike<Result<DirIndex, CheckFault>>>();
+  const load = (dir: string): PromiseLike<Result<DirIndex, CheckFault>> =>
+    // The reader's own promise, chained once.
+    tree.list(dir).then((listed) => {
+      const result: Result<DirIndex, CheckFault> = listed.isOk() ? ok(buildIndex(listed.value)) : err(treeFault(listed.error));
+      done.set(dir, result);
+      pending.delete(dir);
+      return result;
+    });
+  const listings: Listings = {
     tree,
     listed: (dir) => done.get(dir),
     index(dir) {
@@ -246,4 +247,5 @@ export function createListings(tree: TreeReader): Listings {
       return made;
     },
   };
+  return listings;
 }

@@ -38,8 +38,8 @@ export interface Plain {
  */
 export interface Locator {
   readonly listings: Listings;
-  /** Plan directory (NFC, `""` for the root) to where it leads, or `undefined` when not plain. */
-  readonly plain: Map<string, Promise<Plain | undefined>>;
+  /** Plan directory (NFC, `""` for the root) to where it leads, or `null` when it is not plain. */
+  readonly plain: Map<string, Plain | null>;
 }
 
 /** Creates the per-run locator over a tree. */
@@ -71,38 +71,37 @@ function parentOf(planDir: string): string {
 /**
  * Where a plan directory leads when every component is spelled exactly, names a plain directory
  * (no link, no gitlink) and no directory on the way is a nested repository; else `undefined`.
- * Resolved from the nearest ancestor already asked about, one promise per level, so a path
- * thousands of directories deep takes no stack.
+ * Resolved downwards from the nearest ancestor already resolved, in a loop: a path thousands of
+ * directories deep takes no stack, and only a directory not listed yet is waited for.
  */
-export function plainDir(loc: Locator, planDir: string): Promise<Plain | undefined> {
-  const known = loc.plain.get(planDir);
-  if (known) return known;
+export async function plainDir(loc: Locator, planDir: string): Promise<Plain | undefined> {
+  const { listings, plain } = loc;
+  const known = plain.get(planDir);
+  if (known !== undefined) return known ?? undefined;
   const todo: string[] = [];
-  for (let at = planDir; !loc.plain.has(at); at = parentOf(at)) {
+  let at = planDir;
+  for (; !plain.has(at); at = parentOf(at)) {
     todo.push(at);
     if (at === "") break;
   }
-  let made: Promise<Plain | undefined> | undefined;
+  let here = plain.get(at) ?? null;
   for (let k = todo.length - 1; k >= 0; k -= 1) {
     const path = todo[k] as string;
-    const parent = made ?? (loc.plain.get(parentOf(path)) as Promise<Plain | undefined>);
-    made = path === "" ? rootDir(loc.listings) : parent.then((p) => p && childDir(loc.listings, p, path.slice(path.lastIndexOf("/") + 1)));
-    loc.plain.set(path, made);
+    here = path === "" ? await listedPlain(listings, "") : here && (await childDir(listings, here, path.slice(path.lastIndexOf("/") + 1)));
+    plain.set(path, here);
   }
-  return made as Promise<Plain | undefined>;
+  return here ?? undefined;
 }
 
-async function rootDir(listings: Listings): Promise<Plain | undefined> {
-  const index = await listings.index("");
-  return index.isOk() ? { dir: "", index: index.value } : undefined;
+async function listedPlain(listings: Listings, dir: string): Promise<Plain | null> {
+  const index = listings.listed(dir) ?? (await listings.index(dir));
+  return index.isOk() && !isRepository(listings, dir, index.value) ? { dir, index: index.value } : null;
 }
 
-async function childDir(listings: Listings, parent: Plain, name: string): Promise<Plain | undefined> {
+function childDir(listings: Listings, parent: Plain, name: string): Promise<Plain | null> | null {
   const hit = parent.index.exact(name);
-  if (!hit || !("entry" in hit) || hit.entry.type !== "directory") return undefined;
-  const dir = child(parent.dir, hit.entry.name);
-  const index = await listings.index(dir);
-  return index.isOk() && !isRepository(listings, dir, index.value) ? { dir, index: index.value } : undefined;
+  if (!hit || !("entry" in hit) || hit.entry.type !== "directory") return null;
+  return listedPlain(listings, child(parent.dir, hit.entry.name));
 }
 
 function candidates(index: DirIndex, dir: string, name: string): Result<readonly Candidate[], CheckFault> {

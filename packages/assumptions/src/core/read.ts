@@ -10,16 +10,16 @@ export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
  * Reads the regular file a found path leads to; `undefined` for a dangling link. A directory,
  * FIFO, socket or device there is a fault: only regular files are ever read.
  */
-export async function readFound(
+export function readFound(
   listings: Listings,
   found: Extract<Located, { state: "found" }>,
   maxBytes: number,
-): Promise<Result<Uint8Array | undefined, CheckFault>> {
+): PromiseLike<Result<Uint8Array | undefined, CheckFault>> {
   const { resolved, spelled } = found;
-  if (!resolved) return ok(undefined);
-  if (resolved.type === "directory") return err({ code: "not-a-file", path: spelled, entry: "directory" });
-  if (resolved.type === "other") return err({ code: "not-a-file", path: spelled, entry: "other" });
-  if (resolved.type === "submodule") return err({ code: "submodule", path: spelled });
-  const read = await listings.tree.read(resolved.path, maxBytes);
-  return read.isOk() ? ok(read.value) : err(treeFault(read.error));
+  if (!resolved) return Promise.resolve(ok(undefined));
+  if (resolved.type === "directory") return Promise.resolve(err({ code: "not-a-file", path: spelled, entry: "directory" }));
+  if (resolved.type === "other") return Promise.resolve(err({ code: "not-a-file", path: spelled, entry: "other" }));
+  if (resolved.type === "submodule") return Promise.resolve(err({ code: "submodule", path: spelled }));
+  // The reader's own promise, chained once: no async step of its own per file.
+  return listings.tree.read(resolved.path, maxBytes).then((read) => (read.isOk() ? ok(read.value) : err(treeFault(read.error))));
 }
