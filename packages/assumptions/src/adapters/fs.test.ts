@@ -32,3 +32,17 @@ test("a directory the reader may not open is tree-io naming it, never not-found"
   expect(err.message).toContain("EACCES");
   expect(err.message).toContain("locked");
 });
+
+test("after the root is listed, a link in it is still refused as a directory, and a real directory is listed", async () => {
+  const { fs } = memfs({ "/t/dir/a.txt": "hi", "/t/elsewhere/b.txt": "x" });
+  fs.symlinkSync("elsewhere", "/t/link");
+  const tree = memfsTree(fs, "/t");
+  const root = (await tree.list(""))._unsafeUnwrap();
+  expect(root.map((e) => [e.name, e.type]).sort()).toEqual([
+    ["dir", "directory"],
+    ["elsewhere", "directory"],
+    ["link", "symlink"],
+  ]);
+  expect((await tree.list("link"))._unsafeUnwrapErr()).toMatchObject({ code: "tree-not-a-directory", path: "link" });
+  expect((await tree.list("dir"))._unsafeUnwrap().map((e) => e.name)).toEqual(["a.txt"]);
+});
