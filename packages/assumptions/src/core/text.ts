@@ -1,7 +1,7 @@
 import { sha256Hex } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
-import { isAscii } from "./unicode/fold.js";
+import { isAscii, nfc } from "./unicode/fold.js";
 
 const CR = 13;
 
@@ -10,9 +10,20 @@ const lenient = new TextDecoder("utf-8");
 // Refuses what is not UTF-8 (stray or overlong bytes, surrogates); drops one leading BOM.
 const strict = new TextDecoder("utf-8", { fatal: true });
 
-/** Whether every byte is below 0x80. */
-function bytesAreAscii(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i += 1) if ((bytes[i] as number) > 0x7f) return false;
+/** Whether every byte is below 0x80: looked at four bytes a time where they are aligned. */
+export function bytesAreAscii(bytes: Uint8Array): boolean {
+  const length = bytes.length;
+  const head = Math.min(length, (4 - (bytes.byteOffset & 3)) & 3);
+  for (let i = 0; i < head; i += 1) if ((bytes[i] as number) > 0x7f) return false;
+  const words = (length - head) >> 2;
+  const view = words === 0 ? undefined : new Uint32Array(bytes.buffer, bytes.byteOffset + head, words);
+  for (let w = 0; view && w < words; w += 16) {
+    let any = 0;
+    const end = Math.min(words, w + 16);
+    for (let k = w; k < end; k += 1) any |= view[k] as number;
+    if ((any & 0x80808080) !== 0) return false;
+  }
+  for (let i = head + words * 4; i < length; i += 1) if ((bytes[i] as number) > 0x7f) return false;
   return true;
 }
 
@@ -45,9 +56,9 @@ export function decodeText(bytes: Uint8Array, path?: string): Result<string, Che
 // `decodeText` once the bytes are known to be plain ASCII or not.
 function normalised(bytes: Uint8Array, ascii: boolean, path: string | undefined): Result<string, CheckFault> {
   let text = decodeStrict(bytes, ascii);
-  if (text === undefined) return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
+  if (text === undefined) return notUtf8(path);
   if (bytes.indexOf(CR) !== -1) text = text.replace(/\r\n?/g, "\n");
-  return ok(ascii ? text : text.normalize("NFC"));
+  return ok(ascii ? text : nfc(text));
 }
 
 /**
@@ -66,8 +77,23 @@ export function asciiIncludes(bytes: Uint8Array, literal: string): boolean | und
  */
 export function digestText(bytes: Uint8Array, path?: string, hash: (bytes: Uint8Array) => string = sha256Hex): Result<string, CheckFault> {
   const ascii = bytesAreAscii(bytes);
-  if (ascii && bytes.indexOf(CR) === -1) return ok(hash(bytes));
-  return normalised(bytes, ascii, path).map((text) => hash(UTF8.encode(text)));
+  if (bytes.indexOf(CR) !== -1) return normalised(bytes, ascii, path).map((text) => hash(UTF8.encode(text)));
+  if (ascii) return ok(hash(bytes));
+  // UTF-8 the strict decoder takes encodes back to the same bytes (less the BOM it drops), so
+  // text that is NFC already is hashed from the bytes.
+  const text = decodeStrict(bytes, false);
+  if (text === undefined) return notUtf8(path);
+  const composed = nfc(text);
+  if (composed !== text) return ok(hash(UTF8.encode(composed)));
+  return ok(hash(hasBom(bytes) ? bytes.subarray(3) : bytes));
+}
+
+function notUtf8(path: string | undefined): Result<never, CheckFault> {
+  return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
+}
+
+function hasBom(bytes: Uint8Array): boolean {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 const UTF8 = new TextEncoder();
