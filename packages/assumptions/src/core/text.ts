@@ -10,26 +10,54 @@ const lenient = new TextDecoder("utf-8");
 // Refuses what is not UTF-8 (stray or overlong bytes, surrogates); drops one leading BOM.
 const strict = new TextDecoder("utf-8", { fatal: true });
 
-/** Whether every byte is below 0x80: looked at four bytes a time where they are aligned. */
-export function bytesAreAscii(bytes: Uint8Array): boolean {
-  const length = bytes.length;
-  const head = Math.min(length, (4 - (bytes.byteOffset & 3)) & 3);
-  for (let i = 0; i < head; i += 1) if ((bytes[i] as number) > 0x7f) return false;
-  const words = (length - head) >> 2;
-  const view = words === 0 ? undefined : new Uint32Array(bytes.buffer, bytes.byteOffset + head, words);
-  for (let w = 0; view && w < words; w += 16) {
-    let any = 0;
-    const end = Math.min(words, w + 16);
-    for (let k = w; k < end; k += 1) any |= view[k] as number;
-    if ((any & 0x80808080) !== 0) return false;
-  }
-  for (let i = head + words * 4; i < length; i += 1) if ((bytes[i] as number) > 0x7f) return false;
-  return true;
+const NON_ASCII = 1;
+const HAS_CR = 2;
+
+// Whether a 32-bit word holds a CR byte (the classic "has a zero byte" test on word ^ CRs).
+function crIn(word: number): boolean {
+  const x = word ^ 0x0d0d0d0d;
+  return ((x - 0x01010101) & ~x & 0x80808080) !== 0;
 }
 
-// Strict UTF-8 decoding, one leading BOM dropped, told whether the bytes are plain ASCII.
-function decodeStrict(bytes: Uint8Array, ascii: boolean): string | undefined {
-  if (ascii) return lenient.decode(bytes);
+/**
+ * One pass over the bytes, four at a time where they are aligned: NON_ASCII as soon as a byte is
+ * 0x80 or above (the scan stops there), else HAS_CR when one is a CR.
+ */
+function scan(bytes: Uint8Array): number {
+  const length = bytes.length;
+  const head = Math.min(length, (4 - (bytes.byteOffset & 3)) & 3);
+  const words = (length - head) >> 2;
+  let cr = false;
+  for (let i = 0; i < head; i += 1) {
+    if ((bytes[i] as number) > 0x7f) return NON_ASCII;
+    cr ||= bytes[i] === CR;
+  }
+  const view = words === 0 ? undefined : new Uint32Array(bytes.buffer, bytes.byteOffset + head, words);
+  for (let w = 0; view && w < words; w += 16) {
+    let high = 0;
+    const end = Math.min(words, w + 16);
+    for (let k = w; k < end; k += 1) {
+      const word = view[k] as number;
+      high |= word;
+      cr ||= crIn(word);
+    }
+    if ((high & 0x80808080) !== 0) return NON_ASCII;
+  }
+  for (let i = head + words * 4; i < length; i += 1) {
+    if ((bytes[i] as number) > 0x7f) return NON_ASCII;
+    cr ||= bytes[i] === CR;
+  }
+  return cr ? HAS_CR : 0;
+}
+
+/** Whether every byte is below 0x80. */
+export function bytesAreAscii(bytes: Uint8Array): boolean {
+  return (scan(bytes) & NON_ASCII) === 0;
+}
+
+// Strict UTF-8 decoding, one leading BOM dropped. (Decoded UTF-8 is as long as its bytes exactly
+// when every byte is ASCII: any other sequence, a BOM too, gives fewer code units than bytes.)
+function decodeStrict(bytes: Uint8Array): string | undefined {
   try {
     return strict.decode(bytes);
   } catch {
@@ -42,7 +70,7 @@ function decodeStrict(bytes: Uint8Array, ascii: boolean): string | undefined {
  * UTF-8.
  */
 export function strictText(bytes: Uint8Array): string | undefined {
-  return decodeStrict(bytes, bytesAreAscii(bytes));
+  return decodeStrict(bytes);
 }
 
 /**
@@ -50,15 +78,14 @@ export function strictText(bytes: Uint8Array): string | undefined {
  * lone CR folded to LF, NFC.
  */
 export function decodeText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
-  return normalised(bytes, bytesAreAscii(bytes), path);
+  const text = decodeStrict(bytes);
+  return text === undefined ? notUtf8(path) : ok(normalised(text, text.length === bytes.length));
 }
 
-// `decodeText` once the bytes are known to be plain ASCII or not.
-function normalised(bytes: Uint8Array, ascii: boolean, path: string | undefined): Result<string, CheckFault> {
-  let text = decodeStrict(bytes, ascii);
-  if (text === undefined) return notUtf8(path);
-  if (bytes.indexOf(CR) !== -1) text = text.replace(/\r\n?/g, "\n");
-  return ok(ascii ? text : nfc(text));
+// Decoded text with its line ends folded, and in NFC (which ASCII is already).
+function normalised(text: string, ascii: boolean): string {
+  const folded = text.indexOf("\r") === -1 ? text : text.replace(/\r\n?/g, "\n");
+  return ascii ? folded : nfc(folded);
 }
 
 /**
@@ -76,16 +103,14 @@ export function asciiIncludes(bytes: Uint8Array, literal: string): boolean | und
  * Plain ASCII without CR is already normalised, so its raw bytes are hashed directly.
  */
 export function digestText(bytes: Uint8Array, path?: string, hash: (bytes: Uint8Array) => string = sha256Hex): Result<string, CheckFault> {
-  const ascii = bytesAreAscii(bytes);
-  if (bytes.indexOf(CR) !== -1) return normalised(bytes, ascii, path).map((text) => hash(UTF8.encode(text)));
-  if (ascii) return ok(hash(bytes));
-  // UTF-8 the strict decoder takes encodes back to the same bytes (less the BOM it drops), so
-  // text that is NFC already is hashed from the bytes.
-  const text = decodeStrict(bytes, false);
+  const facts = scan(bytes);
+  if (facts === 0) return ok(hash(bytes));
+  const text = decodeStrict(bytes);
   if (text === undefined) return notUtf8(path);
-  const composed = nfc(text);
-  if (composed !== text) return ok(hash(UTF8.encode(composed)));
-  return ok(hash(hasBom(bytes) ? bytes.subarray(3) : bytes));
+  const done = normalised(text, facts === HAS_CR);
+  // UTF-8 the strict decoder takes encodes back to the same bytes (less the BOM it drops), so
+  // text that normalising left alone is hashed from the bytes.
+  return ok(hash(done === text ? (hasBom(bytes) ? bytes.subarray(3) : bytes) : UTF8.encode(done)));
 }
 
 function notUtf8(path: string | undefined): Result<never, CheckFault> {

@@ -8,10 +8,12 @@ export interface CodeMap {
   readonly astral: ReadonlyMap<number, number>;
   readonly values: readonly string[];
   readonly flagged: Uint8Array;
+  /** The length of the longest value. */
+  readonly longest: number;
 }
 
 /** Builds a `CodeMap` from code point -> replacement pairs (a later pair wins, as in a `Map`). */
-export function codeMap(entries: ReadonlyMap<number, string>, flag: (value: string) => boolean): CodeMap {
+export function codeMap(entries: ReadonlyMap<number, string>, flag: (value: string) => boolean = () => false): CodeMap {
   const bmp = new Uint16Array(0x10000);
   const astral = new Map<number, number>();
   const values = [""];
@@ -23,7 +25,7 @@ export function codeMap(entries: ReadonlyMap<number, string>, flag: (value: stri
     flags.push(flag(value) ? 1 : 0);
   }
   if (values.length > 0xffff) throw new Error("code map: too many entries for a Uint16Array index");
-  return { bmp, astral, values, flagged: Uint8Array.from(flags) };
+  return { bmp, astral, values, flagged: Uint8Array.from(flags), longest: Math.max(...values.map((v) => v.length)) };
 }
 
 /** The result of `mapCodes`: the mapped text, and whether any flagged replacement went in. */
@@ -38,6 +40,7 @@ export interface Mapped {
  * pair read whole, a lone surrogate alone), and `text` itself when nothing is replaced.
  */
 export function mapCodes(text: string, map: CodeMap): Mapped {
+  if (text.length >= LONG) return mapLong(text, map);
   let out = "";
   let from = 0;
   let flagged = false;
@@ -60,8 +63,51 @@ export function mapCodes(text: string, map: CodeMap): Mapped {
   return from === 0 ? { text, flagged } : { text: out + text.slice(from), flagged };
 }
 
-/** True when every code unit of `text` is below `bound`. */
-export function allBelow(text: string, bound: number): boolean {
-  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) >= bound) return false;
-  return true;
+// From this length on, a text is mapped into a buffer of code units: many replacements in a
+// row cost a string each otherwise.
+const LONG = 1024;
+// Keeps a leading U+FEFF (a BOM to the decoder) as text.
+const UTF16 = new TextDecoder("utf-16le", { ignoreBOM: true });
+
+// `mapCodes` through a buffer, decoded once (a lone surrogate, which the decoder would replace,
+// is turned into a string unit by unit instead).
+function mapLong(text: string, map: CodeMap): Mapped {
+  let out: Uint16Array = new Uint16Array(text.length + 16);
+  let k = 0;
+  let changed = false;
+  let flagged = false;
+  let lone = false;
+  for (let i = 0; i < text.length; i += 1) {
+    if (k + map.longest + 2 > out.length) out = grown(out, k);
+    const unit = text.charCodeAt(i);
+    const low = (unit & 0xfc00) === 0xd800 && i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    const pair = (low & 0xfc00) === 0xdc00;
+    const index = pair ? (map.astral.get(((unit - 0xd800) << 10) + low - 0xdc00 + 0x10000) ?? 0) : (map.bmp[unit] as number);
+    if (index === 0) {
+      out[k++] = unit;
+      if (pair) out[k++] = low;
+      else lone ||= (unit & 0xf800) === 0xd800;
+    } else {
+      const value = map.values[index] as string;
+      for (let p = 0; p < value.length; p += 1) out[k++] = value.charCodeAt(p);
+      changed = true;
+      flagged ||= map.flagged[index] === 1;
+    }
+    if (pair) i += 1;
+  }
+  if (!changed) return { text, flagged };
+  return { text: lone ? unitsText(out, k) : UTF16.decode(out.subarray(0, k)), flagged };
+}
+
+function grown(units: Uint16Array, used: number): Uint16Array {
+  const bigger = new Uint16Array(units.length * 2);
+  bigger.set(units.subarray(0, used));
+  return bigger;
+}
+
+// Code units as a string, lone surrogates kept.
+function unitsText(units: Uint16Array, count: number): string {
+  let text = "";
+  for (let p = 0; p < count; p += 4096) text += String.fromCharCode(...units.subarray(p, Math.min(count, p + 4096)));
+  return text;
 }

@@ -2,9 +2,10 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import * as reference from "../../../test/support/unicode-reference.js";
 import { mapCodes, codeMap } from "./code-map.js";
-import { caseFold, NFC_STABLE_BELOW, nfc } from "./fold.js";
+import { caseFold, nfc } from "./fold.js";
+import { NFC_STABLE_BELOW, NFD_STABLE_BELOW, nfcInert, nfdInert } from "./forms.js";
 import { isSingleScript, scriptsOf } from "./scripts.js";
-import { confusableGroups, confusableKey, NFD_STABLE_BELOW, skeleton, stableStarters } from "./skeleton.js";
+import { confusableGroups, confusableKey, skeleton, stableStarters } from "./skeleton.js";
 import { skeletonIncludes } from "./skeleton-search.js";
 
 // Characters that have broken Unicode code before: NFD pieces and marks out of canonical order,
@@ -70,6 +71,43 @@ describe("the stability facts the fast paths rest on (this engine)", () => {
       if (parts.slice(1).some((p) => (p.codePointAt(0) as number) < NFC_STABLE_BELOW)) wrong.push(cp);
     }
     expect(wrong).toEqual([]);
+  });
+  test("every BMP character that composes with one before it is a mark, a Hangul vowel or a trailing consonant", () => {
+    // A composition's second character stands after the first code point of the composite's NFD.
+    // (Astral ones need not: a surrogate is never inert, so forms.ts never asks about them.)
+    const wrong = new Set<string>();
+    for (let cp = 0; cp <= 0x10ffff; cp += 1) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      for (const part of [...String.fromCodePoint(cp).normalize("NFD")].slice(1)) {
+        if (part.length === 1 && !/^\p{M}$/u.test(part) && !(part >= "\u1160" && part <= "\u11ff")) wrong.add(part);
+      }
+    }
+    expect([...wrong]).toEqual([]);
+  });
+  // Strings of BMP characters drawn from those the predicate accepts.
+  const drawn = (accepts: (ch: string) => boolean) => {
+    const pool = Array.from({ length: 0x10000 }, (_, u) => String.fromCharCode(u)).filter((ch) => ch >= "\u00c0" && accepts(ch));
+    return fc.array(fc.oneof(fc.constantFrom(...pool), fc.constantFrom("a", "e", " ")), { maxLength: 12 }).map((a) => a.join(""));
+  };
+  test("property: a string of NFC-inert characters is NFC, and of NFD-inert ones NFD", () => {
+    fc.assert(
+      fc.property(drawn(nfcInert), (s) => {
+        expect(s.normalize("NFC")).toBe(s);
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(drawn(nfdInert), (s) => {
+        expect(s.normalize("NFD")).toBe(s);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  test("inert characters include letters of many scripts, never a mark, a surrogate or a decomposable one", () => {
+    expect(["Ω", "ω", "έ", "д", "日", "ア", "가", "\u00e9"].filter((ch) => !nfcInert(ch))).toEqual([]);
+    expect(["\u0301", "\u0345", "\u1161", "\u11a8", "\uD800", "\u0344", "\u0958", "\u212B", "\u3099"].filter(nfcInert)).toEqual([]);
+    expect(["Ω", "д", "日", "ア", "\u1100"].filter((ch) => !nfdInert(ch))).toEqual([]);
+    expect(["έ", "\u00e9", "가", "\u0301", "\uDC00"].filter(nfdInert)).toEqual([]);
   });
   test("below U+00C0 every character is its own NFD and a starter", () => {
     const wrong: number[] = [];

@@ -1,15 +1,10 @@
 import { FOLD_FULL, FOLD_RUNS } from "./casefold-table.js";
-import { allBelow, type CodeMap, codeMap, mapCodes } from "./code-map.js";
+import { type CodeMap, codeMap, mapCodes } from "./code-map.js";
+import { nfcInert } from "./forms.js";
 
 const ASCII = /^[\x00-\x7f]*$/;
 
 let table: CodeMap | undefined;
-
-/**
- * Below U+0300 every character is its own NFC, a starter, and never the second of a composed
- * pair, so a string of them is NFC already (unicode.test.ts checks each character and pair).
- */
-export const NFC_STABLE_BELOW = 0x300;
 
 function foldTable(): CodeMap {
   if (table) return table;
@@ -22,8 +17,7 @@ function foldTable(): CodeMap {
     }
   }
   for (const [cp, folded] of FOLD_FULL) map.set(cp, folded);
-  // A fold that leaves U+0300 and above behind means the folded text must go through NFC again.
-  table = codeMap(map, (folded) => !allBelow(folded, NFC_STABLE_BELOW));
+  table = codeMap(map);
   return table;
 }
 
@@ -40,40 +34,32 @@ export function isPrintableAscii(text: string): boolean {
   return PRINTABLE_ASCII.test(text);
 }
 
-// Characters at or above U+0300 this close together share one piece of `nfc`.
-const GAP = 16;
+// Runs of such characters, with runs of at most 16 others between them (one piece of `nfc`).
+const HARD_RUNS = /[\u0300-\uffff]+(?:[\0-\u02ff]{1,16}[\u0300-\uffff]+)*/g;
 
 /**
- * NFC, skipped for strings below U+0300 (which NFC leaves unchanged). In a long text only the
- * pieces holding U+0300 and above are normalised: a character below U+0300 neither composes with
- * what comes before it nor lets what follows reach past it, so NFC splits before any of them.
+ * NFC, skipped for a short string that is NFC-inert (see forms.ts). In a long text only the
+ * pieces holding U+0300 and above are normalised, each from the character before it: a character
+ * below U+0300 neither composes with what comes before it nor lets what follows reach past it,
+ * so NFC splits before any of them.
  */
 export function nfc(text: string): string {
-  let hard = firstAtOrAbove(text, NFC_STABLE_BELOW, 0);
-  if (hard === -1) return text;
-  if (text.length < 256) return text.normalize("NFC");
+  if (text.length < 256) return nfcInert(text) ? text : text.normalize("NFC");
   let out = "";
   let from = 0;
-  while (hard !== -1) {
-    // The character before the first hard one is below U+0300 (or there is none): a piece starts there.
-    const start = hard === 0 ? 0 : hard - 1;
-    let last = hard;
-    for (let j = hard + 1; j < text.length && j - last <= GAP; j += 1) if (text.charCodeAt(j) >= NFC_STABLE_BELOW) last = j;
-    const piece = text.slice(start, last + 1);
+  HARD_RUNS.lastIndex = 0;
+  for (let run = HARD_RUNS.exec(text); run !== null; run = HARD_RUNS.exec(text)) {
+    // The run's first character follows one below U+0300 (or starts the text).
+    const start = run.index === 0 ? 0 : run.index - 1;
+    const end = HARD_RUNS.lastIndex;
+    const piece = text.slice(start, end);
     const composed = piece.normalize("NFC");
     if (composed !== piece) {
       out += text.slice(from, start) + composed;
-      from = last + 1;
+      from = end;
     }
-    hard = firstAtOrAbove(text, NFC_STABLE_BELOW, last + 1);
   }
   return from === 0 ? text : out + text.slice(from);
-}
-
-// The index of the first code unit at or above `bound` from `start`, -1 when there is none.
-function firstAtOrAbove(text: string, bound: number, start: number): number {
-  for (let i = start; i < text.length; i += 1) if (text.charCodeAt(i) >= bound) return i;
-  return -1;
 }
 
 /**
@@ -83,10 +69,8 @@ function firstAtOrAbove(text: string, bound: number, start: number): number {
 export function caseFold(text: string): string {
   // toLowerCase makes a new string even when nothing changes: most names hold no capital.
   if (isAscii(text)) return ASCII_CAPITAL.test(text) ? text.toLowerCase() : text;
-  const stable = allBelow(text, NFC_STABLE_BELOW);
-  const composed = stable ? text : text.normalize("NFC");
-  const folded = mapCodes(composed, foldTable());
-  // NFC(NFC(x)) is NFC(x); folds below U+0300 into text below U+0300 stay NFC.
-  if (folded.text === composed || (stable && !folded.flagged)) return folded.text;
-  return folded.text.normalize("NFC");
+  const composed = nfcInert(text) ? text : text.normalize("NFC");
+  const folded = mapCodes(composed, foldTable()).text;
+  // NFC(NFC(x)) is NFC(x).
+  return folded === composed || nfcInert(folded) ? folded : folded.normalize("NFC");
 }

@@ -1,6 +1,7 @@
 import { type CodeMap, codeMap, mapCodes } from "./code-map.js";
 import { CONFUSABLE_GROUPS } from "./confusables-table.js";
 import { caseFold, isAscii } from "./fold.js";
+import { nfdInert, nfdInertUnit } from "./forms.js";
 
 let groups: readonly (readonly [string, string])[] | undefined;
 
@@ -18,42 +19,28 @@ export function confusableGroups(): readonly (readonly [string, string])[] {
   return groups;
 }
 
-/**
- * Below U+00C0 every character is its own NFD and a starter (unicode.test.ts checks each): NFD
- * changes nothing there and reorders nothing across one.
- */
-export const NFD_STABLE_BELOW = 0xc0;
+// The kind of a BMP code unit, looked up once (0: not yet): KEPT when it is its own NFD, a starter
+// and has no prototype; STARTERS when it is the first two and its prototype is stable starters
+// (see `stableStarters`); NOT otherwise. A KEPT or STARTERS unit is an anchor.
+export const KEPT = 1;
+export const STARTERS = 2;
+export const NOT = 3;
 
-// Per code unit below NFD_STABLE_BELOW: KEPT when it has no prototype, STARTERS when its
-// prototype is a run of stable starters (see `stableStarters`), 0 otherwise. Such a unit is an anchor.
-const KEPT = 1;
-const STARTERS = 2;
-
-/** The prototypes as a code map, and the kind of each code unit below NFD_STABLE_BELOW (0: not an anchor). */
+/** The prototypes as a code map, and the kinds of the code units looked up so far. */
 export interface SkeletonTable {
   readonly map: CodeMap;
-  readonly anchors: Uint8Array;
+  readonly kinds: Uint8Array;
 }
 
 let table: SkeletonTable | undefined;
 
-// Whether a character is a starter (combining class 0), told from canonical ordering: after
-// U+0345 (class 240) any class from 1 to 239 moves in front of it, and before U+0334 (class 1)
-// any class above 1 moves behind it.
-function isStarter(ch: string): boolean {
-  return `\u0345${ch}`.normalize("NFD") === `\u0345${ch}` && `${ch}\u0334`.normalize("NFD") === `${ch}\u0334`;
-}
-
 /**
- * Whether `text` is a non-empty run of starters that are each their own NFD (all ASCII is):
- * put into NFD text in place of a character, such a run leaves it NFD (it splits a sorted run of
- * marks into two sorted runs), and NFD reorders nothing across it.
+ * Whether `text` is a non-empty run of starters that are each their own NFD: put into NFD text
+ * in place of a character, such a run leaves it NFD (it splits a sorted run of marks into two
+ * sorted runs), and NFD reorders nothing across it.
  */
 export function stableStarters(text: string): boolean {
-  if (text === "") return false;
-  if (isAscii(text)) return true;
-  for (const ch of text) if (ch.normalize("NFD") !== ch || !isStarter(ch)) return false;
-  return true;
+  return text !== "" && nfdInert(text);
 }
 
 /** The skeleton's tables, built on first use. */
@@ -63,14 +50,19 @@ export function skeletonTable(): SkeletonTable {
   for (const [prototype, sources] of confusableGroups()) {
     for (const source of sources) entries.set(source.codePointAt(0) as number, prototype);
   }
-  const map = codeMap(entries, (prototype) => !stableStarters(prototype));
-  const anchors = new Uint8Array(NFD_STABLE_BELOW);
-  for (let unit = 0; unit < NFD_STABLE_BELOW; unit += 1) {
-    const index = map.bmp[unit] as number;
-    anchors[unit] = index === 0 ? KEPT : map.flagged[index] === 1 ? 0 : STARTERS;
-  }
-  table = { map, anchors };
+  table = { map: codeMap(entries, (prototype) => !stableStarters(prototype)), kinds: new Uint8Array(0x10000) };
   return table;
+}
+
+/** The kind (KEPT, STARTERS or NOT) of a BMP code unit. */
+export function anchorKind(unit: number, { map, kinds }: SkeletonTable): number {
+  let kind = kinds[unit] as number;
+  if (kind === 0) {
+    const index = map.bmp[unit] as number;
+    kind = !nfdInertUnit(unit) || map.flagged[index] === 1 ? NOT : index === 0 ? KEPT : STARTERS;
+    kinds[unit] = kind;
+  }
+  return kind;
 }
 
 // NFD, prototypes, NFD again; the last is skipped when provably idle: nothing replaced, or only
@@ -81,22 +73,17 @@ function pieceSkeleton(text: string, map: CodeMap): string {
   return mapped.text === decomposed || !mapped.flagged ? mapped.text : mapped.text.normalize("NFD");
 }
 
-// Anchors this close together stay inside one piece, so a non-Latin word is one NFD call.
+// A piece goes on until GAP ASCII characters in a row follow its last other one: in text of
+// another script a piece is a paragraph (one NFD call), in code a word.
 const GAP = 16;
 
-/** Whether a code unit is an anchor: below NFD_STABLE_BELOW, with no prototype or one of stable starters. */
-export function isAnchor(unit: number, anchors: Uint8Array): boolean {
-  return unit < NFD_STABLE_BELOW && anchors[unit] !== 0;
-}
-
-/**
- * Where the piece starting at `start` (not an anchor) ends: after its last non-anchor that is
- * followed by more than GAP anchors, or by the end of the text.
- */
-export function pieceEnd(text: string, start: number, anchors: Uint8Array): number {
+// Where the piece starting at `start` (not an anchor) ends: after its last unit that is not an
+// ASCII anchor and is followed by more than GAP ASCII anchors, or by the end of the text.
+function pieceEnd(text: string, start: number, t: SkeletonTable): number {
   let last = start;
   for (let j = start + 1; j < text.length && j - last <= GAP; j += 1) {
-    if (!isAnchor(text.charCodeAt(j), anchors)) last = j;
+    const unit = text.charCodeAt(j);
+    if (unit >= 0x80 || anchorKind(unit, t) === NOT) last = j;
   }
   return last + 1;
 }
@@ -107,24 +94,24 @@ export function pieceEnd(text: string, start: number, anchors: Uint8Array): numb
  * text between them (a piece) is normalised by itself.
  */
 export function skeleton(text: string): string {
-  const { map, anchors } = skeletonTable();
+  const t = skeletonTable();
   let out = "";
   let from = 0;
   let i = 0;
   while (i < text.length) {
     const unit = text.charCodeAt(i);
-    const kind = unit < NFD_STABLE_BELOW ? (anchors[unit] as number) : 0;
-    if (kind !== 0) {
+    const kind = anchorKind(unit, t);
+    if (kind !== NOT) {
       if (kind === STARTERS) {
-        out += text.slice(from, i) + map.values[map.bmp[unit] as number];
+        out += text.slice(from, i) + t.map.values[t.map.bmp[unit] as number];
         from = i + 1;
       }
       i += 1;
       continue;
     }
-    const end = pieceEnd(text, i, anchors);
+    const end = pieceEnd(text, i, t);
     const piece = text.slice(i, end);
-    const done = pieceSkeleton(piece, map);
+    const done = pieceSkeleton(piece, t.map);
     if (done !== piece) {
       out += text.slice(from, i) + done;
       from = end;
