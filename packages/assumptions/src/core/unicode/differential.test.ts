@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import * as reference from "../../../test/support/unicode-reference.js";
 import { mapCodes, codeMap } from "./code-map.js";
-import { caseFold, nfc } from "./fold.js";
+import { caseFold, foldedCodes, nfc } from "./fold.js";
 import { NFC_STABLE_BELOW, NFD_STABLE_BELOW, nfcInert, nfdInert } from "./forms.js";
 import { isSingleScript, scriptsOf } from "./scripts.js";
 import { confusableGroups, confusableKey, skeleton, stableStarters } from "./skeleton.js";
@@ -136,6 +136,7 @@ describe("differential: each fast primitive gives the string the reference gives
     ["scriptsOf", scriptsOf, reference.scriptsOf],
     ["isSingleScript", isSingleScript, reference.isSingleScript],
     ["nfc", nfc, (s: string) => s.normalize("NFC")],
+    ["foldedCodes then NFC", (s: string) => foldedCodes(s).normalize("NFC"), reference.caseFold],
   ] as const)("property: %s", (_, fast, slow) => {
     fc.assert(
       fc.property(anyText, (text) => {

@@ -74,3 +74,11 @@ export function caseFold(text: string): string {
   // NFC(NFC(x)) is NFC(x).
   return folded === composed || nfcInert(folded) ? folded : folded.normalize("NFC");
 }
+
+/**
+ * `caseFold` without its last NFC (`caseFold(x)` is `foldedCodes(x).normalize("NFC")`): enough for
+ * whatever normalises next, as the skeleton does.
+ */
+export function foldedCodes(text: string): string {
+  return mapCodes(nfcInert(text) ? text : text.normalize("NFC"), foldTable()).text;
+}

@@ -1,6 +1,6 @@
 import { type CodeMap, codeMap, mapCodes } from "./code-map.js";
 import { CONFUSABLE_GROUPS } from "./confusables-table.js";
-import { caseFold, isAscii } from "./fold.js";
+import { caseFold, foldedCodes, isAscii } from "./fold.js";
 import { nfdInert, nfdInertUnit } from "./forms.js";
 
 let groups: readonly (readonly [string, string])[] | undefined;
@@ -65,10 +65,10 @@ export function anchorKind(unit: number, { map, kinds }: SkeletonTable): number 
   return kind;
 }
 
-// NFD, prototypes, NFD again; the last is skipped when provably idle: nothing replaced, or only
-// runs of stable starters put in.
+// NFD, prototypes, NFD again, each NFD skipped when provably idle: the text is NFD-inert, or
+// nothing was replaced, or only runs of stable starters were put in.
 function pieceSkeleton(text: string, map: CodeMap): string {
-  const decomposed = text.normalize("NFD");
+  const decomposed = nfdInert(text) ? text : text.normalize("NFD");
   const mapped = mapCodes(decomposed, map);
   return mapped.text === decomposed || !mapped.flagged ? mapped.text : mapped.text.normalize("NFD");
 }
@@ -95,6 +95,8 @@ function pieceEnd(text: string, start: number, t: SkeletonTable): number {
  */
 export function skeleton(text: string): string {
   const t = skeletonTable();
+  // A name is one piece: a loop over its anchors would save no normalize call.
+  if (text.length < 64) return pieceSkeleton(text, t.map);
   let out = "";
   let from = 0;
   let i = 0;
@@ -127,5 +129,6 @@ export function skeleton(text: string): string {
  */
 export function confusableKey(text: string): string {
   if (isAscii(text)) return caseFold(skeleton(text.toLowerCase()));
-  return caseFold(skeleton(caseFold(text)));
+  // The skeleton starts with NFD, and NFD(NFC(x)) is NFD(x): the inner fold's NFC is not needed.
+  return caseFold(skeleton(foldedCodes(text)));
 }
