@@ -1,6 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Field, ParseFault } from "./faults.js";
-import { isPrintableAscii } from "./unicode/fold.js";
+import { isPrintableAscii, nfc } from "./unicode/fold.js";
+import { nfkcInert } from "./unicode/forms.js";
 import { isSingleScript } from "./unicode/scripts.js";
 
 const CONTROL = /\p{Cc}/u;
@@ -33,11 +34,11 @@ export function checkCharacters(value: string, field: Field, line?: number): Res
     return err({ code: "invisible-character", line, field, value, codePoint: invisible });
   }
   // Not printable ASCII and no control character: the value holds a non-ASCII character.
-  const nfc = value.normalize("NFC");
-  const compat = compatibilityCodePoint(nfc);
+  const composed = nfc(value);
+  const compat = nfkcInert(composed) ? undefined : compatibilityCodePoint(composed);
   if (compat !== undefined) return err({ code: "compatibility-character", line, field, value, codePoint: compat });
   for (const [word] of value.matchAll(WORD)) {
     if (!isSingleScript(word)) return err({ code: "mixed-script", line, field, value, word });
   }
-  return ok(nfc);
+  return ok(composed);
 }

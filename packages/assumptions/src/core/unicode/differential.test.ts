@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import * as reference from "../../../test/support/unicode-reference.js";
 import { mapCodes, codeMap } from "./code-map.js";
 import { caseFold, foldedCodes, nfc } from "./fold.js";
-import { NFC_STABLE_BELOW, NFD_STABLE_BELOW, nfcInert, nfdInert } from "./forms.js";
+import { NFC_STABLE_BELOW, NFD_STABLE_BELOW, nfcInert, nfdInert, nfkcInert } from "./forms.js";
 import { isSingleScript, scriptsOf } from "./scripts.js";
 import { confusableGroups, confusableKey, skeleton, stableStarters } from "./skeleton.js";
 import { skeletonIncludes } from "./skeleton-search.js";
@@ -102,6 +102,19 @@ describe("the stability facts the fast paths rest on (this engine)", () => {
       }),
       { numRuns: 3000 },
     );
+    fc.assert(
+      fc.property(drawn(nfkcInert), (s) => {
+        expect(s.normalize("NFKC")).toBe(s);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  test("below U+00A0 no character has a compatibility decomposition; NFKC-inert ones have none either", () => {
+    const wrong: number[] = [];
+    for (let u = 0; u < 0xa0; u += 1) if (String.fromCharCode(u).normalize("NFKD") !== String.fromCharCode(u)) wrong.push(u);
+    expect(wrong).toEqual([]);
+    expect(["\u00a0", "\u00aa", "\u00b2", "\uFB01", "\uFF76", "\u2126", "\u212A"].filter(nfkcInert)).toEqual([]);
+    expect(["é", "Ω", "д", "日", "ア"].filter((ch) => !nfkcInert(ch))).toEqual([]);
   });
   test("inert characters include letters of many scripts, never a mark, a surrogate or a decomposable one", () => {
     expect(["Ω", "ω", "έ", "д", "日", "ア", "가", "\u00e9"].filter((ch) => !nfcInert(ch))).toEqual([]);

@@ -23,6 +23,7 @@ export function isStarter(ch: string): boolean {
 const SEEN = 1;
 const NFC_INERT = 2;
 const NFD_INERT = 4;
+const NFKC_INERT = 8;
 let facts: Uint8Array | undefined;
 const MARK = /^\p{M}$/u;
 
@@ -35,7 +36,10 @@ function learn(table: Uint8Array, unit: number): number {
   if (unit < 0xd800 || unit > 0xdfff) {
     const ch = String.fromCharCode(unit);
     const first = String.fromCodePoint(ch.normalize("NFD").codePointAt(0) as number);
-    if (ch.normalize("NFC") === ch && isStarter(first) && !composesBack(first)) known |= NFC_INERT;
+    if (ch.normalize("NFC") === ch && isStarter(first) && !composesBack(first)) {
+      known |= NFC_INERT;
+      if (ch.normalize("NFKD") === ch.normalize("NFD")) known |= NFKC_INERT;
+    }
     if (ch.normalize("NFD") === ch && isStarter(ch)) known |= NFD_INERT;
   }
   table[unit] = known;
@@ -71,4 +75,15 @@ export function nfdInertUnit(unit: number): boolean {
 /** Whether every code unit of `text` is its own NFD and a starter: such a string is NFD. */
 export function nfdInert(text: string): boolean {
   return allHave(text, NFD_INERT, NFD_STABLE_BELOW);
+}
+
+/** Below U+00A0 no character has a compatibility decomposition. */
+export const NFKD_SAME_BELOW = 0xa0;
+
+/**
+ * Whether every code unit of `text` is NFC-inert with no compatibility decomposition (its NFKD
+ * is its NFD). Such a string's NFKC is its NFC, which is itself.
+ */
+export function nfkcInert(text: string): boolean {
+  return allHave(text, NFKC_INERT, NFKD_SAME_BELOW);
 }
