@@ -27,7 +27,8 @@ export function isAscii(text: string): boolean {
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const ASCII_CAPITAL = /[A-Z]/;
+// A character that is not ASCII, or is an ASCII capital.
+const NOT_SMALL_ASCII = /[^\0-\x40\x5b-\x7f]/;
 
 /** True when a string holds only printable ASCII (space to `~`): no control, format or non-ASCII character. */
 export function isPrintableAscii(text: string): boolean {
@@ -67,8 +68,10 @@ export function nfc(text: string): string {
  * name. `Straße` and `STRASSE` share one key; so do `K` (Kelvin sign) and `k`.
  */
 export function caseFold(text: string): string {
-  // toLowerCase makes a new string even when nothing changes: most names hold no capital.
-  if (isAscii(text)) return ASCII_CAPITAL.test(text) ? text.toLowerCase() : text;
+  // Most names are ASCII without a capital, their own fold: one scan tells. (toLowerCase makes a
+  // new string even when nothing changes.)
+  if (!NOT_SMALL_ASCII.test(text)) return text;
+  if (isAscii(text)) return text.toLowerCase();
   const composed = nfcInert(text) ? text : text.normalize("NFC");
   const folded = mapCodes(composed, foldTable()).text;
   // NFC(NFC(x)) is NFC(x).

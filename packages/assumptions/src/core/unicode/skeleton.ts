@@ -30,6 +30,8 @@ export const NOT = 3;
 export interface SkeletonTable {
   readonly map: CodeMap;
   readonly kinds: Uint8Array;
+  /** Per ASCII code: its prototype, `undefined` for none, `null` when it is not an anchor. */
+  readonly ascii: readonly (string | null | undefined)[];
 }
 
 let table: SkeletonTable | undefined;
@@ -50,7 +52,12 @@ export function skeletonTable(): SkeletonTable {
   for (const [prototype, sources] of confusableGroups()) {
     for (const source of sources) entries.set(source.codePointAt(0) as number, prototype);
   }
-  table = { map: codeMap(entries, (prototype) => !stableStarters(prototype)), kinds: new Uint8Array(0x10000) };
+  const t = { map: codeMap(entries, (prototype) => !stableStarters(prototype)), kinds: new Uint8Array(0x10000), ascii: [] };
+  const ascii = Array.from({ length: 0x80 }, (_, unit) => {
+    const kind = anchorKind(unit, t);
+    return kind === NOT ? null : kind === KEPT ? undefined : t.map.values[t.map.bmp[unit] as number];
+  });
+  table = { ...t, ascii };
   return table;
 }
 
@@ -88,6 +95,22 @@ function pieceEnd(text: string, start: number, t: SkeletonTable): number {
   return last + 1;
 }
 
+// ASCII anchors are mapped in place, so an ASCII text of anchors is looked up character by
+// character; `undefined` when an ASCII character is not an anchor.
+function asciiSkeleton(text: string, ascii: SkeletonTable["ascii"]): string | undefined {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const prototype = ascii[text.charCodeAt(i)];
+    if (prototype === null) return undefined;
+    if (prototype !== undefined) {
+      out += text.slice(from, i) + prototype;
+      from = i + 1;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 /**
  * The UTS #39 skeleton: NFD, each code point replaced by its confusable prototype, NFD again.
  * Anchors are mapped in place: NFD leaves them alone and reorders nothing across them, so the
@@ -95,8 +118,12 @@ function pieceEnd(text: string, start: number, t: SkeletonTable): number {
  */
 export function skeleton(text: string): string {
   const t = skeletonTable();
-  // A name is one piece: a loop over its anchors would save no normalize call.
-  if (text.length < 64) return pieceSkeleton(text, t.map);
+  if (isAscii(text)) {
+    const done = asciiSkeleton(text, t.ascii);
+    if (done !== undefined) return done;
+  }
+  // A name that NFD changes is one piece: a loop over its anchors would save no normalize call.
+  if (text.length < 64 && !nfdInert(text)) return pieceSkeleton(text, t.map);
   let out = "";
   let from = 0;
   let i = 0;
@@ -128,7 +155,7 @@ export function skeleton(text: string): string {
  * capital Cyrillic `А` and a small Latin `a` land on one key.
  */
 export function confusableKey(text: string): string {
-  if (isAscii(text)) return caseFold(skeleton(text.toLowerCase()));
+  if (isAscii(text)) return caseFold(skeleton(caseFold(text)));
   // The skeleton starts with NFD, and NFD(NFC(x)) is NFD(x): the inner fold's NFC is not needed.
   return caseFold(skeleton(foldedCodes(text)));
 }
