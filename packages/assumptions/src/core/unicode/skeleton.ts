@@ -22,8 +22,8 @@ export function confusableGroups(): readonly (readonly [string, string])[] {
 // The kind of a BMP code unit, looked up once (0: not yet): KEPT when it is its own NFD, a starter
 // and has no prototype; STARTERS when it is the first two and its prototype is stable starters
 // (see `stableStarters`); NOT otherwise. A KEPT or STARTERS unit is an anchor.
-export const KEPT = 1;
-export const STARTERS = 2;
+const KEPT = 1;
+const STARTERS = 2;
 export const NOT = 3;
 
 /** The prototypes as a code map, and the kinds of the code units looked up so far. */
