@@ -1,10 +1,12 @@
 import { FOLD_FULL, FOLD_RUNS } from "./casefold-table.js";
+import { type CodeMap, codeMap, mapCodes } from "./code-map.js";
+import { nfcInert } from "./forms.js";
 
 const ASCII = /^[\x00-\x7f]*$/;
 
-let table: Map<number, string> | undefined;
+let table: CodeMap | undefined;
 
-function foldTable(): Map<number, string> {
+function foldTable(): CodeMap {
   if (table) return table;
   const map = new Map<number, string>();
   for (let i = 0; i + 3 < FOLD_RUNS.length; i += 4) {
@@ -15,8 +17,8 @@ function foldTable(): Map<number, string> {
     }
   }
   for (const [cp, folded] of FOLD_FULL) map.set(cp, folded);
-  table = map;
-  return map;
+  table = codeMap(map);
+  return table;
 }
 
 /** True when a string holds only ASCII: such strings need neither NFC nor the fold table. */
@@ -25,16 +27,40 @@ export function isAscii(text: string): boolean {
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const ASCII_CAPITAL = /[A-Z]/;
+// A character that is not ASCII, or is an ASCII capital.
+const NOT_SMALL_ASCII = /[^\0-\x40\x5b-\x7f]/;
 
 /** True when a string holds only printable ASCII (space to `~`): no control, format or non-ASCII character. */
 export function isPrintableAscii(text: string): boolean {
   return PRINTABLE_ASCII.test(text);
 }
 
-/** NFC, skipped for ASCII strings (which NFC leaves unchanged). */
+// Runs of such characters, with runs of at most 16 others between them (one piece of `nfc`).
+const HARD_RUNS = /[\u0300-\uffff]+(?:[\0-\u02ff]{1,16}[\u0300-\uffff]+)*/g;
+
+/**
+ * NFC, skipped for a short string that is NFC-inert (see forms.ts). In a long text only the
+ * pieces holding U+0300 and above are normalised, each from the character before it: a character
+ * below U+0300 neither composes with what comes before it nor lets what follows reach past it,
+ * so NFC splits before any of them.
+ */
 export function nfc(text: string): string {
-  return isAscii(text) ? text : text.normalize("NFC");
+  if (text.length < 256) return nfcInert(text) ? text : text.normalize("NFC");
+  let out = "";
+  let from = 0;
+  HARD_RUNS.lastIndex = 0;
+  for (let run = HARD_RUNS.exec(text); run !== null; run = HARD_RUNS.exec(text)) {
+    // The run's first character follows one below U+0300 (or starts the text).
+    const start = run.index === 0 ? 0 : run.index - 1;
+    const end = HARD_RUNS.lastIndex;
+    const piece = text.slice(start, end);
+    const composed = piece.normalize("NFC");
+    if (composed !== piece) {
+      out += text.slice(from, start) + composed;
+      from = end;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /**
@@ -42,13 +68,20 @@ export function nfc(text: string): string {
  * name. `Straße` and `STRASSE` share one key; so do `K` (Kelvin sign) and `k`.
  */
 export function caseFold(text: string): string {
-  // toLowerCase makes a new string even when nothing changes: most names hold no capital.
-  if (isAscii(text)) return ASCII_CAPITAL.test(text) ? text.toLowerCase() : text;
-  const map = foldTable();
-  let out = "";
-  for (const ch of text.normalize("NFC")) {
-    const cp = ch.codePointAt(0) ?? 0;
-    out += map.get(cp) ?? ch;
-  }
-  return out.normalize("NFC");
+  // Most names are ASCII without a capital, their own fold: one scan tells. (toLowerCase makes a
+  // new string even when nothing changes.)
+  if (!NOT_SMALL_ASCII.test(text)) return text;
+  if (isAscii(text)) return text.toLowerCase();
+  const composed = nfcInert(text) ? text : text.normalize("NFC");
+  const folded = mapCodes(composed, foldTable()).text;
+  // NFC(NFC(x)) is NFC(x).
+  return folded === composed || nfcInert(folded) ? folded : folded.normalize("NFC");
+}
+
+/**
+ * `caseFold` without its last NFC (`caseFold(x)` is `foldedCodes(x).normalize("NFC")`): enough for
+ * whatever normalises next, as the skeleton does.
+ */
+export function foldedCodes(text: string): string {
+  return mapCodes(nfcInert(text) ? text : text.normalize("NFC"), foldTable()).text;
 }

@@ -25,7 +25,13 @@ interface ScriptInfo {
 }
 
 const compiled = new Map<string, RegExp | null>();
-const cache = new Map<string, ScriptInfo>();
+// Characters with the same Script and extensions share one info (and one set), so the letters of
+// a one-script word meet one set. Looked up once per BMP code unit (1 + index into `known`, 0
+// not yet) or astral code point.
+const interned = new Map<string, ScriptInfo>();
+const known: ScriptInfo[] = [];
+let bmpInfo: Uint16Array | undefined;
+const astralInfo = new Map<number, ScriptInfo>();
 
 /**
  * `^\p{Script=code}$`, or `null` when this Node's regex engine predates the script (the tables
@@ -71,15 +77,44 @@ function listedExtensions(cp: number): string | undefined {
   return undefined;
 }
 
-function infoOf(ch: string): ScriptInfo {
-  const hit = cache.get(ch);
-  if (hit) return hit;
+// The info of one code point, spelled `ch` (a lone surrogate included), interned.
+function lookUp(ch: string): ScriptInfo {
   const script = scriptOf(ch);
   const listed = listedExtensions(ch.codePointAt(0) ?? 0);
   const codes = listed === undefined ? (script === undefined ? [] : [script]) : listed.split(" ");
+  const key = `${script ?? ""}:${codes.join(" ")}`;
+  const hit = interned.get(key);
+  if (hit) return hit;
   const set = new Set(codes.flatMap((code) => [code, ...(WRITING_SYSTEMS[code] ?? [])]));
   const info: ScriptInfo = { script, extensions: set.size === 0 ? undefined : set };
-  cache.set(ch, info);
+  interned.set(key, info);
+  return info;
+}
+
+// Whether a surrogate pair starts at `i`.
+function pairAt(text: string, i: number): boolean {
+  return (text.charCodeAt(i) & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+}
+
+// The info of the code point at `i` (a surrogate pair read whole; see `pairAt`).
+function infoAt(text: string, i: number): ScriptInfo {
+  if (pairAt(text, i)) {
+    const cp = text.codePointAt(i) as number;
+    let info = astralInfo.get(cp);
+    if (!info) {
+      info = lookUp(String.fromCodePoint(cp));
+      astralInfo.set(cp, info);
+    }
+    return info;
+  }
+  const unit = text.charCodeAt(i);
+  bmpInfo ??= new Uint16Array(0x10000);
+  const index = bmpInfo[unit] as number;
+  if (index !== 0) return known[index - 1] as ScriptInfo;
+  const info = lookUp(String.fromCharCode(unit));
+  let at = known.indexOf(info);
+  if (at === -1) at = known.push(info) - 1;
+  bmpInfo[unit] = at + 1;
   return info;
 }
 
@@ -90,26 +125,33 @@ function infoOf(ch: string): ScriptInfo {
  */
 export function isSingleScript(word: string): boolean {
   if (/^[\x00-\x7f]*$/.test(word)) return true;
-  let resolved: Set<string> | undefined;
-  for (const ch of word) {
-    const ext = infoOf(ch).extensions;
-    if (!ext) continue;
-    resolved = resolved ? new Set([...resolved].filter((code) => ext.has(code))) : new Set(ext);
-    if (resolved.size === 0) return false;
+  let resolved: ReadonlySet<string> | undefined;
+  for (let i = 0; i < word.length; i += pairAt(word, i) ? 2 : 1) {
+    const ext = infoAt(word, i).extensions;
+    if (!ext || ext === resolved) continue;
+    if (resolved === undefined) {
+      resolved = ext;
+      continue;
+    }
+    const narrowed = new Set<string>();
+    for (const code of resolved) if (ext.has(code)) narrowed.add(code);
+    if (narrowed.size === 0) return false;
+    resolved = narrowed;
   }
   return true;
 }
 
 /** The set of specific scripts a name's characters are written in (Common and Inherited left out), sorted, joined. */
 export function scriptsOf(name: string): string {
-  const found = new Set<string>();
-  for (const ch of name) {
-    if (ch < "\x80") {
-      if ((ch >= "A" && ch <= "Z") || (ch >= "a" && ch <= "z")) found.add("Latn");
-      continue;
-    }
-    const script = infoOf(ch).script;
-    if (script) found.add(script);
+  let first: string | undefined;
+  let more: string[] | undefined;
+  for (let i = 0; i < name.length; i += pairAt(name, i) ? 2 : 1) {
+    const unit = name.charCodeAt(i);
+    const script = unit < 0x80 ? ((unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7a ? "Latn" : undefined) : infoAt(name, i).script;
+    if (script === undefined || script === first) continue;
+    if (first === undefined) first = script;
+    else if (!more) more = [script];
+    else if (!more.includes(script)) more.push(script);
   }
-  return [...found].sort().join("+");
+  return more ? [first as string, ...more].sort().join("+") : (first ?? "");
 }

@@ -1,5 +1,7 @@
+import { type CodeMap, codeMap, mapCodes } from "./code-map.js";
 import { CONFUSABLE_GROUPS } from "./confusables-table.js";
-import { caseFold, isAscii } from "./fold.js";
+import { caseFold, foldedCodes, isAscii } from "./fold.js";
+import { nfdInert, nfdInertUnit } from "./forms.js";
 
 let groups: readonly (readonly [string, string])[] | undefined;
 
@@ -17,43 +19,89 @@ export function confusableGroups(): readonly (readonly [string, string])[] {
   return groups;
 }
 
-let table: Map<string, string> | undefined;
+// The kind of a BMP code unit, looked up once (0: not yet): KEPT when it is its own NFD, a starter
+// and has no prototype; STARTERS when it is the first two and its prototype is stable starters
+// (see `stableStarters`); NOT otherwise. A KEPT or STARTERS unit is an anchor.
+const KEPT = 1;
+const STARTERS = 2;
+export const NOT = 3;
 
-function prototypes(): Map<string, string> {
+/** The prototypes as a code map, and the kinds of the code units looked up so far. */
+export interface SkeletonTable {
+  readonly map: CodeMap;
+  readonly kinds: Uint8Array;
+  /** Per ASCII code: its prototype, `undefined` for none, `null` when it is not an anchor. */
+  readonly ascii: readonly (string | null | undefined)[];
+}
+
+let table: SkeletonTable | undefined;
+
+/**
+ * Whether `text` is a non-empty run of starters that are each their own NFD: put into NFD text
+ * in place of a character, such a run leaves it NFD (it splits a sorted run of marks into two
+ * sorted runs), and NFD reorders nothing across it.
+ */
+export function stableStarters(text: string): boolean {
+  return text !== "" && nfdInert(text);
+}
+
+/** The skeleton's tables, built on first use. */
+export function skeletonTable(): SkeletonTable {
   if (table) return table;
-  const map = new Map<string, string>();
+  const entries = new Map<number, string>();
   for (const [prototype, sources] of confusableGroups()) {
-    for (const source of sources) map.set(source, prototype);
+    for (const source of sources) entries.set(source.codePointAt(0) as number, prototype);
   }
-  table = map;
-  return map;
+  const t = { map: codeMap(entries, (prototype) => !stableStarters(prototype)), kinds: new Uint8Array(0x10000), ascii: [] };
+  const ascii = Array.from({ length: 0x80 }, (_, unit) => {
+    const kind = anchorKind(unit, t);
+    return kind === NOT ? null : kind === KEPT ? undefined : t.map.values[t.map.bmp[unit] as number];
+  });
+  table = { ...t, ascii };
+  return table;
 }
 
-// Per ASCII code: its prototype when that is ASCII too, `null` when it is not, `undefined` when
-// the character has none. (All ASCII prototypes are ASCII today: `m` is `rn`, `1` and `I` are `l`,
-// `0` is `O`; `null` keeps a future table from being shortcut wrongly.)
-let asciiTable: (string | null | undefined)[] | undefined;
-
-function asciiPrototypes(): (string | null | undefined)[] {
-  if (asciiTable) return asciiTable;
-  const map = prototypes();
-  const list: (string | null | undefined)[] = new Array(128).fill(undefined);
-  for (let code = 0; code < 128; code += 1) {
-    const prototype = map.get(String.fromCharCode(code));
-    if (prototype !== undefined) list[code] = isAscii(prototype) ? prototype : null;
+/** The kind (KEPT, STARTERS or NOT) of a BMP code unit. */
+export function anchorKind(unit: number, { map, kinds }: SkeletonTable): number {
+  let kind = kinds[unit] as number;
+  if (kind === 0) {
+    const index = map.bmp[unit] as number;
+    kind = !nfdInertUnit(unit) || map.flagged[index] === 1 ? NOT : index === 0 ? KEPT : STARTERS;
+    kinds[unit] = kind;
   }
-  asciiTable = list;
-  return list;
+  return kind;
 }
 
-// NFD leaves ASCII as it is, so an ASCII skeleton is the text with each character looked up once.
-function asciiSkeleton(text: string): string | undefined {
-  const table = asciiPrototypes();
+// NFD, prototypes, NFD again, each NFD skipped when provably idle: the text is NFD-inert, or
+// nothing was replaced, or only runs of stable starters were put in.
+function pieceSkeleton(text: string, map: CodeMap): string {
+  const decomposed = nfdInert(text) ? text : text.normalize("NFD");
+  const mapped = mapCodes(decomposed, map);
+  return mapped.text === decomposed || !mapped.flagged ? mapped.text : mapped.text.normalize("NFD");
+}
+
+// A piece goes on until GAP ASCII characters in a row follow its last other one: in text of
+// another script a piece is a paragraph (one NFD call), in code a word.
+const GAP = 16;
+
+// Where the piece starting at `start` (not an anchor) ends: after its last unit that is not an
+// ASCII anchor and is followed by more than GAP ASCII anchors, or by the end of the text.
+function pieceEnd(text: string, start: number, t: SkeletonTable): number {
+  let last = start;
+  for (let j = start + 1; j < text.length && j - last <= GAP; j += 1) {
+    const unit = text.charCodeAt(j);
+    if (unit >= 0x80 || anchorKind(unit, t) === NOT) last = j;
+  }
+  return last + 1;
+}
+
+// ASCII anchors are mapped in place, so an ASCII text of anchors is looked up character by
+// character; `undefined` when an ASCII character is not an anchor.
+function asciiSkeleton(text: string, ascii: SkeletonTable["ascii"]): string | undefined {
   let out = "";
   let from = 0;
   for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    const prototype = table[code];
+    const prototype = ascii[text.charCodeAt(i)];
     if (prototype === null) return undefined;
     if (prototype !== undefined) {
       out += text.slice(from, i) + prototype;
@@ -63,16 +111,43 @@ function asciiSkeleton(text: string): string | undefined {
   return from === 0 ? text : out + text.slice(from);
 }
 
-/** The UTS #39 skeleton: NFD, each code point replaced by its confusable prototype, NFD again. */
+/**
+ * The UTS #39 skeleton: NFD, each code point replaced by its confusable prototype, NFD again.
+ * Anchors are mapped in place: NFD leaves them alone and reorders nothing across them, so the
+ * text between them (a piece) is normalised by itself.
+ */
 export function skeleton(text: string): string {
+  const t = skeletonTable();
   if (isAscii(text)) {
-    const ascii = asciiSkeleton(text);
-    if (ascii !== undefined) return ascii;
+    const done = asciiSkeleton(text, t.ascii);
+    if (done !== undefined) return done;
   }
-  const map = prototypes();
+  // A name that NFD changes is one piece: a loop over its anchors would save no normalize call.
+  if (text.length < 64 && !nfdInert(text)) return pieceSkeleton(text, t.map);
   let out = "";
-  for (const ch of text.normalize("NFD")) out += map.get(ch) ?? ch;
-  return out.normalize("NFD");
+  let from = 0;
+  let i = 0;
+  while (i < text.length) {
+    const unit = text.charCodeAt(i);
+    const kind = anchorKind(unit, t);
+    if (kind !== NOT) {
+      if (kind === STARTERS) {
+        out += text.slice(from, i) + t.map.values[t.map.bmp[unit] as number];
+        from = i + 1;
+      }
+      i += 1;
+      continue;
+    }
+    const end = pieceEnd(text, i, t);
+    const piece = text.slice(i, end);
+    const done = pieceSkeleton(piece, t.map);
+    if (done !== piece) {
+      out += text.slice(from, i) + done;
+      from = end;
+    }
+    i = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /**
@@ -80,6 +155,7 @@ export function skeleton(text: string): string {
  * capital Cyrillic `А` and a small Latin `a` land on one key.
  */
 export function confusableKey(text: string): string {
-  if (isAscii(text)) return caseFold(skeleton(text.toLowerCase()));
-  return caseFold(skeleton(caseFold(text)));
+  if (isAscii(text)) return caseFold(skeleton(caseFold(text)));
+  // The skeleton starts with NFD, and NFD(NFC(x)) is NFD(x): the inner fold's NFC is not needed.
+  return caseFold(skeleton(foldedCodes(text)));
 }

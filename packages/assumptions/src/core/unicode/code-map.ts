@@ -1,0 +1,113 @@
+/**
+ * A code point -> replacement string table read by code unit: `bmp[unit]` (or `astral` for a
+ * surrogate pair) is an index into `values`, 0 meaning "unchanged". `flagged[index]` marks the
+ * replacements the builder's `flag` picked out (those a caller must normalise after).
+ */
+export interface CodeMap {
+  readonly bmp: Uint16Array;
+  readonly astral: ReadonlyMap<number, number>;
+  readonly values: readonly string[];
+  readonly flagged: Uint8Array;
+  /** The length of the longest value. */
+  readonly longest: number;
+}
+
+/** Builds a `CodeMap` from code point -> replacement pairs (a later pair wins, as in a `Map`). */
+export function codeMap(entries: ReadonlyMap<number, string>, flag: (value: string) => boolean = () => false): CodeMap {
+  const bmp = new Uint16Array(0x10000);
+  const astral = new Map<number, number>();
+  const values = [""];
+  const flags = [0];
+  for (const [cp, value] of entries) {
+    if (cp < 0x10000) bmp[cp] = values.length;
+    else astral.set(cp, values.length);
+    values.push(value);
+    flags.push(flag(value) ? 1 : 0);
+  }
+  if (values.length > 0xffff) throw new Error("code map: too many entries for a Uint16Array index");
+  return { bmp, astral, values, flagged: Uint8Array.from(flags), longest: Math.max(...values.map((v) => v.length)) };
+}
+
+/** The result of `mapCodes`: the mapped text, and whether any flagged replacement went in. */
+export interface Mapped {
+  readonly text: string;
+  readonly flagged: boolean;
+}
+
+/**
+ * Each code point of `text` replaced by its value in `map`, the unchanged runs copied whole:
+ * the same string as concatenating `map.get(cp) ?? ch` over the string's iterator (a surrogate
+ * pair read whole, a lone surrogate alone), and `text` itself when nothing is replaced.
+ */
+export function mapCodes(text: string, map: CodeMap): Mapped {
+  if (text.length >= LONG) return mapLong(text, map);
+  let out = "";
+  let from = 0;
+  let flagged = false;
+  let i = 0;
+  while (i < text.length) {
+    const unit = text.charCodeAt(i);
+    let next = i + 1;
+    let index: number;
+    if ((unit & 0xfc00) === 0xd800 && next < text.length && (text.charCodeAt(next) & 0xfc00) === 0xdc00) {
+      index = map.astral.get(((unit - 0xd800) << 10) + text.charCodeAt(next) - 0xdc00 + 0x10000) ?? 0;
+      next += 1;
+    } else index = map.bmp[unit] as number;
+    if (index !== 0) {
+      out += text.slice(from, i) + map.values[index];
+      flagged ||= map.flagged[index] === 1;
+      from = next;
+    }
+    i = next;
+  }
+  return from === 0 ? { text, flagged } : { text: out + text.slice(from), flagged };
+}
+
+// From this length on, a text is mapped into a buffer of code units: many replacements in a
+// row cost a string each otherwise.
+const LONG = 1024;
+// Keeps a leading U+FEFF (a BOM to the decoder) as text.
+const UTF16 = new TextDecoder("utf-16le", { ignoreBOM: true });
+
+// `mapCodes` through a buffer, decoded once (a lone surrogate, which the decoder would replace,
+// is turned into a string unit by unit instead).
+function mapLong(text: string, map: CodeMap): Mapped {
+  let out: Uint16Array = new Uint16Array(text.length + 16);
+  let k = 0;
+  let changed = false;
+  let flagged = false;
+  let lone = false;
+  for (let i = 0; i < text.length; i += 1) {
+    if (k + map.longest + 2 > out.length) out = grown(out, k);
+    const unit = text.charCodeAt(i);
+    const low = (unit & 0xfc00) === 0xd800 && i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    const pair = (low & 0xfc00) === 0xdc00;
+    const index = pair ? (map.astral.get(((unit - 0xd800) << 10) + low - 0xdc00 + 0x10000) ?? 0) : (map.bmp[unit] as number);
+    if (index === 0) {
+      out[k++] = unit;
+      if (pair) out[k++] = low;
+      else lone ||= (unit & 0xf800) === 0xd800;
+    } else {
+      const value = map.values[index] as string;
+      for (let p = 0; p < value.length; p += 1) out[k++] = value.charCodeAt(p);
+      changed = true;
+      flagged ||= map.flagged[index] === 1;
+    }
+    if (pair) i += 1;
+  }
+  if (!changed) return { text, flagged };
+  return { text: lone ? unitsText(out, k) : UTF16.decode(out.subarray(0, k)), flagged };
+}
+
+function grown(units: Uint16Array, used: number): Uint16Array {
+  const bigger = new Uint16Array(units.length * 2);
+  bigger.set(units.subarray(0, used));
+  return bigger;
+}
+
+// Code units as a string, lone surrogates kept.
+function unitsText(units: Uint16Array, count: number): string {
+  let text = "";
+  for (let p = 0; p < count; p += 4096) text += String.fromCharCode(...units.subarray(p, Math.min(count, p + 4096)));
+  return text;
+}

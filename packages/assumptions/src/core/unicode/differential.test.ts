@@ -1,0 +1,164 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import * as reference from "../../../test/support/unicode-reference.js";
+import { mapCodes, codeMap } from "./code-map.js";
+import { caseFold, foldedCodes, nfc } from "./fold.js";
+import { isSingleScript, scriptsOf } from "./scripts.js";
+import { confusableKey, skeleton } from "./skeleton.js";
+import { skeletonIncludes } from "./skeleton-search.js";
+
+// Characters that have broken Unicode code before: NFD pieces and marks out of canonical order,
+// Hangul syllables and jamo, the Kelvin and Ångström signs, final sigma, sharp s, dotted I, long s,
+// ŉ and ǰ (folds that grow), confusables (Cyrillic, digits, m, mathematical letters), lone and
+// paired surrogates, composition exclusions and starters that compose (Tamil, Oriya), ligatures,
+// CJK, line ends and a BOM.
+// biome-ignore format: a line a kind of character reads better than a line a character
+const HARD = [
+  "a", "e", "i", "m", "r", "n", "l", "I", "1", "0", "O", "|", " ", "-", ".", "\n", "\r", "\r\n", "\uFEFF", "\t",
+  "\u0300", "\u0301", "\u0308", "\u0316", "\u0323", "\u0334", "\u0344", "\u0345", "\u0307", "\u030C",
+  "é", "ü", "À", "Å", "ñ", "ß", "\u1E9E", "\u0130", "\u0131", "\u0149", "\u01F0", "\u017F", "\u1E9B", "µ", "ª", "²",
+  "\u212A", "\u212B", "\u2126", "Ω", "ω", "Σ", "σ", "ς", "ΐ", "\u0390", "\u1FBE", "ά", "Ά",
+  "а", "А", "с", "е", "р", "о", "Ж", "ё", "й", "\u0419",
+  "\uAC00", "\uD55C", "\u1100", "\u1161", "\u11A8", "\u3131",
+  "\uD800", "\uDC00", "\uDBFF", "\uD835\uDC00", "\uD83D\uDE00", "\u{10D50}", "\u{10D70}", "\u{1D15E}",
+  "\u0958", "\u0915", "\u093C", "\u0BC6", "\u0BBE", "\u0B47", "\u0B3E", "\u0F73", "\uFB01", "\uFF76", "\u00A0",
+  "日", "本", "ひ", "カ", "ー", "ㄅ", "\u05D0", "\u0627", "\u0E01", "\u0531", "\u10D0",
+];
+
+const hardUnit = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...HARD) },
+  { weight: 2, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)) },
+);
+const hardString = (maxLength: number) =>
+  fc
+    .tuple(fc.string({ unit: hardUnit, maxLength }), fc.constantFrom("as is", "NFC", "NFD", "NFKD"))
+    .map(([s, form]) => (form === "as is" ? s : s.normalize(form)));
+// Long texts mostly of ASCII, as files are, so the piecewise paths meet every kind of boundary.
+const filler = fc.constantFrom("export const x = 1;\n", "mmm 0Il| ", "a".repeat(40), "r\u00E9sume\u0301 ", "\u1100\u1161\u11A8\n");
+const longText = fc.array(fc.oneof(filler, hardString(12)), { minLength: 10, maxLength: 80 }).map((parts) => parts.join(""));
+const anyText = fc.oneof(hardString(24), fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), longText);
+
+// Deterministic large inputs: about 1 MiB of code with a non-ASCII line here and there, and of
+// Greek and Cyrillic prose, each partly decomposed.
+const lines = ["export const café1 = 1;\n", "// Ωμέγα данные résumé\n", "export function m(x: number) { return x * 10; }\n"];
+const MIB_MIXED = Array.from({ length: 22_000 }, (_, k) => {
+  const line = lines[k % 3] as string;
+  return k % 5 === 0 ? line.normalize("NFD") : line;
+}).join("");
+const MIB_PROSE = "Ωμέγα ΣΟΦΙΑ σοφίας Привет ДАННЫЕ мир\r\n".repeat(28_000).normalize("NFD");
+
+describe("differential: each fast primitive gives the string the reference gives", () => {
+  test.each([
+    ["caseFold", caseFold, reference.caseFold],
+    ["skeleton", skeleton, reference.skeleton],
+    ["confusableKey", confusableKey, reference.confusableKey],
+    ["scriptsOf", scriptsOf, reference.scriptsOf],
+    ["isSingleScript", isSingleScript, reference.isSingleScript],
+    ["nfc", nfc, (s: string) => s.normalize("NFC")],
+    ["foldedCodes then NFC", (s: string) => foldedCodes(s).normalize("NFC"), reference.caseFold],
+  ] as const)("property: %s", (_, fast, slow) => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        expect(fast(text)).toBe(slow(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test("property: nfc on long texts, normalised piece by piece", () => {
+    fc.assert(
+      fc.property(longText, (text) => {
+        expect(nfc(text)).toBe(text.normalize("NFC"));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test.each([
+    ["caseFold", caseFold, reference.caseFold],
+    ["skeleton", skeleton, reference.skeleton],
+    ["confusableKey", confusableKey, reference.confusableKey],
+    ["nfc", nfc, (s: string) => s.normalize("NFC")],
+  ] as const)("%s on every code point alone, and after an e", (_, fast, slow) => {
+    const wrong: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp += cp < 0x30000 ? 1 : 97) {
+      const ch = String.fromCodePoint(cp);
+      if (fast(ch) !== slow(ch) || fast(`e${ch}x`) !== slow(`e${ch}x`)) wrong.push(cp.toString(16));
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test.each([
+    ["final sigma", "ΟΔΟΣ ὈΔΌΣ ς"],
+    ["sharp s and dotted I", "STRAẞE Straße İstanbul ŉ ǰ"],
+    ["the Kelvin and Ångström signs", "\u212A\u212B\u2126 kelvin"],
+    ["NFD names", "résumé-1.md Ωμέγα-56857.md Ärger niño".normalize("NFD")],
+    ["marks out of canonical order", "a\u0301\u0316\u0323b\u0345\u0301"],
+    ["Hangul, composed and as jamo", "한글 \u1100\u1161\u11A8 \uAC00\u11A8"],
+    ["lone and paired surrogates", "\uD800a\uDC00\uD835\uDC00\uDBFF"],
+    ["line ends and a BOM", "\uFEFFone\r\ntwo\rthree\n"],
+  ])("hand-picked: %s", (_, text) => {
+    expect(caseFold(text)).toBe(reference.caseFold(text));
+    expect(skeleton(text)).toBe(reference.skeleton(text));
+    expect(confusableKey(text)).toBe(reference.confusableKey(text));
+    expect(scriptsOf(text)).toBe(reference.scriptsOf(text));
+    expect(isSingleScript(text)).toBe(reference.isSingleScript(text));
+    expect(nfc(text)).toBe(text.normalize("NFC"));
+  });
+
+  test.each([
+    ["mixed code", MIB_MIXED],
+    ["Greek and Cyrillic prose", MIB_PROSE],
+  ])("1 MiB of %s", (_, text) => {
+    expect(skeleton(text)).toBe(reference.skeleton(text));
+    expect(caseFold(text)).toBe(reference.caseFold(text));
+    expect(nfc(text)).toBe(text.normalize("NFC"));
+  });
+});
+
+describe("skeletonIncludes", () => {
+  const literal = fc.oneof(hardString(6), fc.constantFrom("данные1", "Ωμέγα", "café", "rn", "l", "", "e\u0301 m", "한", "\u0301"));
+  // A text holding the literal's skeleton, or a near miss of it, somewhere among long filler.
+  const planted = fc.tuple(longText, literal, fc.nat(), fc.boolean()).map(([text, lit, at, whole]) => {
+    const cut = at % (text.length + 1);
+    const inner = whole ? lit : lit.slice(0, -1);
+    return [text.slice(0, cut) + inner + text.slice(cut), lit] as const;
+  });
+  test("property: the same answer as looking in the whole skeleton", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.tuple(anyText, literal), planted), ([text, lit]) => {
+        const wanted = reference.skeleton(lit);
+        expect(skeletonIncludes(text, wanted)).toBe(reference.skeleton(text).includes(wanted));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  test("a hit in the last block of 1 MiB, across its blocks, and a miss", () => {
+    const text = `${MIB_MIXED}дaнныe9 end`;
+    for (const lit of ["данные9", "данные1", "Ωμέγα данные", "nowhere", "\n// Ωμέγα"]) {
+      const wanted = skeleton(lit);
+      expect(skeletonIncludes(text, wanted)).toBe(reference.skeleton(text).includes(wanted));
+    }
+  });
+});
+
+describe("code maps", () => {
+  test("property: mapCodes equals the per-code-point replacement over the string iterator", () => {
+    const entries = new Map<number, string>([
+      [0x61, "A"],
+      [0xd800, "<lone>"],
+      [0x1f600, ":)"],
+      [0x301, ""],
+    ]);
+    const map = codeMap(entries, (v) => v === "");
+    fc.assert(
+      fc.property(hardString(20), (text) => {
+        const slow = [...text].map((ch) => entries.get(ch.codePointAt(0) as number) ?? ch).join("");
+        const mapped = mapCodes(text, map);
+        expect(mapped.text).toBe(slow);
+        expect(mapped.flagged).toBe(text.includes("\u0301"));
+      }),
+    );
+  });
+});

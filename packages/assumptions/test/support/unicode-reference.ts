@@ -1,0 +1,228 @@
+// The Unicode primitives, text decoding and rule 6 as they stood before they were made fast
+// (issue 19), kept only as oracles: the differential tests compare each fast function in src/core
+// with its namesake here on every input they generate. The one shortcut left out (the ASCII
+// skeleton) computed the same as the general path. No source file imports this.
+import { sha256Hex } from "@decay/portable";
+import { err, ok, type Result } from "neverthrow";
+import type { CheckFault, Field, ParseFault } from "../../src/core/faults.js";
+import { FOLD_FULL, FOLD_RUNS } from "../../src/core/unicode/casefold-table.js";
+import { SCRIPT_EXTENSION_RANGES } from "../../src/core/unicode/script-extensions-table.js";
+import { SCRIPT_CODES } from "../../src/core/unicode/scripts-table.js";
+import { propertyRegex } from "../../src/core/unicode/scripts.js";
+import { confusableGroups } from "../../src/core/unicode/skeleton.js";
+
+const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
+
+// --- fold.ts ---
+
+let foldMap: Map<number, string> | undefined;
+
+function foldTable(): Map<number, string> {
+  if (foldMap) return foldMap;
+  const map = new Map<number, string>();
+  for (let i = 0; i + 3 < FOLD_RUNS.length; i += 4) {
+    const [start, count, step, delta] = FOLD_RUNS.slice(i, i + 4) as [number, number, number, number];
+    for (let k = 0; k < count; k += 1) map.set(start + k * step, String.fromCodePoint(start + k * step + delta));
+  }
+  for (const [cp, folded] of FOLD_FULL) map.set(cp, folded);
+  foldMap = map;
+  return map;
+}
+
+/** Full case folding then NFC, code point by code point over a string iterator. */
+export function caseFold(text: string): string {
+  if (isAscii(text)) return /[A-Z]/.test(text) ? text.toLowerCase() : text;
+  const map = foldTable();
+  let out = "";
+  for (const ch of text.normalize("NFC")) out += map.get(ch.codePointAt(0) ?? 0) ?? ch;
+  return out.normalize("NFC");
+}
+
+// --- skeleton.ts ---
+
+let prototypeMap: Map<string, string> | undefined;
+
+function prototypes(): Map<string, string> {
+  if (prototypeMap) return prototypeMap;
+  const map = new Map<string, string>();
+  for (const [prototype, sources] of confusableGroups()) for (const source of sources) map.set(source, prototype);
+  prototypeMap = map;
+  return map;
+}
+
+/** The UTS #39 skeleton: NFD, each code point replaced by its prototype, NFD again. */
+export function skeleton(text: string): string {
+  const map = prototypes();
+  let out = "";
+  for (const ch of text.normalize("NFD")) out += map.get(ch) ?? ch;
+  return out.normalize("NFD");
+}
+
+/** Case-folded, skeleton, case-folded again. */
+export function confusableKey(text: string): string {
+  if (isAscii(text)) return caseFold(skeleton(text.toLowerCase()));
+  return caseFold(skeleton(caseFold(text)));
+}
+
+// --- scripts.ts ---
+
+const WRITING_SYSTEMS: Readonly<Record<string, readonly string[]>> = {
+  Latn: ["Jpan", "Kore", "Hanb"],
+  Hani: ["Jpan", "Kore", "Hanb"],
+  Hira: ["Jpan"],
+  Kana: ["Jpan"],
+  Hang: ["Kore"],
+  Bopo: ["Hanb"],
+};
+const LIKELY = ["Latn", "Cyrl", "Grek", "Hani", "Hira", "Kana", "Hang", "Arab", "Hebr", "Deva", "Thai", "Armn", "Geor"];
+const RARE = SCRIPT_CODES.filter((code) => !LIKELY.includes(code));
+const COMMON = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
+const compiled = new Map<string, RegExp | null>();
+const infos = new Map<string, { script: string | undefined; extensions: ReadonlySet<string> | undefined }>();
+
+function test(code: string, ch: string): boolean {
+  let re = compiled.get(code);
+  if (re === undefined) {
+    re = propertyRegex(code);
+    compiled.set(code, re);
+  }
+  return re?.test(ch) === true;
+}
+
+function scriptOf(ch: string): string | undefined {
+  const likely = LIKELY.find((code) => test(code, ch));
+  if (likely !== undefined) return likely;
+  if (COMMON.test(ch)) return undefined;
+  return RARE.find((code) => test(code, ch));
+}
+
+function listedExtensions(cp: number): string | undefined {
+  let lo = 0;
+  let hi = SCRIPT_EXTENSION_RANGES.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [first, last, codes] = SCRIPT_EXTENSION_RANGES[mid] as readonly [number, number, string];
+    if (cp < first) hi = mid - 1;
+    else if (cp > last) lo = mid + 1;
+    else return codes;
+  }
+  return undefined;
+}
+
+function infoOf(ch: string) {
+  const hit = infos.get(ch);
+  if (hit) return hit;
+  const script = scriptOf(ch);
+  const listed = listedExtensions(ch.codePointAt(0) ?? 0);
+  const codes = listed === undefined ? (script === undefined ? [] : [script]) : listed.split(" ");
+  const set = new Set(codes.flatMap((code) => [code, ...(WRITING_SYSTEMS[code] ?? [])]));
+  const info = { script, extensions: set.size === 0 ? undefined : set };
+  infos.set(ch, info);
+  return info;
+}
+
+/** One script (or a CJK writing system's mix) across a word; Common and Inherited fit any. */
+export function isSingleScript(word: string): boolean {
+  if (isAscii(word)) return true;
+  let resolved: Set<string> | undefined;
+  for (const ch of word) {
+    const ext = infoOf(ch).extensions;
+    if (!ext) continue;
+    resolved = resolved ? new Set([...resolved].filter((code) => ext.has(code))) : new Set(ext);
+    if (resolved.size === 0) return false;
+  }
+  return true;
+}
+
+/** The specific scripts of a name's characters, sorted, joined by `+`. */
+export function scriptsOf(name: string): string {
+  const found = new Set<string>();
+  for (const ch of name) {
+    if (ch < "\x80") {
+      if ((ch >= "A" && ch <= "Z") || (ch >= "a" && ch <= "z")) found.add("Latn");
+      continue;
+    }
+    const script = infoOf(ch).script;
+    if (script) found.add(script);
+  }
+  return [...found].sort().join("+");
+}
+
+// --- rules.ts ---
+
+function firstMatch(value: string, re: RegExp): number | undefined {
+  return re.exec(value)?.[0].codePointAt(0);
+}
+
+function compatibilityCodePoint(value: string): number | undefined {
+  const nfc = value.normalize("NFC");
+  if (nfc.normalize("NFKC") === nfc) return undefined;
+  for (const ch of nfc) if (ch.normalize("NFKC") !== ch) return ch.codePointAt(0) ?? 0;
+  return nfc.codePointAt(0) ?? 0;
+}
+
+/** Rule 6: no control, invisible or compatibility character, no word mixing scripts. */
+export function checkCharacters(value: string, field: Field, line?: number): Result<string, ParseFault> {
+  if (/^[\x20-\x7e]*$/.test(value)) return ok(value);
+  const control = firstMatch(value, /\p{Cc}/u);
+  if (control !== undefined) return err({ code: "control-character", line, field, value, codePoint: control });
+  const invisible = firstMatch(value, /[\p{Cf}\p{Cs}\p{Co}]/u);
+  if (invisible !== undefined) return err({ code: "invisible-character", line, field, value, codePoint: invisible });
+  if (isAscii(value)) return ok(value);
+  const compat = compatibilityCodePoint(value);
+  if (compat !== undefined) return err({ code: "compatibility-character", line, field, value, codePoint: compat });
+  for (const [word] of value.matchAll(/[\p{L}\p{M}]+/gu)) {
+    if (!isSingleScript(word)) return err({ code: "mixed-script", line, field, value, word });
+  }
+  return ok(value.normalize("NFC"));
+}
+
+// --- text.ts ---
+
+const lenient = new TextDecoder("utf-8");
+const strict = new TextDecoder("utf-8", { fatal: true });
+const UTF8 = new TextEncoder();
+
+function bytesAreAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i += 1) if ((bytes[i] as number) > 0x7f) return false;
+  return true;
+}
+
+function decodeStrict(bytes: Uint8Array, ascii: boolean): string | undefined {
+  if (ascii) return lenient.decode(bytes);
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Strict UTF-8, one leading BOM dropped; `undefined` when not UTF-8. */
+export function strictText(bytes: Uint8Array): string | undefined {
+  return decodeStrict(bytes, bytesAreAscii(bytes));
+}
+
+function normalised(bytes: Uint8Array, ascii: boolean, path: string | undefined): Result<string, CheckFault> {
+  let text = decodeStrict(bytes, ascii);
+  if (text === undefined) return err(path === undefined ? { code: "file-not-utf8" } : { code: "file-not-utf8", path });
+  if (bytes.indexOf(13) !== -1) text = text.replace(/\r\n?/g, "\n");
+  return ok(ascii ? text : text.normalize("NFC"));
+}
+
+/** Strict UTF-8, BOM stripped, CRLF and CR to LF, NFC. */
+export function decodeText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
+  return normalised(bytes, bytesAreAscii(bytes), path);
+}
+
+/** An ASCII literal looked for in ASCII bytes; `undefined` otherwise. */
+export function asciiIncludes(bytes: Uint8Array, literal: string): boolean | undefined {
+  if (!isAscii(literal) || !bytesAreAscii(bytes)) return undefined;
+  return lenient.decode(bytes).includes(literal);
+}
+
+/** SHA-256 of the normalised text's UTF-8. */
+export function digestText(bytes: Uint8Array, path?: string, hash: (bytes: Uint8Array) => string = sha256Hex): Result<string, CheckFault> {
+  const ascii = bytesAreAscii(bytes);
+  if (ascii && bytes.indexOf(13) === -1) return ok(hash(bytes));
+  return normalised(bytes, ascii, path).map((text) => hash(UTF8.encode(text)));
+}
