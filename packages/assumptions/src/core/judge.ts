@@ -6,6 +6,7 @@ import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
 import { asciiIncludes, decodeText, digestText } from "./text.js";
 import { skeleton } from "./unicode/skeleton.js";
+import { skeletonIncludes } from "./unicode/skeleton-search.js";
 
 type Found = Extract<Located, { state: "found" }>;
 export type FileKind = Extract<Assumption, { kind: "contains" | "lacks" | "unchanged" }>;
@@ -49,7 +50,7 @@ function judgeText(a: FileKind, bytes: Uint8Array, located: Found, hash: TreeRea
 function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean, text: string | undefined, located: Found): ReportRow {
   if (a.kind === "contains") return row(a, present ? "hold" : "diverge", present ? "literal present" : "literal not found", located);
   if (present) return row(a, "diverge", "literal present", located);
-  if (text !== undefined && NON_LATIN_LETTER.test(a.literal) && skeleton(text).includes(skeleton(a.literal))) {
+  if (text !== undefined && NON_LATIN_LETTER.test(a.literal) && skeletonIncludes(text, skeleton(a.literal))) {
     return row(a, "diverge", "a confusable spelling of the literal appears", located);
   }
   return row(a, "hold", "literal not found", located);
