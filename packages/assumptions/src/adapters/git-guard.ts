@@ -5,6 +5,7 @@
 // stream that would inflate past its declared size is stopped there.
 import type { GitFs } from "./git-repo.js";
 import { inflateBounded, MAX_DEFLATE_RATIO } from "./git-inflate.js";
+import { inflatePeek } from "./git-peek.js";
 
 /** The bounds the guard holds a repository to. */
 export interface GitLimits {
@@ -85,9 +86,8 @@ function header(bytes: Uint8Array): { type: string; size: number; length: number
  * past the limit, the whole object is inflated here, bounded, and must be exactly SIZE bytes.
  */
 async function looseProblem(compressed: Uint8Array, limit: number): Promise<string | undefined> {
-  const peek = await inflateBounded(compressed, limit + MAX_HEADER, (so) => so.indexOf(0) !== -1 || so.length > MAX_HEADER);
+  const peek = inflatePeek(compressed, MAX_HEADER + 1);
   if (peek.kind === "corrupt") return `it is not a valid zlib stream (${peek.reason})`;
-  if (peek.kind === "past") return "its header is missing";
   const head = header(peek.bytes);
   if (head === undefined) return "its header is not TYPE SIZE";
   if (head.size > limit) return `its header declares a ${head.type} of ${head.size} bytes, over the limit of ${limit}`;
@@ -119,6 +119,8 @@ async function vetted(path: string, bytes: Uint8Array, limits: GitLimits): Promi
 export function guardedFs(fs: GitFs, limits: GitLimits): GitFs {
   const promises = fs.promises as unknown as { stat(path: string): Promise<StatLike>; readFile(path: string, o?: unknown): Promise<Uint8Array | string> };
   const readFile = async (path: string, options?: unknown): Promise<Uint8Array | string> => {
+    // isomorphic-git probes every fs it wraps (once per call) with an argument-less readFile.
+    if (typeof path !== "string") throw new TypeError("readFile needs a path");
     const s = await promises.stat(path);
     if (!s.isFile() && !s.isDirectory()) throw refusal(`${path} in the object store is not a regular file (a FIFO, socket or device)`);
     if (!s.isDirectory() && Number(s.size) > limits.maxFileBytes) {

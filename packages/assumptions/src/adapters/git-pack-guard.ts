@@ -2,6 +2,7 @@
 // delta's result size) must be within the limit, and an entry whose compressed bytes could
 // expand past the limit is inflated here first, bounded, and must stop at its declared size.
 import { inflateBounded, MAX_DEFLATE_RATIO } from "./git-inflate.js";
+import { inflatePeek } from "./git-peek.js";
 import { refusal } from "./git-guard.js";
 import { joinTree } from "./tree-error.js";
 
@@ -131,7 +132,7 @@ export async function packEntryProblem(pack: Uint8Array, at: number, end: number
   if (head.size > limit) return { problem: `the entry at offset ${at} declares ${head.size} bytes, over the limit of ${limit}` };
   const compressed = pack.subarray(head.data, end);
   if (head.base !== undefined) {
-    const peek = await inflateBounded(compressed, limit, (so) => deltaTarget(so) !== undefined || so.length > 20);
+    const peek = inflatePeek(compressed, 21);
     const target = peek.kind === "ok" ? deltaTarget(peek.bytes) : undefined;
     if (target === undefined) return { problem: `the delta at offset ${at} has no valid size header` };
     if (target > limit) return { problem: `the delta at offset ${at} builds ${target} bytes, over the limit of ${limit}` };
@@ -173,30 +174,47 @@ export function packVetter(fs: PackFs, objects: string, limit: number): (oid: st
     }
     return got;
   };
-  const vetAt = async (ix: PackIndex, oid: string, at: number, depth: number): Promise<void> => {
+  // Entries found sound, by pack and offset, with the number of delta hops below each.
+  const sound = new Map<string, number>();
+  // Loose object names by fan-out directory, listed once: a loose object is read (and guarded) as such.
+  const loose = new Map<string, Promise<ReadonlySet<string>>>();
+  const isLoose = async (oid: string): Promise<boolean> => {
+    const dir = oid.slice(0, 2);
+    let names = loose.get(dir);
+    if (names === undefined) {
+      names = fs.readdir(joinTree(objects, dir)).then(
+        (list) => new Set(list),
+        () => new Set<string>(),
+      );
+      loose.set(dir, names);
+    }
+    return (await names).has(oid.slice(2));
+  };
+  const vetAt = async (ix: PackIndex, oid: string, at: number, depth: number): Promise<number> => {
+    const key = `${ix.pack}\0${at}`;
+    const known = sound.get(key);
+    if (known !== undefined && depth + known <= 64) return known;
     const pack = await packOf(ix.pack);
     const next = after(ix.sorted, at);
-    const { problem, base } = await packEntryProblem(pack, at, next ?? pack.length - 20, limit);
+    const { problem, base } = known === undefined ? await packEntryProblem(pack, at, next ?? pack.length - 20, limit) : {};
     if (problem !== undefined) throw refusal(`the git object ${oid} in ${ix.pack} is refused: ${problem}`);
-    if (depth > 64) throw refusal(`the git object ${oid} in ${ix.pack} is refused: its delta chain is longer than 64`);
-    if (typeof base === "number") await vetAt(ix, oid, base, depth + 1);
-    else if (typeof base === "string") await vet(base, depth + 1);
+    if (depth > 64 || (known !== undefined && depth + known > 64)) throw refusal(`the git object ${oid} in ${ix.pack} is refused: its delta chain is longer than 64`);
+    let below = 0;
+    if (typeof base === "number") below = 1 + (await vetAt(ix, oid, base, depth + 1));
+    else if (typeof base === "string") below = 1 + (await vet(base, depth + 1));
+    sound.set(key, below);
+    return below;
   };
-  const vet = async (oid: string, depth = 0): Promise<void> => {
-    const loose = joinTree(objects, `${oid.slice(0, 2)}/${oid.slice(2)}`);
-    if (
-      await fs.stat(loose).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
+  /** Vets `oid` and answers the delta hops below it (0 when loose or not packed). */
+  const vet = async (oid: string, depth = 0): Promise<number> => {
+    if (await isLoose(oid)) return 0;
     indexes ??= load();
     const key = hexBytes(oid);
     for (const ix of await indexes) {
       const i = find(ix, key);
       if (i !== undefined) return vetAt(ix, oid, offsetOf(ix, i), depth);
     }
+    return 0;
   };
-  return (oid) => vet(oid);
+  return (oid) => vet(oid).then(() => undefined);
 }
