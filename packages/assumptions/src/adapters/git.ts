@@ -1,4 +1,3 @@
-import { readBlob, readTree } from "isomorphic-git";
 import type { TreeEntry } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
@@ -9,7 +8,10 @@ import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } fro
 /** The git mode of a gitlink (a submodule's commit). */
 const MODE_GITLINK = "160000";
 import { guardedFs } from "./git-guard.js";
-import { type PackFs, packVetter } from "./git-pack-guard.js";
+import { packVetter } from "./git-pack-guard.js";
+import { objectDir, type PackFs } from "./git-packs.js";
+import { gitError, type ObjectReader, objectReader, type ObjectType } from "./git-store.js";
+import { parseTree } from "./git-tree.js";
 import { escapesTree, joinTree, treeError } from "./tree-error.js";
 
 /** Options of `gitTree`: the filesystem, the repository's working directory, the ref to read. */
@@ -47,18 +49,23 @@ function call<T>(path: string, oid: string, gitdir: string, run: () => Promise<T
   return gitCall(run, (e) => treeError("tree-io", path, objectProblem(e, oid, gitdir)));
 }
 
-/** Object reads bound to one repository, with trees cached by object id; each packed object is vetted first by `vet`. */
-function objectsOf(fs: GitFs, gitdir: string, cache: object, vet: (oid: string) => Promise<void>): GitObjects {
+/** Object reads bound to one repository, with trees cached by object id. */
+function objectsOf(read: ObjectReader, gitdir: string): GitObjects {
   const trees = new Map<string, ResultAsync<readonly TreeEntry[], TreeError>>();
+  const typed = (oid: string, type: ObjectType) =>
+    read(oid).then((o) => {
+      if (o.type !== type) throw gitError("InternalError", `Object ${oid} was anticipated to be a ${type} but it is a ${o.type}.`);
+      return o.content;
+    });
   return {
     entries: (oid, path) => {
       const known = trees.get(oid);
       if (known !== undefined) return known;
-      const got = call(path, oid, gitdir, () => vet(oid).then(() => readTree({ fs, gitdir, oid, cache }))).map((t) => t.tree);
+      const got = call(path, oid, gitdir, () => typed(oid, "tree").then(parseTree));
       trees.set(oid, got);
       return got;
     },
-    blob: (oid, path) => call(path, oid, gitdir, () => vet(oid).then(() => readBlob({ fs, gitdir, oid, cache }))).map((b) => b.blob),
+    blob: (oid, path) => call(path, oid, gitdir, () => typed(oid, "blob")),
   };
 }
 
@@ -103,10 +110,12 @@ export function gitTree(opts: GitTreeOptions): TreeReader {
   const begin = () =>
     (start ??= locateRepository(fs, dir).andThen((layout) => {
       const cache = {};
-      // One vetting of packed objects for the whole tree: the commits and tags the ref passes
-      // through, and every tree and blob read after.
-      const vet = packVetter(fs.promises as unknown as PackFs, joinTree(layout.commondir, "objects"), maxObjectBytes);
-      const objects = objectsOf(fs, layout.commondir, cache, vet);
+      // One object directory and one vetting of packed objects for the whole tree: the commits
+      // and tags the ref passes through, and every tree and blob read after.
+      const promises = fs.promises as unknown as PackFs;
+      const dir = objectDir(promises, joinTree(layout.commondir, "objects"));
+      const vet = packVetter(dir, maxObjectBytes);
+      const objects = objectsOf(objectReader({ dir, readFile: (path) => promises.readFile(path), vet }), layout.commondir);
       return resolveCommit({ fs, layout, ref, cache, vet }).map((commit) => ({ objects, root: commit.tree }));
     }));
   const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>
