@@ -111,6 +111,46 @@ async function vetted(path: string, bytes: Uint8Array, limits: GitLimits): Promi
   return bytes;
 }
 
+/** Refuses, before it is opened, a file that is not regular or is larger than `maxFileBytes`. */
+function checkFile(path: string, s: StatLike, limits: GitLimits): void {
+  if (!s.isFile() && !s.isDirectory()) throw refusal(`${path} in the object store is not a regular file (a FIFO, socket or device)`);
+  if (!s.isDirectory() && Number(s.size) > limits.maxFileBytes) {
+    throw refusal(`${path} in the object store is larger than the limit of ${limits.maxFileBytes} bytes`);
+  }
+}
+
+/** The synchronous calls of node:fs and memfs that `objectFiles` prefers where the fs has them. */
+interface SyncFs {
+  statSync(path: string): StatLike;
+  readFileSync(path: string): Uint8Array;
+  readdirSync(path: string): string[];
+}
+
+/** The file calls the object store makes: readFile guarded as below, readdir of its directories. */
+export interface ObjectFiles {
+  readFile(path: string): Promise<Uint8Array | string>;
+  readdir(path: string): Promise<string[]>;
+}
+
+/**
+ * The object store's file calls with the same guard as `guardedFs`, made synchronously where the
+ * fs has synchronous calls (as the fs adapters do): an object is a small file, and a thread-pool
+ * round trip per call costs more than reading it.
+ */
+export function objectFiles(fs: GitFs, limits: GitLimits): ObjectFiles {
+  const sync = fs as unknown as Partial<SyncFs>;
+  const promises = guardedFs(fs, limits).promises as unknown as ObjectFiles;
+  if (typeof sync.statSync !== "function" || typeof sync.readFileSync !== "function" || typeof sync.readdirSync !== "function") return promises;
+  const { statSync, readFileSync, readdirSync } = sync as SyncFs;
+  return {
+    readFile: async (path) => {
+      checkFile(path, statSync.call(fs, path), limits);
+      return vetted(path, readFileSync.call(fs, path), limits);
+    },
+    readdir: async (path) => readdirSync.call(fs, path),
+  };
+}
+
 /**
  * `fs` with its `readFile` guarded (everything else as it was): anything but a regular file is
  * refused before it is opened, a file over `maxFileBytes` is refused by its size, and pack
@@ -121,11 +161,7 @@ export function guardedFs(fs: GitFs, limits: GitLimits): GitFs {
   const readFile = async (path: string, options?: unknown): Promise<Uint8Array | string> => {
     // isomorphic-git probes every fs it wraps (once per call) with an argument-less readFile.
     if (typeof path !== "string") throw new TypeError("readFile needs a path");
-    const s = await promises.stat(path);
-    if (!s.isFile() && !s.isDirectory()) throw refusal(`${path} in the object store is not a regular file (a FIFO, socket or device)`);
-    if (!s.isDirectory() && Number(s.size) > limits.maxFileBytes) {
-      throw refusal(`${path} in the object store is larger than the limit of ${limits.maxFileBytes} bytes`);
-    }
+    checkFile(path, await promises.stat(path), limits);
     const raw = await promises.readFile(path, options);
     return typeof raw === "string" ? raw : vetted(path, raw, limits);
   };

@@ -4,7 +4,7 @@
 import { inflateBounded, MAX_DEFLATE_RATIO } from "./git-inflate.js";
 import { inflatePeek } from "./git-peek.js";
 import { refusal } from "./git-guard.js";
-import { entryEnd, type ObjectDir, type PackIndex } from "./git-packs.js";
+import { entryEnd, type ObjectDir, type PackedAt, type PackIndex } from "./git-packs.js";
 
 /** An entry's header: its type, declared size, where its compressed bytes start, and its base. */
 export function entryHeader(pack: Uint8Array, at: number): { type: number; size: number; data: number; base?: number | string } | undefined {
@@ -74,12 +74,20 @@ export async function packEntryProblem(pack: Uint8Array, at: number, end: number
   return head.base === undefined ? {} : { base: head.base };
 }
 
+/** The pack guard of one object directory. */
+export interface PackVetter {
+  /** Vets `oid` unless it is loose (isomorphic-git reads a loose object first). */
+  readonly vet: (oid: string) => Promise<void>;
+  /** Vets the packed entry of `oid` found at `found`. */
+  readonly vetPacked: (oid: string, found: PackedAt) => Promise<void>;
+}
+
 /**
- * Vets packed objects by id in one object directory: each entry on the object's delta chain, and
- * the chain's length. Entries found sound are kept (with the delta hops below each), so a base
+ * Vets packed objects in one object directory: each entry on the object's delta chain, and the
+ * chain's length. Entries found sound are kept (with the delta hops below each), so a base
  * shared by many objects is vetted once; a loose object is left to the guard's readFile.
  */
-export function packVetter(dir: ObjectDir, limit: number): (oid: string) => Promise<void> {
+export function packVetter(dir: ObjectDir, limit: number): PackVetter {
   const sound = new Map<string, number>();
   const vetAt = async (ix: PackIndex, oid: string, at: number, depth: number): Promise<number> => {
     const key = `${ix.pack}\0${at}`;
@@ -88,6 +96,7 @@ export function packVetter(dir: ObjectDir, limit: number): (oid: string) => Prom
     const pack = await dir.pack(ix);
     const { problem, base } = known === undefined ? await packEntryProblem(pack, at, entryEnd(ix, at, pack), limit) : {};
     if (problem !== undefined) throw refusal(`the git object ${oid} in ${ix.pack} is refused: ${problem}`);
+    // Too deep here, or (for a kept entry) too deep counting the hops below it.
     if (depth > 64 || known !== undefined) throw refusal(`the git object ${oid} in ${ix.pack} is refused: its delta chain is longer than 64`);
     let below = 0;
     if (typeof base === "number") below = 1 + (await vetAt(ix, oid, base, depth + 1));
@@ -101,5 +110,8 @@ export function packVetter(dir: ObjectDir, limit: number): (oid: string) => Prom
     const found = await dir.locate(oid);
     return found === undefined ? 0 : vetAt(found.ix, oid, found.at, depth);
   };
-  return (oid) => vet(oid).then(() => undefined);
+  return {
+    vet: (oid) => vet(oid).then(() => undefined),
+    vetPacked: (oid, found) => vetAt(found.ix, oid, found.at, 0).then(() => undefined),
+  };
 }

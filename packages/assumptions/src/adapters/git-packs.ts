@@ -1,14 +1,9 @@
 // Where an object lives in one repository's object directory: the loose fan-out directories, each
 // listed once, and the pack indexes, each read once (through the guarded fs, which checks an index
 // against its size before its counts are used), with their packs read once when first needed.
+import type { ObjectFiles } from "./git-guard.js";
 import { joinTree } from "./tree-error.js";
 
-/** The file calls the object directory needs (the guarded fs's promises). */
-export interface PackFs {
-  readdir(path: string): Promise<string[]>;
-  readFile(path: string): Promise<Uint8Array | string>;
-  stat(path: string): Promise<unknown>;
-}
 
 /** One pack: its (validated) index, the pack file's path, and every entry's offset, ascending. */
 export interface PackIndex {
@@ -31,6 +26,8 @@ export interface ObjectDir {
   readonly path: string;
   /** True when a loose file holds the object (by the listing of its fan-out directory). */
   isLoose(oid: string): Promise<boolean>;
+  /** False when the object's fan-out directory does not exist (`objects` is listed once). */
+  mayBeLoose(oid: string): Promise<boolean>;
   /** The pack entry holding the object, if any pack has it. */
   locate(oid: string): Promise<PackedAt | undefined>;
   /** The bytes of a pack, read whole once. */
@@ -95,7 +92,7 @@ export function entryEnd(ix: PackIndex, at: number, pack: Uint8Array): number {
   return sorted[lo] ?? pack.length - 20;
 }
 
-async function loadIndexes(fs: PackFs, objects: string): Promise<PackIndex[]> {
+async function loadIndexes(fs: ObjectFiles, objects: string): Promise<PackIndex[]> {
   const dir = joinTree(objects, "pack");
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   const out: PackIndex[] = [];
@@ -111,7 +108,7 @@ async function loadIndexes(fs: PackFs, objects: string): Promise<PackIndex[]> {
 }
 
 /** The object directory `objects`, read through `fs` (the guarded one) as it is needed. */
-export function objectDir(fs: PackFs, objects: string): ObjectDir {
+export function objectDir(fs: ObjectFiles, objects: string): ObjectDir {
   let indexes: Promise<PackIndex[]> | undefined;
   const packs = new Map<string, Promise<Uint8Array>>();
   const loose = new Map<string, Promise<ReadonlySet<string>>>();
@@ -123,6 +120,10 @@ export function objectDir(fs: PackFs, objects: string): ObjectDir {
     );
   return {
     path: objects,
+    mayBeLoose: async (oid) => {
+      fanouts ??= listed(objects);
+      return (await fanouts).has(oid.slice(0, 2));
+    },
     isLoose: async (oid) => {
       const dir = oid.slice(0, 2);
       fanouts ??= listed(objects);

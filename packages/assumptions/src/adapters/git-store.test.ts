@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { inflatePeek } from "./git-peek.js";
 import { applyDelta } from "./git-store.js";
 import { parseTree } from "./git-tree.js";
+import type { GitFs } from "./git-repo.js";
 import { gitTree } from "./git.js";
 import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
 
@@ -26,9 +27,9 @@ async function history(versions: number): Promise<{ dir: string; files: string[]
 }
 
 /** Every file at every commit read through gitTree equals what git itself shows. */
-async function expectSameAsGit(dir: string, files: string[], versions: number): Promise<void> {
+async function expectSameAsGit(dir: string, files: string[], versions: number, fs: GitFs = nodeFs): Promise<void> {
   for (let back = 0; back < versions; back++) {
-    const tree = gitTree({ fs: nodeFs, dir, ref: `HEAD~${back}` });
+    const tree = gitTree({ fs, dir, ref: `HEAD~${back}` });
     for (const f of files) {
       const want = execFileSync("git", ["show", `HEAD~${back}:${f}`], { cwd: dir });
       expect(Buffer.from((await tree.read(f, 1 << 20))._unsafeUnwrap())).toEqual(want);
@@ -38,9 +39,10 @@ async function expectSameAsGit(dir: string, files: string[], versions: number): 
 }
 
 describe("objects read from the store: loose, packed with offset and ref deltas, mixed", () => {
-  test("loose objects", async () => {
+  test("loose objects, through an fs with synchronous calls and through one with promises only", async () => {
     const { dir, files } = await history(6);
     await expectSameAsGit(dir, files, 6);
+    await expectSameAsGit(dir, files, 6, { promises: nodeFs.promises } as unknown as GitFs);
   });
 
   test("a pack of offset-delta chains", async () => {
@@ -49,6 +51,7 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
     expect(git(dir, "count-objects", "-v")).toMatch(/^count: 0$/m);
     expect(git(dir, "verify-pack", "-v", ...nodeFs.readdirSync(join(dir, ".git/objects/pack")).filter((f) => f.endsWith(".idx")).map((f) => join(dir, ".git/objects/pack", f)))).toMatch(/chain length = [2-9]/);
     await expectSameAsGit(dir, files, 12);
+    await expectSameAsGit(dir, files, 12, { promises: nodeFs.promises } as unknown as GitFs);
   });
 
   test("a pack of ref deltas, and loose objects beside it", async () => {
@@ -59,6 +62,19 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
     expect(git(dir, "count-objects", "-v")).not.toMatch(/^count: 0$/m);
     await expectSameAsGit(dir, files.filter((f) => f !== "c.md"), 9);
     expect(Buffer.from((await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("c.md", 100))._unsafeUnwrap()).toString()).toBe("after the pack\n");
+  });
+
+  test("a FIFO in place of a loose object is refused, never opened (synchronous and promise fs alike)", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "hello\n" }, links: {} });
+    const oid = git(dir, "rev-parse", "HEAD:a.txt");
+    const file = join(dir, ".git", "objects", oid.slice(0, 2), oid.slice(2));
+    nodeFs.rmSync(file, { force: true });
+    execFileSync("mkfifo", [file]);
+    for (const fs of [nodeFs, { promises: nodeFs.promises } as unknown as GitFs]) {
+      const got = await gitTree({ fs, dir, ref: "HEAD" }).read("a.txt", 100);
+      expect(got._unsafeUnwrapErr().message).toContain(`${file} in the object store is not a regular file (a FIFO, socket or device)`);
+    }
   });
 
   test("a loose object whose content does not hash to its id is a fault naming it", async () => {

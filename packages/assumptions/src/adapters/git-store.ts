@@ -8,7 +8,7 @@ import { sha1 } from "@noble/hashes/legacy";
 import { refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
 import { entryHeader } from "./git-pack-guard.js";
-import { entryEnd, type ObjectDir, type PackIndex } from "./git-packs.js";
+import { entryEnd, type ObjectDir, type PackedAt, type PackIndex } from "./git-packs.js";
 import { inflatePeek } from "./git-peek.js";
 import { joinTree } from "./tree-error.js";
 
@@ -106,7 +106,7 @@ interface StoreParts {
   readonly dir: ObjectDir;
   /** The guarded fs's readFile: loose objects pass the guard's header check on the way in. */
   readonly readFile: (path: string) => Promise<Uint8Array | string>;
-  readonly vet: (oid: string) => Promise<void>;
+  readonly vet: (oid: string, found: PackedAt) => Promise<void>;
 }
 
 async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
@@ -132,7 +132,8 @@ async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
 }
 
 /**
- * The object reader of one tree: loose objects first (as isomorphic-git reads them), then packs.
+ * The object reader of one tree: loose objects first (as isomorphic-git reads them; a loose file
+ * is tried only where its fan-out directory exists), then packs.
  * Packed entries are vetted (sizes, bounded inflation, chain length) before they are rebuilt.
  */
 export function objectReader(parts: StoreParts): ObjectReader {
@@ -162,11 +163,16 @@ export function objectReader(parts: StoreParts): ObjectReader {
   const read = async (oid: string): Promise<GitObject> => {
     // git knows the empty tree without storing it.
     if (oid === EMPTY_TREE) return { type: "tree", content: new Uint8Array(0) };
-    if (await parts.dir.isLoose(oid)) return readLoose(parts, oid);
+    if (await parts.dir.mayBeLoose(oid)) {
+      const loose = await readLoose(parts, oid).catch((e: unknown) => {
+        if ((e as { code?: unknown } | null)?.code === "NotFoundError") return undefined;
+        throw e;
+      });
+      if (loose !== undefined) return loose;
+    }
     const found = await parts.dir.locate(oid);
-    // Not in a pack: perhaps loose since its directory was listed; readLoose says missing otherwise.
-    if (found === undefined) return readLoose(parts, oid);
-    await parts.vet(oid);
+    if (found === undefined) throw gitError("NotFoundError", `Could not find ${oid}.`);
+    await parts.vet(oid, found);
     const object = await entry(found.ix, found.at);
     checkSum(oid, object.type, object.content);
     return object;

@@ -7,9 +7,9 @@ import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } fro
 
 /** The git mode of a gitlink (a submodule's commit). */
 const MODE_GITLINK = "160000";
-import { guardedFs } from "./git-guard.js";
+import { guardedFs, objectFiles } from "./git-guard.js";
 import { packVetter } from "./git-pack-guard.js";
-import { objectDir, type PackFs } from "./git-packs.js";
+import { objectDir } from "./git-packs.js";
 import { gitError, type ObjectReader, objectReader, type ObjectType } from "./git-store.js";
 import { parseTree } from "./git-tree.js";
 import { escapesTree, joinTree, treeError } from "./tree-error.js";
@@ -105,17 +105,18 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
 export function gitTree(opts: GitTreeOptions): TreeReader {
   const { dir, ref } = opts;
   const maxObjectBytes = opts.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
-  const fs = guardedFs(opts.fs, { maxObjectBytes, maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
+  const limits = { maxObjectBytes, maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
+  const fs = guardedFs(opts.fs, limits);
   let start: ResultAsync<{ objects: GitObjects; root: string }, TreeError> | undefined;
   const begin = () =>
     (start ??= locateRepository(fs, dir).andThen((layout) => {
       const cache = {};
       // One object directory and one vetting of packed objects for the whole tree: the commits
       // and tags the ref passes through, and every tree and blob read after.
-      const promises = fs.promises as unknown as PackFs;
-      const dir = objectDir(promises, joinTree(layout.commondir, "objects"));
-      const vet = packVetter(dir, maxObjectBytes);
-      const objects = objectsOf(objectReader({ dir, readFile: (path) => promises.readFile(path), vet }), layout.commondir);
+      const files = objectFiles(opts.fs, limits);
+      const dir = objectDir(files, joinTree(layout.commondir, "objects"));
+      const { vet, vetPacked } = packVetter(dir, maxObjectBytes);
+      const objects = objectsOf(objectReader({ dir, readFile: files.readFile, vet: vetPacked }), layout.commondir);
       return resolveCommit({ fs, layout, ref, cache, vet }).map((commit) => ({ objects, root: commit.tree }));
     }));
   const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>
