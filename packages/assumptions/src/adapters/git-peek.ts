@@ -27,21 +27,47 @@ interface State {
 interface Huffman {
   readonly count: Uint16Array;
   readonly symbol: Uint16Array;
+  /** By the next FAST_BITS input bits: (symbol << 4) | length for codes that short, else 0. */
+  readonly fast: Uint16Array;
+}
+
+const FAST_BITS = 9;
+
+/** Tops the bit buffer up to at least 25 bits, as far as the input goes. */
+function fill(s: State): void {
+  while (s.count <= 24 && s.pos < s.src.length) {
+    s.bits |= (s.src[s.pos++] ?? 0) << s.count;
+    s.count += 8;
+  }
 }
 
 function need(s: State, k: number): number {
-  let v = s.bits;
-  while (s.count < k) {
-    if (s.pos >= s.src.length) {
+  if (s.count < k) {
+    fill(s);
+    if (s.count < k) {
       s.bad ??= "the stream ends early";
       return 0;
     }
-    v |= (s.src[s.pos++] ?? 0) << s.count;
-    s.count += 8;
   }
-  s.bits = v >>> k;
+  const v = s.bits & ((1 << k) - 1);
+  s.bits >>>= k;
   s.count -= k;
-  return v & ((1 << k) - 1);
+  return v;
+}
+
+/** Drops the bits up to the next byte boundary and hands whole buffered bytes back to the input. */
+function align(s: State): void {
+  s.pos -= s.count >> 3;
+  s.bits = 0;
+  s.count = 0;
+}
+
+/** Makes room for `n` output bytes in all (never more than `max`). */
+function room(s: State, n: number): void {
+  if (n <= s.out.length) return;
+  const grown = new Uint8Array(Math.min(s.max, Math.max(n, s.out.length * 2)));
+  grown.set(s.out.subarray(0, s.n));
+  s.out = grown;
 }
 
 /** Appends one byte; false (and `full`) once `max` bytes are out. */
@@ -50,18 +76,26 @@ function put(s: State, byte: number): boolean {
     s.full = true;
     return false;
   }
-  if (s.n === s.out.length) {
-    const grown = new Uint8Array(Math.min(s.max, s.out.length * 2));
-    grown.set(s.out);
-    s.out = grown;
-  }
+  room(s, s.n + 1);
   s.out[s.n++] = byte;
   return true;
 }
 
+/** Copies `len` bytes from `dist` back (overlapping as LZ77 means); false (and `full`) past `max`. */
+function copy(s: State, dist: number, len: number): boolean {
+  const take = Math.min(len, s.max - s.n);
+  room(s, s.n + take);
+  const out = s.out;
+  let n = s.n;
+  for (const end = n + take; n < end; n++) out[n] = out[n - dist] ?? 0;
+  s.n = n;
+  if (take < len) s.full = true;
+  return take === len;
+}
+
 /** Builds a code from lengths; answers 0 when complete, > 0 when incomplete, < 0 when over-subscribed. */
 function build(lengths: ArrayLike<number>, from: number, n: number): { code: Huffman; left: number } {
-  const code = { count: new Uint16Array(16), symbol: new Uint16Array(n) };
+  const code = { count: new Uint16Array(16), symbol: new Uint16Array(n), fast: new Uint16Array(1 << FAST_BITS) };
   for (let i = 0; i < n; i++) {
     const len = lengths[from + i] ?? 0;
     code.count[len] = (code.count[len] ?? 0) + 1;
@@ -73,18 +107,36 @@ function build(lengths: ArrayLike<number>, from: number, n: number): { code: Huf
     if (left < 0) return { code, left };
   }
   const offs = new Uint16Array(16);
-  for (let len = 1; len < 15; len++) offs[len + 1] = (offs[len] ?? 0) + (code.count[len] ?? 0);
+  const next = new Uint16Array(16);
+  for (let len = 1; len < 15; len++) {
+    offs[len + 1] = (offs[len] ?? 0) + (code.count[len] ?? 0);
+    next[len + 1] = ((next[len] ?? 0) + (code.count[len] ?? 0)) * 2;
+  }
   for (let i = 0; i < n; i++) {
     const len = lengths[from + i] ?? 0;
     if (len === 0) continue;
     const at = offs[len] ?? 0;
     code.symbol[at] = i;
     offs[len] = at + 1;
+    const c = next[len] ?? 0;
+    next[len] = c + 1;
+    if (len <= FAST_BITS) {
+      let rev = 0;
+      for (let b = 0; b < len; b++) rev |= ((c >> b) & 1) << (len - 1 - b);
+      for (let j = rev; j < 1 << FAST_BITS; j += 1 << len) code.fast[j] = (i << 4) | len;
+    }
   }
   return { code, left };
 }
 
 function decode(s: State, h: Huffman): number {
+  if (s.count < FAST_BITS) fill(s);
+  const hit = h.fast[s.bits & ((1 << FAST_BITS) - 1)] ?? 0;
+  if (hit !== 0 && (hit & 15) <= s.count) {
+    s.bits >>>= hit & 15;
+    s.count -= hit & 15;
+    return hit >> 4;
+  }
   let code = 0;
   let first = 0;
   let index = 0;
@@ -110,20 +162,19 @@ function codes(s: State, lens: Huffman, dists: Huffman): void {
     }
     sym -= 257;
     if (sym >= 29) return void (s.bad ??= "an invalid length code");
-    let len = (LBASE[sym] ?? 0) + need(s, LEXT[sym] ?? 0);
+    const len = (LBASE[sym] ?? 0) + need(s, LEXT[sym] ?? 0);
     const d = decode(s, dists);
     if (s.bad !== undefined) return;
     if (d < 0 || d >= 30) return void (s.bad ??= "an invalid distance code");
     const dist = (DBASE[d] ?? 0) + need(s, DEXT[d] ?? 0);
     if (s.bad !== undefined) return;
     if (dist > s.n) return void (s.bad ??= "a distance too far back");
-    for (; len > 0; len--) if (!put(s, s.out[s.n - dist] ?? 0)) return;
+    if (!copy(s, dist, len)) return;
   }
 }
 
 function stored(s: State): void {
-  s.bits = 0;
-  s.count = 0;
+  align(s);
   if (s.pos + 4 > s.src.length) return void (s.bad ??= "the stream ends early");
   const len = (s.src[s.pos] ?? 0) | ((s.src[s.pos + 1] ?? 0) << 8);
   const nlen = (s.src[s.pos + 2] ?? 0) | ((s.src[s.pos + 3] ?? 0) << 8);
@@ -218,6 +269,7 @@ export function inflatePeek(compressed: Uint8Array, max: number): Exclude<Inflat
   if (s.full) return { kind: "ok", bytes: s.out.subarray(0, s.n), complete: false };
   if (s.bad !== undefined) return { kind: "corrupt", reason: s.bad };
   const bytes = s.out.subarray(0, s.n);
+  align(s);
   const sum = compressed.subarray(s.pos, s.pos + 4);
   if (sum.length < 4) return { kind: "corrupt", reason: "the stream ends early" };
   const want = (((sum[0] ?? 0) << 24) | ((sum[1] ?? 0) << 16) | ((sum[2] ?? 0) << 8) | (sum[3] ?? 0)) >>> 0;
