@@ -4,7 +4,6 @@
 import type { ObjectFiles } from "./git-guard.js";
 import { joinTree } from "./tree-error.js";
 
-
 /** One pack: its (validated) index, the pack file's path, and every entry's offset, ascending. */
 export interface PackIndex {
   readonly idx: Uint8Array;

@@ -257,7 +257,17 @@ export function inflatePeek(compressed: Uint8Array, max: number): Exclude<Inflat
   if (compressed.length < 2 || (cmf & 0x0f) !== 8 || cmf >> 4 > 7 || (cmf * 256 + flg) % 31 !== 0 || (flg & 0x20) !== 0) {
     return { kind: "corrupt", reason: "incorrect header check" };
   }
-  const s: State = { src: compressed, pos: 2, bits: 0, count: 0, out: new Uint8Array(Math.max(1, Math.min(max, 4096))), n: 0, max, full: false, bad: undefined };
+  const s: State = {
+    src: compressed,
+    pos: 2,
+    bits: 0,
+    count: 0,
+    out: new Uint8Array(Math.max(1, Math.min(max, 4096))),
+    n: 0,
+    max,
+    full: false,
+    bad: undefined,
+  };
   for (let last = 0; last === 0 && !s.full && s.bad === undefined; ) {
     last = need(s, 1);
     const type = need(s, 2);

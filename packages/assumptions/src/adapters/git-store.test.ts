@@ -49,7 +49,17 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
     const { dir, files } = await history(12);
     git(dir, "repack", "-adfq", "--depth=50", "--window=50");
     expect(git(dir, "count-objects", "-v")).toMatch(/^count: 0$/m);
-    expect(git(dir, "verify-pack", "-v", ...nodeFs.readdirSync(join(dir, ".git/objects/pack")).filter((f) => f.endsWith(".idx")).map((f) => join(dir, ".git/objects/pack", f)))).toMatch(/chain length = [2-9]/);
+    expect(
+      git(
+        dir,
+        "verify-pack",
+        "-v",
+        ...nodeFs
+          .readdirSync(join(dir, ".git/objects/pack"))
+          .filter((f) => f.endsWith(".idx"))
+          .map((f) => join(dir, ".git/objects/pack", f)),
+      ),
+    ).toMatch(/chain length = [2-9]/);
     await expectSameAsGit(dir, files, 12);
     await expectSameAsGit(dir, files, 12, { promises: nodeFs.promises } as unknown as GitFs);
   });
@@ -60,7 +70,11 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
     nodeFs.writeFileSync(join(dir, "c.md"), "after the pack\n");
     git(dir, "commit", "-qam", "loose");
     expect(git(dir, "count-objects", "-v")).not.toMatch(/^count: 0$/m);
-    await expectSameAsGit(dir, files.filter((f) => f !== "c.md"), 9);
+    await expectSameAsGit(
+      dir,
+      files.filter((f) => f !== "c.md"),
+      9,
+    );
     expect(Buffer.from((await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("c.md", 100))._unsafeUnwrap()).toString()).toBe("after the pack\n");
   });
 

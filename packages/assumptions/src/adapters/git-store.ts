@@ -48,10 +48,12 @@ async function inflateExactly(compressed: Uint8Array, size: number): Promise<Uin
   return got.kind === "corrupt" ? { corrupt: got.reason } : got.complete ? got.bytes : "past";
 }
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 /** Lower-case hex of `bytes`. */
 export function hex(bytes: Uint8Array): string {
   let out = "";
-  for (const b of bytes) out += (b < 16 ? "0" : "") + b.toString(16);
+  for (const b of bytes) out += HEX[b];
   return out;
 }
 

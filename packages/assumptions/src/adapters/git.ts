@@ -50,10 +50,11 @@ function call<T>(path: string, oid: string, gitdir: string, run: () => Promise<T
 }
 
 /** Object reads bound to one repository, with trees cached by object id. */
-function objectsOf(read: ObjectReader, gitdir: string): GitObjects {
+function objectsOf(load: ObjectReader, gitdir: string): GitObjects {
   const trees = new Map<string, ResultAsync<readonly TreeEntry[], TreeError>>();
+  const read = new Map<string, readonly TreeEntry[]>();
   const typed = (oid: string, type: ObjectType) =>
-    read(oid).then((o) => {
+    load(oid).then((o) => {
       if (o.type !== type) throw gitError("InternalError", `Object ${oid} was anticipated to be a ${type} but it is a ${o.type}.`);
       return o.content;
     });
@@ -61,10 +62,14 @@ function objectsOf(read: ObjectReader, gitdir: string): GitObjects {
     entries: (oid, path) => {
       const known = trees.get(oid);
       if (known !== undefined) return known;
-      const got = call(path, oid, gitdir, () => typed(oid, "tree").then(parseTree));
+      const got = call(path, oid, gitdir, () => typed(oid, "tree").then(parseTree)).map((entries) => {
+        read.set(oid, entries);
+        return entries;
+      });
       trees.set(oid, got);
       return got;
     },
+    known: (oid) => read.get(oid),
     blob: (oid, path) => call(path, oid, gitdir, () => typed(oid, "blob")),
   };
 }
