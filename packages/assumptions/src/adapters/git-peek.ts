@@ -2,6 +2,7 @@
 // of an object (its header, a delta's sizes): decoding stops at `max` output bytes. A web
 // DecompressionStream costs a few hundred microseconds per object to set up and cancel; this costs
 // the block header and a few dozen symbols. Written after zlib's puff.c (RFC 1950/1951).
+import { build, FAST_BITS, FIXED, type Huffman } from "./git-huffman.js";
 import type { Inflated } from "./git-inflate.js";
 
 const LBASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
@@ -22,16 +23,6 @@ interface State {
   full: boolean;
   bad: string | undefined;
 }
-
-/** A canonical Huffman code: how many codes of each length, and the symbols in code order. */
-interface Huffman {
-  readonly count: Uint16Array;
-  readonly symbol: Uint16Array;
-  /** By the next FAST_BITS input bits: (symbol << 4) | length for codes that short, else 0. */
-  readonly fast: Uint16Array;
-}
-
-const FAST_BITS = 9;
 
 /** Tops the bit buffer up to at least 25 bits, as far as the input goes. */
 function fill(s: State): void {
@@ -93,42 +84,6 @@ function copy(s: State, dist: number, len: number): boolean {
   return take === len;
 }
 
-/** Builds a code from lengths; answers 0 when complete, > 0 when incomplete, < 0 when over-subscribed. */
-function build(lengths: ArrayLike<number>, from: number, n: number): { code: Huffman; left: number } {
-  const code = { count: new Uint16Array(16), symbol: new Uint16Array(n), fast: new Uint16Array(1 << FAST_BITS) };
-  for (let i = 0; i < n; i++) {
-    const len = lengths[from + i] ?? 0;
-    code.count[len] = (code.count[len] ?? 0) + 1;
-  }
-  if (code.count[0] === n) return { code, left: 0 };
-  let left = 1;
-  for (let len = 1; len <= 15; len++) {
-    left = left * 2 - (code.count[len] ?? 0);
-    if (left < 0) return { code, left };
-  }
-  const offs = new Uint16Array(16);
-  const next = new Uint16Array(16);
-  for (let len = 1; len < 15; len++) {
-    offs[len + 1] = (offs[len] ?? 0) + (code.count[len] ?? 0);
-    next[len + 1] = ((next[len] ?? 0) + (code.count[len] ?? 0)) * 2;
-  }
-  for (let i = 0; i < n; i++) {
-    const len = lengths[from + i] ?? 0;
-    if (len === 0) continue;
-    const at = offs[len] ?? 0;
-    code.symbol[at] = i;
-    offs[len] = at + 1;
-    const c = next[len] ?? 0;
-    next[len] = c + 1;
-    if (len <= FAST_BITS) {
-      let rev = 0;
-      for (let b = 0; b < len; b++) rev |= ((c >> b) & 1) << (len - 1 - b);
-      for (let j = rev; j < 1 << FAST_BITS; j += 1 << len) code.fast[j] = (i << 4) | len;
-    }
-  }
-  return { code, left };
-}
-
 function decode(s: State, h: Huffman): number {
   if (s.count < FAST_BITS) fill(s);
   const hit = h.fast[s.bits & ((1 << FAST_BITS) - 1)] ?? 0;
@@ -183,16 +138,6 @@ function stored(s: State): void {
   if (s.pos + len > s.src.length) return void (s.bad ??= "the stream ends early");
   for (let i = 0; i < len; i++) if (!put(s, s.src[s.pos + i] ?? 0)) return;
   s.pos += len;
-}
-
-let fixedCodes: { lens: Huffman; dists: Huffman } | undefined;
-
-function fixed(): { lens: Huffman; dists: Huffman } {
-  if (fixedCodes !== undefined) return fixedCodes;
-  const lengths = new Uint8Array(288);
-  lengths.fill(8, 0, 144).fill(9, 144, 256).fill(7, 256, 280).fill(8, 280, 288);
-  fixedCodes = { lens: build(lengths, 0, 288).code, dists: build(new Uint8Array(30).fill(5), 0, 30).code };
-  return fixedCodes;
 }
 
 /** Reads the code lengths of a dynamic block: code-length codes, then literal/length and distance lengths. */
@@ -272,7 +217,7 @@ export function inflatePeek(compressed: Uint8Array, max: number): Exclude<Inflat
     last = need(s, 1);
     const type = need(s, 2);
     if (type === 0) stored(s);
-    else if (type === 1) codes(s, fixed().lens, fixed().dists);
+    else if (type === 1) codes(s, FIXED.lens, FIXED.dists);
     else if (type === 2) dynamic(s);
     else s.bad ??= "an invalid block type";
   }
