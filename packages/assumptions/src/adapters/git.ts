@@ -101,8 +101,9 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
 }
 
 /**
- * A TreeReader over one commit of a git repository, read through isomorphic-git without a
- * checkout: `HEAD` (of the worktree at `dir`, linked worktrees included) or a sibling's branch.
+ * A TreeReader over one commit of a git repository, read from its object store without a
+ * checkout (the ref resolved through isomorphic-git, trees and blobs read by `git-store.ts`):
+ * `HEAD` (of the worktree at `dir`, linked worktrees included) or a sibling's branch.
  * Modes give types: 040000 directory, 100644/100755 file, 120000 symlink, 160000 gitlink → other.
  * The ref (`HEAD~2^2`, `main~1`, an abbreviated id, …) is resolved once, on first use; a ref that
  * names no commit, or syntax outside what `resolveRev` reads, is a `tree-not-found` naming the ref.
@@ -119,9 +120,9 @@ export function gitTree(opts: GitTreeOptions): TreeReader {
       // One object directory and one vetting of packed objects for the whole tree: the commits
       // and tags the ref passes through, and every tree and blob read after.
       const files = objectFiles(opts.fs, limits);
-      const dir = objectDir(files, joinTree(layout.commondir, "objects"));
-      const { vet, vetPacked } = packVetter(dir, maxObjectBytes);
-      const objects = objectsOf(objectReader({ dir, readFile: files.readFile, vet: vetPacked }), layout.commondir);
+      const store = objectDir(files, joinTree(layout.commondir, "objects"));
+      const { vet, vetPacked } = packVetter(store, maxObjectBytes);
+      const objects = objectsOf(objectReader({ dir: store, readFile: files.readFile, vet: vetPacked }), layout.commondir);
       return resolveCommit({ fs, layout, ref, cache, vet }).map((commit) => ({ objects, root: commit.tree }));
     }));
   const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>
