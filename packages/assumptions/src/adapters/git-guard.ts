@@ -5,6 +5,7 @@
 // stream that would inflate past its declared size is stopped there.
 import type { GitFs } from "./git-repo.js";
 import { inflateBounded, MAX_DEFLATE_RATIO } from "./git-inflate.js";
+import { inflatePeek } from "./git-peek.js";
 
 /** The bounds the guard holds a repository to. */
 export interface GitLimits {
@@ -85,9 +86,8 @@ function header(bytes: Uint8Array): { type: string; size: number; length: number
  * past the limit, the whole object is inflated here, bounded, and must be exactly SIZE bytes.
  */
 async function looseProblem(compressed: Uint8Array, limit: number): Promise<string | undefined> {
-  const peek = await inflateBounded(compressed, limit + MAX_HEADER, (so) => so.indexOf(0) !== -1 || so.length > MAX_HEADER);
+  const peek = inflatePeek(compressed, MAX_HEADER + 1);
   if (peek.kind === "corrupt") return `it is not a valid zlib stream (${peek.reason})`;
-  if (peek.kind === "past") return "its header is missing";
   const head = header(peek.bytes);
   if (head === undefined) return "its header is not TYPE SIZE";
   if (head.size > limit) return `its header declares a ${head.type} of ${head.size} bytes, over the limit of ${limit}`;
@@ -111,6 +111,46 @@ async function vetted(path: string, bytes: Uint8Array, limits: GitLimits): Promi
   return bytes;
 }
 
+/** Refuses, before it is opened, a file that is not regular or is larger than `maxFileBytes`. */
+function checkFile(path: string, s: StatLike, limits: GitLimits): void {
+  if (!s.isFile() && !s.isDirectory()) throw refusal(`${path} in the object store is not a regular file (a FIFO, socket or device)`);
+  if (!s.isDirectory() && Number(s.size) > limits.maxFileBytes) {
+    throw refusal(`${path} in the object store is larger than the limit of ${limits.maxFileBytes} bytes`);
+  }
+}
+
+/** The synchronous calls of node:fs and memfs that `objectFiles` prefers where the fs has them. */
+interface SyncFs {
+  statSync(path: string): StatLike;
+  readFileSync(path: string): Uint8Array;
+  readdirSync(path: string): string[];
+}
+
+/** The file calls the object store makes: readFile guarded as below, readdir of its directories. */
+export interface ObjectFiles {
+  readFile(path: string): Promise<Uint8Array | string>;
+  readdir(path: string): Promise<string[]>;
+}
+
+/**
+ * The object store's file calls with the same guard as `guardedFs`, made synchronously where the
+ * fs has synchronous calls (as the fs adapters do): an object is a small file, and a thread-pool
+ * round trip per call costs more than reading it.
+ */
+export function objectFiles(fs: GitFs, limits: GitLimits): ObjectFiles {
+  const sync = fs as unknown as Partial<SyncFs>;
+  const promises = guardedFs(fs, limits).promises as unknown as ObjectFiles;
+  if (typeof sync.statSync !== "function" || typeof sync.readFileSync !== "function" || typeof sync.readdirSync !== "function") return promises;
+  const { statSync, readFileSync, readdirSync } = sync as SyncFs;
+  return {
+    readFile: async (path) => {
+      checkFile(path, statSync.call(fs, path), limits);
+      return vetted(path, readFileSync.call(fs, path), limits);
+    },
+    readdir: async (path) => readdirSync.call(fs, path),
+  };
+}
+
 /**
  * `fs` with its `readFile` guarded (everything else as it was): anything but a regular file is
  * refused before it is opened, a file over `maxFileBytes` is refused by its size, and pack
@@ -119,11 +159,9 @@ async function vetted(path: string, bytes: Uint8Array, limits: GitLimits): Promi
 export function guardedFs(fs: GitFs, limits: GitLimits): GitFs {
   const promises = fs.promises as unknown as { stat(path: string): Promise<StatLike>; readFile(path: string, o?: unknown): Promise<Uint8Array | string> };
   const readFile = async (path: string, options?: unknown): Promise<Uint8Array | string> => {
-    const s = await promises.stat(path);
-    if (!s.isFile() && !s.isDirectory()) throw refusal(`${path} in the object store is not a regular file (a FIFO, socket or device)`);
-    if (!s.isDirectory() && Number(s.size) > limits.maxFileBytes) {
-      throw refusal(`${path} in the object store is larger than the limit of ${limits.maxFileBytes} bytes`);
-    }
+    // isomorphic-git probes every fs it wraps (once per call) with an argument-less readFile.
+    if (typeof path !== "string") throw new TypeError("readFile needs a path");
+    checkFile(path, await promises.stat(path), limits);
     const raw = await promises.readFile(path, options);
     return typeof raw === "string" ? raw : vetted(path, raw, limits);
   };

@@ -2,70 +2,12 @@
 // delta's result size) must be within the limit, and an entry whose compressed bytes could
 // expand past the limit is inflated here first, bounded, and must stop at its declared size.
 import { inflateBounded, MAX_DEFLATE_RATIO } from "./git-inflate.js";
+import { inflatePeek } from "./git-peek.js";
 import { refusal } from "./git-guard.js";
-import { joinTree } from "./tree-error.js";
-
-/** The file calls the pack vetting makes (the guarded fs's promises). */
-export interface PackFs {
-  readdir(path: string): Promise<string[]>;
-  readFile(path: string): Promise<Uint8Array | string>;
-  stat(path: string): Promise<unknown>;
-}
-
-interface PackIndex {
-  readonly idx: Uint8Array;
-  readonly pack: string;
-  readonly count: number;
-  /** Every entry's offset, ascending: an entry ends where the next one starts. */
-  readonly sorted: Float64Array;
-}
-
-const FANOUT = 8;
-const NAMES = FANOUT + 256 * 4;
-
-function u32(b: Uint8Array, at: number): number {
-  return (((b[at] ?? 0) << 24) >>> 0) + ((b[at + 1] ?? 0) << 16) + ((b[at + 2] ?? 0) << 8) + (b[at + 3] ?? 0);
-}
-
-function offsetOf(ix: PackIndex, i: number): number {
-  const table = NAMES + ix.count * 24;
-  const small = u32(ix.idx, table + i * 4);
-  if (small < 0x80000000) return small;
-  const at = table + ix.count * 4 + (small & 0x7fffffff) * 8;
-  return u32(ix.idx, at) * 2 ** 32 + u32(ix.idx, at + 4);
-}
-
-function compareAt(idx: Uint8Array, at: number, oid: Uint8Array): number {
-  for (let k = 0; k < 20; k++) {
-    const d = (idx[at + k] ?? 0) - (oid[k] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/** The entry index of `oid` in a (validated) pack index, by binary search inside its fan-out bucket. */
-function find(ix: PackIndex, oid: Uint8Array): number | undefined {
-  const first = oid[0] ?? 0;
-  let lo = first === 0 ? 0 : u32(ix.idx, FANOUT + (first - 1) * 4);
-  let hi = u32(ix.idx, FANOUT + first * 4);
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = compareAt(ix.idx, NAMES + mid * 20, oid);
-    if (c === 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return undefined;
-}
-
-function hexBytes(oid: string): Uint8Array {
-  const out = new Uint8Array(20);
-  for (let i = 0; i < 20; i++) out[i] = Number.parseInt(oid.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
+import { entryEnd, type ObjectDir, type PackedAt, type PackIndex } from "./git-packs.js";
 
 /** An entry's header: its type, declared size, where its compressed bytes start, and its base. */
-function entryHeader(pack: Uint8Array, at: number): { type: number; size: number; data: number; base?: number | string } | undefined {
+export function entryHeader(pack: Uint8Array, at: number): { type: number; size: number; data: number; base?: number | string } | undefined {
   let byte = pack[at] ?? 0;
   const type = (byte >> 4) & 7;
   let size = byte & 15;
@@ -112,18 +54,6 @@ function deltaTarget(bytes: Uint8Array): number | undefined {
   return undefined;
 }
 
-/** The first offset greater than `at` in an ascending list, by binary search. */
-function after(sorted: Float64Array, at: number): number | undefined {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] ?? 0) <= at) lo = mid + 1;
-    else hi = mid;
-  }
-  return sorted[lo];
-}
-
 /** What is wrong with the entry at `at` of `pack` (ending at `end`), by its header and bounded inflation. */
 export async function packEntryProblem(pack: Uint8Array, at: number, end: number, limit: number): Promise<{ problem?: string; base?: number | string }> {
   const head = entryHeader(pack, at);
@@ -131,7 +61,7 @@ export async function packEntryProblem(pack: Uint8Array, at: number, end: number
   if (head.size > limit) return { problem: `the entry at offset ${at} declares ${head.size} bytes, over the limit of ${limit}` };
   const compressed = pack.subarray(head.data, end);
   if (head.base !== undefined) {
-    const peek = await inflateBounded(compressed, limit, (so) => deltaTarget(so) !== undefined || so.length > 20);
+    const peek = inflatePeek(compressed, 21);
     const target = peek.kind === "ok" ? deltaTarget(peek.bytes) : undefined;
     if (target === undefined) return { problem: `the delta at offset ${at} has no valid size header` };
     if (target > limit) return { problem: `the delta at offset ${at} builds ${target} bytes, over the limit of ${limit}` };
@@ -144,59 +74,44 @@ export async function packEntryProblem(pack: Uint8Array, at: number, end: number
   return head.base === undefined ? {} : { base: head.base };
 }
 
+/** The pack guard of one object directory. */
+export interface PackVetter {
+  /** Vets `oid` unless it is loose (isomorphic-git reads a loose object first). */
+  readonly vet: (oid: string) => Promise<void>;
+  /** Vets the packed entry of `oid` found at `found`. */
+  readonly vetPacked: (oid: string, found: PackedAt) => Promise<void>;
+}
+
 /**
- * Vets packed objects by id for one repository's object directory. Pack indexes (already checked
- * against their size by the guard's readFile) and packs are read once and kept.
+ * Vets packed objects in one object directory: each entry on the object's delta chain, and the
+ * chain's length. Entries found sound are kept (with the delta hops below each), so a base
+ * shared by many objects is vetted once; a loose object is left to the guard's readFile.
  */
-export function packVetter(fs: PackFs, objects: string, limit: number): (oid: string) => Promise<void> {
-  let indexes: Promise<PackIndex[]> | undefined;
-  const packs = new Map<string, Promise<Uint8Array>>();
-  const load = async (): Promise<PackIndex[]> => {
-    const dir = joinTree(objects, "pack");
-    const names = await fs.readdir(dir).catch(() => [] as string[]);
-    const out: PackIndex[] = [];
-    for (const name of names.filter((n) => n.endsWith(".idx"))) {
-      const idx = (await fs.readFile(joinTree(dir, name))) as Uint8Array;
-      const count = u32(idx, FANOUT + 255 * 4);
-      const ix: PackIndex = { idx, pack: joinTree(dir, `${name.slice(0, -4)}.pack`), count, sorted: new Float64Array(count) };
-      for (let i = 0; i < count; i++) ix.sorted[i] = offsetOf(ix, i);
-      ix.sorted.sort();
-      out.push(ix);
-    }
-    return out;
-  };
-  const packOf = (path: string): Promise<Uint8Array> => {
-    let got = packs.get(path);
-    if (got === undefined) {
-      got = fs.readFile(path).then((b) => (typeof b === "string" ? new TextEncoder().encode(b) : b));
-      packs.set(path, got);
-    }
-    return got;
-  };
-  const vetAt = async (ix: PackIndex, oid: string, at: number, depth: number): Promise<void> => {
-    const pack = await packOf(ix.pack);
-    const next = after(ix.sorted, at);
-    const { problem, base } = await packEntryProblem(pack, at, next ?? pack.length - 20, limit);
+export function packVetter(dir: ObjectDir, limit: number): PackVetter {
+  const sound = new Map<string, number>();
+  const vetAt = async (ix: PackIndex, oid: string, at: number, depth: number): Promise<number> => {
+    const key = `${ix.pack}\0${at}`;
+    const known = sound.get(key);
+    if (known !== undefined && depth + known <= 64) return known;
+    const pack = await dir.pack(ix);
+    const { problem, base } = known === undefined ? await packEntryProblem(pack, at, entryEnd(ix, at, pack), limit) : {};
     if (problem !== undefined) throw refusal(`the git object ${oid} in ${ix.pack} is refused: ${problem}`);
-    if (depth > 64) throw refusal(`the git object ${oid} in ${ix.pack} is refused: its delta chain is longer than 64`);
-    if (typeof base === "number") await vetAt(ix, oid, base, depth + 1);
-    else if (typeof base === "string") await vet(base, depth + 1);
+    // Too deep here, or (for a kept entry) too deep counting the hops below it.
+    if (depth > 64 || known !== undefined) throw refusal(`the git object ${oid} in ${ix.pack} is refused: its delta chain is longer than 64`);
+    let below = 0;
+    if (typeof base === "number") below = 1 + (await vetAt(ix, oid, base, depth + 1));
+    else if (typeof base === "string") below = 1 + (await vet(base, depth + 1));
+    sound.set(key, below);
+    return below;
   };
-  const vet = async (oid: string, depth = 0): Promise<void> => {
-    const loose = joinTree(objects, `${oid.slice(0, 2)}/${oid.slice(2)}`);
-    if (
-      await fs.stat(loose).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-    indexes ??= load();
-    const key = hexBytes(oid);
-    for (const ix of await indexes) {
-      const i = find(ix, key);
-      if (i !== undefined) return vetAt(ix, oid, offsetOf(ix, i), depth);
-    }
+  /** Vets `oid` and answers the delta hops below it (0 when loose or not packed). */
+  const vet = async (oid: string, depth = 0): Promise<number> => {
+    if (await dir.isLoose(oid)) return 0;
+    const found = await dir.locate(oid);
+    return found === undefined ? 0 : vetAt(found.ix, oid, found.at, depth);
   };
-  return (oid) => vet(oid);
+  return {
+    vet: (oid) => vet(oid).then(() => undefined),
+    vetPacked: (oid, found) => vetAt(found.ix, oid, found.at, 0).then(() => undefined),
+  };
 }

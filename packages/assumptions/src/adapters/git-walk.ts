@@ -8,6 +8,8 @@ import { decodeName, treeError } from "./tree-error.js";
 /** The object reads a walk needs, bound to one repository. */
 export interface GitObjects {
   entries(oid: string, path: string): ResultAsync<readonly TreeEntry[], TreeError>;
+  /** The entries of a tree already read, without waiting; `undefined` when not read yet. */
+  known(oid: string): readonly TreeEntry[] | undefined;
   blob(oid: string, path: string): ResultAsync<Uint8Array, TreeError>;
 }
 
@@ -44,9 +46,13 @@ type Step = Going | { found: Found } | { fail: TreeError };
 
 async function step(objects: GitObjects, root: string, path: string, at: Going): Promise<Step> {
   const [name, ...rest] = at.next;
-  const listed = await objects.entries(at.tree, at.done.join("/"));
-  if (listed.isErr()) return { fail: listed.error };
-  const entry = listed.value.find((e) => e.path === name);
+  let entries = objects.known(at.tree);
+  if (entries === undefined) {
+    const listed = await objects.entries(at.tree, at.done.join("/"));
+    if (listed.isErr()) return { fail: listed.error };
+    entries = listed.value;
+  }
+  const entry = entries.find((e) => e.path === name);
   if (name === undefined || entry === undefined) return { fail: treeError("tree-not-found", path) };
   if (rest.length === 0) return { found: { kind: "entry", entry } };
   const here = [...at.done, name];

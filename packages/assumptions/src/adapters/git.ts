@@ -1,4 +1,3 @@
-import { readBlob, readTree } from "isomorphic-git";
 import type { TreeEntry } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
@@ -8,8 +7,11 @@ import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } fro
 
 /** The git mode of a gitlink (a submodule's commit). */
 const MODE_GITLINK = "160000";
-import { guardedFs } from "./git-guard.js";
-import { type PackFs, packVetter } from "./git-pack-guard.js";
+import { guardedFs, objectFiles } from "./git-guard.js";
+import { packVetter } from "./git-pack-guard.js";
+import { objectDir } from "./git-packs.js";
+import { gitError, type ObjectReader, objectReader, type ObjectType } from "./git-store.js";
+import { parseTree } from "./git-tree.js";
 import { escapesTree, joinTree, treeError } from "./tree-error.js";
 
 /** Options of `gitTree`: the filesystem, the repository's working directory, the ref to read. */
@@ -47,18 +49,28 @@ function call<T>(path: string, oid: string, gitdir: string, run: () => Promise<T
   return gitCall(run, (e) => treeError("tree-io", path, objectProblem(e, oid, gitdir)));
 }
 
-/** Object reads bound to one repository, with trees cached by object id; each packed object is vetted first by `vet`. */
-function objectsOf(fs: GitFs, gitdir: string, cache: object, vet: (oid: string) => Promise<void>): GitObjects {
+/** Object reads bound to one repository, with trees cached by object id. */
+function objectsOf(load: ObjectReader, gitdir: string): GitObjects {
   const trees = new Map<string, ResultAsync<readonly TreeEntry[], TreeError>>();
+  const read = new Map<string, readonly TreeEntry[]>();
+  const typed = (oid: string, type: ObjectType) =>
+    load(oid).then((o) => {
+      if (o.type !== type) throw gitError("InternalError", `Object ${oid} was anticipated to be a ${type} but it is a ${o.type}.`);
+      return o.content;
+    });
   return {
     entries: (oid, path) => {
       const known = trees.get(oid);
       if (known !== undefined) return known;
-      const got = call(path, oid, gitdir, () => vet(oid).then(() => readTree({ fs, gitdir, oid, cache }))).map((t) => t.tree);
+      const got = call(path, oid, gitdir, () => typed(oid, "tree").then(parseTree)).map((entries) => {
+        read.set(oid, entries);
+        return entries;
+      });
       trees.set(oid, got);
       return got;
     },
-    blob: (oid, path) => call(path, oid, gitdir, () => vet(oid).then(() => readBlob({ fs, gitdir, oid, cache }))).map((b) => b.blob),
+    known: (oid) => read.get(oid),
+    blob: (oid, path) => call(path, oid, gitdir, () => typed(oid, "blob")),
   };
 }
 
@@ -89,8 +101,9 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
 }
 
 /**
- * A TreeReader over one commit of a git repository, read through isomorphic-git without a
- * checkout: `HEAD` (of the worktree at `dir`, linked worktrees included) or a sibling's branch.
+ * A TreeReader over one commit of a git repository, read from its object store without a
+ * checkout (the ref resolved through isomorphic-git, trees and blobs read by `git-store.ts`):
+ * `HEAD` (of the worktree at `dir`, linked worktrees included) or a sibling's branch.
  * Modes give types: 040000 directory, 100644/100755 file, 120000 symlink, 160000 gitlink → other.
  * The ref (`HEAD~2^2`, `main~1`, an abbreviated id, …) is resolved once, on first use; a ref that
  * names no commit, or syntax outside what `resolveRev` reads, is a `tree-not-found` naming the ref.
@@ -98,15 +111,18 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
 export function gitTree(opts: GitTreeOptions): TreeReader {
   const { dir, ref } = opts;
   const maxObjectBytes = opts.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
-  const fs = guardedFs(opts.fs, { maxObjectBytes, maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
+  const limits = { maxObjectBytes, maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
+  const fs = guardedFs(opts.fs, limits);
   let start: ResultAsync<{ objects: GitObjects; root: string }, TreeError> | undefined;
   const begin = () =>
     (start ??= locateRepository(fs, dir).andThen((layout) => {
       const cache = {};
-      // One vetting of packed objects for the whole tree: the commits and tags the ref passes
-      // through, and every tree and blob read after.
-      const vet = packVetter(fs.promises as unknown as PackFs, joinTree(layout.commondir, "objects"), maxObjectBytes);
-      const objects = objectsOf(fs, layout.commondir, cache, vet);
+      // One object directory and one vetting of packed objects for the whole tree: the commits
+      // and tags the ref passes through, and every tree and blob read after.
+      const files = objectFiles(opts.fs, limits);
+      const store = objectDir(files, joinTree(layout.commondir, "objects"));
+      const { vet, vetPacked } = packVetter(store, maxObjectBytes);
+      const objects = objectsOf(objectReader({ dir: store, readFile: files.readFile, vet: vetPacked }), layout.commondir);
       return resolveCommit({ fs, layout, ref, cache, vet }).map((commit) => ({ objects, root: commit.tree }));
     }));
   const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>

@@ -1,0 +1,155 @@
+// Where an object lives in one repository's object directory: the loose fan-out directories, each
+// listed once, and the pack indexes, each read once (through the guarded fs, which checks an index
+// against its size before its counts are used), with their packs read once when first needed.
+import type { ObjectFiles } from "./git-guard.js";
+import { joinTree } from "./tree-error.js";
+
+/** One pack: its (validated) index, the pack file's path, and every entry's offset, ascending. */
+export interface PackIndex {
+  readonly idx: Uint8Array;
+  readonly pack: string;
+  readonly count: number;
+  /** Every entry's offset, ascending: an entry ends where the next one starts. */
+  readonly sorted: Float64Array;
+}
+
+/** A packed object: its pack and the offset of its entry. */
+export interface PackedAt {
+  readonly ix: PackIndex;
+  readonly at: number;
+}
+
+/** The object directory of one repository, read once and kept for one tree. */
+export interface ObjectDir {
+  /** The `objects` directory. */
+  readonly path: string;
+  /** True when a loose file holds the object (by the listing of its fan-out directory). */
+  isLoose(oid: string): Promise<boolean>;
+  /** False when the object's fan-out directory does not exist (`objects` is listed once). */
+  mayBeLoose(oid: string): Promise<boolean>;
+  /** The pack entry holding the object, if any pack has it. */
+  locate(oid: string): Promise<PackedAt | undefined>;
+  /** The bytes of a pack, read whole once. */
+  pack(ix: PackIndex): Promise<Uint8Array>;
+}
+
+const FANOUT = 8;
+const NAMES = FANOUT + 256 * 4;
+
+function u32(b: Uint8Array, at: number): number {
+  return (((b[at] ?? 0) << 24) >>> 0) + ((b[at + 1] ?? 0) << 16) + ((b[at + 2] ?? 0) << 8) + (b[at + 3] ?? 0);
+}
+
+/** The offset of entry `i` of a pack index (large offsets through the 64-bit table). */
+export function offsetOf(ix: PackIndex, i: number): number {
+  const table = NAMES + ix.count * 24;
+  const small = u32(ix.idx, table + i * 4);
+  if (small < 0x80000000) return small;
+  const at = table + ix.count * 4 + (small & 0x7fffffff) * 8;
+  return u32(ix.idx, at) * 2 ** 32 + u32(ix.idx, at + 4);
+}
+
+function compareAt(idx: Uint8Array, at: number, oid: Uint8Array): number {
+  for (let k = 0; k < 20; k++) {
+    const d = (idx[at + k] ?? 0) - (oid[k] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The entry index of `oid` in a (validated) pack index, by binary search inside its fan-out bucket. */
+function find(ix: PackIndex, oid: Uint8Array): number | undefined {
+  const first = oid[0] ?? 0;
+  let lo = first === 0 ? 0 : u32(ix.idx, FANOUT + (first - 1) * 4);
+  let hi = u32(ix.idx, FANOUT + first * 4);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compareAt(ix.idx, NAMES + mid * 20, oid);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return undefined;
+}
+
+function hexBytes(oid: string): Uint8Array {
+  const out = new Uint8Array(20);
+  for (let i = 0; i < 20; i++) out[i] = Number.parseInt(oid.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** Where the entry at `at` ends: the next entry's offset, or the pack's trailer. */
+export function entryEnd(ix: PackIndex, at: number, pack: Uint8Array): number {
+  const sorted = ix.sorted;
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] ?? 0) <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return sorted[lo] ?? pack.length - 20;
+}
+
+async function loadIndexes(fs: ObjectFiles, objects: string): Promise<PackIndex[]> {
+  const dir = joinTree(objects, "pack");
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const out: PackIndex[] = [];
+  for (const name of names.filter((n) => n.endsWith(".idx"))) {
+    const idx = (await fs.readFile(joinTree(dir, name))) as Uint8Array;
+    const count = u32(idx, FANOUT + 255 * 4);
+    const ix: PackIndex = { idx, pack: joinTree(dir, `${name.slice(0, -4)}.pack`), count, sorted: new Float64Array(count) };
+    for (let i = 0; i < count; i++) ix.sorted[i] = offsetOf(ix, i);
+    ix.sorted.sort();
+    out.push(ix);
+  }
+  return out;
+}
+
+/** The object directory `objects`, read through `fs` (the guarded one) as it is needed. */
+export function objectDir(fs: ObjectFiles, objects: string): ObjectDir {
+  let indexes: Promise<PackIndex[]> | undefined;
+  const packs = new Map<string, Promise<Uint8Array>>();
+  const loose = new Map<string, Promise<ReadonlySet<string>>>();
+  let fanouts: Promise<ReadonlySet<string>> | undefined;
+  const listed = (path: string): Promise<ReadonlySet<string>> =>
+    fs.readdir(path).then(
+      (names) => new Set(names),
+      () => new Set<string>(),
+    );
+  return {
+    path: objects,
+    mayBeLoose: async (oid) => {
+      fanouts ??= listed(objects);
+      return (await fanouts).has(oid.slice(0, 2));
+    },
+    isLoose: async (oid) => {
+      const dir = oid.slice(0, 2);
+      fanouts ??= listed(objects);
+      if (!(await fanouts).has(dir)) return false;
+      let names = loose.get(dir);
+      if (names === undefined) {
+        names = listed(joinTree(objects, dir));
+        loose.set(dir, names);
+      }
+      return (await names).has(oid.slice(2));
+    },
+    locate: async (oid) => {
+      indexes ??= loadIndexes(fs, objects);
+      const key = hexBytes(oid);
+      for (const ix of await indexes) {
+        const i = find(ix, key);
+        if (i !== undefined) return { ix, at: offsetOf(ix, i) };
+      }
+      return undefined;
+    },
+    pack: (ix) => {
+      let got = packs.get(ix.pack);
+      if (got === undefined) {
+        got = fs.readFile(ix.pack).then((b) => (typeof b === "string" ? new TextEncoder().encode(b) : b));
+        packs.set(ix.pack, got);
+      }
+      return got;
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { execFileSync } from "node:child_process";
+import * as nodeFs from "node:fs";
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { inflatePeek } from "./git-peek.js";
+import { applyDelta } from "./git-store.js";
+import { parseTree } from "./git-tree.js";
+import type { GitFs } from "./git-repo.js";
+import { gitTree } from "./git.js";
+import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
+
+/** A repository with `versions` commits, each editing every file a little, so packing makes delta chains. */
+async function history(versions: number): Promise<{ dir: string; files: string[] }> {
+  const dir = join(await scratchDir(), "r");
+  const files = ["src/a.ts", "src/deep/b.ts", "c.md"];
+  const body = (f: string, v: number) => Array.from({ length: 200 }, (_, i) => `${f} line ${i} ${i % 17 === v % 17 ? `v${v}` : ""}\n`).join("");
+  // One file large and random enough to take the native inflater (over 8 KiB compressed).
+  const big = Array.from({ length: 4000 }, (_, i) => ((i * 2654435761) >>> 0).toString(16)).join("");
+  commitSpec(dir, { files: { ...Object.fromEntries(files.map((f) => [f, body(f, 0)])), "big.txt": big }, links: {} });
+  for (let v = 1; v < versions; v++) {
+    for (const f of files) nodeFs.writeFileSync(join(dir, f), body(f, v));
+    git(dir, "commit", "-qam", `v${v}`);
+  }
+  return { dir, files: [...files, "big.txt"] };
+}
+
+/** Every file at every commit read through gitTree equals what git itself shows. */
+async function expectSameAsGit(dir: string, files: string[], versions: number, fs: GitFs = nodeFs): Promise<void> {
+  for (let back = 0; back < versions; back++) {
+    const tree = gitTree({ fs, dir, ref: `HEAD~${back}` });
+    for (const f of files) {
+      const want = execFileSync("git", ["show", `HEAD~${back}:${f}`], { cwd: dir });
+      expect(Buffer.from((await tree.read(f, 1 << 20))._unsafeUnwrap())).toEqual(want);
+    }
+    expect((await tree.list("src"))._unsafeUnwrap().map((e) => e.name)).toEqual(["a.ts", "deep"]);
+  }
+}
+
+describe("objects read from the store: loose, packed with offset and ref deltas, mixed", () => {
+  test("loose objects, through an fs with synchronous calls and through one with promises only", async () => {
+    const { dir, files } = await history(6);
+    await expectSameAsGit(dir, files, 6);
+    await expectSameAsGit(dir, files, 6, { promises: nodeFs.promises } as unknown as GitFs);
+  });
+
+  test("a pack of offset-delta chains", async () => {
+    const { dir, files } = await history(12);
+    git(dir, "repack", "-adfq", "--depth=50", "--window=50");
+    expect(git(dir, "count-objects", "-v")).toMatch(/^count: 0$/m);
+    expect(
+      git(
+        dir,
+        "verify-pack",
+        "-v",
+        ...nodeFs
+          .readdirSync(join(dir, ".git/objects/pack"))
+          .filter((f) => f.endsWith(".idx"))
+          .map((f) => join(dir, ".git/objects/pack", f)),
+      ),
+    ).toMatch(/chain length = [2-9]/);
+    await expectSameAsGit(dir, files, 12);
+    await expectSameAsGit(dir, files, 12, { promises: nodeFs.promises } as unknown as GitFs);
+  });
+
+  test("a pack of ref deltas, and loose objects beside it", async () => {
+    const { dir, files } = await history(8);
+    git(dir, "-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq", "--depth=50");
+    nodeFs.writeFileSync(join(dir, "c.md"), "after the pack\n");
+    git(dir, "commit", "-qam", "loose");
+    expect(git(dir, "count-objects", "-v")).not.toMatch(/^count: 0$/m);
+    await expectSameAsGit(
+      dir,
+      files.filter((f) => f !== "c.md"),
+      9,
+    );
+    expect(Buffer.from((await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("c.md", 100))._unsafeUnwrap()).toString()).toBe("after the pack\n");
+  });
+
+  test("a FIFO in place of a loose object is refused, never opened (synchronous and promise fs alike)", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "hello\n" }, links: {} });
+    const oid = git(dir, "rev-parse", "HEAD:a.txt");
+    const file = join(dir, ".git", "objects", oid.slice(0, 2), oid.slice(2));
+    nodeFs.rmSync(file, { force: true });
+    execFileSync("mkfifo", [file]);
+    for (const fs of [nodeFs, { promises: nodeFs.promises } as unknown as GitFs]) {
+      const got = await gitTree({ fs, dir, ref: "HEAD" }).read("a.txt", 100);
+      expect(got._unsafeUnwrapErr().message).toContain(`${file} in the object store is not a regular file (a FIFO, socket or device)`);
+    }
+  });
+
+  test("a loose object whose content does not hash to its id is a fault naming it", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "hello\n" }, links: {} });
+    const oid = git(dir, "rev-parse", "HEAD:a.txt");
+    const file = join(dir, ".git", "objects", oid.slice(0, 2), oid.slice(2));
+    nodeFs.chmodSync(file, 0o644);
+    nodeFs.writeFileSync(file, deflateSync(Buffer.from("blob 6\0jello\n")));
+    const got = await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 100);
+    expect(got._unsafeUnwrapErr().message).toMatch(new RegExp(`the git object ${oid} in .* is corrupt: InternalError: SHA check failed`));
+  });
+});
+
+describe("the pieces", () => {
+  test("inflatePeek: any deflated bytes come back whole, or cut at max; a cut stream is corrupt", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.integer({ min: 0, max: 9 }), fc.nat(4000), (bytes, level, cut) => {
+        const data = Buffer.concat([Buffer.from(bytes), Buffer.from(bytes.subarray(0, 500))]);
+        const z = deflateSync(data, { level });
+        expect(inflatePeek(z, data.length)).toEqual({ kind: "ok", bytes: new Uint8Array(data), complete: true });
+        const max = Math.min(cut, data.length);
+        const head = inflatePeek(z, max);
+        expect(head.kind === "ok" && Buffer.from(head.bytes).equals(data.subarray(0, max))).toBe(true);
+        expect(head.kind === "ok" && head.complete).toBe(max === data.length);
+        expect(inflatePeek(z.subarray(0, z.length - 1), data.length + 1).kind).toBe("corrupt");
+      }),
+      { numRuns: 200 },
+    );
+    expect(inflatePeek(Buffer.from("not zlib at all"), 10)).toEqual({ kind: "corrupt", reason: "incorrect header check" });
+  });
+
+  test("applyDelta: copies and inserts build the declared result; a copy past the base is refused", () => {
+    const base = Buffer.from("0123456789");
+    // base size 10, result size 7: copy 4 bytes from offset 2, insert "xyz".
+    const delta = Buffer.from([10, 7, 0x80 | 0x01 | 0x10, 2, 4, 3, 0x78, 0x79, 0x7a]);
+    expect(Buffer.from(applyDelta(delta, base)).toString()).toBe("2345xyz");
+    expect(() => applyDelta(Buffer.from([10, 4, 0x80 | 0x01 | 0x10, 8, 4]), base)).toThrow(/copies past its base/);
+    expect(() => applyDelta(Buffer.from([9, 1, 1, 0x41]), base)).toThrow(/base size does not match/);
+  });
+
+  test("parseTree: modes as isomorphic-git spells them, code-point order, unsafe names refused", () => {
+    const oid = Buffer.alloc(20, 0xab);
+    const entry = (mode: string, name: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), oid]);
+    const entries = parseTree(Buffer.concat([entry("100644", "b"), entry("40000", "a"), entry("120000", "\u{1F600}"), entry("100644", "\uFF21")]));
+    expect(entries.map((e) => [e.mode, e.path, e.type])).toEqual([
+      ["040000", "a", "tree"],
+      ["100644", "b", "blob"],
+      ["100644", "\uFF21", "blob"],
+      ["120000", "\u{1F600}", "blob"],
+    ]);
+    expect(entries[0]?.oid).toBe("ab".repeat(20));
+    for (const bad of [".git", ".GIT. ", "git~1", "..", "a\\b", ".g\u200Cit"]) expect(() => parseTree(entry("100644", bad))).toThrow(/unsafe/);
+    expect(() => parseTree(entry("100600", "x"))).toThrow(/Unexpected GitTree entry mode: 100600/);
+  });
+});

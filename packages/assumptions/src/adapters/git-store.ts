@@ -1,0 +1,183 @@
+// The trees and blobs of one tree, read straight from the object store rather than through an
+// isomorphic-git call per object (which wraps the fs, rediscovers the gitdir, rereads the pack
+// directory and hashes on the web-crypto queue each time). A loose object is read through the
+// guarded fs and inflated once, bounded by its declared size; a packed one is vetted by the pack
+// guard, then rebuilt through its delta chain, with the bases it met kept up to a byte budget.
+// Every object's SHA-1 is checked against its id.
+import { sha1 } from "@noble/hashes/legacy";
+import { refusal } from "./git-guard.js";
+import { inflateBounded } from "./git-inflate.js";
+import { entryHeader } from "./git-pack-guard.js";
+import { entryEnd, type ObjectDir, type PackedAt, type PackIndex } from "./git-packs.js";
+import { inflatePeek } from "./git-peek.js";
+import { joinTree } from "./tree-error.js";
+
+/** The four object types, by pack type number (1 to 4). */
+const TYPES = ["", "commit", "tree", "blob", "tag"] as const;
+export type ObjectType = "commit" | "tree" | "blob" | "tag";
+
+/** An object's type and content (without the `TYPE SIZE\0` header). */
+export interface GitObject {
+  readonly type: ObjectType;
+  readonly content: Uint8Array;
+}
+
+/** Reads objects by id; failures reject with a refusal, a `NotFoundError` or an `InternalError`. */
+export type ObjectReader = (oid: string) => Promise<GitObject>;
+
+/** Above this many compressed bytes the native (streaming) inflater is cheaper than the small one. */
+const NATIVE_FROM = 8 * 1024;
+/** Bytes of delta bases kept for one tree. */
+const BASE_BUDGET = 32 * 1024 * 1024;
+const MAX_HEADER = 32;
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+const HEADER = /^(blob|tree|commit|tag) (0|[1-9][0-9]{0,15})$/;
+
+/** An isomorphic-git-shaped error, so that the adapter words it as it words theirs. */
+export function gitError(code: "NotFoundError" | "InternalError" | "UnsafeFilepathError", message: string): Error {
+  return Object.assign(new Error(message), { code, data: { message } });
+}
+
+/** Inflates `compressed`, which must come to exactly `size` bytes; `past` when it would go beyond. */
+async function inflateExactly(compressed: Uint8Array, size: number): Promise<Uint8Array | "past" | { corrupt: string }> {
+  if (compressed.length > NATIVE_FROM) {
+    const got = await inflateBounded(compressed, size);
+    return got.kind === "past" ? "past" : got.kind === "corrupt" ? { corrupt: got.reason } : got.bytes;
+  }
+  const got = inflatePeek(compressed, size);
+  return got.kind === "corrupt" ? { corrupt: got.reason } : got.complete ? got.bytes : "past";
+}
+
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
+/** Lower-case hex of `bytes`. */
+export function hex(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += HEX[b];
+  return out;
+}
+
+/** Throws unless `type SIZE\0content` hashes to `oid`. */
+function checkSum(oid: string, type: ObjectType, content: Uint8Array): void {
+  const head = new TextEncoder().encode(`${type} ${content.length}\0`);
+  const got = hex(sha1.create().update(head).update(content).digest());
+  if (got !== oid) throw gitError("InternalError", `SHA check failed! Expected ${oid}, computed ${got}`);
+}
+
+function varint(delta: Uint8Array, at: { p: number }): number {
+  let value = 0;
+  let shift = 0;
+  for (;;) {
+    const b = delta[at.p++];
+    if (b === undefined || shift > 49) throw gitError("InternalError", "a delta's size header is cut short");
+    value += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+    if ((b & 0x80) === 0) return value;
+  }
+}
+
+/** Applies a git delta to `base`; every copy must lie inside the base and the result must be its declared size. */
+export function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
+  const at = { p: 0 };
+  if (varint(delta, at) !== base.length) throw gitError("InternalError", "a delta's base size does not match its base");
+  const out = new Uint8Array(varint(delta, at));
+  let n = 0;
+  while (at.p < delta.length) {
+    const op = delta[at.p++] ?? 0;
+    if (op & 0x80) {
+      let offset = 0;
+      let size = 0;
+      for (let k = 0; k < 4; k++) if (op & (1 << k)) offset += (delta[at.p++] ?? 0) * 2 ** (8 * k);
+      for (let k = 0; k < 3; k++) if (op & (16 << k)) size += (delta[at.p++] ?? 0) << (8 * k);
+      if (size === 0) size = 0x10000;
+      if (offset + size > base.length || n + size > out.length) throw gitError("InternalError", "a delta copies past its base or its result");
+      out.set(base.subarray(offset, offset + size), n);
+      n += size;
+    } else {
+      if (op === 0 || n + op > out.length || at.p + op > delta.length) throw gitError("InternalError", "a delta inserts past its result");
+      out.set(delta.subarray(at.p, at.p + op), n);
+      n += op;
+      at.p += op;
+    }
+  }
+  if (n !== out.length) throw gitError("InternalError", `a delta builds ${n} of the ${out.length} bytes it declares`);
+  return out;
+}
+
+interface StoreParts {
+  readonly dir: ObjectDir;
+  /** The guarded fs's readFile: loose objects pass the guard's header check on the way in. */
+  readonly readFile: (path: string) => Promise<Uint8Array | string>;
+  readonly vet: (oid: string, found: PackedAt) => Promise<void>;
+}
+
+async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
+  const path = joinTree(parts.dir.path, `${oid.slice(0, 2)}/${oid.slice(2)}`);
+  const raw = await parts.readFile(path).catch((e: unknown) => {
+    const code = (e as { code?: unknown } | null)?.code;
+    throw code === "ENOENT" || code === "ENOTDIR" ? gitError("NotFoundError", `Could not find ${oid}.`) : e;
+  });
+  const compressed = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
+  const peek = inflatePeek(compressed, MAX_HEADER + 1);
+  const nul = peek.kind === "ok" ? peek.bytes.indexOf(0) : -1;
+  const m = peek.kind === "ok" && nul !== -1 ? HEADER.exec(new TextDecoder().decode(peek.bytes.subarray(0, nul))) : null;
+  if (m?.[1] === undefined || m[2] === undefined) throw gitError("InternalError", `the loose object ${path} has no valid header`);
+  const size = Number(m[2]);
+  const whole = await inflateExactly(compressed, nul + 1 + size);
+  const refused = (why: string) => refusal(`the git object ${oid} (${path}) is refused: ${why}`);
+  if (whole === "past") throw refused(`it inflates past the ${size} bytes its header declares`);
+  if (!(whole instanceof Uint8Array)) throw gitError("InternalError", `the loose object ${path} is not a valid zlib stream (${whole.corrupt})`);
+  if (whole.length !== nul + 1 + size) throw refused(`it is truncated: ${whole.length - nul - 1} of ${size} bytes`);
+  const object = { type: m[1] as ObjectType, content: whole.subarray(nul + 1) };
+  checkSum(oid, object.type, object.content);
+  return object;
+}
+
+/**
+ * The object reader of one tree: loose objects first (as isomorphic-git reads them; a loose file
+ * is tried only where its fan-out directory exists), then packs.
+ * Packed entries are vetted (sizes, bounded inflation, chain length) before they are rebuilt.
+ */
+export function objectReader(parts: StoreParts): ObjectReader {
+  const bases = new Map<string, Promise<GitObject>>();
+  let kept = 0;
+  const entry = async (ix: PackIndex, at: number): Promise<GitObject> => {
+    const pack = await parts.dir.pack(ix);
+    const head = entryHeader(pack, at);
+    if (head === undefined) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} has no valid header`);
+    const body = await inflateExactly(pack.subarray(head.data, entryEnd(ix, at, pack)), head.size);
+    if (!(body instanceof Uint8Array)) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} does not inflate to its size`);
+    if (head.base === undefined) return { type: TYPES[head.type] as ObjectType, content: body };
+    const base = typeof head.base === "number" ? await baseAt(ix, head.base) : await read(head.base);
+    return { type: base.type, content: applyDelta(body, base.content) };
+  };
+  const baseAt = (ix: PackIndex, at: number): Promise<GitObject> => {
+    const key = `${ix.pack}\0${at}`;
+    const known = bases.get(key);
+    if (known !== undefined) return known;
+    const got = entry(ix, at);
+    if (kept < BASE_BUDGET) {
+      bases.set(key, got);
+      void got.then((o) => (kept += o.content.length)).catch(() => bases.delete(key));
+    }
+    return got;
+  };
+  const read = async (oid: string): Promise<GitObject> => {
+    // git knows the empty tree without storing it.
+    if (oid === EMPTY_TREE) return { type: "tree", content: new Uint8Array(0) };
+    if (await parts.dir.mayBeLoose(oid)) {
+      const loose = await readLoose(parts, oid).catch((e: unknown) => {
+        if ((e as { code?: unknown } | null)?.code === "NotFoundError") return undefined;
+        throw e;
+      });
+      if (loose !== undefined) return loose;
+    }
+    const found = await parts.dir.locate(oid);
+    if (found === undefined) throw gitError("NotFoundError", `Could not find ${oid}.`);
+    await parts.vet(oid, found);
+    const object = await entry(found.ix, found.at);
+    checkSum(oid, object.type, object.content);
+    return object;
+  };
+  return read;
+}
