@@ -55,15 +55,10 @@ function toEntries(path: string, dirents: readonly (DirentLike | string | Uint8A
   return ok({ entries, suspect });
 }
 
-/**
- * Lists a directory; a path naming a link (other than the root itself) is not listed through.
- * `known`: this reader's own listing of the parent typed the path a directory, so the lstat that
- * would say so again is skipped (either way the answer holds for a tree that does not change
- * while it is read).
- */
-function listDir(fs: TreeFs, abs: string, path: string, known: boolean): Result<readonly DirEntry[], TreeError> {
+/** Lists a directory; a path naming a link (other than the root itself) is not listed through. */
+function listDir(fs: TreeFs, abs: string, path: string): Result<readonly DirEntry[], TreeError> {
   const checked: Result<unknown, TreeError> =
-    path === "" || known
+    path === ""
       ? ok(undefined)
       : attempt("list", path, () => fs.lstatSync(abs)).andThen((stat) =>
           stat.isDirectory() ? ok(undefined) : err(treeError("tree-not-a-directory", path, statKind(stat))),
@@ -104,16 +99,9 @@ function guarded<T>(path: string, run: () => Result<T, TreeError>): Result<T, Tr
 export function fsTree(fs: TreeFs, root: string, opts: FsTreeOptions = {}): TreeReader {
   const abs = (path: string): string => joinTree(root, path);
   const alloc = slabAllocator();
-  // Every subdirectory this reader's listings have typed a directory, by tree path.
-  const directories = new Set<string>();
-  const list = (path: string): Result<readonly DirEntry[], TreeError> => {
-    const listed = listDir(fs, abs(path), path, directories.has(path));
-    if (listed.isOk()) for (const e of listed.value) if (e.type === "directory") directories.add(path === "" ? e.name : `${path}/${e.name}`);
-    return listed;
-  };
   const tree: TreeReader = {
     describe: opts.describe ?? root,
-    list: (path) => later(guarded(path, () => list(path))),
+    list: (path) => later(guarded(path, () => listDir(fs, abs(path), path))),
     read: (path, maxBytes) => later(guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, alloc))),
     readLink: (path) => later(guarded(path, () => readLink(fs, abs(path), path))),
   };
