@@ -35,34 +35,8 @@ export interface Where {
   readonly maxBytes: number;
 }
 
-/** Hands out fresh byte arrays of a given length. */
-export type Allocate = (length: number) => Uint8Array;
-
-const SLAB_BYTES = 64 * 1024;
-const SLAB_MAX = 8 * 1024;
-
-/**
- * Small reads are cut from a shared slab, one allocation per slab instead of per file: each
- * read gets its own disjoint view, never handed out twice (a view keeps its slab alive, as
- * Node's own Buffer pool does). Larger reads get their own array.
- */
-export function slabAllocator(): Allocate {
-  let slab = new Uint8Array(0);
-  let used = 0;
-  return (length) => {
-    if (length > SLAB_MAX) return new Uint8Array(length);
-    if (used + length > slab.length) {
-      slab = new Uint8Array(SLAB_BYTES);
-      used = 0;
-    }
-    const view = slab.subarray(used, used + length);
-    used += (length + 7) & ~7;
-    return view;
-  };
-}
-
 /** Verifies an open descriptor by fstat (a regular file within bounds) and reads it bounded. */
-function readOpened(fs: TreeFs, fd: number, at: Where, alloc: Allocate): Result<Uint8Array, TreeError> {
+function readOpened(fs: TreeFs, fd: number, at: Where): Result<Uint8Array, TreeError> {
   const { path, maxBytes } = at;
   const stat = fs.fstatSync(fd);
   const kind = statKind(stat);
@@ -70,7 +44,7 @@ function readOpened(fs: TreeFs, fd: number, at: Where, alloc: Allocate): Result<
   const tooLarge = () => err(treeError("tree-too-large", path, `${maxBytes} bytes`));
   const size = Number(stat.size);
   if (size > maxBytes) return tooLarge();
-  const bytes = readUpTo(fs, fd, size, alloc(Math.min(size + 1, maxBytes + 1)), maxBytes + 1);
+  const bytes = readUpTo(fs, fd, size, new Uint8Array(Math.min(size + 1, maxBytes + 1)), maxBytes + 1);
   return bytes.length > maxBytes ? tooLarge() : ok(bytes);
 }
 
@@ -93,7 +67,7 @@ function openRefused(fs: TreeFs, abs: string, path: string, e: unknown): TreeErr
  * One open without blocking (`O_NONBLOCK`: a FIFO never waits for a writer) and without
  * following a final link (`O_NOFOLLOW`), one fstat, one bounded read, one close.
  */
-export function readFile(fs: TreeFs, at: Where, alloc: Allocate): Result<Uint8Array, TreeError> {
+export function readFile(fs: TreeFs, at: Where): Result<Uint8Array, TreeError> {
   const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
   const { abs, path } = at;
   let fd: number;
@@ -102,7 +76,7 @@ export function readFile(fs: TreeFs, at: Where, alloc: Allocate): Result<Uint8Ar
   } catch (e) {
     return err(openRefused(fs, abs, path, e));
   }
-  const read = attempt("read", path, () => readOpened(fs, fd, at, alloc)).andThen((r) => r);
+  const read = attempt("read", path, () => readOpened(fs, fd, at)).andThen((r) => r);
   // Closed whatever the read did; a failed close is the answer only after a good read.
   const closed = attempt("read", path, () => fs.closeSync(fd));
   return read.andThen((bytes) => closed.map(() => bytes));

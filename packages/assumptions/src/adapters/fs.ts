@@ -1,7 +1,7 @@
 import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { attempt, type DirentLike, type TreeFs, statKind } from "./fs-calls.js";
-import { readFile, slabAllocator } from "./fs-read.js";
+import { readFile } from "./fs-read.js";
 import { decodeName, escapesTree, joinTree, treeError } from "./tree-error.js";
 
 export type { DirentLike, StatsLike, TreeFs } from "./fs-calls.js";
@@ -98,11 +98,10 @@ function guarded<T>(path: string, run: () => Result<T, TreeError>): Result<T, Tr
  */
 export function fsTree(fs: TreeFs, root: string, opts: FsTreeOptions = {}): TreeReader {
   const abs = (path: string): string => joinTree(root, path);
-  const alloc = slabAllocator();
   const tree: TreeReader = {
     describe: opts.describe ?? root,
     list: (path) => later(guarded(path, () => listDir(fs, abs(path), path))),
-    read: (path, maxBytes) => later(guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }, alloc))),
+    read: (path, maxBytes) => later(guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }))),
     readLink: (path) => later(guarded(path, () => readLink(fs, abs(path), path))),
   };
   return opts.descendSubmodules === true ? { ...tree, descendsSubmodules: true } : tree;

@@ -136,7 +136,7 @@ export function treeContract(name: string, make: (spec: TreeSpec) => Promise<Tre
       expect((await tree.list("dir/../..")).isErr()).toBe(true);
     });
 
-    // A reader may cut small reads from shared memory; what it hands out is the caller's to keep.
+    // What a reader hands out is the caller's to keep, however the reader allocates it.
     test("bytes a read returned stay intact however many reads follow, failed ones included", async () => {
       const first = await tree.read("a.txt", 100);
       const later = ["dir/sub/c.md", "nope", "dir/b.bin", "dir/sub/c.md", "a.txt", "dir"];
