@@ -88,7 +88,10 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
     }
   };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, groups.length) }, worker));
-  return fault ? { fault } : { rows: out };
+  if (fault) return { fault };
+  // With no fault, every row was judged: a gap is a bug, never a row silently counted as held.
+  for (let i = 0; i < rows.length; i += 1) if (out[i] === undefined) throw new Error(`row ${i + 1} of the plan was left unjudged`);
+  return { rows: out };
 }
 
 /** A report over judged rows: the verdict and the counts follow from the rows alone. */
