@@ -9,7 +9,7 @@ import { skeleton } from "./unicode/skeleton.js";
 import { skeletonIncludes } from "./unicode/skeleton-search.js";
 
 type Found = Extract<Located, { state: "found" }>;
-export type FileKind = Extract<Assumption, { kind: "contains" | "lacks" | "unchanged" }>;
+type FileKind = Extract<Assumption, { kind: "contains" | "lacks" | "unchanged" }>;
 
 const NON_LATIN_LETTER = /(?=\p{L})\P{Script=Latin}/u;
 

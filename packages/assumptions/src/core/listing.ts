@@ -31,8 +31,6 @@ export interface Listings {
   readonly tree: TreeReader;
   /** The directory's index, listing it on first use; later calls share that one listing. */
   index(dir: string): PromiseLike<Result<DirIndex, CheckFault>>;
-  /** The directory's index when it is already listed (or failed to list); `undefined` before. */
-  listed(dir: string): Result<DirIndex, CheckFault> | undefined;
 }
 
 /**
@@ -223,29 +221,18 @@ export function buildIndex(entries: readonly DirEntry[]): DirIndex {
 
 /** Creates the per-run listing cache over a tree. */
 export function createListings(tree: TreeReader): Listings {
-  const done = new Map<string, Result<DirIndex, CheckFault>>();
-  const pending = new Map<string, PromiseLike<Result<DirIndex, CheckFault>>>();
-  const load = (dir: string): PromiseLike<Result<DirIndex, CheckFault>> =>
-    // The reader's own promise, chained once.
-    tree.list(dir).then((listed) => {
-      const result: Result<DirIndex, CheckFault> = listed.isOk() ? ok(buildIndex(listed.value)) : err(treeFault(listed.error));
-      done.set(dir, result);
-      pending.delete(dir);
-      return result;
-    });
-  const listings: Listings = {
+  // One promise per directory, settled or not: every later ask shares the one listing.
+  const cache = new Map<string, PromiseLike<Result<DirIndex, CheckFault>>>();
+  return {
     tree,
-    listed: (dir) => done.get(dir),
     index(dir) {
-      const hit = done.get(dir);
-      if (hit) return Promise.resolve(hit);
-      let made = pending.get(dir);
-      if (!made) {
-        made = load(dir);
-        pending.set(dir, made);
+      let made = cache.get(dir);
+      if (made === undefined) {
+        // The reader's own promise, chained once.
+        made = tree.list(dir).then((listed) => (listed.isOk() ? ok(buildIndex(listed.value)) : err(treeFault(listed.error))));
+        cache.set(dir, made);
       }
       return made;
     },
   };
-  return listings;
 }

@@ -94,7 +94,7 @@ export async function plainDir(loc: Locator, planDir: string): Promise<Plain | u
 }
 
 async function listedPlain(listings: Listings, dir: string): Promise<Plain | null> {
-  const index = listings.listed(dir) ?? (await listings.index(dir));
+  const index = await listings.index(dir);
   return index.isOk() && !isRepository(listings, dir, index.value) ? { dir, index: index.value } : null;
 }
 
