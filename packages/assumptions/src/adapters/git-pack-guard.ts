@@ -1,3 +1,4 @@
+import { bytesToHex } from "@noble/hashes/utils";
 // Packed objects, vetted before isomorphic-git inflates them: the entry's declared size (and a
 // delta's result size) must be within the limit, and an entry whose compressed bytes could
 // expand past the limit is inflated here first, bounded, and must stop at its declared size.
@@ -30,7 +31,7 @@ export function entryHeader(pack: Uint8Array, at: number): { type: number; size:
     return { type, size, data: p, base: at - rel };
   }
   if (type === 7) {
-    const base = Array.from(pack.subarray(p, p + 20), (b) => b.toString(16).padStart(2, "0")).join("");
+    const base = bytesToHex(pack.subarray(p, p + 20));
     return { type, size, data: p + 20, base };
   }
   return type >= 1 && type <= 4 ? { type, size, data: p } : undefined;

@@ -5,6 +5,7 @@
 // guard, then rebuilt through its delta chain, with the bases it met kept up to a byte budget.
 // Every object's SHA-1 is checked against its id.
 import { sha1 } from "@noble/hashes/legacy";
+import { bytesToHex } from "@noble/hashes/utils";
 import { refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
 import { entryHeader } from "./git-pack-guard.js";
@@ -48,19 +49,10 @@ async function inflateExactly(compressed: Uint8Array, size: number): Promise<Uin
   return got.kind === "corrupt" ? { corrupt: got.reason } : got.complete ? got.bytes : "past";
 }
 
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-
-/** Lower-case hex of `bytes`. */
-export function hex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += HEX[b];
-  return out;
-}
-
 /** Throws unless `type SIZE\0content` hashes to `oid`. */
 function checkSum(oid: string, type: ObjectType, content: Uint8Array): void {
   const head = new TextEncoder().encode(`${type} ${content.length}\0`);
-  const got = hex(sha1.create().update(head).update(content).digest());
+  const got = bytesToHex(sha1.create().update(head).update(content).digest());
   if (got !== oid) throw gitError("InternalError", `SHA check failed! Expected ${oid}, computed ${got}`);
 }
 

@@ -3,7 +3,8 @@
 // Windows or HFS+ aliases, a name of only dots and spaces) failing the whole tree, names sorted
 // by code point.
 import type { TreeEntry } from "isomorphic-git";
-import { gitError, hex } from "./git-store.js";
+import { bytesToHex } from "@noble/hashes/utils";
+import { gitError } from "./git-store.js";
 
 const TYPE_OF_MODE: Record<string, TreeEntry["type"]> = {
   "040000": "tree",
@@ -60,7 +61,7 @@ export function parseTree(content: Uint8Array): TreeEntry[] {
     if (type === undefined) throw gitError("InternalError", `Unexpected GitTree entry mode: ${mode}`);
     const path = text.decode(content.subarray(space + 1, nul));
     if (unsafeName(path)) throw gitError("UnsafeFilepathError", `The filepath "${path}" contains unsafe character sequences`);
-    entries.push({ mode, path, oid: hex(content.subarray(nul + 1, nul + 21)), type });
+    entries.push({ mode, path, oid: bytesToHex(content.subarray(nul + 1, nul + 21)), type });
     at = nul + 21;
   }
   return entries.sort(byCodePoint);
