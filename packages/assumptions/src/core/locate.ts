@@ -34,17 +34,20 @@ export interface Plain {
 /**
  * The per-run state of locating paths: the listing cache, and every plan directory a row sits in,
  * resolved once by its exact spelling from its nearest resolved ancestor. Rows that share a
- * directory share that work; a row whose directory is not plain takes the full walk.
+ * directory share that work; a row not found as written is looked for from its nearest plain
+ * ancestor that no variant spelling leads around.
  */
 export interface Locator {
   readonly listings: Listings;
   /** Plan directory (NFC, `""` for the root) to where it leads, or `null` when it is not plain. */
   readonly plain: Map<string, Plain | null>;
+  /** Plain plan directory to whether its parent holds no case or confusable spelling of its name. */
+  readonly sole: Map<string, boolean>;
 }
 
 /** Creates the per-run locator over a tree. */
 export function createLocator(tree: TreeReader): Locator {
-  return { listings: createListings(tree), plain: new Map() };
+  return { listings: createListings(tree), plain: new Map(), sole: new Map() };
 }
 
 interface Step {
@@ -201,10 +204,37 @@ export function foundIn(at: Plain, name: string): Located | undefined {
   return { state: "found", spelled: path, entry, resolved: { path, type: entry.type } };
 }
 
+// Where the walk may start for `comps`: the deepest plain ancestor of its last component that
+// only its exact spelling reaches from the root, no directory on the way holding a case or
+// confusable spelling of the next component. Above it, the walk from the root would meet one
+// candidate per level, the exact one, and come down to it anyway. Every prefix of the directory
+// is in `plain` once `plainDir` has run; each directory's variants are looked for once a run.
+function startOf(loc: Locator, comps: readonly string[]): Step {
+  let start: Step = { dir: "", spelled: "", index: 0, how: undefined, hops: 0 };
+  let parent = loc.plain.get("");
+  let key = "";
+  for (let depth = 1; depth < comps.length && parent; depth += 1) {
+    const name = comps[depth - 1] as string;
+    key = depth === 1 ? name : `${key}/${name}`;
+    const here = loc.plain.get(key);
+    if (!here) break;
+    let alone = loc.sole.get(key);
+    if (alone === undefined) {
+      alone = variants(parent.index, name).length === 0;
+      loc.sole.set(key, alone);
+    }
+    if (!alone) break;
+    start = { dir: here.dir, spelled: here.dir, index: depth, how: undefined, hops: 0 };
+    parent = here;
+  }
+  return start;
+}
+
 /**
  * Finds a plan path's components (NFC, as parsed) among the tree's real entries: NFC-equal is
  * the entry; equal after case folding, or a confusable skeleton in another script, is a
- * variant; else missing. Every variant spelling is explored, so a variant anywhere is found.
+ * variant; else missing. Every variant spelling is explored, so a variant anywhere is found;
+ * a path not found as written is looked for from its nearest plain ancestor, not the root.
  */
 export async function locate(loc: Locator, components: readonly string[]): Promise<Locating> {
   const last = components.length - 1;
@@ -216,5 +246,5 @@ export async function locate(loc: Locator, components: readonly string[]): Promi
     const path = child(at.dir, hit.entry.name);
     return arrive(loc.listings, path, path, hit.entry, 0);
   }
-  return walk(loc.listings, components, { dir: "", spelled: "", index: 0, how: undefined, hops: 0 });
+  return walk(loc.listings, components, startOf(loc, components));
 }

@@ -126,8 +126,17 @@ const rowArb = (paths: readonly string[]) =>
       fc.constantFrom(...CONTENTS),
     )
     .map(([kind, path, literal, content]): Row => [kind, path, kind === "unchanged" ? sha(content) : literal]);
-const caseArb = treeArb.chain((tree) => {
-  const paths = [...new Set([...tree.keys(), "a", "b/a", "A/ab"])];
+// Rows name the tree's files, their directories, and paths up to three deep that may be missing
+// under a directory that exists exactly, under a case twin of one, or under a missing parent.
+const askedArb = fc.array(fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }), { maxLength: 4 });
+const caseArb = fc.tuple(treeArb, askedArb).chain(([tree, asked]) => {
+  const dirs = [...tree.keys()].flatMap((p) =>
+    p
+      .split("/")
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join("/")),
+  );
+  const paths = [...new Set([...tree.keys(), ...dirs, ...asked.map((parts) => parts.join("/")), "a", "b/a", "A/ab"])];
   return fc.tuple(fc.constant(tree), fc.array(rowArb(paths), { minLength: 1, maxLength: 8 }));
 });
 
@@ -150,7 +159,7 @@ describe("checkTree agrees with a small independent model", () => {
           expect(report.verdict).toBe(want.every((s) => s === "hold") ? "holds" : "diverged");
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 400 },
     );
   });
 });

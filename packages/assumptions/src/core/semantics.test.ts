@@ -39,6 +39,26 @@ describe("a case variant of any parent segment diverges", () => {
       ["hold", "present", undefined],
     ]);
   });
+
+  test("a twin beside a directory that exists as written still counts, however many rows sit there", async () => {
+    const t = fixtureTree({ "a/sub/x.py": "x", "a/Sub/y.py": "y", "b/sub/x.py": "x" }, {}).tree;
+    const plan = [
+      "exists\ta/sub/x.py",
+      "absent\ta/sub/y.py",
+      "absent\ta/sub/new.py",
+      "absent\ta/sub/gone/z.py",
+      "absent\tb/sub/new.py",
+      "absent\tb/sub/gone/z.py",
+    ];
+    expect(await outcome(t, plan.join("\n"))).toEqual([
+      ["hold", "present", undefined],
+      ["diverge", 'the tree spells it "a/Sub/y.py" (a case variant)', "a/Sub/y.py"],
+      ["diverge", 'the tree spells it "a/Sub" (a case variant)', "a/Sub"],
+      ["diverge", 'the tree spells it "a/Sub" (a case variant)', "a/Sub"],
+      ["hold", "not in the tree", undefined],
+      ["hold", "not in the tree", undefined],
+    ]);
+  });
 });
 
 describe("symlink chains are counted as the kernel counts them", () => {
