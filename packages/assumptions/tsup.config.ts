@@ -36,8 +36,9 @@ export default defineConfig([
     // its chunks (docs/performance.md).
     entry: { bin: "src/bin.ts" },
     format: ["cjs"],
-    // neverthrow too, which every run needs: one file fewer to resolve and load at each start.
-    noExternal: ["@decay/cli-kit", "@decay/portable", "neverthrow"],
+    // neverthrow and @noble/hashes too, which every run loads: each file resolved and loaded
+    // at start costs the gate time on a small plan (docs/performance.md).
+    noExternal: ["@decay/cli-kit", "@decay/portable", "neverthrow", "@noble/hashes"],
     clean: ["bin.*"],
   },
 ]);
