@@ -113,6 +113,8 @@ export interface WorkspaceFs {
     mkdir(path: string, options: { recursive: true }): Promise<unknown>;
     writeFile(path: string, data: string | Uint8Array): Promise<unknown>;
     readFile(path: string): Promise<Uint8Array | string>;
+    /** Follows links; the run reads only regular files, and only up to its bound (`maxReadBytes`). */
+    stat(path: string): Promise<{ isFile(): boolean; readonly size: number | bigint }>;
     rm(path: string, options: { recursive: true; force: true }): Promise<unknown>;
   };
 }

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { fifo } from "../../../test-utils/hostile.js";
 import { type AgentRequest, readLedger, RunEvent, RunReport, runPlan, scriptTable, verifyContract } from "../src/index.js";
 import { contractOf, git, makeRepo, nodeOptions, planOf, run, writeFiles } from "./harness.js";
 
@@ -213,6 +214,30 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     expect(report.stale?.diverged.join("\n")).toContain("src/b.txt");
     expect(report.stages.map((s) => s.state)).toEqual(["green", "stopped"]);
     expect(readFileSync(join(repo, ".plan-runs/demo/REPORT.md"), "utf8")).toContain("re-plan from the tree as it is now");
+  });
+
+  // The assumptions file sits in the working tree the agents write to: the check before stage 2
+  // must refuse what is there now, not block on it or read it whole.
+  it.each([
+    ["a FIFO (which would block a read forever)", (file: string) => (rmSync(file), fifo(file)), {}, /not a regular file/],
+    ["a file past maxReadBytes", (file: string) => writeFileSync(file, "absent\tsrc/zz.txt\n".repeat(64)), { maxReadBytes: 512 }, /larger than 512 bytes/],
+  ])("an assumptions file an agent turned into %s is a workspace-io fault before stage 2", async (_, plant, extra, reason) => {
+    // Ignored, so the commit of stage 1 leaves it alone (git refuses to add a FIFO).
+    const repo = await makeRepo({ ".gitignore": "plan.tsv\n", "plan.tsv": "absent\tsrc/zz.txt\n" });
+    const contract = await contractOf(
+      repo,
+      planOf([
+        ["a", [A_IS_ALPHA]],
+        ["b", [B_IS_BETA]],
+      ]),
+    );
+    const script = (request: AgentRequest) => {
+      if (request.stage !== "S1" || request.role !== "execute") return undefined;
+      plant(join(repo, "plan.tsv"));
+      return { edit: { "src/a.txt": "alpha\n" } };
+    };
+    const result = await runPlan(contract, nodeOptions(repo, script, { assumptions: "plan.tsv", ...extra }));
+    expect(result.isErr() && result.error).toMatchObject({ code: "workspace-io", path: join(repo, "plan.tsv"), reason: expect.stringMatching(reason) });
   });
 
   it("refuses a plan that drifted under its contract before any agent call, naming both hashes", async () => {

@@ -43,8 +43,10 @@ export async function durableRun(io: CliIo, flags: RunFlags, argv: readonly stri
   // Adapters are stopped only once DBOS is shut down: what they return after that is never recorded.
   const stop = new AbortController();
   const planText = loaded.planText === undefined ? undefined : new TextDecoder().decode(loaded.planText);
-  const { assumptions, includeOptional, budget: attemptBudget, tokenTarget, setup } = flags;
-  const settings = Object.fromEntries(Object.entries({ assumptions, includeOptional, attemptBudget, tokenTarget, setup }).filter(([, v]) => v !== undefined));
+  const { assumptions, includeOptional, budget: attemptBudget, tokenTarget, setup, maxInputBytes: maxReadBytes } = flags;
+  const settings = Object.fromEntries(
+    Object.entries({ assumptions, includeOptional, attemptBudget, tokenTarget, setup, maxReadBytes }).filter(([, v]) => v !== undefined),
+  );
   const runner = dbos.value.dbosRunner({
     embedded: { dataDir: resolve(io.cwd, flags.durable as string) },
     executorId: EMBEDDED_EXECUTOR,

@@ -1,7 +1,7 @@
 // `decay journal show|resume|next`: flags become library calls; faults go back to main as values.
 import { resolve } from "node:path";
 import { bestEffort, inputName, readBounded, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
-import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { errAsync, okAsync, type ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { systemGit } from "../node/git.js";
 import { nodeShell } from "../node/shell.js";

@@ -53,6 +53,8 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
     attemptBudget: flags.budget,
     tokenTarget: flags.tokenTarget,
     setup: flags.setup,
+    // The bound on the files given (--max-input-bytes) is the bound on what the run reads back.
+    ...(flags.maxInputBytes === undefined ? {} : { maxReadBytes: flags.maxInputBytes }),
     resumeCommand: `decay ${argv.map(quoted).join(" ")}`,
     onEvent: (e) => progress.event(e),
     signal: io.signal,

@@ -19,6 +19,7 @@ export interface Settings {
   readonly setup: { readonly command: string; readonly timeoutMs: number } | undefined;
   readonly commandTimeoutMs: number;
   readonly maxOutputBytes: number;
+  readonly maxReadBytes: number;
   readonly models: ModelHints;
   readonly assumptions: string | null;
   readonly resumeCommand: string;
@@ -83,24 +84,45 @@ export function writeFile(d: Pick<Deps, "repo" | "fs">, path: string, text: stri
   );
 }
 
-/** Read a file's bytes; null when it does not exist. */
-export function readBytes(d: Pick<Deps, "fs">, path: string): ResultAsync<Uint8Array | null, ExecFault> {
+/** A refusal to read a workspace file, told apart from an fs error by its message. */
+class Refused extends Error {}
+
+// The bytes of a regular file of at most `max` bytes; null when nothing is there. The run's files
+// sit in a working tree agents write to: a FIFO there would block a read forever, a huge file
+// would take the memory, so both are refused before a byte is read (and a file that grew past the
+// bound since, after).
+async function boundedRead(fs: Deps["fs"], path: string, max: number): Promise<Uint8Array | null> {
+  let stat: Awaited<ReturnType<Deps["fs"]["promises"]["stat"]>>;
+  try {
+    stat = await fs.promises.stat(path);
+  } catch (e) {
+    if ((e as { code?: unknown }).code === "ENOENT") return null;
+    throw e;
+  }
+  if (!stat.isFile()) throw new Refused("not a regular file (a directory, FIFO, socket or device); the run reads only regular files");
+  const size = Number(stat.size);
+  const tooLarge = () => new Refused(`larger than ${max} bytes, the most the run reads (maxReadBytes)`);
+  if (size > max) throw tooLarge();
+  const raw = await fs.promises.readFile(path);
+  const bytes = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
+  if (bytes.length > max) throw tooLarge();
+  return bytes;
+}
+
+/** Read a file's bytes; null when it does not exist; a `workspace-io` fault for anything but a regular file within the bound. */
+export function readBytes(d: Pick<Deps, "fs" | "settings">, path: string): ResultAsync<Uint8Array | null, ExecFault> {
   return ResultAsync.fromPromise(
-    (async () => {
-      try {
-        const raw = await d.fs.promises.readFile(path);
-        return typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
-      } catch (e) {
-        if ((e as { code?: unknown }).code === "ENOENT") return null;
-        throw e;
-      }
-    })(),
-    (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) }),
+    boundedRead(d.fs, path, d.settings.maxReadBytes),
+    (e): ExecFault => ({
+      code: "workspace-io",
+      path,
+      reason: e instanceof Refused ? e.message : reasonOf(e),
+    }),
   );
 }
 
 /** Read a file as UTF-8 text; null when it does not exist. */
-export function readText(d: Pick<Deps, "fs">, path: string): ResultAsync<string | null, ExecFault> {
+export function readText(d: Pick<Deps, "fs" | "settings">, path: string): ResultAsync<string | null, ExecFault> {
   return readBytes(d, path).map((bytes) => (bytes === null ? null : new TextDecoder().decode(bytes)));
 }
 

@@ -48,6 +48,12 @@ export interface RunOptions {
   readonly commandTimeoutMs?: number;
   /** Output of each acceptance command judged (tail kept); default 1 MiB. */
   readonly maxOutputBytes?: number;
+  /**
+   * The largest workspace file the run reads (the plan, the assumptions file, the pinned surface,
+   * ledger entries, freezes, `.gitignore`); a larger one is a `workspace-io` fault, never read
+   * whole. Default 64 MiB.
+   */
+  readonly maxReadBytes?: number;
   /** A model hint per role; defaults `DEFAULT_MODELS`. */
   readonly models?: Partial<ModelHints>;
   /** The command RESUME.md tells a person to run; default a `decay run` line for the plan. */
@@ -75,6 +81,7 @@ const Scalars = z.object({
   setupTimeoutMs: count.default(600_000),
   commandTimeoutMs: count.default(600_000),
   maxOutputBytes: count.default(1 << 20),
+  maxReadBytes: count.default(64 * 1024 * 1024),
   includeOptional: z.boolean().default(false),
   assumptions: z.string().min(1).optional(),
   models: z
@@ -102,6 +109,7 @@ export function settingsOf(options: RunOptions, planPath: string): Result<Settin
     setup: o.setup === undefined ? undefined : { command: o.setup, timeoutMs: o.setupTimeoutMs },
     commandTimeoutMs: o.commandTimeoutMs,
     maxOutputBytes: o.maxOutputBytes,
+    maxReadBytes: o.maxReadBytes,
     models: { ...DEFAULT_MODELS, ...o.models },
     assumptions: o.assumptions ?? null,
     resumeCommand: options.resumeCommand ?? `decay run ${planPath} --repo ${options.repo}`,

@@ -13,6 +13,7 @@ export const JobSettings = z.object({
   tokenTarget: z.number().int().min(1).optional(),
   setup: z.string().min(1).optional(),
   assumptions: z.string().min(1).optional(),
+  maxReadBytes: z.number().int().min(1).optional(),
 });
 export type JobSettings = z.infer<typeof JobSettings>;
 

@@ -14,7 +14,7 @@ import type { RunReport } from "../../schema.js";
 import { RunJob, type RunOutcome, runIdOf } from "./job.js";
 
 /** What a run needs from the worker it lands on: everything `runPlan` takes but the runner and the job's own settings. */
-export type RunPorts = Omit<RunOptions, "runner" | "planText" | "includeOptional" | "attemptBudget" | "tokenTarget" | "setup" | "assumptions">;
+export type RunPorts = Omit<RunOptions, "runner" | "planText" | "includeOptional" | "attemptBudget" | "tokenTarget" | "setup" | "assumptions" | "maxReadBytes">;
 
 /** Builds a run's ports on this worker from its job and the directory its checkout step recorded. */
 export type PortsFor = (job: RunJob, dir: string, runId: string) => RunPorts;
@@ -67,7 +67,7 @@ export function decayWorkflow(deps: WorkflowDeps): (input: RunJob) => Promise<Ru
     const dir = await stepResult("checkout", () => deps.checkout(job, id));
     if (dir.isErr()) return { ...base, branch, fault: dir.error };
     const at = { ...base, dir: dir.value, branch };
-    const { includeOptional, attemptBudget, tokenTarget, setup, assumptions } = job.settings;
+    const { includeOptional, attemptBudget, tokenTarget, setup, assumptions, maxReadBytes } = job.settings;
     const ports = deps.ports(job, dir.value, id);
     const result = await runPlan(contract.value, {
       ...ports,
@@ -78,6 +78,7 @@ export function decayWorkflow(deps: WorkflowDeps): (input: RunJob) => Promise<Ru
       tokenTarget,
       setup,
       assumptions,
+      maxReadBytes,
     });
     if (result.isErr()) return { ...at, fault: result.error };
     const report = result.value;
