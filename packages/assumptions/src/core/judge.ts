@@ -4,7 +4,7 @@ import type { Located, Locator } from "./locate.js";
 import type { TreeReader } from "../tree.js";
 import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
-import { asciiIncludes, decodeText, digestText } from "./text.js";
+import { decodeText, digestText } from "./text.js";
 import { skeleton } from "./unicode/skeleton.js";
 import { skeletonIncludes } from "./unicode/skeleton-search.js";
 
@@ -40,17 +40,13 @@ function judgeText(a: FileKind, bytes: Uint8Array, located: Found, hash: TreeRea
       hex === a.sha256 ? row(a, "hold", "digest matches", located) : row(a, "diverge", `the digest is now ${hex}`, located),
     );
   }
-  // An ASCII literal in an ASCII file is looked for in the bytes; its letters are Latin, so no
-  // confusable spelling needs the text either.
-  const found = asciiIncludes(bytes, a.literal);
-  if (found !== undefined) return ok(literalRow(a, found, undefined, located));
   return decodeText(bytes, located.spelled).map((text) => literalRow(a, text.includes(a.literal), text, located));
 }
 
-function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean, text: string | undefined, located: Found): ReportRow {
+function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean, text: string, located: Found): ReportRow {
   if (a.kind === "contains") return row(a, present ? "hold" : "diverge", present ? "literal present" : "literal not found", located);
   if (present) return row(a, "diverge", "literal present", located);
-  if (text !== undefined && NON_LATIN_LETTER.test(a.literal) && skeletonIncludes(text, skeleton(a.literal))) {
+  if (NON_LATIN_LETTER.test(a.literal) && skeletonIncludes(text, skeleton(a.literal))) {
     return row(a, "diverge", "a confusable spelling of the literal appears", located);
   }
   return row(a, "hold", "literal not found", located);

@@ -214,12 +214,6 @@ export function decodeText(bytes: Uint8Array, path?: string): Result<string, Che
   return normalised(bytes, bytesAreAscii(bytes), path);
 }
 
-/** An ASCII literal looked for in ASCII bytes; `undefined` otherwise. */
-export function asciiIncludes(bytes: Uint8Array, literal: string): boolean | undefined {
-  if (!isAscii(literal) || !bytesAreAscii(bytes)) return undefined;
-  return lenient.decode(bytes).includes(literal);
-}
-
 /** SHA-256 of the normalised text's UTF-8. */
 export function digestText(bytes: Uint8Array, path?: string, hash: (bytes: Uint8Array) => string = sha256Hex): Result<string, CheckFault> {
   const ascii = bytesAreAscii(bytes);
