@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { DirEntry, TreeError, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { mayFoldToAscii, mayKeyToAscii } from "./unicode/ascii-reach.js";
-import { caseFold, isAscii, nfc } from "./unicode/fold.js";
+import { caseFold, foldsToItself, isAscii, nfc } from "./unicode/fold.js";
 import { scriptsOf } from "./unicode/scripts.js";
 import { confusableKey } from "./unicode/skeleton.js";
 
@@ -104,7 +104,7 @@ function foldIndex(entries: readonly DirEntry[], ordered: boolean, asciiOnly: bo
   const map: Keyed<number> = new Map();
   for (let i = 0; i < entries.length; i += 1) {
     const { name } = entries[i] as DirEntry;
-    if (asciiOnly && !mayFoldToAscii(name)) continue;
+    if ((ordered && foldsToItself(name)) || (asciiOnly && !mayFoldToAscii(name))) continue;
     const key = caseFold(name);
     if (!ordered || key !== name) add(map, key, i);
   }

@@ -8,9 +8,11 @@ import { skeleton } from "./skeleton.js";
 // below are closed under NFD (ascii-reach.test.ts, on every code point), so the NFC a fold starts
 // with can be seen through: a name reaches ASCII only if every code point of its NFD is in the set.
 
-const SEEN = 1;
+// Per code unit, each fact once looked at (the key's needs the skeleton's tables, the fold's not).
+const FOLD_SEEN = 1;
 const FOLD_REACH = 2;
-const KEY_REACH = 4;
+const KEY_SEEN = 4;
+const KEY_REACH = 8;
 let facts: Uint8Array | undefined;
 
 // Whether every code point of `text` passes `test`.
@@ -27,34 +29,31 @@ const leads = (ch: string) => every(skeleton(ch), folds);
 // KEYS, the code points whose fold's NFD is in LEADS: a key is the fold of a skeleton of a fold.
 const keys = (ch: string) => every(foldedCodes(ch).normalize("NFD"), leads);
 
-function learn(table: Uint8Array, unit: number): number {
-  let known = SEEN;
-  if (unit < 0xd800 || unit > 0xdfff) {
-    const decomposed = String.fromCharCode(unit).normalize("NFD");
-    if (every(decomposed, folds)) known |= FOLD_REACH;
-    if (every(decomposed, keys)) known |= KEY_REACH;
-  } else known |= FOLD_REACH | KEY_REACH;
+function learn(table: Uint8Array, unit: number, seen: number, reach: number): number {
+  const test = seen === FOLD_SEEN ? folds : keys;
+  const reaches = (unit >= 0xd800 && unit <= 0xdfff) || every(String.fromCharCode(unit).normalize("NFD"), test);
+  const known = (table[unit] as number) | seen | (reaches ? reach : 0);
   table[unit] = known;
   return known;
 }
 
-// Whether every code unit of `text` has the fact `kind`.
-function allReach(text: string, kind: number): boolean {
+// Whether every code unit of `text` has the fact `reach` (learned with `seen`).
+function allReach(text: string, seen: number, reach: number): boolean {
   const table = (facts ??= new Uint8Array(0x10000));
   for (let i = 0; i < text.length; i += 1) {
     const unit = text.charCodeAt(i);
     const known = table[unit] as number;
-    if (((known === 0 ? learn(table, unit) : known) & kind) === 0) return false;
+    if ((((known & seen) === 0 ? learn(table, unit, seen, reach) : known) & reach) === 0) return false;
   }
   return true;
 }
 
 /** False when `caseFold(text)` cannot be ASCII (true when it may be, as for every ASCII text). */
 export function mayFoldToAscii(text: string): boolean {
-  return allReach(text, FOLD_REACH);
+  return allReach(text, FOLD_SEEN, FOLD_REACH);
 }
 
 /** False when `confusableKey(text)` cannot be ASCII (true when it may be). */
 export function mayKeyToAscii(text: string): boolean {
-  return allReach(text, KEY_REACH);
+  return allReach(text, KEY_SEEN, KEY_REACH);
 }
