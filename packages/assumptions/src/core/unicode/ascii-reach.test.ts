@@ -4,7 +4,8 @@ import * as reference from "../../../test/support/unicode-reference.js";
 import { mayFoldToAscii, mayKeyToAscii } from "./ascii-reach.js";
 
 // The sets of ascii-reach.ts, defined again from the reference primitives. Each is asked only of
-// code points that are their own NFC, where the reference's first NFC does nothing.
+// code points that are their own NFC (as every code point of an NFC text is), where the
+// reference's first NFC does nothing.
 const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
 const every = (text: string, test: (ch: string) => boolean) => [...text].every(test);
 const nfd = (text: string) => text.normalize("NFD");
