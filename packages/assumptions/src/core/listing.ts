@@ -208,10 +208,11 @@ class Index implements DirIndex {
     const ascii = isAscii(name);
     // Most directories hold no non-ASCII name at all: then an ASCII name has nothing to match.
     if (ascii && this.allAscii) return [];
-    const scripts = scriptsOf(name);
-    if (scripts === "") return [];
     const key = confusableKey(name);
     const index = this.skeletons(ascii ? (isAscii(key) ? ASCII_KEY : OTHER_SCRIPT) : ANY);
+    if (index.size === 0) return [];
+    const scripts = scriptsOf(name);
+    if (scripts === "") return [];
     return under(index, key).filter((e) => {
       const theirs = scriptsOf(e.name);
       return theirs !== "" && theirs !== scripts;
