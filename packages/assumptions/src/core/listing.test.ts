@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import * as reference from "../../test/support/unicode-reference.js";
 import type { DirEntry, EntryType } from "../tree.js";
 import { buildIndex, type DirIndex } from "./listing.js";
 
@@ -109,5 +110,38 @@ describe("a directory's case variants", () => {
     expect(index.caseVariants("STRASSE").map((e) => e.name)).toEqual(["stra\u00dfe"]);
     expect(index.caseVariants("k").map((e) => e.name)).toEqual(["\u212a"]);
     expect(index.caseVariants("K").map((e) => e.name)).toEqual([]);
+  });
+});
+
+// Names an ASCII name's lookups skip only when they cannot match (ascii-reach.ts): letters that
+// fold or look like ASCII (ß, the ligature fi, the Kelvin sign, Cyrillic а, ѕ, о), marks, Greek
+// and Cyrillic that cannot, accented Latin.
+// biome-ignore format: one line of pieces
+const REACH_PIECES = ["s", "S", "fi", "o", "a", "1", "l", "-", "\u00df", "\ufb01", "\u212a", "\u0430", "\u0455", "\u043e", "\u0301", "\u0308", "\u03c9", "\u03bc", "\u0434", "\u00e9", "\u1e9e"];
+const reachName = fc.tuple(namesOf(REACH_PIECES), fc.constantFrom("NFC", "NFD", "as is")).map(([n, form]) => (form === "as is" ? n : n.normalize(form)));
+
+describe("a directory's lookups for any name, ASCII or not", () => {
+  test("property: give what the plain computation over every entry gives", () => {
+    fc.assert(
+      fc.property(listingOf(reachName), fc.array(reachName, { maxLength: 6 }), fc.integer(), (entries, extra, seed) => {
+        const queries = [...entries.map((e) => e.name), ...extra, ...extra.map((n) => n.replace(/[^\x00-\x7f]/g, ""))].map((n) => n.normalize("NFC"));
+        for (const listed of bothOrders(entries, seed)) {
+          const index = indexOf(listed);
+          for (const q of queries) {
+            const nfcOf = (e: DirEntry) => e.name.normalize("NFC");
+            const fold = reference.caseFold(q);
+            expect(index.caseVariants(q)).toEqual(listed.filter((e) => reference.caseFold(e.name) === fold && nfcOf(e) !== q));
+            const key = reference.confusableKey(q);
+            const scripts = reference.scriptsOf(q);
+            const confusable = (e: DirEntry) => {
+              const theirs = reference.scriptsOf(e.name);
+              return reference.confusableKey(nfcOf(e)) === key && scripts !== "" && theirs !== "" && theirs !== scripts;
+            };
+            expect(index.confusables(q)).toEqual(listed.filter(confusable));
+          }
+        }
+      }),
+      { numRuns: 1500 },
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { err, ok, type Result } from "neverthrow";
 import type { DirEntry, TreeError, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
-import { caseFold, isAscii, nfc } from "./unicode/fold.js";
+import { mayFoldToAscii, mayKeyToAscii } from "./unicode/ascii-reach.js";
+import { caseFold, foldsToItself, isAscii, nfc } from "./unicode/fold.js";
 import { scriptsOf } from "./unicode/scripts.js";
 import { confusableKey } from "./unicode/skeleton.js";
 
@@ -97,13 +98,15 @@ function entryNamed(entries: readonly DirEntry[], name: string): DirEntry | unde
 
 // The positions of entries under their case-fold key: only the entries whose key differs from
 // their name when the names are in order (the rest are found by binary search on the key), else
-// all of them. Positions go in ascending order under each key.
-function foldIndex(entries: readonly DirEntry[], ordered: boolean): Keyed<number> {
+// all of them. Positions go in ascending order under each key. An ASCII name needs only the
+// entries whose fold may be ASCII (ASCII entries, and a few such as `straße`).
+function foldIndex(entries: readonly DirEntry[], ordered: boolean, asciiOnly: boolean): Keyed<number> {
   const map: Keyed<number> = new Map();
   for (let i = 0; i < entries.length; i += 1) {
-    const entry = entries[i] as DirEntry;
-    const key = caseFold(entry.name);
-    if (!ordered || key !== entry.name) add(map, key, i);
+    const { name } = entries[i] as DirEntry;
+    if ((ordered && foldsToItself(name)) || (asciiOnly && !mayFoldToAscii(name))) continue;
+    const key = caseFold(name);
+    if (!ordered || key !== name) add(map, key, i);
   }
   return map;
 }
@@ -134,14 +137,18 @@ function respell(entries: readonly DirEntry[], ordered: boolean): { respelled?: 
   return respelled === undefined ? { allAscii } : { respelled, allAscii };
 }
 
-// An ASCII name's letters are Latin (or it has none, and matches nothing), so for an ASCII name
-// only an entry written in some other script can match: not an ASCII one, nor one in Latin alone
-// (an accented name, say), whose skeleton is then never needed.
-function skeletonIndex(entries: readonly DirEntry[], nonAsciiOnly: boolean): Keyed<DirEntry> {
+// Which entries a skeleton index holds. An ASCII name's letters are Latin (or it has none, and
+// matches nothing), so it can match only an entry in some other script: not an ASCII one, nor one
+// in Latin alone (an accented name); and when its key is ASCII, only an entry whose key may be.
+const ANY = 0;
+const OTHER_SCRIPT = 1;
+const ASCII_KEY = 2;
+function skeletonIndex(entries: readonly DirEntry[], kind: number): Keyed<DirEntry> {
   const map: Keyed<DirEntry> = new Map();
   for (let i = 0; i < entries.length; i += 1) {
     const entry = entries[i] as DirEntry;
-    if (nonAsciiOnly && (isAscii(entry.name) || !inOtherScript(entry.name))) continue;
+    const { name } = entry;
+    if (kind !== ANY && (isAscii(name) || (kind === ASCII_KEY && !mayKeyToAscii(name)) || !inOtherScript(name))) continue;
     add(map, confusableKey(nfcName(entry)), entry);
   }
   return map;
@@ -153,9 +160,12 @@ class Index implements DirIndex {
   private readonly ordered: boolean;
   private readonly respelled: Keyed<DirEntry> | undefined;
   private readonly allAscii: boolean;
+  // Built on first use; the ASCII ones for ASCII names (byAsciiKey: those whose key is ASCII).
   private byFold: Keyed<number> | undefined;
+  private byAsciiFold: Keyed<number> | undefined;
   private bySkeleton: Keyed<DirEntry> | undefined;
-  private byNonAsciiSkeleton: Keyed<DirEntry> | undefined;
+  private byOtherScript: Keyed<DirEntry> | undefined;
+  private byAsciiKey: Keyed<DirEntry> | undefined;
 
   constructor(readonly entries: readonly DirEntry[]) {
     this.ordered = ascending(entries);
@@ -181,8 +191,8 @@ class Index implements DirIndex {
   caseVariants(name: string): readonly DirEntry[] {
     const { entries } = this;
     const key = caseFold(name);
-    this.byFold ??= foldIndex(entries, this.ordered);
-    const keyed = under(this.byFold, key);
+    const byFold = isAscii(name) ? (this.byAsciiFold ??= foldIndex(entries, this.ordered, true)) : (this.byFold ??= foldIndex(entries, this.ordered, false));
+    const keyed = under(byFold, key);
     // In order, an entry that is its own key is not in the map: it is the one spelled as the key.
     const own = this.ordered ? search(entries, key) : -1;
     const positions = own === -1 || caseFold((entries[own] as DirEntry).name) !== key ? keyed : [...keyed, own].sort((a, b) => a - b);
@@ -195,17 +205,24 @@ class Index implements DirIndex {
   }
 
   confusables(name: string): readonly DirEntry[] {
-    const nonAsciiOnly = isAscii(name);
+    const ascii = isAscii(name);
     // Most directories hold no non-ASCII name at all: then an ASCII name has nothing to match.
-    if (nonAsciiOnly && this.allAscii) return [];
-    const index = nonAsciiOnly ? (this.byNonAsciiSkeleton ??= skeletonIndex(this.entries, true)) : (this.bySkeleton ??= skeletonIndex(this.entries, false));
+    if (ascii && this.allAscii) return [];
+    const key = confusableKey(name);
+    const index = this.skeletons(ascii ? (isAscii(key) ? ASCII_KEY : OTHER_SCRIPT) : ANY);
     if (index.size === 0) return [];
     const scripts = scriptsOf(name);
     if (scripts === "") return [];
-    return under(index, confusableKey(name)).filter((e) => {
+    return under(index, key).filter((e) => {
       const theirs = scriptsOf(e.name);
       return theirs !== "" && theirs !== scripts;
     });
+  }
+
+  private skeletons(kind: number): Keyed<DirEntry> {
+    if (kind === ASCII_KEY) return (this.byAsciiKey ??= skeletonIndex(this.entries, kind));
+    if (kind === OTHER_SCRIPT) return (this.byOtherScript ??= skeletonIndex(this.entries, kind));
+    return (this.bySkeleton ??= skeletonIndex(this.entries, kind));
   }
 }
 

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Field, ParseFault } from "./faults.js";
+import { visibleBmp, wordsOf } from "./unicode/categories.js";
 import { isPrintableAscii, nfc } from "./unicode/fold.js";
 import { nfkcInert } from "./unicode/forms.js";
 import { isSingleScript } from "./unicode/scripts.js";
@@ -27,7 +28,9 @@ function compatibilityCodePoint(nfc: string): number | undefined {
  */
 export function checkCharacters(value: string, field: Field, line?: number): Result<string, ParseFault> {
   if (isPrintableAscii(value)) return ok(value);
-  if (CONTROL_OR_INVISIBLE.test(value)) {
+  // Most values are BMP characters alone, told apart code unit by code unit without a regex.
+  const bmp = visibleBmp(value);
+  if (!bmp && CONTROL_OR_INVISIBLE.test(value)) {
     const control = firstMatch(value, CONTROL);
     if (control !== undefined) return err({ code: "control-character", line, field, value, codePoint: control });
     const invisible = firstMatch(value, INVISIBLE) as number;
@@ -37,7 +40,7 @@ export function checkCharacters(value: string, field: Field, line?: number): Res
   const composed = nfc(value);
   const compat = nfkcInert(composed) ? undefined : compatibilityCodePoint(composed);
   if (compat !== undefined) return err({ code: "compatibility-character", line, field, value, codePoint: compat });
-  for (const [word] of value.matchAll(WORD)) {
+  for (const word of bmp ? wordsOf(value) : Array.from(value.matchAll(WORD), ([match]) => match)) {
     if (!isSingleScript(word)) return err({ code: "mixed-script", line, field, value, word });
   }
   return ok(composed);

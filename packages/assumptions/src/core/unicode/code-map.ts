@@ -1,15 +1,30 @@
 /**
  * A code point -> replacement string table read by code unit: `bmp[unit]` (or `astral` for a
- * surrogate pair) is an index into `values`, 0 meaning "unchanged". `flagged[index]` marks the
- * replacements the builder's `flag` picked out (those a caller must normalise after).
+ * surrogate pair) is an index into `values`, 0 meaning "unchanged". `isFlagged` tells the
+ * replacements the builder's `flag` picks out (those a caller must normalise after).
  */
 export interface CodeMap {
   readonly bmp: Uint16Array;
   readonly astral: ReadonlyMap<number, number>;
   readonly values: readonly string[];
-  readonly flagged: Uint8Array;
+  /** Per value: 0 not asked yet, then FLAGGED or PLAIN (`flag` runs on a value's first use). */
+  readonly flags: Uint8Array;
+  readonly flag: (value: string) => boolean;
   /** The length of the longest value. */
   readonly longest: number;
+}
+
+const FLAGGED = 1;
+const PLAIN = 2;
+
+/** Whether the replacement at `index` is one `flag` picks out. */
+export function isFlagged(map: CodeMap, index: number): boolean {
+  let known = map.flags[index] as number;
+  if (known === 0) {
+    known = map.flag(map.values[index] as string) ? FLAGGED : PLAIN;
+    map.flags[index] = known;
+  }
+  return known === FLAGGED;
 }
 
 /** Builds a `CodeMap` from code point -> replacement pairs (a later pair wins, as in a `Map`). */
@@ -17,15 +32,18 @@ export function codeMap(entries: ReadonlyMap<number, string>, flag: (value: stri
   const bmp = new Uint16Array(0x10000);
   const astral = new Map<number, number>();
   const values = [""];
-  const flags = [0];
+  let longest = 0;
   for (const [cp, value] of entries) {
     if (cp < 0x10000) bmp[cp] = values.length;
     else astral.set(cp, values.length);
     values.push(value);
-    flags.push(flag(value) ? 1 : 0);
+    if (value.length > longest) longest = value.length;
   }
   if (values.length > 0xffff) throw new Error("code map: too many entries for a Uint16Array index");
-  return { bmp, astral, values, flagged: Uint8Array.from(flags), longest: Math.max(...values.map((v) => v.length)) };
+  const flags = new Uint8Array(values.length);
+  // Index 0 is no replacement at all, never flagged.
+  flags[0] = PLAIN;
+  return { bmp, astral, values, flags, flag, longest };
 }
 
 /** The result of `mapCodes`: the mapped text, and whether any flagged replacement went in. */
@@ -55,7 +73,7 @@ export function mapCodes(text: string, map: CodeMap): Mapped {
     } else index = map.bmp[unit] as number;
     if (index !== 0) {
       out += text.slice(from, i) + map.values[index];
-      flagged ||= map.flagged[index] === 1;
+      flagged ||= isFlagged(map, index);
       from = next;
     }
     i = next;
@@ -91,7 +109,7 @@ function mapLong(text: string, map: CodeMap): Mapped {
       const value = map.values[index] as string;
       for (let p = 0; p < value.length; p += 1) out[k++] = value.charCodeAt(p);
       changed = true;
-      flagged ||= map.flagged[index] === 1;
+      flagged ||= isFlagged(map, index);
     }
     if (pair) i += 1;
   }

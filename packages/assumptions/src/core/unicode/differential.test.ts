@@ -1,10 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import * as reference from "../../../test/support/unicode-reference.js";
-import { mapCodes, codeMap } from "./code-map.js";
+import { codeMap, isFlagged, mapCodes } from "./code-map.js";
 import { caseFold, foldedCodes, nfc } from "./fold.js";
 import { isSingleScript, scriptsOf } from "./scripts.js";
-import { confusableKey, skeleton } from "./skeleton.js";
+import { anchorKind, confusableGroups, confusableKey, NOT, skeleton, skeletonTable } from "./skeleton.js";
+import { isStarter } from "./forms.js";
 import { skeletonIncludes } from "./skeleton-search.js";
 
 // Characters that have broken Unicode code before: NFD pieces and marks out of canonical order,
@@ -143,6 +144,18 @@ describe("skeletonIncludes", () => {
   });
 });
 
+describe("the skeleton's anchors", () => {
+  test("below U+00C0 are the units without a prototype, or whose prototype is starters that are their own NFD", () => {
+    const prototypeOf = new Map(confusableGroups().flatMap(([prototype, sources]) => [...sources].map((source) => [source, prototype] as const)));
+    const table = skeletonTable();
+    for (let unit = 0; unit < 0xc0; unit += 1) {
+      const prototype = prototypeOf.get(String.fromCharCode(unit));
+      const anchor = prototype === undefined || (prototype.normalize("NFD") === prototype && [...prototype].every(isStarter));
+      expect([unit, anchorKind(unit, table) !== NOT]).toEqual([unit, anchor]);
+    }
+  });
+});
+
 describe("code maps", () => {
   test("property: mapCodes equals the per-code-point replacement over the string iterator", () => {
     const entries = new Map<number, string>([
@@ -152,6 +165,8 @@ describe("code maps", () => {
       [0x301, ""],
     ]);
     const map = codeMap(entries, (v) => v === "");
+    // The index of "no replacement" is not flagged, though the flag would pick its "" out.
+    expect(isFlagged(map, 0)).toBe(false);
     fc.assert(
       fc.property(hardString(20), (text) => {
         const slow = [...text].map((ch) => entries.get(ch.codePointAt(0) as number) ?? ch).join("");

@@ -63,14 +63,18 @@ export function nfc(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
+/** True for ASCII without a capital letter, as most names are: its own case fold, told by one scan. */
+export function foldsToItself(text: string): boolean {
+  return !NOT_SMALL_ASCII.test(text);
+}
+
 /**
  * Full Unicode case folding (CaseFolding.txt status C + F), then NFC: the caseless key of a
  * name. `Straße` and `STRASSE` share one key; so do `K` (Kelvin sign) and `k`.
  */
 export function caseFold(text: string): string {
-  // Most names are ASCII without a capital, their own fold: one scan tells. (toLowerCase makes a
-  // new string even when nothing changes.)
-  if (!NOT_SMALL_ASCII.test(text)) return text;
+  // toLowerCase makes a new string even when nothing changes.
+  if (foldsToItself(text)) return text;
   if (isAscii(text)) return text.toLowerCase();
   const composed = nfcInert(text) ? text : text.normalize("NFC");
   const folded = mapCodes(composed, foldTable()).text;

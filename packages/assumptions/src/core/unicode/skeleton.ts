@@ -1,21 +1,42 @@
-import { type CodeMap, codeMap, mapCodes } from "./code-map.js";
+import { type CodeMap, codeMap, isFlagged, mapCodes } from "./code-map.js";
 import { CONFUSABLE_GROUPS } from "./confusables-table.js";
 import { caseFold, foldedCodes, isAscii } from "./fold.js";
 import { nfdInert, nfdInertUnit } from "./forms.js";
 
 let groups: readonly (readonly [string, string])[] | undefined;
 
-// Base-36 code points joined by `,` (the table's encoding) as the string they spell.
-function spelled(codes: string): string {
-  return String.fromCodePoint(...codes.split(",").map((code) => Number.parseInt(code, 36)));
+// `,` `:` `;` `0` `9` `a`
+const [COMMA, COLON, SEMICOLON, ZERO, NINE, SMALL_A] = [0x2c, 0x3a, 0x3b, 0x30, 0x39, 0x61] as const;
+
+// Each group of the table's encoding (base-36 code points in small letters and digits, `,`
+// between them, `:` after the prototype's, `;` between groups), read in one pass: every process
+// that meets a non-ASCII name decodes all of it.
+function eachGroup(visit: (prototype: string, sources: readonly number[]) => void): void {
+  const text = CONFUSABLE_GROUPS;
+  let codes: number[] = [];
+  let prototype = "";
+  let code = 0;
+  for (let i = 0; i <= text.length; i += 1) {
+    const c = i === text.length ? SEMICOLON : text.charCodeAt(i);
+    if (c !== COMMA && c !== COLON && c !== SEMICOLON) {
+      code = code * 36 + (c <= NINE ? c - ZERO : c - SMALL_A + 10);
+      continue;
+    }
+    codes.push(code);
+    code = 0;
+    if (c === COMMA) continue;
+    if (c === COLON) prototype = String.fromCodePoint(...codes);
+    else visit(prototype, codes);
+    codes = [];
+  }
 }
 
 /** The UTS #39 prototype groups, `[prototype, its source code points concatenated]`, decoded once. */
 export function confusableGroups(): readonly (readonly [string, string])[] {
-  groups ??= CONFUSABLE_GROUPS.split(";").map((group) => {
-    const colon = group.indexOf(":");
-    return [spelled(group.slice(0, colon)), spelled(group.slice(colon + 1))] as const;
-  });
+  if (groups) return groups;
+  const decoded: (readonly [string, string])[] = [];
+  eachGroup((prototype, sources) => decoded.push([prototype, String.fromCodePoint(...sources)]));
+  groups = decoded;
   return groups;
 }
 
@@ -49,9 +70,9 @@ export function stableStarters(text: string): boolean {
 export function skeletonTable(): SkeletonTable {
   if (table) return table;
   const entries = new Map<number, string>();
-  for (const [prototype, sources] of confusableGroups()) {
-    for (const source of sources) entries.set(source.codePointAt(0) as number, prototype);
-  }
+  eachGroup((prototype, sources) => {
+    for (const source of sources) entries.set(source, prototype);
+  });
   const t = { map: codeMap(entries, (prototype) => !stableStarters(prototype)), kinds: new Uint8Array(0x10000), ascii: [] };
   const ascii = Array.from({ length: 0x80 }, (_, unit) => {
     const kind = anchorKind(unit, t);
@@ -66,7 +87,7 @@ export function anchorKind(unit: number, { map, kinds }: SkeletonTable): number 
   let kind = kinds[unit] as number;
   if (kind === 0) {
     const index = map.bmp[unit] as number;
-    kind = !nfdInertUnit(unit) || map.flagged[index] === 1 ? NOT : index === 0 ? KEPT : STARTERS;
+    kind = !nfdInertUnit(unit) || isFlagged(map, index) ? NOT : index === 0 ? KEPT : STARTERS;
     kinds[unit] = kind;
   }
   return kind;
