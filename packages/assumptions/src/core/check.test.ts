@@ -215,6 +215,28 @@ describe("faults and cost", () => {
     },
   ];
 
+  test("a reader that waits is kept busy: reads of a small plan's rows in one directory overlap", async () => {
+    const files = Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`src/f${i}.ts`, `value ${i}\n`]));
+    const t = tree(files);
+    let reading = 0;
+    let most = 0;
+    const waiting: TreeReader = {
+      ...t,
+      read: (path, max) => {
+        reading += 1;
+        most = Math.max(most, reading);
+        return new ResultAsync(
+          Promise.resolve(t.read(path, max))
+            .then(later)
+            .finally(() => (reading -= 1)),
+        );
+      },
+    };
+    const plan = Object.keys(files).map((p, i) => `contains\t${p}\tvalue ${i}`);
+    expect((await rows(waiting, plan.join("\n"))).every(([status]) => status === "hold")).toBe(true);
+    expect(most).toBeGreaterThanOrEqual(8);
+  });
+
   test("all 4,096 case spellings of a name are explored, without running out of stack", async () => {
     const name = "abcdefghijkl";
     const spellings = Array.from({ length: 1 << name.length }, (_, bits) => [...name].map((c, i) => ((bits >> i) & 1 ? c.toUpperCase() : c)).join(""));

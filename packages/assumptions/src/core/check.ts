@@ -28,15 +28,20 @@ interface Group {
   readonly paths: string[];
 }
 
-/** Rows grouped by the directory they sit in, groups in order of first appearance, at most GROUP_ROWS each. */
+/**
+ * Rows grouped by the directory they sit in, groups in order of first appearance. A group holds at
+ * most GROUP_ROWS rows, and fewer in a small plan, so that even a plan of a few rows all in one
+ * directory keeps IN_FLIGHT groups waiting on a slow reader at once.
+ */
 function groupByDirectory(rows: readonly Assumption[]): Group[] {
+  const most = Math.max(1, Math.min(GROUP_ROWS, Math.ceil(rows.length / IN_FLIGHT)));
   const open = new Map<string, Group>();
   const groups: Group[] = [];
   for (let i = 0; i < rows.length; i += 1) {
     const path = nfc((rows[i] as Assumption).path);
     const dir = path.slice(0, Math.max(0, path.lastIndexOf("/")));
     let group = open.get(dir);
-    if (group === undefined || group.rows.length === GROUP_ROWS) {
+    if (group === undefined || group.rows.length === most) {
       group = { dir, rows: [], paths: [] };
       open.set(dir, group);
       groups.push(group);
