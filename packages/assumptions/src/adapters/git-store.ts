@@ -6,10 +6,11 @@
 // Every object's SHA-1 is checked against its id.
 import { sha1 } from "@noble/hashes/legacy";
 import { bytesToHex } from "@noble/hashes/utils";
-import { refusal } from "./git-guard.js";
+import { type GitLimits, objectFiles, refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
-import { entryHeader } from "./git-pack-guard.js";
-import { entryEnd, type ObjectDir, type PackedAt, type PackIndex } from "./git-packs.js";
+import { entryHeader, packVetter } from "./git-pack-guard.js";
+import { entryEnd, type ObjectDir, objectDir, type PackedAt, type PackIndex } from "./git-packs.js";
+import type { GitFs } from "./git-repo.js";
 import { inflatePeek } from "./git-peek.js";
 import { joinTree } from "./tree-error.js";
 
@@ -172,4 +173,14 @@ export function objectReader(parts: StoreParts): ObjectReader {
     return object;
   };
   return read;
+}
+
+/** The default limits of a store: objects up to 64 MiB (the gate's bound on one file), files up to 2 GiB - 1 (the most isomorphic-git reads whole). */
+export const DEFAULT_LIMITS: GitLimits = { maxObjectBytes: 64 * 1024 * 1024, maxFileBytes: 2 ** 31 - 1 };
+
+/** The object reader of the object directory `objects`, its files read through `fs` under the guard of `limits`. */
+export function openStore(fs: GitFs, objects: string, limits: GitLimits): ObjectReader {
+  const files = objectFiles(fs, limits);
+  const dir = objectDir(files, objects);
+  return objectReader({ dir, readFile: files.readFile, vet: packVetter(dir, limits.maxObjectBytes).vetPacked });
 }
