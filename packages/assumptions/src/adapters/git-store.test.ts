@@ -133,15 +133,19 @@ describe("the pieces", () => {
   test("parseTree: modes as isomorphic-git spells them, code-point order, unsafe names refused", () => {
     const oid = Buffer.alloc(20, 0xab);
     const entry = (mode: string, name: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), oid]);
-    const entries = parseTree(Buffer.concat([entry("100644", "b"), entry("40000", "a"), entry("120000", "\u{1F600}"), entry("100644", "\uFF21")]));
+    const tree = "cd".repeat(20);
+    // Written in git's order (a tree's name as if it ended in "/"), listed in code-point order.
+    const written = [entry("100644", "a.b"), entry("40000", "a"), entry("100644", "b"), entry("100644", "\uFF21"), entry("120000", "\u{1F600}")];
+    const entries = parseTree(Buffer.concat(written), tree);
     expect(entries.map((e) => [e.mode, e.path, e.type])).toEqual([
       ["040000", "a", "tree"],
+      ["100644", "a.b", "blob"],
       ["100644", "b", "blob"],
       ["100644", "\uFF21", "blob"],
       ["120000", "\u{1F600}", "blob"],
     ]);
     expect(entries[0]?.oid).toBe("ab".repeat(20));
-    for (const bad of [".git", ".GIT. ", "git~1", "..", "a\\b", ".g\u200Cit"]) expect(() => parseTree(entry("100644", bad))).toThrow(/unsafe/);
-    expect(() => parseTree(entry("100600", "x"))).toThrow(/Unexpected GitTree entry mode: 100600/);
+    for (const bad of [".git", ".GIT. ", "git~1", "..", "a\\b", ".g\u200Cit"]) expect(() => parseTree(entry("100644", bad), tree)).toThrow(/unsafe/);
+    expect(() => parseTree(entry("100600", "x"), tree)).toThrow(/Unexpected GitTree entry mode: 100600/);
   });
 });

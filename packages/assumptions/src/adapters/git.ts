@@ -60,7 +60,7 @@ function objectsOf(load: ObjectReader, gitdir: string): GitObjects {
     entries: (oid, path) => {
       const known = trees.get(oid);
       if (known !== undefined) return known;
-      const got = call(path, oid, gitdir, () => typed(oid, "tree").then(parseTree)).map((entries) => {
+      const got = call(path, oid, gitdir, () => typed(oid, "tree").then((content) => parseTree(content, oid))).map((entries) => {
         read.set(oid, entries);
         return entries;
       });
