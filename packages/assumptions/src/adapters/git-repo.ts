@@ -5,6 +5,7 @@ import { resolveRef } from "isomorphic-git";
 import type { PromiseFsClient } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeError } from "../tree.js";
+import { formatProblem } from "./git-format.js";
 import { isRefusal } from "./git-guard.js";
 import { errorCode, errorWords, joinTree, treeError } from "./tree-error.js";
 
@@ -89,14 +90,25 @@ function gitdirOf(fs: GitFs, dir: string): ResultAsync<string, TreeError> {
   });
 }
 
-/** Finds the worktree gitdir (from a `.git` directory or a `.git` file) and its common dir. */
+/** Refuses, naming it and why, a repository whose format gitTree does not read (see git-format.ts). */
+function readable(fs: GitFs, layout: RepoLayout): ResultAsync<RepoLayout, TreeError> {
+  const at = (path: string) => readText(fs, joinTree(layout.commondir, path));
+  return ResultAsync.combine([at("config"), at("objects/info/alternates")]).andThen(([config, alternates]) => {
+    const problem = formatProblem(layout.commondir, config, alternates);
+    return problem === undefined ? okAsync(layout) : errAsync(treeError("tree-io", "", problem));
+  });
+}
+
+/** Finds the worktree gitdir (from a `.git` directory or a `.git` file) and its common dir; refuses a format gitTree does not read. */
 export function locateRepository(fs: GitFs, dir: string): ResultAsync<RepoLayout, TreeError> {
-  return gitdirOf(fs, dir).andThen((gitdir) =>
-    readText(fs, joinTree(gitdir, "commondir")).map((common) => ({
-      gitdir,
-      commondir: common === undefined || common.trim() === "" ? gitdir : against(gitdir, common.trim()),
-    })),
-  );
+  return gitdirOf(fs, dir)
+    .andThen((gitdir) =>
+      readText(fs, joinTree(gitdir, "commondir")).map((common) => ({
+        gitdir,
+        commondir: common === undefined || common.trim() === "" ? gitdir : against(gitdir, common.trim()),
+      })),
+    )
+    .andThen((layout) => readable(fs, layout));
 }
 
 /** Looks a name up through isomorphic-git in the common dir; `undefined` when no ref has it. */
