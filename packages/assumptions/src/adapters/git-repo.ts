@@ -1,12 +1,12 @@
-// Where a repository's objects, refs and HEAD live, and which object a ref name names. isomorphic-git
-// reads objects and refs; the linked-worktree layout (a `.git` file, `commondir`, a per-worktree
-// HEAD) is resolved here because isomorphic-git does not resolve it itself.
-import { resolveRef } from "isomorphic-git";
+// Where a repository's objects, refs and HEAD live, and which object a ref name names (refs read
+// by git-refs.ts); the linked-worktree layout (a `.git` file, `commondir`, a per-worktree HEAD) is
+// resolved here, and a repository format gitTree does not read is refused (git-format.ts).
 import type { PromiseFsClient } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeError } from "../tree.js";
 import { formatProblem } from "./git-format.js";
 import { isRefusal } from "./git-guard.js";
+import { BrokenRef, lookUpRef, type ReadRef } from "./git-refs.js";
 import { errorCode, errorWords, joinTree, treeError } from "./tree-error.js";
 
 /** A filesystem isomorphic-git can use (node:fs, a memfs `fs`), typed for the one call made here. */
@@ -111,12 +111,20 @@ export function locateRepository(fs: GitFs, dir: string): ResultAsync<RepoLayout
     .andThen((layout) => readable(fs, layout));
 }
 
-/** Looks a name up through isomorphic-git in the common dir; `undefined` when no ref has it. */
+/** Looks a name up in the common dir as git does (git-refs.ts); `undefined` when no ref has it. */
 function lookUp(fs: GitFs, layout: RepoLayout, name: string): ResultAsync<string | undefined, TreeError> {
   if (OID.test(name)) return okAsync(name);
-  return unlessMissing(
-    () => resolveRef({ fs, gitdir: layout.commondir, ref: name }),
-    (e) => treeError("tree-io", "", `resolving "${name}": ${errorCode(e)}`),
+  const read: ReadRef = (path) =>
+    fs.promises.readFile(path).then(
+      (raw) => (typeof raw === "string" ? raw : new TextDecoder().decode(raw)),
+      (e: unknown) => {
+        if (missing(e) || errorCode(e) === "EISDIR") return undefined;
+        throw e;
+      },
+    );
+  return gitCall(
+    () => lookUpRef(read, layout.commondir, name),
+    (e) => treeError("tree-io", "", e instanceof BrokenRef ? e.message : `resolving "${name}": ${errorCode(e)}`),
   );
 }
 

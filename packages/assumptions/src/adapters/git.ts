@@ -100,7 +100,7 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
 
 /**
  * A TreeReader over one commit of a git repository, read from its object store without a
- * checkout (the ref resolved through isomorphic-git, trees and blobs read by `git-store.ts`):
+ * checkout (refs read by `git-refs.ts`, every object read and checked against its id by `git-store.ts`):
  * `HEAD` (of the worktree at `dir`, linked worktrees included) or a sibling's branch.
  * Modes give types: 040000 directory, 100644/100755 file, 120000 symlink, 160000 gitlink → other.
  * The ref (`HEAD~2^2`, `main~1`, an abbreviated id, …) is resolved once, on first use; a ref that
