@@ -9,6 +9,7 @@ import { applyDelta } from "./git-store.js";
 import { parseTree } from "./git-tree.js";
 import type { GitFs } from "./git-repo.js";
 import { gitTree } from "./git.js";
+import { declaring, repackByHand } from "../../test/support/pack-fixture.js";
 import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
 
 /** A repository with `versions` commits, each editing every file a little, so packing makes delta chains. */
@@ -101,6 +102,19 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
     const got = await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 100);
     expect(got._unsafeUnwrapErr().message).toMatch(new RegExp(`the git object ${oid} in .* is corrupt: InternalError: SHA check failed`));
   });
+  test("a packed entry that inflates to fewer bytes than its header declares is a fault (git: corrupt), not its bytes", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "hello\n" }, links: {} });
+    const oid = git(dir, "rev-parse", "HEAD:a.txt");
+    const pack = repackByHand(dir, { [oid]: declaring(11) });
+    expect(() => execFileSync("git", ["-C", dir, "cat-file", "-p", oid], { stdio: "ignore" })).toThrow();
+    const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 100))._unsafeUnwrapErr();
+    expect(got.message).toMatch(
+      new RegExp(
+        `^cannot read "a.txt": the git object ${oid} in .* is corrupt: InternalError: the entry at offset \\d+ of ${pack} inflates to 6 of the 11 bytes it declares$`,
+      ),
+    );
+  });
 });
 
 describe("the pieces", () => {
@@ -128,6 +142,10 @@ describe("the pieces", () => {
     expect(Buffer.from(applyDelta(delta, base)).toString()).toBe("2345xyz");
     expect(() => applyDelta(Buffer.from([10, 4, 0x80 | 0x01 | 0x10, 8, 4]), base)).toThrow(/copies past its base/);
     expect(() => applyDelta(Buffer.from([9, 1, 1, 0x41]), base)).toThrow(/base size does not match/);
+    // A copy whose offset byte is cut off (read as 0, as git reads it) copies 0x10000 bytes: git
+    // says "delta replay has gone wild" as the delta ran past its end.
+    const big = new Uint8Array(0x10000).fill(7);
+    expect(() => applyDelta(Buffer.from([0x80, 0x80, 4, 0x80, 0x80, 4, 0x81]), big)).toThrow(/runs past its end/);
   });
 
   test("parseTree: modes as isomorphic-git spells them, code-point order, unsafe names refused", () => {

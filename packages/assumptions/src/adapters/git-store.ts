@@ -69,7 +69,7 @@ function varint(delta: Uint8Array, at: { p: number }): number {
   }
 }
 
-/** Applies a git delta to `base`; every copy must lie inside the base and the result must be its declared size. */
+/** Applies a git delta to `base`; every copy must lie inside the base and the delta, and the result must be its declared size. */
 export function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
   const at = { p: 0 };
   if (varint(delta, at) !== base.length) throw gitError("InternalError", "a delta's base size does not match its base");
@@ -93,6 +93,7 @@ export function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
       at.p += op;
     }
   }
+  if (at.p > delta.length) throw gitError("InternalError", "a delta's last copy runs past its end");
   if (n !== out.length) throw gitError("InternalError", `a delta builds ${n} of the ${out.length} bytes it declares`);
   return out;
 }
@@ -140,6 +141,8 @@ export function objectReader(parts: StoreParts): ObjectReader {
     if (head === undefined) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} has no valid header`);
     const body = await inflateExactly(pack.subarray(head.data, entryEnd(ix, at, pack)), head.size);
     if (!(body instanceof Uint8Array)) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} does not inflate to its size`);
+    if (body.length !== head.size)
+      throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} inflates to ${body.length} of the ${head.size} bytes it declares`);
     if (head.base === undefined) return { type: TYPES[head.type] as ObjectType, content: body };
     const base = typeof head.base === "number" ? await baseAt(ix, head.base) : await read(head.base);
     return { type: base.type, content: applyDelta(body, base.content) };
