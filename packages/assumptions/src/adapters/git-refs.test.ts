@@ -62,6 +62,20 @@ describe("broken refs are refused, never read as another name", () => {
   });
 });
 
+describe("HEAD", () => {
+  test("a HEAD pointing outside refs/ is refused, never looked up as a name or read as a file", async () => {
+    const { dir, c1 } = await repo();
+    nodeFs.writeFileSync(join(dir, "outside"), `${c1}\n`);
+    for (const head of ["ref: ../outside", "ref: v1"]) {
+      nodeFs.writeFileSync(join(dir, ".git/HEAD"), `${head}\n`);
+      expect(() => execFileSync("git", ["-C", dir, "rev-parse", "HEAD"], { stdio: "ignore" })).toThrow();
+      const got = await fault(dir, "HEAD");
+      expect(got.code, head).toBe("tree-io");
+      expect(got.message).toBe(`cannot read the tree root: ${join(dir, ".git", "HEAD")} is broken: ${JSON.stringify(head.slice(5))} is not a ref under refs/`);
+    }
+  });
+});
+
 describe("refs git reads are read the same", () => {
   test("an id with trailing text after a space, upper-case hex, a symbolic ref, packed and peeled lines", async () => {
     const { dir, c1, c2 } = await repo();

@@ -18,7 +18,7 @@ const PACKED = /^([0-9a-f]{40}) (refs\/\S+)$/;
 const MAX_DEPTH = 5;
 
 /** A symbolic ref's target git accepts: a ref name under refs/, or a one-level name in capitals (HEAD, ORIG_HEAD). */
-function symrefTarget(target: string): boolean {
+export function symrefTarget(target: string): boolean {
   return refName(target) && !/[~^]/.test(target) && (target.startsWith("refs/") || /^[A-Z_]+$/.test(target));
 }
 
@@ -39,8 +39,9 @@ function packedRefs(text: string | undefined, file: string): Map<string, string>
 /**
  * The object id the ref `name` (no suffixes) names in the common dir `commondir`, or `undefined`
  * when no ref has that name; a broken ref or packed-refs file rejects with a `BrokenRef` naming it.
+ * `exactly`: `name` is a full ref name (a symbolic ref's target), looked up as it is.
  */
-export async function lookUpRef(read: ReadRef, commondir: string, name: string): Promise<string | undefined> {
+export async function lookUpRef(read: ReadRef, commondir: string, name: string, exactly = false): Promise<string | undefined> {
   let packed: Map<string, string> | undefined;
   const exact = async (ref: string, depth: number): Promise<string | undefined> => {
     const text = await read(`${commondir}/${ref}`);
@@ -57,7 +58,7 @@ export async function lookUpRef(read: ReadRef, commondir: string, name: string):
     if (depth >= MAX_DEPTH) throw broken(`its symbolic refs go on for more than ${MAX_DEPTH}`);
     return exact(target, depth + 1);
   };
-  const candidates = [...RULES.map((r) => r + name), `refs/remotes/${name}/HEAD`];
+  const candidates = exactly ? [name] : [...RULES.map((r) => r + name), `refs/remotes/${name}/HEAD`];
   for (const ref of candidates) {
     const got = await exact(ref, 0).catch((e: unknown) => {
       if (e instanceof BrokenRef && !ref.includes("/")) return undefined;

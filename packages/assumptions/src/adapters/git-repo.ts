@@ -6,7 +6,7 @@ import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeError } from "../tree.js";
 import { formatProblem } from "./git-format.js";
 import { isRefusal } from "./git-guard.js";
-import { BrokenRef, lookUpRef, type ReadRef } from "./git-refs.js";
+import { BrokenRef, lookUpRef, type ReadRef, symrefTarget } from "./git-refs.js";
 import { errorCode, errorWords, joinTree, treeError } from "./tree-error.js";
 
 /** A filesystem isomorphic-git can use (node:fs, a memfs `fs`), typed for the one call made here. */
@@ -111,8 +111,8 @@ export function locateRepository(fs: GitFs, dir: string): ResultAsync<RepoLayout
     .andThen((layout) => readable(fs, layout));
 }
 
-/** Looks a name up in the common dir as git does (git-refs.ts); `undefined` when no ref has it. */
-function lookUp(fs: GitFs, layout: RepoLayout, name: string): ResultAsync<string | undefined, TreeError> {
+/** Looks a name up in the common dir as git does (git-refs.ts; `exactly`: a full name as it is); `undefined` when no ref has it. */
+function lookUp(fs: GitFs, layout: RepoLayout, name: string, exactly = false): ResultAsync<string | undefined, TreeError> {
   if (OID.test(name)) return okAsync(name);
   const read: ReadRef = (path) =>
     fs.promises.readFile(path).then(
@@ -123,7 +123,7 @@ function lookUp(fs: GitFs, layout: RepoLayout, name: string): ResultAsync<string
       },
     );
   return gitCall(
-    () => lookUpRef(read, layout.commondir, name),
+    () => lookUpRef(read, layout.commondir, name, exactly),
     (e) => treeError("tree-io", "", e instanceof BrokenRef ? e.message : `resolving "${name}": ${errorCode(e)}`),
   );
 }
@@ -131,14 +131,20 @@ function lookUp(fs: GitFs, layout: RepoLayout, name: string): ResultAsync<string
 /**
  * The object id a ref name (no suffixes) names, or `undefined` when none does. `HEAD` is read from
  * the worktree's own gitdir (a linked worktree has its own HEAD); every other ref, and the branch
- * HEAD points at, from the common dir. A 40-hex id is returned as it is.
+ * HEAD points at (a full name under refs/, else HEAD is broken), from the common dir. A 40-hex id
+ * is returned as it is.
  */
 export function resolveName(fs: GitFs, layout: RepoLayout, name: string): ResultAsync<string | undefined, TreeError> {
   if (name !== "HEAD") return lookUp(fs, layout, name);
-  return readText(fs, joinTree(layout.gitdir, "HEAD")).andThen((head) => {
+  const path = joinTree(layout.gitdir, "HEAD");
+  return readText(fs, path).andThen((head) => {
     const text = head?.trim() ?? "";
-    const symbolic = /^ref: *(\S+)$/.exec(text);
-    if (symbolic?.[1]) return lookUp(fs, layout, symbolic[1]);
-    return okAsync(OID.test(text) ? text : undefined);
+    const target = /^ref:\s*(\S+)$/.exec(text)?.[1];
+    if (target === undefined) return okAsync(OID.test(text) ? text : undefined);
+    // git takes a HEAD pointing anywhere but under refs/ for no repository at all.
+    if (!target.startsWith("refs/") || !symrefTarget(target)) {
+      return errAsync(treeError("tree-io", "", `${path} is broken: ${JSON.stringify(target)} is not a ref under refs/`));
+    }
+    return lookUp(fs, layout, target, true);
   });
 }
