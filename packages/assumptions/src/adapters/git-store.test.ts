@@ -117,6 +117,28 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
   });
 });
 
+describe("delta chains that never reach a base are refused, not followed", () => {
+  /** A delta (base size, result size, one insert) that turns any 6-byte base into `hello\n`. */
+  const delta = deflateSync(Buffer.from([6, 6, 6, ...Buffer.from("hello\n")]));
+
+  test.each([
+    [
+      "an offset delta whose base is itself (offset 0 back)",
+      (_a: string, _b: string) => ({ size: 9, type: 6, data: Buffer.concat([Buffer.from([0]), delta]) }),
+    ],
+    ["two ref deltas, each the other's base", (_a: string, b: string) => ({ size: 9, type: 7, data: Buffer.concat([Buffer.from(b, "hex"), delta]) })],
+  ])("%s", async (_, write) => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "hello\n", "b.txt": "other\n" }, links: {} });
+    const a = git(dir, "rev-parse", "HEAD:a.txt");
+    const b = git(dir, "rev-parse", "HEAD:b.txt");
+    const pack = repackByHand(dir, { [a]: () => write(a, b), [b]: () => write(b, a) });
+    const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 100))._unsafeUnwrapErr();
+    expect(got.code).toBe("tree-io");
+    expect(got.message).toMatch(new RegExp(`^cannot read "a.txt": the git object [0-9a-f]{40} in ${pack} is refused: its delta chain is longer than 64$`));
+  });
+});
+
 describe("the pieces", () => {
   test("inflatePeek: any deflated bytes come back whole, or cut at max; a cut stream is corrupt", () => {
     fc.assert(

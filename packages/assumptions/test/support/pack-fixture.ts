@@ -9,10 +9,15 @@ import { deflateSync } from "node:zlib";
 
 const TYPE_CODES: Record<string, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 
-/** One pack entry as written: the size its header declares and the bytes that follow it. */
+/**
+ * One pack entry as written: the size its header declares and the bytes that follow it; `type`,
+ * the pack type number, when it is not the object's own (6: an offset delta, 7: a ref delta, whose
+ * base offset or id then leads `data`).
+ */
 export interface Entry {
   readonly size: number;
   readonly data: Buffer;
+  readonly type?: number;
 }
 
 /** Writes one object's entry from its real content (the default: the true size, deflated). */
@@ -103,8 +108,8 @@ export function repackByHand(dir: string, lies: Record<string, EntryWriter> = {}
   let offset = 12;
   const entries: { oid: string; offset: number; crc: number }[] = [];
   for (const { oid, type, content } of objects) {
-    const { size, data } = (lies[oid] ?? declaring(content.length))(content);
-    const raw = Buffer.concat([entryHeader(TYPE_CODES[type] ?? 0, size), data]);
+    const written = (lies[oid] ?? declaring(content.length))(content);
+    const raw = Buffer.concat([entryHeader(written.type ?? TYPE_CODES[type] ?? 0, written.size), written.data]);
     entries.push({ oid, offset, crc: crc32(raw) });
     parts.push(raw);
     offset += raw.length;
