@@ -72,20 +72,28 @@ describe("trees git refuses or reads otherwise are faults naming the tree", () =
 
 describe("every tree git writes reads back as git lists it", () => {
   const names = fc.stringMatching(/^[a-c.\-_0 é]{1,4}$/).filter((n) => !/^[. ]*$/.test(n) && !/^\.git/i.test(n));
-  test("names of a few characters around '.', '-', '/' and '0' in git's order, files and trees mixed", async () => {
+  test("names of a few characters around '.', '-', '/' and '0' in git's order: files, links, trees and gitlinks mixed", async () => {
     const dir = join(await scratchDir(), "r");
     commitSpec(dir, { files: { "a.txt": "a\n" }, links: {} });
     const blob = git(dir, "rev-parse", "HEAD:a.txt");
-    const sub = git(dir, "rev-parse", "HEAD^{tree}");
+    const kinds: Record<string, string> = {
+      "100644": `blob ${blob}`,
+      "120000": `blob ${blob}`,
+      "040000": `tree ${git(dir, "rev-parse", "HEAD^{tree}")}`,
+      "160000": `commit ${git(dir, "rev-parse", "HEAD")}`,
+    };
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.tuple(names, fc.boolean()), { minLength: 1, maxLength: 8, selector: ([n]) => n }), async (rows) => {
-        const input = rows.map(([n, isTree]) => (isTree ? `040000 tree ${sub}\t${n}` : `100644 blob ${blob}\t${n}`)).join("\n");
-        const tree = execFileSync("git", ["-C", dir, "mktree"], { input: `${input}\n`, encoding: "utf8" }).trim();
-        const content = execFileSync("git", ["-C", dir, "cat-file", "tree", tree]);
-        const listed = parseTree(content, tree).map((e) => `${e.mode} ${e.path}`);
-        const sorted = [...rows].sort(([a], [b]) => (a < b ? -1 : 1));
-        expect(listed).toEqual(sorted.map(([n, isTree]) => `${isTree ? "040000" : "100644"} ${n}`));
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.tuple(names, fc.constantFrom(...Object.keys(kinds))), { minLength: 1, maxLength: 8, selector: ([n]) => n }),
+        async (rows) => {
+          const input = rows.map(([n, mode]) => `${mode} ${kinds[mode]}\t${n}`).join("\n");
+          const tree = execFileSync("git", ["-C", dir, "mktree"], { input: `${input}\n`, encoding: "utf8" }).trim();
+          const content = execFileSync("git", ["-C", dir, "cat-file", "tree", tree]);
+          const listed = parseTree(content, tree).map((e) => `${e.mode} ${e.path}`);
+          const sorted = [...rows].sort(([a], [b]) => (a < b ? -1 : 1));
+          expect(listed).toEqual(sorted.map(([n, mode]) => `${mode} ${n}`));
+        },
+      ),
       { numRuns: 40 },
     );
   });
