@@ -58,6 +58,25 @@ describe("repository formats gitTree does not read are refused, naming the repos
     );
   });
 
+  test("replacement objects (refs/replace, loose or packed) and grafts, which git applies to every read", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "a\n" }, links: {} });
+    const other = execFileSync("git", ["-C", dir, "hash-object", "-w", "--stdin"], { input: "replaced\n", encoding: "utf8" }).trim();
+    git(dir, "replace", git(dir, "rev-parse", "HEAD:a.txt"), other);
+    expect(git(dir, "show", "HEAD:a.txt")).toBe("replaced");
+    const said = `cannot read the tree root: ${join(dir, ".git")} replaces objects (refs/replace/ or info/grafts), which git applies to every read and gitTree does not`;
+    expect((await rootOf(dir))._unsafeUnwrapErr().message).toBe(said);
+    git(dir, "pack-refs", "--all");
+    expect(nodeFs.readdirSync(join(dir, ".git/refs/replace"))).toEqual([]);
+    expect((await rootOf(dir))._unsafeUnwrapErr().message).toBe(said);
+    const packed = join(dir, ".git/packed-refs");
+    nodeFs.writeFileSync(packed, nodeFs.readFileSync(packed, "utf8").replace(/^.* refs\/replace\/.*\n/m, ""));
+    expect((await rootOf(dir))._unsafeUnwrap().map((e) => e.name)).toEqual(["a.txt"]);
+    nodeFs.mkdirSync(join(dir, ".git/info"), { recursive: true });
+    nodeFs.writeFileSync(join(dir, ".git/info/grafts"), `${git(dir, "rev-parse", "HEAD")}\n`);
+    expect((await rootOf(dir))._unsafeUnwrapErr().message).toBe(said);
+  });
+
   test("a partial clone is read; a blob it lacks is a missing object, never an absent file", async () => {
     const src = join(await scratchDir(), "s");
     commitSpec(src, { files: { "a.txt": "a\n", "d/b.txt": "b\n" }, links: {} });
@@ -87,10 +106,11 @@ test("formatProblem: any config and alternates text gives a sentence naming the 
   );
   fc.assert(
     fc.property(fc.option(text, { nil: undefined }), fc.option(text, { nil: undefined }), (config, alternates) => {
-      const problem = formatProblem("/repo/.git", config, alternates);
+      const problem = formatProblem("/repo/.git", { config, alternates, packedRefs: undefined, grafts: undefined, replaceRefs: [] });
       expect(problem === undefined || problem.startsWith("/repo/.git ")).toBe(true);
     }),
   );
-  expect(formatProblem("/r", "[extensions]\n\tobjectFormat = sha1\n[core]\n\trepositoryformatversion = 1", "")).toBeUndefined();
-  expect(formatProblem("/r", "[extensions] objectformat = SHA256", undefined)).toContain("sha256 repository");
+  const none = { alternates: "", packedRefs: undefined, grafts: undefined, replaceRefs: [] };
+  expect(formatProblem("/r", { ...none, config: "[extensions]\n\tobjectFormat = sha1\n[core]\n\trepositoryformatversion = 1" })).toBeUndefined();
+  expect(formatProblem("/r", { ...none, config: "[extensions] objectformat = SHA256" })).toContain("sha256 repository");
 });

@@ -1,7 +1,8 @@
 // The repository formats gitTree reads: SHA-1 objects, format version 0 or 1 with only the
 // extensions that change nothing for a reader of objects and refs, and no alternates (objects
-// borrowed from another repository, which the object store does not look in). Anything else is
-// refused up front, saying why, rather than read as missing objects or a ref not found.
+// borrowed from another repository, which the object store does not look in), no replacement
+// objects or grafts (which git applies to every read). Anything else is refused up front, saying
+// why, rather than read as missing objects, a ref not found, or objects git would not show.
 
 /** Extensions git knows that a reader of one commit may ignore (a partial clone's missing objects are faults when met). */
 const HARMLESS = new Set(["noop", "preciousobjects", "partialclone", "worktreeconfig"]);
@@ -32,11 +33,24 @@ function formatOf(config: string): { version: string; extensions: Map<string, st
   return { version, extensions };
 }
 
+/** What of a repository decides whether gitTree reads it; a text is `undefined` where its file is absent. */
+export interface RepoFormatFiles {
+  readonly config: string | undefined;
+  readonly alternates: string | undefined;
+  readonly packedRefs: string | undefined;
+  readonly grafts: string | undefined;
+  /** The names in `refs/replace/` (none when it is absent). */
+  readonly replaceRefs: readonly string[];
+}
+
+const meaningful = (text: string | undefined) => text?.split("\n").some((l) => l.trim() !== "" && !l.startsWith("#")) === true;
+
 /**
- * Why gitTree does not read the repository whose common dir is `where`, from its `config` and
- * `objects/info/alternates` texts (`undefined` when absent); `undefined` when it reads it.
+ * Why gitTree does not read the repository whose common dir is `where`, from its files;
+ * `undefined` when it reads it.
  */
-export function formatProblem(where: string, config: string | undefined, alternates: string | undefined): string | undefined {
+export function formatProblem(where: string, files: RepoFormatFiles): string | undefined {
+  const { config, alternates } = files;
   const { version, extensions } = formatOf(config ?? "");
   const objects = extensions.get("objectformat") ?? "sha1";
   if (objects !== "sha1") return `${where} is a ${objects} repository (extensions.objectformat); gitTree reads SHA-1 repositories only`;
@@ -45,8 +59,9 @@ export function formatProblem(where: string, config: string | undefined, alterna
     const known = HARMLESS.has(name) || (name === "objectformat" && value === "sha1") || (name === "refstorage" && value === "files");
     if (version === "1" && !known) return `${where} uses the repository extension "${name}", which gitTree does not read`;
   }
-  if (alternates?.split("\n").some((l) => l.trim() !== "" && !l.startsWith("#"))) {
-    return `${where} borrows objects from other repositories (objects/info/alternates), which gitTree does not read`;
+  if (meaningful(alternates)) return `${where} borrows objects from other repositories (objects/info/alternates), which gitTree does not read`;
+  if (files.replaceRefs.length > 0 || meaningful(files.grafts) || / refs\/replace\//.test(files.packedRefs ?? "")) {
+    return `${where} replaces objects (refs/replace/ or info/grafts), which git applies to every read and gitTree does not`;
   }
   return undefined;
 }

@@ -93,10 +93,17 @@ function gitdirOf(fs: GitFs, dir: string): ResultAsync<string, TreeError> {
 /** Refuses, naming it and why, a repository whose format gitTree does not read (see git-format.ts). */
 function readable(fs: GitFs, layout: RepoLayout): ResultAsync<RepoLayout, TreeError> {
   const at = (path: string) => readText(fs, joinTree(layout.commondir, path));
-  return ResultAsync.combine([at("config"), at("objects/info/alternates")]).andThen(([config, alternates]) => {
-    const problem = formatProblem(layout.commondir, config, alternates);
-    return problem === undefined ? okAsync(layout) : errAsync(treeError("tree-io", "", problem));
-  });
+  const replace = joinTree(layout.commondir, "refs/replace");
+  const replaceRefs = unlessMissing(
+    () => fs.promises.readdir(replace),
+    (e) => treeError("tree-io", "", `${replace}: ${errorCode(e)}`),
+  );
+  return ResultAsync.combine([at("config"), at("objects/info/alternates"), at("packed-refs"), at("info/grafts"), replaceRefs]).andThen(
+    ([config, alternates, packedRefs, grafts, replaced]) => {
+      const problem = formatProblem(layout.commondir, { config, alternates, packedRefs, grafts, replaceRefs: replaced ?? [] });
+      return problem === undefined ? okAsync(layout) : errAsync(treeError("tree-io", "", problem));
+    },
+  );
 }
 
 /** Finds the worktree gitdir (from a `.git` directory or a `.git` file) and its common dir; refuses a format gitTree does not read. */
