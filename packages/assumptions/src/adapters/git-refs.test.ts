@@ -76,6 +76,17 @@ describe("HEAD", () => {
   });
 });
 
+describe("shallow commits", () => {
+  test("a commit listed in .git/shallow has no parents, as git reads it, even where its parent is in the store", async () => {
+    const { dir, c2 } = await repo();
+    nodeFs.writeFileSync(join(dir, ".git/shallow"), `${c2}\n`);
+    expect(gitNames(dir, "HEAD~1")).toBeUndefined();
+    expect(await rootNames(dir, "HEAD")).toEqual(["a.txt", "b.txt"]);
+    expect((await fault(dir, "HEAD~1")).message).toBe(`git ref "HEAD~1" walks past the root commit ${c2}, which has no parent`);
+    expect(await rootNames(dir, "v1")).toEqual(["a.txt"]);
+  });
+});
+
 describe("refs git reads are read the same", () => {
   test("an id with trailing text after a space, upper-case hex, a symbolic ref, packed and peeled lines", async () => {
     const { dir, c1, c2 } = await repo();

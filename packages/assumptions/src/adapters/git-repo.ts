@@ -155,3 +155,13 @@ export function resolveName(fs: GitFs, layout: RepoLayout, name: string): Result
     return lookUp(fs, layout, target, true);
   });
 }
+
+/** The commits `shallow` lists (git reads them as having no parents); a line that is no object id is a tree-io naming the file. */
+export function shallowCommits(fs: GitFs, layout: RepoLayout): ResultAsync<ReadonlySet<string>, TreeError> {
+  const path = joinTree(layout.commondir, "shallow");
+  return readText(fs, path).andThen((text) => {
+    const lines = (text ?? "").split("\n").filter((l) => l !== "");
+    const bad = lines.find((l) => !OID.test(l));
+    return bad === undefined ? okAsync(new Set(lines)) : errAsync(treeError("tree-io", "", `${path} has a line that is no object id: ${JSON.stringify(bad)}`));
+  });
+}

@@ -4,7 +4,7 @@ import { expandOid } from "isomorphic-git";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { TreeError } from "../tree.js";
 import { peel } from "./git-commit.js";
-import { type GitFs, gitCall, objectProblem, type RepoLayout, resolveName } from "./git-repo.js";
+import { type GitFs, gitCall, objectProblem, type RepoLayout, resolveName, shallowCommits } from "./git-repo.js";
 import { parseRev, type RefProblem, refError, type Rev, type RevStep } from "./git-rev.js";
 import { DEFAULT_LIMITS, type ObjectReader, openStore } from "./git-store.js";
 import { errorCode, errorWords, joinTree, treeError } from "./tree-error.js";
@@ -20,6 +20,8 @@ export interface Lookup {
   readonly ref: string;
   readonly cache: object;
   readonly read: ObjectReader;
+  /** The commits of a shallow clone's boundary (`shallow`), read as having no parents; read by `resolveCommit`. */
+  readonly shallow?: ReadonlySet<string>;
 }
 
 /** A commit, its root tree and its parents, in the order the commit lists them. */
@@ -93,7 +95,7 @@ async function commitAt(at: Lookup, start: string, named: boolean): Promise<Resu
     const read = await objectAt(at, oid, named && peeled === 0);
     if (read.isErr()) return err(read.error);
     const o = read.value;
-    if (o.type === "commit") return ok({ oid, tree: o.tree, parents: o.parents });
+    if (o.type === "commit") return ok({ oid, tree: o.tree, parents: at.shallow?.has(oid) === true ? [] : o.parents });
     if (o.type !== "tag") return err(refError(at.ref, { kind: "not-a-commit", type: o.type }));
     oid = o.target;
   }
@@ -134,16 +136,16 @@ async function applySteps(at: Lookup, start: Commit, steps: readonly RevStep[]):
 /**
  * The commit `ref` names in the repository, as `git rev-parse REF^{commit}` would give it, for
  * the syntax `parseRev` accepts, with its root tree; every object on the way (tags peeled,
- * parents walked) is read through `at.read`. Any other outcome is a `TreeError`.
+ * parents walked, a shallow commit read as a root) is read through `lookup.read`. Any other outcome is a `TreeError`.
  */
-export function resolveCommit(at: Lookup): ResultAsync<Commit, TreeError> {
-  return parseRev(at.ref)
-    .asyncAndThen((rev) =>
+export function resolveCommit(lookup: Lookup): ResultAsync<Commit, TreeError> {
+  return parseRev(lookup.ref)
+    .asyncAndThen((rev) => shallowCommits(lookup.fs, lookup.layout).map((shallow) => ({ rev, at: { ...lookup, shallow } })))
+    .andThen(({ rev, at }) =>
       baseOid(at, rev)
         .andThen((oid) => new ResultAsync(commitAt(at, oid, true)))
-        .map((start) => ({ rev, start })),
-    )
-    .andThen(({ rev, start }) => new ResultAsync(applySteps(at, start, rev.steps)));
+        .andThen((start) => new ResultAsync(applySteps(at, start, rev.steps))),
+    );
 }
 
 /** The commit id `ref` names in the repository `layout` (`resolveCommit` through a store of the default limits). */
