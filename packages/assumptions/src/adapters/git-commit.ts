@@ -1,12 +1,13 @@
 // The headers gitTree reads from a commit or an annotated tag, from bytes already checked against
 // their id: a commit's tree line and the parent lines straight after it (git's
-// parse_commit_buffer reads no others), a tag's object line. Anything else is a corrupt object.
+// parse_commit_buffer reads no others), a tag's object and type lines. Anything else is a corrupt
+// object.
 import { gitError, type GitObject } from "./git-store.js";
 
 /** What resolving a ref needs of one object: a commit's tree and parents, a tag's target, or only a type. */
 export type Peeled =
   | { readonly type: "commit"; readonly tree: string; readonly parents: readonly string[] }
-  | { readonly type: "tag"; readonly target: string }
+  | { readonly type: "tag"; readonly target: string; readonly targetType: string }
   | { readonly type: "tree" | "blob" };
 
 const ID_LINE = /^([a-z]+) ([0-9a-fA-F]{40})$/;
@@ -31,7 +32,9 @@ export function peel(oid: string, object: GitObject): Peeled {
   if (object.type === "tag") {
     const target = idOn(lines[0], "object");
     if (target === undefined) throw gitError("InternalError", `the tag ${oid} does not start with an object line`);
-    return { type: "tag", target };
+    const targetType = /^type (commit|tree|blob|tag)$/.exec(lines[1] ?? "")?.[1];
+    if (targetType === undefined) throw gitError("InternalError", `the tag ${oid} has no type line after its object line`);
+    return { type: "tag", target, targetType };
   }
   const tree = idOn(lines[0], "tree");
   if (tree === undefined) throw gitError("InternalError", `the commit ${oid} does not start with a tree line`);

@@ -118,6 +118,20 @@ describe("commits and tags read while resolving --ref are checked against their 
     expect((await listAt(h.dir, `${oid}~1`))._unsafeUnwrapErr().message).toBe(`git ref "${oid}~1" walks past the root commit ${oid}, which has no parent`);
   });
 
+  test.each([
+    ["without a type line", ""],
+    ["whose type line names another type than its object's", "type tree\n"],
+  ])("an annotated tag %s is a fault naming it (git: no valid object, or not a commit)", async (_, typeLine) => {
+    const h = await history();
+    const body = `object ${h.head}\n${typeLine}tag x\ntagger A <a@b> 0 +0000\n\nmsg\n`;
+    const tag = execFileSync("git", ["-C", h.dir, "hash-object", "-t", "tag", "--literally", "-w", "--stdin"], { input: body, encoding: "utf8" }).trim();
+    nodeFs.writeFileSync(join(h.dir, ".git/refs/tags/x"), `${tag}\n`);
+    expect(() => execFileSync("git", ["-C", h.dir, "rev-parse", "--verify", "-q", "x^{commit}"], { stdio: "ignore" })).toThrow();
+    const fault = (await listAt(h.dir, "x"))._unsafeUnwrapErr();
+    expect(fault.code).toBe("tree-io");
+    expect(fault.message).toContain(`the git object ${tag} in ${join(h.dir, ".git")}/objects is corrupt: InternalError: the tag ${tag} `);
+  });
+
   test("a commit without a tree line is a fault naming it", async () => {
     const h = await history();
     const oid = execFileSync("git", ["-C", h.dir, "hash-object", "-t", "commit", "--literally", "-w", "--stdin"], {

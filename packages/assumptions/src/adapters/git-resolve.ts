@@ -6,7 +6,7 @@ import type { TreeError } from "../tree.js";
 import { peel } from "./git-commit.js";
 import { type GitFs, gitCall, objectProblem, type RepoLayout, resolveName, shallowCommits } from "./git-repo.js";
 import { parseRev, type RefProblem, refError, type Rev, type RevStep } from "./git-rev.js";
-import { DEFAULT_LIMITS, type ObjectReader, openStore } from "./git-store.js";
+import { DEFAULT_LIMITS, gitError, type ObjectReader, openStore } from "./git-store.js";
 import { errorCode, errorWords, joinTree, treeError } from "./tree-error.js";
 
 /**
@@ -91,12 +91,18 @@ const MAX_PEEL = 64;
  */
 async function commitAt(at: Lookup, start: string, named: boolean): Promise<Result<Commit, TreeError>> {
   let oid = start;
+  let tag: { oid: string; says: string } | undefined;
   for (let peeled = 0; peeled <= MAX_PEEL; peeled++) {
     const read = await objectAt(at, oid, named && peeled === 0);
     if (read.isErr()) return err(read.error);
     const o = read.value;
+    if (tag !== undefined && tag.says !== o.type) {
+      const wrong = gitError("InternalError", `the tag ${tag.oid} says ${oid} is a ${tag.says}; it is a ${o.type}`);
+      return err(treeError("tree-io", "", objectProblem(wrong, tag.oid, at.layout.commondir)));
+    }
     if (o.type === "commit") return ok({ oid, tree: o.tree, parents: at.shallow?.has(oid) === true ? [] : o.parents });
     if (o.type !== "tag") return err(refError(at.ref, { kind: "not-a-commit", type: o.type }));
+    tag = { oid, says: o.targetType };
     oid = o.target;
   }
   return err(treeError("tree-io", "", `resolving git ref ${JSON.stringify(at.ref)}: more than ${MAX_PEEL} annotated tags in a chain`));
