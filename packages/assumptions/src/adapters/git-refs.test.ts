@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { gitTree } from "./git.js";
 import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
@@ -108,5 +109,33 @@ describe("refs git reads are read the same", () => {
     git(dir, "branch", "tags/x", c1);
     expect(gitNames(dir, "heads")).toBe(c1);
     expect(await rootNames(dir, "heads")).toEqual(["a.txt"]);
+  });
+});
+
+describe("any ref file content", () => {
+  test("a commit only when git names the same one; otherwise a fault", async () => {
+    const { dir, c1, c2 } = await repo();
+    const trees: Record<string, string[]> = { [c1]: ["a.txt"], [c2]: ["a.txt", "b.txt"] };
+    const id = fc.constantFrom(c1, c2, c1.toUpperCase(), c2.slice(0, 39), `${c1}0`);
+    const name = fc.constantFrom("refs/heads/main", "refs/tags/v1", "refs/heads/r", "refs/tags/r", "main", "v1", "../x", "refs/heads/../main", "HEAD");
+    const content = fc.oneof(
+      id,
+      id.map((i) => `${i}\n`),
+      fc.tuple(id, fc.constantFrom(" ", "\t", "x", "\n junk")).map(([i, t]) => i + t),
+      fc.tuple(fc.constantFrom("ref: ", "ref:", "ref:  ", "ref:\t", "ref "), name).map(([r, n]) => `${r}${n}\n`),
+      name,
+      fc.string({ maxLength: 12 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(content, fc.option(content, { nil: undefined }), async (branch, tag) => {
+        nodeFs.writeFileSync(join(dir, ".git/refs/heads/r"), branch);
+        if (tag === undefined) nodeFs.rmSync(join(dir, ".git/refs/tags/r"), { force: true });
+        else nodeFs.writeFileSync(join(dir, ".git/refs/tags/r"), tag);
+        const want = gitNames(dir, "r");
+        const got = await gitTree({ fs: nodeFs, dir, ref: "r" }).list("");
+        if (got.isOk()) expect(got.value.map((e) => e.name)).toEqual(want === undefined ? "git names no commit" : trees[want]);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
