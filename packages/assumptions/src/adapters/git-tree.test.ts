@@ -24,10 +24,13 @@ async function repoWithTree(body: (blob: string, tree: string) => Buffer): Promi
   return { dir, tree };
 }
 
-/** What system git says when asked for `main:name`: the blob's id, or undefined when it finds none. */
-function gitFinds(dir: string, name: string): string | undefined {
+/** What system git says when asked for `BRANCH:name`: the entry's id, or undefined when it finds none. */
+function gitFinds(dir: string, name: string, branch = "main"): string | undefined {
   try {
-    return execFileSync("git", ["-C", dir, "rev-parse", "--verify", "-q", `main:${name}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync("git", ["-C", dir, "rev-parse", "--verify", "-q", `${branch}:${name}`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return undefined;
   }
@@ -96,5 +99,43 @@ describe("every tree git writes reads back as git lists it", () => {
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("any tree object", () => {
+  test("gitTree lists a tree only as git reads it: every entry it lists, git's own lookup finds, of the same kind", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "a\n" }, links: {} });
+    const oids: Record<string, string> = {
+      blob: git(dir, "rev-parse", "HEAD:a.txt"),
+      tree: git(dir, "rev-parse", "HEAD^{tree}"),
+      commit: git(dir, "rev-parse", "HEAD"),
+    };
+    const modes = fc.constantFrom("100644", "100755", "120000", "40000", "040000", "160000", "100664", "644", "constructor");
+    let read = 0;
+    const name = fc.oneof(
+      fc.constantFrom("a", "a.b", "a-b", "a0", "b", "", ".", "..", ".git", "a/b", "\u00e9", "e\u0301"),
+      fc.constant(Buffer.from([0x61, 0xff])),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(modes, name), { minLength: 1, maxLength: 5 }), async (rows) => {
+        const kindOf = (mode: string) => (mode.endsWith("40000") ? "tree" : mode === "160000" ? "commit" : "blob");
+        const raw = Buffer.concat(rows.map(([mode, n]) => entry(mode, n, oids[kindOf(mode)] ?? "")));
+        const tree = execFileSync("git", ["-C", dir, "hash-object", "-t", "tree", "--literally", "-w", "--stdin"], { input: raw, encoding: "utf8" }).trim();
+        git(dir, "update-ref", "refs/heads/t", git(dir, "commit-tree", tree, "-m", "t"));
+        const listed = await gitTree({ fs: nodeFs, dir, ref: "t" }).list("");
+        if (listed.isErr()) return;
+        read++;
+        for (const e of listed.value) {
+          const found = gitFinds(dir, e.name, "t");
+          expect(found, `git finds "${e.name}"`).toBeDefined();
+          const kind = { file: "blob", symlink: "blob", directory: "tree", submodule: "commit" }[e.type as string];
+          expect(found).toBe(oids[kind ?? ""]);
+        }
+        expect(new Set(listed.value.map((e) => e.name)).size).toBe(listed.value.length);
+      }),
+      { numRuns: 80 },
+    );
+    expect(read).toBeGreaterThan(0);
   });
 });
