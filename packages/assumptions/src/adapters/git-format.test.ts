@@ -113,4 +113,9 @@ test("formatProblem: any config and alternates text gives a sentence naming the 
   const none = { alternates: "", packedRefs: undefined, grafts: undefined, replaceRefs: [] };
   expect(formatProblem("/r", { ...none, config: "[extensions]\n\tobjectFormat = sha1\n[core]\n\trepositoryformatversion = 1" })).toBeUndefined();
   expect(formatProblem("/r", { ...none, config: "[extensions] objectformat = SHA256" })).toContain("sha256 repository");
+  // Written by git 2.48 and later for `git worktree add --relative-paths`.
+  expect(formatProblem("/r", { ...none, config: "[core]\n\trepositoryformatversion = 1\n[extensions]\n\trelativeWorktrees = true" })).toBeUndefined();
+  expect(formatProblem("/r", { ...none, config: "[core]\n\trepositoryformatversion = 1\n[extensions]\n\trefStorage = reftable" })).toBe(
+    `/r uses the repository extension "refstorage", which gitTree does not read`,
+  );
 });

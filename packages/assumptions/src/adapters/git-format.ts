@@ -4,8 +4,11 @@
 // objects or grafts (which git applies to every read). Anything else is refused up front, saying
 // why, rather than read as missing objects, a ref not found, or objects git would not show.
 
-/** Extensions git knows that a reader of one commit may ignore (a partial clone's missing objects are faults when met). */
-const HARMLESS = new Set(["noop", "preciousobjects", "partialclone", "worktreeconfig"]);
+/**
+ * Extensions git knows that a reader of one commit may ignore: a partial clone's missing objects
+ * are faults when met; relative worktree paths are resolved as any `.git` file's are.
+ */
+const HARMLESS = new Set(["noop", "preciousobjects", "partialclone", "worktreeconfig", "relativeworktrees"]);
 
 /** The `core.repositoryformatversion` and `extensions.*` of a config file's text (names lowercased). */
 function formatOf(config: string): { version: string; extensions: Map<string, string> } {
