@@ -117,6 +117,22 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
   });
 });
 
+describe("a directory of the object store that cannot be listed is a fault saying why, not a missing object", () => {
+  test("objects/pack a symbolic link loop (ELOOP)", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "hello\n" }, links: {} });
+    git(dir, "repack", "-adq");
+    git(dir, "prune-packed");
+    const pack = join(dir, ".git", "objects", "pack");
+    nodeFs.renameSync(pack, `${pack}.real`);
+    nodeFs.symlinkSync("pack", pack);
+    expect(() => execFileSync("git", ["-C", dir, "cat-file", "-p", "HEAD:a.txt"], { stdio: "ignore" })).toThrow();
+    const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).list(""))._unsafeUnwrapErr();
+    expect(got.code).toBe("tree-io");
+    expect(got.message).toContain(`${pack}: ELOOP`);
+  });
+});
+
 describe("delta chains that never reach a base are refused, not followed", () => {
   /** A delta (base size, result size, one insert) that turns any 6-byte base into `hello\n`. */
   const delta = deflateSync(Buffer.from([6, 6, 6, ...Buffer.from("hello\n")]));
