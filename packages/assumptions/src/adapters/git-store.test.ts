@@ -133,6 +133,20 @@ describe("a directory of the object store that cannot be listed is a fault sayin
   });
 });
 
+describe("a missing object is a fault, never an absent entry", () => {
+  test("a subtree whose object is missing: listing it, reading under it and looking for a name in it are tree-io", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "a\n", "d/b.txt": "b\n" }, links: {} });
+    const sub = git(dir, "rev-parse", "HEAD:d");
+    nodeFs.rmSync(join(dir, ".git", "objects", sub.slice(0, 2), sub.slice(2)));
+    const tree = gitTree({ fs: nodeFs, dir, ref: "HEAD" });
+    expect((await tree.list(""))._unsafeUnwrap().map((e) => e.name)).toEqual(["a.txt", "d"]);
+    for (const got of [await tree.list("d"), await tree.read("d/b.txt", 10), await tree.read("d/none", 10), await tree.readLink("d/x")]) {
+      expect(got._unsafeUnwrapErr()).toMatchObject({ code: "tree-io", message: expect.stringContaining(`the git object ${sub} is missing from `) });
+    }
+  });
+});
+
 describe("delta chains that never reach a base are refused, not followed", () => {
   /** A delta (base size, result size, one insert) that turns any 6-byte base into `hello\n`. */
   const delta = deflateSync(Buffer.from([6, 6, 6, ...Buffer.from("hello\n")]));
