@@ -58,6 +58,40 @@ describe("pack index validated against its size before anything is allocated", (
   });
 });
 
+describe("64-bit offsets", () => {
+  /** The repository of `repo()`, packed, its index rewritten by git with every offset past 32 in the 64-bit table. */
+  async function largeOffsets(): Promise<{ dir: string; idx: string; count: number }> {
+    const { dir } = await repo();
+    git(dir, "repack", "-adq");
+    const packs = join(dir, ".git", "objects", "pack");
+    const pack = join(packs, nodeFs.readdirSync(packs).find((f) => f.endsWith(".pack")) ?? "");
+    const idx = pack.replace(/pack$/, "idx");
+    nodeFs.rmSync(idx, { force: true });
+    execFileSync("git", ["-C", dir, "index-pack", "--index-version=2,32", pack], { stdio: "ignore" });
+    const count = nodeFs.readFileSync(idx).readUInt32BE(8 + 255 * 4);
+    expect(nodeFs.statSync(idx).size).toBeGreaterThan(8 + 1024 + count * 28 + 40);
+    return { dir, idx, count };
+  }
+
+  test("an index whose offsets are in its 64-bit table (git index-pack --index-version=2,32) reads as git", async () => {
+    const { dir } = await largeOffsets();
+    expect(Buffer.from((await readA(dir))._unsafeUnwrap()).toString()).toBe("hello\n");
+    expect((await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).list(""))._unsafeUnwrap().map((e) => e.name)).toEqual(["a.txt", "b.txt"]);
+  });
+
+  test("an offset pointing past the 64-bit table is a fault naming the index", async () => {
+    const { dir, idx, count } = await largeOffsets();
+    const bytes = nodeFs.readFileSync(idx);
+    const offsets = 8 + 1024 + count * 24;
+    const i = Array.from({ length: count }, (_, k) => k).find((k) => bytes.readUInt32BE(offsets + k * 4) >= 0x80000000) ?? 0;
+    bytes.writeUInt32BE(0x80000000 + 1000, offsets + i * 4);
+    nodeFs.chmodSync(idx, 0o644);
+    nodeFs.writeFileSync(idx, bytes);
+    expect(packIndexProblem(bytes)).toMatch(/^entry \d+ points at 64-bit offset 1000 of \d+$/);
+    expect((await readA(dir))._unsafeUnwrapErr().message).toContain(`the pack index ${idx} is corrupt: entry`);
+  });
+});
+
 describe("loose objects: size checked from the header before inflating, inflation bounded", () => {
   test("a header declaring more than the limit is refused, naming the object and its file", async () => {
     const { dir, oid, file } = await repo();

@@ -47,8 +47,8 @@ function u32(b: Uint8Array, at: number): number {
 
 /**
  * Checks a version-2 pack index against its real size before its counts are trusted: the magic,
- * a fan-out table that never decreases, and a length that is exactly what its object count (and
- * its large-offset entries) need. Answers the problem in words, or `undefined` when it is sound.
+ * a fan-out table that never decreases, a length that is exactly what its object count (and
+ * its large-offset entries) need, and every large offset inside the 64-bit table. Answers the problem in words, or `undefined` when it is sound.
  */
 export function packIndexProblem(idx: Uint8Array): string | undefined {
   if (idx.length < IDX_HEADER + 2 * SHA_BYTES) return `it is ${idx.length} bytes, shorter than any pack index`;
@@ -66,7 +66,12 @@ export function packIndexProblem(idx: Uint8Array): string | undefined {
   let large = 0;
   for (let i = 0; i < n; i++) if (((idx[offsets + i * 4] ?? 0) & 0x80) !== 0) large++;
   const expected = base + large * 8;
-  return expected === idx.length ? undefined : `it declares ${n} objects and should be ${expected} bytes; the file has ${idx.length}`;
+  if (expected !== idx.length) return `it declares ${n} objects and should be ${expected} bytes; the file has ${idx.length}`;
+  for (let i = 0; i < n; i++) {
+    const at = u32(idx, offsets + i * 4) - 0x80000000;
+    if (at >= large) return `entry ${i} points at 64-bit offset ${at} of ${large}`;
+  }
+  return undefined;
 }
 
 const LOOSE = /(?:^|\/)objects\/([0-9a-f]{2})\/([0-9a-f]{38})$/;

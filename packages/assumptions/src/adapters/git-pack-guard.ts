@@ -1,5 +1,5 @@
 import { bytesToHex } from "@noble/hashes/utils";
-// Packed objects, vetted before isomorphic-git inflates them: the entry's declared size (and a
+// Packed objects, vetted before the store (git-store.ts) inflates them: the entry's declared size (and a
 // delta's result size) must be within the limit, and an entry whose compressed bytes could
 // expand past the limit is inflated here first, bounded, and must stop at its declared size.
 import { inflateBounded, MAX_DEFLATE_RATIO } from "./git-inflate.js";
@@ -77,8 +77,6 @@ export async function packEntryProblem(pack: Uint8Array, at: number, end: number
 
 /** The pack guard of one object directory. */
 export interface PackVetter {
-  /** Vets `oid` unless it is loose (isomorphic-git reads a loose object first). */
-  readonly vet: (oid: string) => Promise<void>;
   /** Vets the packed entry of `oid` found at `found`. */
   readonly vetPacked: (oid: string, found: PackedAt) => Promise<void>;
 }
@@ -105,14 +103,13 @@ export function packVetter(dir: ObjectDir, limit: number): PackVetter {
     sound.set(key, below);
     return below;
   };
-  /** Vets `oid` and answers the delta hops below it (0 when loose or not packed). */
+  /** Vets `oid` (a ref delta's base) and answers the delta hops below it (0 when loose or not packed: the store reads a loose object first). */
   const vet = async (oid: string, depth = 0): Promise<number> => {
     if (await dir.isLoose(oid)) return 0;
     const found = await dir.locate(oid);
     return found === undefined ? 0 : vetAt(found.ix, oid, found.at, depth);
   };
   return {
-    vet: (oid) => vet(oid).then(() => undefined),
     vetPacked: (oid, found) => vetAt(found.ix, oid, found.at, 0).then(() => undefined),
   };
 }

@@ -1,7 +1,7 @@
 // Where an object lives in one repository's object directory: the loose fan-out directories, each
 // listed once, and the pack indexes, each read once (through the guarded fs, which checks an index
 // against its size before its counts are used), with their packs read once when first needed.
-import type { ObjectFiles } from "./git-guard.js";
+import { type ObjectFiles, refusal } from "./git-guard.js";
 import { joinTree } from "./tree-error.js";
 
 /** One pack: its (validated) index, the pack file's path, and every entry's offset, ascending. */
@@ -91,9 +91,18 @@ export function entryEnd(ix: PackIndex, at: number, pack: Uint8Array): number {
   return sorted[lo] ?? pack.length - 20;
 }
 
+/** Lists `path`; none when it does not exist, and a refusal naming it when it cannot be listed (ELOOP, EACCES, …). */
+function listing(fs: ObjectFiles, path: string): Promise<string[]> {
+  return fs.readdir(path).catch((e: unknown) => {
+    const code = (e as { code?: unknown } | null)?.code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    throw refusal(`cannot list ${path}: ${typeof code === "string" ? code : String(e)}`);
+  });
+}
+
 async function loadIndexes(fs: ObjectFiles, objects: string): Promise<PackIndex[]> {
   const dir = joinTree(objects, "pack");
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const names = await listing(fs, dir);
   const out: PackIndex[] = [];
   for (const name of names.filter((n) => n.endsWith(".idx"))) {
     const idx = (await fs.readFile(joinTree(dir, name))) as Uint8Array;
@@ -112,11 +121,7 @@ export function objectDir(fs: ObjectFiles, objects: string): ObjectDir {
   const packs = new Map<string, Promise<Uint8Array>>();
   const loose = new Map<string, Promise<ReadonlySet<string>>>();
   let fanouts: Promise<ReadonlySet<string>> | undefined;
-  const listed = (path: string): Promise<ReadonlySet<string>> =>
-    fs.readdir(path).then(
-      (names) => new Set(names),
-      () => new Set<string>(),
-    );
+  const listed = (path: string): Promise<ReadonlySet<string>> => listing(fs, path).then((names) => new Set(names));
   return {
     path: objects,
     mayBeLoose: async (oid) => {

@@ -1,11 +1,12 @@
-// Where a repository's objects, refs and HEAD live, and which object a ref name names. isomorphic-git
-// reads objects and refs; the linked-worktree layout (a `.git` file, `commondir`, a per-worktree
-// HEAD) is resolved here because isomorphic-git does not resolve it itself.
-import { resolveRef } from "isomorphic-git";
+// Where a repository's objects, refs and HEAD live, and which object a ref name names (refs read
+// by git-refs.ts); the linked-worktree layout (a `.git` file, `commondir`, a per-worktree HEAD) is
+// resolved here, and a repository format gitTree does not read is refused (git-format.ts).
 import type { PromiseFsClient } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeError } from "../tree.js";
+import { formatProblem } from "./git-format.js";
 import { isRefusal } from "./git-guard.js";
+import { BrokenRef, lookUpRef, type ReadRef, symrefTarget } from "./git-refs.js";
 import { errorCode, errorWords, joinTree, treeError } from "./tree-error.js";
 
 /** A filesystem isomorphic-git can use (node:fs, a memfs `fs`), typed for the one call made here. */
@@ -89,36 +90,78 @@ function gitdirOf(fs: GitFs, dir: string): ResultAsync<string, TreeError> {
   });
 }
 
-/** Finds the worktree gitdir (from a `.git` directory or a `.git` file) and its common dir. */
-export function locateRepository(fs: GitFs, dir: string): ResultAsync<RepoLayout, TreeError> {
-  return gitdirOf(fs, dir).andThen((gitdir) =>
-    readText(fs, joinTree(gitdir, "commondir")).map((common) => ({
-      gitdir,
-      commondir: common === undefined || common.trim() === "" ? gitdir : against(gitdir, common.trim()),
-    })),
+/** Refuses, naming it and why, a repository whose format gitTree does not read (see git-format.ts). */
+function readable(fs: GitFs, layout: RepoLayout): ResultAsync<RepoLayout, TreeError> {
+  const at = (path: string) => readText(fs, joinTree(layout.commondir, path));
+  const replace = joinTree(layout.commondir, "refs/replace");
+  const replaceRefs = unlessMissing(
+    () => fs.promises.readdir(replace),
+    (e) => treeError("tree-io", "", `${replace}: ${errorCode(e)}`),
+  );
+  return ResultAsync.combine([at("config"), at("objects/info/alternates"), at("packed-refs"), at("info/grafts"), replaceRefs]).andThen(
+    ([config, alternates, packedRefs, grafts, replaced]) => {
+      const problem = formatProblem(layout.commondir, { config, alternates, packedRefs, grafts, replaceRefs: replaced ?? [] });
+      return problem === undefined ? okAsync(layout) : errAsync(treeError("tree-io", "", problem));
+    },
   );
 }
 
-/** Looks a name up through isomorphic-git in the common dir; `undefined` when no ref has it. */
-function lookUp(fs: GitFs, layout: RepoLayout, name: string): ResultAsync<string | undefined, TreeError> {
+/** Finds the worktree gitdir (from a `.git` directory or a `.git` file) and its common dir; refuses a format gitTree does not read. */
+export function locateRepository(fs: GitFs, dir: string): ResultAsync<RepoLayout, TreeError> {
+  return gitdirOf(fs, dir)
+    .andThen((gitdir) =>
+      readText(fs, joinTree(gitdir, "commondir")).map((common) => ({
+        gitdir,
+        commondir: common === undefined || common.trim() === "" ? gitdir : against(gitdir, common.trim()),
+      })),
+    )
+    .andThen((layout) => readable(fs, layout));
+}
+
+/** Looks a name up in the common dir as git does (git-refs.ts; `exactly`: a full name as it is); `undefined` when no ref has it. */
+function lookUp(fs: GitFs, layout: RepoLayout, name: string, exactly = false): ResultAsync<string | undefined, TreeError> {
   if (OID.test(name)) return okAsync(name);
-  return unlessMissing(
-    () => resolveRef({ fs, gitdir: layout.commondir, ref: name }),
-    (e) => treeError("tree-io", "", `resolving "${name}": ${errorCode(e)}`),
+  const read: ReadRef = (path) =>
+    fs.promises.readFile(path).then(
+      (raw) => (typeof raw === "string" ? raw : new TextDecoder().decode(raw)),
+      (e: unknown) => {
+        if (missing(e) || errorCode(e) === "EISDIR") return undefined;
+        throw e;
+      },
+    );
+  return gitCall(
+    () => lookUpRef(read, layout.commondir, name, exactly),
+    (e) => treeError("tree-io", "", e instanceof BrokenRef ? e.message : `resolving "${name}": ${errorCode(e)}`),
   );
 }
 
 /**
  * The object id a ref name (no suffixes) names, or `undefined` when none does. `HEAD` is read from
  * the worktree's own gitdir (a linked worktree has its own HEAD); every other ref, and the branch
- * HEAD points at, from the common dir. A 40-hex id is returned as it is.
+ * HEAD points at (a full name under refs/, else HEAD is broken), from the common dir. A 40-hex id
+ * is returned as it is.
  */
 export function resolveName(fs: GitFs, layout: RepoLayout, name: string): ResultAsync<string | undefined, TreeError> {
   if (name !== "HEAD") return lookUp(fs, layout, name);
-  return readText(fs, joinTree(layout.gitdir, "HEAD")).andThen((head) => {
+  const path = joinTree(layout.gitdir, "HEAD");
+  return readText(fs, path).andThen((head) => {
     const text = head?.trim() ?? "";
-    const symbolic = /^ref: *(\S+)$/.exec(text);
-    if (symbolic?.[1]) return lookUp(fs, layout, symbolic[1]);
-    return okAsync(OID.test(text) ? text : undefined);
+    const target = /^ref:\s*(\S+)$/.exec(text)?.[1];
+    if (target === undefined) return okAsync(OID.test(text) ? text : undefined);
+    // git takes a HEAD pointing anywhere but under refs/ for no repository at all.
+    if (!target.startsWith("refs/") || !symrefTarget(target)) {
+      return errAsync(treeError("tree-io", "", `${path} is broken: ${JSON.stringify(target)} is not a ref under refs/`));
+    }
+    return lookUp(fs, layout, target, true);
+  });
+}
+
+/** The commits `shallow` lists (git reads them as having no parents); a line that is no object id is a tree-io naming the file. */
+export function shallowCommits(fs: GitFs, layout: RepoLayout): ResultAsync<ReadonlySet<string>, TreeError> {
+  const path = joinTree(layout.commondir, "shallow");
+  return readText(fs, path).andThen((text) => {
+    const lines = (text ?? "").split("\n").filter((l) => l !== "");
+    const bad = lines.find((l) => !OID.test(l));
+    return bad === undefined ? okAsync(new Set(lines)) : errAsync(treeError("tree-io", "", `${path} has a line that is no object id: ${JSON.stringify(bad)}`));
   });
 }

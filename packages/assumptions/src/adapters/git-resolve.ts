@@ -1,22 +1,27 @@
 // Which commit a ref names: its base through the refs (or, when no ref has that name, as an
 // abbreviated id), peeled to a commit, then its `~`/`^` suffixes walked through parent lists.
-import { expandOid, readObject } from "isomorphic-git";
+import { expandOid } from "isomorphic-git";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { TreeError } from "../tree.js";
-import { type GitFs, gitCall, objectProblem, type RepoLayout, resolveName } from "./git-repo.js";
+import { peel } from "./git-commit.js";
+import { type GitFs, gitCall, objectProblem, type RepoLayout, resolveName, shallowCommits } from "./git-repo.js";
 import { parseRev, type RefProblem, refError, type Rev, type RevStep } from "./git-rev.js";
-import { errorCode, errorWords, treeError } from "./tree-error.js";
+import { DEFAULT_LIMITS, gitError, type ObjectReader, openStore } from "./git-store.js";
+import { errorCode, errorWords, joinTree, treeError } from "./tree-error.js";
 
 /**
- * One resolution: the repository, the ref as the user gave it, isomorphic-git's object cache, and
- * the vetting each object passes before it is read (the pack guard; none by default).
+ * One resolution: the repository, the ref as the user gave it, isomorphic-git's cache (for
+ * abbreviated ids), and the object reader commits and tags are read through (the store's: vetted,
+ * and checked against their ids).
  */
 export interface Lookup {
   readonly fs: GitFs;
   readonly layout: RepoLayout;
   readonly ref: string;
   readonly cache: object;
-  readonly vet?: (oid: string) => Promise<void>;
+  readonly read: ObjectReader;
+  /** The commits of a shallow clone's boundary (`shallow`), read as having no parents; read by `resolveCommit`. */
+  readonly shallow?: ReadonlySet<string>;
 }
 
 /** A commit, its root tree and its parents, in the order the commit lists them. */
@@ -63,36 +68,42 @@ function baseOid(at: Lookup, rev: Rev): ResultAsync<string, TreeError> {
 }
 
 /**
- * Reads one object, vetted first. The object the ref itself names (`named`) missing is the ref's
- * fault ("not found"); any other failure, a missing parent or tag target included, names the object.
+ * Reads one object through the store (vetted, checked against its id) and parses what peeling
+ * needs. The object the ref itself names (`named`) missing is the ref's fault ("not found"); any
+ * other failure, a missing parent or tag target included, names the object.
  */
 function objectAt(at: Lookup, oid: string, named: boolean) {
-  const { fs, layout, cache } = at;
-  const read = () => (at.vet ?? noVet)(oid).then(() => readObject({ fs, gitdir: layout.commondir, oid, cache, format: "parsed" }));
-  return gitCall(read, (e) => {
-    const problem = named ? problemOf(e, layout.commondir) : undefined;
-    return problem !== undefined ? refError(at.ref, problem) : treeError("tree-io", "", objectProblem(e, oid, layout.commondir));
-  });
+  return gitCall(
+    () => at.read(oid).then((o) => peel(oid, o)),
+    (e) => {
+      const problem = named ? problemOf(e, at.layout.commondir) : undefined;
+      return problem !== undefined ? refError(at.ref, problem) : treeError("tree-io", "", objectProblem(e, oid, at.layout.commondir));
+    },
+  );
 }
-
-const noVet = (): Promise<void> => Promise.resolve();
 
 /** Annotated tags peeled at most this many times: a longer chain is refused, not followed. */
 const MAX_PEEL = 64;
 
 /**
- * Reads a commit, peeling annotated tags (each tag object vetted like the commit); a tree or blob
+ * Reads a commit, peeling annotated tags (each tag read like the commit); a tree or blob
  * is `not-a-commit`. `named`: `start` is the object the ref names (not a parent reached by a suffix).
  */
 async function commitAt(at: Lookup, start: string, named: boolean): Promise<Result<Commit, TreeError>> {
   let oid = start;
+  let tag: { oid: string; says: string } | undefined;
   for (let peeled = 0; peeled <= MAX_PEEL; peeled++) {
     const read = await objectAt(at, oid, named && peeled === 0);
     if (read.isErr()) return err(read.error);
     const o = read.value;
-    if (o.format === "parsed" && o.type === "commit") return ok({ oid, tree: o.object.tree, parents: o.object.parent });
-    if (o.format !== "parsed" || o.type !== "tag") return err(refError(at.ref, { kind: "not-a-commit", type: o.type }));
-    oid = o.object.object;
+    if (tag !== undefined && tag.says !== o.type) {
+      const wrong = gitError("InternalError", `the tag ${tag.oid} says ${oid} is a ${tag.says}; it is a ${o.type}`);
+      return err(treeError("tree-io", "", objectProblem(wrong, tag.oid, at.layout.commondir)));
+    }
+    if (o.type === "commit") return ok({ oid, tree: o.tree, parents: at.shallow?.has(oid) === true ? [] : o.parents });
+    if (o.type !== "tag") return err(refError(at.ref, { kind: "not-a-commit", type: o.type }));
+    tag = { oid, says: o.targetType };
+    oid = o.target;
   }
   return err(treeError("tree-io", "", `resolving git ref ${JSON.stringify(at.ref)}: more than ${MAX_PEEL} annotated tags in a chain`));
 }
@@ -131,19 +142,20 @@ async function applySteps(at: Lookup, start: Commit, steps: readonly RevStep[]):
 /**
  * The commit `ref` names in the repository, as `git rev-parse REF^{commit}` would give it, for
  * the syntax `parseRev` accepts, with its root tree; every object on the way (tags peeled,
- * parents walked) passes `vet` before it is read. Any other outcome is a `TreeError`.
+ * parents walked, a shallow commit read as a root) is read through `lookup.read`. Any other outcome is a `TreeError`.
  */
-export function resolveCommit(at: Lookup): ResultAsync<Commit, TreeError> {
-  return parseRev(at.ref)
-    .asyncAndThen((rev) =>
+export function resolveCommit(lookup: Lookup): ResultAsync<Commit, TreeError> {
+  return parseRev(lookup.ref)
+    .asyncAndThen((rev) => shallowCommits(lookup.fs, lookup.layout).map((shallow) => ({ rev, at: { ...lookup, shallow } })))
+    .andThen(({ rev, at }) =>
       baseOid(at, rev)
         .andThen((oid) => new ResultAsync(commitAt(at, oid, true)))
-        .map((start) => ({ rev, start })),
-    )
-    .andThen(({ rev, start }) => new ResultAsync(applySteps(at, start, rev.steps)));
+        .andThen((start) => new ResultAsync(applySteps(at, start, rev.steps))),
+    );
 }
 
-/** The commit id `ref` names in the repository `layout` (`resolveCommit` without a vetting). */
+/** The commit id `ref` names in the repository `layout` (`resolveCommit` through a store of the default limits). */
 export function resolveRev(fs: GitFs, layout: RepoLayout, ref: string, cache: object = {}): ResultAsync<string, TreeError> {
-  return resolveCommit({ fs, layout, ref, cache }).map((c) => c.oid);
+  const read = openStore(fs, joinTree(layout.commondir, "objects"), DEFAULT_LIMITS);
+  return resolveCommit({ fs, layout, ref, cache, read }).map((c) => c.oid);
 }

@@ -63,8 +63,8 @@ const SHORT_ID = /^[0-9a-fA-F]{4,39}$/;
 // What git's check-ref-format forbids anywhere in a name (besides ~ and ^, cut off as suffixes).
 const FORBIDDEN = /[\u0000-\u0020\u007f:?*[\\]|\.\.|@\{|\/\/|^\/|\/$|\.$|^@$|(^|\/)\.|\.lock(\/|$)/;
 
-/** True for a name git could store as a ref (and so isomorphic-git may look up as a file). */
-function refName(base: string): boolean {
+/** True for a name git could store as a ref (and so may be looked up as a file); `~` and `^` are the caller's to cut. */
+export function refName(base: string): boolean {
   return base !== "" && !FORBIDDEN.test(base);
 }
 

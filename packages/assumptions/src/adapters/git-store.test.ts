@@ -9,6 +9,7 @@ import { applyDelta } from "./git-store.js";
 import { parseTree } from "./git-tree.js";
 import type { GitFs } from "./git-repo.js";
 import { gitTree } from "./git.js";
+import { declaring, repackByHand } from "../../test/support/pack-fixture.js";
 import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
 
 /** A repository with `versions` commits, each editing every file a little, so packing makes delta chains. */
@@ -101,6 +102,71 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
     const got = await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 100);
     expect(got._unsafeUnwrapErr().message).toMatch(new RegExp(`the git object ${oid} in .* is corrupt: InternalError: SHA check failed`));
   });
+  test("a packed entry that inflates to fewer bytes than its header declares is a fault (git: corrupt), not its bytes", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "hello\n" }, links: {} });
+    const oid = git(dir, "rev-parse", "HEAD:a.txt");
+    const pack = repackByHand(dir, { [oid]: declaring(11) });
+    expect(() => execFileSync("git", ["-C", dir, "cat-file", "-p", oid], { stdio: "ignore" })).toThrow();
+    const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 100))._unsafeUnwrapErr();
+    expect(got.message).toMatch(
+      new RegExp(
+        `^cannot read "a.txt": the git object ${oid} in .* is corrupt: InternalError: the entry at offset \\d+ of ${pack} inflates to 6 of the 11 bytes it declares$`,
+      ),
+    );
+  });
+});
+
+describe("a directory of the object store that cannot be listed is a fault saying why, not a missing object", () => {
+  test("objects/pack a symbolic link loop (ELOOP)", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "hello\n" }, links: {} });
+    git(dir, "repack", "-adq");
+    git(dir, "prune-packed");
+    const pack = join(dir, ".git", "objects", "pack");
+    nodeFs.renameSync(pack, `${pack}.real`);
+    nodeFs.symlinkSync("pack", pack);
+    expect(() => execFileSync("git", ["-C", dir, "cat-file", "-p", "HEAD:a.txt"], { stdio: "ignore" })).toThrow();
+    const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).list(""))._unsafeUnwrapErr();
+    expect(got.code).toBe("tree-io");
+    expect(got.message).toContain(`${pack}: ELOOP`);
+  });
+});
+
+describe("a missing object is a fault, never an absent entry", () => {
+  test("a subtree whose object is missing: listing it, reading under it and looking for a name in it are tree-io", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "a\n", "d/b.txt": "b\n" }, links: {} });
+    const sub = git(dir, "rev-parse", "HEAD:d");
+    nodeFs.rmSync(join(dir, ".git", "objects", sub.slice(0, 2), sub.slice(2)));
+    const tree = gitTree({ fs: nodeFs, dir, ref: "HEAD" });
+    expect((await tree.list(""))._unsafeUnwrap().map((e) => e.name)).toEqual(["a.txt", "d"]);
+    for (const got of [await tree.list("d"), await tree.read("d/b.txt", 10), await tree.read("d/none", 10), await tree.readLink("d/x")]) {
+      expect(got._unsafeUnwrapErr()).toMatchObject({ code: "tree-io", message: expect.stringContaining(`the git object ${sub} is missing from `) });
+    }
+  });
+});
+
+describe("delta chains that never reach a base are refused, not followed", () => {
+  /** A delta (base size, result size, one insert) that turns any 6-byte base into `hello\n`. */
+  const delta = deflateSync(Buffer.from([6, 6, 6, ...Buffer.from("hello\n")]));
+
+  test.each([
+    [
+      "an offset delta whose base is itself (offset 0 back)",
+      (_a: string, _b: string) => ({ size: 9, type: 6, data: Buffer.concat([Buffer.from([0]), delta]) }),
+    ],
+    ["two ref deltas, each the other's base", (_a: string, b: string) => ({ size: 9, type: 7, data: Buffer.concat([Buffer.from(b, "hex"), delta]) })],
+  ])("%s", async (_, write) => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "hello\n", "b.txt": "other\n" }, links: {} });
+    const a = git(dir, "rev-parse", "HEAD:a.txt");
+    const b = git(dir, "rev-parse", "HEAD:b.txt");
+    const pack = repackByHand(dir, { [a]: () => write(a, b), [b]: () => write(b, a) });
+    const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 100))._unsafeUnwrapErr();
+    expect(got.code).toBe("tree-io");
+    expect(got.message).toMatch(new RegExp(`^cannot read "a.txt": the git object [0-9a-f]{40} in ${pack} is refused: its delta chain is longer than 64$`));
+  });
 });
 
 describe("the pieces", () => {
@@ -128,20 +194,28 @@ describe("the pieces", () => {
     expect(Buffer.from(applyDelta(delta, base)).toString()).toBe("2345xyz");
     expect(() => applyDelta(Buffer.from([10, 4, 0x80 | 0x01 | 0x10, 8, 4]), base)).toThrow(/copies past its base/);
     expect(() => applyDelta(Buffer.from([9, 1, 1, 0x41]), base)).toThrow(/base size does not match/);
+    // A copy whose offset byte is cut off (read as 0, as git reads it) copies 0x10000 bytes: git
+    // says "delta replay has gone wild" as the delta ran past its end.
+    const big = new Uint8Array(0x10000).fill(7);
+    expect(() => applyDelta(Buffer.from([0x80, 0x80, 4, 0x80, 0x80, 4, 0x81]), big)).toThrow(/runs past its end/);
   });
 
   test("parseTree: modes as isomorphic-git spells them, code-point order, unsafe names refused", () => {
     const oid = Buffer.alloc(20, 0xab);
     const entry = (mode: string, name: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), oid]);
-    const entries = parseTree(Buffer.concat([entry("100644", "b"), entry("40000", "a"), entry("120000", "\u{1F600}"), entry("100644", "\uFF21")]));
+    const tree = "cd".repeat(20);
+    // Written in git's order (a tree's name as if it ended in "/"), listed in code-point order.
+    const written = [entry("100644", "a.b"), entry("40000", "a"), entry("100644", "b"), entry("100644", "\uFF21"), entry("120000", "\u{1F600}")];
+    const entries = parseTree(Buffer.concat(written), tree);
     expect(entries.map((e) => [e.mode, e.path, e.type])).toEqual([
       ["040000", "a", "tree"],
+      ["100644", "a.b", "blob"],
       ["100644", "b", "blob"],
       ["100644", "\uFF21", "blob"],
       ["120000", "\u{1F600}", "blob"],
     ]);
     expect(entries[0]?.oid).toBe("ab".repeat(20));
-    for (const bad of [".git", ".GIT. ", "git~1", "..", "a\\b", ".g\u200Cit"]) expect(() => parseTree(entry("100644", bad))).toThrow(/unsafe/);
-    expect(() => parseTree(entry("100600", "x"))).toThrow(/Unexpected GitTree entry mode: 100600/);
+    for (const bad of [".git", ".GIT. ", "git~1", "..", "a\\b", ".g\u200Cit"]) expect(() => parseTree(entry("100644", bad), tree)).toThrow(/unsafe/);
+    expect(() => parseTree(entry("100600", "x"), tree)).toThrow(/Unexpected GitTree entry mode: 100600/);
   });
 });

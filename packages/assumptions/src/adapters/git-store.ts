@@ -6,10 +6,11 @@
 // Every object's SHA-1 is checked against its id.
 import { sha1 } from "@noble/hashes/legacy";
 import { bytesToHex } from "@noble/hashes/utils";
-import { refusal } from "./git-guard.js";
+import { type GitLimits, objectFiles, refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
-import { entryHeader } from "./git-pack-guard.js";
-import { entryEnd, type ObjectDir, type PackedAt, type PackIndex } from "./git-packs.js";
+import { entryHeader, packVetter } from "./git-pack-guard.js";
+import { entryEnd, type ObjectDir, objectDir, type PackedAt, type PackIndex } from "./git-packs.js";
+import type { GitFs } from "./git-repo.js";
 import { inflatePeek } from "./git-peek.js";
 import { joinTree } from "./tree-error.js";
 
@@ -68,7 +69,7 @@ function varint(delta: Uint8Array, at: { p: number }): number {
   }
 }
 
-/** Applies a git delta to `base`; every copy must lie inside the base and the result must be its declared size. */
+/** Applies a git delta to `base`; every copy must lie inside the base and the delta, and the result must be its declared size. */
 export function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
   const at = { p: 0 };
   if (varint(delta, at) !== base.length) throw gitError("InternalError", "a delta's base size does not match its base");
@@ -92,6 +93,7 @@ export function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
       at.p += op;
     }
   }
+  if (at.p > delta.length) throw gitError("InternalError", "a delta's last copy runs past its end");
   if (n !== out.length) throw gitError("InternalError", `a delta builds ${n} of the ${out.length} bytes it declares`);
   return out;
 }
@@ -139,6 +141,8 @@ export function objectReader(parts: StoreParts): ObjectReader {
     if (head === undefined) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} has no valid header`);
     const body = await inflateExactly(pack.subarray(head.data, entryEnd(ix, at, pack)), head.size);
     if (!(body instanceof Uint8Array)) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} does not inflate to its size`);
+    if (body.length !== head.size)
+      throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} inflates to ${body.length} of the ${head.size} bytes it declares`);
     if (head.base === undefined) return { type: TYPES[head.type] as ObjectType, content: body };
     const base = typeof head.base === "number" ? await baseAt(ix, head.base) : await read(head.base);
     return { type: base.type, content: applyDelta(body, base.content) };
@@ -172,4 +176,14 @@ export function objectReader(parts: StoreParts): ObjectReader {
     return object;
   };
   return read;
+}
+
+/** The default limits of a store: objects up to 64 MiB (the gate's bound on one file), files up to 2 GiB - 1 (the most isomorphic-git reads whole). */
+export const DEFAULT_LIMITS: GitLimits = { maxObjectBytes: 64 * 1024 * 1024, maxFileBytes: 2 ** 31 - 1 };
+
+/** The object reader of the object directory `objects`, its files read through `fs` under the guard of `limits`. */
+export function openStore(fs: GitFs, objects: string, limits: GitLimits): ObjectReader {
+  const files = objectFiles(fs, limits);
+  const dir = objectDir(files, objects);
+  return objectReader({ dir, readFile: files.readFile, vet: packVetter(dir, limits.maxObjectBytes).vetPacked });
 }

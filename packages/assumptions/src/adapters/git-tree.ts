@@ -1,10 +1,13 @@
 // A tree object's entries, parsed as isomorphic-git's readTree parses them: modes as written
 // (`40000` spelled `040000`), an unknown mode or an unsafe name (a separator, `.git` in any of its
 // Windows or HFS+ aliases, a name of only dots and spaces) failing the whole tree, names sorted
-// by code point.
+// by code point. What git itself refuses to read (an empty name, entries out of its order or
+// twice, where its lookups would answer otherwise than a sorted list) fails the tree too.
 import type { TreeEntry } from "isomorphic-git";
 import { bytesToHex } from "@noble/hashes/utils";
+import { refusal } from "./git-guard.js";
 import { gitError } from "./git-store.js";
+import { decodeName } from "./tree-error.js";
 
 const TYPE_OF_MODE: Record<string, TreeEntry["type"]> = {
   "040000": "tree",
@@ -45,22 +48,52 @@ function byCodePoint(a: TreeEntry, b: TreeEntry): number {
   return x.length - y.length;
 }
 
-/** The entries of a tree object's content; throws an `InternalError` where isomorphic-git would. */
-export function parseTree(content: Uint8Array): TreeEntry[] {
+/**
+ * Git's order of two entries (base_name_compare): by bytes, a tree's name as if it ended in `/`;
+ * 0 when the names are the same.
+ */
+function gitOrder(a: Uint8Array, aTree: boolean, b: Uint8Array, bTree: boolean): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return (a[i] ?? 0) - (b[i] ?? 0);
+  if (a.length === b.length) return 0;
+  return (a[n] ?? (aTree ? 47 : 0)) - (b[n] ?? (bTree ? 47 : 0));
+}
+
+/** A name's bytes as git quotes them: printable ASCII as it is, any other byte as `\xNN`. */
+function quoted(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`)).join("");
+}
+
+/**
+ * The entries of the tree object `oid`, listed in code-point order. A tree git would not read
+ * (a malformed mode, an empty name, entries out of git's order or twice) is an `InternalError`; an
+ * unsafe name an `UnsafeFilepathError`, as isomorphic-git's readTree; a name that is not UTF-8 a
+ * refusal (gitTree cannot spell it).
+ */
+export function parseTree(content: Uint8Array, oid: string): TreeEntry[] {
   const entries: TreeEntry[] = [];
-  const text = new TextDecoder();
+  const seen = new Set<string>();
+  let previous: { name: Uint8Array; tree: boolean } | undefined;
   for (let at = 0; at < content.length; ) {
     const space = content.indexOf(32, at);
     const nul = content.indexOf(0, at);
-    if (space === -1 || nul === -1 || nul + 21 > content.length) {
+    if (space === -1 || nul === -1 || space > nul || nul + 21 > content.length) {
       throw gitError("InternalError", `GitTree: Error parsing buffer at byte location ${at}`);
     }
-    const written = text.decode(content.subarray(at, space));
+    const written = new TextDecoder().decode(content.subarray(at, space));
     const mode = written === "40000" ? "040000" : written;
-    const type = TYPE_OF_MODE[mode];
+    const type = Object.hasOwn(TYPE_OF_MODE, mode) ? TYPE_OF_MODE[mode] : undefined;
     if (type === undefined) throw gitError("InternalError", `Unexpected GitTree entry mode: ${mode}`);
-    const path = text.decode(content.subarray(space + 1, nul));
+    const name = content.subarray(space + 1, nul);
+    const path = decodeName(name);
+    if (path === undefined) throw refusal(`the git tree ${oid} holds the name "${quoted(name)}", which is not UTF-8`);
+    if (path === "") throw gitError("InternalError", `an empty name at byte ${at}`);
     if (unsafeName(path)) throw gitError("UnsafeFilepathError", `The filepath "${path}" contains unsafe character sequences`);
+    const order = previous === undefined ? -1 : gitOrder(previous.name, previous.tree, name, type === "tree");
+    if (order === 0 || seen.has(path)) throw gitError("InternalError", `the entry "${path}" is there twice`);
+    if (order > 0) throw gitError("InternalError", `the entry "${path}" is out of git's order`);
+    seen.add(path);
+    previous = { name, tree: type === "tree" };
     entries.push({ mode, path, oid: bytesToHex(content.subarray(nul + 1, nul + 21)), type });
     at = nul + 21;
   }

@@ -7,10 +7,8 @@ import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } fro
 
 /** The git mode of a gitlink (a submodule's commit). */
 const MODE_GITLINK = "160000";
-import { guardedFs, objectFiles } from "./git-guard.js";
-import { packVetter } from "./git-pack-guard.js";
-import { objectDir } from "./git-packs.js";
-import { gitError, type ObjectReader, objectReader, type ObjectType } from "./git-store.js";
+import { guardedFs } from "./git-guard.js";
+import { DEFAULT_LIMITS, gitError, type ObjectReader, type ObjectType, openStore } from "./git-store.js";
 import { parseTree } from "./git-tree.js";
 import { escapesTree, joinTree, treeError } from "./tree-error.js";
 
@@ -33,9 +31,9 @@ export interface GitTreeOptions {
 }
 
 /** Default `maxObjectBytes`: 64 MiB, the gate's own bound on one file. */
-export const DEFAULT_MAX_OBJECT_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_OBJECT_BYTES = DEFAULT_LIMITS.maxObjectBytes;
 /** Default `maxFileBytes`: the largest file isomorphic-git reads whole. */
-export const DEFAULT_MAX_FILE_BYTES = 2 ** 31 - 1;
+export const DEFAULT_MAX_FILE_BYTES = DEFAULT_LIMITS.maxFileBytes;
 
 function typeOfMode(mode: string): EntryType {
   if (mode === MODE_TREE) return "directory";
@@ -62,7 +60,7 @@ function objectsOf(load: ObjectReader, gitdir: string): GitObjects {
     entries: (oid, path) => {
       const known = trees.get(oid);
       if (known !== undefined) return known;
-      const got = call(path, oid, gitdir, () => typed(oid, "tree").then(parseTree)).map((entries) => {
+      const got = call(path, oid, gitdir, () => typed(oid, "tree").then((content) => parseTree(content, oid))).map((entries) => {
         read.set(oid, entries);
         return entries;
       });
@@ -102,7 +100,7 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
 
 /**
  * A TreeReader over one commit of a git repository, read from its object store without a
- * checkout (the ref resolved through isomorphic-git, trees and blobs read by `git-store.ts`):
+ * checkout (refs read by `git-refs.ts`, every object read and checked against its id by `git-store.ts`):
  * `HEAD` (of the worktree at `dir`, linked worktrees included) or a sibling's branch.
  * Modes give types: 040000 directory, 100644/100755 file, 120000 symlink, 160000 gitlink → other.
  * The ref (`HEAD~2^2`, `main~1`, an abbreviated id, …) is resolved once, on first use; a ref that
@@ -116,14 +114,11 @@ export function gitTree(opts: GitTreeOptions): TreeReader {
   let start: ResultAsync<{ objects: GitObjects; root: string }, TreeError> | undefined;
   const begin = () =>
     (start ??= locateRepository(fs, dir).andThen((layout) => {
-      const cache = {};
-      // One object directory and one vetting of packed objects for the whole tree: the commits
-      // and tags the ref passes through, and every tree and blob read after.
-      const files = objectFiles(opts.fs, limits);
-      const store = objectDir(files, joinTree(layout.commondir, "objects"));
-      const { vet, vetPacked } = packVetter(store, maxObjectBytes);
-      const objects = objectsOf(objectReader({ dir: store, readFile: files.readFile, vet: vetPacked }), layout.commondir);
-      return resolveCommit({ fs, layout, ref, cache, vet }).map((commit) => ({ objects, root: commit.tree }));
+      // One object store for the whole tree: the commits and tags the ref passes through (each
+      // checked against its id, as git's parse_object checks it), and every tree and blob read after.
+      const read = openStore(opts.fs, joinTree(layout.commondir, "objects"), limits);
+      const objects = objectsOf(read, layout.commondir);
+      return resolveCommit({ fs, layout, ref, cache: {}, read }).map((commit) => ({ objects, root: commit.tree }));
     }));
   const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>
     escapesTree(path)

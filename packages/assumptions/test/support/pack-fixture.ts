@@ -9,10 +9,15 @@ import { deflateSync } from "node:zlib";
 
 const TYPE_CODES: Record<string, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 
-/** One pack entry as written: the size its header declares and the bytes that follow it. */
+/**
+ * One pack entry as written: the size its header declares and the bytes that follow it; `type`,
+ * the pack type number, when it is not the object's own (6: an offset delta, 7: a ref delta, whose
+ * base offset or id then leads `data`).
+ */
 export interface Entry {
   readonly size: number;
   readonly data: Buffer;
+  readonly type?: number;
 }
 
 /** Writes one object's entry from its real content (the default: the true size, deflated). */
@@ -72,22 +77,39 @@ function indexOf(entries: { oid: string; offset: number; crc: number }[], packSu
   return Buffer.concat([body, sha1(body)]);
 }
 
+/** One object of a repository: its id, type and content. */
+export interface StoredObject {
+  readonly oid: string;
+  readonly type: string;
+  readonly content: Buffer;
+}
+
+/** Every object of the repository at `dir` (loose or packed), read with one `git cat-file --batch`. */
+export function objectsIn(dir: string): StoredObject[] {
+  const listed = execFileSync("git", ["-C", dir, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)"], { encoding: "utf8" });
+  const batch = execFileSync("git", ["-C", dir, "cat-file", "--batch"], { input: listed, maxBuffer: 1 << 30 });
+  const out: StoredObject[] = [];
+  for (let at = 0; at < batch.length; ) {
+    const eol = batch.indexOf(10, at);
+    const [oid = "", type = "", size = "0"] = batch.subarray(at, eol).toString().split(" ");
+    out.push({ oid, type, content: batch.subarray(eol + 1, eol + 1 + Number(size)) });
+    at = eol + 1 + Number(size) + 1;
+  }
+  return out;
+}
+
 /**
  * Replaces every object of the repository at `dir` (loose or packed) by one pack written here;
- * `lies` writes the entries of the objects it names. Answers the new pack's path.
+ * `lies` writes the entries of the objects it names. Answers the new pack's path. `objects`
+ * (default: the repository's own, read now) lets a test write many packs from one reading.
  */
-export function repackByHand(dir: string, lies: Record<string, EntryWriter> = {}): string {
-  const listed = execFileSync("git", ["-C", dir, "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)"], { encoding: "utf8" });
+export function repackByHand(dir: string, lies: Record<string, EntryWriter> = {}, objects: readonly StoredObject[] = objectsIn(dir)): string {
   const parts: Buffer[] = [Buffer.from("PACK"), u32(2), u32(0)];
   let offset = 12;
   const entries: { oid: string; offset: number; crc: number }[] = [];
-  for (const [oid = "", type = ""] of listed
-    .trim()
-    .split("\n")
-    .map((l) => l.split(" "))) {
-    const content = execFileSync("git", ["-C", dir, "cat-file", type, oid], { maxBuffer: 1 << 30 });
-    const { size, data } = (lies[oid] ?? declaring(content.length))(content);
-    const raw = Buffer.concat([entryHeader(TYPE_CODES[type] ?? 0, size), data]);
+  for (const { oid, type, content } of objects) {
+    const written = (lies[oid] ?? declaring(content.length))(content);
+    const raw = Buffer.concat([entryHeader(written.type ?? TYPE_CODES[type] ?? 0, written.size), written.data]);
     entries.push({ oid, offset, crc: crc32(raw) });
     parts.push(raw);
     offset += raw.length;
@@ -95,11 +117,11 @@ export function repackByHand(dir: string, lies: Record<string, EntryWriter> = {}
   parts[2] = u32(entries.length);
   const body = Buffer.concat(parts);
   const packSum = sha1(body);
-  const objects = join(dir, ".git", "objects");
-  for (const name of fs.readdirSync(objects))
-    if (/^[0-9a-f]{2}$/.test(name) || name === "pack") fs.rmSync(join(objects, name), { recursive: true, force: true });
-  fs.mkdirSync(join(objects, "pack"));
-  const base = join(objects, "pack", `pack-${packSum.toString("hex")}`);
+  const objectsDir = join(dir, ".git", "objects");
+  for (const name of fs.readdirSync(objectsDir))
+    if (/^[0-9a-f]{2}$/.test(name) || name === "pack") fs.rmSync(join(objectsDir, name), { recursive: true, force: true });
+  fs.mkdirSync(join(objectsDir, "pack"));
+  const base = join(objectsDir, "pack", `pack-${packSum.toString("hex")}`);
   fs.writeFileSync(`${base}.pack`, Buffer.concat([body, packSum]));
   fs.writeFileSync(`${base}.idx`, indexOf(entries, packSum));
   return `${base}.pack`;

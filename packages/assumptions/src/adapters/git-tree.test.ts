@@ -1,0 +1,141 @@
+// Tree objects git itself would not read, or would read differently, are faults naming the tree,
+// never a listing: each case is written with `git hash-object --literally` into a real repository
+// and git's own answer is checked first.
+import { execFileSync } from "node:child_process";
+import * as nodeFs from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { parseTree } from "./git-tree.js";
+import { gitTree } from "./git.js";
+import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
+
+/** One raw tree entry: `MODE NAME\0` and the 20 bytes of `oid`. */
+const entry = (mode: string, name: string | Buffer, oid: string) =>
+  Buffer.concat([Buffer.from(`${mode} `), Buffer.isBuffer(name) ? name : Buffer.from(name), Buffer.from([0]), Buffer.from(oid, "hex")]);
+
+/** A repository whose `main` is a commit of the tree `body(blob, tree)` (blob: `a\n`; tree: one holding it). */
+async function repoWithTree(body: (blob: string, tree: string) => Buffer): Promise<{ dir: string; tree: string }> {
+  const dir = join(await scratchDir(), "r");
+  commitSpec(dir, { files: { "a.txt": "a\n" }, links: {} });
+  const raw = body(git(dir, "rev-parse", "HEAD:a.txt"), git(dir, "rev-parse", "HEAD^{tree}"));
+  const tree = execFileSync("git", ["-C", dir, "hash-object", "-t", "tree", "--literally", "-w", "--stdin"], { input: raw, encoding: "utf8" }).trim();
+  git(dir, "update-ref", "refs/heads/main", git(dir, "commit-tree", tree, "-m", "crafted"));
+  return { dir, tree };
+}
+
+/** What system git says when asked for `BRANCH:name`: the entry's id, or undefined when it finds none. */
+function gitFinds(dir: string, name: string, branch = "main"): string | undefined {
+  try {
+    return execFileSync("git", ["-C", dir, "rev-parse", "--verify", "-q", `${branch}:${name}`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+describe("trees git refuses or reads otherwise are faults naming the tree", () => {
+  test.each([
+    ["a mode that is a property of every object (constructor)", (b: string) => Buffer.concat([entry("100644", "a", b), entry("constructor", "b", b)])],
+    ["a mode that is a property of every object (__proto__)", (b: string) => entry("__proto__", "b", b)],
+    ["an empty name", (b: string) => Buffer.concat([entry("100644", "", b), entry("100644", "a", b)])],
+    ["the same name twice", (b: string) => Buffer.concat([entry("100644", "a", b), entry("100644", "a", b)])],
+    [
+      "a blob and a tree of one name, apart",
+      (b: string, t: string) => Buffer.concat([entry("100644", "a", b), entry("100644", "a.b", b), entry("40000", "a", t)]),
+    ],
+    ["entries out of git's order", (b: string) => Buffer.concat([entry("100644", "b", b), entry("100644", "a", b)])],
+    ["a tree sorted as if it were a blob", (b: string, t: string) => Buffer.concat([entry("40000", "a", t), entry("100644", "a.b", b)])],
+  ])("%s", async (_, body) => {
+    const { dir, tree } = await repoWithTree(body);
+    expect(() => execFileSync("git", ["-C", dir, "fsck", "--strict", "--no-dangling"], { stdio: "ignore" })).toThrow();
+    const fault = (await gitTree({ fs: nodeFs, dir, ref: "main" }).list(""))._unsafeUnwrapErr();
+    expect(fault.code).toBe("tree-io");
+    expect(fault.message).toMatch(new RegExp(`^cannot read the tree root: the git object ${tree} in .* is corrupt: `));
+  });
+
+  test("out of order, git finds no entry where a sorted reading would find one", async () => {
+    const { dir } = await repoWithTree((b) => Buffer.concat([entry("100644", "b", b), entry("100644", "a", b)]));
+    expect(gitFinds(dir, "a")).toBeUndefined();
+    expect((await gitTree({ fs: nodeFs, dir, ref: "main" }).read("a", 100)).isErr()).toBe(true);
+  });
+
+  test("a name that is not UTF-8 is tree-io (not UTF-8), never a name mangled to U+FFFD", async () => {
+    const { dir, tree } = await repoWithTree((b) => entry("100644", Buffer.from([0x63, 0x61, 0x66, 0xe9]), b));
+    expect(git(dir, "ls-tree", "main")).toContain('"caf\\351"');
+    const reader = gitTree({ fs: nodeFs, dir, ref: "main" });
+    const fault = (await reader.list(""))._unsafeUnwrapErr();
+    expect(fault.code).toBe("tree-io");
+    expect(fault.message).toBe(`cannot read the tree root: the git tree ${tree} holds the name "caf\\xe9", which is not UTF-8`);
+    expect((await reader.read("caf\uFFFD", 10)).isErr()).toBe(true);
+  });
+});
+
+describe("every tree git writes reads back as git lists it", () => {
+  const names = fc.stringMatching(/^[a-c.\-_0 é]{1,4}$/).filter((n) => !/^[. ]*$/.test(n) && !/^\.git/i.test(n));
+  test("names of a few characters around '.', '-', '/' and '0' in git's order: files, links, trees and gitlinks mixed", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "a\n" }, links: {} });
+    const blob = git(dir, "rev-parse", "HEAD:a.txt");
+    const kinds: Record<string, string> = {
+      "100644": `blob ${blob}`,
+      "120000": `blob ${blob}`,
+      "040000": `tree ${git(dir, "rev-parse", "HEAD^{tree}")}`,
+      "160000": `commit ${git(dir, "rev-parse", "HEAD")}`,
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.tuple(names, fc.constantFrom(...Object.keys(kinds))), { minLength: 1, maxLength: 8, selector: ([n]) => n }),
+        async (rows) => {
+          const input = rows.map(([n, mode]) => `${mode} ${kinds[mode]}\t${n}`).join("\n");
+          const tree = execFileSync("git", ["-C", dir, "mktree"], { input: `${input}\n`, encoding: "utf8" }).trim();
+          const content = execFileSync("git", ["-C", dir, "cat-file", "tree", tree]);
+          const listed = parseTree(content, tree).map((e) => `${e.mode} ${e.path}`);
+          const sorted = [...rows].sort(([a], [b]) => (a < b ? -1 : 1));
+          expect(listed).toEqual(sorted.map(([n, mode]) => `${mode} ${n}`));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe("any tree object", () => {
+  test("gitTree lists a tree only as git reads it: every entry it lists, git's own lookup finds, of the same kind", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "a\n" }, links: {} });
+    const oids: Record<string, string> = {
+      blob: git(dir, "rev-parse", "HEAD:a.txt"),
+      tree: git(dir, "rev-parse", "HEAD^{tree}"),
+      commit: git(dir, "rev-parse", "HEAD"),
+    };
+    const modes = fc.constantFrom("100644", "100755", "120000", "40000", "040000", "160000", "100664", "644", "constructor");
+    let read = 0;
+    const name = fc.oneof(
+      fc.constantFrom("a", "a.b", "a-b", "a0", "b", "", ".", "..", ".git", "a/b", "\u00e9", "e\u0301"),
+      fc.constant(Buffer.from([0x61, 0xff])),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(modes, name), { minLength: 1, maxLength: 5 }), async (rows) => {
+        const kindOf = (mode: string) => (mode.endsWith("40000") ? "tree" : mode === "160000" ? "commit" : "blob");
+        const raw = Buffer.concat(rows.map(([mode, n]) => entry(mode, n, oids[kindOf(mode)] ?? "")));
+        const tree = execFileSync("git", ["-C", dir, "hash-object", "-t", "tree", "--literally", "-w", "--stdin"], { input: raw, encoding: "utf8" }).trim();
+        git(dir, "update-ref", "refs/heads/t", git(dir, "commit-tree", tree, "-m", "t"));
+        const listed = await gitTree({ fs: nodeFs, dir, ref: "t" }).list("");
+        if (listed.isErr()) return;
+        read++;
+        for (const e of listed.value) {
+          const found = gitFinds(dir, e.name, "t");
+          expect(found, `git finds "${e.name}"`).toBeDefined();
+          const kind = { file: "blob", symlink: "blob", directory: "tree", submodule: "commit" }[e.type as string];
+          expect(found).toBe(oids[kind ?? ""]);
+        }
+        expect(new Set(listed.value.map((e) => e.name)).size).toBe(listed.value.length);
+      }),
+      { numRuns: 80 },
+    );
+    expect(read).toBeGreaterThan(0);
+  });
+});
