@@ -60,4 +60,33 @@ describe("decay run --durable", () => {
     expect(new Set(commits).size).toBe(commits.length);
     expect(commits).toEqual(stepCommits(plainRepo, "plan/stats"));
   }, 300_000);
+
+  it("Ctrl-C during an agent call stops it, kills the agent, frees the state; the same command resumes", async () => {
+    const work = await tempDir("decay-durable-int-");
+    const repo = await fixtureRepo();
+    const gate = join(work, "gate");
+    const script = JSON.parse(readFileSync(SCRIPT_FILE, "utf8"));
+    script["S2 fix"] = { ...script["S2 fix"], waitForFile: gate };
+    writeFileSync(join(work, "script.json"), JSON.stringify(script));
+    const log = join(work, "durable.log");
+    const state = join(work, "state");
+    const args = ["run", "docs/stats.plan.md", "--durable", state, "--agent", `${process.execPath} ${AGENT} ${log} ${join(work, "script.json")}`];
+    const first = start(args, repo);
+    await until(() => existsSync(log) && calls(log).includes("S2 fix a2"));
+    const agentPid = entries(log).at(-1)?.pid as number;
+    first.child.kill("SIGINT");
+    const stopped = await first.done;
+    expect(stopped.code, stopped.stderr).toBe(1);
+    expect(stopped.stdout).toContain(`stopped: run the same command again to resume (state in ${state})`);
+    // The agent in flight is not left running, and the state directory is not left locked.
+    expect(await ended(agentPid)).toBe(true);
+    writeFileSync(gate, "");
+    const second = await decay(args, repo);
+    expect(second.code, second.stderr).toBe(1);
+    expect(second.stdout).toContain("decay: incomplete; green: S1, S2");
+    // Each agent call once, but the one stopped in flight, which ran again.
+    const got = calls(log);
+    expect(got.filter((k) => k === "S2 fix a2")).toHaveLength(2);
+    expect(new Set(got.filter((k) => k !== "S2 fix a2")).size).toBe(got.length - 2);
+  }, 300_000);
 });
