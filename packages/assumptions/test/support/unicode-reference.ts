@@ -6,9 +6,7 @@ import { sha256Hex } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { CheckFault, Field, ParseFault } from "../../src/core/faults.js";
 import { FOLD_FULL, FOLD_RUNS } from "../../src/core/unicode/casefold-table.js";
-import { SCRIPT_EXTENSION_RANGES } from "../../src/core/unicode/script-extensions-table.js";
-import { SCRIPT_CODES } from "../../src/core/unicode/scripts-table.js";
-import { propertyRegex } from "../../src/core/unicode/scripts.js";
+import { scriptInfo } from "../../src/core/unicode/scripts.js";
 import { confusableGroups } from "../../src/core/unicode/skeleton.js";
 
 const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
@@ -66,67 +64,15 @@ export function confusableKey(text: string): string {
 
 // --- scripts.ts ---
 
-const WRITING_SYSTEMS: Readonly<Record<string, readonly string[]>> = {
-  Latn: ["Jpan", "Kore", "Hanb"],
-  Hani: ["Jpan", "Kore", "Hanb"],
-  Hira: ["Jpan"],
-  Kana: ["Jpan"],
-  Hang: ["Kore"],
-  Bopo: ["Hanb"],
-};
-const LIKELY = ["Latn", "Cyrl", "Grek", "Hani", "Hira", "Kana", "Hang", "Arab", "Hebr", "Deva", "Thai", "Armn", "Geor"];
-const RARE = SCRIPT_CODES.filter((code) => !LIKELY.includes(code));
-const COMMON = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
-const compiled = new Map<string, RegExp | null>();
-const infos = new Map<string, { script: string | undefined; extensions: ReadonlySet<string> | undefined }>();
-
-function test(code: string, ch: string): boolean {
-  let re = compiled.get(code);
-  if (re === undefined) {
-    re = propertyRegex(code);
-    compiled.set(code, re);
-  }
-  return re?.test(ch) === true;
-}
-
-function scriptOf(ch: string): string | undefined {
-  const likely = LIKELY.find((code) => test(code, ch));
-  if (likely !== undefined) return likely;
-  if (COMMON.test(ch)) return undefined;
-  return RARE.find((code) => test(code, ch));
-}
-
-function listedExtensions(cp: number): string | undefined {
-  let lo = 0;
-  let hi = SCRIPT_EXTENSION_RANGES.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const [first, last, codes] = SCRIPT_EXTENSION_RANGES[mid] as readonly [number, number, string];
-    if (cp < first) hi = mid - 1;
-    else if (cp > last) lo = mid + 1;
-    else return codes;
-  }
-  return undefined;
-}
-
-function infoOf(ch: string) {
-  const hit = infos.get(ch);
-  if (hit) return hit;
-  const script = scriptOf(ch);
-  const listed = listedExtensions(ch.codePointAt(0) ?? 0);
-  const codes = listed === undefined ? (script === undefined ? [] : [script]) : listed.split(" ");
-  const set = new Set(codes.flatMap((code) => [code, ...(WRITING_SYSTEMS[code] ?? [])]));
-  const info = { script, extensions: set.size === 0 ? undefined : set };
-  infos.set(ch, info);
-  return info;
-}
+// The facts of one character (Script, Script_Extensions) are the source's own `scriptInfo`: the
+// oracle is for how words and names are walked, not for the Unicode tables.
 
 /** One script (or a CJK writing system's mix) across a word; Common and Inherited fit any. */
 export function isSingleScript(word: string): boolean {
   if (isAscii(word)) return true;
   let resolved: Set<string> | undefined;
   for (const ch of word) {
-    const ext = infoOf(ch).extensions;
+    const ext = scriptInfo(ch).extensions;
     if (!ext) continue;
     resolved = resolved ? new Set([...resolved].filter((code) => ext.has(code))) : new Set(ext);
     if (resolved.size === 0) return false;
@@ -142,7 +88,7 @@ export function scriptsOf(name: string): string {
       if ((ch >= "A" && ch <= "Z") || (ch >= "a" && ch <= "z")) found.add("Latn");
       continue;
     }
-    const script = infoOf(ch).script;
+    const script = scriptInfo(ch).script;
     if (script) found.add(script);
   }
   return [...found].sort().join("+");

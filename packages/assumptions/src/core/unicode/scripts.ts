@@ -17,7 +17,7 @@ const LIKELY = ["Latn", "Cyrl", "Grek", "Hani", "Hira", "Kana", "Hang", "Arab", 
 const RARE = SCRIPT_CODES.filter((code) => !LIKELY.includes(code));
 const COMMON = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
 
-interface ScriptInfo {
+export interface ScriptInfo {
   /** The Script property value, undefined for Common and Inherited. */
   readonly script: string | undefined;
   /** The Script_Extensions set augmented with writing systems; undefined means "any" (Common/Inherited). */
@@ -77,8 +77,11 @@ function listedExtensions(cp: number): string | undefined {
   return undefined;
 }
 
-// The info of one code point, spelled `ch` (a lone surrogate included), interned.
-function lookUp(ch: string): ScriptInfo {
+/**
+ * The Script of one code point, spelled `ch` (a lone surrogate included), and its
+ * Script_Extensions augmented with writing systems; interned, so equal infos are one object.
+ */
+export function scriptInfo(ch: string): ScriptInfo {
   const script = scriptOf(ch);
   const listed = listedExtensions(ch.codePointAt(0) ?? 0);
   const codes = listed === undefined ? (script === undefined ? [] : [script]) : listed.split(" ");
@@ -102,7 +105,7 @@ function infoAt(text: string, i: number): ScriptInfo {
     const cp = text.codePointAt(i) as number;
     let info = astralInfo.get(cp);
     if (!info) {
-      info = lookUp(String.fromCodePoint(cp));
+      info = scriptInfo(String.fromCodePoint(cp));
       astralInfo.set(cp, info);
     }
     return info;
@@ -111,7 +114,7 @@ function infoAt(text: string, i: number): ScriptInfo {
   bmpInfo ??= new Uint16Array(0x10000);
   const index = bmpInfo[unit] as number;
   if (index !== 0) return known[index - 1] as ScriptInfo;
-  const info = lookUp(String.fromCharCode(unit));
+  const info = scriptInfo(String.fromCharCode(unit));
   let at = known.indexOf(info);
   if (at === -1) at = known.push(info) - 1;
   bmpInfo[unit] = at + 1;
