@@ -1,5 +1,6 @@
 import { foldedCodes, isAscii } from "./fold.js";
 import { skeleton } from "./skeleton.js";
+import { unitFacts } from "./unit-facts.js";
 
 // Whether a name's case fold or confusable key can be ASCII, told code unit by code unit (a
 // surrogate: it may), so a lookup for an ASCII name skips the names that cannot match it. Exact:
@@ -13,7 +14,6 @@ const FOLD_SEEN = 1;
 const FOLD_REACH = 2;
 const KEY_SEEN = 4;
 const KEY_REACH = 8;
-let facts: Uint8Array | undefined;
 
 // Whether every code point of `text` passes `test`.
 function every(text: string, test: (ch: string) => boolean): boolean {
@@ -29,31 +29,21 @@ const leads = (ch: string) => every(skeleton(ch), folds);
 // KEYS, the code points whose fold's NFD is in LEADS: a key is the fold of a skeleton of a fold.
 const keys = (ch: string) => every(foldedCodes(ch).normalize("NFD"), leads);
 
-function learn(table: Uint8Array, unit: number, seen: number, reach: number): number {
-  const test = seen === FOLD_SEEN ? folds : keys;
+// The group `seen` of a code unit: `seen`, and its REACH fact when the unit may lead to ASCII.
+function learn(unit: number, seen: number): number {
+  const [test, reach] = seen === FOLD_SEEN ? [folds, FOLD_REACH] : [keys, KEY_REACH];
   const reaches = (unit >= 0xd800 && unit <= 0xdfff) || every(String.fromCharCode(unit).normalize("NFD"), test);
-  const known = (table[unit] as number) | seen | (reaches ? reach : 0);
-  table[unit] = known;
-  return known;
+  return seen | (reaches ? reach : 0);
 }
 
-// Whether every code unit of `text` has the fact `reach` (learned with `seen`).
-function allReach(text: string, seen: number, reach: number): boolean {
-  const table = (facts ??= new Uint8Array(0x10000));
-  for (let i = 0; i < text.length; i += 1) {
-    const unit = text.charCodeAt(i);
-    const known = table[unit] as number;
-    if ((((known & seen) === 0 ? learn(table, unit, seen, reach) : known) & reach) === 0) return false;
-  }
-  return true;
-}
+const facts = unitFacts(learn);
 
 /** False when `caseFold(text)` cannot be ASCII (true when it may be, as for every ASCII text). */
 export function mayFoldToAscii(text: string): boolean {
-  return allReach(text, FOLD_SEEN, FOLD_REACH);
+  return facts.all(text, FOLD_SEEN, FOLD_REACH);
 }
 
 /** False when `confusableKey(text)` cannot be ASCII (true when it may be). */
 export function mayKeyToAscii(text: string): boolean {
-  return allReach(text, KEY_SEEN, KEY_REACH);
+  return facts.all(text, KEY_SEEN, KEY_REACH);
 }

@@ -1,41 +1,35 @@
 // The general categories rule 6 asks about, per BMP code unit, each learned once from the
 // engine's own regular expressions: most values are then checked by table lookups, not by scans
 // of Unicode-aware regular expressions.
+import { unitFacts } from "./unit-facts.js";
 
 const SEEN = 1;
 // A character (not a surrogate) outside Cc, Cf and Co.
 const VISIBLE = 2;
 // A letter or a mark: a character of a word.
 const WORDLY = 4;
-let facts: Uint8Array | undefined;
 
 const HIDDEN = /^[\p{Cc}\p{Cf}\p{Co}]$/u;
 const LETTER_OR_MARK = /^[\p{L}\p{M}]$/u;
 
-function learn(table: Uint8Array, unit: number): number {
+function learn(unit: number): number {
   let known = SEEN;
   if (unit < 0xd800 || unit > 0xdfff) {
     const ch = String.fromCharCode(unit);
     if (!HIDDEN.test(ch)) known |= VISIBLE;
     if (LETTER_OR_MARK.test(ch)) known |= WORDLY;
   }
-  table[unit] = known;
   return known;
 }
 
-function factsOf(unit: number): number {
-  const table = (facts ??= new Uint8Array(0x10000));
-  const known = table[unit] as number;
-  return known === 0 ? learn(table, unit) : known;
-}
+const facts = unitFacts(learn);
 
 /**
  * Whether every code unit of `text` is a BMP character outside Cc, Cf and Co (and so, no
  * surrogate: no Cs either). Such a text's code points are its code units.
  */
 export function visibleBmp(text: string): boolean {
-  for (let i = 0; i < text.length; i += 1) if ((factsOf(text.charCodeAt(i)) & VISIBLE) === 0) return false;
-  return true;
+  return facts.all(text, SEEN, VISIBLE);
 }
 
 /**
@@ -46,7 +40,7 @@ export function wordsOf(text: string): string[] {
   const words: string[] = [];
   let start = -1;
   for (let i = 0; i <= text.length; i += 1) {
-    const wordly = i < text.length && (factsOf(text.charCodeAt(i)) & WORDLY) !== 0;
+    const wordly = i < text.length && (facts.of(text.charCodeAt(i), SEEN) & WORDLY) !== 0;
     if (wordly && start === -1) start = i;
     else if (!wordly && start !== -1) {
       words.push(text.slice(start, i));

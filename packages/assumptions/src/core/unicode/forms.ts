@@ -1,5 +1,6 @@
 // Facts about characters under normalisation, read from this engine's own `normalize`, that let
 // the primitives skip a normalisation whose result is known. The unicode tests check the facts.
+import { unitFacts } from "./unit-facts.js";
 
 /**
  * Below U+0300 every character is its own NFC, a starter, and never the second of a composed
@@ -19,19 +20,18 @@ export function isStarter(ch: string): boolean {
   return `\u0345${ch}`.normalize("NFD") === `\u0345${ch}` && `${ch}\u0334`.normalize("NFD") === `${ch}\u0334`;
 }
 
-// Per BMP code unit, once looked at: SEEN, and which of the two kinds of inert it is.
+// Per BMP code unit, once looked at: SEEN, and which kinds of inert it is.
 const SEEN = 1;
 const NFC_INERT = 2;
 const NFD_INERT = 4;
 const NFKC_INERT = 8;
-let facts: Uint8Array | undefined;
 const MARK = /^\p{M}$/u;
 
 // Besides marks, only Hangul vowels and trailing consonants compose with what precedes them.
 const composesBack = (ch: string) => MARK.test(ch) || (ch >= "\u1160" && ch <= "\u11ff");
 
-// The facts of a code unit not looked at yet, recorded.
-function learn(table: Uint8Array, unit: number): number {
+// The facts of a code unit not looked at yet.
+function learn(unit: number): number {
   let known = SEEN;
   if (unit < 0xd800 || unit > 0xdfff) {
     const ch = String.fromCharCode(unit);
@@ -42,21 +42,10 @@ function learn(table: Uint8Array, unit: number): number {
     }
     if (ch.normalize("NFD") === ch && isStarter(ch)) known |= NFD_INERT;
   }
-  table[unit] = known;
   return known;
 }
 
-// Whether every code unit of `text` from `bound` up has the fact `kind`.
-function allHave(text: string, kind: number, bound: number): boolean {
-  const table = (facts ??= new Uint8Array(0x10000));
-  for (let i = 0; i < text.length; i += 1) {
-    const unit = text.charCodeAt(i);
-    if (unit < bound) continue;
-    const known = table[unit] as number;
-    if (((known === 0 ? learn(table, unit) : known) & kind) === 0) return false;
-  }
-  return true;
-}
+const facts = unitFacts(learn);
 
 /**
  * Whether every code unit of `text` is NFC-inert: its own NFC, and its NFD starts with a starter
@@ -64,17 +53,17 @@ function allHave(text: string, kind: number, bound: number): boolean {
  * each character recomposes to itself, and none composes with its neighbour.
  */
 export function nfcInert(text: string): boolean {
-  return allHave(text, NFC_INERT, NFC_STABLE_BELOW);
+  return facts.all(text, SEEN, NFC_INERT, NFC_STABLE_BELOW);
 }
 
 /** Whether a code unit is a character that is its own NFD and a starter (a surrogate is not). */
 export function nfdInertUnit(unit: number): boolean {
-  return unit < NFD_STABLE_BELOW || allHave(String.fromCharCode(unit), NFD_INERT, NFD_STABLE_BELOW);
+  return unit < NFD_STABLE_BELOW || (facts.of(unit, SEEN) & NFD_INERT) !== 0;
 }
 
 /** Whether every code unit of `text` is its own NFD and a starter: such a string is NFD. */
 export function nfdInert(text: string): boolean {
-  return allHave(text, NFD_INERT, NFD_STABLE_BELOW);
+  return facts.all(text, SEEN, NFD_INERT, NFD_STABLE_BELOW);
 }
 
 /** Below U+00A0 no character has a compatibility decomposition. */
@@ -85,5 +74,5 @@ export const NFKD_SAME_BELOW = 0xa0;
  * is its NFD). Such a string's NFKC is its NFC, which is itself.
  */
 export function nfkcInert(text: string): boolean {
-  return allHave(text, NFKC_INERT, NFKD_SAME_BELOW);
+  return facts.all(text, SEEN, NFKC_INERT, NFKD_SAME_BELOW);
 }
