@@ -77,12 +77,15 @@ export function packIndexProblem(idx: Uint8Array): string | undefined {
 const LOOSE = /(?:^|\/)objects\/([0-9a-f]{2})\/([0-9a-f]{38})$/;
 const HEADER = /^(blob|tree|commit|tag) (0|[1-9][0-9]{0,15})$/;
 const MAX_HEADER = 32;
+/** Inflated bytes enough to hold any loose object's header and its NUL. */
+export const LOOSE_HEADER_BYTES = MAX_HEADER + 1;
 
-function header(bytes: Uint8Array): { type: string; size: number; length: number } | undefined {
+/** A loose object's `TYPE SIZE\0` header, from its first inflated bytes (`length` counts the NUL); `undefined` when there is none. */
+export function looseHeader(bytes: Uint8Array): { type: "blob" | "tree" | "commit" | "tag"; size: number; length: number } | undefined {
   const nul = bytes.indexOf(0);
   if (nul === -1 || nul > MAX_HEADER) return undefined;
   const m = HEADER.exec(new TextDecoder().decode(bytes.subarray(0, nul)));
-  return m?.[1] === undefined || m[2] === undefined ? undefined : { type: m[1], size: Number(m[2]), length: nul + 1 };
+  return m?.[1] === undefined || m[2] === undefined ? undefined : { type: m[1] as "blob" | "tree" | "commit" | "tag", size: Number(m[2]), length: nul + 1 };
 }
 
 /**
@@ -91,9 +94,9 @@ function header(bytes: Uint8Array): { type: string; size: number; length: number
  * past the limit, the whole object is inflated here, bounded, and must be exactly SIZE bytes.
  */
 async function looseProblem(compressed: Uint8Array, limit: number): Promise<string | undefined> {
-  const peek = inflatePeek(compressed, MAX_HEADER + 1);
+  const peek = inflatePeek(compressed, LOOSE_HEADER_BYTES);
   if (peek.kind === "corrupt") return `it is not a valid zlib stream (${peek.reason})`;
-  const head = header(peek.bytes);
+  const head = looseHeader(peek.bytes);
   if (head === undefined) return "its header is not TYPE SIZE";
   if (head.size > limit) return `its header declares a ${head.type} of ${head.size} bytes, over the limit of ${limit}`;
   if (compressed.length * MAX_DEFLATE_RATIO <= limit) return undefined;

@@ -6,7 +6,7 @@
 // Every object's SHA-1 is checked against its id.
 import { sha1 } from "@noble/hashes/legacy";
 import { bytesToHex } from "@noble/hashes/utils";
-import { type GitLimits, objectFiles, refusal } from "./git-guard.js";
+import { type GitLimits, LOOSE_HEADER_BYTES, looseHeader, objectFiles, refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
 import { entryHeader, packVetter } from "./git-pack-guard.js";
 import { entryEnd, type ObjectDir, objectDir, type PackedAt, type PackIndex } from "./git-packs.js";
@@ -31,9 +31,7 @@ export type ObjectReader = (oid: string) => Promise<GitObject>;
 const NATIVE_FROM = 8 * 1024;
 /** Bytes of delta bases kept for one tree. */
 const BASE_BUDGET = 32 * 1024 * 1024;
-const MAX_HEADER = 32;
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-const HEADER = /^(blob|tree|commit|tag) (0|[1-9][0-9]{0,15})$/;
 
 /** An isomorphic-git-shaped error, so that the adapter words it as it words theirs. */
 export function gitError(code: "NotFoundError" | "InternalError" | "UnsafeFilepathError", message: string): Error {
@@ -112,17 +110,16 @@ async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
     throw code === "ENOENT" || code === "ENOTDIR" ? gitError("NotFoundError", `Could not find ${oid}.`) : e;
   });
   const compressed = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
-  const peek = inflatePeek(compressed, MAX_HEADER + 1);
-  const nul = peek.kind === "ok" ? peek.bytes.indexOf(0) : -1;
-  const m = peek.kind === "ok" && nul !== -1 ? HEADER.exec(new TextDecoder().decode(peek.bytes.subarray(0, nul))) : null;
-  if (m?.[1] === undefined || m[2] === undefined) throw gitError("InternalError", `the loose object ${path} has no valid header`);
-  const size = Number(m[2]);
-  const whole = await inflateExactly(compressed, nul + 1 + size);
+  const peek = inflatePeek(compressed, LOOSE_HEADER_BYTES);
+  const head = peek.kind === "ok" ? looseHeader(peek.bytes) : undefined;
+  if (head === undefined) throw gitError("InternalError", `the loose object ${path} has no valid header`);
+  const { size, length } = head;
+  const whole = await inflateExactly(compressed, length + size);
   const refused = (why: string) => refusal(`the git object ${oid} (${path}) is refused: ${why}`);
   if (whole === "past") throw refused(`it inflates past the ${size} bytes its header declares`);
   if (!(whole instanceof Uint8Array)) throw gitError("InternalError", `the loose object ${path} is not a valid zlib stream (${whole.corrupt})`);
-  if (whole.length !== nul + 1 + size) throw refused(`it is truncated: ${whole.length - nul - 1} of ${size} bytes`);
-  const object = { type: m[1] as ObjectType, content: whole.subarray(nul + 1) };
+  if (whole.length !== length + size) throw refused(`it is truncated: ${whole.length - length} of ${size} bytes`);
+  const object = { type: head.type, content: whole.subarray(length) };
   checkSum(oid, object.type, object.content);
   return object;
 }
