@@ -53,13 +53,15 @@ function unlessMissing<T>(run: () => Promise<T>, onError: (e: unknown) => TreeEr
   return gitCall(found, onError);
 }
 
+// A repository file's text, whichever form the fs answers in.
+function asText(raw: Uint8Array | string): string {
+  return typeof raw === "string" ? raw : new TextDecoder().decode(raw);
+}
+
 /** Reads a small repository file as text; `undefined` when it does not exist. */
 function readText(fs: GitFs, path: string): ResultAsync<string | undefined, TreeError> {
   return unlessMissing(
-    async () => {
-      const raw = await fs.promises.readFile(path);
-      return typeof raw === "string" ? raw : new TextDecoder().decode(raw);
-    },
+    async () => asText(await fs.promises.readFile(path)),
     (e) => treeError("tree-io", "", `${path}: ${errorCode(e)}`),
   );
 }
@@ -122,13 +124,10 @@ export function locateRepository(fs: GitFs, dir: string): ResultAsync<RepoLayout
 function lookUp(fs: GitFs, layout: RepoLayout, name: string, exactly = false): ResultAsync<string | undefined, TreeError> {
   if (OID.test(name)) return okAsync(name);
   const read: ReadRef = (path) =>
-    fs.promises.readFile(path).then(
-      (raw) => (typeof raw === "string" ? raw : new TextDecoder().decode(raw)),
-      (e: unknown) => {
-        if (missing(e) || errorCode(e) === "EISDIR") return undefined;
-        throw e;
-      },
-    );
+    fs.promises.readFile(path).then(asText, (e: unknown) => {
+      if (missing(e) || errorCode(e) === "EISDIR") return undefined;
+      throw e;
+    });
   return gitCall(
     () => lookUpRef(read, layout.commondir, name, exactly),
     (e) => treeError("tree-io", "", e instanceof BrokenRef ? e.message : `resolving "${name}": ${errorCode(e)}`),
