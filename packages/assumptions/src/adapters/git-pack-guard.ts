@@ -37,22 +37,23 @@ export function entryHeader(pack: Uint8Array, at: number): { type: number; size:
   return type >= 1 && type <= 4 ? { type, size, data: p } : undefined;
 }
 
-/** The result size a delta declares: the second varint of its inflated instructions. */
-function deltaTarget(bytes: Uint8Array): number | undefined {
-  let p = 0;
-  for (let n = 0; n < 2; n++) {
-    let value = 0;
-    let shift = 0;
-    for (;;) {
-      const b = bytes[p++];
-      if (b === undefined || shift > 49) return undefined;
-      value += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-      if ((b & 0x80) === 0) break;
-    }
-    if (n === 1) return value;
+/** One size of a delta's header (base-128, low bits first) at `at.p`, moving past it; `undefined` when cut short. */
+export function deltaSize(delta: Uint8Array, at: { p: number }): number | undefined {
+  let value = 0;
+  let shift = 0;
+  for (;;) {
+    const b = delta[at.p++];
+    if (b === undefined || shift > 49) return undefined;
+    value += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+    if ((b & 0x80) === 0) return value;
   }
-  return undefined;
+}
+
+/** The result size a delta declares: the second size of its inflated instructions. */
+function deltaTarget(bytes: Uint8Array): number | undefined {
+  const at = { p: 0 };
+  return deltaSize(bytes, at) === undefined ? undefined : deltaSize(bytes, at);
 }
 
 /** What is wrong with the entry at `at` of `pack` (ending at `end`), by its header and bounded inflation. */

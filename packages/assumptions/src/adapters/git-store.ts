@@ -8,7 +8,7 @@ import { sha1 } from "@noble/hashes/legacy";
 import { bytesToHex } from "@noble/hashes/utils";
 import { type GitLimits, LOOSE_HEADER_BYTES, looseHeader, objectFiles, refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
-import { entryHeader, packVetter } from "./git-pack-guard.js";
+import { deltaSize, entryHeader, packVetter } from "./git-pack-guard.js";
 import { entryEnd, type ObjectDir, objectDir, type PackedAt, type PackIndex } from "./git-packs.js";
 import type { GitFs } from "./git-repo.js";
 import { inflatePeek } from "./git-peek.js";
@@ -56,15 +56,9 @@ function checkSum(oid: string, type: ObjectType, content: Uint8Array): void {
 }
 
 function varint(delta: Uint8Array, at: { p: number }): number {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const b = delta[at.p++];
-    if (b === undefined || shift > 49) throw gitError("InternalError", "a delta's size header is cut short");
-    value += (b & 0x7f) * 2 ** shift;
-    shift += 7;
-    if ((b & 0x80) === 0) return value;
-  }
+  const size = deltaSize(delta, at);
+  if (size === undefined) throw gitError("InternalError", "a delta's size header is cut short");
+  return size;
 }
 
 /** Applies a git delta to `base`; every copy must lie inside the base and the delta, and the result must be its declared size. */
