@@ -4,13 +4,13 @@ import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { type GitFs, gitCall, locateRepository, objectProblem } from "./git-repo.js";
 import { resolveCommit } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
-
-/** The git mode of a gitlink (a submodule's commit). */
-const MODE_GITLINK = "160000";
 import { guardedFs } from "./git-guard.js";
 import { DEFAULT_LIMITS, gitError, type ObjectReader, type ObjectType, openStore } from "./git-store.js";
 import { parseTree } from "./git-tree.js";
 import { escapesTree, joinTree, treeError } from "./tree-error.js";
+
+/** The git mode of a gitlink (a submodule's commit). */
+const MODE_GITLINK = "160000";
 
 /** Options of `gitTree`: the filesystem, the repository's working directory, the ref to read. */
 export interface GitTreeOptions {
