@@ -29,7 +29,7 @@ export interface PathDigest {
   readonly hex: string;
 }
 
-/** The digest of one plan path through a shared listing cache; a missing, variant or dangling path is a fault. */
+/** The digest of one plan path through a shared locator; a missing, variant or dangling path is a fault. */
 export async function digestAt(loc: Locator, raw: string, maxBytes: number): Promise<Result<PathDigest, AssumptionsFault>> {
   const parsed = parsePath(raw);
   if (parsed.isErr()) return err(parsed.error);
