@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { EntryType } from "../tree.js";
 import type { CheckFault } from "./faults.js";
-import { isRepository, type Listings, treeFault } from "./listing.js";
+import { isRepository, type LinkWalk, type Listings, treeFault } from "./listing.js";
 
 /** Where a chain of links ends inside the root: a real tree path and its entry type, or nowhere. */
 export type Resolved = { readonly path: string; readonly type: Exclude<EntryType, "symlink"> } | undefined;
@@ -81,19 +81,28 @@ async function follow(walk: Walk, linkPath: readonly string[]): Promise<Resoluti
 }
 
 /**
- * Follows the symbolic link at `linkPath` (a real tree path) to where it ends. A target outside
- * the root or a loop is a fault naming the link; a dangling link resolves to `undefined`.
- */
-export function resolveLink(listings: Listings, linkPath: string): Promise<Resolution> {
-  return follow({ listings, link: linkPath, target: undefined, hops: 0 }, linkPath.split("/"));
-}
-
-/**
- * `resolveLink` inside a longer walk that has already followed `hops` links: as the kernel counts
- * every link one path lookup follows (those to `.` included), more than 40 in all is `link-loop`.
+ * Follows the symbolic link at `linkPath` (a real tree path) to where it ends, inside a walk that
+ * has already followed `hops` links. A target outside the root is a fault naming the link; a
+ * dangling link resolves to `undefined`. As the kernel counts every link one path lookup follows
+ * (those to `.` included), more than 40 in all is `link-loop`.
+ * Each link is followed once a run from no hops; a walk that arrives with `hops` reuses that
+ * answer whenever `hops` plus the links it took stays within the limit (then the walk would go
+ * exactly the same way), and follows the chain again otherwise, to meet the limit where it lies.
  */
 export async function resolveLinkCounted(listings: Listings, linkPath: string, hops: number): Promise<Counted> {
+  let once = listings.links.get(linkPath);
+  if (once === undefined) {
+    once = followFrom(listings, linkPath, 0);
+    listings.links.set(linkPath, once);
+  }
+  const first = await once;
+  if (hops + first.hops <= MAX_HOPS) return first.result.map((resolved) => ({ resolved, hops: hops + first.hops }));
+  const again = await followFrom(listings, linkPath, hops);
+  return again.result.map((resolved) => ({ resolved, hops: again.hops }));
+}
+
+async function followFrom(listings: Listings, linkPath: string, hops: number): Promise<LinkWalk> {
   const walk: Walk = { listings, link: linkPath, target: undefined, hops };
-  const resolved = await follow(walk, linkPath.split("/"));
-  return resolved.map((to) => ({ resolved: to, hops: walk.hops }));
+  const result = await follow(walk, linkPath.split("/"));
+  return { result, hops: walk.hops };
 }

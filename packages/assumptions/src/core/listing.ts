@@ -1,6 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { DirEntry, TreeError, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
+import type { Resolved } from "./links.js";
 import { mayFoldToAscii, mayKeyToAscii } from "./unicode/ascii-reach.js";
 import { caseFold, foldsToItself, isAscii, nfc } from "./unicode/fold.js";
 import { scriptsOf } from "./unicode/scripts.js";
@@ -27,11 +28,19 @@ export interface DirIndex {
   confusables(name: string): readonly DirEntry[];
 }
 
+/** A link followed from no hops: where it led (or the fault it met) and how many links that took. */
+export interface LinkWalk {
+  readonly result: Result<Resolved, CheckFault>;
+  readonly hops: number;
+}
+
 /** A per-run cache: each directory of the tree is listed and indexed at most once. */
 export interface Listings {
   readonly tree: TreeReader;
   /** The directory's index, listing it on first use; later calls share that one listing. */
   index(dir: string): PromiseLike<Result<DirIndex, CheckFault>>;
+  /** Each symbolic link (real tree path) followed once a run, shared by every path through it. */
+  readonly links: Map<string, Promise<LinkWalk>>;
 }
 
 /**
@@ -242,6 +251,7 @@ export function createListings(tree: TreeReader): Listings {
   const cache = new Map<string, PromiseLike<Result<DirIndex, CheckFault>>>();
   return {
     tree,
+    links: new Map(),
     index(dir) {
       let made = cache.get(dir);
       if (made === undefined) {

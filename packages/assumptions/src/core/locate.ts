@@ -41,16 +41,17 @@ export interface Locator {
   readonly listings: Listings;
   /** Plan directory (NFC, `""` for the root) to where it leads, or `null` when it is not plain. */
   readonly plain: Map<string, Plain | null>;
-  /** Plain plan directory to whether its parent holds no case or confusable spelling of its name. */
-  readonly sole: Map<string, boolean>;
+  /** Plain plan directory to where a walk for a path below it starts (see `startIn`). */
+  readonly starts: Map<string, Start>;
 }
 
 /** Creates the per-run locator over a tree. */
 export function createLocator(tree: TreeReader): Locator {
-  return { listings: createListings(tree), plain: new Map(), sole: new Map() };
+  return { listings: createListings(tree), plain: new Map(), starts: new Map() };
 }
 
-interface Step {
+/** One turn of a walk: the directory it stands in, and the component it looks for there. */
+export interface Step {
   readonly dir: string;
   readonly spelled: string;
   readonly index: number;
@@ -204,30 +205,43 @@ export function foundIn(at: Plain, name: string): Located | undefined {
   return { state: "found", spelled: path, entry, resolved: { path, type: entry.type } };
 }
 
-// Where the walk may start for `comps`: the deepest plain ancestor of its last component that
-// only its exact spelling reaches from the root, no directory on the way holding a case or
-// confusable spelling of the next component. Above it, the walk from the root would meet one
-// candidate per level, the exact one, and come down to it anyway. Every prefix of the directory
-// is in `plain` once `plainDir` has run; each directory's variants are looked for once a run.
-function startOf(loc: Locator, comps: readonly string[]): Step {
-  let start: Step = { dir: "", spelled: "", index: 0, how: undefined, hops: 0 };
-  let parent = loc.plain.get("");
-  let key = "";
-  for (let depth = 1; depth < comps.length && parent; depth += 1) {
-    const name = comps[depth - 1] as string;
-    key = depth === 1 ? name : `${key}/${name}`;
-    const here = loc.plain.get(key);
-    if (!here) break;
-    let alone = loc.sole.get(key);
-    if (alone === undefined) {
-      alone = variants(parent.index, name).length === 0;
-      loc.sole.set(key, alone);
-    }
-    if (!alone) break;
-    start = { dir: here.dir, spelled: here.dir, index: depth, how: undefined, hops: 0 };
-    parent = here;
+/** Where a walk starts, and whether every directory above it, and it, is plain and sole. */
+export interface Start {
+  readonly step: Step;
+  readonly unbroken: boolean;
+}
+
+const ROOT_STEP: Step = { dir: "", spelled: "", index: 0, how: undefined, hops: 0 };
+
+// Where a walk may start for paths in plan directory `planDir` (every prefix of it is in `plain`
+// once `plainDir` has run): the deepest plain ancestor-or-self that only its exact spelling
+// reaches from the root, no directory on the way holding a case or confusable spelling of the
+// next component. Above it, the walk from the root would meet one candidate per level, the exact
+// one, and come down to it anyway. Each plain directory's answer is worked out once a run, from
+// its parent's, so a path thousands of directories deep costs no more per row than a short one.
+function startIn(loc: Locator, planDir: string): Step {
+  let at = planDir;
+  // Below the deepest plain prefix nothing is plain: the walk starts where that prefix's does.
+  while (at !== "" && !loc.plain.get(at)) at = parentOf(at);
+  const todo: string[] = [];
+  for (; at !== "" && !loc.starts.has(at); at = parentOf(at)) todo.push(at);
+  let start = at === "" ? { step: ROOT_STEP, unbroken: Boolean(loc.plain.get("")) } : (loc.starts.get(at) as Start);
+  for (let k = todo.length - 1; k >= 0; k -= 1) {
+    const path = todo[k] as string;
+    start = below(loc, start, path);
+    loc.starts.set(path, start);
   }
-  return start;
+  return start.step;
+}
+
+// The start for plain directory `path` from its parent's: `path` itself when the chain above is
+// unbroken and its parent holds no variant spelling of its name; else where the parent starts.
+function below(loc: Locator, parent: Start, path: string): Start {
+  if (!parent.unbroken) return parent;
+  const here = loc.plain.get(path) as Plain;
+  const above = loc.plain.get(parentOf(path)) as Plain;
+  if (variants(above.index, path.slice(path.lastIndexOf("/") + 1)).length > 0) return { step: parent.step, unbroken: false };
+  return { step: { dir: here.dir, spelled: here.dir, index: parent.step.index + 1, how: undefined, hops: 0 }, unbroken: true };
 }
 
 /**
@@ -238,7 +252,8 @@ function startOf(loc: Locator, comps: readonly string[]): Step {
  */
 export async function locate(loc: Locator, components: readonly string[]): Promise<Locating> {
   const last = components.length - 1;
-  const at = await plainDir(loc, components.slice(0, last).join("/"));
+  const dir = components.slice(0, last).join("/");
+  const at = await plainDir(loc, dir);
   const hit = at?.index.exact(components[last] as string);
   if (at && hit && "entry" in hit) {
     // Named exactly in a plain directory: no walk. A directory may be a nested repository and a
@@ -246,5 +261,5 @@ export async function locate(loc: Locator, components: readonly string[]): Promi
     const path = child(at.dir, hit.entry.name);
     return arrive(loc.listings, path, path, hit.entry, 0);
   }
-  return walk(loc.listings, components, startOf(loc, components));
+  return walk(loc.listings, components, startIn(loc, dir));
 }

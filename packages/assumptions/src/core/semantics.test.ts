@@ -79,6 +79,46 @@ describe("symlink chains are counted as the kernel counts them", () => {
   });
 });
 
+describe("each link is followed once a run, and still counted per path", () => {
+  const links = (n: number): Record<string, string> => ({
+    ...Object.fromEntries(Array.from({ length: n }, (_, k) => [`c${k + 1}`, k + 1 === n ? "." : `c${k + 2}`])),
+    d: ".",
+  });
+  const through = (dees: number) => `${"d/".repeat(dees)}c1/x`;
+
+  test("a 30-link chain resolves alone; reached after 11 more links it is a loop, in either order", async () => {
+    const t = fixtureTree({ x: "x" }, links(30)).tree;
+    expect(await outcome(t, `exists\tc1/x\nexists\t${through(10)}`)).toEqual([
+      ["hold", "present", undefined],
+      ["hold", "present", undefined],
+    ]);
+    expect(await outcome(t, `exists\tc1/x\nabsent\t${through(11)}`)).toMatch(/^line 2: the symbolic link "(d\/)*c1" loops$/);
+    expect(await outcome(t, `absent\t${through(11)}\nexists\tc1/x`)).toMatch(/^line 1: the symbolic link "(d\/)*c1" loops$/);
+  });
+
+  test("the kernel agrees on a real directory", async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, "x"), "x");
+    for (const [name, target] of Object.entries(links(30))) nodeFs.symlinkSync(target, join(dir, name));
+    expect(nodeFs.statSync(join(dir, through(10))).isFile()).toBe(true);
+    expect(() => nodeFs.statSync(join(dir, through(11)))).toThrow(/ELOOP/);
+    expect(await outcome(nodeTree(dir), `exists\tc1/x\nabsent\t${through(11)}`)).toMatch(/^line 2: .* loops$/);
+  });
+
+  test("a thousand rows through one link read it once", async () => {
+    const files = Object.fromEntries(Array.from({ length: 50 }, (_, k) => [`real/f${k}.ts`, `${k}`]));
+    let reads = 0;
+    const t = faultyTree(fixtureTree(files, { alias: "real" }).tree, (op) => {
+      if (op === "readLink") reads += 1;
+      return undefined;
+    });
+    const plan = Array.from({ length: 1000 }, (_, k) => (k % 2 === 0 ? `exists\talias/f${k % 50}.ts` : `contains\talias/f${k % 50}.ts\t${k % 50}`));
+    const rows = await outcome(t, plan.join("\n"));
+    expect(Array.isArray(rows) && rows.every((r) => r[0] === "hold")).toBe(true);
+    expect(reads).toBe(1);
+  });
+});
+
 describe("submodules are named, never checked", () => {
   test("a gitlink in a commit: reaching into it or naming it is a submodule fault", async () => {
     const dir = join(await tempDir(), "r");
