@@ -5,8 +5,11 @@
 // median of BENCH_REPS (default 5) timed runs; the tree is deleted afterwards.
 //   npx -y pnpm@12.4.2 bench                        (builds, then runs this)
 //   node bench/gate/run.mjs [shape...]              (after a build; default: all six)
-// The deep shape is also run at 1,000 and 100,000 rows to show the cost per row.
-import { existsSync, rmSync } from "node:fs";
+// The deep shape is also run at 1,000 and 100,000 rows to show the cost per row, and on trees
+// grown with the plan (1,000 and 10,000 files for 1,000 and 10,000 rows) to show it net of
+// start-up: the gate on a one-row plan over the same tree is subtracted.
+import { spawnSync } from "node:child_process";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -90,6 +93,49 @@ function measure(root, set) {
   return result;
 }
 
+/** The gate's fixed cost on a tree: start-up, the plan read, one listing (a one-row plan that holds). */
+/** Generates a shape and waits for its files to reach the disk, so no write-back runs under the timings. */
+function generated(shape, work, sizes, count) {
+  const made = generateShape(shape, work, sizes, count);
+  spawnSync("sync");
+  return made;
+}
+
+function fixedCost(root, work) {
+  const plan = join(work, "one-row.tsv");
+  writeFileSync(plan, "absent\tno-such-entry\n");
+  const run = () => timed(process.execPath, [bin, "--root", root, plan], repoRoot);
+  const first = run();
+  if (first.status !== 0) throw new Error(`the one-row plan exited ${first.status}: ${first.stderr.trim().slice(0, 300)}`);
+  return median(Array.from({ length: REPS }, () => run().ms));
+}
+
+/** Rows 1,000 and 10,000 over deep trees of as many files; `big` is the 100,000-row run on the standard tree. */
+function grownSeries(big) {
+  const series = [];
+  for (const n of [1_000, 10_000]) {
+    const work = join(WORK, "deep-grown");
+    const made = generated("deep", work, [n], n);
+    const m = measure(made.root, made.sets[0]);
+    if (m.problems) throw new Error(`deep, ${n} files: ${m.problems.join("; ")}`);
+    series.push({ n, files: made.files, gate: m.gate, fixed: fixedCost(made.root, work) });
+    if (!process.env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
+  }
+  series.push({ n: big.set.n, files: big.files, gate: big.gate, fixed: big.fixed });
+  return series;
+}
+
+function reportGrown(series) {
+  console.log("deep, tree grown with the plan: rows  files      gate  fixed (one-row plan)  per row net of fixed");
+  for (const s of series) {
+    console.log(
+      `${" ".repeat(31)}${String(s.n).padStart(7)} ${String(s.files).padStart(7)} ${fmt(s.gate)} ${fmt(s.fixed)}${" ".repeat(12)}${((1000 * (s.gate - s.fixed)) / s.n).toFixed(1).padStart(6)} us`,
+    );
+  }
+  const net = series.map((s) => (s.gate - s.fixed) / s.n);
+  console.log(`  per row net of fixed cost, largest / smallest: ${(Math.max(...net) / Math.min(...net)).toFixed(2)}x (target within 1.3x)`);
+}
+
 function fmt(ms) {
   return `${ms.toFixed(0).padStart(6)} ms`;
 }
@@ -124,12 +170,16 @@ function main() {
   for (const shape of shapes) {
     const sizes = shape === "deep" ? [1_000, 10_000, 100_000] : [10_000];
     const work = join(WORK, shape);
-    const made = generateShape(shape, work, sizes);
+    const made = generated(shape, work, sizes);
     for (const set of made.sets) {
       const m = measure(made.root, set);
       if (m.problems) failed = true;
-      else results.push({ shape, ...m });
+      else results.push({ shape, files: made.files, ...m });
       console.log(report(shape, made.files, m));
+    }
+    if (shape === "deep") {
+      const fixed = fixedCost(made.root, work);
+      for (const r of results) if (r.shape === "deep") r.fixed = fixed;
     }
     if (!process.env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
   }
@@ -146,6 +196,7 @@ function main() {
     console.log(
       `deep, time per row: ${per.map((p) => `${(p * 1000).toFixed(1)} us`).join(" / ")} at 1k / 10k / 100k rows; 100k vs 1k: ${(per[2] / per[0]).toFixed(2)}x; marginal 1k->100k ${(marginal * 1000).toFixed(1)} us/row`,
     );
+    reportGrown(grownSeries(deep[2]));
   }
   console.log(
     `load average at the end: ${loadavg()

@@ -24,9 +24,9 @@ function rowOptions(shape) {
   };
 }
 
-function synthetic(shape, root, seed) {
+function synthetic(shape, root, seed, count) {
   const rnd = prng(seed);
-  const { files, dirs } = writeTree(root, LAYOUTS[shape](rnd), rnd);
+  const { files, dirs } = writeTree(root, LAYOUTS[shape](rnd, count), rnd);
   const facts = (f) => ({ digest: f.digest, ...literals(f.i, f.uni) });
   return { files, dirs, facts, readable: () => true };
 }
@@ -36,16 +36,21 @@ function real(root) {
   return { files, dirs, links, ...realFacts(root) };
 }
 
+/** Shapes whose layout takes a file count other than the standard 100,000. */
+const SIZABLE = new Set(["deep", "absent-heavy"]);
+
 /**
  * Writes shape `shape` under `work` (emptied first) with plans of each of `sizes` rows; returns
- * the tree's root, its file count and the plans.
+ * the tree's root, its file count and the plans. `count` sizes the tree of a deep-layout shape
+ * (default 100,000 files); other shapes refuse any other count.
  */
-export function generateShape(shape, work, sizes) {
+export function generateShape(shape, work, sizes, count = FILES) {
+  if (count !== FILES && !SIZABLE.has(shape)) throw new Error(`the ${shape} shape has a fixed size of ${FILES} files`);
   rmSync(work, { recursive: true, force: true });
   const root = join(work, "tree");
   mkdirSync(root, { recursive: true });
   const seed = 20261201 + SHAPES.indexOf(shape);
-  const made = shape === "real" ? real(root) : synthetic(shape, root, seed);
+  const made = shape === "real" ? real(root) : synthetic(shape, root, seed, count);
   const sets = sizes.map((n) => {
     const built = buildRows(made.files, n, prng(seed * 31 + n), { ...rowOptions(shape), ...made });
     const plan = join(work, `rows-${n}.tsv`);
@@ -54,5 +59,5 @@ export function generateShape(shape, work, sizes) {
     writeFileSync(list, built.reads.map((p) => `${p}\u0000`).join(""));
     return { n: built.rows, plan, list, diverging: built.diverging, reads: built.reads.length };
   });
-  return { root, files: made.files.length, sets, expectedFiles: shape === "real" ? undefined : FILES };
+  return { root, files: made.files.length, sets, expectedFiles: shape === "real" ? undefined : count };
 }
