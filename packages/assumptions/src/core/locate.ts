@@ -39,7 +39,10 @@ export interface Plain {
  */
 export interface Locator {
   readonly listings: Listings;
-  /** Plan directory (NFC, `""` for the root) to where it leads, or `null` when it is not plain. */
+  /**
+   * Plan directory (NFC, `""` for the root) to where it leads, or `null` when it is not plain; of
+   * the levels below one that is not plain, none is kept.
+   */
   readonly plain: Map<string, Plain | null>;
   /** Plain plan directory to where a walk for a path below it starts (see `startIn`). */
   readonly starts: Map<string, Start>;
@@ -89,10 +92,14 @@ export async function plainDir(loc: Locator, planDir: string): Promise<Plain | u
     if (at === "") break;
   }
   let here = plain.get(at) ?? null;
+  // Below a directory that is not plain nothing is: only the first such level is remembered (the
+  // levels under it are most often one row's missing parents, never asked about again).
+  if (at !== "" && here === null) return undefined;
   for (let k = todo.length - 1; k >= 0; k -= 1) {
     const path = todo[k] as string;
     here = path === "" ? await listedPlain(listings, "") : here && (await childDir(listings, here, path.slice(path.lastIndexOf("/") + 1)));
     plain.set(path, here);
+    if (here === null) break;
   }
   return here ?? undefined;
 }
@@ -213,8 +220,8 @@ export interface Start {
 
 const ROOT_STEP: Step = { dir: "", spelled: "", index: 0, how: undefined, hops: 0 };
 
-// Where a walk may start for paths in plan directory `planDir` (every prefix of it is in `plain`
-// once `plainDir` has run): the deepest plain ancestor-or-self that only its exact spelling
+// Where a walk may start for paths in plan directory `planDir` (each of its plain prefixes is in
+// `plain` once `plainDir` has run): the deepest plain ancestor-or-self that only its exact spelling
 // reaches from the root, no directory on the way holding a case or confusable spelling of the
 // next component. Above it, the walk from the root would meet one candidate per level, the exact
 // one, and come down to it anyway. Each plain directory's answer is worked out once a run, from
