@@ -69,8 +69,31 @@ function unicode(rnd) {
   return places;
 }
 
+/** chain: one path 300 directories deep, a three-hundredth of the files at each level. */
+function chain() {
+  const places = [];
+  const levels = 300;
+  let dir = "";
+  for (let level = 0; level < levels; level += 1) {
+    dir = level === 0 ? "c000" : `${dir}/c${pad(level, 3)}`;
+    const count = Math.floor(FILES / levels) + (level < FILES % levels ? 1 : 0);
+    for (let k = 0; k < count; k += 1) places.push({ dir, name: `f${pad(places.length, 6)}.ts` });
+  }
+  return places;
+}
+
+/** one-dir: every file in one directory. */
+function oneDir() {
+  return Array.from({ length: FILES }, (_, i) => ({ dir: "all", name: `n${pad(i, 6)}.js` }));
+}
+
+/** links: 1,000 directories of 100 files under `real/`; shapes.mjs links each from the top. */
+function links() {
+  return Array.from({ length: FILES }, (_, i) => ({ dir: `real/d${pad(i % 1000, 4)}`, name: `g${pad(i, 6)}.ts` }));
+}
+
 /** The layouts by shape name (absent-heavy uses the deep layout with other rows). */
-export const LAYOUTS = { flat, deep, huge, "absent-heavy": deep, unicode };
+export const LAYOUTS = { flat, deep, huge, "absent-heavy": deep, unicode, chain, "one-dir": oneDir, links };
 
 /**
  * Writes a layout's files under `root`; returns every file (on-disk and NFC plan paths, its
