@@ -10,7 +10,7 @@ import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Postgres, startPostgres } from "../../../../test-utils/postgres.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
-import { DEFAULT_QUEUE, type DbosRunner, dbosRunner, describeDbosFault } from "../../src/entries/dbos.js";
+import { DEFAULT_QUEUE, type DbosRunner, dbosRunner, describeDbosFault, dispatchIdOf } from "../../src/entries/dbos.js";
 import { decay } from "../cli-process.js";
 import { expectSchemaValid, fleetRuns, fleetWorker, gatedAgent, killAgents, plansRepo } from "./fleet-harness.js";
 import { entries, eventually, stepCommits, until } from "./helpers.js";
@@ -106,8 +106,11 @@ describe("fleet: worker affinity", () => {
     });
     expect(run).toMatchObject({ id, status: "SUCCESS", outcome: "green", worker: "w1", green: ["S1", "S2"] });
     expect(stepCommits(join(work, "w1", id), "plan/p0").map((c) => c.replace(/^p0\//, ""))).toEqual(["S1/a1/commit", "S2/a1/commit"]);
-    // w2 never ran a step of it: no event of the run on its stdout.
+    // w2 never ran a step of it: no event of the run on its stdout. The dispatcher w2 took after
+    // the recovery only waited for the run, and ends once it has.
     expect(w2.lines.filter((l) => l.includes(id))).toEqual([]);
+    await eventually(async () => (await client.getWorkflow(dispatchIdOf(id)))?.status === "SUCCESS", 60_000);
+    expect(await client.getWorkflow(dispatchIdOf(id))).toMatchObject({ executorId: "w2", output: id });
     // Enqueued again, it is the same run, listed once.
     expect(await enqueue()).toEqual(expect.objectContaining({ id, existed: true }));
     expect((await runs()).map((r) => r.id)).toEqual([id]);
