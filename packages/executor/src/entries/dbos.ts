@@ -8,6 +8,7 @@ export { DBOS_FAULT_CODES, describeDbosFault } from "../node/dbos/fault.js";
 export type { DbosFault } from "../node/dbos/fault.js";
 export { JobSettings, RunJob, RunOutcome, runIdOf } from "../node/dbos/job.js";
 export { RunDetail, RunSummary, WORKFLOW_NAME } from "../node/dbos/status.js";
+export { DISPATCH_NAME, dispatchIdOf, workerQueueOf } from "../node/dbos/affinity.js";
 export { dbosSteps } from "../node/dbos/workflow.js";
 export type { Bundle, Checkout, PortsFor, Results, RunPorts } from "../node/dbos/workflow.js";
 export { gitBundle, gitCheckout, inPlace, readReportMd } from "../node/dbos/checkout.js";

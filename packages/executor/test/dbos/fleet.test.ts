@@ -4,23 +4,17 @@
 // after the copy in flight was killed, and a second worker with a live worker's id refuses to start.
 import { appendFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { outputProblems } from "../../../../test-utils/json-schema.js";
 import { type Postgres, startPostgres } from "../../../../test-utils/postgres.js";
-import { ended } from "../../../../test-utils/process.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import type { RunSummary } from "../../src/entries/dbos.js";
-import { decay, type Ran, start } from "../cli-process.js";
-import { git, makeRepo, planOf, writeFiles } from "../harness.js";
-import { COUNTING_AGENT, entries, stepCommits, until } from "./helpers.js";
+import { decay } from "../cli-process.js";
+import { git } from "../harness.js";
+import { expectSchemaValid, fleetRuns, fleetWorker, gatedAgent, killAgents, plansRepo } from "./fleet-harness.js";
+import { entries, stepCommits, until } from "./helpers.js";
 
 const RUNS = 10;
-const PLAN = planOf([
-  ["a", ["`sh bin/show.sh a` exits 0 and prints `alpha`"]],
-  ["b", ["`sh bin/show.sh b` exits 0 and prints `beta`"]],
-]);
 
 let pg: Postgres;
 beforeAll(async () => {
@@ -30,86 +24,20 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-async function source(): Promise<string> {
-  const repo = await makeRepo({ "README.md": "r\n" });
-  writeFiles(repo, Object.fromEntries(Array.from({ length: RUNS }, (_, k) => [`docs/p${k}.plan.md`, PLAN])));
-  git(repo, "add", "-A");
-  git(repo, "commit", "-q", "-m", "ten plans");
-  return repo;
-}
-
 /** Every worker a test started; killed after it, whatever the outcome. */
 const started: ChildProcess[] = [];
 afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 
-function worker(work: string, id: string, agent: string, extra: string[] = []) {
-  const lines: string[] = [];
-  const args = [
-    "worker",
-    "--database-url",
-    pg.url,
-    "--executor-id",
-    id,
-    "--app-version",
-    "v1",
-    "--workspace",
-    join(work, id),
-    "--concurrency",
-    "2",
-    "--agent",
-    agent,
-    ...extra,
-  ];
-  const w = start(args, work, (l) => lines.push(l));
-  started.push(w.child);
-  let exit: Ran | null = null;
-  let stderr = "";
-  w.child.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-  void w.done.then((r) => (exit = r));
-  const serving = async () => {
-    await until(() => exit !== null || lines.some((l) => l.includes('"serving"')), 60_000).catch(() => {
-      throw new Error(
-        `worker ${id} is not serving after 60 s: ${stderr
-          .split("\n")
-          .filter((l) => !l.includes("Ignoring migration"))
-          .join("\n")}`,
-      );
-    });
-    if (exit !== null) throw new Error(`worker ${id} exited ${(exit as Ran).code}: ${(exit as Ran).stderr}`);
-  };
-  return { ...w, args, serving };
-}
-
-/** The package's shipped JSON Schemas: every --json line names one of them in `$schema`. */
-const SCHEMAS = fileURLToPath(new URL("../../schemas", import.meta.url));
-
-async function runs(cwd: string): Promise<RunSummary[]> {
-  const out = await decay(["runs", "--json", "--database-url", pg.url], cwd);
-  if (out.code !== 0) throw new Error(out.stderr);
-  return out.stdout
-    .trim()
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => {
-      const run: unknown = JSON.parse(l);
-      expect(outputProblems(run, SCHEMAS)).toEqual([]);
-      return run as RunSummary;
-    });
-}
+const worker = (work: string, id: string, agent: string, extra: string[] = []) => fleetWorker(pg.url, started, work, id, agent, extra);
+const runs = (cwd: string) => fleetRuns(pg.url, cwd);
 
 describe("fleet: workers on one Postgres", () => {
   it("ten runs over two workers survive a killed worker restarted with its id, each stage commit once", async () => {
     const work = await tempDir("decay-fleet-");
-    const repo = await source();
-    const [log, gate, script] = [join(work, "agent.log"), join(work, "gate"), join(work, "script.json")];
-    writeFileSync(
-      script,
-      JSON.stringify({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } }, "S2 execute": { edit: { "src/b.txt": "beta\n" }, waitForFile: gate } }),
-    );
-    writeFileSync(log, "");
-    const agent = `${process.execPath} ${COUNTING_AGENT} ${log} ${script}`;
+    const repo = await plansRepo(RUNS);
+    const { log, gate, agent } = gatedAgent(work);
     const w1 = worker(work, "w1", agent);
     const w2 = worker(work, "w2", agent, ["--bundle", join(work, "bundles")]);
     await Promise.all([w1.serving(), w2.serving()]);
@@ -121,7 +49,7 @@ describe("fleet: workers on one Postgres", () => {
     for (let k = 0; k < RUNS; k++) {
       const out = await decay(["enqueue", `docs/p${k}.plan.md`, "--repo", repo, "--database-url", pg.url, "--json"], repo);
       expect(JSON.parse(out.stdout), out.stderr).toMatchObject({ existed: false });
-      expect(outputProblems(JSON.parse(out.stdout), SCHEMAS)).toEqual([]);
+      expectSchemaValid(JSON.parse(out.stdout));
     }
     const again = await decay(["enqueue", "docs/p0.plan.md", "--repo", repo, "--database-url", pg.url, "--json"], repo);
     expect(JSON.parse(again.stdout)).toMatchObject({ existed: true });
@@ -132,14 +60,7 @@ describe("fleet: workers on one Postgres", () => {
     expect(owned.size).toBeGreaterThan(0);
     w1.child.kill("SIGKILL");
     await w1.done;
-    for (const e of entries(log).filter((e) => e.at === "start" && owned.has(e.dir))) {
-      try {
-        process.kill(-e.pid, "SIGKILL");
-      } catch {
-        // That call had ended.
-      }
-      expect(await ended(e.pid)).toBe(true);
-    }
+    await killAgents(entries(log).filter((e) => e.at === "start" && owned.has(e.dir)));
     appendFileSync(log, `${JSON.stringify({ pid: 0, at: "kill", dir: "", key: "" })}\n`);
 
     const back = worker(work, "w1", agent);

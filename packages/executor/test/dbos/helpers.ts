@@ -38,6 +38,14 @@ export async function until(what: () => boolean, ms = 180_000): Promise<void> {
   }
 }
 
+/** Wait until the asynchronous `what()` holds, checking every 250 ms; throws after `ms`. */
+export async function eventually(what: () => Promise<boolean>, ms = 180_000): Promise<void> {
+  for (let waited = 0; !(await what()); waited += 250) {
+    if (waited > ms) throw new Error(`timed out after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** The Decay-Step markers of the commits a run made on `branch` since `main`, oldest first. */
 export function stepCommits(repo: string, branch: string): string[] {
   return git(repo, "log", "--reverse", "--format=%(trailers:key=Decay-Step,valueonly)", `main..${branch}`)

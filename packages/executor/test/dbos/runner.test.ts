@@ -2,11 +2,13 @@
 // runPlan step is a recorded DBOS step, and the same run started twice runs once. (Embedded mode,
 // PGlite, is exercised end to end by durable-cli.test.ts.)
 import { renderContract } from "@decay/contract";
+import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Postgres, startPostgres } from "../../../../test-utils/postgres.js";
 import { scriptTable } from "../../src/index.js";
-import { dbosRunner, describeDbosFault, type RunJob } from "../../src/entries/dbos.js";
+import { DEFAULT_QUEUE, DISPATCH_NAME, dbosRunner, dispatchIdOf, describeDbosFault, type RunJob, runIdOf, workerQueueOf } from "../../src/entries/dbos.js";
 import { contractOf, makeRepo, nodeOptions, outcome, planOf, run } from "../harness.js";
+import { eventually } from "./helpers.js";
 
 const PLAN = planOf([
   ["a", ["`sh bin/show.sh a` exits 0 and prints `alpha`"]],
@@ -53,6 +55,36 @@ describe("dbosRunner over Postgres", () => {
       expect(shown.stepNames[0]).toBe("checkout");
       expect(new Set(shown.stepNames.filter((n) => n !== "checkout")).size).toBeGreaterThan(10);
       expect((await runner.status())._unsafeUnwrap().map((r) => r.id)).toEqual([first.value.id]);
+    } finally {
+      await runner.close();
+    }
+  }, 120_000);
+
+  it("enqueue on a worker: its dispatcher starts the run on this worker's own queue; listed once, by the run id", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const contract = await contractOf(repo, PLAN);
+    const job: RunJob = { contract: renderContract(contract), repo, base: null, plan: contract.plan, settings: {} };
+    const runner = dbosRunner({
+      databaseUrl: pg.url,
+      executorId: "test-2",
+      appVersion: "test",
+      queue: { workerConcurrency: 1 },
+      ports: (_job, dir) => nodeOptions(dir, SCRIPT),
+    });
+    try {
+      (await runner.worker())._unsafeUnwrap();
+      const { id } = (await runner.enqueue(job))._unsafeUnwrap();
+      expect(id).toBe(runIdOf(job));
+      expect((await runner.enqueue(job))._unsafeUnwrap()).toEqual({ id });
+      // The dispatcher ends after the run it waits for.
+      await eventually(async () => (await DBOS.getWorkflowStatus(dispatchIdOf(id)))?.status === "SUCCESS", 60_000);
+      expect((await runner.status(id))._unsafeUnwrap()).toMatchObject({ status: "SUCCESS", worker: "test-2", dir: repo, green: ["S1", "S2"] });
+      expect((await DBOS.getWorkflowStatus(id))?.queueName).toBe(workerQueueOf(DEFAULT_QUEUE, "test-2"));
+      const listed = (await runner.status())._unsafeUnwrap().map((r) => r.id);
+      expect(listed.filter((r) => r === id)).toHaveLength(1);
+      // The dispatcher is a workflow of its own, never listed as a run.
+      expect((await DBOS.getWorkflowStatus(dispatchIdOf(id)))?.workflowName).toBe(DISPATCH_NAME);
+      expect(listed.filter((r) => !/^demo-[0-9a-f]{20}$/.test(r))).toEqual([]);
     } finally {
       await runner.close();
     }

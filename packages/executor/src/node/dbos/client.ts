@@ -2,15 +2,16 @@
 // launches nothing, takes no executor id and runs no workflow.
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { errAsync, ResultAsync } from "neverthrow";
+import { DISPATCH_NAME, dispatchIdOf } from "./affinity.js";
 import { type DbosFault, redactUrl, thrown } from "./fault.js";
 import { probeDatabase } from "./identity.js";
 import { RunJob, runIdOf } from "./job.js";
 import { DEFAULT_QUEUE } from "./options.js";
-import { listRuns, type RunDetail, type RunSummary, showRun, WORKFLOW_NAME } from "./status.js";
+import { listRuns, type RunDetail, type RunSummary, showRun } from "./status.js";
 
 /** A client of the fleet's database. */
 export interface DbosClient {
-  /** Put a run on the queue; `existed` when the same run was enqueued before (it runs once). */
+  /** Put a run on the queue (through its dispatcher: docs/fleet.md); `existed` when the same run was enqueued or run before (it runs once). */
   enqueue(job: RunJob): ResultAsync<{ readonly id: string; readonly existed: boolean }, DbosFault>;
   /** Every run in the database, oldest first. */
   runs(): ResultAsync<RunSummary[], DbosFault>;
@@ -41,8 +42,10 @@ export function dbosClient(options: {
         const id = runIdOf(parsed.data);
         return ResultAsync.fromPromise(
           (async () => {
-            const existed = (await client.getWorkflow(id)) !== undefined;
-            await client.enqueue({ workflowName: WORKFLOW_NAME, queueName: options.queue ?? DEFAULT_QUEUE, workflowID: id, applicationName }, parsed.data);
+            const dispatch = dispatchIdOf(id);
+            const existed = (await client.getWorkflow(id)) !== undefined || (await client.getWorkflow(dispatch)) !== undefined;
+            const queueName = options.queue ?? DEFAULT_QUEUE;
+            if (!existed) await client.enqueue({ workflowName: DISPATCH_NAME, queueName, workflowID: dispatch, applicationName }, parsed.data);
             return { id, existed };
           })(),
           failed,

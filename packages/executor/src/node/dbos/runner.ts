@@ -3,6 +3,7 @@
 // dbosRunner at a time. docs/fleet.md has the deploy shape.
 import { DBOS, type DLogger } from "@dbos-inc/dbos-sdk";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
+import { DISPATCH_NAME, dispatchIdOf, workerQueueOf } from "./affinity.js";
 import { inPlace, readReportMd } from "./checkout.js";
 import { startEmbedded } from "./embedded.js";
 import { type DbosFault, redactUrl, thrown } from "./fault.js";
@@ -10,13 +11,13 @@ import { holdExecutorId } from "./identity.js";
 import { RunJob, RunOutcome, runIdOf } from "./job.js";
 import { checkOptions, type DbosRunnerOptions, DEFAULT_QUEUE } from "./options.js";
 import { listRuns, type RunDetail, type RunSummary, showRun, WORKFLOW_NAME } from "./status.js";
-import { decayWorkflow } from "./workflow.js";
+import { decayWorkflow, dispatchWorkflow } from "./workflow.js";
 
 /** What `dbosRunner` returns. Every method launches DBOS on first use; `close` shuts it down. */
 export interface DbosRunner {
   /** Start the run (or join it when its id exists: a finished run hands back its recorded outcome) and wait for its end. */
   run(job: RunJob): ResultAsync<RunOutcome, DbosFault>;
-  /** Put the run on the queue for some worker; the same run enqueued twice is one workflow. */
+  /** Put the run on the queue for some worker, which then holds it (docs/fleet.md); the same run enqueued twice is one run. */
   enqueue(job: RunJob): ResultAsync<{ readonly id: string }, DbosFault>;
   /** Serve the queue from this process until `close`: call it first, before any other method. */
   worker(): ResultAsync<void, DbosFault>;
@@ -27,9 +28,14 @@ export interface DbosRunner {
   close(): Promise<void>;
 }
 
-interface Launched {
-  readonly listening: boolean;
+/** The two registered workflows: the run, and the dispatcher a queued run is admitted by. */
+interface Workflows {
   readonly workflow: (job: RunJob) => Promise<RunOutcome>;
+  readonly dispatch: (job: RunJob) => Promise<string>;
+}
+
+interface Launched extends Workflows {
+  readonly listening: boolean;
   readonly stop: () => Promise<void>;
 }
 
@@ -58,7 +64,9 @@ function database(options: DbosRunnerOptions): ResultAsync<Database, DbosFault> 
   return holdExecutorId(url, options.executorId).map((lock) => ({ url, stops: [() => lock.release()], alone: (fn) => lock.alone(fn) }));
 }
 
-async function launchDbos(options: DbosRunnerOptions, url: string, listening: boolean): Promise<(job: RunJob) => Promise<RunOutcome>> {
+async function launchDbos(options: DbosRunnerOptions, url: string, listening: boolean): Promise<Workflows> {
+  const queue = options.queue?.name ?? DEFAULT_QUEUE;
+  const own = workerQueueOf(queue, options.executorId);
   const workflow = DBOS.registerWorkflow(
     decayWorkflow({
       executorId: options.executorId,
@@ -69,7 +77,7 @@ async function launchDbos(options: DbosRunnerOptions, url: string, listening: bo
     }),
     { name: WORKFLOW_NAME },
   );
-  const queue = options.queue?.name ?? DEFAULT_QUEUE;
+  const dispatch = DBOS.registerWorkflow(dispatchWorkflow(workflow, own), { name: DISPATCH_NAME });
   DBOS.setConfig({
     name: options.applicationName ?? "decay",
     systemDatabaseUrl: url,
@@ -80,12 +88,16 @@ async function launchDbos(options: DbosRunnerOptions, url: string, listening: bo
     // pglite-socket interleaves the extended-protocol messages of concurrent connections (a Bind
     // meets another connection's Parse): one connection at a time keeps each query whole.
     ...(options.embedded === undefined ? {} : { systemDatabasePoolSize: 1 }),
-    listenQueues: listening ? [queue] : [],
+    // The shared queue admits runs; this worker's own queue holds the runs it started.
+    listenQueues: listening ? [queue, own] : [],
     logger: loggerOf(options.log),
   });
   await DBOS.launch();
-  await DBOS.registerQueue(queue, { globalConcurrency: options.queue?.concurrency, workerConcurrency: options.queue?.workerConcurrency });
-  return workflow;
+  const workerConcurrency = options.queue?.workerConcurrency;
+  await DBOS.registerQueue(queue, { globalConcurrency: options.queue?.concurrency, workerConcurrency });
+  // Its runs recovered after a crash wait here with the new ones: never more than the limit at once.
+  if (listening) await DBOS.registerQueue(own, { workerConcurrency });
+  return { workflow, dispatch };
 }
 
 function launch(options: DbosRunnerOptions, listening: boolean): ResultAsync<Launched, DbosFault> {
@@ -98,7 +110,7 @@ function launch(options: DbosRunnerOptions, listening: boolean): ResultAsync<Lau
       alone(() => launchDbos(options, url, listening)),
       (e): DbosFault => ({ code: "database-failed", database: redactUrl(url), reason: thrown(e) }),
     )
-      .map((workflow): Launched => ({ listening, workflow, stop: stopAll }))
+      .map((workflows): Launched => ({ ...workflows, listening, stop: stopAll }))
       .orElse((fault) => ResultAsync.fromSafePromise(stopAll()).andThen(() => errAsync<Launched, DbosFault>(fault)));
   });
 }
@@ -123,15 +135,27 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
       listening && !l.listening ? errAsync<Launched, DbosFault>({ code: "not-a-worker", executorId: options.executorId }) : okAsync(l),
     );
   };
-  const start = (job: RunJob, queueName: string | undefined) =>
+  const failed =
+    (id: string) =>
+    (e: unknown): DbosFault => ({ code: "run-failed", id, reason: thrown(e) });
+  const start = (job: RunJob) =>
+    ensure(false).andThen((l) => {
+      const id = runIdOf(job);
+      return ResultAsync.fromPromise(DBOS.startWorkflow(l.workflow, { workflowID: id })(job), failed(id));
+    });
+  const queueName = options.queue?.name ?? DEFAULT_QUEUE;
+  // A queued run goes through its dispatcher, unless the run exists already (then it is that run).
+  const admit = (job: RunJob) =>
     ensure(false).andThen((l) => {
       const id = runIdOf(job);
       return ResultAsync.fromPromise(
-        DBOS.startWorkflow(l.workflow, { workflowID: id, queueName })(job),
-        (e): DbosFault => ({ code: "run-failed", id, reason: thrown(e) }),
+        (async () => {
+          if ((await DBOS.getWorkflowStatus(id)) === null) await DBOS.startWorkflow(l.dispatch, { workflowID: dispatchIdOf(id), queueName })(job);
+          return { id };
+        })(),
+        failed(id),
       );
     });
-  const queueName = options.queue?.name ?? DEFAULT_QUEUE;
   function status(): ResultAsync<RunSummary[], DbosFault>;
   function status(id: string): ResultAsync<RunDetail, DbosFault>;
   function status(id?: string): ResultAsync<RunSummary[] | RunDetail, DbosFault> {
@@ -141,8 +165,8 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
     run: (job) =>
       okAsync(undefined)
         .andThen(() => jobOf(job))
-        .andThen((j) => start(j, undefined))
-        .andThen((handle) => ResultAsync.fromPromise(handle.getResult(), (e): DbosFault => ({ code: "run-failed", id: handle.workflowID, reason: thrown(e) })))
+        .andThen(start)
+        .andThen((handle) => ResultAsync.fromPromise(handle.getResult(), failed(handle.workflowID)))
         .andThen((out) => {
           const parsed = RunOutcome.safeParse(out);
           return parsed.success
@@ -152,8 +176,7 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
     enqueue: (job) =>
       okAsync(undefined)
         .andThen(() => jobOf(job))
-        .andThen((j) => start(j, queueName))
-        .map((handle) => ({ id: handle.workflowID })),
+        .andThen(admit),
     worker: () => ensure(true).map(() => undefined),
     status,
     close: async () => {

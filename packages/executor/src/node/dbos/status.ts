@@ -1,12 +1,14 @@
 // What `decay runs` shows: each run's state read from DBOS (the workflow's status, input, output
-// and recorded steps), never from files on a worker.
+// and recorded steps), never from files on a worker. A run still waiting on the shared queue is
+// its dispatcher's row (affinity.ts), shown under the run's id.
 import type { DBOSClient, GetWorkflowsInput, WorkflowStatus } from "@dbos-inc/dbos-sdk";
-
-type StepInfo = NonNullable<Awaited<ReturnType<DBOSClient["listWorkflowSteps"]>>>[number];
 import { err, ok, type Result, ResultAsync } from "neverthrow";
 import { z } from "zod";
+import { DISPATCH_NAME, dispatchIdOf, queueOwner, runIdOfDispatch } from "./affinity.js";
 import { type DbosFault, thrown } from "./fault.js";
 import { RunJob, RunOutcome } from "./job.js";
+
+type StepInfo = NonNullable<Awaited<ReturnType<DBOSClient["listWorkflowSteps"]>>>[number];
 
 /** The workflow name every run is registered under. */
 export const WORKFLOW_NAME = "decay-run";
@@ -16,11 +18,11 @@ export const RunSummary = z.object({
   id: z.string(),
   plan: z.string(),
   repo: z.string(),
-  /** DBOS's status: ENQUEUED, PENDING (running or waiting for its worker), SUCCESS, ERROR, CANCELLED… */
+  /** DBOS's status: ENQUEUED (waiting for a worker, or for its own worker after a crash), PENDING (running, or its worker is down), SUCCESS, ERROR, CANCELLED… */
   status: z.string(),
   /** The run's status in its report once it finished (green, incomplete, …), or the fault's code. */
   outcome: z.string().nullable(),
-  /** The executor id of the worker that owns the run (null while it is queued). */
+  /** The executor id of the worker that holds the run (null while no worker has taken it). */
   worker: z.string().nullable(),
   /** Stages green in the final verification; null until the run finished. */
   green: z.array(z.string()).nullable(),
@@ -44,29 +46,53 @@ export interface Inspector {
   listWorkflowSteps(id: string): Promise<StepInfo[] | undefined>;
 }
 
+const isDispatch = (w: WorkflowStatus) => w.workflowName === DISPATCH_NAME;
+
+/** Who holds the run: the worker that finished it, runs it, or whose own queue it waits on. */
+function holderOf(w: WorkflowStatus, result: RunOutcome | null): string | null {
+  if (result !== null) return result.worker;
+  if (isDispatch(w)) return null;
+  return w.status === "ENQUEUED" ? queueOwner(w.queueName) : (w.executorId ?? null);
+}
+
+/** A run's summary from its workflow's row, or from its dispatcher's while the run has not started. */
 function summaryOf(w: WorkflowStatus, steps: readonly StepInfo[]): RunSummary {
   const job = RunJob.safeParse(w.input?.[0]);
   const out = RunOutcome.safeParse(w.output);
-  const result = out.success ? out.data : null;
+  const result = out.success && !isDispatch(w) ? out.data : null;
   const outcome = result === null ? null : (result.report?.status ?? (result.fault as { code?: string } | null)?.code ?? null);
+  // A dispatcher a worker has taken is about to start the run: still queued.
+  const status = isDispatch(w) && w.status === "PENDING" ? "ENQUEUED" : w.status;
   return {
-    id: w.workflowID,
+    id: isDispatch(w) ? runIdOfDispatch(w.workflowID) : w.workflowID,
     plan: job.success ? job.data.plan : "?",
     repo: job.success ? job.data.repo : "?",
-    status: w.status,
+    status,
     outcome,
-    worker: result?.worker ?? (w.status === "ENQUEUED" ? null : (w.executorId ?? null)),
+    worker: holderOf(w, result),
     green: result?.report?.end.green ?? null,
     steps: steps.length,
   };
 }
 
+/** One row a run, in the order the runs were first seen: the run's own row, else its dispatcher's. */
+function byRun(rows: readonly WorkflowStatus[]): WorkflowStatus[] {
+  const runs = new Map<string, WorkflowStatus>();
+  for (const w of rows) {
+    const id = isDispatch(w) ? runIdOfDispatch(w.workflowID) : w.workflowID;
+    if (!runs.has(id) || !isDispatch(w)) runs.set(id, w);
+  }
+  return [...runs.values()];
+}
+
+const stepsOf = async (dbos: Inspector, w: WorkflowStatus) => (isDispatch(w) ? [] : ((await dbos.listWorkflowSteps(w.workflowID)) ?? []));
+
 /** Every run in the database, oldest first. */
 export function listRuns(dbos: Inspector): ResultAsync<RunSummary[], DbosFault> {
   return ResultAsync.fromPromise(
     (async () => {
-      const all = await dbos.listWorkflows({ workflowName: WORKFLOW_NAME, loadInput: true, loadOutput: true });
-      return Promise.all(all.map(async (w) => summaryOf(w, (await dbos.listWorkflowSteps(w.workflowID)) ?? [])));
+      const all = await dbos.listWorkflows({ workflowName: [WORKFLOW_NAME, DISPATCH_NAME], loadInput: true, loadOutput: true });
+      return Promise.all(byRun(all).map(async (w) => summaryOf(w, await stepsOf(dbos, w))));
     })(),
     (e): DbosFault => ({ code: "database-failed", database: "system database", reason: thrown(e) }),
   );
@@ -76,10 +102,11 @@ export function listRuns(dbos: Inspector): ResultAsync<RunSummary[], DbosFault> 
 export function showRun(dbos: Inspector, id: string): ResultAsync<RunDetail, DbosFault> {
   return ResultAsync.fromPromise(
     (async () => {
-      const [w] = await dbos.listWorkflows({ workflowIDs: [id], loadInput: true, loadOutput: true });
+      const rows = await dbos.listWorkflows({ workflowIDs: [id, dispatchIdOf(id)], loadInput: true, loadOutput: true });
+      const [w] = byRun(rows.filter((r) => r.workflowName === (r.workflowID === id ? WORKFLOW_NAME : DISPATCH_NAME)));
       if (w === undefined) return null;
-      const steps = (await dbos.listWorkflowSteps(id)) ?? [];
-      const out = RunOutcome.safeParse(w.output);
+      const steps = await stepsOf(dbos, w);
+      const out = RunOutcome.safeParse(isDispatch(w) ? null : w.output);
       const checkout = steps.find((s) => s.name === "checkout")?.output as { ok?: boolean; value?: unknown } | undefined;
       const dir = out.success ? out.data.dir : checkout?.ok === true && typeof checkout.value === "string" ? checkout.value : null;
       return {

@@ -11,6 +11,7 @@ import { slugOf } from "../../run/paths.js";
 import { runPlan } from "../../run/run-plan.js";
 import type { StepContext } from "../../runner.js";
 import type { RunReport } from "../../schema.js";
+import { runIdOfDispatch } from "./affinity.js";
 import { RunJob, type RunOutcome, runIdOf } from "./job.js";
 
 /** What a run needs from the worker it lands on: everything `runPlan` takes but the runner and the job's own settings. */
@@ -86,5 +87,21 @@ export function decayWorkflow(deps: WorkflowDeps): (input: RunJob) => Promise<Ru
     if (deps.bundle === undefined) return { ...at, report, reportMd };
     const written = await stepResult("bundle", () => (deps.bundle as Bundle)(dir.value, branch, id));
     return written.isErr() ? { ...at, report, reportMd, fault: written.error } : { ...at, report, reportMd, bundle: written.value };
+  };
+}
+
+/**
+ * A queued run's dispatcher (docs/fleet.md, "Worker affinity"): admitted on the shared queue, it
+ * starts the run (workflow id: the run id) on `ownQueue`, the queue only this worker serves, and
+ * waits for the run's end, so the shared queue's per-worker limit bounds the runs a worker holds.
+ * DBOS records the start with the dispatcher's steps: a dispatcher recovered on another worker
+ * finds it recorded and only waits; a run that exists already is joined, never started twice.
+ */
+export function dispatchWorkflow(run: (job: RunJob) => Promise<RunOutcome>, ownQueue: string): (job: RunJob) => Promise<string> {
+  return async (job) => {
+    const id = runIdOfDispatch(DBOS.workflowID ?? "");
+    const handle = await DBOS.startWorkflow(run, { workflowID: id, queueName: ownQueue })(job);
+    await handle.getResult();
+    return id;
   };
 }

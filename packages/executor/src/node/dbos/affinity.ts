@@ -1,0 +1,31 @@
+// Worker affinity: a run's steps name a clone on the disk of the worker that runs it, so once a
+// worker has started a run, only that worker may resume it. DBOS's recovery puts a killed worker's
+// runs back on the queue they were on; so a queued run is admitted on the shared queue by a small
+// dispatcher workflow, which starts the run itself on the admitting worker's own queue, one no other
+// worker listens on. Names only here (no DBOS import): the CLI's listings load this file.
+
+/** The workflow name of a queued run's dispatcher. */
+export const DISPATCH_NAME = "decay-dispatch";
+
+const DISPATCH_PREFIX = "dispatch:";
+
+/** The dispatcher's workflow id for a run id: one dispatcher a run, however often it is enqueued. */
+export function dispatchIdOf(runId: string): string {
+  return `${DISPATCH_PREFIX}${runId}`;
+}
+
+/** The run id a dispatcher's workflow id stands for. */
+export function runIdOfDispatch(dispatchId: string): string {
+  return dispatchId.startsWith(DISPATCH_PREFIX) ? dispatchId.slice(DISPATCH_PREFIX.length) : dispatchId;
+}
+
+/** A worker's own queue: `<queue>@<executor id>` (queue names hold no `@`). */
+export function workerQueueOf(queue: string, executorId: string): string {
+  return `${queue}@${executorId}`;
+}
+
+/** The executor id whose own queue `queueName` is, or null for a shared queue. */
+export function queueOwner(queueName: string | undefined): string | null {
+  const at = queueName?.indexOf("@") ?? -1;
+  return queueName === undefined || at < 0 ? null : queueName.slice(at + 1);
+}
