@@ -65,6 +65,13 @@ describe("fleet: worker affinity", () => {
       return value as { id: string; existed: boolean };
     };
 
+    // On a database no worker or runner has launched on, there are no tables to queue in: enqueue
+    // refuses (exit 2) and says what to do; the listing is empty, not a fault.
+    const early = await decay(["enqueue", "docs/p0.plan.md", "--repo", repo, "--database-url", pg.url], repo);
+    expect(early.code).toBe(2);
+    expect(early.stderr).toMatch(/no worker has started on it yet.*start a worker/);
+    expect(await runs()).toEqual([]);
+
     // Enqueued with no worker up (a launch made the system tables): listed once, by its run id, as queued.
     await (await launchAs("operator")).close();
     const { id, existed } = await enqueue();

@@ -1,7 +1,7 @@
 // The operator's side of a fleet: enqueue runs and read their state with a DBOS client, which
 // launches nothing, takes no executor id and runs no workflow.
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
-import { errAsync, ResultAsync } from "neverthrow";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { DISPATCH_NAME, dispatchIdOf } from "./affinity.js";
 import { type DbosFault, redactUrl, thrown } from "./fault.js";
 import { probeDatabase } from "./identity.js";
@@ -33,29 +33,43 @@ export function dbosClient(options: {
   const failed = (e: unknown): DbosFault => ({ code: "database-failed", database, reason: thrown(e) });
   const silent = { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined };
   const applicationName = options.applicationName ?? "decay";
-  return probeDatabase(options.databaseUrl)
-    .andThen(() => ResultAsync.fromPromise(DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName, logger: silent }), failed))
-    .map((client): DbosClient => {
-      const enqueue = (job: RunJob) => {
-        const parsed = RunJob.safeParse(job);
-        if (!parsed.success) return errAsync<{ id: string; existed: boolean }, DbosFault>({ code: "job-invalid", issue: parsed.error.message });
-        const id = runIdOf(parsed.data);
-        return ResultAsync.fromPromise(
-          (async () => {
-            const dispatch = dispatchIdOf(id);
-            const existed = (await client.getWorkflow(id)) !== undefined || (await client.getWorkflow(dispatch)) !== undefined;
-            const queueName = options.queue ?? DEFAULT_QUEUE;
-            if (!existed) await client.enqueue({ workflowName: DISPATCH_NAME, queueName, workflowID: dispatch, applicationName }, parsed.data);
-            return { id, existed };
-          })(),
-          failed,
-        );
-      };
-      return {
-        enqueue,
-        runs: () => listRuns(client),
-        run: (id) => showRun(client, id),
-        close: () => client.destroy(),
-      };
-    });
+  return probeDatabase(options.databaseUrl).andThen((probed) =>
+    ResultAsync.fromPromise(DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName, logger: silent }), failed).map(
+      (client): DbosClient => {
+        // DBOS makes its tables when a worker or runner first launches; its client makes none. Until
+        // they are there, each call asks again.
+        let tables = probed.tables;
+        const ready = (): ResultAsync<boolean, DbosFault> => (tables ? okAsync(true) : probeDatabase(options.databaseUrl).map((p) => (tables = p.tables)));
+        const enqueue = (job: RunJob): ResultAsync<{ readonly id: string; readonly existed: boolean }, DbosFault> => {
+          const parsed = RunJob.safeParse(job);
+          if (!parsed.success) return errAsync({ code: "job-invalid", issue: parsed.error.message });
+          const id = runIdOf(parsed.data);
+          return ready().andThen((made) =>
+            !made
+              ? errAsync<{ id: string; existed: boolean }, DbosFault>({ code: "database-failed", database, reason: NO_TABLES })
+              : ResultAsync.fromPromise(
+                  (async () => {
+                    const dispatch = dispatchIdOf(id);
+                    const existed = (await client.getWorkflow(id)) !== undefined || (await client.getWorkflow(dispatch)) !== undefined;
+                    const queueName = options.queue ?? DEFAULT_QUEUE;
+                    if (!existed) await client.enqueue({ workflowName: DISPATCH_NAME, queueName, workflowID: dispatch, applicationName }, parsed.data);
+                    return { id, existed };
+                  })(),
+                  failed,
+                ),
+          );
+        };
+        return {
+          enqueue,
+          // With no tables, no run was ever enqueued: an empty list, and no run of any id.
+          runs: () => ready().andThen((made) => (made ? listRuns(client) : okAsync([]))),
+          run: (id) => ready().andThen((made) => (made ? showRun(client, id) : errAsync<RunDetail, DbosFault>({ code: "run-unknown", id }))),
+          close: () => client.destroy(),
+        };
+      },
+    ),
+  );
 }
+
+const NO_TABLES =
+  "no worker has started on it yet, so it has no DBOS tables to queue a run in: start a worker (decay worker --database-url ...) once, then enqueue";

@@ -22,17 +22,28 @@ function pgClient(connectionString: string): PgClient {
   return new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
 }
 
+/** What one connection found: whether DBOS has made its tables in the database yet. */
+export interface Probed {
+  readonly tables: boolean;
+}
+
 /**
- * Connect once and leave: a database that cannot be reached is a fault at once, where DBOS's own
- * client would retry for ever.
+ * Connect once, ask whether DBOS's tables are there, and leave: a database that cannot be reached
+ * is a fault at once, where DBOS's own client would retry for ever.
  */
-export function probeDatabase(url: string): ResultAsync<void, DbosFault> {
+export function probeDatabase(url: string): ResultAsync<Probed, DbosFault> {
   const client = pgClient(url);
   client.on("error", () => undefined);
-  return ResultAsync.fromPromise(
-    client.connect().then(() => client.end()),
-    (e): DbosFault => ({ code: "database-failed", database: redactUrl(url), reason: thrown(e) }),
-  );
+  const asked = async (): Promise<Probed> => {
+    await client.connect();
+    try {
+      const { rows } = await client.query("SELECT to_regclass('dbos.workflow_status') IS NOT NULL AS tables");
+      return { tables: rows[0]?.tables === true };
+    } finally {
+      await client.end();
+    }
+  };
+  return ResultAsync.fromPromise(asked(), (e): DbosFault => ({ code: "database-failed", database: redactUrl(url), reason: thrown(e) }));
 }
 
 /** A held executor id; `release` ends the session holding its lock. */
