@@ -349,3 +349,30 @@ exists	${variant}`,
     expect(listed.sort()).toEqual(["", "d"]);
   });
 });
+
+describe("rows that name one file share its read", () => {
+  test("a thousand rows on one file, spread over the plan among other rows, read it once", async () => {
+    const big = Array.from({ length: 300 }, (_, k) => `export function fn${k}() {}\n`).join("");
+    const others = Object.fromEntries(Array.from({ length: 40 }, (_, k) => [`src/o${k}.ts`, `o${k}`]));
+    const reads: string[] = [];
+    const t = faultyTree(tree({ "src/big.ts": big, ...others }), (op, path) => {
+      if (op === "read") reads.push(path);
+      return undefined;
+    });
+    const plan: string[] = [];
+    for (let k = 0; k < 1000; k += 1) {
+      plan.push(k % 3 === 0 ? `contains\tsrc/big.ts\tfn${k % 300}()` : k % 3 === 1 ? `lacks\tsrc/big.ts\tgone${k}` : `unchanged\tsrc/big.ts\t${sha(big)}`);
+      if (k % 25 === 0) plan.push(`contains\tsrc/o${(k / 25) % 40}.ts\to`);
+    }
+    const report = (await run(t, plan.join("\n")))._unsafeUnwrap();
+    expect(report).toMatchObject({ verdict: "holds", checked: plan.length });
+    expect(reads.filter((p) => p === "src/big.ts")).toEqual(["src/big.ts"]);
+    expect(reads.length).toBe(41);
+  });
+
+  test("a file that is not UTF-8, named by rows far apart, is the fault of the first of them", async () => {
+    const t = tree({ "a/bad.txt": new Uint8Array([0xff]), "a/ok.txt": "x" });
+    const plan = "exists\ta/ok.txt\ncontains\ta/ok.txt\tx\nunchanged\ta/bad.txt\t" + "0".repeat(64) + "\nexists\ta/ok.txt\ncontains\ta/bad.txt\tx";
+    expect((await run(t, plan))._unsafeUnwrapErr()).toMatchObject({ code: "file-not-utf8", path: "a/bad.txt", line: 3 });
+  });
+});

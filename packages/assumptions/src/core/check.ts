@@ -1,7 +1,7 @@
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
-import { judgeEntry, judgeFile } from "./judge.js";
+import { type FileView, judgeEntry, judgeFile, viewOf } from "./judge.js";
 import { createLocator, foundIn, type Located, type Locator, locate, plainDir } from "./locate.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
@@ -21,7 +21,7 @@ const IN_FLIGHT = 16;
 /** Rows of one directory judged one after another before the next group takes a turn. */
 const GROUP_ROWS = 64;
 
-/** Rows that sit in one plan directory (NFC), in input order, with their NFC paths. */
+/** Rows that sit in one plan directory (NFC), with their NFC paths; rows of one path together. */
 interface Group {
   readonly dir: string;
   readonly rows: number[];
@@ -29,25 +29,42 @@ interface Group {
 }
 
 /**
- * Rows grouped by the directory they sit in, groups in order of first appearance. A group holds at
- * most GROUP_ROWS rows, and fewer in a small plan, so that even a plan of a few rows all in one
- * directory keeps IN_FLIGHT groups waiting on a slow reader at once.
+ * Rows grouped by the directory they sit in, groups in order of first appearance. Every row of one
+ * path goes into the group its first row went to, next to it, so that they share one read of the
+ * file. A group takes new paths until it holds GROUP_ROWS rows, and fewer in a small plan
+ * (rows / 16), so that even a plan of a few rows all in one directory keeps IN_FLIGHT groups
+ * waiting on a slow reader at once. A group's first row is its smallest.
  */
 function groupByDirectory(rows: readonly Assumption[]): Group[] {
   const most = Math.max(1, Math.min(GROUP_ROWS, Math.ceil(rows.length / IN_FLIGHT)));
-  const open = new Map<string, Group>();
-  const groups: Group[] = [];
+  // Each path's rows as a chain: its first row, then next[] from row to row (-1 ends it).
+  const firsts: number[] = [];
+  const paths: string[] = new Array(rows.length);
+  const next = new Int32Array(rows.length).fill(-1);
+  const tail = new Map<string, number>();
   for (let i = 0; i < rows.length; i += 1) {
     const path = nfc((rows[i] as Assumption).path);
+    paths[i] = path;
+    const before = tail.get(path);
+    if (before === undefined) firsts.push(i);
+    else next[before] = i;
+    tail.set(path, i);
+  }
+  const open = new Map<string, Group>();
+  const groups: Group[] = [];
+  for (const first of firsts) {
+    const path = paths[first] as string;
     const dir = path.slice(0, Math.max(0, path.lastIndexOf("/")));
     let group = open.get(dir);
-    if (group === undefined || group.rows.length === most) {
+    if (group === undefined || group.rows.length >= most) {
       group = { dir, rows: [], paths: [] };
       open.set(dir, group);
       groups.push(group);
     }
-    group.rows.push(i);
-    group.paths.push(path);
+    for (let i = first; i !== -1; i = next[i] as number) {
+      group.rows.push(i);
+      group.paths.push(path);
+    }
   }
   return groups;
 }
@@ -73,16 +90,21 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
   };
   const judgeGroup = async (group: Group): Promise<void> => {
     const at = await plainDir(loc, group.dir);
+    // The file the rows before named: rows of one path come together and read it once.
+    let view: FileView | undefined;
     for (let k = 0; k < group.rows.length; k += 1) {
       const i = group.rows[k] as number;
-      if (i > firstFault) return;
+      if (i > firstFault) continue;
       const a = rows[i] as Assumption;
       const path = group.paths[k] as string;
       const quick = at && foundIn(at, path.slice(path.lastIndexOf("/") + 1));
       const located: Result<Located, CheckFault> = quick ? ok(quick) : await locate(loc, path.split("/"));
       if (located.isErr()) record(i, a, err(located.error));
       else if ("directory" in a) record(i, a, ok(judgeEntry(a, located.value)));
-      else record(i, a, await judgeFile(loc, a, located.value, maxBytes));
+      else {
+        if (located.value.state === "found") view = viewOf(loc, located.value, maxBytes, view);
+        record(i, a, await judgeFile(loc, a, located.value, maxBytes, view));
+      }
     }
   };
   let next = 0;

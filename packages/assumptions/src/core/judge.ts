@@ -34,13 +34,45 @@ export function judgeEntry(a: Extract<Assumption, { kind: "exists" | "absent" }>
   return row(a, "hold", located.resolved ? "present" : "present (a dangling symbolic link)", located);
 }
 
-function judgeText(a: FileKind, bytes: Uint8Array, located: Found, hash: TreeReader["sha256Hex"]): Result<ReportRow, CheckFault> {
-  if (a.kind === "unchanged") {
-    return digestText(bytes, located.spelled, hash).map((hex) =>
-      hex === a.sha256 ? row(a, "hold", "digest matches", located) : row(a, "diverge", `the digest is now ${hex}`, located),
-    );
+/**
+ * One file as the rows naming it see it: read once, its normalised text and digest worked out at
+ * most once, however many rows ask. `check.ts` keeps one for a run of consecutive rows that name
+ * the same path.
+ */
+export class FileView {
+  private text: Result<string, CheckFault> | undefined;
+  private digest: Result<string, CheckFault> | undefined;
+
+  constructor(
+    readonly spelled: string,
+    readonly read: PromiseLike<Result<Uint8Array | undefined, CheckFault>>,
+    private readonly hash: TreeReader["sha256Hex"],
+  ) {}
+
+  textOf(bytes: Uint8Array): Result<string, CheckFault> {
+    this.text ??= decodeText(bytes, this.spelled);
+    return this.text;
   }
-  return decodeText(bytes, located.spelled).map((text) => literalRow(a, text.includes(a.literal), text, located));
+
+  digestOf(bytes: Uint8Array): Result<string, CheckFault> {
+    this.digest ??= digestText(bytes, this.spelled, this.hash);
+    return this.digest;
+  }
+}
+
+/** A view of the file a found row names: `reuse` when it views that same path, else a new read. */
+export function viewOf(loc: Locator, located: Found, maxBytes: number, reuse: FileView | undefined): FileView {
+  if (reuse !== undefined && reuse.spelled === located.spelled) return reuse;
+  return new FileView(located.spelled, readFound(loc.listings, located, maxBytes), loc.listings.tree.sha256Hex);
+}
+
+function judgeText(a: FileKind, bytes: Uint8Array, located: Found, view: FileView): Result<ReportRow, CheckFault> {
+  if (a.kind === "unchanged") {
+    return view
+      .digestOf(bytes)
+      .map((hex) => (hex === a.sha256 ? row(a, "hold", "digest matches", located) : row(a, "diverge", `the digest is now ${hex}`, located)));
+  }
+  return view.textOf(bytes).map((text) => literalRow(a, text.includes(a.literal), text, located));
 }
 
 function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean, text: string, located: Found): ReportRow {
@@ -54,12 +86,16 @@ function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean,
 
 type Judged = Result<ReportRow, CheckFault>;
 
-/** Judges a `contains`, `lacks` or `unchanged` row by where its path leads, reading the file there. */
-export async function judgeFile(loc: Locator, a: FileKind, located: Located, maxBytes: number): Promise<Judged> {
+/**
+ * Judges a `contains`, `lacks` or `unchanged` row by where its path leads, reading the file there,
+ * or taking it from `view` (see `viewOf`) when the caller has one of that file.
+ */
+export async function judgeFile(loc: Locator, a: FileKind, located: Located, maxBytes: number, view?: FileView): Promise<Judged> {
   if (located.state === "variant") return ok(row(a, "diverge", variantDetail(located), located));
   if (located.state === "missing") return ok(row(a, "diverge", "not in the tree: a missing file never satisfies a belief about its text"));
-  const read = await readFound(loc.listings, located, maxBytes);
+  const using = viewOf(loc, located, maxBytes, view);
+  const read = await using.read;
   if (read.isErr()) return err(read.error);
   if (read.value === undefined) return ok(row(a, "diverge", "a dangling symbolic link", located));
-  return judgeText(a, read.value, located, loc.listings.tree.sha256Hex);
+  return judgeText(a, read.value, located, using);
 }
