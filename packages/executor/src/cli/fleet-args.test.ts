@@ -54,6 +54,8 @@ describe("parseFleet", () => {
     [["worker", ...URL, "--executor-id", "w", "--app-version", "v", "--agent", "a", "--concurrency", "0"], "--concurrency", /positive integer/],
     [["enqueue", "p.plan.md", ...URL], "--repo", /needs --repo/],
     [["enqueue", ...URL, "--repo", "r"], "enqueue", /takes one PLAN.md/],
+    [["enqueue", "p.plan.md", ...URL, "--repo", "r", "--queue", "decay-runs@w1"], "--queue", /letters, digits and \. _ - only, not "decay-runs@w1"/],
+    [["worker", ...URL, "--executor-id", "w", "--app-version", "v", "--agent", "a", "--queue", "a b"], "--queue", /--queue may hold/],
     [["runs", "list", ...URL], "runs", /takes nothing or show ID/],
     [["runs"], "--database-url", /needs --database-url/],
     [["runs", ...URL, "--agent", "x"], "--agent", /not an option of decay runs/],

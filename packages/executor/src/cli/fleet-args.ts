@@ -1,6 +1,7 @@
 // The fleet commands' command lines: `decay worker`, `decay enqueue`, `decay runs [show ID]`.
 import { parseArgs } from "node:util";
 import { err, ok, Result } from "neverthrow";
+import { QUEUE_NAME } from "../node/dbos/affinity.js";
 import { type RoomKind, splitCommand, type UsageFault } from "./args.js";
 
 /** `decay worker …`. */
@@ -74,6 +75,11 @@ function count(flag: string, text: string | undefined): Result<number | undefine
   return /^[1-9][0-9]{0,8}$/.test(text) ? ok(Number(text)) : usage(flag, `${flag} must be a positive integer, not ${JSON.stringify(text)}`);
 }
 
+function queue(text: string | undefined): Result<string | undefined, UsageFault> {
+  if (text === undefined || QUEUE_NAME.test(text)) return ok(text);
+  return usage("--queue", `--queue may hold letters, digits and . _ - only, not ${JSON.stringify(text)}`);
+}
+
 function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
   const room = v["clean-room"] ?? "clone";
   if (room !== "clone" && room !== "worktree" && room !== "isomorphic")
@@ -84,8 +90,8 @@ function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
   if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(agentText.value)}: ${agent.error}`);
   return Result.combine([needed(v, "database-url", "worker"), needed(v, "executor-id", "worker"), needed(v, "app-version", "worker")]).andThen(
     ([databaseUrl, executorId, appVersion]) =>
-      count("--concurrency", v.concurrency).map(
-        (concurrency): WorkerFlags => ({
+      Result.combine([count("--concurrency", v.concurrency), queue(v.queue)]).map(
+        ([concurrency, queueName]): WorkerFlags => ({
           databaseUrl,
           executorId,
           appVersion,
@@ -94,7 +100,7 @@ function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
           agent: agent.value,
           cleanRoom: room as RoomKind,
           bundle: v.bundle,
-          queue: v.queue,
+          queue: queueName,
         }),
       ),
   );
@@ -102,11 +108,11 @@ function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
 
 function enqueueFlags(v: Values, file: string): Result<EnqueueFlags, UsageFault> {
   return Result.combine([needed(v, "database-url", "enqueue"), needed(v, "repo", "enqueue")]).andThen(([databaseUrl, repo]) =>
-    count("--budget", v.budget).map((budget) => ({
+    Result.combine([count("--budget", v.budget), queue(v.queue)]).map(([budget, queueName]) => ({
       file,
       databaseUrl,
       repo,
-      queue: v.queue,
+      queue: queueName,
       includeOptional: v["include-optional"] === true,
       budget,
       setup: v.setup,

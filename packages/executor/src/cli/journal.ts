@@ -65,7 +65,7 @@ function show(l: Loaded): string {
   const findings = checkInterfaces(l.plan).map(
     (f) => `interface: Task ${f.task} consumes ${f.consumes}: ${f.issue}${f.from === null ? "" : ` (Task ${f.from})`}`,
   );
-  return [...lines, "", ...checklist(l.plan, l.record), ...(findings.length > 0 ? ["", ...findings] : [])].join("\n") + "\n";
+  return `${[...lines, "", ...checklist(l.plan, l.record), ...(findings.length > 0 ? ["", ...findings] : [])].join("\n")}\n`;
 }
 
 function describeResume(r: Resume, l: Loaded, next: string): string {
@@ -80,7 +80,7 @@ function describeResume(r: Resume, l: Loaded, next: string): string {
   for (const [loop, n] of Object.entries(r.rounds)) out.push(`rounds: ${loop} at ${n}`);
   if (!r.fresh && r.changes.length === 0 && r.rulings.length === 0) out.push(`${l.path}: no change`);
   out.push(r.stop === null ? next : `Next step: ${r.stop}`);
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 /** The plan file rewritten through the one atomic write the CLIs share (temp file, fsync, rename, directory fsync). */

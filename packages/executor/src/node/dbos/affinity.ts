@@ -19,6 +19,9 @@ export function runIdOfDispatch(dispatchId: string): string {
   return dispatchId.startsWith(DISPATCH_PREFIX) ? dispatchId.slice(DISPATCH_PREFIX.length) : dispatchId;
 }
 
+/** What a queue name may hold: no `@`, which names a worker's own queue (`<queue>@<executor id>`). */
+export const QUEUE_NAME = /^[A-Za-z0-9._-]+$/;
+
 /** A worker's own queue: `<queue>@<executor id>` (queue names hold no `@`). */
 export function workerQueueOf(queue: string, executorId: string): string {
   return `${queue}@${executorId}`;
