@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { checkTree } from "./check.js";
@@ -7,7 +9,8 @@ import { ASSUMPTIONS_FAULT_CODES } from "./faults.js";
 import { fixtureTree } from "../../test/support/fixture-tree.js";
 import { parseAssumptions } from "./parse.js";
 import { parseAnyPath, parsePath } from "./path.js";
-import type { TreeReader } from "../tree.js";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { nodeTree } from "../node/tree.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const CODES: readonly string[] = ASSUMPTIONS_FAULT_CODES;
@@ -187,11 +190,11 @@ describe("variants of existing names never let absent hold", () => {
   });
 });
 
-describe("the now face and the promises give one answer", () => {
+describe("memfs and a real directory give one answer", () => {
   // Trees the model above leaves out: NFC/NFD and case twins, a cross-script look-alike, and
-  // links inside the root, dangling, looping and leading out of it. Each plan is checked through
-  // the tree's synchronous face and through its promises alone: the same report, or the same
-  // first fault, every time.
+  // links inside the root, dangling, looping and leading out of it. Each tree is built in memfs
+  // and on disk, and each plan checked through memfsTree and through nodeTree: the same report,
+  // or the same first fault (code, path and line), every time.
   const FILES = ["a.ts", "A.ts", "d/x.ts", "D/x.ts", "d/e/y.ts", "caf\u00e9.ts", "cafe\u0301.ts", "\u0430\u0441\u0435.ts", "ace.ts"] as const;
   const LINKS: Record<string, string> = {
     "l.ts": "a.ts",
@@ -235,17 +238,35 @@ describe("the now face and the promises give one answer", () => {
       if (kind === "exists" || kind === "absent") return `${kind}\t${path}${slash ? "/" : ""}`;
       return kind === "unchanged" ? `${kind}\t${path}\t${"0".repeat(64)}` : `${kind}\t${path}\tx`;
     });
+  const outcome = (got: Awaited<ReturnType<typeof checkTree>>) => {
+    if (got.isOk()) return { verdict: got.value.verdict, rows: got.value.rows };
+    const e = got.error as { code: string; path?: string; line?: number };
+    return { code: e.code, path: e.path, line: e.line };
+  };
   test("on generated trees with twins, look-alikes and links", async () => {
+    const base = await tempDir("decay-parity-");
+    let n = 0;
     await fc.assert(
       fc.asyncProperty(treeArb, fc.array(rowArb, { minLength: 1, maxLength: 6 }), async ([files, links, content], plan) => {
-        const { tree } = fixtureTree(Object.fromEntries(files.map((f) => [f, content])), Object.fromEntries(links.map((l) => [l, LINKS[l] as string])));
-        const promisesOnly: TreeReader = { describe: tree.describe, list: tree.list, read: tree.read, readLink: tree.readLink };
+        const fileMap = Object.fromEntries(files.map((f) => [f, content]));
+        const linkMap = Object.fromEntries(links.map((l) => [l, LINKS[l] as string]));
+        const { tree } = fixtureTree(fileMap, linkMap);
+        const dir = join(base, String((n += 1)), "t");
+        for (const [path, text] of Object.entries(fileMap)) {
+          mkdirSync(dirname(join(dir, path)), { recursive: true });
+          writeFileSync(join(dir, path), text);
+        }
+        mkdirSync(dir, { recursive: true });
+        for (const [path, target] of Object.entries(linkMap)) {
+          mkdirSync(dirname(join(dir, path)), { recursive: true });
+          symlinkSync(target, join(dir, path));
+        }
         const assumptions = parseAssumptions(plan.join("\n"))._unsafeUnwrap();
-        const now = await checkTree({ tree, assumptions });
-        const later = await checkTree({ tree: promisesOnly, assumptions });
-        expect(now.isOk() ? now.value : now.error).toEqual(later.isOk() ? later.value : later.error);
+        const inMemory = await checkTree({ tree, assumptions });
+        const onDisk = await checkTree({ tree: nodeTree(dir), assumptions });
+        expect(outcome(onDisk)).toEqual(outcome(inMemory));
       }),
-      { numRuns: 400 },
+      { numRuns: 200 },
     );
   });
 });
