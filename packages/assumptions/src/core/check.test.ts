@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { createHash } from "node:crypto";
 import { memfs } from "memfs";
 import { ResultAsync } from "neverthrow";
@@ -372,7 +373,30 @@ describe("rows that name one file share its read", () => {
 
   test("a file that is not UTF-8, named by rows far apart, is the fault of the first of them", async () => {
     const t = tree({ "a/bad.txt": new Uint8Array([0xff]), "a/ok.txt": "x" });
-    const plan = "exists\ta/ok.txt\ncontains\ta/ok.txt\tx\nunchanged\ta/bad.txt\t" + "0".repeat(64) + "\nexists\ta/ok.txt\ncontains\ta/bad.txt\tx";
+    const plan = `exists\ta/ok.txt\ncontains\ta/ok.txt\tx\nunchanged\ta/bad.txt\t${"0".repeat(64)}\nexists\ta/ok.txt\ncontains\ta/bad.txt\tx`;
     expect((await run(t, plan))._unsafeUnwrapErr()).toMatchObject({ code: "file-not-utf8", path: "a/bad.txt", line: 3 });
+  });
+});
+
+describe("many literals on one file are answered in one pass, with the answers includes gives", () => {
+  test("contains and lacks rows on one file: each row's verdict as text.includes says", async () => {
+    const pieces = fc.string({ unit: fc.constantFrom("a", "b", "é", "\n", "x"), minLength: 1, maxLength: 5 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: fc.constantFrom("a", "b", "é", "\n", "x", "y"), maxLength: 80 }),
+        fc.array(fc.tuple(fc.boolean(), pieces), { minLength: 8, maxLength: 30 }),
+        async (text, asks) => {
+          const t = tree({ "d/f.txt": text });
+          const plan = asks.map(([contains, literal]) => `${contains ? "contains" : "lacks"}\td/f.txt\t${literal.replace(/\n/g, "x")}`);
+          const report = (await run(t, plan.join("\n")))._unsafeUnwrap();
+          const expected = asks.map(([contains, literal]) => {
+            const present = text.includes(literal.replace(/\n/g, "x"));
+            return contains === present ? "hold" : "diverge";
+          });
+          expect(report.rows.map((r) => r.status)).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

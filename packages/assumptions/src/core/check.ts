@@ -69,6 +69,16 @@ function groupByDirectory(rows: readonly Assumption[]): Group[] {
   return groups;
 }
 
+/** The literals of the `contains` and `lacks` rows of the group's path at position `k`, from there on. */
+function literalsFrom(group: Group, k: number, rows: readonly Assumption[]): string[] {
+  const literals: string[] = [];
+  for (let j = k; j < group.rows.length && group.paths[j] === group.paths[k]; j += 1) {
+    const a = rows[group.rows[j] as number] as Assumption;
+    if (a.kind === "contains" || a.kind === "lacks") literals.push(a.literal);
+  }
+  return literals;
+}
+
 type Outcome = { readonly rows: ReportRow[] } | { readonly fault: CheckFault };
 
 /**
@@ -102,7 +112,11 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       if (located.isErr()) record(i, a, err(located.error));
       else if ("directory" in a) record(i, a, ok(judgeEntry(a, located.value)));
       else {
-        if (located.value.state === "found") view = viewOf(loc, located.value, maxBytes, view);
+        if (located.value.state === "found") {
+          const seen = viewOf(loc, located.value, maxBytes, view);
+          if (seen !== view) seen.expect(literalsFrom(group, k, rows));
+          view = seen;
+        }
         record(i, a, await judgeFile(loc, a, located.value, maxBytes, view));
       }
     }

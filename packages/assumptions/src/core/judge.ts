@@ -4,6 +4,7 @@ import type { Located, Locator } from "./locate.js";
 import type { TreeReader } from "../tree.js";
 import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
+import { literalsIn } from "./literals.js";
 import { decodeText, digestText } from "./text.js";
 import { skeleton } from "./unicode/skeleton.js";
 import { skeletonIncludes } from "./unicode/skeleton-search.js";
@@ -42,6 +43,8 @@ export function judgeEntry(a: Extract<Assumption, { kind: "exists" | "absent" }>
 export class FileView {
   private text: Result<string, CheckFault> | undefined;
   private digest: Result<string, CheckFault> | undefined;
+  private expected: readonly string[] | undefined;
+  private held: Map<string, boolean> | undefined;
 
   constructor(
     readonly spelled: string,
@@ -58,7 +61,25 @@ export class FileView {
     this.digest ??= digestText(bytes, this.spelled, this.hash);
     return this.digest;
   }
+
+  /** The literals the rows about to ask will look for: with many, one pass answers them all. */
+  expect(literals: readonly string[]): void {
+    if (literals.length >= MANY_LITERALS) this.expected = literals;
+  }
+
+  /** Whether the file's text (from `textOf`) holds `literal`. */
+  has(text: string, literal: string): boolean {
+    if (this.expected === undefined) return text.includes(literal);
+    if (this.held === undefined) {
+      const found = literalsIn(text, this.expected);
+      this.held = new Map(this.expected.map((l, k) => [l, found[k] as boolean]));
+    }
+    return this.held.get(literal) ?? text.includes(literal);
+  }
 }
+
+/** From this many literals on one file, one pass over its text (`literalsIn`) answers them all. */
+const MANY_LITERALS = 8;
 
 /** A view of the file a found row names: `reuse` when it views that same path, else a new read. */
 export function viewOf(loc: Locator, located: Found, maxBytes: number, reuse: FileView | undefined): FileView {
@@ -72,7 +93,7 @@ function judgeText(a: FileKind, bytes: Uint8Array, located: Found, view: FileVie
       .digestOf(bytes)
       .map((hex) => (hex === a.sha256 ? row(a, "hold", "digest matches", located) : row(a, "diverge", `the digest is now ${hex}`, located)));
   }
-  return view.textOf(bytes).map((text) => literalRow(a, text.includes(a.literal), text, located));
+  return view.textOf(bytes).map((text) => literalRow(a, view.has(text, a.literal), text, located));
 }
 
 function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean, text: string, located: Found): ReportRow {
