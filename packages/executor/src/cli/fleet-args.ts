@@ -1,7 +1,7 @@
 // The fleet commands' command lines: `decay worker`, `decay enqueue`, `decay runs [show ID]`.
 import { parseArgs } from "node:util";
 import { err, ok, Result } from "neverthrow";
-import { QUEUE_NAME } from "../node/dbos/affinity.js";
+import { queueNameIssue } from "../node/dbos/affinity.js";
 import { type RoomKind, splitCommand, type UsageFault } from "./args.js";
 
 /** `decay worker …`. */
@@ -76,8 +76,8 @@ function count(flag: string, text: string | undefined): Result<number | undefine
 }
 
 function queue(text: string | undefined): Result<string | undefined, UsageFault> {
-  if (text === undefined || QUEUE_NAME.test(text)) return ok(text);
-  return usage("--queue", `--queue may hold letters, digits and . _ - only, not ${JSON.stringify(text)}`);
+  const issue = text === undefined ? undefined : queueNameIssue(text);
+  return issue === undefined ? ok(text) : usage("--queue", `--queue ${issue}`);
 }
 
 function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {

@@ -22,6 +22,14 @@ export function runIdOfDispatch(dispatchId: string): string {
 /** What a queue name may hold: no `@`, which names a worker's own queue (`<queue>@<executor id>`). */
 export const QUEUE_NAME = /^[A-Za-z0-9._-]+$/;
 
+/** The rule QUEUE_NAME holds a name to, in words. */
+export const QUEUE_NAME_RULE = "may hold letters, digits and . _ - only";
+
+/** Why `name` is no queue name (the rule and the name), or `undefined` when it is one. */
+export function queueNameIssue(name: string): string | undefined {
+  return QUEUE_NAME.test(name) ? undefined : `${QUEUE_NAME_RULE}, not ${JSON.stringify(name)}`;
+}
+
 /** A worker's own queue: `<queue>@<executor id>` (queue names hold no `@`). */
 export function workerQueueOf(queue: string, executorId: string): string {
   return `${queue}@${executorId}`;

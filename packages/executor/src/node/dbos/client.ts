@@ -2,7 +2,7 @@
 // launches nothing, takes no executor id and runs no workflow.
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
-import { DISPATCH_NAME, dispatchIdOf, QUEUE_NAME } from "./affinity.js";
+import { DISPATCH_NAME, dispatchIdOf, queueNameIssue } from "./affinity.js";
 import { type DbosFault, redactUrl, thrown } from "./fault.js";
 import { probeDatabase } from "./identity.js";
 import { RunJob, runIdOf } from "./job.js";
@@ -33,9 +33,8 @@ export function dbosClient(options: {
   const failed = (e: unknown): DbosFault => ({ code: "database-failed", database, reason: thrown(e) });
   const silent = { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined };
   const applicationName = options.applicationName ?? "decay";
-  if (options.queue !== undefined && !QUEUE_NAME.test(options.queue)) {
-    return errAsync({ code: "dbos-option-invalid", option: "queue", issue: `may hold letters, digits and . _ - only, not ${JSON.stringify(options.queue)}` });
-  }
+  const queueIssue = options.queue === undefined ? undefined : queueNameIssue(options.queue);
+  if (queueIssue !== undefined) return errAsync({ code: "dbos-option-invalid", option: "queue", issue: queueIssue });
   return probeDatabase(options.databaseUrl).andThen((probed) =>
     ResultAsync.fromPromise(DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName, logger: silent }), failed).map(
       (client): DbosClient => {

@@ -1,7 +1,7 @@
 // The options of dbosRunner, checked before anything is opened.
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
-import { QUEUE_NAME } from "./affinity.js";
+import { QUEUE_NAME, QUEUE_NAME_RULE } from "./affinity.js";
 import type { DbosFault } from "./fault.js";
 import type { Bundle, Checkout, PortsFor, Results } from "./workflow.js";
 
@@ -49,7 +49,7 @@ const Checked = z.object({
   appVersion: z.string().min(1, "is required: the version runs in flight resume on"),
   queue: z
     .object({
-      name: z.string().regex(QUEUE_NAME, "may hold letters, digits and . _ - only").optional(),
+      name: z.string().regex(QUEUE_NAME, QUEUE_NAME_RULE).optional(),
       concurrency: z.number().int().min(1).optional(),
       workerConcurrency: z.number().int().min(1).optional(),
     })
