@@ -2,7 +2,7 @@ import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
 import { type FileView, judgeEntry, judgeFile, viewOf } from "./judge.js";
-import { createLocator, foundIn, type Located, type Locator, locate, plainDir } from "./locate.js";
+import { createLocator, foundIn, type Located, type Locator, locateIn, plainDir } from "./locate.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
 import { DEFAULT_MAX_BYTES } from "./read.js";
@@ -108,7 +108,7 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       const a = rows[i] as Assumption;
       const path = group.paths[k] as string;
       const quick = at && foundIn(at, path.slice(path.lastIndexOf("/") + 1));
-      const located: Result<Located, CheckFault> = quick ? ok(quick) : await locate(loc, path.split("/"));
+      const located: Result<Located, CheckFault> = quick ? ok(quick) : await locateIn(loc, group.dir, at, path.split("/"));
       if (located.isErr()) record(i, a, err(located.error));
       else if ("directory" in a) record(i, a, ok(judgeEntry(a, located.value)));
       else {

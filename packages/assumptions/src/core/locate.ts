@@ -81,10 +81,14 @@ function parentOf(planDir: string): string {
  * Resolved downwards from the nearest ancestor already resolved, in a loop: a path thousands of
  * directories deep takes no stack, and only a directory not listed yet is waited for.
  */
-export async function plainDir(loc: Locator, planDir: string): Promise<Plain | undefined> {
+export function plainDir(loc: Locator, planDir: string): Plain | undefined | Promise<Plain | undefined> {
+  // Asked again for a directory already resolved (most rows): answered at once, no promise.
+  const known = loc.plain.get(planDir);
+  return known !== undefined ? (known ?? undefined) : resolvePlain(loc, planDir);
+}
+
+async function resolvePlain(loc: Locator, planDir: string): Promise<Plain | undefined> {
   const { listings, plain } = loc;
-  const known = plain.get(planDir);
-  if (known !== undefined) return known ?? undefined;
   const todo: string[] = [];
   let at = planDir;
   for (; !plain.has(at); at = parentOf(at)) {
@@ -258,9 +262,16 @@ function below(loc: Locator, parent: Start, path: string): Start {
  * a path not found as written is looked for from its nearest plain ancestor, not the root.
  */
 export async function locate(loc: Locator, components: readonly string[]): Promise<Locating> {
+  const dir = components.slice(0, components.length - 1).join("/");
+  return locateIn(loc, dir, await plainDir(loc, dir), components);
+}
+
+/**
+ * `locate` for a path whose plan directory `dir` the caller has already resolved: `at` is what
+ * `plainDir` answered for it.
+ */
+export function locateIn(loc: Locator, dir: string, at: Plain | undefined, components: readonly string[]): Promise<Locating> {
   const last = components.length - 1;
-  const dir = components.slice(0, last).join("/");
-  const at = await plainDir(loc, dir);
   const hit = at?.index.exact(components[last] as string);
   if (at && hit && "entry" in hit) {
     // Named exactly in a plain directory: no walk. A directory may be a nested repository and a
