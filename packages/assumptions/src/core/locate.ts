@@ -24,10 +24,17 @@ export type Located =
 type Candidate = readonly [DirEntry, VariantHow | undefined];
 type Locating = Result<Located, CheckFault>;
 
-/** A plan directory reached by its exact spelling through plain directories only. */
+/**
+ * A plan directory reached by its exact spelling, level by level, through directories and links to
+ * directories (no gitlink, no nested repository on the way).
+ */
 export interface Plain {
-  /** The tree's spelling of the directory (its real path: no link on the way). */
+  /** Where the directory really is in the tree: every link on the way followed. */
   readonly dir: string;
+  /** The tree's spelling of the path as the plan walks it, through any links. */
+  readonly spelled: string;
+  /** Links followed on the way (the kernel's count: more than 40 is a loop). */
+  readonly hops: number;
   readonly index: DirIndex;
 }
 
@@ -76,8 +83,9 @@ function parentOf(planDir: string): string {
 }
 
 /**
- * Where a plan directory leads when every component is spelled exactly, names a plain directory
- * (no link, no gitlink) and no directory on the way is a nested repository; else `undefined`.
+ * Where a plan directory leads when every component is spelled exactly and names a directory or a
+ * link that leads to one (no gitlink), and no directory on the way is a nested repository; else
+ * `undefined`.
  * Resolved downwards from the nearest ancestor already resolved, in a loop: a path thousands of
  * directories deep takes no stack, and only a directory not listed yet is waited for.
  */
@@ -101,22 +109,35 @@ async function resolvePlain(loc: Locator, planDir: string): Promise<Plain | unde
   if (at !== "" && here === null) return undefined;
   for (let k = todo.length - 1; k >= 0; k -= 1) {
     const path = todo[k] as string;
-    here = path === "" ? await listedPlain(listings, "") : here && (await childDir(listings, here, path.slice(path.lastIndexOf("/") + 1)));
+    here = path === "" ? await listedPlain(listings, "", "", 0) : here && (await childDir(listings, here, path.slice(path.lastIndexOf("/") + 1)));
     plain.set(path, here);
     if (here === null) break;
   }
   return here ?? undefined;
 }
 
-async function listedPlain(listings: Listings, dir: string): Promise<Plain | null> {
+async function listedPlain(listings: Listings, dir: string, spelled: string, hops: number): Promise<Plain | null> {
   const index = await listings.index(dir);
-  return index.isOk() && !isRepository(listings, dir, index.value) ? { dir, index: index.value } : null;
+  return index.isOk() && !isRepository(listings, dir, index.value) ? { dir, spelled, hops, index: index.value } : null;
 }
 
+// A directory named exactly in `parent`, or a link there that leads to one (followed as the walk
+// would, from the links already followed); a link that fails (a loop, out of the root) is not
+// plain, and the rows below it walk to meet the fault.
 function childDir(listings: Listings, parent: Plain, name: string): Promise<Plain | null> | null {
   const hit = parent.index.exact(name);
-  if (!hit || !("entry" in hit) || hit.entry.type !== "directory") return null;
-  return listedPlain(listings, child(parent.dir, hit.entry.name));
+  if (!hit || !("entry" in hit)) return null;
+  const { entry } = hit;
+  const path = child(parent.dir, entry.name);
+  const spelled = child(parent.spelled, entry.name);
+  if (entry.type === "directory") return listedPlain(listings, path, spelled, parent.hops);
+  return entry.type === "symlink" ? throughLink(listings, path, spelled, parent.hops) : null;
+}
+
+async function throughLink(listings: Listings, path: string, spelled: string, hops: number): Promise<Plain | null> {
+  const to = await resolveLinkCounted(listings, path, hops);
+  if (to.isErr() || to.value.resolved?.type !== "directory") return null;
+  return listedPlain(listings, to.value.resolved.path, spelled, to.value.hops);
 }
 
 function candidates(index: DirIndex, dir: string, name: string): Result<readonly Candidate[], CheckFault> {
@@ -213,7 +234,7 @@ export function foundIn(at: Plain, name: string): Located | undefined {
   const { entry } = hit;
   if (entry.type !== "file" && entry.type !== "other") return undefined;
   const path = child(at.dir, entry.name);
-  return { state: "found", spelled: path, entry, resolved: { path, type: entry.type } };
+  return { state: "found", spelled: child(at.spelled, entry.name), entry, resolved: { path, type: entry.type } };
 }
 
 /** Where a walk starts, and whether every directory above it, and it, is plain and sole. */
@@ -252,7 +273,7 @@ function below(loc: Locator, parent: Start, path: string): Start {
   const here = loc.plain.get(path) as Plain;
   const above = loc.plain.get(parentOf(path)) as Plain;
   if (variants(above.index, path.slice(path.lastIndexOf("/") + 1)).length > 0) return { step: parent.step, unbroken: false };
-  return { step: { dir: here.dir, spelled: here.dir, index: parent.step.index + 1, how: undefined, hops: 0 }, unbroken: true };
+  return { step: { dir: here.dir, spelled: here.spelled, index: parent.step.index + 1, how: undefined, hops: here.hops }, unbroken: true };
 }
 
 /**
@@ -276,8 +297,7 @@ export function locateIn(loc: Locator, dir: string, at: Plain | undefined, compo
   if (at && hit && "entry" in hit) {
     // Named exactly in a plain directory: no walk. A directory may be a nested repository and a
     // link leads elsewhere: `arrive` asks.
-    const path = child(at.dir, hit.entry.name);
-    return arrive(loc.listings, path, path, hit.entry, 0);
+    return arrive(loc.listings, child(at.dir, hit.entry.name), child(at.spelled, hit.entry.name), hit.entry, at.hops);
   }
   return walk(loc.listings, components, startIn(loc, dir));
 }

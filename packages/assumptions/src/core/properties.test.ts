@@ -270,3 +270,53 @@ describe("memfs and a real directory give one answer", () => {
     );
   });
 });
+
+describe("a path through a link to a directory is judged as the path it leads to", () => {
+  // `alias` and the chain `via -> alias` lead to `real`, which may hold case and NFC/NFD twins;
+  // `Alias` beside the link sometimes makes every row through `alias` a case variant. A row
+  // through a link must get the status and detail of the same row at `real`, spelled through
+  // the link, whichever row of the plan first reaches the link.
+  const NAMES = ["a.ts", "A.ts", "b.ts", "caf\u00e9.ts", "cafe\u0301.ts", "sub/c.ts", "Sub/c.ts"] as const;
+  const ASKED = ["a.ts", "A.ts", "b.ts", "c.ts", "caf\u00e9.ts", "sub/c.ts", "sub/x.ts", "SUB/c.ts", "none/x.ts", "sub"] as const;
+  const rowArb = fc
+    .tuple(fc.constantFrom("exists", "absent", "contains", "lacks", "unchanged"), fc.constantFrom(...ASKED))
+    .map(([kind, rest]) => (via: string) => {
+      const path = `${via}/${rest}`;
+      if (kind === "exists" || kind === "absent") return `${kind}\t${path}`;
+      return kind === "unchanged" ? `${kind}\t${path}\t${"0".repeat(64)}` : `${kind}\t${path}\tx`;
+    });
+  const outcome = async (tree: ReturnType<typeof fixtureTree>["tree"], plan: string) => {
+    const got = await checkTree({ tree, assumptions: parseAssumptions(plan)._unsafeUnwrap() });
+    if (got.isErr()) return { code: got.error.code, line: (got.error as { line?: number }).line };
+    return got.value.rows.map((r) => [r.status, r.detail, r.spelled]);
+  };
+  test("for every row, through one link or a chain of two, in any order", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray([...NAMES], { minLength: 1 }),
+        fc.boolean(),
+        fc.array(fc.tuple(rowArb, fc.constantFrom("alias", "via")), { minLength: 1, maxLength: 6 }),
+        async (names, twin, rows) => {
+          const files = Object.fromEntries(names.map((n) => [`real/${n}`, "x"]));
+          if (twin) files["Alias/a.ts"] = "x";
+          const { tree } = fixtureTree(files, { alias: "real", via: "alias" });
+          const through = await outcome(tree, rows.map(([row, via]) => row(via)).join("\n"));
+          const direct = await outcome(tree, rows.map(([row]) => row("real")).join("\n"));
+          if (!twin) {
+            // The same answers, each spelled through the link its row names.
+            const respelled = (k: number, text: unknown) => (typeof text === "string" ? text.replace(/\breal\//, `${rows[k]?.[1]}/`) : text);
+            expect(through).toEqual(Array.isArray(direct) ? direct.map((r, k) => r.map((field) => respelled(k, field))) : direct);
+            return;
+          }
+          // With `Alias` beside it, no row through `alias` holds unless it holds at `real` too.
+          if (Array.isArray(through) && Array.isArray(direct)) {
+            through.forEach((r, k) => {
+              if (r[0] === "hold" && rows[k]?.[1] === "alias") expect(direct[k]?.[0]).toBe("hold");
+            });
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

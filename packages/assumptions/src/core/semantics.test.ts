@@ -94,6 +94,9 @@ describe("each link is followed once a run, and still counted per path", () => {
     ]);
     expect(await outcome(t, `exists\tc1/x\nabsent\t${through(11)}`)).toMatch(/^line 2: the symbolic link "(d\/)*c1" loops$/);
     expect(await outcome(t, `absent\t${through(11)}\nexists\tc1/x`)).toMatch(/^line 1: the symbolic link "(d\/)*c1" loops$/);
+    // The chain named last, in a directory reached through 11 links: still counted from there.
+    expect(await outcome(t, `exists\tc1/x\nexists\t${"d/".repeat(11)}c1`)).toMatch(/^line 2: the symbolic link "(d\/)*c1" loops$/);
+    expect(await outcome(t, `exists\t${"d/".repeat(10)}c1`)).toEqual([["hold", "present", undefined]]);
   });
 
   test("the kernel agrees on a real directory", async () => {
