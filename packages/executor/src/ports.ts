@@ -123,9 +123,6 @@ export interface WorkspaceFs {
   readonly promises: {
     mkdir(path: string, options: { recursive: true }): Promise<unknown>;
     writeFile(path: string, data: string | Uint8Array): Promise<unknown>;
-    readFile(path: string): Promise<Uint8Array | string>;
-    /** Follows links; the run reads only regular files, and only up to its bound (`maxReadBytes`). */
-    stat(path: string): Promise<{ isFile(): boolean; readonly size: number | bigint }>;
     /**
      * Opens a file to read with numeric `flags` (`O_RDONLY | O_NONBLOCK`: a FIFO opens at once
      * instead of waiting for a writer). Follows links; the run then checks and reads the open
