@@ -58,7 +58,7 @@ function hooked(base: WorkspaceFs, hooks: { onPath?: () => void; onHandle?: (nam
     if (name !== "open") return value;
     return interleave(value as object, (call, answer) => (hooks.onHandle?.(call), answer));
   });
-  return { ...base, constants: base.constants, promises };
+  return { constants: base.constants, promises };
 }
 
 describe("readBytes on node:fs", () => {
