@@ -107,14 +107,28 @@ export interface Git {
   setAside(message: string): ResultAsync<string | null, ExecFault>;
 }
 
+/** A file the run opened to read: node:fs's and memfs's `FileHandle` both fit. */
+export interface WorkspaceFileHandle {
+  /** fstat of the open file: what was opened, whatever the path names by now. */
+  stat(): Promise<{ isFile(): boolean; readonly size: number | bigint }>;
+  /** Reads up to `length` bytes at `position` into `buffer` from `offset`; 0 bytes read at the end. */
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ readonly bytesRead: number }>;
+  close(): Promise<void>;
+}
+
 /** The filesystem calls the run makes for its workspace, ledger and plan: node:fs and memfs both fit. */
 export interface WorkspaceFs {
+  /** Open flags; `O_NONBLOCK` may be missing where the platform has none (Windows). */
+  readonly constants: { readonly O_RDONLY: number; readonly O_NONBLOCK?: number };
   readonly promises: {
     mkdir(path: string, options: { recursive: true }): Promise<unknown>;
     writeFile(path: string, data: string | Uint8Array): Promise<unknown>;
-    readFile(path: string): Promise<Uint8Array | string>;
-    /** Follows links; the run reads only regular files, and only up to its bound (`maxReadBytes`). */
-    stat(path: string): Promise<{ isFile(): boolean; readonly size: number | bigint }>;
+    /**
+     * Opens a file to read with numeric `flags` (`O_RDONLY | O_NONBLOCK`: a FIFO opens at once
+     * instead of waiting for a writer). Follows links; the run then checks and reads the open
+     * file alone: a regular file, at most `maxReadBytes`.
+     */
+    open(path: string, flags: number): Promise<WorkspaceFileHandle>;
     rm(path: string, options: { recursive: true; force: true }): Promise<unknown>;
   };
 }

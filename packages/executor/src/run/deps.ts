@@ -2,6 +2,7 @@ import type { Contract } from "@decay/contract";
 import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { ModelHints } from "../agent/protocol.js";
 import { type ExecFault, reasonOf } from "../fault.js";
+import type { WorkspaceFileHandle } from "../ports.js";
 import type { StepContext } from "../runner.js";
 import type { RunOptions } from "./options.js";
 import type { RunEvent } from "../schema.js";
@@ -87,25 +88,64 @@ export function writeFile(d: Pick<Deps, "repo" | "fs">, path: string, text: stri
 /** A refusal to read a workspace file, told apart from an fs error by its message. */
 class Refused extends Error {}
 
+const notRegular = () => new Refused("not a regular file (a directory, FIFO, socket or device); the run reads only regular files");
+const tooLarge = (max: number) => new Refused(`larger than ${max} bytes, the most the run reads (maxReadBytes)`);
+
+// At most `limit` bytes of an open file whose fstat size was `size`: into a buffer of `size + 1`
+// first, so a file that grew since fills it and reading goes on, in a larger buffer, up to `limit`.
+async function readAtMost(handle: WorkspaceFileHandle, size: number, limit: number): Promise<Uint8Array> {
+  let buffer = new Uint8Array(Math.min(size + 1, limit));
+  let filled = 0;
+  for (;;) {
+    if (filled === buffer.length) {
+      if (buffer.length >= limit) break;
+      const grown = new Uint8Array(Math.min(buffer.length * 2, limit));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
+
+// The open file checked by fstat (a regular file of at most `max` bytes) and read, at most `max + 1`
+// bytes, so a file that grew past the bound since is refused too.
+async function readOpened(handle: WorkspaceFileHandle, max: number): Promise<Uint8Array> {
+  const stat = await handle.stat();
+  if (!stat.isFile()) throw notRegular();
+  const size = Number(stat.size);
+  if (size > max) throw tooLarge(max);
+  const bytes = await readAtMost(handle, size, max + 1);
+  if (bytes.length > max) throw tooLarge(max);
+  return bytes;
+}
+
 // The bytes of a regular file of at most `max` bytes; null when nothing is there. The run's files
-// sit in a working tree agents write to: a FIFO there would block a read forever, a huge file
-// would take the memory, so both are refused before a byte is read (and a file that grew past the
-// bound since, after).
+// sit in a working tree agents write to, so what the path names can change between two calls:
+// the path is opened once, without blocking (a FIFO opens at once instead of waiting for a
+// writer), and only the open file is checked and read. A socket cannot be opened (ENXIO), and
+// some fs refuse to open a directory (EISDIR): both are not regular files either.
 async function boundedRead(fs: Deps["fs"], path: string, max: number): Promise<Uint8Array | null> {
-  let stat: Awaited<ReturnType<Deps["fs"]["promises"]["stat"]>>;
+  let handle: WorkspaceFileHandle;
   try {
-    stat = await fs.promises.stat(path);
+    handle = await fs.promises.open(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    if ((e as { code?: unknown }).code === "ENOENT") return null;
+    const code = (e as { code?: unknown }).code;
+    if (code === "ENOENT") return null;
+    if (code === "ENXIO" || code === "EISDIR") throw notRegular();
     throw e;
   }
-  if (!stat.isFile()) throw new Refused("not a regular file (a directory, FIFO, socket or device); the run reads only regular files");
-  const size = Number(stat.size);
-  const tooLarge = () => new Refused(`larger than ${max} bytes, the most the run reads (maxReadBytes)`);
-  if (size > max) throw tooLarge();
-  const raw = await fs.promises.readFile(path);
-  const bytes = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
-  if (bytes.length > max) throw tooLarge();
+  let bytes: Uint8Array;
+  try {
+    bytes = await readOpened(handle, max);
+  } catch (e) {
+    // Closed whatever the read did; the read's failure is the answer.
+    await handle.close().catch(() => undefined);
+    throw e;
+  }
+  await handle.close();
   return bytes;
 }
 
