@@ -191,12 +191,19 @@ function adler32(bytes: Uint8Array): number {
   return ((b << 16) | a) >>> 0;
 }
 
+/** What `inflatePeek` found: as `Inflated`, and for a complete stream the input bytes left after its end. */
+export type Peeked =
+  | { readonly kind: "ok"; readonly bytes: Uint8Array; readonly complete: false }
+  | { readonly kind: "ok"; readonly bytes: Uint8Array; readonly complete: true; readonly trailing: number }
+  | Extract<Inflated, { kind: "corrupt" }>;
+
 /**
  * Inflates the zlib stream `compressed` up to `max` output bytes. `complete: false` when the output
  * reached `max` before the stream ended (decoding stops there); a stream that is not valid zlib
- * up to that point is `corrupt`. A complete stream's Adler-32 is checked.
+ * up to that point is `corrupt`. A complete stream's Adler-32 is checked, and `trailing` counts
+ * the bytes of `compressed` after it (git refuses a loose object with any).
  */
-export function inflatePeek(compressed: Uint8Array, max: number): Exclude<Inflated, { kind: "past" }> {
+export function inflatePeek(compressed: Uint8Array, max: number): Peeked {
   const cmf = compressed[0] ?? 0;
   const flg = compressed[1] ?? 0;
   if (compressed.length < 2 || (cmf & 0x0f) !== 8 || cmf >> 4 > 7 || (cmf * 256 + flg) % 31 !== 0 || (flg & 0x20) !== 0) {
@@ -228,5 +235,6 @@ export function inflatePeek(compressed: Uint8Array, max: number): Exclude<Inflat
   const sum = compressed.subarray(s.pos, s.pos + 4);
   if (sum.length < 4) return { kind: "corrupt", reason: "the stream ends early" };
   const want = (((sum[0] ?? 0) << 24) | ((sum[1] ?? 0) << 16) | ((sum[2] ?? 0) << 8) | (sum[3] ?? 0)) >>> 0;
-  return adler32(bytes) === want ? { kind: "ok", bytes, complete: true } : { kind: "corrupt", reason: "incorrect data check" };
+  if (adler32(bytes) !== want) return { kind: "corrupt", reason: "incorrect data check" };
+  return { kind: "ok", bytes, complete: true, trailing: compressed.length - (s.pos + 4) };
 }

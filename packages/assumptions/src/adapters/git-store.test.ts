@@ -117,6 +117,66 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
   });
 });
 
+describe("a loose object with bytes after its zlib stream is corrupt, as git's reader and fsck call it", () => {
+  /** Text of about `n` bytes that deflates poorly enough to take each inflater (the store's small one, its native one, and the guard's). */
+  const text = (n: number) => Array.from({ length: n / 8 }, (_, i) => ((i * 2654435761) >>> 0).toString(16).padStart(8, "0")).join("");
+  const sizes: [string, string, number, number][] = [
+    ["a small blob (the small inflater)", "hello\n", 0, 8 * 1024],
+    ["a blob over 8 KiB compressed (once the native inflater)", text(24_000), 8 * 1024, 64 * 1024],
+    ["a blob over 64 KiB compressed (the guard inflates it whole too)", text(320_000), 64 * 1024, Number.POSITIVE_INFINITY],
+  ];
+  /** Appends `tail(file bytes)` to the loose file of `oid`; returns that file. */
+  const spoil = (dir: string, oid: string, tail: (bytes: Buffer) => Buffer): string => {
+    const file = join(dir, ".git", "objects", oid.slice(0, 2), oid.slice(2));
+    nodeFs.chmodSync(file, 0o644);
+    const bytes = nodeFs.readFileSync(file);
+    nodeFs.writeFileSync(file, Buffer.concat([bytes, tail(bytes)]));
+    return file;
+  };
+  const tails: [string, (bytes: Buffer) => Buffer][] = [
+    ["three bytes", () => Buffer.from("xyz")],
+    ["one zero byte", () => Buffer.from([0])],
+    ["its own checksum again (the stream's last four bytes)", (bytes) => bytes.subarray(bytes.length - 4)],
+    ["a second zlib stream", () => deflateSync(Buffer.from("more"))],
+  ];
+
+  test.each(sizes.flatMap(([what, body, over, under]) => tails.map(([how, tail]) => [`${what}, then ${how}`, body, over, under, tail] as const)))(
+    "%s",
+    async (_, body, over, under, tail) => {
+      const dir = join(await scratchDir(), "r");
+      commitSpec(dir, { files: { "a.txt": body }, links: {} });
+      const oid = git(dir, "rev-parse", "HEAD:a.txt");
+      const file = spoil(dir, oid, tail);
+      const size = nodeFs.statSync(file).size;
+      expect(size > over && size < under, `${size} compressed bytes`).toBe(true);
+      expect(() => execFileSync("git", ["-C", dir, "fsck", "--no-dangling"], { stdio: "pipe" })).toThrow(`garbage at end of loose object '${oid}'`);
+      expect(() => execFileSync("git", ["-C", dir, "archive", "HEAD"], { stdio: "pipe" })).toThrow(`garbage at end of loose object '${oid}'`);
+      const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 1 << 20))._unsafeUnwrapErr();
+      expect(got.code).toBe("tree-io");
+      expect(got.message).toMatch(
+        new RegExp(
+          `^cannot read "a.txt": the git object ${oid} in .* is corrupt: InternalError: garbage at end of loose object ${file}: \\d+ bytes after its zlib stream$`,
+        ),
+      );
+    },
+  );
+
+  test.each([
+    ["a tree", "HEAD^{tree}", "ls-tree"],
+    ["a commit", "HEAD", "log"],
+  ])("%s, which git itself will not read", async (_, rev, command) => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "hello\n" }, links: {} });
+    const oid = git(dir, "rev-parse", rev);
+    spoil(dir, oid, () => Buffer.from("xyz"));
+    expect(() => execFileSync("git", ["-C", dir, command, "HEAD"], { stdio: "pipe" })).toThrow(`garbage at end of loose object '${oid}'`);
+    const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).list(""))._unsafeUnwrapErr();
+    expect(got.code).toBe("tree-io");
+    expect(got.message).toContain(`the git object ${oid} in `);
+    expect(got.message).toContain(`is corrupt: InternalError: garbage at end of loose object `);
+  });
+});
+
 describe("a directory of the object store that cannot be listed is a fault saying why, not a missing object", () => {
   test("objects/pack a symbolic link loop (ELOOP)", async () => {
     const dir = join(await scratchDir(), "r");
@@ -170,18 +230,26 @@ describe("delta chains that never reach a base are refused, not followed", () =>
 });
 
 describe("the pieces", () => {
-  test("inflatePeek: any deflated bytes come back whole, or cut at max; a cut stream is corrupt", () => {
+  test("inflatePeek: any deflated bytes come back whole, or cut at max; a cut stream is corrupt; bytes after the stream are counted", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.integer({ min: 0, max: 9 }), fc.nat(4000), (bytes, level, cut) => {
-        const data = Buffer.concat([Buffer.from(bytes), Buffer.from(bytes.subarray(0, 500))]);
-        const z = deflateSync(data, { level });
-        expect(inflatePeek(z, data.length)).toEqual({ kind: "ok", bytes: new Uint8Array(data), complete: true });
-        const max = Math.min(cut, data.length);
-        const head = inflatePeek(z, max);
-        expect(head.kind === "ok" && Buffer.from(head.bytes).equals(data.subarray(0, max))).toBe(true);
-        expect(head.kind === "ok" && head.complete).toBe(max === data.length);
-        expect(inflatePeek(z.subarray(0, z.length - 1), data.length + 1).kind).toBe("corrupt");
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.nat(4000),
+        fc.uint8Array({ maxLength: 40 }),
+        (bytes, level, cut, tail) => {
+          const data = Buffer.concat([Buffer.from(bytes), Buffer.from(bytes.subarray(0, 500))]);
+          const z = deflateSync(data, { level });
+          expect(inflatePeek(z, data.length)).toEqual({ kind: "ok", bytes: new Uint8Array(data), complete: true, trailing: 0 });
+          const after = inflatePeek(Buffer.concat([z, tail]), data.length);
+          expect(after).toEqual({ kind: "ok", bytes: new Uint8Array(data), complete: true, trailing: tail.length });
+          const max = Math.min(cut, data.length);
+          const head = inflatePeek(z, max);
+          expect(head.kind === "ok" && Buffer.from(head.bytes).equals(data.subarray(0, max))).toBe(true);
+          expect(head.kind === "ok" && head.complete).toBe(max === data.length);
+          expect(inflatePeek(z.subarray(0, z.length - 1), data.length + 1).kind).toBe("corrupt");
+        },
+      ),
       { numRuns: 200 },
     );
     expect(inflatePeek(Buffer.from("not zlib at all"), 10)).toEqual({ kind: "corrupt", reason: "incorrect header check" });

@@ -1,8 +1,9 @@
 // The trees and blobs of one tree, read straight from the object store rather than through an
 // isomorphic-git call per object (which wraps the fs, rediscovers the gitdir, rereads the pack
 // directory and hashes on the web-crypto queue each time). A loose object is read through the
-// guarded fs and inflated once, bounded by its declared size; a packed one is vetted by the pack
-// guard, then rebuilt through its delta chain, with the bases it met kept up to a byte budget.
+// guarded fs and inflated once, bounded by its declared size, with nothing after its zlib stream;
+// a packed one is vetted by the pack guard, then rebuilt through its delta chain, with the bases
+// it met kept up to a byte budget.
 // Every object's SHA-1 is checked against its id.
 import { sha1 } from "@noble/hashes/legacy";
 import { bytesToHex } from "@noble/hashes/utils";
@@ -38,7 +39,11 @@ export function gitError(code: "NotFoundError" | "InternalError" | "UnsafeFilepa
   return Object.assign(new Error(message), { code, data: { message } });
 }
 
-/** Inflates `compressed`, which must come to exactly `size` bytes; `past` when it would go beyond. */
+/**
+ * Inflates a packed entry's `compressed` bytes, which must come to exactly `size` bytes; `past` when
+ * they would go beyond. Bytes after the stream are not looked at: an entry's end is where the next
+ * begins, and git does not look there either.
+ */
 async function inflateExactly(compressed: Uint8Array, size: number): Promise<Uint8Array | "past" | { corrupt: string }> {
   if (compressed.length > NATIVE_FROM) {
     const got = await inflateBounded(compressed, size);
@@ -108,12 +113,16 @@ async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
   const head = peek.kind === "ok" ? looseHeader(peek.bytes) : undefined;
   if (head === undefined) throw gitError("InternalError", `the loose object ${path} has no valid header`);
   const { size, length } = head;
-  const whole = await inflateExactly(compressed, length + size);
+  // Always the small inflater, whatever the size: it knows where the stream ends, and the native
+  // one (DecompressionStream) passes over bytes after it without a word on Node 20.
+  const whole = inflatePeek(compressed, length + size);
   const refused = (why: string) => refusal(`the git object ${oid} (${path}) is refused: ${why}`);
-  if (whole === "past") throw refused(`it inflates past the ${size} bytes its header declares`);
-  if (!(whole instanceof Uint8Array)) throw gitError("InternalError", `the loose object ${path} is not a valid zlib stream (${whole.corrupt})`);
-  if (whole.length !== length + size) throw refused(`it is truncated: ${whole.length - length} of ${size} bytes`);
-  const object = { type: head.type, content: whole.subarray(length) };
+  if (whole.kind === "corrupt") throw gitError("InternalError", `the loose object ${path} is not a valid zlib stream (${whole.reason})`);
+  if (!whole.complete) throw refused(`it inflates past the ${size} bytes its header declares`);
+  if (whole.bytes.length !== length + size) throw refused(`it is truncated: ${whole.bytes.length - length} of ${size} bytes`);
+  // git's own reader (unpack_loose_rest) and fsck: "garbage at end of loose object".
+  if (whole.trailing > 0) throw gitError("InternalError", `garbage at end of loose object ${path}: ${whole.trailing} bytes after its zlib stream`);
+  const object = { type: head.type, content: whole.bytes.subarray(length) };
   checkSum(oid, object.type, object.content);
   return object;
 }

@@ -1,7 +1,7 @@
 // Tree objects git itself would not read, or would read differently, are faults naming the tree,
 // never a listing: each case is written with `git hash-object --literally` into a real repository
 // and git's own answer is checked first.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -22,6 +22,13 @@ async function repoWithTree(body: (blob: string, tree: string) => Buffer): Promi
   const tree = execFileSync("git", ["-C", dir, "hash-object", "-t", "tree", "--literally", "-w", "--stdin"], { input: raw, encoding: "utf8" }).trim();
   git(dir, "update-ref", "refs/heads/main", git(dir, "commit-tree", tree, "-m", "crafted"));
   return { dir, tree };
+}
+
+/** What `git fsck` writes to standard error (it exits 0 on warnings). */
+function fsck(dir: string): string {
+  const run = spawnSync("git", ["-C", dir, "fsck", "--no-dangling"], { encoding: "utf8" });
+  expect(run.status).toBe(0);
+  return run.stderr;
 }
 
 /** What system git says when asked for `BRANCH:name`: the entry's id, or undefined when it finds none. */
@@ -71,6 +78,43 @@ describe("trees git refuses or reads otherwise are faults naming the tree", () =
     expect(fault.message).toBe(`cannot read the tree root: the git tree ${tree} holds the name "caf\\xe9", which is not UTF-8`);
     expect((await reader.read("caf\uFFFD", 10)).isErr()).toBe(true);
   });
+});
+
+describe("file modes: 100664 (written by early git) is a regular file, as git reads it; other odd modes are faults", () => {
+  test("a 100664 entry lists as a file and reads as its blob; git lists it as 100644, checks it out non-executable, fsck passes it", async () => {
+    const { dir } = await repoWithTree((b) => Buffer.concat([entry("100664", "old.txt", b), entry("100755", "run.sh", b)]));
+    expect(git(dir, "ls-tree", "main")).toMatch(/^100644 blob [0-9a-f]{40}\told\.txt$/m);
+    expect(fsck(dir)).toBe("");
+    git(dir, "reset", "-q", "--hard", "main");
+    expect(nodeFs.statSync(join(dir, "old.txt")).mode & 0o111).toBe(0);
+    expect(nodeFs.statSync(join(dir, "run.sh")).mode & 0o111).not.toBe(0);
+    const reader = gitTree({ fs: nodeFs, dir, ref: "main" });
+    expect((await reader.list(""))._unsafeUnwrap()).toEqual([
+      { name: "old.txt", type: "file" },
+      { name: "run.sh", type: "file" },
+    ]);
+    expect(Buffer.from((await reader.read("old.txt", 100))._unsafeUnwrap()).toString()).toBe("a\n");
+  });
+
+  test.each(["100600", "100775", "100000", "0100644", "644"])(
+    "mode %s (git fsck: badFilemode or zeroPaddedFilemode) is a fault naming the mode and the entry's path",
+    async (mode) => {
+      const { dir } = await repoWithTree((b) => entry("100644", "a.txt", b));
+      const blob = git(dir, "rev-parse", "main:a.txt");
+      const sub = execFileSync("git", ["-C", dir, "hash-object", "-t", "tree", "--literally", "-w", "--stdin"], {
+        input: entry(mode, "odd", blob),
+        encoding: "utf8",
+      }).trim();
+      const root = execFileSync("git", ["-C", dir, "mktree"], { input: `040000 tree ${sub}\tsub\n`, encoding: "utf8" }).trim();
+      git(dir, "update-ref", "refs/heads/main", git(dir, "commit-tree", root, "-m", "odd"));
+      expect(fsck(dir)).toMatch(new RegExp(`^warning in tree ${sub}: (badFilemode|zeroPaddedFilemode): `));
+      const fault = (await gitTree({ fs: nodeFs, dir, ref: "main" }).list("sub"))._unsafeUnwrapErr();
+      expect(fault.code).toBe("tree-io");
+      expect(fault.message).toBe(
+        `cannot read "sub": the git object ${sub} in ${join(dir, ".git")}/objects is corrupt: InternalError: Unexpected GitTree entry mode: ${mode} of "sub/odd"`,
+      );
+    },
+  );
 });
 
 describe("every tree git writes reads back as git lists it", () => {

@@ -1,13 +1,14 @@
 // A tree object's entries, parsed as isomorphic-git's readTree parses them: modes as written
-// (`40000` spelled `040000`), an unknown mode or an unsafe name (a separator, `.git` in any of its
-// Windows or HFS+ aliases, a name of only dots and spaces) failing the whole tree, names sorted
-// by code point. What git itself refuses to read (an empty name, entries out of its order or
-// twice, where its lookups would answer otherwise than a sorted list) fails the tree too.
+// (`40000` spelled `040000`; `100664`, which git reads as a regular file, as `100644`), an
+// unknown mode or an unsafe name (a separator, `.git` in any of its Windows or HFS+ aliases, a
+// name of only dots and spaces) failing the whole tree, names sorted by code point. What git
+// itself refuses to read (an empty name, entries out of its order or twice, where its lookups
+// would answer otherwise than a sorted list) fails the tree too.
 import type { TreeEntry } from "isomorphic-git";
 import { bytesToHex } from "@noble/hashes/utils";
 import { refusal } from "./git-guard.js";
 import { gitError } from "./git-store.js";
-import { decodeName } from "./tree-error.js";
+import { decodeName, joinTree } from "./tree-error.js";
 
 const TYPE_OF_MODE: Record<string, TreeEntry["type"]> = {
   "040000": "tree",
@@ -16,6 +17,14 @@ const TYPE_OF_MODE: Record<string, TreeEntry["type"]> = {
   "120000": "blob",
   "160000": "commit",
 };
+
+/**
+ * Modes as git reads them: `40000` is spelled `040000`, and `100664` (group-writable, written by
+ * early git, which kept more permission bits) is a regular non-executable file, listed `100644` as
+ * git's ls-tree lists it; plain `git fsck` passes it. Any other mode git's fsck warns about
+ * (`100600`, `100775`, a zero-padded `0100644`, …) is left unknown.
+ */
+const CANONICAL_MODE: Record<string, string> = { "40000": "040000", "100664": "100644" };
 
 function withoutTrailingDotsAndSpaces(name: string): string {
   let end = name.length;
@@ -65,12 +74,13 @@ function quoted(bytes: Uint8Array): string {
 }
 
 /**
- * The entries of the tree object `oid`, listed in code-point order. A tree git would not read
- * (a malformed mode, an empty name, entries out of git's order or twice) is an `InternalError`; an
- * unsafe name an `UnsafeFilepathError`, as isomorphic-git's readTree; a name that is not UTF-8 a
- * refusal (gitTree cannot spell it).
+ * The entries of the tree object `oid` (found at the tree-relative path `dir`), listed in
+ * code-point order, modes as git reads them (`100664` as `100644`). A tree git would not read
+ * (an unknown mode, named with the entry's path; an empty name; entries out of git's order or
+ * twice) is an `InternalError`; an unsafe name an `UnsafeFilepathError`, as isomorphic-git's
+ * readTree; a name that is not UTF-8 a refusal (gitTree cannot spell it).
  */
-export function parseTree(content: Uint8Array, oid: string): TreeEntry[] {
+export function parseTree(content: Uint8Array, oid: string, dir = ""): TreeEntry[] {
   const entries: TreeEntry[] = [];
   const seen = new Set<string>();
   let previous: { name: Uint8Array; tree: boolean } | undefined;
@@ -81,10 +91,15 @@ export function parseTree(content: Uint8Array, oid: string): TreeEntry[] {
       throw gitError("InternalError", `GitTree: Error parsing buffer at byte location ${at}`);
     }
     const written = new TextDecoder().decode(content.subarray(at, space));
-    const mode = written === "40000" ? "040000" : written;
+    const mode = Object.hasOwn(CANONICAL_MODE, written) ? (CANONICAL_MODE[written] ?? written) : written;
     const type = Object.hasOwn(TYPE_OF_MODE, mode) ? TYPE_OF_MODE[mode] : undefined;
-    if (type === undefined) throw gitError("InternalError", `Unexpected GitTree entry mode: ${mode}`);
     const name = content.subarray(space + 1, nul);
+    if (type === undefined) {
+      throw gitError(
+        "InternalError",
+        `Unexpected GitTree entry mode: ${quoted(content.subarray(at, space))} of "${joinTree(dir, decodeName(name) ?? quoted(name))}"`,
+      );
+    }
     const path = decodeName(name);
     if (path === undefined) throw refusal(`the git tree ${oid} holds the name "${quoted(name)}", which is not UTF-8`);
     if (path === "") throw gitError("InternalError", `an empty name at byte ${at}`);
