@@ -10,6 +10,7 @@ import { checkTree } from "./check.js";
 import { fixtureTree } from "../../test/support/fixture-tree.js";
 import type { Assumption } from "./model.js";
 import { parseAssumptions, reparseAssumption } from "./parse.js";
+import { skeleton as referenceSkeleton } from "../../test/support/unicode-reference.js";
 
 function tree(files: Record<string, string | Uint8Array>, links: Record<string, string> = {}): TreeReader {
   return fixtureTree(files, links).tree;
@@ -397,6 +398,34 @@ describe("many literals on one file are answered in one pass, with the answers i
         },
       ),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("lacks rows in another script on one file: confusable spellings found however many rows ask", () => {
+  // Whole words in Latin, Cyrillic and Greek that look alike (`ace`/`асе`, `pop`/`рор`), so a
+  // literal's skeleton may or may not be in the text's. One row alone takes the windowed search;
+  // several take the skeleton of the whole text, and eight or more one pass over it.
+  const WORDS = ["ace", "\u0430\u0441\u0435", "pop", "\u0440\u043e\u0440", "cop", "\u0441\u043e\u0440", "\u03bf\u03c1\u03b1", "opa", "\u0434\u0430"];
+  const words = (min: number, max: number) => fc.array(fc.constantFrom(...WORDS), { minLength: min, maxLength: max });
+  test("each row's verdict as includes and the reference skeleton say", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(words(1, 6), fc.constantFrom(" ", "\n")), { maxLength: 12 }),
+        fc.array(words(1, 2), { minLength: 1, maxLength: 12 }),
+        async (lines, asks) => {
+          const text = lines.map(([ws, end]) => ws.join(" ") + end).join("");
+          const literals = asks.map((ws) => ws.join(" "));
+          const report = (await run(tree({ "d/f.txt": text }), literals.map((l) => `lacks\td/f.txt\t${l}`).join("\n")))._unsafeUnwrap();
+          const expected = literals.map((l) => {
+            if (text.includes(l)) return "literal present";
+            const otherScript = /(?=\p{L})\P{Script=Latin}/u.test(l);
+            return otherScript && referenceSkeleton(text).includes(referenceSkeleton(l)) ? "a confusable spelling of the literal appears" : "literal not found";
+          });
+          expect(report.rows.map((r) => r.detail)).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

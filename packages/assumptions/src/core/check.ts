@@ -69,14 +69,19 @@ function groupByDirectory(rows: readonly Assumption[]): Group[] {
   return groups;
 }
 
-/** The literals of the `contains` and `lacks` rows of the group's path at position `k`, from there on. */
-function literalsFrom(group: Group, k: number, rows: readonly Assumption[]): string[] {
+/**
+ * Tells `view` what the rows of the group's path at position `k` (from there on) will ask: the
+ * literals of its `contains` and `lacks` rows, and those of its `lacks` rows.
+ */
+function expectFrom(view: FileView, group: Group, k: number, rows: readonly Assumption[]): void {
   const literals: string[] = [];
+  const lacking: string[] = [];
   for (let j = k; j < group.rows.length && group.paths[j] === group.paths[k]; j += 1) {
     const a = rows[group.rows[j] as number] as Assumption;
     if (a.kind === "contains" || a.kind === "lacks") literals.push(a.literal);
+    if (a.kind === "lacks") lacking.push(a.literal);
   }
-  return literals;
+  view.expect(literals, lacking);
 }
 
 type Outcome = { readonly rows: ReportRow[] } | { readonly fault: CheckFault };
@@ -114,7 +119,7 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       else {
         if (located.value.state === "found") {
           const seen = viewOf(loc, located.value, maxBytes, view);
-          if (seen !== view) seen.expect(literalsFrom(group, k, rows));
+          if (seen !== view) expectFrom(seen, group, k, rows);
           view = seen;
         }
         record(i, a, await judgeFile(loc, a, located.value, maxBytes, view));

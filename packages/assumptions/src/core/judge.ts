@@ -45,6 +45,11 @@ export class FileView {
   private digest: Result<string, CheckFault> | undefined;
   private expected: readonly string[] | undefined;
   private held: Map<string, boolean> | undefined;
+  // The skeletons of the `lacks` literals in another script the rows will ask about (see
+  // `confusable`), the skeleton of the whole text once built, and the answers of one pass.
+  private confusables: readonly string[] = [];
+  private skeletonText: string | undefined;
+  private heldSkeletons: Map<string, boolean> | undefined;
 
   constructor(
     readonly spelled: string,
@@ -62,9 +67,13 @@ export class FileView {
     return this.digest;
   }
 
-  /** The literals the rows about to ask will look for: with many, one pass answers them all. */
-  expect(literals: readonly string[]): void {
+  /**
+   * The rows about to ask: their literals (with many, one pass answers them all) and those of
+   * their `lacks` rows in another script (with more than one, the text's skeleton is built once).
+   */
+  expect(literals: readonly string[], lacking: readonly string[]): void {
     if (literals.length >= MANY_LITERALS) this.expected = literals;
+    if (lacking.length > 1) this.confusables = [...new Set(lacking.filter(inOtherScript).map(skeleton))];
   }
 
   /** Whether the file's text (from `textOf`) holds `literal`. */
@@ -75,6 +84,24 @@ export class FileView {
       this.held = new Map(this.expected.map((l, k) => [l, found[k] as boolean]));
     }
     return this.held.get(literal) ?? text.includes(literal);
+  }
+
+  /**
+   * Whether the skeleton of the file's text (from `textOf`) holds the skeleton of `literal`, a
+   * `lacks` literal in another script. Alone, it looks only where the text can hold it
+   * (`skeletonIncludes`); when several rows ask, the skeleton of the whole text is built once and
+   * searched, with many of them in one pass.
+   */
+  confusable(text: string, literal: string): boolean {
+    const wanted = skeleton(literal);
+    if (!this.confusables.includes(wanted)) return skeletonIncludes(text, wanted);
+    this.skeletonText ??= skeleton(text);
+    if (this.confusables.length < MANY_LITERALS) return this.skeletonText.includes(wanted);
+    if (this.heldSkeletons === undefined) {
+      const found = literalsIn(this.skeletonText, this.confusables);
+      this.heldSkeletons = new Map(this.confusables.map((w, k) => [w, found[k] as boolean]));
+    }
+    return this.heldSkeletons.get(wanted) as boolean;
   }
 }
 
@@ -93,13 +120,18 @@ function judgeText(a: FileKind, bytes: Uint8Array, located: Found, view: FileVie
       .digestOf(bytes)
       .map((hex) => (hex === a.sha256 ? row(a, "hold", "digest matches", located) : row(a, "diverge", `the digest is now ${hex}`, located)));
   }
-  return view.textOf(bytes).map((text) => literalRow(a, view.has(text, a.literal), text, located));
+  return view.textOf(bytes).map((text) => literalRow(a, view.has(text, a.literal), text, located, view));
 }
 
-function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean, text: string, located: Found): ReportRow {
+/** Whether a literal holds a letter of some script other than Latin: a `lacks` row then also looks for its confusable spellings. */
+export function inOtherScript(literal: string): boolean {
+  return NON_LATIN_LETTER.test(literal);
+}
+
+function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean, text: string, located: Found, view: FileView): ReportRow {
   if (a.kind === "contains") return row(a, present ? "hold" : "diverge", present ? "literal present" : "literal not found", located);
   if (present) return row(a, "diverge", "literal present", located);
-  if (NON_LATIN_LETTER.test(a.literal) && skeletonIncludes(text, skeleton(a.literal))) {
+  if (inOtherScript(a.literal) && view.confusable(text, a.literal)) {
     return row(a, "diverge", "a confusable spelling of the literal appears", located);
   }
   return row(a, "hold", "literal not found", located);

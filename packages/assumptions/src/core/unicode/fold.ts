@@ -39,13 +39,16 @@ export function isPrintableAscii(text: string): boolean {
 const HARD_RUNS = /[\u0300-\uffff]+(?:[\0-\u02ff]{1,16}[\u0300-\uffff]+)*/g;
 
 /**
- * NFC, skipped for a short string that is NFC-inert (see forms.ts). In a long text only the
+ * NFC, skipped for a string that is NFC-inert (see forms.ts). In a long text that is not, only the
  * pieces holding U+0300 and above are normalised, each from the character before it: a character
  * below U+0300 neither composes with what comes before it nor lets what follows reach past it,
  * so NFC splits before any of them.
  */
 export function nfc(text: string): string {
-  if (text.length < 256) return nfcInert(text) ? text : text.normalize("NFC");
+  // A scan of the table, stopping at the first unit that may change: text in one script without
+  // combining marks (Cyrillic, Greek, CJK) is most often inert throughout.
+  if (nfcInert(text)) return text;
+  if (text.length < 256) return text.normalize("NFC");
   let out = "";
   let from = 0;
   HARD_RUNS.lastIndex = 0;
