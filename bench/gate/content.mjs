@@ -36,6 +36,18 @@ export function normalisedDigest(buffer) {
   return createHash("sha256").update(normalisedText(buffer), "utf8").digest("hex");
 }
 
+// About `size` bytes of prose lines in a seeded order, a tenth of the files stored NFD.
+function proseBody(size, rnd) {
+  const lines = [];
+  for (let bytes = 0; bytes < size; ) {
+    const line = PROSE[Math.floor(rnd() * PROSE.length)];
+    lines.push(line);
+    bytes += Buffer.byteLength(line);
+  }
+  const text = lines.join("");
+  return rnd() < 0.1 ? text.normalize("NFD") : text;
+}
+
 /** Share of files of 100 KiB to 1 MiB. */
 export const LARGE_SHARE = 0.005;
 
@@ -47,17 +59,34 @@ export function literals(i, uni) {
 }
 
 /**
+ * The literals of prose file `i`: its marker (in Cyrillic, on its last line) and words in other
+ * scripts it holds in no spelling, nor any confusable one (the prose has no digit).
+ */
+export function proseLiterals(i) {
+  return { marker: `ключ${i} =`, missing: `данные${i}`, alsoMissing: [`ошибка${i}`, `παλιό${i}`, `古い${i}`, `секрет${i}`] };
+}
+
+// Lines of prose without a digit: Cyrillic, Greek, Japanese, accented Latin.
+const PROSE = [
+  "Привет, мир: это пример текста для проверки сообщений.\n",
+  "Γειά σου κόσμε, αυτό είναι ένα παράδειγμα κειμένου.\n",
+  "こんにちは世界、これはメッセージの確認のための文章です。\n",
+  "Ça va très bien, merci beaucoup à tous les élèves.\n",
+  "Über die Brücke gehen wir zusammen nach Hause.\n",
+];
+
+/**
  * The bytes of file `i`: its size drawn from `rnd` (mostly 300 B to 6 KiB, LARGE_SHARE of them
  * 100 KiB to 1 MiB), with its marker line last. `uni` files hold NFD text in their marker.
  */
-export function fileBytes(i, rnd, uni) {
+export function fileBytes(i, rnd, uni, prose = false) {
   const large = rnd() < LARGE_SHARE;
   const size = large ? 100 * 1024 + Math.floor(rnd() * rnd() * 924 * 1024) : 300 + Math.floor(rnd() * rnd() * 5800);
   const style = rnd();
   const eol = style < 0.05 ? "\r\n" : "\n";
-  const { marker } = literals(i, uni);
+  const { marker } = prose ? proseLiterals(i) : literals(i, uni);
   const last = `export const ${uni ? marker.normalize("NFD") : marker} ${Math.floor(rnd() * 1e9)};${eol}`;
-  const body = FILLER.repeat(Math.max(1, Math.floor(size / FILLER.length)));
+  const body = prose ? proseBody(size, rnd) : FILLER.repeat(Math.max(1, Math.floor(size / FILLER.length)));
   const text = (eol === "\n" ? body : body.replaceAll("\n", eol)) + last;
   const bom = style > 0.98 ? "\uFEFF" : "";
   return { bytes: Buffer.from(bom + text, "utf8"), large };

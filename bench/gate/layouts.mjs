@@ -92,8 +92,13 @@ function links() {
   return Array.from({ length: FILES }, (_, i) => ({ dir: `real/d${pad(i % 1000, 4)}`, name: `g${pad(i, 6)}.ts` }));
 }
 
+/** scripts: 1,000 directories of 100 message files, each of prose in Cyrillic, Greek, Japanese and accented Latin. */
+function scripts() {
+  return Array.from({ length: FILES }, (_, i) => ({ dir: `locale-${pad(i % 1000, 4)}`, name: `messages-${pad(i, 6)}.txt`, prose: true }));
+}
+
 /** The layouts by shape name (absent-heavy uses the deep layout with other rows). */
-export const LAYOUTS = { flat, deep, huge, "absent-heavy": deep, unicode, chain, "one-dir": oneDir, links };
+export const LAYOUTS = { flat, deep, huge, "absent-heavy": deep, unicode, chain, "one-dir": oneDir, links, scripts };
 
 /**
  * Writes a layout's files under `root`; returns every file (on-disk and NFC plan paths, its
@@ -103,7 +108,7 @@ export function writeTree(root, places, rnd) {
   const dirs = new Map();
   const files = [];
   for (let i = 0; i < places.length; i += 1) {
-    const { dir, name, uni = false, big = false } = places[i];
+    const { dir, name, uni = false, big = false, prose = false } = places[i];
     if (!dirs.has(dir)) {
       mkdirSync(join(root, dir), { recursive: true });
       const parts = dir.split("/");
@@ -113,9 +118,9 @@ export function writeTree(root, places, rnd) {
       }
     }
     const disk = `${dir}/${name}`;
-    const { bytes, large } = fileBytes(i, rnd, uni);
+    const { bytes, large } = fileBytes(i, rnd, uni, prose);
     writeFileSync(join(root, disk), bytes);
-    files.push({ i, disk, plan: disk.normalize("NFC"), uni, big, large, digest: normalisedDigest(bytes) });
+    files.push({ i, disk, plan: disk.normalize("NFC"), uni, prose, big, large, digest: normalisedDigest(bytes) });
   }
   return { files, dirs: [...dirs.values()] };
 }

@@ -71,7 +71,8 @@ function contentRow(kind, f, facts, diverge) {
 /**
  * Builds `n` rows. `opts`: mix, `missingParents` (share of holding `absent` rows under a missing
  * parent), `bigShare`, `variants` (some diverging `exists` rows spell a file in another case),
- * `facts(file)` ({ digest, marker, missing }), `readable(file)` (may a content row name it),
+ * `lacksPerFile` (a holding `lacks` row brings up to this many on its file, from `alsoMissing`),
+ * `facts(file)` ({ digest, marker, missing, alsoMissing? }), `readable(file)` (may a content row name it),
  * `dirs` and `links` (extra `exists` targets). Returns the TSV, the planted divergence count and
  * the on-disk paths every row must read.
  */
@@ -93,6 +94,14 @@ export function buildRows(files, n, rnd, opts) {
         const f = pick.take(opts.readable);
         reads.add(f.disk);
         rows.push(contentRow(kind, f, opts.facts, diverge));
+        // More `lacks` rows on the same file (a message file checked for several words), each
+        // holding: its other missing literals, as many as the shape asks and the count allows.
+        const more = kind === "lacks" && !diverge ? (opts.facts(f).alsoMissing ?? []).slice(0, (opts.lacksPerFile ?? 1) - 1) : [];
+        for (const literal of more) {
+          if (k + 1 >= count) break;
+          k += 1;
+          rows.push(`lacks\t${f.plan}\t${literal}`);
+        }
       }
     }
   }

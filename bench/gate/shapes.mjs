@@ -4,16 +4,17 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { literals, prng } from "./content.mjs";
+import { literals, proseLiterals, prng } from "./content.mjs";
 import { FILES, LAYOUTS, writeTree } from "./layouts.mjs";
 import { realFacts, writeReal } from "./real.mjs";
 import { buildRows, MIXES } from "./rows.mjs";
 
 /**
- * The shapes, in the order the benchmark runs them: the issue's six, then three it does not name
- * (a 300-level chain, one directory of 100,000 files, rows reached through directory links).
+ * The shapes, in the order the benchmark runs them: the issue's six, then four it does not name
+ * (a 300-level chain, one directory of 100,000 files, rows reached through directory links, and
+ * message files of prose in four scripts with several `lacks` rows each).
  */
-export const SHAPES = ["flat", "deep", "huge", "absent-heavy", "unicode", "real", "chain", "one-dir", "links"];
+export const SHAPES = ["flat", "deep", "huge", "absent-heavy", "unicode", "real", "chain", "one-dir", "links", "scripts"];
 
 const REAL_COPIES = 10;
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -24,13 +25,14 @@ function rowOptions(shape) {
     missingParents: shape === "absent-heavy" ? 0.5 : 0.2,
     bigShare: shape === "huge" ? 0.85 : 0,
     variants: shape === "unicode",
+    lacksPerFile: shape === "scripts" ? 5 : 1,
   };
 }
 
 function synthetic(shape, root, seed, count) {
   const rnd = prng(seed);
   const { files, dirs } = writeTree(root, LAYOUTS[shape](rnd, count), rnd);
-  const facts = (f) => ({ digest: f.digest, ...literals(f.i, f.uni) });
+  const facts = (f) => ({ digest: f.digest, ...(f.prose ? proseLiterals(f.i) : literals(f.i, f.uni)) });
   return { files, dirs, facts, readable: () => true };
 }
 
