@@ -5,7 +5,7 @@ import type { TreeReader } from "../tree.js";
 import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
 import { literalsIn } from "./literals.js";
-import { decodeText, digestText } from "./text.js";
+import { digestNormalised, type NormalisedText, normaliseBytes } from "./text.js";
 import { skeleton } from "./unicode/skeleton.js";
 import { skeletonIncludes } from "./unicode/skeleton-search.js";
 
@@ -41,7 +41,7 @@ export function judgeEntry(a: Extract<Assumption, { kind: "exists" | "absent" }>
  * the same path.
  */
 export class FileView {
-  private text: Result<string, CheckFault> | undefined;
+  private normal: Result<NormalisedText, CheckFault> | undefined;
   private digest: Result<string, CheckFault> | undefined;
   private expected: readonly string[] | undefined;
   private held: Map<string, boolean> | undefined;
@@ -57,13 +57,18 @@ export class FileView {
     private readonly hash: TreeReader["sha256Hex"],
   ) {}
 
+  // Decoded and normalised once, for the literals and the digest alike.
+  private normalOf(bytes: Uint8Array): Result<NormalisedText, CheckFault> {
+    this.normal ??= normaliseBytes(bytes, this.spelled);
+    return this.normal;
+  }
+
   textOf(bytes: Uint8Array): Result<string, CheckFault> {
-    this.text ??= decodeText(bytes, this.spelled);
-    return this.text;
+    return this.normalOf(bytes).map((n) => n.text);
   }
 
   digestOf(bytes: Uint8Array): Result<string, CheckFault> {
-    this.digest ??= digestText(bytes, this.spelled, this.hash);
+    this.digest ??= this.normalOf(bytes).map((n) => digestNormalised(bytes, n, this.hash));
     return this.digest;
   }
 

@@ -24,32 +24,52 @@ export function strictText(bytes: Uint8Array): string | undefined {
   return decodeStrict(bytes);
 }
 
-/**
- * A file's bytes as normalised text: strict UTF-8 (else a fault), one BOM stripped, CRLF and
- * lone CR folded to LF, NFC.
- */
-export function decodeText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
-  const text = decodeStrict(bytes);
-  return text === undefined ? notUtf8(path) : ok(normalised(text, text.length === bytes.length));
+/** A file's normalised text, and whether normalising left its decoded text as it was. */
+export interface NormalisedText {
+  readonly text: string;
+  /** True when the text is the file's bytes (less a BOM) as they are: nothing was folded. */
+  readonly asRead: boolean;
 }
 
-// Decoded text with its line ends folded, and in NFC (which ASCII is already).
+/**
+ * A file's bytes as normalised text: strict UTF-8 (else a fault), one BOM stripped, CRLF and
+ * lone CR folded to LF, NFC; and whether that changed anything.
+ */
+export function normaliseBytes(bytes: Uint8Array, path?: string): Result<NormalisedText, CheckFault> {
+  const text = decodeStrict(bytes);
+  if (text === undefined) return notUtf8(path);
+  const done = normalised(text, text.length === bytes.length);
+  return ok({ text: done, asRead: done === text });
+}
+
+/** A file's bytes as normalised text (see `normaliseBytes`). */
+export function decodeText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
+  return normaliseBytes(bytes, path).map((n) => n.text);
+}
+
+// Decoded text with its line ends folded (CRLF first, then any CR left alone, as /\r\n?/ would;
+// a string pattern, not a regular expression), and in NFC (which ASCII is already).
 function normalised(text: string, ascii: boolean): string {
-  const folded = text.indexOf("\r") === -1 ? text : text.replace(/\r\n?/g, "\n");
+  let folded = text;
+  if (text.indexOf("\r") !== -1) {
+    folded = text.replaceAll("\r\n", "\n");
+    if (folded.indexOf("\r") !== -1) folded = folded.replaceAll("\r", "\n");
+  }
   return ascii ? folded : nfc(folded);
 }
 
 /**
- * SHA-256 (lowercase hex) of a file's normalised text (see `decodeText`), encoded as UTF-8.
- * Plain ASCII without CR is already normalised, so its raw bytes are hashed directly.
+ * SHA-256 (lowercase hex) of the normalised text `normal` of `bytes`, encoded as UTF-8. UTF-8
+ * the strict decoder takes encodes back to the same bytes (less the BOM it drops), so text that
+ * normalising left alone is hashed from the bytes.
  */
+export function digestNormalised(bytes: Uint8Array, normal: NormalisedText, hash: (bytes: Uint8Array) => string = sha256Hex): string {
+  return hash(normal.asRead ? (hasBom(bytes) ? bytes.subarray(3) : bytes) : UTF8.encode(normal.text));
+}
+
+/** SHA-256 (lowercase hex) of a file's normalised text (see `normaliseBytes`), encoded as UTF-8. */
 export function digestText(bytes: Uint8Array, path?: string, hash: (bytes: Uint8Array) => string = sha256Hex): Result<string, CheckFault> {
-  const text = decodeStrict(bytes);
-  if (text === undefined) return notUtf8(path);
-  const done = normalised(text, text.length === bytes.length);
-  // UTF-8 the strict decoder takes encodes back to the same bytes (less the BOM it drops), so
-  // text that normalising left alone is hashed from the bytes.
-  return ok(hash(done === text ? (hasBom(bytes) ? bytes.subarray(3) : bytes) : UTF8.encode(done)));
+  return normaliseBytes(bytes, path).map((normal) => digestNormalised(bytes, normal, hash));
 }
 
 function notUtf8(path: string | undefined): Result<never, CheckFault> {
