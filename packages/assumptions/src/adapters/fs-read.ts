@@ -1,32 +1,8 @@
 import { err, ok, type Result } from "neverthrow";
 import type { TreeError } from "../tree.js";
+import { readUpTo } from "./bounded-read.js";
 import { attempt, type TreeFs, fromErrno, statKind } from "./fs-calls.js";
 import { errorCode, treeError } from "./tree-error.js";
-
-/**
- * Reads at most `limit` bytes from an open regular file of fstat size `size`, into `first`
- * (sized `size + 1`, so a file that grew shows it by filling the buffer). It stops at a read
- * that returns nothing, or once exactly `size` bytes are in and the buffer is not full: the file
- * ended where fstat said it would. Any other short read is not trusted as the end (an unread
- * tail could let `lacks` hold): reading goes on, into a larger buffer if the file grew.
- */
-function readUpTo(fs: TreeFs, fd: number, size: number, first: Uint8Array, limit: number): Uint8Array {
-  let buffer = first;
-  let filled = 0;
-  for (;;) {
-    if (filled === buffer.length) {
-      if (buffer.length >= limit) break;
-      const grown = new Uint8Array(Math.min(buffer.length * 2 + 1, limit));
-      grown.set(buffer);
-      buffer = grown;
-    }
-    const got = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
-    if (got === 0) break;
-    filled += got;
-    if (filled === size && filled < buffer.length) break;
-  }
-  return buffer.subarray(0, filled);
-}
 
 /** One read: the file's absolute path, its tree path (named in failures) and the size bound. */
 export interface Where {
@@ -44,7 +20,7 @@ function readOpened(fs: TreeFs, fd: number, at: Where): Result<Uint8Array, TreeE
   const tooLarge = () => err(treeError("tree-too-large", path, `${maxBytes} bytes`));
   const size = Number(stat.size);
   if (size > maxBytes) return tooLarge();
-  const bytes = readUpTo(fs, fd, size, new Uint8Array(Math.min(size + 1, maxBytes + 1)), maxBytes + 1);
+  const bytes = readUpTo((buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position), size, maxBytes + 1);
   return bytes.length > maxBytes ? tooLarge() : ok(bytes);
 }
 

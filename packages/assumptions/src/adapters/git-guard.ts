@@ -1,11 +1,13 @@
-// The object-store guard: every file isomorphic-git reads from a repository passes through here
-// first. A file that is not regular (a FIFO, a device) is refused before it is read; a pack index
-// is checked against its own size before anything trusts its counts; a loose object's header is
-// read (inflating only its first bytes) and its size checked before it is inflated whole, and a
-// stream that would inflate past its declared size is stopped there.
+// The repository-file guard: every file gitTree reads from a repository (refs, config, pack
+// indexes, packs, loose objects; isomorphic-git's reads too) passes through here. `.git` can be
+// written by agents, so what a path names may change between two calls: the path is opened once,
+// without waiting (a FIFO opens at once instead of blocking for a writer), and only the open file
+// is checked (fstat: a regular file within `maxFileBytes`) and read, at most one byte past the
+// bound. Final links are followed, as git follows them inside `.git`. A pack index is checked
+// against its own size before anything trusts its counts. Loose objects are checked by the store
+// (git-store.ts), packed ones by the pack guard (git-pack-guard.ts).
+import { readUpTo, readUpToAsync } from "./bounded-read.js";
 import type { GitFs } from "./git-repo.js";
-import { inflateBounded, MAX_DEFLATE_RATIO } from "./git-inflate.js";
-import { inflatePeek } from "./git-peek.js";
 
 /** The bounds the guard holds a repository to. */
 export interface GitLimits {
@@ -74,64 +76,138 @@ export function packIndexProblem(idx: Uint8Array): string | undefined {
   return undefined;
 }
 
-const LOOSE = /(?:^|\/)objects\/([0-9a-f]{2})\/([0-9a-f]{38})$/;
-const HEADER = /^(blob|tree|commit|tag) (0|[1-9][0-9]{0,15})$/;
-const MAX_HEADER = 32;
-/** Inflated bytes enough to hold any loose object's header and its NUL. */
-export const LOOSE_HEADER_BYTES = MAX_HEADER + 1;
-
-/** A loose object's `TYPE SIZE\0` header, from its first inflated bytes (`length` counts the NUL); `undefined` when there is none. */
-export function looseHeader(bytes: Uint8Array): { type: "blob" | "tree" | "commit" | "tag"; size: number; length: number } | undefined {
-  const nul = bytes.indexOf(0);
-  if (nul === -1 || nul > MAX_HEADER) return undefined;
-  const m = HEADER.exec(new TextDecoder().decode(bytes.subarray(0, nul)));
-  return m?.[1] === undefined || m[2] === undefined ? undefined : { type: m[1] as "blob" | "tree" | "commit" | "tag", size: Number(m[2]), length: nul + 1 };
-}
-
-/**
- * Checks a loose object before isomorphic-git inflates it: the header (from its first inflated
- * bytes) must be `TYPE SIZE\0` with SIZE within the limit; when the compressed bytes could expand
- * past the limit, the whole object is inflated here, bounded, and must be exactly SIZE bytes.
- */
-async function looseProblem(compressed: Uint8Array, limit: number): Promise<string | undefined> {
-  const peek = inflatePeek(compressed, LOOSE_HEADER_BYTES);
-  if (peek.kind === "corrupt") return `it is not a valid zlib stream (${peek.reason})`;
-  const head = looseHeader(peek.bytes);
-  if (head === undefined) return "its header is not TYPE SIZE";
-  if (head.size > limit) return `its header declares a ${head.type} of ${head.size} bytes, over the limit of ${limit}`;
-  if (compressed.length * MAX_DEFLATE_RATIO <= limit) return undefined;
-  const whole = await inflateBounded(compressed, head.length + head.size);
-  if (whole.kind === "corrupt") return `it is not a valid zlib stream (${whole.reason})`;
-  if (whole.kind === "past") return `it inflates past the ${head.size} bytes its header declares`;
-  return whole.bytes.length === head.length + head.size ? undefined : `it is truncated: ${whole.bytes.length - head.length} of ${head.size} bytes`;
-}
-
-async function vetted(path: string, bytes: Uint8Array, limits: GitLimits): Promise<Uint8Array> {
+function vetted(path: string, bytes: Uint8Array): Uint8Array {
   if (path.endsWith(".idx") && path.includes("objects/pack/")) {
     const problem = packIndexProblem(bytes);
     if (problem !== undefined) throw refusal(`the pack index ${path} is corrupt: ${problem}`);
   }
-  const loose = LOOSE.exec(path);
-  if (loose !== null) {
-    const problem = await looseProblem(bytes, limits.maxObjectBytes);
-    if (problem !== undefined) throw refusal(`the git object ${loose[1]}${loose[2]} (${path}) is refused: ${problem}`);
-  }
   return bytes;
 }
 
-/** Refuses, before it is opened, a file that is not regular or is larger than `maxFileBytes`. */
-function checkFile(path: string, s: StatLike, limits: GitLimits): void {
-  if (!s.isFile() && !s.isDirectory()) throw refusal(`${path} in the object store is not a regular file (a FIFO, socket or device)`);
-  if (!s.isDirectory() && Number(s.size) > limits.maxFileBytes) {
-    throw refusal(`${path} in the object store is larger than the limit of ${limits.maxFileBytes} bytes`);
-  }
+const notRegular = (path: string) => refusal(`${path} in the object store is not a regular file (a FIFO, socket or device)`);
+const tooLarge = (path: string, limits: GitLimits) => refusal(`${path} in the object store is larger than the limit of ${limits.maxFileBytes} bytes`);
+
+/** An error as node:fs words a read of a directory, so that callers that pass over one (isomorphic-git's ref lookup) still do. */
+function isDirectory(path: string): Error {
+  return Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), { code: "EISDIR", path });
 }
 
-/** The synchronous calls of node:fs and memfs that `objectFiles` prefers where the fs has them. */
+/** The size of a file by its stat, refusing anything but a regular file (a directory is EISDIR) and a file over `maxFileBytes`. */
+function checkedSize(path: string, s: StatLike, limits: GitLimits): number {
+  if (s.isDirectory()) throw isDirectory(path);
+  if (!s.isFile()) throw notRegular(path);
+  const size = Number(s.size);
+  if (size > limits.maxFileBytes) throw tooLarge(path, limits);
+  return size;
+}
+
+/** The bytes read from an opened file, refused when there are more than `maxFileBytes` (it grew since fstat), then vetted. */
+function within(path: string, bytes: Uint8Array, limits: GitLimits): Uint8Array {
+  if (bytes.length > limits.maxFileBytes) throw tooLarge(path, limits);
+  return vetted(path, bytes);
+}
+
+/** The open's error, or a refusal when it says what is there is no regular file (a socket cannot be opened: ENXIO). */
+function openFailed(path: string, e: unknown): unknown {
+  return (e as { code?: unknown } | null)?.code === "ENXIO" ? notRegular(path) : e;
+}
+
+interface OpenFlags {
+  readonly O_RDONLY: number;
+  readonly O_NONBLOCK?: number;
+}
+
+/** The flags every repository file is opened with: read-only, never waiting (where the platform has O_NONBLOCK). */
+function readFlags(constants: OpenFlags): number {
+  return constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+}
+
+/** The synchronous calls of node:fs and memfs that `objectFiles` prefers where the fs has them all. */
 interface SyncFs {
-  statSync(path: string): StatLike;
-  readFileSync(path: string): Uint8Array;
+  readonly constants: OpenFlags;
+  openSync(path: string, flags: number): number;
+  fstatSync(fd: number): StatLike;
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  closeSync(fd: number): void;
   readdirSync(path: string): string[];
+}
+
+/** One repository file by synchronous calls: one open, one fstat, a bounded read, one close whatever happens. */
+function readSync(fs: SyncFs, path: string, limits: GitLimits): Uint8Array {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, readFlags(fs.constants));
+  } catch (e) {
+    throw openFailed(path, e);
+  }
+  let bytes: Uint8Array;
+  try {
+    const size = checkedSize(path, fs.fstatSync(fd), limits);
+    bytes = readUpTo((buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position), size, limits.maxFileBytes + 1);
+  } catch (e) {
+    // Closed whatever the read did; the read's failure is the answer.
+    try {
+      fs.closeSync(fd);
+    } catch {}
+    throw e;
+  }
+  fs.closeSync(fd);
+  return within(path, bytes, limits);
+}
+
+/** An open file of node:fs's and memfs's promises. */
+interface FileHandleLike {
+  stat(): Promise<StatLike>;
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  close(): Promise<void>;
+}
+
+/** The promise calls the guard makes: `open` where the fs has it (and its flags), else `stat` and `readFile`. */
+interface PromiseFs {
+  readonly constants?: OpenFlags;
+  open?(path: string, flags: number): Promise<FileHandleLike>;
+  stat(path: string): Promise<StatLike>;
+  readFile(path: string, options?: unknown): Promise<Uint8Array | string>;
+}
+
+/** One repository file by a FileHandle: one open, one stat of the handle, a bounded read, one close whatever happens. */
+async function readHandle(open: (path: string) => Promise<FileHandleLike>, path: string, limits: GitLimits): Promise<Uint8Array> {
+  let handle: FileHandleLike;
+  try {
+    handle = await open(path);
+  } catch (e) {
+    throw openFailed(path, e);
+  }
+  let bytes: Uint8Array;
+  try {
+    const size = checkedSize(path, await handle.stat(), limits);
+    bytes = await readUpToAsync(async (...at) => (await handle.read(...at)).bytesRead, size, limits.maxFileBytes + 1);
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    throw e;
+  }
+  await handle.close();
+  return within(path, bytes, limits);
+}
+
+/**
+ * One repository file through an fs's promises: by `readHandle` where the fs can open a file
+ * without waiting (node:fs, memfs); an fs without `open` or its flags (LightningFS, which has no
+ * FIFOs) is read by stat, then readFile, and what came back is held to the bound again.
+ */
+function promiseReader(fs: GitFs, limits: GitLimits): (path: string) => Promise<Uint8Array> {
+  const promises = fs.promises as unknown as PromiseFs;
+  const constants = (fs as { constants?: OpenFlags }).constants ?? promises.constants;
+  if (typeof promises.open === "function" && constants !== undefined) {
+    const flags = readFlags(constants);
+    const open = promises.open.bind(promises);
+    return (path) => readHandle((p) => open(p, flags), path, limits);
+  }
+  return async (path) => {
+    checkedSize(path, await promises.stat(path), limits);
+    const raw = await promises.readFile(path);
+    return within(path, typeof raw === "string" ? new TextEncoder().encode(raw) : raw, limits);
+  };
 }
 
 /** The file calls the object store makes: readFile guarded as below, readdir of its directories. */
@@ -147,31 +223,36 @@ export interface ObjectFiles {
  */
 export function objectFiles(fs: GitFs, limits: GitLimits): ObjectFiles {
   const sync = fs as unknown as Partial<SyncFs>;
-  const promises = guardedFs(fs, limits).promises as unknown as ObjectFiles;
-  if (typeof sync.statSync !== "function" || typeof sync.readFileSync !== "function" || typeof sync.readdirSync !== "function") return promises;
-  const { statSync, readFileSync, readdirSync } = sync as SyncFs;
+  const calls = ["openSync", "fstatSync", "readSync", "closeSync", "readdirSync"] as const;
+  if (sync.constants === undefined || calls.some((c) => typeof sync[c] !== "function")) return guardedFs(fs, limits).promises as unknown as ObjectFiles;
+  const whole = sync as SyncFs;
   return {
-    readFile: async (path) => {
-      checkFile(path, statSync.call(fs, path), limits);
-      return vetted(path, readFileSync.call(fs, path), limits);
-    },
-    readdir: async (path) => readdirSync.call(fs, path),
+    readFile: async (path) => readSync(whole, path, limits),
+    readdir: async (path) => whole.readdirSync(path),
   };
 }
 
+/** The text of a read in the encoding asked for (isomorphic-git asks for utf8 alone), or its bytes when none was. */
+function encoded(path: string, bytes: Uint8Array, options: unknown): Uint8Array | string {
+  const encoding = typeof options === "string" ? options : (options as { encoding?: unknown } | null | undefined)?.encoding;
+  if (encoding === undefined || encoding === null || encoding === "buffer") return bytes;
+  if (typeof encoding === "string" && /^utf-?8$/i.test(encoding)) return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  throw new TypeError(`reading ${path}: the encoding ${String(encoding)} is not one the guard decodes (utf8)`);
+}
+
 /**
- * `fs` with its `readFile` guarded (everything else as it was): anything but a regular file is
- * refused before it is opened, a file over `maxFileBytes` is refused by its size, and pack
- * indexes and loose objects are checked as above. Every refusal is a `GitRefusal` naming the file.
+ * `fs` with its `readFile` guarded (everything else as it was): the path is opened once without
+ * waiting, and only the open file is checked and read: anything but a regular file is refused
+ * unread, a file over `maxFileBytes` is refused by its size (or by what a read found, if it grew),
+ * and pack indexes are checked as above. Every refusal is a `GitRefusal` naming the file.
  */
 export function guardedFs(fs: GitFs, limits: GitLimits): GitFs {
-  const promises = fs.promises as unknown as { stat(path: string): Promise<StatLike>; readFile(path: string, o?: unknown): Promise<Uint8Array | string> };
+  const promises = fs.promises as unknown as PromiseFs;
+  const read = promiseReader(fs, limits);
   const readFile = async (path: string, options?: unknown): Promise<Uint8Array | string> => {
     // isomorphic-git probes every fs it wraps (once per call) with an argument-less readFile.
     if (typeof path !== "string") throw new TypeError("readFile needs a path");
-    checkFile(path, await promises.stat(path), limits);
-    const raw = await promises.readFile(path, options);
-    return typeof raw === "string" ? raw : vetted(path, raw, limits);
+    return encoded(path, await read(path), options);
   };
   // A proxy, so methods an fs keeps on its prototype (memfs) stay reachable, bound to it.
   const guarded = new Proxy(promises, {

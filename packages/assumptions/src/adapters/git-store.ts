@@ -1,13 +1,14 @@
 // The trees and blobs of one tree, read straight from the object store rather than through an
 // isomorphic-git call per object (which wraps the fs, rediscovers the gitdir, rereads the pack
 // directory and hashes on the web-crypto queue each time). A loose object is read through the
-// guarded fs and inflated once, bounded by its declared size, with nothing after its zlib stream;
+// guarded fs, its header's size checked against the limit, and inflated once (never past its
+// declared size), with nothing after its zlib stream;
 // a packed one is vetted by the pack guard, then rebuilt through its delta chain, with the bases
 // it met kept up to a byte budget.
 // Every object's SHA-1 is checked against its id.
 import { sha1 } from "@noble/hashes/legacy";
 import { bytesToHex } from "@noble/hashes/utils";
-import { type GitLimits, LOOSE_HEADER_BYTES, looseHeader, objectFiles, refusal } from "./git-guard.js";
+import { type GitLimits, objectFiles, refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
 import { deltaSize, entryHeader, packVetter } from "./git-pack-guard.js";
 import { entryEnd, type ObjectDir, objectDir, type PackedAt, type PackIndex } from "./git-packs.js";
@@ -33,6 +34,19 @@ const NATIVE_FROM = 8 * 1024;
 /** Bytes of delta bases kept for one tree. */
 const BASE_BUDGET = 32 * 1024 * 1024;
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+const HEADER = /^(blob|tree|commit|tag) (0|[1-9][0-9]{0,15})$/;
+const MAX_HEADER = 32;
+/** Inflated bytes enough to hold any loose object's header and its NUL. */
+const LOOSE_HEADER_BYTES = MAX_HEADER + 1;
+
+/** A loose object's `TYPE SIZE\0` header, from its first inflated bytes (`length` counts the NUL); `undefined` when there is none. */
+function looseHeader(bytes: Uint8Array): { type: ObjectType; size: number; length: number } | undefined {
+  const nul = bytes.indexOf(0);
+  if (nul === -1 || nul > MAX_HEADER) return undefined;
+  const m = HEADER.exec(new TextDecoder().decode(bytes.subarray(0, nul)));
+  return m?.[1] === undefined || m[2] === undefined ? undefined : { type: m[1] as ObjectType, size: Number(m[2]), length: nul + 1 };
+}
 
 /** An isomorphic-git-shaped error, so that the adapter words it as it words theirs. */
 export function gitError(code: "NotFoundError" | "InternalError" | "UnsafeFilepathError", message: string): Error {
@@ -97,8 +111,10 @@ export function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
 
 interface StoreParts {
   readonly dir: ObjectDir;
-  /** The guarded fs's readFile: loose objects pass the guard's header check on the way in. */
+  /** The guarded fs's readFile (see git-guard.ts). */
   readonly readFile: (path: string) => Promise<Uint8Array | string>;
+  /** The largest object read, by the size its header declares. */
+  readonly maxObjectBytes: number;
   readonly vet: (oid: string, found: PackedAt) => Promise<void>;
 }
 
@@ -109,14 +125,17 @@ async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
     throw code === "ENOENT" || code === "ENOTDIR" ? gitError("NotFoundError", `Could not find ${oid}.`) : e;
   });
   const compressed = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
+  const refused = (why: string) => refusal(`the git object ${oid} (${path}) is refused: ${why}`);
+  // The header first, inflating only its bytes: its size is checked before the object is inflated.
   const peek = inflatePeek(compressed, LOOSE_HEADER_BYTES);
-  const head = peek.kind === "ok" ? looseHeader(peek.bytes) : undefined;
-  if (head === undefined) throw gitError("InternalError", `the loose object ${path} has no valid header`);
+  if (peek.kind === "corrupt") throw refused(`it is not a valid zlib stream (${peek.reason})`);
+  const head = looseHeader(peek.bytes);
+  if (head === undefined) throw refused("its header is not TYPE SIZE");
   const { size, length } = head;
+  if (size > parts.maxObjectBytes) throw refused(`its header declares a ${head.type} of ${size} bytes, over the limit of ${parts.maxObjectBytes}`);
   // Always the small inflater, whatever the size: it knows where the stream ends, and the native
   // one (DecompressionStream) passes over bytes after it without a word on Node 20.
   const whole = inflatePeek(compressed, length + size);
-  const refused = (why: string) => refusal(`the git object ${oid} (${path}) is refused: ${why}`);
   if (whole.kind === "corrupt") throw gitError("InternalError", `the loose object ${path} is not a valid zlib stream (${whole.reason})`);
   if (!whole.complete) throw refused(`it inflates past the ${size} bytes its header declares`);
   if (whole.bytes.length !== length + size) throw refused(`it is truncated: ${whole.bytes.length - length} of ${size} bytes`);
@@ -185,5 +204,5 @@ export const DEFAULT_LIMITS: GitLimits = { maxObjectBytes: 64 * 1024 * 1024, max
 export function openStore(fs: GitFs, objects: string, limits: GitLimits): ObjectReader {
   const files = objectFiles(fs, limits);
   const dir = objectDir(files, objects);
-  return objectReader({ dir, readFile: files.readFile, vet: packVetter(dir, limits.maxObjectBytes).vetPacked });
+  return objectReader({ dir, readFile: files.readFile, maxObjectBytes: limits.maxObjectBytes, vet: packVetter(dir, limits.maxObjectBytes).vetPacked });
 }

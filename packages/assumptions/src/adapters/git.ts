@@ -102,7 +102,7 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
  * A TreeReader over one commit of a git repository, read from its object store without a
  * checkout (refs read by `git-refs.ts`, every object read and checked against its id by `git-store.ts`):
  * `HEAD` (of the worktree at `dir`, linked worktrees included) or a sibling's branch.
- * Modes give types: 040000 directory, 100644/100755 (and 100664, as git reads it) file, 120000 symlink, 160000 gitlink → other.
+ * Modes give types: 040000 directory, 100644/100755 (and 100664, as git reads it) file, 120000 symlink, 160000 gitlink → submodule.
  * The ref (`HEAD~2^2`, `main~1`, an abbreviated id, …) is resolved once, on first use; a ref that
  * names no commit, or syntax outside what `resolveRev` reads, is a `tree-not-found` naming the ref.
  */

@@ -1,0 +1,59 @@
+// The bounded read of one open file, written once and driven two ways: by synchronous fs calls
+// (the gate's reader, fs-read.ts; the object store's, git-guard.ts) and by a FileHandle's
+// promises (git-guard.ts on an fs without synchronous calls).
+
+/** One read the loop asks for: up to `length` bytes into `buffer` at `offset`, from the same position of the file. */
+interface ReadAsk {
+  readonly buffer: Uint8Array;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/**
+ * The reads that take at most `limit` bytes from an open regular file of fstat size `size`: yields
+ * each read it wants, is sent how many bytes that read got, returns the bytes read. The first
+ * buffer holds `size + 1` bytes, so a file that grew shows it by filling the buffer. It stops at a
+ * read that returns nothing, or once exactly `size` bytes are in and the buffer is not full: the
+ * file ended where fstat said it would. Any other short read is not trusted as the end (an unread
+ * tail could let `lacks` hold): reading goes on, into a larger buffer if the file grew.
+ */
+function* reads(size: number, limit: number): Generator<ReadAsk, Uint8Array, number> {
+  let buffer = new Uint8Array(Math.min(size + 1, limit));
+  let filled = 0;
+  for (;;) {
+    if (filled === buffer.length) {
+      if (buffer.length >= limit) break;
+      const grown = new Uint8Array(Math.min(buffer.length * 2 + 1, limit));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const got: number = yield { buffer, offset: filled, length: buffer.length - filled };
+    if (got === 0) break;
+    filled += got;
+    if (filled === size && filled < buffer.length) break;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/** A read at a position, as `readSync(fd, …)` makes it: the bytes it got. */
+export type ReadAt = (buffer: Uint8Array, offset: number, length: number, position: number) => number;
+
+/** At most `limit` bytes of an open file of fstat size `size`, read by `read` (see `reads`). */
+export function readUpTo(read: ReadAt, size: number, limit: number): Uint8Array {
+  const steps = reads(size, limit);
+  for (let step = steps.next(0); ; ) {
+    if (step.done === true) return step.value;
+    const { buffer, offset, length } = step.value;
+    step = steps.next(read(buffer, offset, length, offset));
+  }
+}
+
+/** `readUpTo` by a read that answers a promise (a FileHandle's `read`). */
+export async function readUpToAsync(read: (...args: Parameters<ReadAt>) => Promise<number>, size: number, limit: number): Promise<Uint8Array> {
+  const steps = reads(size, limit);
+  for (let step = steps.next(0); ; ) {
+    if (step.done === true) return step.value;
+    const { buffer, offset, length } = step.value;
+    step = steps.next(await read(buffer, offset, length, offset));
+  }
+}
