@@ -173,7 +173,22 @@ async function arrive(listings: Listings, path: string, spelled: string, entry: 
   return to.map(({ resolved }): Located => ({ state: "found", spelled, entry, resolved }));
 }
 
-async function descend(listings: Listings, comps: readonly string[], at: Step, [entry, how]: Candidate): Promise<Locating> {
+/**
+ * One path's walk: the listings, the plan's components, and what each turn under a variant
+ * spelling found, by where it stood (real directory, component, kind of variant, links followed).
+ * Two spellings that lead to one directory (`s -> .` beside `S -> .`) reach the same turn, and
+ * without the memo each level would double the walk. A turn reached again always yields what it
+ * yielded first, and that first answer already stands at every level above, so the answer is as
+ * if walked again.
+ */
+interface Walking {
+  readonly listings: Listings;
+  readonly comps: readonly string[];
+  readonly turns: Map<string, Promise<Locating>>;
+}
+
+async function descend(w: Walking, at: Step, [entry, how]: Candidate): Promise<Locating> {
+  const { listings, comps } = w;
   const path = child(at.dir, entry.name);
   const spelled = child(at.spelled, entry.name);
   const variant = at.how ?? how;
@@ -181,31 +196,45 @@ async function descend(listings: Listings, comps: readonly string[], at: Step, [
   if (at.index === comps.length - 1) {
     return variant ? ok({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry, at.hops);
   }
-  const below = await beneath(listings, comps, { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops }, entry);
+  const below = await beneath(w, { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops }, entry);
   // Under a variant spelling of a parent, a missing rest is still that variant: on a
   // case-insensitive checkout the plan's path would land in it.
   return variant !== undefined && below.isOk() && below.value.state === "missing" ? ok({ state: "variant", spelled, how: variant }) : below;
 }
 
 /** The walk's next turn below `entry` (a directory, or a link to one); anything else leads nowhere. */
-async function beneath(listings: Listings, comps: readonly string[], next: Step, entry: DirEntry): Promise<Locating> {
-  if (entry.type === "directory") return walk(listings, comps, next);
+async function beneath(w: Walking, next: Step, entry: DirEntry): Promise<Locating> {
+  if (entry.type === "directory") return walk(w, next);
   if (entry.type !== "symlink") return ok(MISSING);
-  const to = await resolveLinkCounted(listings, next.dir, next.hops);
+  const to = await resolveLinkCounted(w.listings, next.dir, next.hops);
   if (to.isErr()) return err(to.error);
   const { resolved, hops } = to.value;
-  return resolved?.type === "directory" ? walk(listings, comps, { ...next, dir: resolved.path, hops }) : ok(MISSING);
+  return resolved?.type === "directory" ? walk(w, { ...next, dir: resolved.path, hops }) : ok(MISSING);
 }
 
 function better(best: Located, got: Located): Located {
   return RANK[got.state] > RANK[best.state] ? got : best;
 }
 
+// A turn of the walk, the one made before when a variant spelling has led there already.
+function walk(w: Walking, at: Step): Promise<Locating> {
+  // Only a variant spelling can lead two ways to one turn: the exact one is a single path.
+  if (at.how === undefined) return turn(w, at);
+  const key = `${at.index}/${at.hops}/${at.how}/${at.dir}`;
+  let got = w.turns.get(key);
+  if (got === undefined) {
+    got = turn(w, at);
+    w.turns.set(key, got);
+  }
+  return got;
+}
+
 // One directory's turn: the exact spelling's candidate first, then (only when it does not lead to
 // the path) every case or confusable spelling; the first that leads to the path wins, else the
 // best (variant over missing) of those tried. Each level awaits its listing, so a path thousands
 // of components deep resumes on a fresh stack at every level.
-async function walk(listings: Listings, comps: readonly string[], at: Step): Promise<Locating> {
+async function turn(w: Walking, at: Step): Promise<Locating> {
+  const { listings, comps } = w;
   const index = await listings.index(at.dir);
   if (index.isErr()) return err(index.error);
   if (isRepository(listings, at.dir, index.value)) return err({ code: "submodule", path: at.spelled });
@@ -215,7 +244,7 @@ async function walk(listings: Listings, comps: readonly string[], at: Step): Pro
   let best = MISSING;
   for (const list of [exact.value, undefined]) {
     for (const candidate of list ?? variants(index.value, name)) {
-      const got = await descend(listings, comps, at, candidate);
+      const got = await descend(w, at, candidate);
       if (got.isErr() || got.value.state === "found") return got;
       best = better(best, got.value);
     }
@@ -299,5 +328,5 @@ export function locateIn(loc: Locator, dir: string, at: Plain | undefined, compo
     // link leads elsewhere: `arrive` asks.
     return arrive(loc.listings, child(at.dir, hit.entry.name), child(at.spelled, hit.entry.name), hit.entry, at.hops);
   }
-  return walk(loc.listings, components, startIn(loc, dir));
+  return walk({ listings: loc.listings, comps: components, turns: new Map() }, startIn(loc, dir));
 }

@@ -79,6 +79,29 @@ describe("symlink chains are counted as the kernel counts them", () => {
   });
 });
 
+describe("two spellings that lead to one directory are walked through once", () => {
+  // `s` and `S` (or Cyrillic `ѕ`) both lead to the root: a missing path n levels deep has 2^n
+  // spellings. Each turn is made once, so 30 levels take no longer than a few; the answer is the
+  // first variant in the walk's order, the last level spelled the other way.
+  test("case twins: 30 levels answer at once, as 6 levels do", async () => {
+    const t = fixtureTree({ x: "x" }, { s: ".", S: "." }).tree;
+    for (const n of [6, 30]) {
+      expect(await outcome(t, `absent\t${"s/".repeat(n)}nope`)).toEqual([
+        ["diverge", `the tree spells it "${"s/".repeat(n - 1)}S" (a case variant)`, `${"s/".repeat(n - 1)}S`],
+      ]);
+    }
+    expect(await outcome(t, `exists\t${"s/".repeat(30)}x`)).toEqual([["hold", "present", undefined]]);
+  }, 10_000);
+
+  test("confusable twins (Latin s, Cyrillic \u0455) the same; past 40 links, the loop", async () => {
+    const t = fixtureTree({ x: "x" }, { s: ".", "\u0455": "." }).tree;
+    expect(await outcome(t, `absent\t${"s/".repeat(30)}nope`)).toEqual([
+      ["diverge", `the tree spells it "${"s/".repeat(29)}\u0455" (a confusable spelling in another script)`, `${"s/".repeat(29)}\u0455`],
+    ]);
+    expect(await outcome(t, `absent\t${"s/".repeat(41)}nope`)).toMatch(/loops$/);
+  }, 10_000);
+});
+
 describe("each link is followed once a run, and still counted per path", () => {
   const links = (n: number): Record<string, string> => ({
     ...Object.fromEntries(Array.from({ length: n }, (_, k) => [`c${k + 1}`, k + 1 === n ? "." : `c${k + 2}`])),
