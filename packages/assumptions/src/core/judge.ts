@@ -47,7 +47,7 @@ export class FileView {
   private held: Map<string, boolean> | undefined;
   // The skeletons of the `lacks` literals in another script the rows will ask about (see
   // `confusable`), the skeleton of the whole text once built, and the answers of one pass.
-  private confusables: readonly string[] = [];
+  private confusables: ReadonlySet<string> = new Set();
   private skeletonText: string | undefined;
   private heldSkeletons: Map<string, boolean> | undefined;
 
@@ -78,7 +78,7 @@ export class FileView {
    */
   expect(literals: readonly string[], lacking: readonly string[]): void {
     if (literals.length >= MANY_LITERALS) this.expected = literals;
-    if (lacking.length > 1) this.confusables = [...new Set(lacking.filter(inOtherScript).map(skeleton))];
+    if (lacking.length > 1) this.confusables = new Set(lacking.filter(inOtherScript).map(skeleton));
   }
 
   /** Whether the file's text (from `textOf`) holds `literal`. */
@@ -99,12 +99,13 @@ export class FileView {
    */
   confusable(text: string, literal: string): boolean {
     const wanted = skeleton(literal);
-    if (!this.confusables.includes(wanted)) return skeletonIncludes(text, wanted);
+    if (!this.confusables.has(wanted)) return skeletonIncludes(text, wanted);
     this.skeletonText ??= skeleton(text);
-    if (this.confusables.length < MANY_LITERALS) return this.skeletonText.includes(wanted);
+    if (this.confusables.size < MANY_LITERALS) return this.skeletonText.includes(wanted);
     if (this.heldSkeletons === undefined) {
-      const found = literalsIn(this.skeletonText, this.confusables);
-      this.heldSkeletons = new Map(this.confusables.map((w, k) => [w, found[k] as boolean]));
+      const wants = [...this.confusables];
+      const found = literalsIn(this.skeletonText, wants);
+      this.heldSkeletons = new Map(wants.map((w, k) => [w, found[k] as boolean]));
     }
     return this.heldSkeletons.get(wanted) as boolean;
   }
@@ -128,8 +129,9 @@ function judgeText(a: FileKind, bytes: Uint8Array, located: Found, view: FileVie
   return view.textOf(bytes).map((text) => literalRow(a, view.has(text, a.literal), text, located, view));
 }
 
-/** Whether a literal holds a letter of some script other than Latin: a `lacks` row then also looks for its confusable spellings. */
-export function inOtherScript(literal: string): boolean {
+// Whether a literal holds a letter of some script other than Latin: a `lacks` row then also looks
+// for its confusable spellings.
+function inOtherScript(literal: string): boolean {
   return NON_LATIN_LETTER.test(literal);
 }
 
