@@ -95,14 +95,53 @@ export function plainDir(loc: Locator, planDir: string): Plain | undefined | Pro
   return known !== undefined ? (known ?? undefined) : resolvePlain(loc, planDir);
 }
 
-async function resolvePlain(loc: Locator, planDir: string): Promise<Plain | undefined> {
-  const { listings, plain } = loc;
+/** Levels `knownAbove` climbs from below before it looks from the top. */
+const CLIMB = 8;
+
+/**
+ * The deepest ancestor-or-self of `planDir` that `plain` holds (the root, unknown, when none is),
+ * and the levels below it, deepest first. A new directory most often sits in a known one, so this
+ * climbs from below; past CLIMB levels it looks from the top instead, where what is known ends
+ * (most often at a missing parent) within a few levels. A path thousands of levels deep thus
+ * costs lookups of a few levels, each hashing its prefix, and not of every level.
+ */
+function knownAbove(plain: Locator["plain"], planDir: string): { readonly at: string; readonly todo: readonly string[] } {
   const todo: string[] = [];
   let at = planDir;
   for (; !plain.has(at); at = parentOf(at)) {
     todo.push(at);
-    if (at === "") break;
+    if (at === "") return { at, todo };
+    if (todo.length > CLIMB) return fromTop(plain, planDir);
   }
+  return { at, todo };
+}
+
+function fromTop(plain: Locator["plain"], planDir: string): { readonly at: string; readonly todo: readonly string[] } {
+  if (!plain.has("")) {
+    const todo: string[] = [];
+    for (let p = planDir; ; p = parentOf(p)) {
+      todo.push(p);
+      if (p === "") return { at: "", todo };
+    }
+  }
+  let at = "";
+  for (let from = 0; plain.get(at) !== null; ) {
+    const slash = planDir.indexOf("/", from);
+    const path = slash === -1 ? planDir : planDir.slice(0, slash);
+    if (!plain.has(path)) break;
+    at = path;
+    if (slash === -1) break;
+    from = slash + 1;
+  }
+  // Below a level that is not plain nothing is asked: no levels to do.
+  const todo: string[] = [];
+  if (plain.get(at) !== null) for (let p = planDir; p !== at; p = parentOf(p)) todo.push(p);
+  return { at, todo };
+}
+
+async function resolvePlain(loc: Locator, planDir: string): Promise<Plain | undefined> {
+  const { listings, plain } = loc;
+  const { at, todo } = knownAbove(plain, planDir);
   let here = plain.get(at) ?? null;
   // Below a directory that is not plain nothing is: only the first such level is remembered (the
   // levels under it are most often one row's missing parents, never asked about again).
@@ -114,6 +153,13 @@ async function resolvePlain(loc: Locator, planDir: string): Promise<Plain | unde
     if (here === null) break;
   }
   return here ?? undefined;
+}
+
+// The spelling of `name` in plain directory `at` whose real path is `path`: the same string when
+// no link lies on the way (most often), so that paths thousands of characters long are not built
+// twice, nor compared character by character.
+function spelledBelow(at: Plain, name: string, path: string): string {
+  return at.spelled === at.dir ? path : child(at.spelled, name);
 }
 
 async function listedPlain(listings: Listings, dir: string, spelled: string, hops: number): Promise<Plain | null> {
@@ -129,7 +175,7 @@ function childDir(listings: Listings, parent: Plain, name: string): Promise<Plai
   if (!hit || !("entry" in hit)) return null;
   const { entry } = hit;
   const path = child(parent.dir, entry.name);
-  const spelled = child(parent.spelled, entry.name);
+  const spelled = spelledBelow(parent, entry.name, path);
   if (entry.type === "directory") return listedPlain(listings, path, spelled, parent.hops);
   return entry.type === "symlink" ? throughLink(listings, path, spelled, parent.hops) : null;
 }
@@ -263,7 +309,7 @@ export function foundIn(at: Plain, name: string): Located | undefined {
   const { entry } = hit;
   if (entry.type !== "file" && entry.type !== "other") return undefined;
   const path = child(at.dir, entry.name);
-  return { state: "found", spelled: child(at.spelled, entry.name), entry, resolved: { path, type: entry.type } };
+  return { state: "found", spelled: spelledBelow(at, entry.name, path), entry, resolved: { path, type: entry.type } };
 }
 
 /** Where a walk starts, and whether every directory above it, and it, is plain and sole. */
@@ -281,9 +327,10 @@ const ROOT_STEP: Step = { dir: "", spelled: "", index: 0, how: undefined, hops: 
 // one, and come down to it anyway. Each plain directory's answer is worked out once a run, from
 // its parent's, so a path thousands of directories deep costs no more per row than a short one.
 function startIn(loc: Locator, planDir: string): Step {
-  let at = planDir;
   // Below the deepest plain prefix nothing is plain: the walk starts where that prefix's does.
-  while (at !== "" && !loc.plain.get(at)) at = parentOf(at);
+  // What `plain` holds is plain from the root down, then at most one level that is not.
+  const known = knownAbove(loc.plain, planDir).at;
+  let at = known === "" || loc.plain.get(known) ? known : parentOf(known);
   const todo: string[] = [];
   for (; at !== "" && !loc.starts.has(at); at = parentOf(at)) todo.push(at);
   let start = at === "" ? { step: ROOT_STEP, unbroken: Boolean(loc.plain.get("")) } : (loc.starts.get(at) as Start);
@@ -326,7 +373,8 @@ export function locateIn(loc: Locator, dir: string, at: Plain | undefined, compo
   if (at && hit && "entry" in hit) {
     // Named exactly in a plain directory: no walk. A directory may be a nested repository and a
     // link leads elsewhere: `arrive` asks.
-    return arrive(loc.listings, child(at.dir, hit.entry.name), child(at.spelled, hit.entry.name), hit.entry, at.hops);
+    const path = child(at.dir, hit.entry.name);
+    return arrive(loc.listings, path, spelledBelow(at, hit.entry.name, path), hit.entry, at.hops);
   }
   return walk({ listings: loc.listings, comps: components, turns: new Map() }, startIn(loc, dir));
 }

@@ -143,26 +143,62 @@ const caseArb = fc.tuple(treeArb, askedArb).chain(([tree, asked]) => {
   return fc.tuple(fc.constant(tree), fc.array(rowArb(paths), { minLength: 1, maxLength: 8 }));
 });
 
+// Checks the rows over a memfs copy of `model` and holds the report to the model: each row's
+// status, or the first row the model calls a fault.
+async function agreesWithModel(model: ModelTree, rows: readonly Row[]): Promise<void> {
+  const { tree } = fixtureTree(Object.fromEntries(model));
+  const plan = rows.map((r) => (r[0] === "exists" || r[0] === "absent" ? `${r[0]}\t${r[1]}` : r.join("\t"))).join("\n");
+  const want = rows.map((r) => modelStatus(model, r));
+  const result = await checkTree({ tree, assumptions: parseAssumptions(plan)._unsafeUnwrap() });
+  const firstFault = want.indexOf("fault");
+  if (firstFault !== -1) {
+    expect(result._unsafeUnwrapErr()).toMatchObject({ code: "not-a-file", line: firstFault + 1 });
+    return;
+  }
+  const report = result._unsafeUnwrap();
+  expect(report.rows.map((r) => r.status)).toEqual(want);
+  expect(report.verdict).toBe(want.every((s) => s === "hold") ? "holds" : "diverged");
+}
+
 describe("checkTree agrees with a small independent model", () => {
   test("generated memfs trees and generated assumptions", async () => {
     await fc.assert(
-      fc.asyncProperty(caseArb, async ([model, rows]) => {
-        const { tree } = fixtureTree(Object.fromEntries(model));
-        const plan = rows.map((r) => (r[0] === "exists" || r[0] === "absent" ? `${r[0]}\t${r[1]}` : r.join("\t"))).join("\n");
-        const want = rows.map((r) => modelStatus(model, r));
-        const firstFault = want.indexOf("fault");
-        for (const reader of [tree]) {
-          const result = await checkTree({ tree: reader, assumptions: parseAssumptions(plan)._unsafeUnwrap() });
-          if (firstFault !== -1) {
-            expect(result._unsafeUnwrapErr()).toMatchObject({ code: "not-a-file", line: firstFault + 1 });
-            continue;
-          }
-          const report = result._unsafeUnwrap();
-          expect(report.rows.map((r) => r.status)).toEqual(want);
-          expect(report.verdict).toBe(want.every((s) => s === "hold") ? "holds" : "diverged");
-        }
-      }),
+      fc.asyncProperty(caseArb, ([model, rows]) => agreesWithModel(model, rows)),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe("checkTree agrees with the model on deep paths", () => {
+  // Paths 9 to 16 levels deep, past where the plain-directory lookups stop climbing from below and
+  // look from the top: a shared trunk, branches and case twins off it, and rows asking at every
+  // depth, under missing parents and under twins.
+  const trunk = ["a", "b", "a", "ab", "b", "a", "aB", "b", "a", "b", "ab", "a"];
+  const deepArb = fc
+    .tuple(
+      fc.array(
+        fc.tuple(fc.integer({ min: 1, max: trunk.length }), fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 4 }), fc.constantFrom(...CONTENTS)),
+        { minLength: 1, maxLength: 6 },
+      ),
+      fc.array(fc.tuple(fc.integer({ min: 0, max: trunk.length }), fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 5 })), {
+        minLength: 1,
+        maxLength: 8,
+      }),
+    )
+    .chain(([files, asks]) => {
+      const tree: ModelTree = new Map();
+      for (const [depth, rest, content] of files) {
+        const path = [...trunk.slice(0, depth), ...rest].join("/");
+        const clash = [...tree.keys()].some((p) => p === path || p.startsWith(`${path}/`) || path.startsWith(`${p}/`));
+        if (!clash) tree.set(path, content);
+      }
+      const paths = [...new Set([...tree.keys(), ...asks.map(([depth, rest]) => [...trunk.slice(0, depth), ...rest].join("/"))])];
+      return fc.tuple(fc.constant(tree), fc.array(rowArb(paths), { minLength: 1, maxLength: 10 }));
+    });
+  test("generated memfs trees and rows at every depth", async () => {
+    await fc.assert(
+      fc.asyncProperty(deepArb, ([model, rows]) => agreesWithModel(model, rows)),
+      { numRuns: 300 },
     );
   });
 });

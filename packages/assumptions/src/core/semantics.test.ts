@@ -79,6 +79,27 @@ describe("symlink chains are counted as the kernel counts them", () => {
   });
 });
 
+describe("a directory far below what is known is resolved level by level", () => {
+  // Twenty rows in directories under `a` run first (sixteen groups at once), so by the time the
+  // deep rows are judged `a` is known and their directory lies twelve unknown levels below it:
+  // resolved from the top, every level in turn, never by its last name looked up in `a` (which
+  // holds an `l` of its own, with an `other.ts` in it).
+  test("rows twelve levels below a known directory", async () => {
+    const deep = "a/b/c/d/e/f/g/h/i/j/k/l";
+    const files: Record<string, string> = { "a/l/other.ts": "x", [`${deep}/file.ts`]: "x" };
+    for (let i = 0; i < 20; i += 1) files[`a/s${i}/f.ts`] = "x";
+    const t = fixtureTree(files).tree;
+    const plan = [
+      ...Array.from({ length: 20 }, (_, i) => `exists\ta/s${i}/f.ts`),
+      `absent\t${deep}/other.ts`,
+      `exists\t${deep}/file.ts`,
+      `absent\t${deep}/m/n/o/p/q/r/s/t/u/v/x.ts`,
+    ];
+    const rows = await outcome(t, plan.join("\n"));
+    expect(Array.isArray(rows) && rows.map((r) => r[0])).toEqual(Array.from({ length: 23 }, () => "hold"));
+  });
+});
+
 describe("two spellings that lead to one directory are walked through once", () => {
   // `s` and `S` (or Cyrillic `ѕ`) both lead to the root: a missing path n levels deep has 2^n
   // spellings. Each turn is made once, so 30 levels take no longer than a few; the answer is the
