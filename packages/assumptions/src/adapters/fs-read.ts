@@ -1,6 +1,6 @@
+import { readUpTo } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { TreeError } from "../tree.js";
-import { readUpTo } from "./bounded-read.js";
 import { attempt, type TreeFs, fromErrno, statKind } from "./fs-calls.js";
 import { errorCode, treeError } from "./tree-error.js";
 

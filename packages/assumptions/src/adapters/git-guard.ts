@@ -6,7 +6,7 @@
 // bound. Final links are followed, as git follows them inside `.git`. A pack index is checked
 // against its own size before anything trusts its counts. Loose objects are checked by the store
 // (git-store.ts), packed ones by the pack guard (git-pack-guard.ts).
-import { readUpTo, readUpToAsync } from "./bounded-read.js";
+import { type OpenFile, readOpenFile, readUpTo } from "@decay/portable";
 import type { GitFs } from "./git-repo.js";
 
 /** The bounds the guard holds a repository to. */
@@ -155,39 +155,23 @@ function readSync(fs: SyncFs, path: string, limits: GitLimits): Uint8Array {
   return within(path, bytes, limits);
 }
 
-/** An open file of node:fs's and memfs's promises. */
-interface FileHandleLike {
-  stat(): Promise<StatLike>;
-  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
-  close(): Promise<void>;
-}
-
 /** The promise calls the guard makes: `open` where the fs has it (and its flags), else `stat` and `readFile`. */
 interface PromiseFs {
   readonly constants?: OpenFlags;
-  open?(path: string, flags: number): Promise<FileHandleLike>;
+  open?(path: string, flags: number): Promise<OpenFile<StatLike>>;
   stat(path: string): Promise<StatLike>;
   readFile(path: string, options?: unknown): Promise<Uint8Array | string>;
 }
 
 /** One repository file by a FileHandle: one open, one stat of the handle, a bounded read, one close whatever happens. */
-async function readHandle(open: (path: string) => Promise<FileHandleLike>, path: string, limits: GitLimits): Promise<Uint8Array> {
-  let handle: FileHandleLike;
+async function readHandle(open: (path: string) => Promise<OpenFile<StatLike>>, path: string, limits: GitLimits): Promise<Uint8Array> {
+  let handle: OpenFile<StatLike>;
   try {
     handle = await open(path);
   } catch (e) {
     throw openFailed(path, e);
   }
-  let bytes: Uint8Array;
-  try {
-    const size = checkedSize(path, await handle.stat(), limits);
-    bytes = await readUpToAsync(async (...at) => (await handle.read(...at)).bytesRead, size, limits.maxFileBytes + 1);
-  } catch (e) {
-    await handle.close().catch(() => undefined);
-    throw e;
-  }
-  await handle.close();
-  return within(path, bytes, limits);
+  return within(path, await readOpenFile(handle, (s) => checkedSize(path, s, limits), limits.maxFileBytes + 1), limits);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Contract } from "@decay/contract";
+import { readOpenFile } from "@decay/portable";
 import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { ModelHints } from "../agent/protocol.js";
 import { type ExecFault, reasonOf } from "../fault.js";
@@ -91,35 +92,12 @@ class Refused extends Error {}
 const notRegular = () => new Refused("not a regular file (a directory, FIFO, socket or device); the run reads only regular files");
 const tooLarge = (max: number) => new Refused(`larger than ${max} bytes, the most the run reads (maxReadBytes)`);
 
-// At most `limit` bytes of an open file whose fstat size was `size`: into a buffer of `size + 1`
-// first, so a file that grew since fills it and reading goes on, in a larger buffer, up to `limit`.
-async function readAtMost(handle: WorkspaceFileHandle, size: number, limit: number): Promise<Uint8Array> {
-  let buffer = new Uint8Array(Math.min(size + 1, limit));
-  let filled = 0;
-  for (;;) {
-    if (filled === buffer.length) {
-      if (buffer.length >= limit) break;
-      const grown = new Uint8Array(Math.min(buffer.length * 2, limit));
-      grown.set(buffer);
-      buffer = grown;
-    }
-    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return buffer.subarray(0, filled);
-}
-
-// The open file checked by fstat (a regular file of at most `max` bytes) and read, at most `max + 1`
-// bytes, so a file that grew past the bound since is refused too.
-async function readOpened(handle: WorkspaceFileHandle, max: number): Promise<Uint8Array> {
-  const stat = await handle.stat();
+// The size of the open file by its fstat: a regular file of at most `max` bytes, else refused.
+function checkedSize(stat: { isFile(): boolean; readonly size: number | bigint }, max: number): number {
   if (!stat.isFile()) throw notRegular();
   const size = Number(stat.size);
   if (size > max) throw tooLarge(max);
-  const bytes = await readAtMost(handle, size, max + 1);
-  if (bytes.length > max) throw tooLarge(max);
-  return bytes;
+  return size;
 }
 
 // The bytes of a regular file of at most `max` bytes; null when nothing is there. The run's files
@@ -137,15 +115,9 @@ async function boundedRead(fs: Deps["fs"], path: string, max: number): Promise<U
     if (code === "ENXIO" || code === "EISDIR") throw notRegular();
     throw e;
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = await readOpened(handle, max);
-  } catch (e) {
-    // Closed whatever the read did; the read's failure is the answer.
-    await handle.close().catch(() => undefined);
-    throw e;
-  }
-  await handle.close();
+  // At most `max + 1` bytes, so a file that grew past the bound since its fstat is refused too.
+  const bytes = await readOpenFile(handle, (stat) => checkedSize(stat, max), max + 1);
+  if (bytes.length > max) throw tooLarge(max);
   return bytes;
 }
 

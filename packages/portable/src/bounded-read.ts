@@ -1,6 +1,6 @@
 // The bounded read of one open file, written once and driven two ways: by synchronous fs calls
-// (the gate's reader, fs-read.ts; the object store's, git-guard.ts) and by a FileHandle's
-// promises (git-guard.ts on an fs without synchronous calls).
+// (the gate's tree reader and gitTree's object store in @decay/assumptions) and by a FileHandle's
+// promises (gitTree on an fs without synchronous calls, the executor's workspace reads).
 
 /** One read the loop asks for: up to `length` bytes into `buffer` at `offset`, from the same position of the file. */
 interface ReadAsk {
@@ -56,4 +56,29 @@ export async function readUpToAsync(read: (...args: Parameters<ReadAt>) => Promi
     const { buffer, offset, length } = step.value;
     step = steps.next(await read(buffer, offset, length, offset));
   }
+}
+
+/** An open file as the promises of node:fs and memfs give it: `S` is what its `stat` answers. */
+export interface OpenFile<S> {
+  stat(): Promise<S>;
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ readonly bytesRead: number }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The bytes of an open file: `sizeOf` checks its stat (throwing refuses it unread) and gives its
+ * size, then at most `limit` bytes are read (see `reads`). The file is closed whatever happens;
+ * a failed check or read is the answer before a failed close.
+ */
+export async function readOpenFile<S>(file: OpenFile<S>, sizeOf: (stat: S) => number, limit: number): Promise<Uint8Array> {
+  let bytes: Uint8Array;
+  try {
+    const size = sizeOf(await file.stat());
+    bytes = await readUpToAsync(async (...at) => (await file.read(...at)).bytesRead, size, limit);
+  } catch (e) {
+    await file.close().catch(() => undefined);
+    throw e;
+  }
+  await file.close();
+  return bytes;
 }
