@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { decodeText, strictText } from "./text.js";
+import { normaliseBytes, strictText } from "./text.js";
+
+// The normalised text the gate looks for literals in.
+const decodeText = (bytes: Uint8Array, path?: string) => normaliseBytes(bytes, path).map((n) => n.text);
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 // ASCII text with line ends of every kind, and literals as the plan allows them (no CR or LF).

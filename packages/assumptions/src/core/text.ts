@@ -42,11 +42,6 @@ export function normaliseBytes(bytes: Uint8Array, path?: string): Result<Normali
   return ok({ text: done, asRead: done === text });
 }
 
-/** A file's bytes as normalised text (see `normaliseBytes`). */
-export function decodeText(bytes: Uint8Array, path?: string): Result<string, CheckFault> {
-  return normaliseBytes(bytes, path).map((n) => n.text);
-}
-
 // Decoded text with its line ends folded (CRLF first, then any CR left alone, as /\r\n?/ would;
 // a string pattern, not a regular expression), and in NFC (which ASCII is already).
 function normalised(text: string, ascii: boolean): string {
