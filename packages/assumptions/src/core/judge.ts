@@ -85,8 +85,7 @@ export class FileView {
   has(text: string, literal: string): boolean {
     if (this.expected === undefined) return text.includes(literal);
     if (this.held === undefined) {
-      const found = literalsIn(text, this.expected);
-      this.held = new Map(this.expected.map((l, k) => [l, found[k] as boolean]));
+      this.held = answersIn(text, this.expected);
     }
     return this.held.get(literal) ?? text.includes(literal);
   }
@@ -103,12 +102,16 @@ export class FileView {
     this.skeletonText ??= skeleton(text);
     if (this.confusables.size < MANY_LITERALS) return this.skeletonText.includes(wanted);
     if (this.heldSkeletons === undefined) {
-      const wants = [...this.confusables];
-      const found = literalsIn(this.skeletonText, wants);
-      this.heldSkeletons = new Map(wants.map((w, k) => [w, found[k] as boolean]));
+      this.heldSkeletons = answersIn(this.skeletonText, [...this.confusables]);
     }
     return this.heldSkeletons.get(wanted) as boolean;
   }
+}
+
+/** Whether `text` holds each of `literals`, found in one pass (`literalsIn`). */
+function answersIn(text: string, literals: readonly string[]): Map<string, boolean> {
+  const found = literalsIn(text, literals);
+  return new Map(literals.map((l, k) => [l, found[k] as boolean]));
 }
 
 /** From this many literals on one file, one pass over its text (`literalsIn`) answers them all. */
