@@ -372,6 +372,43 @@ describe("rows that name one file share its read", () => {
     expect(reads.length).toBe(41);
   });
 
+  test("rows that reach one file through many links and spellings read it once", async () => {
+    const text = "export const rate = 3;\n".repeat(2000);
+    const links: Record<string, string> = { "pinned.ts": "lib/rate.ts", "again.ts": "pinned.ts" };
+    for (let k = 0; k < 200; k += 1) links[`v${k}`] = "lib";
+    const reads: string[] = [];
+    const t = faultyTree(tree({ "lib/rate.ts": text, "lib/other.ts": "x" }, links), (op, path) => {
+      if (op === "read") reads.push(path);
+      return undefined;
+    });
+    const plan: string[] = [];
+    for (let k = 0; k < 200; k += 1) {
+      plan.push(`contains\tv${k}/rate.ts\trate = 3`, `lacks\tv${k}/rate.ts\trate = ${k + 4}`, `unchanged\tv${k}/rate.ts\t${sha(text)}`);
+    }
+    plan.push(
+      `contains\tpinned.ts\trate`,
+      `unchanged\tagain.ts\t${sha(text)}`,
+      "contains\tlib/rate.ts\tconst",
+      "contains\tv7/other.ts\tx",
+      "lacks\tv9/rate.ts\trate = 3",
+    );
+    const report = (await run(t, plan.join("\n")))._unsafeUnwrap();
+    expect(report).toMatchObject({ checked: 605, held: 604, diverged: 1 });
+    expect(report.rows[604]).toMatchObject({ path: "v9/rate.ts", status: "diverge", detail: "literal present" });
+    expect(reads.sort()).toEqual(["lib/other.ts", "lib/rate.ts"]);
+  });
+
+  test("a file that is not UTF-8, reached by two spellings, is the fault of the first row, named as it spells it", async () => {
+    const t = tree({ "a/ok.txt": "x", "a/bad.txt": new Uint8Array([0x61, 0xc3]) }, { b: "a", "a/worse.txt": "bad.txt" });
+    for (const [plan, line, path] of [
+      [`exists\ta/ok.txt\ncontains\tb/bad.txt\tx\nunchanged\ta/bad.txt\t${"0".repeat(64)}`, 2, "b/bad.txt"],
+      [`unchanged\ta/worse.txt\t${"0".repeat(64)}\nlacks\tb/bad.txt\tx\ncontains\ta/bad.txt\tx`, 1, "a/worse.txt"],
+      [`contains\ta/ok.txt\tx\nlacks\ta/bad.txt\ty\ncontains\tb/worse.txt\tx`, 2, "a/bad.txt"],
+    ] as const) {
+      expect((await run(t, plan))._unsafeUnwrapErr()).toMatchObject({ code: "file-not-utf8", path, line });
+    }
+  });
+
   test("a file that is not UTF-8, named by rows far apart, is the fault of the first of them", async () => {
     const t = tree({ "a/bad.txt": new Uint8Array([0xff]), "a/ok.txt": "x" });
     const plan = `exists\ta/ok.txt\ncontains\ta/ok.txt\tx\nunchanged\ta/bad.txt\t${"0".repeat(64)}\nexists\ta/ok.txt\ncontains\ta/bad.txt\tx`;

@@ -1,7 +1,7 @@
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
-import { type FileView, judgeEntry, judgeFile, viewOf } from "./judge.js";
+import { type FileView, judgeEntry, judgeFound, judgeUnfound, openView } from "./judge.js";
 import { createLocator, foundIn, type Located, type Locator, locateIn, plainDir } from "./locate.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
@@ -30,8 +30,7 @@ interface Group {
 
 /**
  * Rows grouped by the directory they sit in, groups in order of first appearance. Every row of one
- * path goes into the group its first row went to, next to it, so that they share one read of the
- * file. A group takes new paths until it holds GROUP_ROWS rows, and fewer in a small plan
+ * path goes into the group its first row went to, next to it, and is located right after it. A group takes new paths until it holds GROUP_ROWS rows, and fewer in a small plan
  * (rows / 16), so that even a plan of a few rows all in one directory keeps IN_FLIGHT groups
  * waiting on a slow reader at once. A group's first row is its smallest.
  */
@@ -69,31 +68,79 @@ function groupByDirectory(rows: readonly Assumption[]): Group[] {
   return groups;
 }
 
+type Found = Extract<Located, { state: "found" }>;
+
+/** The rows that reach one file, by its path in the tree, in input order, with where each was found. */
+interface FileRows {
+  readonly rows: number[];
+  readonly found: Found[];
+}
+
+// Which file a found row reads: the path its links lead to, so that rows reaching one file by
+// different spellings or links share one read. A dangling link reads nothing; its rows are keyed
+// by their own spelling behind a NUL, which no tree path holds.
+function fileKey(found: Found): string {
+  return found.resolved === undefined ? `\0${found.spelled}` : found.resolved.path;
+}
+
+/** The rows that must read a file, grouped by the file they reach, in the order of their first rows. */
+function byFile(found: readonly (Found | undefined)[]): FileRows[] {
+  const files = new Map<string, FileRows>();
+  for (let i = 0; i < found.length; i += 1) {
+    const at = found[i];
+    if (at === undefined) continue;
+    const key = fileKey(at);
+    const rows = files.get(key);
+    if (rows === undefined) files.set(key, { rows: [i], found: [at] });
+    else {
+      rows.rows.push(i);
+      rows.found.push(at);
+    }
+  }
+  return [...files.values()];
+}
+
 /**
- * Tells `view` what the rows of the group's path at position `k` (from there on) will ask: the
+ * Tells `view` what the rows of one file will ask (those up to row `until` of the plan): the
  * literals of its `contains` and `lacks` rows, and those of its `lacks` rows.
  */
-function expectFrom(view: FileView, group: Group, k: number, rows: readonly Assumption[]): void {
+function expectFrom(view: FileView, file: FileRows, until: number, rows: readonly Assumption[]): void {
   const literals: string[] = [];
   const lacking: string[] = [];
-  for (let j = k; j < group.rows.length && group.paths[j] === group.paths[k]; j += 1) {
-    const a = rows[group.rows[j] as number] as Assumption;
+  for (const i of file.rows) {
+    if (i > until) break;
+    const a = rows[i] as Assumption;
     if (a.kind === "contains" || a.kind === "lacks") literals.push(a.literal);
     if (a.kind === "lacks") lacking.push(a.literal);
   }
   view.expect(literals, lacking);
 }
 
+/** Runs `each` over `items` in order, IN_FLIGHT at a time, passing over those `skip` names. */
+async function inFlight<T>(items: readonly T[], skip: (item: T) => boolean, each: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      if (!skip(item)) await each(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, items.length) }, worker));
+}
+
 type Outcome = { readonly rows: ReportRow[] } | { readonly fault: CheckFault };
 
 /**
- * Judges every row, directory by directory: each directory is resolved once for all its rows, and
- * a row found there as written takes no walk. After a fault, only rows above it in the file are
- * still judged, so the fault reported is the first in input order, as if judged top to bottom.
+ * Judges every row in two passes. First directory by directory: each directory is resolved once
+ * for all its rows, and a row found there as written takes no walk; `exists` and `absent` rows are
+ * judged there. Then file by file: the rows that read one file, whatever spelling or link each took
+ * to it, share one read. After a fault, only rows above it in the file are still judged, so the
+ * fault reported is the first in input order, as if judged top to bottom.
  */
 async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: number): Promise<Outcome> {
-  const groups = groupByDirectory(rows);
   const out: ReportRow[] = new Array(rows.length);
+  // The rows found where a file may be read, by row: judged in the second pass.
+  const found: (Found | undefined)[] = new Array(rows.length);
   let firstFault = rows.length;
   let fault: CheckFault | undefined;
   const record = (i: number, a: Assumption, result: Result<ReportRow, CheckFault>): void => {
@@ -103,10 +150,8 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       fault = { ...result.error, line: a.line };
     }
   };
-  const judgeGroup = async (group: Group): Promise<void> => {
+  const locateGroup = async (group: Group): Promise<void> => {
     const at = await plainDir(loc, group.dir);
-    // The file the rows before named: rows of one path come together and read it once.
-    let view: FileView | undefined;
     for (let k = 0; k < group.rows.length; k += 1) {
       const i = group.rows[k] as number;
       if (i > firstFault) continue;
@@ -116,24 +161,22 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       const located: Result<Located, CheckFault> = quick ? ok(quick) : await locateIn(loc, group.dir, at, path.split("/"));
       if (located.isErr()) record(i, a, err(located.error));
       else if ("directory" in a) record(i, a, ok(judgeEntry(a, located.value)));
-      else {
-        if (located.value.state === "found") {
-          const seen = viewOf(loc, located.value, maxBytes, view);
-          if (seen !== view) expectFrom(seen, group, k, rows);
-          view = seen;
-        }
-        record(i, a, await judgeFile(loc, a, located.value, maxBytes, view));
-      }
+      else if (located.value.state === "found") found[i] = located.value;
+      else record(i, a, ok(judgeUnfound(a, located.value)));
     }
   };
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < groups.length) {
-      const group = groups[next++] as Group;
-      if ((group.rows[0] as number) < firstFault) await judgeGroup(group);
+  await inFlight(groupByDirectory(rows), (group) => (group.rows[0] as number) > firstFault, locateGroup);
+  const readFile = async (file: FileRows): Promise<void> => {
+    const view = openView(loc, file.found[0] as Found, maxBytes);
+    expectFrom(view, file, firstFault, rows);
+    for (let k = 0; k < file.rows.length; k += 1) {
+      const i = file.rows[k] as number;
+      if (i > firstFault) break;
+      const a = rows[i] as Exclude<Assumption, { kind: "exists" | "absent" }>;
+      record(i, a, await judgeFound(a, file.found[k] as Found, view));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, groups.length) }, worker));
+  await inFlight(byFile(found), (file) => (file.rows[0] as number) > firstFault, readFile);
   if (fault) return { fault };
   // With no fault, every row was judged: a gap is a bug, never a row silently counted as held.
   for (let i = 0; i < rows.length; i += 1) if (out[i] === undefined) throw new Error(`row ${i + 1} of the plan was left unjudged`);

@@ -37,8 +37,8 @@ export function judgeEntry(a: Extract<Assumption, { kind: "exists" | "absent" }>
 
 /**
  * One file as the rows naming it see it: read once, its normalised text and digest worked out at
- * most once, however many rows ask. `check.ts` keeps one for a run of consecutive rows that name
- * the same path.
+ * most once, however many rows ask: `check.ts` opens one per file the plan's rows reach, by
+ * whatever spellings and links they reach it.
  */
 export class FileView {
   private normal: Result<NormalisedText, CheckFault> | undefined;
@@ -117,9 +117,11 @@ function answersIn(text: string, literals: readonly string[]): Map<string, boole
 /** From this many literals on one file, one pass over its text (`literalsIn`) answers them all. */
 const MANY_LITERALS = 8;
 
-/** A view of the file a found row names: `reuse` when it views that same path, else a new read. */
-export function viewOf(loc: Locator, located: Found, maxBytes: number, reuse: FileView | undefined): FileView {
-  if (reuse !== undefined && reuse.spelled === located.spelled) return reuse;
+/**
+ * A view of the file `located` leads to, read once for every row that reaches it. Its `spelled`
+ * (the first such row's) names the file in a fault about its bytes.
+ */
+export function openView(loc: Locator, located: Found, maxBytes: number): FileView {
   return new FileView(located.spelled, readFound(loc.listings, located, maxBytes), loc.listings.tree.sha256Hex);
 }
 
@@ -149,16 +151,19 @@ function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean,
 
 type Judged = Result<ReportRow, CheckFault>;
 
+/** Judges a `contains`, `lacks` or `unchanged` row whose path leads to no file: another spelling, or nothing. */
+export function judgeUnfound(a: FileKind, located: Exclude<Located, Found>): ReportRow {
+  if (located.state === "variant") return row(a, "diverge", variantDetail(located), located);
+  return row(a, "diverge", "not in the tree: a missing file never satisfies a belief about its text");
+}
+
 /**
- * Judges a `contains`, `lacks` or `unchanged` row by where its path leads, reading the file there,
- * or taking it from `view` (see `viewOf`) when the caller has one of that file.
+ * Judges a `contains`, `lacks` or `unchanged` row found at `located`, from `view`: the file it
+ * leads to (see `openView`), which other rows reaching that file share.
  */
-export async function judgeFile(loc: Locator, a: FileKind, located: Located, maxBytes: number, view?: FileView): Promise<Judged> {
-  if (located.state === "variant") return ok(row(a, "diverge", variantDetail(located), located));
-  if (located.state === "missing") return ok(row(a, "diverge", "not in the tree: a missing file never satisfies a belief about its text"));
-  const using = viewOf(loc, located, maxBytes, view);
-  const read = await using.read;
+export async function judgeFound(a: FileKind, located: Found, view: FileView): Promise<Judged> {
+  const read = await view.read;
   if (read.isErr()) return err(read.error);
   if (read.value === undefined) return ok(row(a, "diverge", "a dangling symbolic link", located));
-  return judgeText(a, read.value, located, using);
+  return judgeText(a, read.value, located, view);
 }
