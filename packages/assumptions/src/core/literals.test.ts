@@ -36,6 +36,65 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
     );
   });
 
+  test("with a trie too small for them all, the longest literals are looked for one by one, with the same answers", () => {
+    const small = fc.string({ unit: fc.constantFrom("a", "b", "ab", "\u00e9"), maxLength: 60 });
+    fc.assert(
+      fc.property(
+        small,
+        fc.array(
+          small.map((s) => s.slice(0, 9)),
+          { maxLength: 14 },
+        ),
+        fc.nat({ max: 40 }),
+        (text, literals, budget) => {
+          expect(literalsIn(text, literals, budget)).toEqual(literals.map((l) => text.includes(l)));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("long literals, found by their first 32 units and compared whole, answer as includes; also when the comparisons run out", () => {
+    const ab = fc.string({ unit: fc.constantFrom("a", "b"), minLength: 33, maxLength: 70 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: fc.constantFrom("a", "b"), maxLength: 400 }),
+          fc.nat({ max: 400 }).map((n) => "a".repeat(n)),
+        ),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 33, max: 70 })), { maxLength: 10 }),
+        fc.array(
+          fc.oneof(
+            ab,
+            ab.map((s) => `${"a".repeat(40)}${s}`),
+          ),
+          { maxLength: 10 },
+        ),
+        fc.constantFrom(0, 40, 100, 200, 1 << 20),
+        (text, cuts, others, budget) => {
+          const pieces = cuts.map(([at, length]) => text.slice(at % (text.length + 1), (at % (text.length + 1)) + length));
+          const literals = [...pieces, ...others, "ab"];
+          expect(literalsIn(text, literals, budget)).toEqual(literals.map((l) => text.includes(l)));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("when a text full of a long literal's first units uses up the comparisons, a literal further on is still found", () => {
+    const text = `${"a".repeat(3000)}b${"xyz".repeat(20)}`;
+    const absent = Array.from({ length: 50 }, (_, k) => `${"a".repeat(300)}c${k}`);
+    const present = `${"a".repeat(300)}b${"xyz".repeat(5)}`;
+    expect(literalsIn(text, [...absent, present])).toEqual([...absent.map(() => false), true]);
+  });
+
+  test("literals that are suffixes of each other (a, aa, aaa, ...) are each reported once, not once per place they end", () => {
+    const literals = Array.from({ length: 3000 }, (_, k) => "a".repeat(k + 1));
+    const found = literalsIn("a".repeat(2000), [...literals, "b"]);
+    expect(found.slice(0, 2000).every(Boolean)).toBe(true);
+    expect(found.slice(2000).some(Boolean)).toBe(false);
+  });
+
   test("a literal inside another, duplicates and the empty literal", () => {
     expect(literalsIn("ushers", ["he", "she", "his", "hers", "she", ""])).toEqual([true, true, false, true, true, true]);
     expect(literalsIn("", ["", "a"])).toEqual([true, false]);

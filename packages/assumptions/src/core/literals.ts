@@ -1,79 +1,243 @@
 // Which of many literals a text holds, in one pass over the text (Aho-Corasick over UTF-16 code
 // units): the same answers as `text.includes(literal)` for each, in time linear in the text and
-// the literals together rather than in their product.
+// the literals together rather than in their product. The trie lives in typed arrays (about 40
+// bytes per code unit it holds) and holds at most `TRIE_UNITS` code units. Short literals go in
+// whole, shortest first. A long one goes in by its first `WINDOW` code units, and where those
+// occur in the text the whole literal is compared there: a trie of long literals would be large,
+// and every step of the pass through it would miss the processor's caches. What does not fit,
+// or what a text full of such first units would make too many comparisons for, is looked for
+// with `includes`.
 
-interface Node {
-  readonly next: Map<number, Node>;
-  fail: Node | undefined;
-  /** Indexes of the literals that end here, or at a node its failure chain reaches. */
-  ends: number[];
+/** Code units one trie holds. */
+export const TRIE_UNITS = 1 << 20;
+
+/** The longest literal a trie holds whole. */
+const TRIE_LITERAL = 256;
+
+/** How much of a longer literal goes into its trie. */
+const WINDOW = 32;
+
+/**
+ * The trie's edges below the root: (node, code unit) to child, in an open-addressing table
+ * (linear probing, at most half full) whose slots hold node, unit and child side by side, so a
+ * probe reads one cache line. 0 stands for no child: the root is no one's.
+ */
+class Edges {
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+
+  constructor(most: number) {
+    let count = 16;
+    while (count < most * 2) count *= 2;
+    this.slots = new Int32Array(count * 3).fill(-1);
+    this.mask = count - 1;
+  }
+
+  private home(node: number, unit: number): number {
+    let h = Math.imul(node, 0x9e3779b1) ^ unit;
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x85ebca6b);
+    return (h ^ (h >>> 13)) & this.mask;
+  }
+
+  get(node: number, unit: number): number {
+    const slots = this.slots;
+    for (let at = this.home(node, unit); ; at = (at + 1) & this.mask) {
+      const from = slots[at * 3] as number;
+      if (from === -1) return 0;
+      if (from === node && slots[at * 3 + 1] === unit) return slots[at * 3 + 2] as number;
+    }
+  }
+
+  set(node: number, unit: number, child: number): void {
+    let at = this.home(node, unit);
+    while ((this.slots[at * 3] as number) !== -1) at = (at + 1) & this.mask;
+    this.slots[at * 3] = node;
+    this.slots[at * 3 + 1] = unit;
+    this.slots[at * 3 + 2] = child;
+  }
 }
 
-const node = (): Node => ({ next: new Map(), fail: undefined, ends: [] });
+interface Trie {
+  /** Nodes, the root being 0. */
+  readonly size: number;
+  /** The root's children by code unit below its length (0: none). */
+  readonly rootNext: Int32Array;
+  readonly edges: Edges;
+  /** The longest proper suffix of a node's string that is in the trie. */
+  readonly fail: Int32Array;
+  /** The nearest node on the failure chain (the node excluded) where a literal ends; -1 none. */
+  readonly out: Int32Array;
+  /** A literal that ends at the node (-1 none); the others through `nextSame`. */
+  readonly first: Int32Array;
+  readonly nextSame: Int32Array;
+}
 
-function trie(literals: readonly string[]): Node {
-  const root = node();
-  literals.forEach((literal, index) => {
-    let at = root;
+// The child of `at` by `unit`; 0 when there is none.
+function child(trie: Pick<Trie, "rootNext" | "edges">, at: number, unit: number): number {
+  if (at !== 0) return trie.edges.get(at, unit);
+  return unit < trie.rootNext.length ? (trie.rootNext[unit] as number) : 0;
+}
+
+function build(literals: readonly string[], chosen: readonly number[], units: number): Trie {
+  let span = 0;
+  for (const index of chosen) span = Math.max(span, (literals[index] as string).charCodeAt(0) + 1);
+  const rootNext = new Int32Array(span);
+  const edges = new Edges(units);
+  const parent = new Int32Array(units + 1);
+  const unitOf = new Uint16Array(units + 1);
+  const depth = new Int32Array(units + 1);
+  const first = new Int32Array(units + 1).fill(-1);
+  const nextSame = new Int32Array(literals.length).fill(-1);
+  let size = 1;
+  for (const index of chosen) {
+    const literal = literals[index] as string;
+    let at = 0;
     for (let i = 0; i < literal.length; i += 1) {
       const unit = literal.charCodeAt(i);
-      let to = at.next.get(unit);
-      if (to === undefined) {
-        to = node();
-        at.next.set(unit, to);
+      let to = child({ rootNext, edges }, at, unit);
+      if (to === 0) {
+        to = size;
+        size += 1;
+        if (at === 0) rootNext[unit] = to;
+        else edges.set(at, unit, to);
+        parent[to] = at;
+        unitOf[to] = unit;
+        depth[to] = i + 1;
       }
       at = to;
     }
-    at.ends.push(index);
-  });
-  return root;
+    nextSame[index] = first[at] as number;
+    first[at] = index;
+  }
+  // Failure and output links in order of depth: each node's rest on shallower nodes'.
+  const fail = new Int32Array(size);
+  const out = new Int32Array(size).fill(-1);
+  const trie: Trie = { size, rootNext, edges, fail, out, first, nextSame };
+  for (const node of inDepthOrder(depth, size)) {
+    const up = parent[node] as number;
+    const unit = unitOf[node] as number;
+    let link = 0;
+    for (let f = up === 0 ? -1 : (fail[up] as number); f !== -1; f = f === 0 ? -1 : (fail[f] as number)) {
+      link = child(trie, f, unit);
+      if (link !== 0) break;
+    }
+    fail[node] = link;
+    out[node] = (first[link] as number) !== -1 ? link : (out[link] as number);
+  }
+  return trie;
 }
 
-// Failure links, breadth first: each node's points at the longest proper suffix of its string that
-// is in the trie; its `ends` take in that node's, so a match is seen where it ends.
-function link(root: Node): void {
-  const queue: Node[] = [];
-  for (const child of root.next.values()) {
-    child.fail = root;
-    queue.push(child);
+// The nodes other than the root by depth, shallowest first (a counting sort).
+function inDepthOrder(depth: Int32Array, size: number): Int32Array {
+  let deepest = 0;
+  for (let node = 1; node < size; node += 1) deepest = Math.max(deepest, depth[node] as number);
+  const start = new Int32Array(deepest + 2);
+  for (let node = 1; node < size; node += 1) {
+    const d = (depth[node] as number) + 1;
+    start[d] = (start[d] as number) + 1;
   }
-  for (let k = 0; k < queue.length; k += 1) {
-    const at = queue[k] as Node;
-    for (const [unit, child] of at.next) {
-      let f = at.fail;
-      while (f !== undefined && !f.next.has(unit)) f = f.fail;
-      const to = f === undefined ? root : (f.next.get(unit) as Node);
-      child.fail = to === child ? root : to;
-      if (child.fail.ends.length > 0) child.ends = [...child.ends, ...child.fail.ends];
-      queue.push(child);
-    }
+  for (let d = 1; d < start.length; d += 1) start[d] = (start[d] as number) + (start[d - 1] as number);
+  const order = new Int32Array(size - 1);
+  for (let node = 1; node < size; node += 1) {
+    const d = depth[node] as number;
+    const at = start[d] as number;
+    order[at] = node;
+    start[d] = at + 1;
   }
+  return order;
 }
 
 /**
- * For each literal, whether `text` holds it (an empty literal is held by any text), found in one
- * pass over the text.
+ * For each literal, whether `text` holds it (an empty literal is held by any text). `trieUnits`
+ * bounds each trie (tests make it small to reach every path).
  */
-export function literalsIn(text: string, literals: readonly string[]): boolean[] {
-  const found = literals.map((literal) => literal.length === 0);
-  const root = trie(literals);
-  link(root);
-  let left = literals.length - found.filter(Boolean).length;
-  let at = root;
+export function literalsIn(text: string, literals: readonly string[], trieUnits: number = TRIE_UNITS): boolean[] {
+  const found = new Array<boolean>(literals.length).fill(false);
+  const order = literals.map((_, i) => i).sort((a, b) => (literals[a] as string).length - (literals[b] as string).length);
+  const short: number[] = [];
+  const long: number[] = [];
+  let shortUnits = 0;
+  let longUnits = 0;
+  for (const index of order) {
+    const literal = literals[index] as string;
+    if (literal.length === 0) found[index] = true;
+    else if (literal.length <= TRIE_LITERAL && shortUnits + literal.length <= trieUnits) {
+      short.push(index);
+      shortUnits += literal.length;
+    } else if (literal.length > WINDOW && longUnits + WINDOW <= trieUnits) {
+      long.push(index);
+      longUnits += WINDOW;
+    } else found[index] = text.includes(literal);
+  }
+  if (short.length > 0) scan(text, build(literals, short, shortUnits), short.length, found);
+  if (long.length > 0) {
+    const windows: string[] = [];
+    for (const index of long) windows[index] = (literals[index] as string).slice(0, WINDOW);
+    scanWindows(text, literals, build(windows, long, longUnits), long, found);
+  }
+  return found;
+}
+
+// One pass over the text. Each node where literals end is reported once: its output chain is
+// walked only up to a node already reported, whose own chain was walked then, so the work is
+// linear in the text and the trie however many literals end at one place.
+function scan(text: string, trie: Trie, count: number, found: boolean[]): void {
+  const { out, first, nextSame } = trie;
+  const reported = new Uint8Array(trie.size);
+  let left = count;
+  let at = 0;
   for (let i = 0; i < text.length && left > 0; i += 1) {
-    const unit = text.charCodeAt(i);
-    let to = at.next.get(unit);
-    while (to === undefined && at !== root) {
-      at = at.fail as Node;
-      to = at.next.get(unit);
-    }
-    at = to ?? root;
-    for (const index of at.ends) {
-      if (!found[index]) {
+    at = step(trie, at, text.charCodeAt(i));
+    for (let node = (first[at] as number) !== -1 ? at : (out[at] as number); node !== -1 && reported[node] === 0; node = out[node] as number) {
+      reported[node] = 1;
+      for (let index = first[node] as number; index !== -1; index = nextSame[index] as number) {
         found[index] = true;
         left -= 1;
       }
     }
   }
-  return found;
+}
+
+// The node after `at` reads `unit`: down an edge, or along failure links until one leads on.
+function step(trie: Trie, from: number, unit: number): number {
+  let at = from;
+  let to = child(trie, at, unit);
+  while (to === 0 && at !== 0) {
+    at = trie.fail[at] as number;
+    to = child(trie, at, unit);
+  }
+  return to;
+}
+
+// One pass over the text with a trie of the long literals' first WINDOW code units. Every window
+// has that one length, so a window ends only at a node of that depth, never on a failure chain.
+// Where one ends, each literal it starts and not yet found is compared there whole, and taken
+// off the node's list once found. The comparisons may cost up to four times the text and each
+// literal once; past that, what is left is looked for with `includes`.
+function scanWindows(text: string, literals: readonly string[], trie: Trie, long: readonly number[], found: boolean[]): void {
+  const { first, nextSame } = trie;
+  let budget = 4 * text.length;
+  for (const index of long) budget += (literals[index] as string).length;
+  let left = long.length;
+  let at = 0;
+  let i = 0;
+  for (; i < text.length && left > 0 && budget >= 0; i += 1) {
+    at = step(trie, at, text.charCodeAt(i));
+    let before = -1;
+    for (let index = first[at] as number; index !== -1; ) {
+      const next = nextSame[index] as number;
+      const literal = literals[index] as string;
+      budget -= literal.length;
+      if (text.startsWith(literal, i + 1 - WINDOW)) {
+        found[index] = true;
+        left -= 1;
+        if (before === -1) first[at] = next;
+        else nextSame[before] = next;
+      } else before = index;
+      index = next;
+    }
+  }
+  // Stopped short of the end by the budget: the pass could not tell for what it had not found.
+  if (left > 0 && i < text.length) for (const index of long) if (!found[index]) found[index] = text.includes(literals[index] as string);
 }
