@@ -95,62 +95,50 @@ export function plainDir(loc: Locator, planDir: string): Plain | undefined | Pro
   return known !== undefined ? (known ?? undefined) : resolvePlain(loc, planDir);
 }
 
-/** Levels `knownAbove` climbs from below before it looks from the top. */
-const CLIMB = 8;
-
 /**
- * The deepest ancestor-or-self of `planDir` that `plain` holds (the root, unknown, when none is),
- * and the levels below it, deepest first. A new directory most often sits in a known one, so this
- * climbs from below; past CLIMB levels it looks from the top instead, where what is known ends
- * (most often at a missing parent) within a few levels. A path thousands of levels deep thus
- * costs lookups of a few levels, each hashing its prefix, and not of every level.
+ * The deepest ancestor-or-self of `planDir` that `plain` holds (`level` -1: the root, which may
+ * not be held yet), and where each level of `planDir` ends. What `plain` holds of one path runs
+ * from the top down without a gap (a level is resolved only once its parent is, and nothing below
+ * a level that is not plain), so after a look at the parent, where most new directories sit, the
+ * deepest level held is found by bisection: a path thousands of levels deep costs a dozen
+ * lookups, not one per level.
  */
-function knownAbove(plain: Locator["plain"], planDir: string): { readonly at: string; readonly todo: readonly string[] } {
-  const todo: string[] = [];
-  let at = planDir;
-  for (; !plain.has(at); at = parentOf(at)) {
-    todo.push(at);
-    if (at === "") return { at, todo };
-    if (todo.length > CLIMB) return fromTop(plain, planDir);
+function knownAbove(plain: Locator["plain"], planDir: string): { readonly at: string; readonly level: number; readonly ends: readonly number[] } {
+  const ends: number[] = [];
+  if (planDir !== "") {
+    for (let i = planDir.indexOf("/"); i !== -1; i = planDir.indexOf("/", i + 1)) ends.push(i);
+    ends.push(planDir.length);
   }
-  return { at, todo };
-}
-
-function fromTop(plain: Locator["plain"], planDir: string): { readonly at: string; readonly todo: readonly string[] } {
-  if (!plain.has("")) {
-    const todo: string[] = [];
-    for (let p = planDir; ; p = parentOf(p)) {
-      todo.push(p);
-      if (p === "") return { at: "", todo };
-    }
+  const prefix = (level: number): string => (level === -1 ? "" : planDir.slice(0, ends[level]));
+  const held = (level: number): boolean => (level === -1 ? true : plain.has(prefix(level)));
+  let lo = -1;
+  let hi = ends.length;
+  if (ends.length > 0 && held(ends.length - 1)) lo = ends.length - 1;
+  else if (ends.length > 1 && held(ends.length - 2)) lo = ends.length - 2;
+  else if (ends.length > 0) hi = ends.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (held(mid)) lo = mid;
+    else hi = mid;
   }
-  let at = "";
-  for (let from = 0; plain.get(at) !== null; ) {
-    const slash = planDir.indexOf("/", from);
-    const path = slash === -1 ? planDir : planDir.slice(0, slash);
-    if (!plain.has(path)) break;
-    at = path;
-    if (slash === -1) break;
-    from = slash + 1;
-  }
-  // Below a level that is not plain nothing is asked: no levels to do.
-  const todo: string[] = [];
-  if (plain.get(at) !== null) for (let p = planDir; p !== at; p = parentOf(p)) todo.push(p);
-  return { at, todo };
+  return { at: prefix(lo), level: lo, ends };
 }
 
 async function resolvePlain(loc: Locator, planDir: string): Promise<Plain | undefined> {
   const { listings, plain } = loc;
-  const { at, todo } = knownAbove(plain, planDir);
-  let here = plain.get(at) ?? null;
+  const { at, level, ends } = knownAbove(plain, planDir);
+  let here = plain.get(at);
+  if (here === undefined) {
+    // Only the root can be unknown here: listed on first use.
+    here = await listedPlain(listings, "", "", 0);
+    plain.set("", here);
+  }
   // Below a directory that is not plain nothing is: only the first such level is remembered (the
   // levels under it are most often one row's missing parents, never asked about again).
-  if (at !== "" && here === null) return undefined;
-  for (let k = todo.length - 1; k >= 0; k -= 1) {
-    const path = todo[k] as string;
-    here = path === "" ? await listedPlain(listings, "", "", 0) : here && (await childDir(listings, here, path.slice(path.lastIndexOf("/") + 1)));
+  for (let k = level + 1; k < ends.length && here !== null; k += 1) {
+    const path = planDir.slice(0, ends[k]);
+    here = await childDir(listings, here, path.slice(k === 0 ? 0 : (ends[k - 1] as number) + 1));
     plain.set(path, here);
-    if (here === null) break;
   }
   return here ?? undefined;
 }
