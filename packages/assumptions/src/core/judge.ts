@@ -68,7 +68,7 @@ export class FileView {
   }
 
   digestOf(bytes: Uint8Array): Result<string, CheckFault> {
-    this.digest ??= this.normalOf(bytes).map((n) => digestNormalised(bytes, n, this.hash));
+    this.digest ??= this.normalOf(bytes).map((n) => digestNormalised(n, this.hash));
     return this.digest;
   }
 

@@ -24,47 +24,59 @@ export function strictText(bytes: Uint8Array): string | undefined {
   return decodeStrict(bytes);
 }
 
-/** A file's normalised text, and whether normalising left its decoded text as it was. */
+/** A file's normalised text, and its UTF-8 bytes when they are known without encoding it again. */
 export interface NormalisedText {
   readonly text: string;
-  /** True when the text is the file's bytes (less a BOM) as they are: nothing was folded. */
-  readonly asRead: boolean;
+  /** The UTF-8 of `text` (the bytes read, less a BOM, line ends folded), unless NFC changed it. */
+  readonly utf8: Uint8Array | undefined;
 }
 
 /**
  * A file's bytes as normalised text: strict UTF-8 (else a fault), one BOM stripped, CRLF and
- * lone CR folded to LF, NFC; and whether that changed anything.
+ * lone CR folded to LF, NFC. Line ends are folded in the bytes, before decoding: CR and LF are
+ * single bytes that no multi-byte sequence holds, so the decoder accepts or refuses the same
+ * files, and a file of millions of line ends makes no string pieces to collect.
  */
 export function normaliseBytes(bytes: Uint8Array, path?: string): Result<NormalisedText, CheckFault> {
-  const text = decodeStrict(bytes);
+  const cr = bytes.indexOf(CR);
+  const folded = cr === -1 ? bytes : foldLineEnds(bytes, cr);
+  const text = decodeStrict(folded);
   if (text === undefined) return notUtf8(path);
-  const done = normalised(text, text.length === bytes.length);
-  return ok({ text: done, asRead: done === text });
+  // Decoded UTF-8 is as long as its bytes exactly when every byte is ASCII, which is NFC.
+  const done = text.length === folded.length ? text : nfc(text);
+  return ok({ text: done, utf8: done === text ? (hasBom(folded) ? folded.subarray(3) : folded) : undefined });
 }
 
-// Decoded text with its line ends folded (CRLF first, then any CR left alone, as /\r\n?/ would;
-// a string pattern, not a regular expression), and in NFC (which ASCII is already).
-function normalised(text: string, ascii: boolean): string {
-  let folded = text;
-  if (text.indexOf("\r") !== -1) {
-    folded = text.replaceAll("\r\n", "\n");
-    if (folded.indexOf("\r") !== -1) folded = folded.replaceAll("\r", "\n");
+const CR = 0x0d;
+const LF = 0x0a;
+
+// The bytes with CRLF and then any CR left alone made LF (as /\r\n?/g would), from the first CR.
+function foldLineEnds(bytes: Uint8Array, first: number): Uint8Array {
+  const out = new Uint8Array(bytes.length);
+  out.set(bytes.subarray(0, first));
+  let n = first;
+  for (let i = first; i < bytes.length; i += 1) {
+    const byte = bytes[i] as number;
+    if (byte !== CR) out[n++] = byte;
+    else {
+      out[n++] = LF;
+      if (bytes[i + 1] === LF) i += 1;
+    }
   }
-  return ascii ? folded : nfc(folded);
+  return out.subarray(0, n);
 }
 
 /**
- * SHA-256 (lowercase hex) of the normalised text `normal` of `bytes`, encoded as UTF-8. UTF-8
- * the strict decoder takes encodes back to the same bytes (less the BOM it drops), so text that
- * normalising left alone is hashed from the bytes.
+ * SHA-256 (lowercase hex) of normalised text, encoded as UTF-8: from the bytes it was decoded
+ * from when normalising left them as they were.
  */
-export function digestNormalised(bytes: Uint8Array, normal: NormalisedText, hash: (bytes: Uint8Array) => string = sha256Hex): string {
-  return hash(normal.asRead ? (hasBom(bytes) ? bytes.subarray(3) : bytes) : UTF8.encode(normal.text));
+export function digestNormalised(normal: NormalisedText, hash: (bytes: Uint8Array) => string = sha256Hex): string {
+  return hash(normal.utf8 ?? UTF8.encode(normal.text));
 }
 
 /** SHA-256 (lowercase hex) of a file's normalised text (see `normaliseBytes`), encoded as UTF-8. */
 export function digestText(bytes: Uint8Array, path?: string, hash: (bytes: Uint8Array) => string = sha256Hex): Result<string, CheckFault> {
-  return normaliseBytes(bytes, path).map((normal) => digestNormalised(bytes, normal, hash));
+  return normaliseBytes(bytes, path).map((normal) => digestNormalised(normal, hash));
 }
 
 function notUtf8(path: string | undefined): Result<never, CheckFault> {
