@@ -144,6 +144,26 @@ describe("skeletonIncludes", () => {
   });
 });
 
+describe("skeletonIncludes with a long literal on text dense with its script", () => {
+  // Cyrillic words, an ASCII space between: windows as wide as the literal overlap from word to
+  // word, and the search turns to blocks once they cost twice the text.
+  const words = Array.from({ length: 6000 }, (_, k) => "вдёжзийклмнптфцчшщыьэюя".slice(k % 17, (k % 17) + 2 + (k % 5))).join(" ");
+  const long = Array.from({ length: 3000 }, (_, k) => "вдёжзийклмнптфцчшщ"[(k * 7) % 18]).join("");
+  test("a long literal near the end, spelled in look-alike Latin, and one nowhere", () => {
+    const planted = `${words} ${long.slice(0, 2000)}\n${words.slice(0, 500)}`;
+    for (const [text, lit] of [
+      [planted, long.slice(0, 2000)],
+      [planted, long],
+      [words, long],
+      [`${words}${long.replaceAll("а", "a")}`, long],
+    ] as const) {
+      const wanted = skeleton(lit);
+      expect(skeletonIncludes(text, wanted)).toBe(reference.skeleton(text).includes(wanted));
+    }
+    expect(skeletonIncludes(planted, skeleton(long.slice(0, 2000)))).toBe(true);
+  });
+});
+
 describe("the skeleton's anchors", () => {
   test("below U+00C0 are the units without a prototype, or whose prototype is starters that are their own NFD", () => {
     const prototypeOf = new Map(confusableGroups().flatMap(([prototype, sources]) => [...sources].map((source) => [source, prototype] as const)));

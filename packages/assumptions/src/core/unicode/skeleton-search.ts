@@ -42,8 +42,9 @@ const BLOCK = 16 * 1024;
  * skeleton of the whole text. An anchor is its own skeleton or its prototype's, and text splits
  * around it; so when the literal's skeleton holds a code unit no anchor can put in, an occurrence
  * must meet the skeleton of a run of other units, and lies within that run with as many anchors
- * as the literal is long on either side: only those windows are looked at. Otherwise the text is
- * looked at block by block, each block ending at a line feed.
+ * as the literal is long on either side: only those windows are looked at. Otherwise, or once
+ * the windows have cost twice the text, the text is looked at block by block, each block ending
+ * at a line feed.
  */
 export function skeletonIncludes(text: string, literalSkeleton: string): boolean {
   if (literalSkeleton === "") return true;
@@ -52,7 +53,13 @@ export function skeletonIncludes(text: string, literalSkeleton: string): boolean
   for (let i = 0; i < literalSkeleton.length && !foreign; i += 1) foreign = anchorOutput[literalSkeleton.charCodeAt(i)] === 0;
   if (!foreign) return inBlocks(text, literalSkeleton);
   const reach = literalSkeleton.length;
-  const found = (from: number, to: number) => skeleton(text.slice(from, to)).includes(literalSkeleton);
+  // Windows overlap where runs lie closer than a window is wide (a long literal on text dense
+  // with other scripts): past twice the text in windows, the blocks take over, once each.
+  let spent = 0;
+  const found = (from: number, to: number) => {
+    spent += to - from;
+    return skeleton(text.slice(from, to)).includes(literalSkeleton);
+  };
   // The window being gathered: from `start` to `reach` anchors after `lastEnd`. Between two runs
   // there are only anchors, so a run this close to the last one has an overlapping window.
   let start = -1;
@@ -65,6 +72,7 @@ export function skeletonIncludes(text: string, literalSkeleton: string): boolean
       continue;
     }
     if (start !== -1 && found(start, anchorsAfter(text, lastEnd, reach, anchors))) return true;
+    if (spent > 2 * text.length) return inBlocks(text, literalSkeleton);
     start = anchorsBefore(text, run.index, reach, anchors);
     lastEnd = runEnd;
   }
