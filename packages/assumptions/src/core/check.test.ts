@@ -398,6 +398,45 @@ describe("rows that name one file share its read", () => {
     expect(reads.sort()).toEqual(["lib/other.ts", "lib/rate.ts"]);
   });
 
+  test("files over 4 MiB are read whole one at a time, after a first read that stops at 4 MiB", async () => {
+    const big = (k: number) => `${"x".repeat(5 << 20)} big${k}\n`;
+    const files: Record<string, string> = { "small.txt": "tiny" };
+    for (let k = 0; k < 6; k += 1) files[`b${k}.txt`] = big(k);
+    const t = tree(files);
+    const later = <T>(answer: T): Promise<T> => new Promise((done) => setImmediate(() => done(answer)));
+    const asked: number[] = [];
+    let whole = 0;
+    let most = 0;
+    const waiting: TreeReader = {
+      ...t,
+      read: (path, max) => {
+        asked.push(max);
+        const full = max > 4 << 20;
+        if (full) most = Math.max(most, (whole += 1));
+        return new ResultAsync(
+          Promise.resolve(t.read(path, max))
+            .then(later)
+            .finally(() => {
+              if (full) whole -= 1;
+            }),
+        );
+      },
+    };
+    const plan = [
+      ...Object.keys(files)
+        .filter((p) => p !== "small.txt")
+        .flatMap((p, k) => [`contains\t${p}\tbig${k}`, `unchanged\t${p}\t${sha(big(k))}`]),
+      "lacks\tsmall.txt\tbig",
+    ];
+    const report = (await run(waiting, plan.join("\n")))._unsafeUnwrap();
+    expect(report).toMatchObject({ verdict: "holds", checked: 13 });
+    expect(most).toBe(1);
+    expect(asked.filter((m) => m === 4 << 20)).toHaveLength(7);
+    expect(asked.filter((m) => m > 4 << 20)).toHaveLength(6);
+    const limited = await checkTree({ tree: waiting, assumptions: parseAssumptions("contains\tb1.txt\tbig1")._unsafeUnwrap(), maxBytes: 5 << 20 });
+    expect(limited._unsafeUnwrapErr()).toMatchObject({ code: "tree-too-large", line: 1, message: expect.stringContaining(String(5 << 20)) });
+  });
+
   test("a file that is not UTF-8, reached by two spellings, is the fault of the first row, named as it spells it", async () => {
     const t = tree({ "a/ok.txt": "x", "a/bad.txt": new Uint8Array([0x61, 0xc3]) }, { b: "a", "a/worse.txt": "bad.txt" });
     for (const [plan, line, path] of [

@@ -18,6 +18,12 @@ export interface CheckOptions {
 
 /** Groups judged at once: enough to overlap an adapter's waits, few enough to bound memory. */
 const IN_FLIGHT = 16;
+/**
+ * Files are first read with at most this many bytes; one larger waits its turn and is read whole
+ * then, one such file at a time, so that IN_FLIGHT files near the size limit are never in memory
+ * at once (each with its text, which can be twice its bytes).
+ */
+const SMALL_READ = 4 * 1024 * 1024;
 /** Rows of one directory judged one after another before the next group takes a turn. */
 const GROUP_ROWS = 64;
 
@@ -116,6 +122,10 @@ function expectFrom(view: FileView, file: FileRows, until: number, rows: readonl
   view.expect(literals, lacking);
 }
 
+function tooLarge(read: Result<unknown, CheckFault>): boolean {
+  return read.isErr() && read.error.code === "tree-too-large";
+}
+
 /** Runs `each` over `items` in order, IN_FLIGHT at a time, passing over those `skip` names. */
 async function inFlight<T>(items: readonly T[], skip: (item: T) => boolean, each: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -166,14 +176,28 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
     }
   };
   await inFlight(groupByDirectory(rows), (group) => (group.rows[0] as number) > firstFault, locateGroup);
+  // The large files' queue: each waits for the one before it to be judged.
+  let largeTurn: Promise<void> = Promise.resolve();
   const readFile = async (file: FileRows): Promise<void> => {
-    const view = openView(loc, file.found[0] as Found, maxBytes);
-    expectFrom(view, file, firstFault, rows);
-    for (let k = 0; k < file.rows.length; k += 1) {
-      const i = file.rows[k] as number;
-      if (i > firstFault) break;
-      const a = rows[i] as Exclude<Assumption, { kind: "exists" | "absent" }>;
-      record(i, a, await judgeFound(a, file.found[k] as Found, view));
+    const at = file.found[0] as Found;
+    let view = openView(loc, at, Math.min(maxBytes, SMALL_READ));
+    let done = (): void => {};
+    if (maxBytes > SMALL_READ && tooLarge(await view.read)) {
+      const before = largeTurn;
+      largeTurn = new Promise((go) => (done = go));
+      await before;
+      view = openView(loc, at, maxBytes);
+    }
+    try {
+      expectFrom(view, file, firstFault, rows);
+      for (let k = 0; k < file.rows.length; k += 1) {
+        const i = file.rows[k] as number;
+        if (i > firstFault) break;
+        const a = rows[i] as Exclude<Assumption, { kind: "exists" | "absent" }>;
+        record(i, a, await judgeFound(a, file.found[k] as Found, view));
+      }
+    } finally {
+      done();
     }
   };
   await inFlight(byFile(found), (file) => (file.rows[0] as number) > firstFault, readFile);
