@@ -47,7 +47,7 @@ async function step(walk: Walk, start: readonly string[], parts: readonly string
     let type: EntryType = entry.type;
     let real = here;
     if (entry.type === "symlink") {
-      const to = await follow(walk, here);
+      const to = await through(walk, here);
       if (to.isErr() || !to.value) return to;
       type = to.value.type;
       real = to.value.path === "" ? [] : to.value.path.split("/");
@@ -70,10 +70,29 @@ async function landed(walk: Walk, path: string, type: Exclude<EntryType, "symlin
   return index.isOk() && isRepository(walk.listings, path, index.value) ? err({ code: "submodule", path }) : ok({ path, type });
 }
 
+/**
+ * A link met inside a chain: where it led the last time a chain passed through it, when this walk
+ * can take that many more links; else followed, and its answer kept. A link leads where it led
+ * before whenever the whole walk stays within the limit, and a fault is never kept: it is met
+ * again by following, so that it names this walk's own link.
+ */
+async function through(walk: Walk, linkPath: readonly string[]): Promise<Resolution> {
+  const key = linkPath.join("/");
+  const known = walk.listings.linkEnds.get(key);
+  if (known !== undefined && walk.hops + known.hops <= MAX_HOPS) {
+    walk.hops += known.hops;
+    return ok(known.resolved);
+  }
+  const before = walk.hops;
+  const to = await follow(walk, linkPath);
+  if (to.isOk()) walk.listings.linkEnds.set(key, { resolved: to.value, hops: walk.hops - before });
+  return to;
+}
+
 async function follow(walk: Walk, linkPath: readonly string[]): Promise<Resolution> {
   walk.hops += 1;
   if (walk.hops > MAX_HOPS) return err({ code: "link-loop", path: walk.link });
-  const read = await walk.listings.tree.readLink(linkPath.join("/"));
+  const read = await walk.listings.readLink(linkPath.join("/"));
   if (read.isErr()) return err(treeFault(read.error));
   walk.target ??= read.value;
   if (read.value.startsWith("/")) return outside(walk, read.value);

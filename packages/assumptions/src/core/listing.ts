@@ -41,6 +41,13 @@ export interface Listings {
   index(dir: string): PromiseLike<Result<DirIndex, CheckFault>>;
   /** Each symbolic link (real tree path) followed once a run, shared by every path through it. */
   readonly links: Map<string, Promise<LinkWalk>>;
+  /**
+   * Where each link met inside another link's chain led, and how many links that took from it:
+   * a later chain through it takes that answer instead of reading the rest of the chain again.
+   */
+  readonly linkEnds: Map<string, { readonly resolved: Resolved; readonly hops: number }>;
+  /** A link's target text (real tree path), read once a run however many chains pass through it. */
+  readLink(path: string): PromiseLike<Result<string, TreeError>>;
 }
 
 /**
@@ -249,9 +256,19 @@ export function buildIndex(entries: readonly DirEntry[]): DirIndex {
 export function createListings(tree: TreeReader): Listings {
   // One promise per directory, settled or not: every later ask shares the one listing.
   const cache = new Map<string, PromiseLike<Result<DirIndex, CheckFault>>>();
+  const texts = new Map<string, PromiseLike<Result<string, TreeError>>>();
   return {
     tree,
     links: new Map(),
+    linkEnds: new Map(),
+    readLink(path) {
+      let read = texts.get(path);
+      if (read === undefined) {
+        read = tree.readLink(path);
+        texts.set(path, read);
+      }
+      return read;
+    },
     index(dir) {
       let made = cache.get(dir);
       if (made === undefined) {

@@ -166,6 +166,40 @@ describe("each link is followed once a run, and still counted per path", () => {
   });
 });
 
+describe("a link met inside another's chain is read once, and still counted per path", () => {
+  // l0 -> l1 -> ... -> l38 -> f.txt: 39 links; each `d` (-> .) on the way is one more.
+  const chain = (): Record<string, string> => ({
+    ...Object.fromEntries(Array.from({ length: 39 }, (_, k) => [`l${k}`, k === 38 ? "f.txt" : `l${k + 1}`])),
+    d: ".",
+  });
+
+  test("rows on every link of a 39-link chain, in any order, read each link once", async () => {
+    for (const order of [(k: number) => k, (k: number) => 38 - k, (k: number) => (k * 7) % 39]) {
+      const read: string[] = [];
+      const t = faultyTree(fixtureTree({ "f.txt": "end" }, chain()).tree, (op, path) => {
+        if (op === "readLink") read.push(path);
+        return undefined;
+      });
+      const plan = Array.from({ length: 39 * 20 }, (_, r) => `contains\tl${order(r % 39)}\tend`);
+      const rows = await outcome(t, plan.join("\n"));
+      expect(Array.isArray(rows) && rows.length === 39 * 20 && rows.every((r) => r[0] === "hold")).toBe(true);
+      expect(read.sort()).toEqual(Array.from({ length: 39 }, (_, k) => `l${k}`).sort());
+    }
+  });
+
+  test("the kernel agrees: through one more link the chain holds, through two it loops, whichever rows came first", async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, "f.txt"), "end");
+    for (const [name, target] of Object.entries(chain())) nodeFs.symlinkSync(target, join(dir, name));
+    expect(nodeFs.readFileSync(join(dir, "d/l0"), "utf8")).toBe("end");
+    expect(() => nodeFs.readFileSync(join(dir, "d/d/l0"))).toThrow(/ELOOP/);
+    const warm = Array.from({ length: 39 }, (_, k) => `contains\tl${38 - k}\tend`).join("\n");
+    expect(await outcome(nodeTree(dir), `${warm}\ncontains\td/l0\tend`)).toEqual(Array.from({ length: 40 }, () => ["hold", "literal present", undefined]));
+    expect(await outcome(nodeTree(dir), `${warm}\ncontains\td/d/l0\tend`)).toMatch(/^line 40: the symbolic link "(d\/)*l0" loops$/);
+    expect(await outcome(nodeTree(dir), `contains\td/d/l0\tend\n${warm}`)).toMatch(/^line 1: the symbolic link "(d\/)*l0" loops$/);
+  });
+});
+
 describe("submodules are named, never checked", () => {
   test("a gitlink in a commit: reaching into it or naming it is a submodule fault", async () => {
     const dir = join(await tempDir(), "r");
