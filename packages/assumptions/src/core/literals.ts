@@ -1,12 +1,13 @@
-// Which of many literals a text holds, in one pass over the text (Aho-Corasick over UTF-16 code
+// Which of many literals a text holds, in passes over the text (Aho-Corasick over UTF-16 code
 // units): the same answers as `text.includes(literal)` for each, in time linear in the text and
-// the literals together rather than in their product. The trie lives in typed arrays (about 40
-// bytes per code unit it holds) and holds at most `TRIE_UNITS` code units. Short literals go in
-// whole, shortest first. A long one goes in by its first `WINDOW` code units, and where those
-// occur in the text the whole literal is compared there: a trie of long literals would be large,
-// and every step of the pass through it would miss the processor's caches. What does not fit,
-// or what a text full of such first units would make too many comparisons for, is looked for
-// with `includes`.
+// the literals together rather than in their product. A trie lives in typed arrays (about 40
+// bytes per code unit it holds) and holds at most `TRIE_UNITS` code units: more literals take
+// more passes. Short literals go in whole, shortest first. A long one goes in by its first
+// `WINDOW` code units, and where those occur the whole literal is compared there: a trie of long
+// literals that share little is large, and every step of a pass through it misses the processor's
+// caches. Where a text full of such beginnings would make too many comparisons (`aaaa...` and
+// literals `aa...ab`), the long literals left go in whole after all: literals that share their
+// beginnings with the text share their trie nodes too.
 
 /** Code units one trie holds. */
 export const TRIE_UNITS = 1 << 20;
@@ -157,26 +158,48 @@ export function literalsIn(text: string, literals: readonly string[], trieUnits:
   const order = literals.map((_, i) => i).sort((a, b) => (literals[a] as string).length - (literals[b] as string).length);
   const short: number[] = [];
   const long: number[] = [];
-  let shortUnits = 0;
-  let longUnits = 0;
   for (const index of order) {
-    const literal = literals[index] as string;
-    if (literal.length === 0) found[index] = true;
-    else if (literal.length <= TRIE_LITERAL && shortUnits + literal.length <= trieUnits) {
-      short.push(index);
-      shortUnits += literal.length;
-    } else if (literal.length > WINDOW && longUnits + WINDOW <= trieUnits) {
-      long.push(index);
-      longUnits += WINDOW;
-    } else found[index] = text.includes(literal);
+    const length = (literals[index] as string).length;
+    if (length === 0) found[index] = true;
+    else if (length <= TRIE_LITERAL || trieUnits < WINDOW) short.push(index);
+    else long.push(index);
   }
-  if (short.length > 0) scan(text, build(literals, short, shortUnits), short.length, found);
-  if (long.length > 0) {
-    const windows: string[] = [];
-    for (const index of long) windows[index] = (literals[index] as string).slice(0, WINDOW);
-    scanWindows(text, literals, build(windows, long, longUnits), long, found);
-  }
+  wholePasses(text, literals, short, trieUnits, found);
+  const windows: string[] = [];
+  for (const index of long) windows[index] = (literals[index] as string).slice(0, WINDOW);
+  const left: number[] = [];
+  inBatches(windows, long, trieUnits, (batch, units) => left.push(...scanWindows(text, literals, build(windows, batch, units), batch, found)));
+  wholePasses(text, literals, left, trieUnits, found);
   return found;
+}
+
+// Splits `indexes` (literals shortest first) into batches of at most `trieUnits` code units.
+function inBatches(literals: readonly string[], indexes: readonly number[], trieUnits: number, each: (batch: number[], units: number) => void): void {
+  let batch: number[] = [];
+  let units = 0;
+  for (const index of indexes) {
+    const length = (literals[index] as string).length;
+    if (units + length > trieUnits && batch.length > 0) {
+      each(batch, units);
+      batch = [];
+      units = 0;
+    }
+    batch.push(index);
+    units += length;
+  }
+  if (batch.length > 0) each(batch, units);
+}
+
+// The literals at `indexes`, whole, in passes of one trie each; a literal longer than a trie
+// holds is looked for on its own.
+function wholePasses(text: string, literals: readonly string[], indexes: readonly number[], trieUnits: number, found: boolean[]): void {
+  const fits: number[] = [];
+  for (const index of indexes) {
+    const literal = literals[index] as string;
+    if (literal.length > trieUnits) found[index] = text.includes(literal);
+    else fits.push(index);
+  }
+  inBatches(literals, fits, trieUnits, (batch, units) => scan(text, build(literals, batch, units), batch.length, found));
 }
 
 // One pass over the text. Each node where literals end is reported once: its output chain is
@@ -214,8 +237,8 @@ function step(trie: Trie, from: number, unit: number): number {
 // has that one length, so a window ends only at a node of that depth, never on a failure chain.
 // Where one ends, each literal it starts and not yet found is compared there whole, and taken
 // off the node's list once found. The comparisons may cost up to four times the text and each
-// literal once; past that, what is left is looked for with `includes`.
-function scanWindows(text: string, literals: readonly string[], trie: Trie, long: readonly number[], found: boolean[]): void {
+// literal once; past that, the pass stops and returns the literals it could not tell about.
+function scanWindows(text: string, literals: readonly string[], trie: Trie, long: readonly number[], found: boolean[]): number[] {
   const { first, nextSame } = trie;
   let budget = 4 * text.length;
   for (const index of long) budget += (literals[index] as string).length;
@@ -238,6 +261,5 @@ function scanWindows(text: string, literals: readonly string[], trie: Trie, long
       index = next;
     }
   }
-  // Stopped short of the end by the budget: the pass could not tell for what it had not found.
-  if (left > 0 && i < text.length) for (const index of long) if (!found[index]) found[index] = text.includes(literals[index] as string);
+  return left > 0 && i < text.length ? long.filter((index) => !found[index]) : [];
 }
