@@ -12,7 +12,7 @@ type Resolution = Result<Resolved, CheckFault>;
 export type Counted = Result<{ readonly resolved: Resolved; readonly hops: number }, CheckFault>;
 
 /** How many links one resolution may pass through before it is called a loop (Linux's limit). */
-const MAX_HOPS = 40;
+export const MAX_HOPS = 40;
 
 interface Walk {
   readonly listings: Listings;

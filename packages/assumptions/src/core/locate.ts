@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { DirEntry, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
-import { resolveLinkCounted, type Resolved } from "./links.js";
+import { MAX_HOPS, resolveLinkCounted, type Resolved } from "./links.js";
 import { createListings, type DirIndex, isRepository, type Listings } from "./listing.js";
 
 /** How a path's spelling differs from the plan's when it is a variant. */
@@ -198,12 +198,14 @@ async function unlessRepository(listings: Listings, dir: string, spelled: string
   return index.isOk() && isRepository(listings, dir, index.value) ? err({ code: "submodule", path: spelled }) : then;
 }
 
-async function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry, hops: number): Promise<Locating> {
+// `reached` hears how many links the path has followed once it arrives (a link named last adds its chain).
+async function arrive(listings: Listings, path: string, spelled: string, entry: DirEntry, hops: number, reached?: (hops: number) => void): Promise<Locating> {
   if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
   if (entry.type === "directory")
     return unlessRepository(listings, path, spelled, ok({ state: "found", spelled, entry, resolved: { path, type: "directory" } }));
   if (entry.type !== "symlink") return ok({ state: "found", spelled, entry, resolved: { path, type: entry.type } });
   const to = await resolveLinkCounted(listings, path, hops);
+  if (to.isOk()) reached?.(to.value.hops);
   return to.map(({ resolved }): Located => ({ state: "found", spelled, entry, resolved }));
 }
 
@@ -218,7 +220,19 @@ async function arrive(listings: Listings, path: string, spelled: string, entry: 
 interface Walking {
   readonly listings: Listings;
   readonly comps: readonly string[];
-  readonly turns: Map<string, Promise<Locating>>;
+  /** Turns by where they stood and the links followed before them. */
+  readonly turns: Map<string, Turned>;
+  /** The first turn made from each place, whatever the links before it: see `walk`. */
+  readonly anyHops: Map<string, Turned>;
+  /** The most links any path of the turn under way has followed so far. */
+  reach: number;
+}
+
+/** What a turn yielded, and the most links any path below it had followed (`reach`). */
+interface Turned {
+  readonly result: Locating;
+  readonly reach: number;
+  readonly hops: number;
 }
 
 async function descend(w: Walking, at: Step, [entry, how]: Candidate): Promise<Locating> {
@@ -228,7 +242,7 @@ async function descend(w: Walking, at: Step, [entry, how]: Candidate): Promise<L
   const variant = at.how ?? how;
   if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
   if (at.index === comps.length - 1) {
-    return variant ? ok({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry, at.hops);
+    return variant ? ok({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry, at.hops, (hops) => reaching(w, hops));
   }
   const below = await beneath(w, { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops }, entry);
   // Under a variant spelling of a parent, a missing rest is still that variant: on a
@@ -243,6 +257,7 @@ async function beneath(w: Walking, next: Step, entry: DirEntry): Promise<Locatin
   const to = await resolveLinkCounted(w.listings, next.dir, next.hops);
   if (to.isErr()) return err(to.error);
   const { resolved, hops } = to.value;
+  reaching(w, hops);
   return resolved?.type === "directory" ? walk(w, { ...next, dir: resolved.path, hops }) : ok(MISSING);
 }
 
@@ -250,17 +265,37 @@ function better(best: Located, got: Located): Located {
   return RANK[got.state] > RANK[best.state] ? got : best;
 }
 
+function reaching(w: Walking, hops: number): void {
+  w.reach = Math.max(w.reach, hops);
+}
+
 // A turn of the walk, the one made before when a variant spelling has led there already.
-function walk(w: Walking, at: Step): Promise<Locating> {
+// Reached again after other links (twin links `A -> a` beside `a` at every level put each level
+// behind 0, 1, 2, ... links), it yields what it yielded first when that held no fault and the
+// links it went on to follow, added to the links before it now, stay within the limit: every
+// link on its paths then resolves as it did, so the answer is the same, and each place is
+// turned once, not once per count of links before it. Otherwise it is turned again for that
+// count, once. (A walk is one chain of awaits and a turn's index only grows below it, so a turn
+// met again has finished.)
+async function walk(w: Walking, at: Step): Promise<Locating> {
   // Only a variant spelling can lead two ways to one turn: the exact one is a single path.
   if (at.how === undefined) return turn(w, at);
-  const key = `${at.index}/${at.hops}/${at.how}/${at.dir}`;
-  let got = w.turns.get(key);
-  if (got === undefined) {
-    got = turn(w, at);
-    w.turns.set(key, got);
+  const place = `${at.index}/${at.how}/${at.dir}`;
+  const first = w.anyHops.get(place);
+  const reuse = first?.result.isOk() && at.hops + (first.reach - first.hops) <= MAX_HOPS;
+  const again = reuse ? first : w.turns.get(`${at.hops}/${place}`);
+  if (again !== undefined) {
+    reaching(w, at.hops + (again.reach - again.hops));
+    return again.result;
   }
-  return got;
+  const outer = w.reach;
+  w.reach = at.hops;
+  const result = await turn(w, at);
+  const turned = { result, reach: w.reach, hops: at.hops };
+  w.reach = Math.max(outer, turned.reach);
+  w.turns.set(`${at.hops}/${place}`, turned);
+  if (first === undefined) w.anyHops.set(place, turned);
+  return result;
 }
 
 // One directory's turn: the exact spelling's candidate first, then (only when it does not lead to
@@ -364,5 +399,6 @@ export function locateIn(loc: Locator, dir: string, at: Plain | undefined, compo
     const path = child(at.dir, hit.entry.name);
     return arrive(loc.listings, path, spelledBelow(at, hit.entry.name, path), hit.entry, at.hops);
   }
-  return walk({ listings: loc.listings, comps: components, turns: new Map() }, startIn(loc, dir));
+  const start = startIn(loc, dir);
+  return walk({ listings: loc.listings, comps: components, turns: new Map(), anyHops: new Map(), reach: start.hops }, start);
 }

@@ -166,6 +166,25 @@ describe("each link is followed once a run, and still counted per path", () => {
   });
 });
 
+describe("a walk turns each place once, whatever the links before it, and still counts them", () => {
+  // `a` at every level, beside it `A -> a`: each level of a missing path can be reached behind
+  // 0 to `levels` links. Past 40 the spelling through every `A` is a loop, as the kernel says.
+  const twins = (levels: number) => {
+    const links: Record<string, string> = {};
+    for (let k = 0; k < levels; k += 1) links[`${"a/".repeat(k)}A`] = "a";
+    return fixtureTree({ [`${"a/".repeat(levels)}f`]: "x" }, links).tree;
+  };
+  test("30 levels: the missing path is a case variant; 41: a loop, also after the places were turned", async () => {
+    // A case-insensitive checkout would merge `a` and `A`, so `.../missing` under `A` is a variant.
+    expect(await outcome(twins(30), `absent\t${"a/".repeat(30)}missing`)).toEqual([
+      ["diverge", expect.stringMatching(/\(a case variant\)$/), expect.stringMatching(/A/)],
+    ]);
+    expect(await outcome(twins(30), `exists\t${"a/".repeat(29)}A/f`)).toEqual([["hold", "present", undefined]]);
+    expect(await outcome(twins(41), `absent\t${"a/".repeat(41)}missing`)).toMatch(/loops$/);
+    expect(await outcome(twins(41), `absent\t${"a/".repeat(20)}x\nabsent\t${"a/".repeat(41)}missing`)).toMatch(/^line 2: .*loops$/);
+  }, 20_000);
+});
+
 describe("a link met inside another's chain is read once, and still counted per path", () => {
   // l0 -> l1 -> ... -> l38 -> f.txt: 39 links; each `d` (-> .) on the way is one more.
   const chain = (): Record<string, string> => ({
