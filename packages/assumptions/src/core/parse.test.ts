@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
@@ -40,6 +41,55 @@ describe("rows", () => {
   test("multilingual words pass: one script per word, or a CJK writing system's mix", () => {
     const text = "exists\tdocs/Описание.md\nexists\tコーヒー.py\nexists\tsrc/test_日本語_helper.py\ncontains\ta\tΣ = αβγ";
     expect(parseAssumptions(text)._unsafeUnwrap()).toHaveLength(4);
+  });
+});
+
+describe("a plan that is not UTF-8: the line and bytes a strict decoder stops at", () => {
+  // The oracle: the first line the decoder refuses, and in it the longest prefix it takes as a
+  // stream (bisection), back to where a sequence starts: the bytes from there through the one
+  // that ends it.
+  const decodes = (bytes: Uint8Array, stream: boolean): boolean => {
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const oracle = (bytes: Uint8Array): { line: number; value: string } => {
+    let start = 0;
+    for (let line = 1; ; line += 1) {
+      const nl = bytes.indexOf(10, start);
+      const text = bytes.subarray(start, nl === -1 ? bytes.length : nl);
+      if (!decodes(text, false) || nl === -1) {
+        let lo = 0;
+        let hi = text.length;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (decodes(text.subarray(0, mid), true)) lo = mid;
+          else hi = mid - 1;
+        }
+        let from = lo;
+        while (from > 0 && !decodes(text.subarray(0, from), false)) from -= 1;
+        const bad = text.subarray(from, Math.min(lo + 1, text.length, from + 4));
+        return { line, value: [...bad].map((b) => b.toString(16).toUpperCase().padStart(2, "0")).join(" ") };
+      }
+      start = nl + 1;
+    }
+  };
+  test("property: the same line and bytes as the decoder's own answer, on bytes near UTF-8", () => {
+    const piece = fc.oneof(
+      fc.constantFrom("exists\ta", "\n", "é", "€", "😀", "\r\n").map((t) => [...new TextEncoder().encode(t)]),
+      fc.array(fc.constantFrom(0x0a, 0x61, 0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xa0, 0xed, 0x9f, 0xef, 0xf0, 0x90, 0xf4, 0x8f, 0xf5, 0xff), { maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const bytes = Uint8Array.from(pieces.flat());
+        if (decodes(bytes, false)) return;
+        expect(fault(bytes)).toMatchObject({ code: "plan-not-utf8", ...oracle(bytes) });
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
