@@ -46,3 +46,13 @@ test("after the root is listed, a link in it is still refused as a directory, an
   expect((await tree.list("link"))._unsafeUnwrapErr()).toMatchObject({ code: "tree-not-a-directory", path: "link" });
   expect((await tree.list("dir"))._unsafeUnwrap().map((e) => e.name)).toEqual(["a.txt"]);
 });
+
+test("a tree message quotes a path as every message does: at most 80 characters, invisible ones shown", async () => {
+  const { fs } = memfs({ "/t/a.txt": "hi" });
+  const long = `${"deep/".repeat(60)}gone.txt`;
+  const missing = (await memfsTree(fs, "/t").read(long, 100))._unsafeUnwrapErr();
+  expect(missing).toMatchObject({ code: "tree-not-found", path: long });
+  expect(missing.message).toMatch(new RegExp(`^"${"deep/".repeat(16)}"… \\(${long.length} characters\\) does not exist`));
+  const hidden = (await memfsTree(fs, "/t").read("a\u200b.txt", 100))._unsafeUnwrapErr();
+  expect(hidden.message).toMatch(/^"a<U\+200B>\.txt" does not exist/);
+});

@@ -1,3 +1,4 @@
+import { show } from "../core/describe.js";
 import type { TreeError } from "../tree.js";
 
 /** The sentence each tree failure is rendered with; the one place an adapter words a failure. */
@@ -9,8 +10,9 @@ const SENTENCES: Record<TreeError["code"], (path: string, detail: string) => str
   "tree-io": (p, d) => `cannot read ${shown(p)}: ${d}`,
 };
 
+// Quoted as every message quotes a value: invisible characters shown, at most 80 characters.
 function shown(path: string): string {
-  return path === "" ? "the tree root" : `"${path}"`;
+  return path === "" ? "the tree root" : show(path);
 }
 
 /** Builds a TreeError whose message is rendered from its code, path and a short detail. */

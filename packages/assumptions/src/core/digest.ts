@@ -3,6 +3,7 @@ import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault } from "./faults.js";
 import { createLocator, locate, type Locator } from "./locate.js";
 import { parsePath } from "./path.js";
+import { show } from "./describe.js";
 import { DEFAULT_MAX_BYTES, readFound } from "./read.js";
 import { digestText as digestBytes } from "./text.js";
 
@@ -38,13 +39,13 @@ export async function digestAt(loc: Locator, raw: string, maxBytes: number): Pro
   const located = await locate(loc, path.split("/"));
   if (located.isErr()) return err(located.error);
   const where = located.value;
-  if (where.state === "missing") return err({ code: "tree-not-found", path, message: `"${path}" does not exist` });
+  if (where.state === "missing") return err({ code: "tree-not-found", path, message: `${show(path)} does not exist` });
   if (where.state === "variant") {
-    return err({ code: "tree-not-found", path, message: `"${path}" does not exist; the tree spells it "${where.spelled}"` });
+    return err({ code: "tree-not-found", path, message: `${show(path)} does not exist; the tree spells it ${show(where.spelled)}` });
   }
   const read = await readFound(loc.listings, where, maxBytes);
   if (read.isErr()) return err(read.error);
-  if (read.value === undefined) return err({ code: "tree-not-found", path, message: `"${path}" is a dangling symbolic link` });
+  if (read.value === undefined) return err({ code: "tree-not-found", path, message: `${show(path)} is a dangling symbolic link` });
   return digestBytes(read.value, where.spelled, loc.listings.tree.sha256Hex).map((hex) => ({ path, hex }));
 }
 
