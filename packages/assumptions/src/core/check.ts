@@ -89,21 +89,36 @@ function fileKey(found: Found): string {
   return found.resolved === undefined ? `\0${found.spelled}` : found.resolved.path;
 }
 
-/** The rows that must read a file, grouped by the file they reach, in the order of their first rows. */
-function byFile(found: readonly (Found | undefined)[]): FileRows[] {
+/**
+ * The rows that must read a file, grouped by the file they reach, files in the order the groups
+ * of rows reached them (directory by directory, as the tree lies on disk); each file's rows in
+ * input order.
+ */
+function byFile(groups: readonly Group[], found: readonly (Found | undefined)[]): FileRows[] {
   const files = new Map<string, FileRows>();
-  for (let i = 0; i < found.length; i += 1) {
-    const at = found[i];
-    if (at === undefined) continue;
-    const key = fileKey(at);
-    const rows = files.get(key);
-    if (rows === undefined) files.set(key, { rows: [i], found: [at] });
-    else {
-      rows.rows.push(i);
-      rows.found.push(at);
+  let reordered = false;
+  for (const group of groups) {
+    for (const i of group.rows) {
+      const at = found[i];
+      if (at === undefined) continue;
+      const key = fileKey(at);
+      const rows = files.get(key);
+      if (rows === undefined) files.set(key, { rows: [i], found: [at] });
+      else {
+        // Rows reaching one file from two directories (through links) may come out of order.
+        reordered ||= i < (rows.rows[rows.rows.length - 1] as number);
+        rows.rows.push(i);
+        rows.found.push(at);
+      }
     }
   }
-  return [...files.values()];
+  const all = [...files.values()];
+  return reordered ? all.map(inInputOrder) : all;
+}
+
+function inInputOrder(file: FileRows): FileRows {
+  const order = file.rows.map((_, k) => k).sort((x, y) => (file.rows[x] as number) - (file.rows[y] as number));
+  return { rows: order.map((k) => file.rows[k] as number), found: order.map((k) => file.found[k] as Found) };
 }
 
 /**
@@ -175,7 +190,8 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       else record(i, a, ok(judgeUnfound(a, located.value)));
     }
   };
-  await inFlight(groupByDirectory(rows), (group) => (group.rows[0] as number) > firstFault, locateGroup);
+  const groups = groupByDirectory(rows);
+  await inFlight(groups, (group) => (group.rows[0] as number) > firstFault, locateGroup);
   // The large files' queue: each waits for the one before it to be judged.
   let largeTurn: Promise<void> = Promise.resolve();
   const readFile = async (file: FileRows): Promise<void> => {
@@ -200,7 +216,7 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       done();
     }
   };
-  await inFlight(byFile(found), (file) => (file.rows[0] as number) > firstFault, readFile);
+  await inFlight(byFile(groups, found), (file) => (file.rows[0] as number) > firstFault, readFile);
   if (fault) return { fault };
   // With no fault, every row was judged: a gap is a bug, never a row silently counted as held.
   for (let i = 0; i < rows.length; i += 1) if (out[i] === undefined) throw new Error(`row ${i + 1} of the plan was left unjudged`);
