@@ -1,0 +1,188 @@
+// Workloads no shape of run.mjs holds, each of which once cost the gate tens to thousands of
+// times its floor (found by timing generated trees and plans; see docs/performance.md, "Workloads
+// timed by hand"). Each is generated (deterministic) under BENCH_DIR/workloads, timed against its
+// floor (`sha256sum` over the files its rows read, each once, plus `find -type f`; a plan that is
+// refused has none), and deleted. Run after a build:
+//   node bench/gate/workloads.mjs [name...]
+// BENCH_REPS (default 3) timed runs each, the median; BENCH_COMPARE=path/to/bin.cjs times another
+// build alternately. Each build must give the expected exit code.
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { median, timed } from "./timing.mjs";
+
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const WORK = join(process.env.BENCH_DIR ?? "/tmp/decay-bench", "workloads");
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const bin = process.env.BENCH_BIN ?? join(repoRoot, "packages/assumptions/dist/bin.cjs");
+const other = process.env.BENCH_COMPARE;
+
+const MIB = 1 << 20;
+
+function put(root, path, content) {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), content);
+}
+
+function link(root, path, target) {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  symlinkSync(target, join(root, path));
+}
+
+// Text of about `bytes` UTF-8 bytes: lines of words drawn from `alphabet`, seeded.
+function prose(bytes, alphabet, seed) {
+  let state = seed;
+  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const lines = [];
+  let size = 0;
+  while (size < bytes) {
+    const words = [];
+    for (let w = 0; w < 10; w += 1) {
+      let word = "";
+      for (let k = 2 + Math.floor(next() * 8); k > 0; k -= 1) word += alphabet[Math.floor(next() * alphabet.length)];
+      words.push(word);
+    }
+    const line = `${words.join(" ")}\n`;
+    lines.push(line);
+    size += Buffer.byteLength(line);
+  }
+  return lines.join("");
+}
+
+const CYRILLIC = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя";
+// Cyrillic letters whose confusable skeleton is not Latin: a `lacks` literal of them is looked
+// for in the skeleton of the text too.
+const FOREIGN = "вдёжзийклмнптфцчшщыьэюя";
+
+/** Each workload writes its tree under `root` and returns its plan and the files its rows read. */
+const WORKLOADS = {
+  // Rows reaching ten 1 MiB files through 1,000 links to their directory.
+  aliases(root) {
+    for (let k = 0; k < 10; k += 1) put(root, `real/f${k}.txt`, `line ${k} of the file\n`.repeat(MIB / 20));
+    for (let a = 0; a < 1000; a += 1) link(root, `a${a}`, "real");
+    const rows = Array.from(
+      { length: 10_000 },
+      (_, r) => `${r % 2 ? "contains" : "lacks"}\ta${r % 1000}/f${(r * 7) % 10}.txt\t${r % 2 ? "of the file" : "nowhere"}`,
+    );
+    return { rows, reads: Array.from({ length: 10 }, (_, k) => `real/f${k}.txt`), exit: 0 };
+  },
+  // 10,000 literals of 1,000 characters on one 1 MiB file.
+  "long-literals"(root) {
+    let text = "";
+    for (let i = 0; text.length < MIB; i += 1) text += `tok${((i * 2654435761) % 1000003).toString(36)}${i % 12 ? " " : "\n"}`;
+    put(root, "big.txt", text);
+    const rows = Array.from({ length: 10_000 }, (_, r) => {
+      const at = (r * 104729) % (text.length - 1200);
+      const literal = text
+        .slice(at, at + 1000)
+        .replace(/\n/g, " ")
+        .trim();
+      return r % 2 ? `contains\tbig.txt\t${literal}` : `lacks\tbig.txt\t${literal}Z`;
+    });
+    return { rows, reads: ["big.txt"], exit: 1 };
+  },
+  // 2,000 literals aa...ab on 1 MiB of a: every position begins every literal.
+  "periodic-literals"(root) {
+    put(root, "a.txt", "a".repeat(MIB));
+    const rows = Array.from({ length: 2000 }, (_, i) => `lacks\ta.txt\t${"a".repeat(500 + (i % 1000))}b`);
+    return { rows, reads: ["a.txt"], exit: 0 };
+  },
+  // 10,000 absent rows, each in its own directory 9 to 58 levels under a missing one 1,000 deep.
+  "deep-missing"(root) {
+    const chain = "d/".repeat(1000);
+    put(root, `${chain}f.txt`, "x");
+    const rows = Array.from({ length: 10_000 }, (_, r) => `absent\t${chain}gone/${`x${r}/`.repeat(9 + (r % 50))}f.txt`);
+    return { rows, reads: [], exit: 0 };
+  },
+  // A 63 MiB file of nothing but CR.
+  "cr-file"(root) {
+    put(root, "cr.txt", Buffer.alloc(63 * MIB, 13));
+    return { rows: [`unchanged\tcr.txt\t${"0".repeat(64)}`, "contains\tcr.txt\tx"], reads: ["cr.txt"], exit: 1 };
+  },
+  // One Cyrillic lacks literal of 2,000 characters on 1 MB of Cyrillic prose.
+  "long-foreign-lacks"(root) {
+    put(root, "ru.txt", prose(1_000_000, CYRILLIC, 12345));
+    const literal = Array.from({ length: 2000 }, (_, k) => FOREIGN[(k * 7) % FOREIGN.length]).join("");
+    return { rows: [`lacks\tru.txt\t${literal}`], reads: ["ru.txt"], exit: 0 };
+  },
+  // Eight Cyrillic CRLF files of 20 MiB, a contains, a lacks and an unchanged row each.
+  "big-files"(root) {
+    const text = prose(20 * MIB, CYRILLIC, 777).replaceAll("\n", "\r\n");
+    const rows = [];
+    for (let k = 0; k < 8; k += 1) {
+      put(root, `big${k}.txt`, text);
+      rows.push(`contains\tbig${k}.txt\tнет${k}`, `lacks\tbig${k}.txt\t${FOREIGN.slice(0, 6)}${k}`, `unchanged\tbig${k}.txt\t${"0".repeat(64)}`);
+    }
+    return { rows, reads: Array.from({ length: 8 }, (_, k) => `big${k}.txt`), exit: 1 };
+  },
+  // 1,000 chains of 39 file links (l0 -> l1 -> ... -> l38 -> f.txt), rows on every link.
+  "link-chains"(root) {
+    for (let c = 0; c < 1000; c += 1) {
+      put(root, `c${c}/f.txt`, `end ${c}`);
+      for (let k = 0; k < 39; k += 1) link(root, `c${c}/l${k}`, k === 38 ? "f.txt" : `l${k + 1}`);
+    }
+    const rows = Array.from({ length: 10_000 }, (_, r) => `contains\tc${r % 1000}/l${r % 39}\tend`);
+    return { rows, reads: Array.from({ length: 1000 }, (_, c) => `c${c}/f.txt`), exit: 0 };
+  },
+  // A chain of 20 directories a, with A -> a and Cyrillic а -> a beside each: missing paths.
+  "twin-links"(root) {
+    put(root, `${"a/".repeat(20)}f.txt`, "x");
+    for (let k = 0; k < 20; k += 1) {
+      link(root, `${"a/".repeat(k)}A`, "a");
+      link(root, `${"a/".repeat(k)}\u0430`, "a");
+    }
+    const rows = Array.from({ length: 10_000 }, (_, r) => `absent\t${"a/".repeat(20)}missing${r}.txt`);
+    return { rows, reads: [], exit: 1 };
+  },
+  // A 60 MiB plan of one line, not UTF-8 at its end: refused.
+  "bad-plan"() {
+    const bytes = Buffer.alloc(60 * MIB, 0x78);
+    bytes.write("exists\t", 0);
+    bytes[bytes.length - 2] = 0xff;
+    bytes[bytes.length - 1] = 0x0a;
+    return { planBytes: bytes, reads: [], exit: 2 };
+  },
+};
+
+function runOne(name) {
+  const dir = join(WORK, name);
+  rmSync(dir, { recursive: true, force: true });
+  const root = join(dir, "tree");
+  mkdirSync(root, { recursive: true });
+  const made = WORKLOADS[name](root);
+  const plan = join(dir, "plan.tsv");
+  writeFileSync(plan, made.planBytes ?? `${made.rows.join("\n")}\n`);
+  const list = join(dir, "reads.list");
+  writeFileSync(list, [...new Set(made.reads)].map((p) => `${p}\0`).join(""));
+  const builds = [bin, ...(other ? [other] : [])];
+  const gate = builds.map(() => ({ ms: [], rss: [] }));
+  const floor = [];
+  for (let rep = 0; rep <= REPS; rep += 1) {
+    builds.forEach((b, k) => {
+      const r = timed(process.execPath, [b, "--root", root, plan], repoRoot);
+      if (r.status !== made.exit) throw new Error(`${name}: ${b} exited ${r.status}, expected ${made.exit}: ${r.stderr.slice(0, 300)}`);
+      if (rep > 0) {
+        gate[k].ms.push(r.ms);
+        gate[k].rss.push(r.rssMb);
+      }
+    });
+    const sha = made.reads.length > 0 ? timed("xargs", ["-0", "-a", list, "sha256sum"], root).ms : 0;
+    const find = timed("find", [root, "-type", "f"], repoRoot).ms;
+    if (rep > 0) floor.push(sha + find);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const f = median(floor);
+  const cells = gate.map(
+    (g) =>
+      `${median(g.ms).toFixed(0).padStart(7)} ms ${(median(g.ms) / f).toFixed(1).padStart(7)}x ${Math.max(...g.rss)
+        .toFixed(0)
+        .padStart(5)} MiB`,
+  );
+  console.log(`${name.padEnd(20)} ${f.toFixed(0).padStart(6)} ms   ${cells.join("   |   ")}`);
+}
+
+const names = process.argv.slice(2);
+for (const name of names) if (!(name in WORKLOADS)) throw new Error(`unknown workload ${name}; known: ${Object.keys(WORKLOADS).join(" ")}`);
+console.log(`node ${process.version}; median of ${REPS} after one warm-up; exit codes checked`);
+console.log(`${"workload".padEnd(20)}  floor      gate (ms, ratio to floor, peak RSS)${other ? "   |   BENCH_COMPARE build" : ""}`);
+for (const name of names.length > 0 ? names : Object.keys(WORKLOADS)) runOne(name);
