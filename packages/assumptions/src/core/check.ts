@@ -16,7 +16,7 @@ export interface CheckOptions {
   readonly maxBytes?: number;
 }
 
-/** Groups judged at once: enough to overlap an adapter's waits, few enough to bound memory. */
+/** Groups located, and files read, at once: enough to overlap an adapter's waits, few enough to bound memory. */
 const IN_FLIGHT = 16;
 /**
  * Files are first read with at most this many bytes; one larger waits its turn and is read whole
@@ -36,9 +36,10 @@ interface Group {
 
 /**
  * Rows grouped by the directory they sit in, groups in order of first appearance. Every row of one
- * path goes into the group its first row went to, next to it, and is located right after it. A group takes new paths until it holds GROUP_ROWS rows, and fewer in a small plan
- * (rows / 16), so that even a plan of a few rows all in one directory keeps IN_FLIGHT groups
- * waiting on a slow reader at once. A group's first row is its smallest.
+ * path goes into the group its first row went to, next to it, and is located right after it. A
+ * group takes new paths until it holds GROUP_ROWS rows, and fewer in a small plan (rows / 16), so
+ * that even a plan of a few rows all in one directory keeps IN_FLIGHT groups waiting on a slow
+ * reader at once. A group's first row is its smallest.
  */
 function groupByDirectory(rows: readonly Assumption[]): Group[] {
   const most = Math.max(1, Math.min(GROUP_ROWS, Math.ceil(rows.length / IN_FLIGHT)));
