@@ -2,7 +2,7 @@ import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
 import { type FileView, judgeEntry, judgeFound, judgeUnfound, openView } from "./judge.js";
-import { createLocator, foundIn, type Located, type Locator, locateIn, plainDir } from "./locate.js";
+import { createLocator, type Found, foundIn, type Located, type Locator, locateIn, plainDir } from "./locate.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
 import { DEFAULT_MAX_BYTES } from "./read.js";
@@ -74,8 +74,6 @@ function groupByDirectory(rows: readonly Assumption[]): Group[] {
   }
   return groups;
 }
-
-type Found = Extract<Located, { state: "found" }>;
 
 /** The rows that reach one file, by its path in the tree, in input order, with where each was found. */
 interface FileRows {

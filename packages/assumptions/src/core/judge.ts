@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
-import type { Located, Locator } from "./locate.js";
+import type { Found, Located, Locator } from "./locate.js";
 import type { TreeReader } from "../tree.js";
 import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
@@ -9,7 +9,6 @@ import { digestNormalised, type NormalisedText, normaliseBytes } from "./text.js
 import { skeleton } from "./unicode/skeleton.js";
 import { skeletonIncludes } from "./unicode/skeleton-search.js";
 
-type Found = Extract<Located, { state: "found" }>;
 type FileKind = Extract<Assumption, { kind: "contains" | "lacks" | "unchanged" }>;
 
 const NON_LATIN_LETTER = /(?=\p{L})\P{Script=Latin}/u;

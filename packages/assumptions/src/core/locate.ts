@@ -21,6 +21,9 @@ export type Located =
   | { readonly state: "variant"; readonly spelled: string; readonly how: VariantHow }
   | { readonly state: "missing" };
 
+/** A path that leads to an entry of the tree. */
+export type Found = Extract<Located, { state: "found" }>;
+
 type Candidate = readonly [DirEntry, VariantHow | undefined];
 type Locating = Result<Located, CheckFault>;
 
