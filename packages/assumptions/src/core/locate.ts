@@ -114,11 +114,14 @@ function knownAbove(plain: Locator["plain"], planDir: string): { readonly at: st
   }
   const prefix = (level: number): string => (level === -1 ? "" : planDir.slice(0, ends[level]));
   const held = (level: number): boolean => (level === -1 ? true : plain.has(prefix(level)));
+  // lo: a level held (-1, the root, counts as held); hi: a level not held (the path's length: past it).
   let lo = -1;
   let hi = ends.length;
   if (ends.length > 0 && held(ends.length - 1)) lo = ends.length - 1;
-  else if (ends.length > 1 && held(ends.length - 2)) lo = ends.length - 2;
-  else if (ends.length > 0) hi = ends.length - 1;
+  else if (ends.length > 0) {
+    hi = ends.length - 1;
+    if (ends.length > 1 && held(ends.length - 2)) lo = ends.length - 2;
+  }
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
     if (held(mid)) lo = mid;
