@@ -75,9 +75,9 @@ interface Trie {
 }
 
 // The child of `at` by `unit`; 0 when there is none.
-function child(trie: Pick<Trie, "rootNext" | "edges">, at: number, unit: number): number {
-  if (at !== 0) return trie.edges.get(at, unit);
-  return unit < trie.rootNext.length ? (trie.rootNext[unit] as number) : 0;
+function child(rootNext: Int32Array, edges: Edges, at: number, unit: number): number {
+  if (at !== 0) return edges.get(at, unit);
+  return unit < rootNext.length ? (rootNext[unit] as number) : 0;
 }
 
 function build(literals: readonly string[], chosen: readonly number[], units: number): Trie {
@@ -96,7 +96,7 @@ function build(literals: readonly string[], chosen: readonly number[], units: nu
     let at = 0;
     for (let i = 0; i < literal.length; i += 1) {
       const unit = literal.charCodeAt(i);
-      let to = child({ rootNext, edges }, at, unit);
+      let to = child(rootNext, edges, at, unit);
       if (to === 0) {
         to = size;
         size += 1;
@@ -114,19 +114,18 @@ function build(literals: readonly string[], chosen: readonly number[], units: nu
   // Failure and output links in order of depth: each node's rest on shallower nodes'.
   const fail = new Int32Array(size);
   const out = new Int32Array(size).fill(-1);
-  const trie: Trie = { size, rootNext, edges, fail, out, first, nextSame };
   for (const node of inDepthOrder(depth, size)) {
     const up = parent[node] as number;
     const unit = unitOf[node] as number;
     let link = 0;
     for (let f = up === 0 ? -1 : (fail[up] as number); f !== -1; f = f === 0 ? -1 : (fail[f] as number)) {
-      link = child(trie, f, unit);
+      link = child(rootNext, edges, f, unit);
       if (link !== 0) break;
     }
     fail[node] = link;
     out[node] = (first[link] as number) !== -1 ? link : (out[link] as number);
   }
-  return trie;
+  return { size, rootNext, edges, fail, out, first, nextSame };
 }
 
 // The nodes other than the root by depth, shallowest first (a counting sort).
@@ -224,11 +223,12 @@ function scan(text: string, trie: Trie, count: number, found: boolean[]): void {
 
 // The node after `at` reads `unit`: down an edge, or along failure links until one leads on.
 function step(trie: Trie, from: number, unit: number): number {
+  const { rootNext, edges, fail } = trie;
   let at = from;
-  let to = child(trie, at, unit);
+  let to = child(rootNext, edges, at, unit);
   while (to === 0 && at !== 0) {
-    at = trie.fail[at] as number;
-    to = child(trie, at, unit);
+    at = fail[at] as number;
+    to = child(rootNext, edges, at, unit);
   }
   return to;
 }
