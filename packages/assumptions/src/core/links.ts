@@ -120,8 +120,9 @@ export async function resolveLinkCounted(listings: Listings, linkPath: string, h
   return again.result.map((resolved) => ({ resolved, hops: again.hops }));
 }
 
+// A link's walk from `hops` links, taking (and leaving) its known end as a chain would.
 async function followFrom(listings: Listings, linkPath: string, hops: number): Promise<LinkWalk> {
   const walk: Walk = { listings, link: linkPath, target: undefined, hops };
-  const result = await follow(walk, linkPath.split("/"));
+  const result = await through(walk, linkPath.split("/"));
   return { result, hops: walk.hops };
 }

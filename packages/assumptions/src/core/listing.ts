@@ -42,8 +42,9 @@ export interface Listings {
   /** Each symbolic link (real tree path) followed once a run, shared by every path through it. */
   readonly links: Map<string, Promise<LinkWalk>>;
   /**
-   * Where each link met inside another link's chain led, and how many links that took from it:
-   * a later chain through it takes that answer instead of reading the rest of the chain again.
+   * Where each link followed without a fault led, and how many links that took from it, whether
+   * a path named it or another link's chain met it: a later chain through it takes that answer
+   * instead of following the rest of the chain again.
    */
   readonly linkEnds: Map<string, { readonly resolved: Resolved; readonly hops: number }>;
   /** A link's target text (real tree path), read once a run however many chains pass through it. */
