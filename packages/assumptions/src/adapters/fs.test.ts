@@ -2,8 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import * as nodeFs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { memfs } from "memfs";
-import { afterAll, expect, test } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
+import { escapesTree } from "./tree-error.js";
 import { memfsTree } from "./memfs.js";
 import { nodeTree } from "../node/tree.js";
 import { treeContract, writeSpec } from "../testing/tree-contract.js";
@@ -55,4 +57,17 @@ test("a tree message quotes a path as every message does: at most 80 characters,
   expect(missing.message).toMatch(new RegExp(`^"${"deep/".repeat(16)}"… \\(${long.length} characters\\) does not exist`));
   const hidden = (await memfsTree(fs, "/t").read("a\u200b.txt", 100))._unsafeUnwrapErr();
   expect(hidden.message).toMatch(/^"a<U\+200B>\.txt" does not exist/);
+});
+
+describe("escapesTree", () => {
+  test("property: a path leaves the tree exactly when it is absolute or has a `..` component", () => {
+    const part = fc.constantFrom("", ".", "..", "...", "a", "..a", "a..", ".a.", "b/c");
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 6 }), (parts) => {
+        const path = parts.join("/");
+        expect(escapesTree(path)).toBe(path.startsWith("/") || path.split("/").includes(".."));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });

@@ -46,7 +46,7 @@ export class FileView {
   private held: Map<string, boolean> | undefined;
   // The skeletons of the `lacks` literals in another script the rows will ask about (see
   // `confusable`), the skeleton of the whole text once built, and the answers of one pass.
-  private confusables: ReadonlySet<string> = new Set();
+  private confusables: ReadonlySet<string> | undefined;
   private skeletonText: string | undefined;
   private heldSkeletons: Map<string, boolean> | undefined;
 
@@ -63,7 +63,7 @@ export class FileView {
   }
 
   textOf(bytes: Uint8Array): Result<string, CheckFault> {
-    return this.normalOf(bytes).map((n) => n.text);
+    return this.normalOf(bytes).map((n) => n.text());
   }
 
   digestOf(bytes: Uint8Array): Result<string, CheckFault> {
@@ -97,7 +97,7 @@ export class FileView {
    */
   confusable(text: string, literal: string): boolean {
     const wanted = skeleton(literal);
-    if (!this.confusables.has(wanted)) return skeletonIncludes(text, wanted);
+    if (this.confusables === undefined || !this.confusables.has(wanted)) return skeletonIncludes(text, wanted);
     this.skeletonText ??= skeleton(text);
     if (this.confusables.size < MANY_LITERALS) return this.skeletonText.includes(wanted);
     if (this.heldSkeletons === undefined) {

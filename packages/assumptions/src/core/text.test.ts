@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { normaliseBytes, strictText } from "./text.js";
+import { firstNonAscii, normaliseBytes, strictText } from "./text.js";
 
 // The normalised text the gate looks for literals in.
-const decodeText = (bytes: Uint8Array, path?: string) => normaliseBytes(bytes, path).map((n) => n.text);
+const decodeText = (bytes: Uint8Array, path?: string) => normaliseBytes(bytes, path).map((n) => n.text());
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 // ASCII text with line ends of every kind, and literals as the plan allows them (no CR or LF).
@@ -52,5 +52,29 @@ describe("strictText", () => {
   });
   test("one leading BOM is dropped, a second is kept", () => {
     expect(strictText(bytesOf("\uFEFF\uFEFFcafé"))).toBe("\uFEFFcafé");
+  });
+});
+
+describe("firstNonAscii", () => {
+  test("property: the first byte of 0x80 or more, at any offset and length of a view", () => {
+    // ASCII with at most a few other bytes: a lone one anywhere in a word must be seen.
+    const bytes = fc
+      .tuple(
+        fc.array(fc.integer({ min: 0, max: 0x7f }), { maxLength: 120, size: "max" }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0x80, max: 0xff })), { maxLength: 3 }),
+      )
+      .map(([ascii, others]) => {
+        const all = Uint8Array.from(ascii);
+        for (const [at, b] of others) if (all.length > 0) all[at % all.length] = b;
+        return all;
+      });
+    fc.assert(
+      fc.property(bytes, fc.nat({ max: 7 }), fc.nat({ max: 7 }), (buffer, from, cut) => {
+        const start = Math.min(from, buffer.length);
+        const view = buffer.subarray(start, Math.max(start, buffer.length - cut));
+        expect(firstNonAscii(view)).toBe(view.findIndex((b) => b >= 0x80));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
