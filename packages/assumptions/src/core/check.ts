@@ -2,7 +2,7 @@ import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
 import { type FileView, judgeEntry, judgeFound, judgeUnfound, openView } from "./judge.js";
-import { createLocator, type Found, foundIn, type Located, type Locator, locateIn, plainDir } from "./locate.js";
+import { createLocator, forgetLocated, type Found, foundIn, type Located, type Locator, locateIn, plainDir } from "./locate.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
 import { DEFAULT_MAX_BYTES } from "./read.js";
@@ -191,6 +191,8 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
   };
   const groups = groupByDirectory(rows);
   await inFlight(groups, (group) => (group.rows[0] as number) > firstFault, locateGroup);
+  // Every row is located: the listings are not needed again, and their memory serves the reads.
+  forgetLocated(loc);
   // The large files' queue: each waits for the one before it to be judged.
   let largeTurn: Promise<void> = Promise.resolve();
   const readFile = async (file: FileRows): Promise<void> => {

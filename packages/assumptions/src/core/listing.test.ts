@@ -2,7 +2,9 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import * as reference from "../../test/support/unicode-reference.js";
 import type { DirEntry, EntryType } from "../tree.js";
+import { fixtureTree } from "../../test/support/fixture-tree.js";
 import { buildIndex, type DirIndex } from "./listing.js";
+import { createLocator, forgetLocated, locate } from "./locate.js";
 
 // Pieces names are made of: ASCII, a precomposed and a decomposed é, the Kelvin sign (whose NFC
 // is the ASCII K), and a Cyrillic а. Two spellings of one NFC name are therefore common.
@@ -143,5 +145,21 @@ describe("a directory's lookups for any name, ASCII or not", () => {
       }),
       { numRuns: 1500 },
     );
+  });
+});
+
+describe("a locator that forgets", () => {
+  test("answers as before, listing again only what it is asked about after", async () => {
+    const inner = fixtureTree({ "src/a.ts": "a", "src/Readme.md": "r", "lib/b.ts": "b" }, { "to-src": "src" }).tree;
+    const listed: string[] = [];
+    const loc = createLocator({ ...inner, list: (path) => (listed.push(path), inner.list(path)) });
+    const ask = async (path: string) => (await locate(loc, path.split("/")))._unsafeUnwrap();
+    const before = [await ask("to-src/a.ts"), await ask("src/readme.md"), await ask("lib/gone.ts")];
+    const listedBefore = listed.length;
+    forgetLocated(loc);
+    expect(loc.plain.size + loc.starts.size + loc.listings.links.size + loc.listings.linkEnds.size).toBe(0);
+    expect(await ask("lib/gone.ts")).toEqual(before[2]);
+    expect(listed.slice(listedBefore).sort()).toEqual(["", "lib"]);
+    expect([await ask("to-src/a.ts"), await ask("src/readme.md")]).toEqual(before.slice(0, 2));
   });
 });

@@ -49,6 +49,8 @@ export interface Listings {
   readonly linkEnds: Map<string, { readonly resolved: Resolved; readonly hops: number }>;
   /** A link's target text (real tree path), read once a run however many chains pass through it. */
   readLink(path: string): PromiseLike<Result<string, TreeError>>;
+  /** Drops every listing, link and link text held so far; later asks read them again. */
+  forget(): void;
 }
 
 /**
@@ -258,10 +260,18 @@ export function createListings(tree: TreeReader): Listings {
   // One promise per directory, settled or not: every later ask shares the one listing.
   const cache = new Map<string, PromiseLike<Result<DirIndex, CheckFault>>>();
   const texts = new Map<string, PromiseLike<Result<string, TreeError>>>();
+  const links = new Map<string, Promise<LinkWalk>>();
+  const linkEnds = new Map<string, { readonly resolved: Resolved; readonly hops: number }>();
   return {
     tree,
-    links: new Map(),
-    linkEnds: new Map(),
+    links,
+    linkEnds,
+    forget() {
+      cache.clear();
+      texts.clear();
+      links.clear();
+      linkEnds.clear();
+    },
     readLink(path) {
       let read = texts.get(path);
       if (read === undefined) {

@@ -58,6 +58,17 @@ export interface Locator {
   readonly starts: Map<string, Start>;
 }
 
+/**
+ * Lets go of everything located so far (listings, plain directories, walk starts, links): for a
+ * caller that has located all it will, so that the memory serves the reads that follow. The
+ * locator still works after, listing again what it is asked about.
+ */
+export function forgetLocated(loc: Locator): void {
+  loc.plain.clear();
+  loc.starts.clear();
+  loc.listings.forget();
+}
+
 /** Creates the per-run locator over a tree. */
 export function createLocator(tree: TreeReader): Locator {
   return { listings: createListings(tree), plain: new Map(), starts: new Map() };
