@@ -67,7 +67,8 @@ export class NormalisedText {
  * lone CR folded to LF, NFC. Line ends are folded in the bytes, before decoding: CR and LF are
  * single bytes that no multi-byte sequence holds, so the decoder accepts or refuses the same
  * files, and a file of millions of line ends makes no string pieces to collect. The ASCII before
- * the first other byte is neither decoded nor normalised here: it is valid UTF-8 and NFC, and no
+ * the first other byte, when it is most of the file, is neither decoded nor normalised here
+ * (an ASCII file's digest decodes nothing): it is valid UTF-8 and NFC, and no
  * ASCII character composes with what comes before it, so NFC of the whole is that ASCII followed
  * by NFC of the rest, taken from the last ASCII character on (a mark after it may compose with it).
  */
@@ -76,8 +77,10 @@ export function normaliseBytes(bytes: Uint8Array, path?: string): Result<Normali
   const folded = cr === -1 ? bytes : foldLineEnds(bytes, cr);
   const other = firstNonAscii(folded);
   if (other === -1) return ok(new NormalisedText(folded, folded.length, "", true));
-  // From the start, the decoder also drops a leading BOM (a BOM is not ASCII, so `other` is 0).
-  const head = other === 0 ? 0 : other - 1;
+  // Skipped only when the ASCII is most of the file: otherwise the text a row asks for would be the
+  // two pieces joined, a copy of the whole that decoding it whole does not make. From the start,
+  // the decoder also drops a leading BOM (a BOM is not ASCII, so `other` is 0).
+  const head = other - 1 < folded.length / 2 ? 0 : other - 1;
   const decoded = decodeStrict(head === 0 ? folded : folded.subarray(head));
   if (decoded === undefined) return notUtf8(path);
   const tail = nfc(decoded);
