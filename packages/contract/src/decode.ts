@@ -1,53 +1,21 @@
 // Strict text decoding of a plan or a contract: UTF-8 or a fault naming the line and byte offset.
+import { firstInvalidUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "./fault.js";
 
 const STRICT = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** The length of a valid UTF-8 sequence starting at `i`, or 0 when the bytes there are not UTF-8. */
-function sequenceAt(bytes: Uint8Array, i: number): number {
-  const b = bytes[i] ?? 0;
-  if (b < 0x80) return 1;
-  const [n, lo, hi] =
-    b >= 0xc2 && b <= 0xdf
-      ? [2, 0x80, 0xbf]
-      : b === 0xe0
-        ? [3, 0xa0, 0xbf]
-        : b === 0xed
-          ? [3, 0x80, 0x9f]
-          : b >= 0xe1 && b <= 0xef
-            ? [3, 0x80, 0xbf]
-            : b === 0xf0
-              ? [4, 0x90, 0xbf]
-              : b >= 0xf1 && b <= 0xf3
-                ? [4, 0x80, 0xbf]
-                : b === 0xf4
-                  ? [4, 0x80, 0x8f]
-                  : [0, 0, 0];
-  if (n === 0) return 0;
-  const second = bytes[i + 1];
-  if (second === undefined || second < lo || second > hi) return 0;
-  for (let k = 2; k < n; k++) {
-    const c = bytes[i + k];
-    if (c === undefined || c < 0x80 || c > 0xbf) return 0;
-  }
-  return n;
-}
-
 /** Where the first byte that is not UTF-8 sits: its line (1-based), its offset in the file and in that line (0-based). */
 export function firstInvalidByte(bytes: Uint8Array): { line: number; offset: number; column: number } | undefined {
+  const bad = firstInvalidUtf8(bytes);
+  if (bad === undefined) return undefined;
   let line = 1;
   let lineStart = 0;
-  for (let i = 0; i < bytes.length; ) {
-    const n = sequenceAt(bytes, i);
-    if (n === 0) return { line, offset: i, column: i - lineStart };
-    if (bytes[i] === 0x0a) {
-      line++;
-      lineStart = i + 1;
-    }
-    i += n;
+  for (let nl = bytes.indexOf(0x0a); nl !== -1 && nl < bad.start; nl = bytes.indexOf(0x0a, nl + 1)) {
+    line++;
+    lineStart = nl + 1;
   }
-  return undefined;
+  return { line, offset: bad.start, column: bad.start - lineStart };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { firstInvalidUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { ParseFault } from "./faults.js";
 import type { Assumption, AssumptionKind } from "./model.js";
@@ -47,46 +48,11 @@ function crOnly(text: string): Result<string, ParseFault> {
   return err({ code: "cr-line-endings", line: 1 });
 }
 
-// Where bytes stop being UTF-8, as a strict decoder sees them: the first byte of the sequence that
-// cannot be completed (`start`) and the byte that shows it (`end`: a byte no sequence may hold
-// there, or the end of the bytes). One pass, however long a line is.
-function firstInvalid(bytes: Uint8Array): { readonly start: number; readonly end: number } | undefined {
-  for (let i = 0; i < bytes.length; ) {
-    const lead = bytes[i] as number;
-    if (lead < 0x80) {
-      i += 1;
-      continue;
-    }
-    let need = 0;
-    let lower = 0x80;
-    let upper = 0xbf;
-    if (lead >= 0xc2 && lead <= 0xdf) need = 1;
-    else if (lead >= 0xe0 && lead <= 0xef) {
-      need = 2;
-      if (lead === 0xe0) lower = 0xa0;
-      if (lead === 0xed) upper = 0x9f;
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      need = 3;
-      if (lead === 0xf0) lower = 0x90;
-      if (lead === 0xf4) upper = 0x8f;
-    } else return { start: i, end: i };
-    for (let k = 1; k <= need; k += 1) {
-      const next = bytes[i + k];
-      if (next === undefined) return { start: i, end: bytes.length };
-      if (next < lower || next > upper) return { start: i, end: i + k };
-      lower = 0x80;
-      upper = 0xbf;
-    }
-    i += need + 1;
-  }
-  return undefined;
-}
-
 // The first line that is not UTF-8 and its offending bytes, as hex: from the start of the sequence
 // that cannot be completed through the byte that ends it (a line's end is not part of it), at
 // most four.
 function firstBadLine(bytes: Uint8Array): { line: number; value: string } {
-  const bad = firstInvalid(bytes) ?? { start: bytes.length, end: bytes.length };
+  const bad = firstInvalidUtf8(bytes) ?? { start: bytes.length, end: bytes.length };
   let line = 1;
   for (let nl = bytes.indexOf(10); nl !== -1 && nl < bad.start; nl = bytes.indexOf(10, nl + 1)) line += 1;
   const through = bad.end < bytes.length && bytes[bad.end] !== 10 ? bad.end + 1 : bad.end;
