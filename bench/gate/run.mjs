@@ -14,7 +14,7 @@ import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateShape, SHAPES } from "./shapes.mjs";
-import { median, MINIMAL_ENV, timed } from "./timing.mjs";
+import { floorCommands, median, MINIMAL_ENV, timed } from "./timing.mjs";
 
 const REPS = Number(process.env.BENCH_REPS ?? 5);
 const WORK = process.env.BENCH_DIR ?? "/tmp/decay-bench";
@@ -30,8 +30,7 @@ function commands(root, set) {
   return {
     gate: () => timed(process.execPath, [bin, "--root", root, set.plan], repoRoot),
     ...(other ? { other: () => timed(process.execPath, [other, "--root", root, set.plan], repoRoot) } : {}),
-    sha: () => timed("xargs", ["-0", "-a", set.list, "sha256sum"], root),
-    find: () => timed("find", [root, "-type", "f"], repoRoot),
+    ...floorCommands(root, set.list),
   };
 }
 

@@ -41,3 +41,14 @@ export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
+
+/**
+ * The two halves of a fair floor over a tree: `sha256sum` over the files named (NUL-separated) in
+ * `list`, relative to `root`, each read once; and `find -type f` over the whole tree.
+ */
+export function floorCommands(root, list) {
+  return {
+    sha: () => timed("xargs", ["-0", "-a", list, "sha256sum"], root),
+    find: () => timed("find", [".", "-type", "f"], root),
+  };
+}

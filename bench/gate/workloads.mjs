@@ -9,7 +9,7 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { median, timed } from "./timing.mjs";
+import { floorCommands, median, timed } from "./timing.mjs";
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const WORK = join(process.env.BENCH_DIR ?? "/tmp/decay-bench", "workloads");
@@ -166,8 +166,9 @@ function runOne(name) {
         gate[k].rss.push(r.rssMb);
       }
     });
-    const sha = made.reads.length > 0 ? timed("xargs", ["-0", "-a", list, "sha256sum"], root).ms : 0;
-    const find = timed("find", [root, "-type", "f"], repoRoot).ms;
+    const half = floorCommands(root, list);
+    const sha = made.reads.length > 0 ? half.sha().ms : 0;
+    const find = half.find().ms;
     if (rep > 0) floor.push(sha + find);
   }
   rmSync(dir, { recursive: true, force: true });
