@@ -54,4 +54,12 @@ export interface TreeReader {
   readonly sha256Hex?: (bytes: Uint8Array) => string;
   /** Reads a symbolic link's target text as stored. */
   readLink(path: string): ResultAsync<string, TreeError>;
+  /**
+   * Optional: how many of this reader's calls the gate keeps waiting at once (a positive
+   * integer). A reader that answers at once, by synchronous calls underneath, gains nothing from
+   * overlapping them and gives 1 (`nodeTree`, `memfsTree`); a reader bound by a rate limit gives
+   * that limit. Absent, or not a positive integer: 16, for a reader that waits (`gitTree`, a
+   * network).
+   */
+  readonly inFlight?: number;
 }

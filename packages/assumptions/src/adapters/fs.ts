@@ -94,12 +94,13 @@ function guarded<T>(path: string, run: () => Result<T, TreeError>): Result<T, Tr
  * A TreeReader over any node:fs-shaped object rooted at `root` (the one body behind
  * `nodeTree` and `memfsTree`). Lists by lstat type, never reads a non-regular file, never
  * reads more than `maxBytes + 1` bytes. Every call is synchronous underneath, answered through an
- * already settled promise.
+ * already settled promise: one call at a time is all it can use (`inFlight: 1`).
  */
 export function fsTree(fs: TreeFs, root: string, opts: FsTreeOptions = {}): TreeReader {
   const abs = (path: string): string => joinTree(root, path);
   const tree: TreeReader = {
     describe: opts.describe ?? root,
+    inFlight: 1,
     list: (path) => later(guarded(path, () => listDir(fs, abs(path), path))),
     read: (path, maxBytes) => later(guarded(path, () => readFile(fs, { abs: abs(path), path, maxBytes }))),
     readLink: (path) => later(guarded(path, () => readLink(fs, abs(path), path))),

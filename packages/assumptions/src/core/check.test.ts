@@ -5,7 +5,7 @@ import { ResultAsync } from "neverthrow";
 import { describe, expect, test } from "vitest";
 import { faultyTree } from "../testing/faulty.js";
 import { memfsTree } from "../adapters/memfs.js";
-import type { TreeReader } from "../tree.js";
+import type { TreeError, TreeReader } from "../tree.js";
 import { checkTree } from "./check.js";
 import { fixtureTree } from "../../test/support/fixture-tree.js";
 import type { Assumption } from "./model.js";
@@ -224,6 +224,8 @@ describe("faults and cost", () => {
     let most = 0;
     const waiting: TreeReader = {
       ...t,
+      // It waits, so it takes the default: the fixture's synchronous reader asks for one at a time.
+      inFlight: undefined,
       read: (path, max) => {
         reading += 1;
         most = Math.max(most, reading);
@@ -237,6 +239,63 @@ describe("faults and cost", () => {
     const plan = Object.keys(files).map((p, i) => `contains\t${p}\tvalue ${i}`);
     expect((await rows(waiting, plan.join("\n"))).every(([status]) => status === "hold")).toBe(true);
     expect(most).toBeGreaterThanOrEqual(8);
+  });
+
+  // A reader that waits, counting the calls it holds at once; `inFlight` as given.
+  const counted = (t: TreeReader, inFlight: number | undefined) => {
+    let waiting = 0;
+    const seen = { most: 0 };
+    const held = <T>(call: ResultAsync<T, TreeError>): ResultAsync<T, TreeError> => {
+      waiting += 1;
+      seen.most = Math.max(seen.most, waiting);
+      return new ResultAsync(
+        Promise.resolve(call)
+          .then(later)
+          .finally(() => (waiting -= 1)),
+      );
+    };
+    const reader: TreeReader = {
+      describe: t.describe,
+      inFlight,
+      list: (path) => held(t.list(path)),
+      read: (path, max) => held(t.read(path, max)),
+      readLink: (path) => held(t.readLink(path)),
+    };
+    return { reader, seen };
+  };
+
+  test("a reader's inFlight bounds how many of its calls wait at once, and changes no answer", async () => {
+    const files: Record<string, string> = {};
+    for (let d = 0; d < 6; d += 1) for (let f = 0; f < 6; f += 1) files[`d${d}/s${f}/f.ts`] = `value ${d}${f}\n`;
+    const t = tree(files, { "d0/link": "s1" });
+    const plan = [
+      // Every third digest is the file's own: the rest diverge.
+      ...Object.keys(files).flatMap((p, i) => [
+        `contains\t${p}\tvalue ${p[1]}${p[4]}`,
+        `absent\t${p}.old`,
+        `unchanged\t${p}\t${sha(i % 3 === 0 ? (files[p] as string) : "other")}`,
+      ]),
+      "exists\td0/link/f.ts",
+      "lacks\tD1/s1/f.ts\tvalue",
+    ].join("\n");
+    const expected = await rows(t, plan);
+    for (const [inFlight, most] of [
+      [1, 1],
+      [3, 3],
+      [undefined, 16],
+      [0, 16],
+      [2.5, 16],
+      [Number.NaN, 16],
+    ] as const) {
+      const { reader, seen } = counted(t, inFlight);
+      expect(await rows(reader, plan)).toEqual(expected);
+      expect(seen.most).toBe(most);
+    }
+  });
+
+  test("node and memfs readers ask for one call at a time; a fault-injecting wrapper keeps that", () => {
+    expect(tree({ "a.txt": "x" }).inFlight).toBe(1);
+    expect(faultyTree(tree({ "a.txt": "x" }), () => undefined).inFlight).toBe(1);
   });
 
   test("all 4,096 case spellings of a name are explored, without running out of stack", async () => {
@@ -409,6 +468,7 @@ describe("rows that name one file share its read", () => {
     let most = 0;
     const waiting: TreeReader = {
       ...t,
+      inFlight: undefined,
       read: (path, max) => {
         asked.push(max);
         const full = max > 4 << 20;

@@ -6,7 +6,6 @@ import { createLocator, forgetLocated, type Found, foundIn, type Located, type L
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
 import { DEFAULT_MAX_BYTES } from "./read.js";
-import { nfc } from "./unicode/fold.js";
 
 /** Options of `checkTree`. */
 export interface CheckOptions {
@@ -16,11 +15,20 @@ export interface CheckOptions {
   readonly maxBytes?: number;
 }
 
-/** Groups located, and files read, at once: enough to overlap an adapter's waits, few enough to bound memory. */
+/**
+ * Groups located, and files read, at once, unless the reader says otherwise (`TreeReader.inFlight`):
+ * enough to overlap a waiting reader's calls, few enough to bound memory.
+ */
 const IN_FLIGHT = 16;
+
+/** How many calls to keep waiting on `tree` at once: its own `inFlight` when that is a positive integer. */
+function inFlightOf(tree: TreeReader): number {
+  const wanted = tree.inFlight;
+  return typeof wanted === "number" && Number.isInteger(wanted) && wanted >= 1 ? wanted : IN_FLIGHT;
+}
 /**
  * Files are first read with at most this many bytes; one larger waits its turn and is read whole
- * then, one such file at a time, so that IN_FLIGHT files near the size limit are never in memory
+ * then, one such file at a time, so that `inFlight` files near the size limit are never in memory
  * at once (each with its text, which can be twice its bytes).
  */
 const SMALL_READ = 4 * 1024 * 1024;
@@ -37,19 +45,20 @@ interface Group {
 /**
  * Rows grouped by the directory they sit in, groups in order of first appearance. Every row of one
  * path goes into the group its first row went to, next to it, and is located right after it. A
- * group takes new paths until it holds GROUP_ROWS rows, and fewer in a small plan (rows / 16), so
- * that even a plan of a few rows all in one directory keeps IN_FLIGHT groups waiting on a slow
- * reader at once. A group's first row is its smallest.
+ * group takes new paths until it holds GROUP_ROWS rows, and fewer in a small plan (rows /
+ * `inFlight`), so that even a plan of a few rows all in one directory keeps `inFlight` groups
+ * waiting on a slow reader at once. A group's first row is its smallest. Paths are NFC already:
+ * the parser made them so.
  */
-function groupByDirectory(rows: readonly Assumption[]): Group[] {
-  const most = Math.max(1, Math.min(GROUP_ROWS, Math.ceil(rows.length / IN_FLIGHT)));
+function groupByDirectory(rows: readonly Assumption[], inFlight: number): Group[] {
+  const most = Math.max(1, Math.min(GROUP_ROWS, Math.ceil(rows.length / inFlight)));
   // Each path's rows as a chain: its first row, then next[] from row to row (-1 ends it).
   const firsts: number[] = [];
   const paths: string[] = new Array(rows.length);
   const next = new Int32Array(rows.length).fill(-1);
   const tail = new Map<string, number>();
   for (let i = 0; i < rows.length; i += 1) {
-    const path = nfc((rows[i] as Assumption).path);
+    const path = (rows[i] as Assumption).path;
     paths[i] = path;
     const before = tail.get(path);
     if (before === undefined) firsts.push(i);
@@ -140,8 +149,8 @@ function tooLarge(read: Result<unknown, CheckFault>): boolean {
   return read.isErr() && read.error.code === "tree-too-large";
 }
 
-/** Runs `each` over `items` in order, IN_FLIGHT at a time, passing over those `skip` names. */
-async function inFlight<T>(items: readonly T[], skip: (item: T) => boolean, each: (item: T) => Promise<void>): Promise<void> {
+/** Runs `each` over `items` in order, `width` at a time, passing over those `skip` names. */
+async function inTurn<T>(items: readonly T[], width: number, skip: (item: T) => boolean, each: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
@@ -149,7 +158,7 @@ async function inFlight<T>(items: readonly T[], skip: (item: T) => boolean, each
       if (!skip(item)) await each(item);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
 }
 
 type Outcome = { readonly rows: ReportRow[] } | { readonly fault: CheckFault };
@@ -189,8 +198,9 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       else record(i, a, ok(judgeUnfound(a, located.value)));
     }
   };
-  const groups = groupByDirectory(rows);
-  await inFlight(groups, (group) => (group.rows[0] as number) > firstFault, locateGroup);
+  const width = inFlightOf(loc.listings.tree);
+  const groups = groupByDirectory(rows, width);
+  await inTurn(groups, width, (group) => (group.rows[0] as number) > firstFault, locateGroup);
   // Every row is located: the listings are not needed again, and their memory serves the reads.
   forgetLocated(loc);
   // The large files' queue: each waits for the one before it to be judged.
@@ -217,7 +227,7 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       done();
     }
   };
-  await inFlight(byFile(groups, found), (file) => (file.rows[0] as number) > firstFault, readFile);
+  await inTurn(byFile(groups, found), width, (file) => (file.rows[0] as number) > firstFault, readFile);
   if (fault) return { fault };
   // With no fault, every row was judged: a gap is a bug, never a row silently counted as held.
   for (let i = 0; i < rows.length; i += 1) if (out[i] === undefined) throw new Error(`row ${i + 1} of the plan was left unjudged`);

@@ -80,7 +80,7 @@ describe("symlink chains are counted as the kernel counts them", () => {
 });
 
 describe("a directory far below what is known is resolved level by level", () => {
-  // Twenty rows in directories under `a` run first (sixteen groups at once), so by the time the
+  // Twenty rows in directories under `a` run first (however many groups run at once), so by the time the
   // deep rows are judged `a` is known and their directory lies twelve unknown levels below it:
   // resolved from the top, every level in turn, never by its last name looked up in `a` (which
   // holds an `l` of its own, with an `other.ts` in it).

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { firstNonAscii, normaliseBytes, strictText } from "./text.js";
+import { firstCrOrNonAscii, normaliseBytes, strictText } from "./text.js";
 
 // The normalised text the gate looks for literals in.
 const decodeText = (bytes: Uint8Array, path?: string) => normaliseBytes(bytes, path).map((n) => n.text());
@@ -55,13 +55,17 @@ describe("strictText", () => {
   });
 });
 
-describe("firstNonAscii", () => {
-  test("property: the first byte of 0x80 or more, at any offset and length of a view", () => {
-    // ASCII with at most a few other bytes: a lone one anywhere in a word must be seen.
+describe("firstCrOrNonAscii", () => {
+  test("property: the first CR or byte of 0x80 or more, at any offset and length of a view", () => {
+    // ASCII without CR, with at most a few CRs and other bytes: a lone one anywhere in a word must be seen.
+    const stop = fc.oneof(fc.constant(0x0d), fc.integer({ min: 0x80, max: 0xff }));
     const bytes = fc
       .tuple(
-        fc.array(fc.integer({ min: 0, max: 0x7f }), { maxLength: 120, size: "max" }),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0x80, max: 0xff })), { maxLength: 3 }),
+        fc.array(
+          fc.integer({ min: 0, max: 0x7f }).filter((b) => b !== 0x0d),
+          { maxLength: 120, size: "max" },
+        ),
+        fc.array(fc.tuple(fc.nat(), stop), { maxLength: 3 }),
       )
       .map(([ascii, others]) => {
         const all = Uint8Array.from(ascii);
@@ -72,9 +76,18 @@ describe("firstNonAscii", () => {
       fc.property(bytes, fc.nat({ max: 7 }), fc.nat({ max: 7 }), (buffer, from, cut) => {
         const start = Math.min(from, buffer.length);
         const view = buffer.subarray(start, Math.max(start, buffer.length - cut));
-        expect(firstNonAscii(view)).toBe(view.findIndex((b) => b >= 0x80));
+        expect(firstCrOrNonAscii(view)).toBe(view.findIndex((b) => b >= 0x80 || b === 0x0d));
       }),
       { numRuns: 5000 },
     );
+  });
+  test("bytes next to CR in value (0x0c, 0x0e, 0x8d) are not taken for it", () => {
+    for (const near of [0x0c, 0x0e, 0x1d, 0x4d]) {
+      const bytes = new Uint8Array(64).fill(0x61);
+      bytes[37] = near;
+      expect(firstCrOrNonAscii(bytes)).toBe(-1);
+      bytes[50] = 0x0d;
+      expect(firstCrOrNonAscii(bytes)).toBe(50);
+    }
   });
 });

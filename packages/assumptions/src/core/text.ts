@@ -73,9 +73,19 @@ export class NormalisedText {
  * by NFC of the rest, taken from the last ASCII character on (a mark after it may compose with it).
  */
 export function normaliseBytes(bytes: Uint8Array, path?: string): Result<NormalisedText, CheckFault> {
-  const cr = bytes.indexOf(CR);
-  const folded = cr === -1 ? bytes : foldLineEnds(bytes, cr);
-  const other = firstNonAscii(folded);
+  // One scan finds the first CR or byte past ASCII; most files have neither.
+  const stop = firstCrOrNonAscii(bytes);
+  let folded = bytes;
+  let other = stop;
+  if (stop !== -1 && bytes[stop] === CR) {
+    folded = foldLineEnds(bytes, stop);
+    // Folding left the bytes before `stop` where they were, and no CR after it.
+    const rest = firstCrOrNonAscii(folded.subarray(stop));
+    other = rest === -1 ? -1 : stop + rest;
+  } else if (stop !== -1) {
+    const cr = bytes.indexOf(CR, stop);
+    if (cr !== -1) folded = foldLineEnds(bytes, cr);
+  }
   if (other === -1) return ok(new NormalisedText(folded, folded.length, "", true));
   // Skipped only when the ASCII is most of the file: otherwise the text a row asks for would be the
   // two pieces joined, a copy of the whole that decoding it whole does not make. From the start,
@@ -88,24 +98,37 @@ export function normaliseBytes(bytes: Uint8Array, path?: string): Result<Normali
   return ok(new NormalisedText(body, head, tail, tail === decoded));
 }
 
+// Whether a byte ends the run `firstCrOrNonAscii` skips: a CR, or a byte past ASCII.
+function stops(byte: number): boolean {
+  return byte >= 0x80 || byte === CR;
+}
+
 /**
- * The index of the first byte that is not ASCII (0x80 and above), or -1. Four bytes at a time
- * where the view is aligned for it: the scan then runs several times faster than decoding.
+ * The index of the first CR (0x0d) or byte past ASCII (0x80 and above), or -1. Eight bytes at a
+ * time where the view is aligned for it (a word holds a CR when its XOR with 0x0d0d0d0d has a zero
+ * byte): several times faster than a loop per byte, and one pass where `indexOf(CR)` and a scan
+ * for the first other byte were two.
  */
-export function firstNonAscii(bytes: Uint8Array): number {
+export function firstCrOrNonAscii(bytes: Uint8Array): number {
   const n = bytes.length;
   let i = 0;
   const lead = Math.min(n, (4 - (bytes.byteOffset & 3)) & 3);
-  for (; i < lead; i += 1) if ((bytes[i] as number) >= 0x80) return i;
+  for (; i < lead; i += 1) if (stops(bytes[i] as number)) return i;
   const words = (n - i) >> 2;
   if (words > 0) {
     const w = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
     let k = 0;
-    while (k + 4 <= words && (((w[k] as number) | (w[k + 1] as number) | (w[k + 2] as number) | (w[k + 3] as number)) & 0x80808080) === 0) k += 4;
-    // The byte loop below finds the first such byte from the block that holds it.
+    for (; k + 2 <= words; k += 2) {
+      const v = w[k] as number;
+      const u = w[k + 1] as number;
+      const x = v ^ 0x0d0d0d0d;
+      const y = u ^ 0x0d0d0d0d;
+      if ((((x - 0x01010101) & ~x) | ((y - 0x01010101) & ~y) | v | u) & 0x80808080) break;
+    }
+    // The byte loop below finds the first such byte from the pair of words that holds it.
     i += k * 4;
   }
-  for (; i < n; i += 1) if ((bytes[i] as number) >= 0x80) return i;
+  for (; i < n; i += 1) if (stops(bytes[i] as number)) return i;
   return -1;
 }
 

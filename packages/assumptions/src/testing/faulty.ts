@@ -27,5 +27,7 @@ export function faultyTree(inner: TreeReader, inject: TreeFaultInjector): TreeRe
       return fault ? errAsync(fault) : inner.readLink(path);
     },
   };
-  return inner.descendsSubmodules === true ? { ...outer, descendsSubmodules: true } : outer;
+  // It waits as `inner` does, and reads submodules as `inner` does.
+  const paced = inner.inFlight === undefined ? outer : { ...outer, inFlight: inner.inFlight };
+  return inner.descendsSubmodules === true ? { ...paced, descendsSubmodules: true } : paced;
 }

@@ -82,6 +82,11 @@ export function treeContract(name: string, make: (spec: TreeSpec) => Promise<Tre
       ]);
     });
 
+    test("says how many calls it takes at once, if it says, as a positive integer", () => {
+      const { inFlight } = tree;
+      expect(inFlight === undefined || (Number.isInteger(inFlight) && inFlight >= 1)).toBe(true);
+    });
+
     test("keeps an NFD name exactly as stored, never normalised", async () => {
       const names = (await sorted("dir")).map((e) => e.name);
       expect(names).toEqual([NFD_NAME, "b.bin", "sub", "up"].sort());
