@@ -6,14 +6,15 @@
 //   npx -y pnpm@12.4.2 bench                        (builds, then runs this)
 //   node bench/gate/run.mjs [shape...]              (after a build; default: all six)
 // The deep shape is also run at 1,000 and 100,000 rows to show the cost per row, and on trees
-// grown with the plan (1,000 and 10,000 files for 1,000 and 10,000 rows) to show it net of
-// start-up: the gate on a one-row plan over the same tree is subtracted.
+// grown with the plan (1,000 and 10,000 files for 1,000 and 10,000 rows) and on 1, 10 and 100
+// copies of one 1,000-file tree, to show it net of start-up: the gate on a one-row plan over the
+// same tree is subtracted. `node bench/gate/run.mjs copies` runs the copies alone.
 import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateShape, SHAPES } from "./shapes.mjs";
+import { generateShape, replicateShape, SHAPES } from "./shapes.mjs";
 import { floorCommands, median, MINIMAL_ENV, timed } from "./timing.mjs";
 
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -124,8 +125,30 @@ function grownSeries(big) {
   return series;
 }
 
-function reportGrown(series) {
-  console.log("deep, tree grown with the plan: rows  files      gate  fixed (one-row plan)  per row net of fixed");
+/**
+ * The deep layout's unit of 1,000 files and 1,000 rows, copied 1, 10 and 100 times side by side:
+ * unlike the grown trees (a random layout of 1,000 files has 0.47 directories a file, one of
+ * 100,000 has 0.31), every count grows by the same factor, rows per directory included.
+ */
+function copiesSeries() {
+  const unitWork = join(WORK, "deep-unit");
+  const unit = generated("deep", unitWork, [1_000], 1_000);
+  const series = [];
+  for (const copies of [1, 10, 100]) {
+    const work = join(WORK, "deep-copies");
+    const made = replicateShape(unit, work, copies);
+    spawnSync("sync");
+    const m = measure(made.root, made.sets[0]);
+    if (m.problems) throw new Error(`deep, ${copies} copies: ${m.problems.join("; ")}`);
+    series.push({ n: made.sets[0].n, files: made.files, gate: m.gate, fixed: fixedCost(made.root, work) });
+    if (!process.env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
+  }
+  if (!process.env.BENCH_KEEP) rmSync(unitWork, { recursive: true, force: true });
+  return series;
+}
+
+function reportSeries(title, series) {
+  console.log(`${title.padEnd(31)}   rows   files      gate  fixed (one-row plan)  per row net of fixed`);
   for (const s of series) {
     console.log(
       `${" ".repeat(31)}${String(s.n).padStart(7)} ${String(s.files).padStart(7)} ${fmt(s.gate)} ${fmt(s.fixed)}${" ".repeat(12)}${((1000 * (s.gate - s.fixed)) / s.n).toFixed(1).padStart(6)} us`,
@@ -153,17 +176,21 @@ function main() {
     console.error(`missing ${bin}: build first (npx -y pnpm@12.4.2 build)`);
     return 2;
   }
-  const shapes = process.argv.length > 2 ? process.argv.slice(2) : SHAPES;
-  const unknown = shapes.filter((s) => !SHAPES.includes(s));
+  const asked = process.argv.length > 2 ? process.argv.slice(2) : SHAPES;
+  // `copies` is no shape: it runs the copied-tree series alone (it runs after `deep` anyway).
+  const unknown = asked.filter((s) => !SHAPES.includes(s) && s !== "copies");
   if (unknown.length > 0) {
-    console.error(`unknown shape(s): ${unknown.join(", ")}; known: ${SHAPES.join(", ")}`);
+    console.error(`unknown shape(s): ${unknown.join(", ")}; known: ${SHAPES.join(", ")}, and copies`);
     return 2;
   }
+  const shapes = asked.filter((s) => s !== "copies");
   const startup = median(Array.from({ length: 5 }, () => timed(process.execPath, ["-e", "0"], repoRoot, MINIMAL_ENV).ms));
   console.log(`node ${process.version}; ${cpus().length} CPUs; median of ${REPS} after one warm-up; an empty node program starts in ${startup.toFixed(0)} ms`);
-  console.log(
-    "shape            rows   files  reads       gate     sha256sum          find         floor   ratio  gate RSS   per row  | cpu: gate vs floor, ratio",
-  );
+  if (shapes.length > 0) {
+    console.log(
+      "shape            rows   files  reads       gate     sha256sum          find         floor   ratio  gate RSS   per row  | cpu: gate vs floor, ratio",
+    );
+  }
   let failed = false;
   const results = [];
   for (const shape of shapes) {
@@ -185,9 +212,10 @@ function main() {
   const at10k = results.filter((r) => r.set.n === 10_000);
   const worst = Math.max(...at10k.map((r) => r.ratio));
   const rss = Math.max(...at10k.map((r) => r.rss));
-  console.log(
-    `targets at 10,000 rows: ratio <= ${TARGET} on every shape: ${worst <= TARGET ? "met" : "MISSED"} (worst ${worst.toFixed(2)}x); peak RSS <= ${RSS_TARGET_MB} MiB: ${rss <= RSS_TARGET_MB ? "met" : "MISSED"} (${rss.toFixed(0)} MiB)`,
-  );
+  if (at10k.length > 0)
+    console.log(
+      `targets at 10,000 rows: ratio <= ${TARGET} on every shape: ${worst <= TARGET ? "met" : "MISSED"} (worst ${worst.toFixed(2)}x); peak RSS <= ${RSS_TARGET_MB} MiB: ${rss <= RSS_TARGET_MB ? "met" : "MISSED"} (${rss.toFixed(0)} MiB)`,
+    );
   const deep = results.filter((r) => r.shape === "deep");
   if (deep.length === 3) {
     const per = deep.map((r) => r.gate / r.set.n);
@@ -195,8 +223,9 @@ function main() {
     console.log(
       `deep, time per row: ${per.map((p) => `${(p * 1000).toFixed(1)} us`).join(" / ")} at 1k / 10k / 100k rows; 100k vs 1k: ${(per[2] / per[0]).toFixed(2)}x; marginal 1k->100k ${(marginal * 1000).toFixed(1)} us/row`,
     );
-    reportGrown(grownSeries(deep[2]));
+    reportSeries("deep, tree grown with the plan:", grownSeries(deep[2]));
   }
+  if (asked.includes("deep") || asked.includes("copies")) reportSeries("deep, copies of 1,000 files:", copiesSeries());
   console.log(
     `load average at the end: ${loadavg()
       .map((x) => x.toFixed(2))

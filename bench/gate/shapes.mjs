@@ -1,7 +1,8 @@
 // Generates one benchmark shape under a work directory: the tree, and for each row count a plan
 // (rows-N.tsv), the NUL-separated list of files its rows must read (reads-N.list) and the number
 // of rows planted to diverge.
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { literals, proseLiterals, prng } from "./content.mjs";
@@ -88,4 +89,43 @@ export function generateShape(shape, work, sizes, count = FILES) {
     return { n: built.rows, plan, list, diverging: built.diverging, reads: built.reads.length };
   });
   return { root, files: made.files.length, sets, expectedFiles: shape === "real" ? undefined : count };
+}
+
+/**
+ * `copies` copies of a generated shape's tree side by side (`u000/`, `u001/`, ...) under
+ * `work/tree`, with its first plan repeated once per copy, each row's path under its copy. Every
+ * count grows by exactly `copies` times (files, directories, rows per directory, bytes read,
+ * planted divergences), so the gate's time per row over such trees shows whether its cost is
+ * linear in rows, with nothing else changing.
+ */
+export function replicateShape(unit, work, copies) {
+  rmSync(work, { recursive: true, force: true });
+  const root = join(work, "tree");
+  mkdirSync(root, { recursive: true });
+  const [set] = unit.sets;
+  const rows = readFileSync(set.plan, "utf8")
+    .split("\n")
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  const reads = readFileSync(set.list, "utf8").split("\u0000").filter(Boolean);
+  const plan = [`# ${copies} copies of ${set.n} rows`];
+  const list = [];
+  for (let c = 0; c < copies; c += 1) {
+    const copy = `u${String(c).padStart(3, "0")}`;
+    const copied = spawnSync("cp", ["-a", `${unit.root}/.`, join(root, copy)]);
+    if (copied.status !== 0) throw new Error(`cp into ${copy} failed: ${copied.stderr}`);
+    for (const row of rows) {
+      const [kind, path, ...rest] = row.split("\t");
+      plan.push([kind, `${copy}/${path}`, ...rest].join("\t"));
+    }
+    for (const p of reads) list.push(`${copy}/${p}\u0000`);
+  }
+  const planPath = join(work, `rows-${set.n * copies}.tsv`);
+  const listPath = join(work, `reads-${set.n * copies}.list`);
+  writeFileSync(planPath, `${plan.join("\n")}\n`);
+  writeFileSync(listPath, list.join(""));
+  return {
+    root,
+    files: unit.files * copies,
+    sets: [{ n: set.n * copies, plan: planPath, list: listPath, diverging: set.diverging * copies, reads: set.reads * copies }],
+  };
 }

@@ -150,7 +150,7 @@ function respell(entries: readonly DirEntry[], ordered: boolean): { respelled?: 
     const { name } = entry;
     const ascii = isAscii(name);
     if (!ascii) allAscii = false;
-    const composed = ascii ? name : name.normalize("NFC");
+    const composed = ascii ? name : nfc(name);
     if (!ordered || composed !== name) add((respelled ??= new Map()), composed, entry);
   }
   return respelled === undefined ? { allAscii } : { respelled, allAscii };
