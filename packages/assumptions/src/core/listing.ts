@@ -1,5 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
-import type { DirEntry, TreeError, TreeReader } from "../tree.js";
+import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import type { Resolved } from "./links.js";
 import { mayFoldToAscii, mayKeyToAscii } from "./unicode/ascii-reach.js";
@@ -15,7 +15,6 @@ export type ExactHit = { readonly entry: DirEntry } | { readonly ambiguous: read
  * skeleton. Every `name` asked about must already be NFC (parsed plan paths are).
  */
 export interface DirIndex {
-  readonly entries: readonly DirEntry[];
   exact(name: string): ExactHit;
   /** The entry spelled byte for byte as `raw` (how a link's target names it), if any. */
   named(raw: string): DirEntry | undefined;
@@ -66,11 +65,6 @@ export function treeFault(e: TreeError): CheckFault {
   return { code: e.code, path: e.path, message: e.message };
 }
 
-// The NFC spelling of an entry's name; ASCII names (most) are their own NFC.
-function nfcName(entry: DirEntry): string {
-  return nfc(entry.name);
-}
-
 // Whether a name is written, at least in part, in a script other than Latin (its specific scripts
 // are neither none nor Latin alone).
 function inOtherScript(name: string): boolean {
@@ -94,14 +88,14 @@ function under<T>(map: Keyed<T>, key: string): readonly T[] {
   return Array.isArray(there) ? there : [there];
 }
 
-// The position of the entry spelled `name` in `entries` (names in ascending order), by binary
-// search; -1 when there is none.
-function search(entries: readonly DirEntry[], name: string): number {
+// The position of the name `name` in `names` (in ascending order), by binary search; -1 when
+// there is none.
+function search(names: readonly string[], name: string): number {
   let lo = 0;
-  let hi = entries.length - 1;
+  let hi = names.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const there = (entries[mid] as DirEntry).name;
+    const there = names[mid] as string;
     if (there === name) return mid;
     if (there < name) lo = mid + 1;
     else hi = mid - 1;
@@ -109,20 +103,14 @@ function search(entries: readonly DirEntry[], name: string): number {
   return -1;
 }
 
-// The entry spelled `name` in `entries` (names in ascending order), if any.
-function entryNamed(entries: readonly DirEntry[], name: string): DirEntry | undefined {
-  const at = search(entries, name);
-  return at === -1 ? undefined : entries[at];
-}
-
-// The positions of entries under their case-fold key: only the entries whose key differs from
-// their name when the names are in order (the rest are found by binary search on the key), else
+// The positions of names under their case-fold key: only the names whose key differs from
+// themselves when the names are in order (the rest are found by binary search on the key), else
 // all of them. Positions go in ascending order under each key. An ASCII name needs only the
-// entries whose fold may be ASCII (ASCII entries, and a few such as `straße`).
-function foldIndex(entries: readonly DirEntry[], ordered: boolean, asciiOnly: boolean): Keyed<number> {
+// names whose fold may be ASCII (ASCII names, and a few such as `straße`).
+function foldIndex(names: readonly string[], ordered: boolean, asciiOnly: boolean): Keyed<number> {
   const map: Keyed<number> = new Map();
-  for (let i = 0; i < entries.length; i += 1) {
-    const { name } = entries[i] as DirEntry;
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i] as string;
     if ((ordered && foldsToItself(name)) || (asciiOnly && !mayFoldToAscii(name))) continue;
     const key = caseFold(name);
     if (!ordered || key !== name) add(map, key, i);
@@ -132,93 +120,115 @@ function foldIndex(entries: readonly DirEntry[], ordered: boolean, asciiOnly: bo
 
 // Whether the names come in strictly ascending order (JavaScript's `<`). Node's readdir returns
 // them sorted: libuv sorts by bytes, the same order for all but a few rare characters.
-function ascending(entries: readonly DirEntry[]): boolean {
-  for (let i = 1; i < entries.length; i += 1) {
-    if (!((entries[i - 1] as DirEntry).name < (entries[i] as DirEntry).name)) return false;
+function ascending(names: readonly string[]): boolean {
+  for (let i = 1; i < names.length; i += 1) {
+    if (!((names[i - 1] as string) < (names[i] as string))) return false;
   }
   return true;
 }
 
-// Entries under their NFC spelling: those whose NFC differs from their name, or every entry when
-// the names are out of order (`undefined` when there are none, as in most directories); and
-// whether every name is ASCII.
-function respell(entries: readonly DirEntry[], ordered: boolean): { respelled?: Keyed<DirEntry>; allAscii: boolean } {
-  let respelled: Keyed<DirEntry> | undefined;
+// The positions of names under their NFC spelling: those whose NFC differs from the name, or
+// every name when the names are out of order (`undefined` when there are none, as in most
+// directories); and whether every name is ASCII.
+function respell(names: readonly string[], ordered: boolean): { respelled?: Keyed<number>; allAscii: boolean } {
+  let respelled: Keyed<number> | undefined;
   let allAscii = true;
-  for (let i = 0; i < entries.length; i += 1) {
-    const entry = entries[i] as DirEntry;
-    const { name } = entry;
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i] as string;
     const ascii = isAscii(name);
     if (!ascii) allAscii = false;
     const composed = ascii ? name : nfc(name);
-    if (!ordered || composed !== name) add((respelled ??= new Map()), composed, entry);
+    if (!ordered || composed !== name) add((respelled ??= new Map()), composed, i);
   }
   return respelled === undefined ? { allAscii } : { respelled, allAscii };
 }
 
-// Which entries a skeleton index holds. An ASCII name's letters are Latin (or it has none, and
-// matches nothing), so it can match only an entry in some other script: not an ASCII one, nor one
-// in Latin alone (an accented name); and when its key is ASCII, only an entry whose key may be.
+// Which names a skeleton index holds. An ASCII name's letters are Latin (or it has none, and
+// matches nothing), so it can match only a name in some other script: not an ASCII one, nor one
+// in Latin alone (an accented name); and when its key is ASCII, only a name whose key may be.
 const ANY = 0;
 const OTHER_SCRIPT = 1;
 const ASCII_KEY = 2;
-function skeletonIndex(entries: readonly DirEntry[], kind: number): Keyed<DirEntry> {
-  const map: Keyed<DirEntry> = new Map();
-  for (let i = 0; i < entries.length; i += 1) {
-    const entry = entries[i] as DirEntry;
-    const { name } = entry;
+function skeletonIndex(names: readonly string[], kind: number): Keyed<number> {
+  const map: Keyed<number> = new Map();
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i] as string;
     if (kind !== ANY && (isAscii(name) || (kind === ASCII_KEY && !mayKeyToAscii(name)) || !inOtherScript(name))) continue;
-    add(map, confusableKey(nfcName(entry)), entry);
+    add(map, confusableKey(nfc(name)), i);
   }
   return map;
 }
 
 // A class rather than a closure per method: a check keeps one index per directory it meets, tens
-// of thousands of them, and each closure would be an object of its own.
+// of thousands of them, and each closure would be an object of its own. Names and types are kept
+// in two arrays, not as an object per entry: an entry object is made only for an entry a lookup
+// answers with, so a directory of 100 names that two rows name keeps 100 strings and two arrays,
+// where it kept 100 objects more for every scavenge to copy.
 class Index implements DirIndex {
+  private readonly names: readonly string[];
+  private readonly types: readonly EntryType[];
   private readonly ordered: boolean;
-  private readonly respelled: Keyed<DirEntry> | undefined;
+  private readonly respelled: Keyed<number> | undefined;
   private readonly allAscii: boolean;
   // Built on first use; the ASCII ones for ASCII names (byAsciiKey: those whose key is ASCII).
   private byFold: Keyed<number> | undefined;
   private byAsciiFold: Keyed<number> | undefined;
-  private bySkeleton: Keyed<DirEntry> | undefined;
-  private byOtherScript: Keyed<DirEntry> | undefined;
-  private byAsciiKey: Keyed<DirEntry> | undefined;
+  private bySkeleton: Keyed<number> | undefined;
+  private byOtherScript: Keyed<number> | undefined;
+  private byAsciiKey: Keyed<number> | undefined;
 
-  constructor(readonly entries: readonly DirEntry[]) {
-    this.ordered = ascending(entries);
-    const { respelled, allAscii } = respell(entries, this.ordered);
+  constructor(entries: readonly DirEntry[]) {
+    const names: string[] = new Array(entries.length);
+    const types: EntryType[] = new Array(entries.length);
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i] as DirEntry;
+      names[i] = entry.name;
+      types[i] = entry.type;
+    }
+    this.names = names;
+    this.types = types;
+    this.ordered = ascending(names);
+    const { respelled, allAscii } = respell(names, this.ordered);
     this.respelled = respelled;
     this.allAscii = allAscii;
   }
 
+  private entry(i: number): DirEntry {
+    return { name: this.names[i] as string, type: this.types[i] as EntryType };
+  }
+
   exact(name: string): ExactHit {
-    const spelled = this.ordered ? entryNamed(this.entries, name) : undefined;
+    const spelled = this.ordered ? search(this.names, name) : -1;
     const keyed = this.respelled?.get(name);
-    if (keyed === undefined) return spelled === undefined ? undefined : { entry: spelled };
-    if (spelled === undefined && !Array.isArray(keyed)) return { entry: keyed };
+    if (keyed === undefined) return spelled === -1 ? undefined : { entry: this.entry(spelled) };
+    if (spelled === -1 && !Array.isArray(keyed)) return { entry: this.entry(keyed) };
     // Two spellings of one NFC name (rare, and a fault): named in the order they were listed.
-    return { ambiguous: this.entries.filter((e) => nfcName(e) === name) };
+    const ambiguous: DirEntry[] = [];
+    for (let i = 0; i < this.names.length; i += 1) if (nfc(this.names[i] as string) === name) ambiguous.push(this.entry(i));
+    return { ambiguous };
   }
 
   named(raw: string): DirEntry | undefined {
-    if (this.ordered) return entryNamed(this.entries, raw);
-    return this.respelled === undefined ? undefined : under(this.respelled, nfc(raw)).find((e) => e.name === raw);
+    const at = this.ordered
+      ? search(this.names, raw)
+      : this.respelled === undefined
+        ? -1
+        : (under(this.respelled, nfc(raw)).find((i) => this.names[i] === raw) ?? -1);
+    return at === -1 ? undefined : this.entry(at);
   }
 
   caseVariants(name: string): readonly DirEntry[] {
-    const { entries } = this;
+    const { names } = this;
     const key = caseFold(name);
-    const byFold = isAscii(name) ? (this.byAsciiFold ??= foldIndex(entries, this.ordered, true)) : (this.byFold ??= foldIndex(entries, this.ordered, false));
+    const byFold = isAscii(name) ? (this.byAsciiFold ??= foldIndex(names, this.ordered, true)) : (this.byFold ??= foldIndex(names, this.ordered, false));
     const keyed = under(byFold, key);
-    // In order, an entry that is its own key is not in the map: it is the one spelled as the key.
-    const own = this.ordered ? search(entries, key) : -1;
-    const positions = own === -1 || caseFold((entries[own] as DirEntry).name) !== key ? keyed : [...keyed, own].sort((a, b) => a - b);
+    // In order, a name that is its own key is not in the map: it is the one spelled as the key.
+    const own = this.ordered ? search(names, key) : -1;
+    const positions = own === -1 || caseFold(names[own] as string) !== key ? keyed : [...keyed, own].sort((a, b) => a - b);
     const found: DirEntry[] = [];
     for (let k = 0; k < positions.length; k += 1) {
-      const entry = entries[positions[k] as number] as DirEntry;
-      if (nfcName(entry) !== name) found.push(entry);
+      const i = positions[k] as number;
+      if (nfc(names[i] as string) !== name) found.push(this.entry(i));
     }
     return found;
   }
@@ -232,16 +242,18 @@ class Index implements DirIndex {
     if (index.size === 0) return [];
     const scripts = scriptsOf(name);
     if (scripts === "") return [];
-    return under(index, key).filter((e) => {
-      const theirs = scriptsOf(e.name);
-      return theirs !== "" && theirs !== scripts;
-    });
+    const found: DirEntry[] = [];
+    for (const i of under(index, key)) {
+      const theirs = scriptsOf(this.names[i] as string);
+      if (theirs !== "" && theirs !== scripts) found.push(this.entry(i));
+    }
+    return found;
   }
 
-  private skeletons(kind: number): Keyed<DirEntry> {
-    if (kind === ASCII_KEY) return (this.byAsciiKey ??= skeletonIndex(this.entries, kind));
-    if (kind === OTHER_SCRIPT) return (this.byOtherScript ??= skeletonIndex(this.entries, kind));
-    return (this.bySkeleton ??= skeletonIndex(this.entries, kind));
+  private skeletons(kind: number): Keyed<number> {
+    if (kind === ASCII_KEY) return (this.byAsciiKey ??= skeletonIndex(this.names, kind));
+    if (kind === OTHER_SCRIPT) return (this.byOtherScript ??= skeletonIndex(this.names, kind));
+    return (this.bySkeleton ??= skeletonIndex(this.names, kind));
   }
 }
 
