@@ -98,30 +98,31 @@ function fileKey(found: Found): string {
 }
 
 /**
- * The rows that must read a file, grouped by the file they reach, files in the order the groups
- * of rows reached them (directory by directory, as the tree lies on disk); each file's rows in
- * input order.
+ * The rows that must read a file, by the file they reach, filled as rows are located: files in
+ * the order rows first reached them (directory by directory, as the tree lies on disk, when one
+ * group is located at a time), and each file's rows in input order once `byFile` hands them out.
  */
-function byFile(groups: readonly Group[], found: readonly (Found | undefined)[]): FileRows[] {
-  const files = new Map<string, FileRows>();
-  let reordered = false;
-  for (const group of groups) {
-    for (const i of group.rows) {
-      const at = found[i];
-      if (at === undefined) continue;
-      const key = fileKey(at);
-      const rows = files.get(key);
-      if (rows === undefined) files.set(key, { rows: [i], found: [at] });
-      else {
-        // Rows reaching one file from two directories (through links) may come out of order.
-        reordered ||= i < (rows.rows[rows.rows.length - 1] as number);
-        rows.rows.push(i);
-        rows.found.push(at);
-      }
+class ReadList {
+  private readonly files = new Map<string, FileRows>();
+  private reordered = false;
+
+  add(i: number, at: Found): void {
+    const key = fileKey(at);
+    const rows = this.files.get(key);
+    if (rows === undefined) this.files.set(key, { rows: [i], found: [at] });
+    else {
+      // Rows reaching one file from two directories (through links), or from groups located at
+      // once, may come out of order.
+      this.reordered ||= i < (rows.rows[rows.rows.length - 1] as number);
+      rows.rows.push(i);
+      rows.found.push(at);
     }
   }
-  const all = [...files.values()];
-  return reordered ? all.map(inInputOrder) : all;
+
+  byFile(): FileRows[] {
+    const all = [...this.files.values()];
+    return this.reordered ? all.map(inInputOrder) : all;
+  }
 }
 
 function inInputOrder(file: FileRows): FileRows {
@@ -172,8 +173,8 @@ type Outcome = { readonly rows: ReportRow[] } | { readonly fault: CheckFault };
  */
 async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: number): Promise<Outcome> {
   const out: ReportRow[] = new Array(rows.length);
-  // The rows found where a file may be read, by row: judged in the second pass.
-  const found: (Found | undefined)[] = new Array(rows.length);
+  // The rows found where a file may be read, by the file: judged in the second pass.
+  const reads = new ReadList();
   let firstFault = rows.length;
   let fault: CheckFault | undefined;
   const record = (i: number, a: Assumption, result: Result<ReportRow, CheckFault>): void => {
@@ -194,7 +195,7 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       const located: Result<Located, CheckFault> = quick ? ok(quick) : await locateIn(loc, group.dir, at, path.split("/"));
       if (located.isErr()) record(i, a, err(located.error));
       else if ("directory" in a) record(i, a, ok(judgeEntry(a, located.value)));
-      else if (located.value.state === "found") found[i] = located.value;
+      else if (located.value.state === "found") reads.add(i, located.value);
       else record(i, a, ok(judgeUnfound(a, located.value)));
     }
   };
@@ -227,7 +228,7 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       done();
     }
   };
-  await inTurn(byFile(groups, found), width, (file) => (file.rows[0] as number) > firstFault, readFile);
+  await inTurn(reads.byFile(), width, (file) => (file.rows[0] as number) > firstFault, readFile);
   if (fault) return { fault };
   // With no fault, every row was judged: a gap is a bug, never a row silently counted as held.
   for (let i = 0; i < rows.length; i += 1) if (out[i] === undefined) throw new Error(`row ${i + 1} of the plan was left unjudged`);
