@@ -26,6 +26,7 @@ function inFlightOf(tree: TreeReader): number {
   const wanted = tree.inFlight;
   return typeof wanted === "number" && Number.isInteger(wanted) && wanted >= 1 ? wanted : IN_FLIGHT;
 }
+
 /**
  * Files are first read with at most this many bytes; one larger waits its turn and is read whole
  * then, one such file at a time, so that `inFlight` files near the size limit are never in memory
