@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { authorAssumptions } from "./author.js";
 import { checkTree } from "./check.js";
+import { countedReader } from "../../test/support/counted-reader.js";
 import { fixtureTree } from "../../test/support/fixture-tree.js";
 import { parseAssumptions } from "./parse.js";
 
@@ -37,6 +38,29 @@ describe("authorAssumptions", () => {
   ])("a create that names %s is a fault", async (_n, create, code, spelled) => {
     const { tree } = fixtureTree({ "src/refunds.py": "", "src/ace.py": "" });
     expect((await authorAssumptions({ tree, creates: [create] }))._unsafeUnwrapErr()).toMatchObject({ code, spelled });
+  });
+  test("keeps at most the reader's inFlight calls waiting at once, and writes the same plan", async () => {
+    const files = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`d${i % 4}/f${i}.txt`, `text ${i}\n`]));
+    const { tree } = fixtureTree(files);
+    const paths = Object.keys(files);
+    const request = { reads: paths.slice(0, 20), edits: paths.slice(20, 30), creates: ["d0/new.txt", "d9/new/"] };
+    const expected = (await authorAssumptions({ tree, ...request }))._unsafeUnwrap();
+    for (const [inFlight, most] of [
+      [1, 1],
+      [4, 4],
+      [undefined, 16],
+    ] as const) {
+      const { reader, seen } = countedReader(tree, inFlight);
+      expect((await authorAssumptions({ tree: reader, ...request }))._unsafeUnwrap()).toBe(expected);
+      expect(seen.most).toBe(most);
+    }
+  });
+  test("of several faults, the first in input order is the one reported: reads, then edits, then creates", async () => {
+    const { reader } = countedReader(fixtureTree({ "a.txt": "a", "b.txt": "b" }).tree, 16);
+    const faults = await authorAssumptions({ tree: reader, reads: ["a.txt", "gone-1.txt"], edits: ["gone-2.txt"], creates: ["b.txt"] });
+    expect(faults._unsafeUnwrapErr()).toMatchObject({ code: "tree-not-found", path: "gone-1.txt" });
+    const later = await authorAssumptions({ tree: reader, reads: ["a.txt"], edits: ["gone-2.txt"], creates: ["b.txt"] });
+    expect(later._unsafeUnwrapErr()).toMatchObject({ code: "tree-not-found", path: "gone-2.txt" });
   });
   test("a missing read and an empty request are faults", async () => {
     const { tree } = fixtureTree({ "a.txt": "" });

@@ -1,6 +1,7 @@
-import { err, errAsync, ok, type Result, ResultAsync } from "neverthrow";
+import { err, errAsync, ok, Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import { digestAt } from "./digest.js";
+import { inFlightOf, inTurn } from "./in-turn.js";
 import type { AssumptionsFault } from "./faults.js";
 import { createLocator, locate, type Locator } from "./locate.js";
 import { parsePath } from "./path.js";
@@ -16,8 +17,8 @@ export interface AuthorOptions {
   readonly maxBytes?: number;
 }
 
-function unchangedRow(loc: Locator, raw: string, maxBytes: number): ResultAsync<string, AssumptionsFault> {
-  return new ResultAsync(digestAt(loc, raw, maxBytes)).map(({ path, hex }) => `unchanged\t${path}\t${hex}`);
+async function unchangedLine(loc: Locator, raw: string, maxBytes: number): Promise<Result<string, AssumptionsFault>> {
+  return (await digestAt(loc, raw, maxBytes)).map(({ path, hex }) => `unchanged\t${path}\t${hex}`);
 }
 
 async function absentLine(loc: Locator, raw: string): Promise<Result<string, AssumptionsFault>> {
@@ -32,8 +33,21 @@ async function absentLine(loc: Locator, raw: string): Promise<Result<string, Ass
   return ok(`absent\t${path}${directory ? "/" : ""}`);
 }
 
-function absentRow(loc: Locator, raw: string): ResultAsync<string, AssumptionsFault> {
-  return new ResultAsync(absentLine(loc, raw));
+type Line = () => Promise<Result<string, AssumptionsFault>>;
+
+// Every line worked out, `width` at a time (as many calls waiting on the reader as it takes at
+// once): all of them in order, or the first fault in input order.
+async function inOrder(lines: readonly Line[], width: number): Promise<Result<string[], AssumptionsFault>> {
+  const done: Result<string, AssumptionsFault>[] = new Array(lines.length);
+  await inTurn(
+    lines.map((_, k) => k),
+    width,
+    () => false,
+    async (k) => {
+      done[k] = await (lines[k] as Line)();
+    },
+  );
+  return Result.combine(done);
 }
 
 function section(title: string, rows: readonly string[]): string[] {
@@ -43,7 +57,9 @@ function section(title: string, rows: readonly string[]): string[] {
 /**
  * Writes the text of a valid assumptions file for a batch: `unchanged` with the current digest
  * for every read and edit, `absent` for every create. A create that already exists, or exists
- * under a case or confusable variant spelling, is a fault and nothing is written.
+ * under a case or confusable variant spelling, is a fault and nothing is written (the first in
+ * input order: reads, then edits, then creates). At most the reader's `inFlight` paths (16
+ * unless it says) are worked on at once.
  */
 export function authorAssumptions(opts: AuthorOptions): ResultAsync<string, AssumptionsFault> {
   const loc = createLocator(opts.tree);
@@ -52,13 +68,24 @@ export function authorAssumptions(opts: AuthorOptions): ResultAsync<string, Assu
   const edits = opts.edits ?? [];
   const creates = opts.creates ?? [];
   if (reads.length + edits.length + creates.length === 0) return errAsync({ code: "plan-empty" });
-  const digests = (paths: readonly string[]) => ResultAsync.combine(paths.map((p) => unchangedRow(loc, p, maxBytes)));
-  return ResultAsync.combine([digests(reads), digests(edits), ResultAsync.combine(creates.map((p) => absentRow(loc, p)))]).map(([r, e, c]) =>
+  const lines: Line[] = [
+    ...[...reads, ...edits].map(
+      (p): Line =>
+        () =>
+          unchangedLine(loc, p, maxBytes),
+    ),
+    ...creates.map(
+      (p): Line =>
+        () =>
+          absentLine(loc, p),
+    ),
+  ];
+  return new ResultAsync(inOrder(lines, inFlightOf(opts.tree))).map((all) =>
     [
       `# assumptions of a batch, written against ${oneLine(opts.tree.describe)}`,
-      ...section("the batch reads these: they must stay exactly as read", r),
-      ...section("the batch edits these: they must be unchanged when it starts", e),
-      ...section("the batch creates these: nothing may be there yet", c),
+      ...section("the batch reads these: they must stay exactly as read", all.slice(0, reads.length)),
+      ...section("the batch edits these: they must be unchanged when it starts", all.slice(reads.length, reads.length + edits.length)),
+      ...section("the batch creates these: nothing may be there yet", all.slice(reads.length + edits.length)),
       "",
     ].join("\n"),
   );

@@ -5,8 +5,9 @@ import { ResultAsync } from "neverthrow";
 import { describe, expect, test } from "vitest";
 import { faultyTree } from "../testing/faulty.js";
 import { memfsTree } from "../adapters/memfs.js";
-import type { TreeError, TreeReader } from "../tree.js";
+import type { TreeReader } from "../tree.js";
 import { checkTree } from "./check.js";
+import { countedReader } from "../../test/support/counted-reader.js";
 import { fixtureTree } from "../../test/support/fixture-tree.js";
 import type { Assumption } from "./model.js";
 import { parseAssumptions, reparseAssumption } from "./parse.js";
@@ -241,29 +242,6 @@ describe("faults and cost", () => {
     expect(most).toBeGreaterThanOrEqual(8);
   });
 
-  // A reader that waits, counting the calls it holds at once; `inFlight` as given.
-  const counted = (t: TreeReader, inFlight: number | undefined) => {
-    let waiting = 0;
-    const seen = { most: 0 };
-    const held = <T>(call: ResultAsync<T, TreeError>): ResultAsync<T, TreeError> => {
-      waiting += 1;
-      seen.most = Math.max(seen.most, waiting);
-      return new ResultAsync(
-        Promise.resolve(call)
-          .then(later)
-          .finally(() => (waiting -= 1)),
-      );
-    };
-    const reader: TreeReader = {
-      describe: t.describe,
-      inFlight,
-      list: (path) => held(t.list(path)),
-      read: (path, max) => held(t.read(path, max)),
-      readLink: (path) => held(t.readLink(path)),
-    };
-    return { reader, seen };
-  };
-
   test("a reader's inFlight bounds how many of its calls wait at once, and changes no answer", async () => {
     const files: Record<string, string> = {};
     for (let d = 0; d < 6; d += 1) for (let f = 0; f < 6; f += 1) files[`d${d}/s${f}/f.ts`] = `value ${d}${f}\n`;
@@ -287,7 +265,7 @@ describe("faults and cost", () => {
       [2.5, 16],
       [Number.NaN, 16],
     ] as const) {
-      const { reader, seen } = counted(t, inFlight);
+      const { reader, seen } = countedReader(t, inFlight);
       expect(await rows(reader, plan)).toEqual(expected);
       expect(seen.most).toBe(most);
     }

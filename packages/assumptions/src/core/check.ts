@@ -5,6 +5,7 @@ import { type FileView, judgeEntry, judgeFound, judgeUnfound, openView } from ".
 import { createLocator, forgetLocated, type Found, foundIn, type Located, type Locator, locateIn, plainDir } from "./locate.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
+import { inFlightOf, inTurn } from "./in-turn.js";
 import { DEFAULT_MAX_BYTES } from "./read.js";
 
 /** Options of `checkTree`. */
@@ -13,18 +14,6 @@ export interface CheckOptions {
   readonly assumptions: readonly Assumption[];
   /** Largest file read, in bytes; larger files are a fault. Default 64 MiB. */
   readonly maxBytes?: number;
-}
-
-/**
- * Groups located, and files read, at once, unless the reader says otherwise (`TreeReader.inFlight`):
- * enough to overlap a waiting reader's calls, few enough to bound memory.
- */
-const IN_FLIGHT = 16;
-
-/** How many calls to keep waiting on `tree` at once: its own `inFlight` when that is a positive integer. */
-function inFlightOf(tree: TreeReader): number {
-  const wanted = tree.inFlight;
-  return typeof wanted === "number" && Number.isInteger(wanted) && wanted >= 1 ? wanted : IN_FLIGHT;
 }
 
 /**
@@ -149,18 +138,6 @@ function expectFrom(view: FileView, file: FileRows, until: number, rows: readonl
 
 function tooLarge(read: Result<unknown, CheckFault>): boolean {
   return read.isErr() && read.error.code === "tree-too-large";
-}
-
-/** Runs `each` over `items` in order, `width` at a time, passing over those `skip` names. */
-async function inTurn<T>(items: readonly T[], width: number, skip: (item: T) => boolean, each: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      if (!skip(item)) await each(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
 }
 
 type Outcome = { readonly rows: ReportRow[] } | { readonly fault: CheckFault };
