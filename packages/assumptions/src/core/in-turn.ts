@@ -4,7 +4,7 @@ import type { TreeReader } from "../tree.js";
  * Calls kept waiting on a reader at once, unless it says otherwise (`TreeReader.inFlight`):
  * enough to overlap a waiting reader's calls, few enough to bound memory.
  */
-export const IN_FLIGHT = 16;
+const IN_FLIGHT = 16;
 
 /** How many calls to keep waiting on `tree` at once: its own `inFlight` when that is a positive integer. */
 export function inFlightOf(tree: TreeReader): number {
