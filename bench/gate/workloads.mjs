@@ -5,7 +5,7 @@
 // refused has none), and deleted. Run after a build:
 //   node bench/gate/workloads.mjs [name...]
 // BENCH_REPS (default 3) timed runs each, the median; BENCH_COMPARE=path/to/bin.cjs times another
-// build alternately. Each build must give the expected exit code.
+// build alternately; BENCH_KEEP=1 keeps the tree and plan. Each build must give the expected exit code.
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -171,7 +171,7 @@ function runOne(name) {
     const find = half.find().ms;
     if (rep > 0) floor.push(sha + find);
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
   const f = median(floor);
   const cells = gate.map(
     (g) =>

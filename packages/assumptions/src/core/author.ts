@@ -25,7 +25,7 @@ async function absentLine(loc: Locator, raw: string): Promise<Result<string, Ass
   const parsed = parsePath(raw);
   if (parsed.isErr()) return err(parsed.error);
   const { path, directory } = parsed.value;
-  const located = await locate(loc, path.split("/"));
+  const located = await locate(loc, path);
   if (located.isErr()) return err(located.error);
   const where = located.value;
   if (where.state === "found") return err({ code: "create-exists", path, spelled: where.spelled });

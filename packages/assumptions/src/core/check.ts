@@ -170,7 +170,7 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       const a = rows[i] as Assumption;
       const path = group.paths[k] as string;
       const quick = at && foundIn(at, path.slice(path.lastIndexOf("/") + 1));
-      const located: Result<Located, CheckFault> = quick ? ok(quick) : await locateIn(loc, group.dir, at, path.split("/"));
+      const located: Result<Located, CheckFault> = quick ? ok(quick) : await locateIn(loc, group.dir, at, path);
       if (located.isErr()) record(i, a, err(located.error));
       else if ("directory" in a) record(i, a, ok(judgeEntry(a, located.value)));
       else if (located.value.state === "found") reads.add(i, located.value);

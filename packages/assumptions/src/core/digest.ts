@@ -36,7 +36,7 @@ export async function digestAt(loc: Locator, raw: string, maxBytes: number): Pro
   if (parsed.isErr()) return err(parsed.error);
   const { path, directory } = parsed.value;
   if (directory) return err({ code: "path-directory-for-file", kind: "unchanged", path: raw });
-  const located = await locate(loc, path.split("/"));
+  const located = await locate(loc, path);
   if (located.isErr()) return err(located.error);
   const where = located.value;
   if (where.state === "missing") return err({ code: "tree-not-found", path, message: `${show(path)} does not exist` });

@@ -4,7 +4,7 @@ import * as reference from "../../test/support/unicode-reference.js";
 import type { DirEntry, EntryType } from "../tree.js";
 import { fixtureTree } from "../../test/support/fixture-tree.js";
 import { buildIndex, type DirIndex } from "./listing.js";
-import { createLocator, forgetLocated, locate } from "./locate.js";
+import { createLocator, forgetLocated, levelsOf, locate } from "./locate.js";
 
 // Pieces names are made of: ASCII, a precomposed and a decomposed é, the Kelvin sign (whose NFC
 // is the ASCII K), and a Cyrillic а. Two spellings of one NFC name are therefore common.
@@ -153,13 +153,55 @@ describe("a locator that forgets", () => {
     const inner = fixtureTree({ "src/a.ts": "a", "src/Readme.md": "r", "lib/b.ts": "b" }, { "to-src": "src" }).tree;
     const listed: string[] = [];
     const loc = createLocator({ ...inner, list: (path) => (listed.push(path), inner.list(path)) });
-    const ask = async (path: string) => (await locate(loc, path.split("/")))._unsafeUnwrap();
+    const ask = async (path: string) => (await locate(loc, path))._unsafeUnwrap();
     const before = [await ask("to-src/a.ts"), await ask("src/readme.md"), await ask("lib/gone.ts")];
     const listedBefore = listed.length;
     forgetLocated(loc);
-    expect(loc.plain.size + loc.starts.size + loc.listings.links.size + loc.listings.linkEnds.size).toBe(0);
+    expect(loc.plain.size + loc.heldHashes.size + loc.starts.size + loc.listings.links.size + loc.listings.linkEnds.size).toBe(0);
+    expect(loc.reached).toBeUndefined();
     expect(await ask("lib/gone.ts")).toEqual(before[2]);
     expect(listed.slice(listedBefore).sort()).toEqual(["", "lib"]);
     expect([await ask("to-src/a.ts"), await ask("src/readme.md")]).toEqual(before.slice(0, 2));
+  });
+});
+
+describe("a locator's hashes of plan directories", () => {
+  const files = { "a/b/c/f.txt": "f", "a/b/c/d/g.txt": "g", "k/H.txt": "h" };
+  const ask = async (loc: ReturnType<typeof createLocator>, path: string) => (await locate(loc, path))._unsafeUnwrap();
+  const paths = ["a/b/c/f.txt", "a/b/c/d/g.txt", "a/b/c/d/e/gone.txt", "k/h.txt", "a/x/y/z.txt"];
+
+  test("a hash held for a directory plain does not hold (two prefixes sharing one) changes no answer", async () => {
+    const honest = createLocator(fixtureTree(files).tree);
+    const expected = [];
+    for (const path of paths) expected.push(await ask(honest, path));
+    const poisoned = createLocator(fixtureTree(files).tree);
+    // As if every level of these directories shared its hash with a directory already resolved.
+    for (const dir of ["a/b/c/d/e", "a/x/y", "k"]) for (const hash of levelsOf(dir).hashes) poisoned.heldHashes.add(hash);
+    const got = [];
+    for (const path of paths) got.push(await ask(poisoned, path));
+    expect(got).toEqual(expected);
+    expect(expected.map((l) => l.state)).toEqual(["found", "found", "missing", "variant", "missing"]);
+  });
+
+  test("one hash per level, the same for the same prefix of two paths", () => {
+    const deep = levelsOf("src/lib/core");
+    expect(deep.ends).toEqual([3, 7, 12]);
+    expect(levelsOf("src/lib").hashes).toEqual(deep.hashes.slice(0, 2));
+    expect(levelsOf("src/lid").hashes[1]).not.toBe(deep.hashes[1]);
+    expect(levelsOf("")).toEqual({ ends: [], hashes: [] });
+  });
+
+  test("rows hundreds of levels down, under a missing directory and found, are answered from their plain ancestor", async () => {
+    const chain = Array.from({ length: 300 }, (_, k) => `d${k}`).join("/");
+    const loc = createLocator(fixtureTree({ [`${chain}/f.txt`]: "f", [`${chain}/F.TXT`]: "F" }).tree);
+    expect((await ask(loc, `${chain}/f.txt`)).state).toBe("found");
+    expect(await ask(loc, `${chain}/gone/x/y/f.txt`)).toEqual({ state: "missing" });
+    expect(await ask(loc, `${chain}/Gone/f.txt`)).toEqual({ state: "missing" });
+    expect(await ask(loc, `${chain.replace("d150", "D150")}/f.txt`)).toEqual({ state: "variant", spelled: `${chain}/f.txt`, how: "case" });
+    expect(await ask(loc, `${chain}/f.TXT`)).toMatchObject({ state: "variant", how: "case" });
+    // Every directory resolved is found again by its hash, not by resolving it from the root.
+    const keys = [...loc.plain.keys()].filter((key) => key !== "");
+    expect(keys.length).toBeGreaterThanOrEqual(300);
+    expect(keys.filter((key) => !loc.heldHashes.has(levelsOf(key).hashes.at(-1) as number))).toEqual([]);
   });
 });

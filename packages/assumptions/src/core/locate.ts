@@ -54,8 +54,16 @@ export interface Locator {
    * the levels below one that is not plain, none is kept.
    */
   readonly plain: Map<string, Plain | null>;
+  /** The `levelsOf` hash of every key of `plain`: which prefixes of a path it may hold. */
+  readonly heldHashes: Set<number>;
   /** Plain plan directory to where a walk for a path below it starts (see `startIn`). */
   readonly starts: Map<string, Start>;
+  /**
+   * The plan directory `resolvePlain` resolved last, and the deepest level of it `plain` holds
+   * from then on (levels are never taken back, and none is kept below one that is not plain):
+   * `startIn` asks about the same directory right after, for a row not found as written.
+   */
+  reached: { readonly planDir: string; readonly at: string } | undefined;
 }
 
 /**
@@ -65,13 +73,15 @@ export interface Locator {
  */
 export function forgetLocated(loc: Locator): void {
   loc.plain.clear();
+  loc.heldHashes.clear();
   loc.starts.clear();
+  loc.reached = undefined;
   loc.listings.forget();
 }
 
 /** Creates the per-run locator over a tree. */
 export function createLocator(tree: TreeReader): Locator {
-  return { listings: createListings(tree), plain: new Map(), starts: new Map() };
+  return { listings: createListings(tree), plain: new Map(), heldHashes: new Set(), starts: new Map(), reached: undefined };
 }
 
 /** One turn of a walk: the directory it stands in, and the component it looks for there. */
@@ -109,54 +119,99 @@ export function plainDir(loc: Locator, planDir: string): Plain | undefined | Pro
   return known !== undefined ? (known ?? undefined) : resolvePlain(loc, planDir);
 }
 
+/** Where each level of a plan directory ends, and a hash of the prefix up to each (see `knownAbove`). */
+interface Levels {
+  readonly ends: readonly number[];
+  readonly hashes: readonly number[];
+}
+
 /**
- * The deepest ancestor-or-self of `planDir` that `plain` holds (`level` -1: the root, which may
- * not be held yet), and where each level of `planDir` ends. What `plain` holds of one path runs
- * from the top down without a gap (a level is resolved only once its parent is, and nothing below
- * a level that is not plain), so after a look at the parent, where most new directories sit, the
- * deepest level held is found by bisection: a path thousands of levels deep costs a dozen
- * lookups, not one per level.
+ * One pass over a plan directory: where each level ends, and two 32-bit hashes of the prefix up to
+ * each (FNV-1a and a polynomial one) joined into one 53-bit integer. Exported for tests.
  */
-function knownAbove(plain: Locator["plain"], planDir: string): { readonly at: string; readonly level: number; readonly ends: readonly number[] } {
+export function levelsOf(planDir: string): Levels {
   const ends: number[] = [];
-  if (planDir !== "") {
-    for (let i = planDir.indexOf("/"); i !== -1; i = planDir.indexOf("/", i + 1)) ends.push(i);
-    ends.push(planDir.length);
+  const hashes: number[] = [];
+  if (planDir === "") return { ends, hashes };
+  let a = 0x811c9dc5;
+  let b = 0;
+  for (let i = 0; i <= planDir.length; i += 1) {
+    const c = i === planDir.length ? 47 : planDir.charCodeAt(i);
+    if (c === 47) {
+      ends.push(i);
+      hashes.push((a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff));
+    }
+    a = Math.imul(a ^ c, 0x01000193);
+    b = (Math.imul(b, 31) + c) | 0;
   }
-  const prefix = (level: number): string => (level === -1 ? "" : planDir.slice(0, ends[level]));
-  const held = (level: number): boolean => (level === -1 ? true : plain.has(prefix(level)));
-  // lo: a level held (-1, the root, counts as held); hi: a level not held (the path's length: past it).
+  return { ends, hashes };
+}
+
+// The deepest level `held` says yes to, -1 for none (the root), by bisection: what is held of one
+// path runs from the top down without a gap. The parent and the level itself are looked at first,
+// where most new directories sit.
+function deepestHeld(count: number, held: (level: number) => boolean): number {
+  if (count === 0) return -1;
+  if (held(count - 1)) return count - 1;
   let lo = -1;
-  let hi = ends.length;
-  if (ends.length > 0 && held(ends.length - 1)) lo = ends.length - 1;
-  else if (ends.length > 0) {
-    hi = ends.length - 1;
-    if (ends.length > 1 && held(ends.length - 2)) lo = ends.length - 2;
-  }
+  let hi = count - 1;
+  if (count > 1 && held(count - 2)) lo = count - 2;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
     if (held(mid)) lo = mid;
     else hi = mid;
   }
-  return { at: prefix(lo), level: lo, ends };
+  return lo;
+}
+
+/**
+ * The deepest ancestor-or-self of `planDir` that `plain` holds (`level` -1: the root, which may
+ * not be held yet), with `planDir`'s levels. What `plain` holds of one path runs from the top down
+ * without a gap, so the bisection asks `heldHashes` about each level's hash (a number; asking
+ * `plain` hashes a new prefix string at every step). A level whose hash is missing is not held;
+ * the level found is checked in `plain`, and only a hash shared by two prefixes sends the
+ * bisection to `plain` itself.
+ */
+function knownAbove(loc: Locator, planDir: string): { readonly at: string; readonly level: number; readonly levels: Levels } {
+  const levels = levelsOf(planDir);
+  const { ends, hashes } = levels;
+  const prefix = (level: number): string => (level === -1 ? "" : planDir.slice(0, ends[level]));
+  let level = deepestHeld(ends.length, (k) => loc.heldHashes.has(hashes[k] as number));
+  let at = prefix(level);
+  if (level !== -1 && !loc.plain.has(at)) {
+    level = deepestHeld(ends.length, (k) => loc.plain.has(prefix(k)));
+    at = prefix(level);
+  }
+  return { at, level, levels };
+}
+
+// Remembers where plan directory `path` (at `hash`, its `levelsOf` hash) leads.
+function remember(loc: Locator, path: string, hash: number, here: Plain | null): void {
+  loc.plain.set(path, here);
+  loc.heldHashes.add(hash);
 }
 
 async function resolvePlain(loc: Locator, planDir: string): Promise<Plain | undefined> {
   const { listings, plain } = loc;
-  const { at, level, ends } = knownAbove(plain, planDir);
+  const { at, level, levels } = knownAbove(loc, planDir);
+  const { ends, hashes } = levels;
   let here = plain.get(at);
   if (here === undefined) {
-    // Only the root can be unknown here: listed on first use.
+    // Only the root can be unknown here: listed on first use. Its key has no hash: the root is
+    // never a level of a path.
     here = await listedPlain(listings, "", "", 0);
     plain.set("", here);
   }
   // Below a directory that is not plain nothing is: only the first such level is remembered (the
   // levels under it are most often one row's missing parents, never asked about again).
+  let deepest = at;
   for (let k = level + 1; k < ends.length && here !== null; k += 1) {
     const path = planDir.slice(0, ends[k]);
     here = await childDir(listings, here, path.slice(k === 0 ? 0 : (ends[k - 1] as number) + 1));
-    plain.set(path, here);
+    remember(loc, path, hashes[k] as number, here);
+    deepest = path;
   }
+  loc.reached = { planDir, at: deepest };
   return here ?? undefined;
 }
 
@@ -236,7 +291,9 @@ async function arrive(listings: Listings, path: string, spelled: string, entry: 
  */
 interface Walking {
   readonly listings: Listings;
+  /** The plan's components from the walk's first level down: component `k` is `comps[k - base]`. */
   readonly comps: readonly string[];
+  readonly base: number;
   /** Turns by where they stood and the links followed before them. */
   readonly turns: Map<string, Turned>;
   /** The first turn made from each place, whatever the links before it: see `walk`. */
@@ -253,12 +310,12 @@ interface Turned {
 }
 
 async function descend(w: Walking, at: Step, [entry, how]: Candidate): Promise<Locating> {
-  const { listings, comps } = w;
+  const { listings, comps, base } = w;
   const path = child(at.dir, entry.name);
   const spelled = child(at.spelled, entry.name);
   const variant = at.how ?? how;
   if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
-  if (at.index === comps.length - 1) {
+  if (at.index - base === comps.length - 1) {
     return variant ? ok({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry, at.hops, (hops) => reaching(w, hops));
   }
   const below = await beneath(w, { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops }, entry);
@@ -320,11 +377,11 @@ async function walk(w: Walking, at: Step): Promise<Locating> {
 // best (variant over missing) of those tried. Each level awaits its listing, so a path thousands
 // of components deep resumes on a fresh stack at every level.
 async function turn(w: Walking, at: Step): Promise<Locating> {
-  const { listings, comps } = w;
+  const { listings, comps, base } = w;
   const index = await listings.index(at.dir);
   if (index.isErr()) return err(index.error);
   if (isRepository(listings, at.dir, index.value)) return err({ code: "submodule", path: at.spelled });
-  const name = comps[at.index] ?? "";
+  const name = comps[at.index - base] ?? "";
   const exact = candidates(index.value, at.dir, name);
   if (exact.isErr()) return err(exact.error);
   let best = MISSING;
@@ -369,7 +426,8 @@ const ROOT_STEP: Step = { dir: "", spelled: "", index: 0, how: undefined, hops: 
 function startIn(loc: Locator, planDir: string): Step {
   // Below the deepest plain prefix nothing is plain: the walk starts where that prefix's does.
   // What `plain` holds is plain from the root down, then at most one level that is not.
-  const known = knownAbove(loc.plain, planDir).at;
+  const { reached } = loc;
+  const known = reached !== undefined && reached.planDir === planDir ? reached.at : knownAbove(loc, planDir).at;
   let at = known === "" || loc.plain.get(known) ? known : parentOf(known);
   const todo: string[] = [];
   for (; at !== "" && !loc.starts.has(at); at = parentOf(at)) todo.push(at);
@@ -398,18 +456,17 @@ function below(loc: Locator, parent: Start, path: string): Start {
  * variant; else missing. Every variant spelling is explored, so a variant anywhere is found;
  * a path not found as written is looked for from its nearest plain ancestor, not the root.
  */
-export async function locate(loc: Locator, components: readonly string[]): Promise<Locating> {
-  const dir = components.slice(0, components.length - 1).join("/");
-  return locateIn(loc, dir, await plainDir(loc, dir), components);
+export async function locate(loc: Locator, path: string): Promise<Locating> {
+  const dir = parentOf(path);
+  return locateIn(loc, dir, await plainDir(loc, dir), path);
 }
 
 /**
  * `locate` for a path whose plan directory `dir` the caller has already resolved: `at` is what
  * `plainDir` answered for it.
  */
-export function locateIn(loc: Locator, dir: string, at: Plain | undefined, components: readonly string[]): Promise<Locating> {
-  const last = components.length - 1;
-  const hit = at?.index.exact(components[last] as string);
+export function locateIn(loc: Locator, dir: string, at: Plain | undefined, path: string): Promise<Locating> {
+  const hit = at?.index.exact(path.slice(path.lastIndexOf("/") + 1));
   if (at && hit && "entry" in hit) {
     // Named exactly in a plain directory: no walk. A directory may be a nested repository and a
     // link leads elsewhere: `arrive` asks.
@@ -417,5 +474,15 @@ export function locateIn(loc: Locator, dir: string, at: Plain | undefined, compo
     return arrive(loc.listings, path, spelledBelow(at, hit.entry.name, path), hit.entry, at.hops);
   }
   const start = startIn(loc, dir);
-  return walk({ listings: loc.listings, comps: components, turns: new Map(), anyHops: new Map(), reach: start.hops }, start);
+  // Only the levels from the start down are walked: the path is split from there, so a row
+  // thousands of levels deep does not make a string of every component above it.
+  let from = 0;
+  for (let i = 0, k = 0; k < start.index; i += 1) {
+    if (path.charCodeAt(i) === 47) {
+      k += 1;
+      from = i + 1;
+    }
+  }
+  const comps = path.slice(from).split("/");
+  return walk({ listings: loc.listings, comps, base: start.index, turns: new Map(), anyHops: new Map(), reach: start.hops }, start);
 }
