@@ -2,7 +2,7 @@ import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
 import { type FileView, judgeEntry, judgeFound, judgeUnfound, openView } from "./judge.js";
-import { createLocator, forgetLocated, type Found, foundIn, type Located, type Locator, locateIn, plainDir } from "./locate.js";
+import { createLocator, forgetLocated, type Found, foundIn, type Located, type Locator, locateIn, nameOf, parentOf, plainDir } from "./locate.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
 import { inFlightOf, inTurn } from "./in-turn.js";
@@ -59,7 +59,7 @@ function groupByDirectory(rows: readonly Assumption[], inFlight: number): Group[
   const groups: Group[] = [];
   for (const first of firsts) {
     const path = paths[first] as string;
-    const dir = path.slice(0, Math.max(0, path.lastIndexOf("/")));
+    const dir = parentOf(path);
     let group = open.get(dir);
     if (group === undefined || group.rows.length >= most) {
       group = { dir, rows: [], paths: [] };
@@ -169,7 +169,7 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       if (i > firstFault) continue;
       const a = rows[i] as Assumption;
       const path = group.paths[k] as string;
-      const quick = at && foundIn(at, path.slice(path.lastIndexOf("/") + 1));
+      const quick = at && foundIn(at, nameOf(path));
       const located: Result<Located, CheckFault> = quick ? ok(quick) : await locateIn(loc, group.dir, at, path);
       if (located.isErr()) record(i, a, err(located.error));
       else if ("directory" in a) record(i, a, ok(judgeEntry(a, located.value)));

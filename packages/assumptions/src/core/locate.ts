@@ -101,9 +101,15 @@ function child(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
 }
 
-function parentOf(planDir: string): string {
+/** The plan directory a plan path lies in: all but its last component (`""` for the root). */
+export function parentOf(planDir: string): string {
   const slash = planDir.lastIndexOf("/");
   return slash === -1 ? "" : planDir.slice(0, slash);
+}
+
+/** The last component of a plan path: the name its directory is asked for. */
+export function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
 }
 
 /**
@@ -446,7 +452,7 @@ function below(loc: Locator, parent: Start, path: string): Start {
   if (!parent.unbroken) return parent;
   const here = loc.plain.get(path) as Plain;
   const above = loc.plain.get(parentOf(path)) as Plain;
-  if (variants(above.index, path.slice(path.lastIndexOf("/") + 1)).length > 0) return { step: parent.step, unbroken: false };
+  if (variants(above.index, nameOf(path)).length > 0) return { step: parent.step, unbroken: false };
   return { step: { dir: here.dir, spelled: here.spelled, index: parent.step.index + 1, how: undefined, hops: here.hops }, unbroken: true };
 }
 
@@ -466,12 +472,12 @@ export async function locate(loc: Locator, path: string): Promise<Locating> {
  * `plainDir` answered for it.
  */
 export function locateIn(loc: Locator, dir: string, at: Plain | undefined, path: string): Promise<Locating> {
-  const hit = at?.index.exact(path.slice(path.lastIndexOf("/") + 1));
+  const hit = at?.index.exact(nameOf(path));
   if (at && hit && "entry" in hit) {
     // Named exactly in a plain directory: no walk. A directory may be a nested repository and a
     // link leads elsewhere: `arrive` asks.
-    const path = child(at.dir, hit.entry.name);
-    return arrive(loc.listings, path, spelledBelow(at, hit.entry.name, path), hit.entry, at.hops);
+    const entryPath = child(at.dir, hit.entry.name);
+    return arrive(loc.listings, entryPath, spelledBelow(at, hit.entry.name, entryPath), hit.entry, at.hops);
   }
   const start = startIn(loc, dir);
   // Only the levels from the start down are walked: the path is split from there, so a row
