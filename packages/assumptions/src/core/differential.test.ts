@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import * as reference from "../../test/support/unicode-reference.js";
+import { parseAnyPath } from "./path.js";
 import { checkCharacters } from "./rules.js";
 import { digestText, normaliseBytes, strictText } from "./text.js";
 
@@ -108,5 +109,40 @@ describe("differential: rule 6 (checkCharacters) equals the reference", () => {
     "\u{10D50}\u{10D70}.md",
   ])("%s", (value) => {
     expect(checkCharacters(value, "path", 2)).toEqual(reference.checkCharacters(value, "path", 2));
+  });
+});
+
+describe("differential: the path rules (parseAnyPath) equal the reference", () => {
+  // Pieces every rule turns on: separators, dots, drive letters, a backslash, line separators,
+  // ASCII and Unicode white space at a component's ends, letters of several scripts, NFD marks.
+  const piece = fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom("a", "Z", "0", "-", ".", "..", "/", "//", "\\", ":", "C:", " ", "\t", "~") },
+    { weight: 4, arbitrary: fc.constantFrom("é", "e\u0301", "данные", "Ω", "日本", "\u00a0", "\u3000", "\u2028", "\u2029", "\u1680", "\ufeff", "\u{1d41a}") },
+    { weight: 1, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 2 }) },
+  );
+  test("property: every path, its fold or its fault", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (pieces) => {
+        const raw = pieces.join("");
+        expect(parseAnyPath(raw, 3)).toEqual(reference.parsePath(raw, 3));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  test.each([
+    "данные-3/./résumé-1.md/",
+    "a/\u2029b\\c",
+    "a\u2028/b\u2029",
+    "./.",
+    "x/../y",
+    "x/.../y",
+    "\u00a0a/b",
+    "a/b\u3000",
+    "C:/данные",
+    "/данные",
+    "a//b/",
+    ".a/b.",
+  ])("%s", (raw) => {
+    expect(parseAnyPath(raw, 3)).toEqual(reference.parsePath(raw, 3));
   });
 });

@@ -11,33 +11,51 @@ export interface PlanPath {
 }
 
 const PADDED = /^\s|\s$/u;
+const DRIVE = /^[A-Za-z]:/;
 
-// Printable ASCII other than space at both ends cannot be whitespace: skip the Unicode regex.
-function padded(part: string): boolean {
-  const first = part.charCodeAt(0);
-  const last = part.charCodeAt(part.length - 1);
+// Whether component `path[from, to)` starts or ends with white space. Printable ASCII other than
+// space at both ends cannot be: the Unicode regex runs only for the rest.
+function paddedAt(path: string, from: number, to: number): boolean {
+  const first = path.charCodeAt(from);
+  const last = path.charCodeAt(to - 1);
   if (first > 32 && first < 127 && last > 32 && last < 127) return false;
-  return PADDED.test(part);
+  return PADDED.test(path.slice(from, to));
 }
 
-const LINE_SEPARATORS = /[\u2028\u2029]/;
-
+// Rule 5 on an NFC path, in one pass over its code units and one over its components, without
+// splitting: a path with no empty or `.` component and no trailing `/` is its own folded form.
 function fold(raw: string, path: string, line: number | undefined): Result<PlanPath, ParseFault> {
-  if (path.includes("\\")) return err({ code: "path-backslash", line, path: raw });
-  // Anywhere in a path, as in a literal: a name nobody can see is never checked.
-  const separator = LINE_SEPARATORS.exec(path);
-  if (separator !== null) return err({ code: "path-line-break", line, path: raw, codePoint: separator[0].charCodeAt(0) });
-  if (path.startsWith("/")) return err({ code: "path-absolute", line, path: raw });
-  if (/^[A-Za-z]:/.test(path)) return err({ code: "path-drive-letter", line, path: raw });
-  const components: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") return err({ code: "path-dotdot", line, path: raw });
-    if (padded(part)) return err({ code: "path-padded-component", line, path: raw, component: part });
-    components.push(part);
+  // A backslash anywhere outranks a line separator; a line separator anywhere (as in a literal:
+  // a name nobody can see is never checked) outranks every rule after it.
+  let separator = 0;
+  for (let i = 0; i < path.length; i += 1) {
+    const unit = path.charCodeAt(i);
+    if (unit === 0x5c) return err({ code: "path-backslash", line, path: raw });
+    if ((unit === 0x2028 || unit === 0x2029) && separator === 0) separator = unit;
   }
-  if (components.length === 0) return err({ code: "path-is-root", line, path: raw });
-  return ok({ path: components.join("/"), directory: path.endsWith("/") });
+  if (separator !== 0) return err({ code: "path-line-break", line, path: raw, codePoint: separator });
+  if (path.charCodeAt(0) === 0x2f) return err({ code: "path-absolute", line, path: raw });
+  if (DRIVE.test(path)) return err({ code: "path-drive-letter", line, path: raw });
+  let kept = 0;
+  let tidy = true;
+  for (let from = 0; from <= path.length; ) {
+    let to = path.indexOf("/", from);
+    if (to === -1) to = path.length;
+    const size = to - from;
+    if (size === 0 || (size === 1 && path.charCodeAt(from) === 0x2e)) tidy = false;
+    else if (size === 2 && path.charCodeAt(from) === 0x2e && path.charCodeAt(from + 1) === 0x2e) return err({ code: "path-dotdot", line, path: raw });
+    else if (paddedAt(path, from, to)) return err({ code: "path-padded-component", line, path: raw, component: path.slice(from, to) });
+    else kept += 1;
+    from = to + 1;
+  }
+  if (kept === 0) return err({ code: "path-is-root", line, path: raw });
+  const folded = tidy
+    ? path
+    : path
+        .split("/")
+        .filter((part) => part !== "" && part !== ".")
+        .join("/");
+  return ok({ path: folded, directory: path.endsWith("/") });
 }
 
 // A path already in its folded form: printable ASCII components with no space, `/` or `\`,

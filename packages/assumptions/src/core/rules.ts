@@ -1,9 +1,9 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Field, ParseFault } from "./faults.js";
-import { visibleBmp, wordsOf } from "./unicode/categories.js";
+import { isWordly, visibleBmp } from "./unicode/categories.js";
 import { isPrintableAscii, nfc } from "./unicode/fold.js";
 import { nfkcInert } from "./unicode/forms.js";
-import { isSingleScript } from "./unicode/scripts.js";
+import { isSingleScript, isSingleScriptIn } from "./unicode/scripts.js";
 
 const CONTROL = /\p{Cc}/u;
 const INVISIBLE = /[\p{Cf}\p{Cs}\p{Co}]/u;
@@ -20,6 +20,33 @@ function compatibilityCodePoint(nfc: string): number | undefined {
   if (nfc.normalize("NFKC") === nfc) return undefined;
   for (const ch of nfc) if (ch.normalize("NFKC") !== ch) return ch.codePointAt(0) ?? 0;
   return nfc.codePointAt(0) ?? 0;
+}
+
+// The first word of a `visibleBmp` text that mixes scripts, found in one pass: a word of ASCII
+// letters alone is Latin and needs no lookup, and no other word is cut out unless it is returned.
+function mixedBmpWord(text: string): string | undefined {
+  let start = -1;
+  let ascii = true;
+  for (let i = 0; i <= text.length; i += 1) {
+    const unit = i < text.length ? text.charCodeAt(i) : -1;
+    if (unit !== -1 && isWordly(unit)) {
+      if (start === -1) {
+        start = i;
+        ascii = true;
+      }
+      if (unit >= 0x80) ascii = false;
+    } else if (start !== -1) {
+      if (!ascii && !isSingleScriptIn(text, start, i)) return text.slice(start, i);
+      start = -1;
+    }
+  }
+  return undefined;
+}
+
+// The first word (run of letters and marks) of any text that mixes scripts.
+function mixedWord(text: string): string | undefined {
+  for (const [word] of text.matchAll(WORD)) if (!isSingleScript(word)) return word;
+  return undefined;
 }
 
 /**
@@ -40,8 +67,6 @@ export function checkCharacters(value: string, field: Field, line?: number): Res
   const composed = nfc(value);
   const compat = nfkcInert(composed) ? undefined : compatibilityCodePoint(composed);
   if (compat !== undefined) return err({ code: "compatibility-character", line, field, value, codePoint: compat });
-  for (const word of bmp ? wordsOf(value) : Array.from(value.matchAll(WORD), ([match]) => match)) {
-    if (!isSingleScript(word)) return err({ code: "mixed-script", line, field, value, word });
-  }
-  return ok(composed);
+  const word = bmp ? mixedBmpWord(value) : mixedWord(value);
+  return word === undefined ? ok(composed) : err({ code: "mixed-script", line, field, value, word });
 }

@@ -1,4 +1,4 @@
-// The Unicode primitives, text decoding and rule 6 as they stood before they were made fast
+// The Unicode primitives, text decoding, rule 6 and the path rules as they stood before they were made fast
 // (issue 19), kept only as oracles: the differential tests compare each fast function in src/core
 // with its namesake here on every input they generate. The one shortcut left out (the ASCII
 // skeleton) computed the same as the general path. No source file imports this.
@@ -121,6 +121,30 @@ export function checkCharacters(value: string, field: Field, line?: number): Res
     if (!isSingleScript(word)) return err({ code: "mixed-script", line, field, value, word });
   }
   return ok(value.normalize("NFC"));
+}
+
+// --- path.ts ---
+
+/** Rule 5 after rule 6, as it stood: a split into components, each rule a scan of its own. */
+export function parsePath(raw: string, line?: number): Result<{ path: string; directory: boolean }, ParseFault> {
+  if (raw === "") return err({ code: "path-empty", line });
+  const checked = checkCharacters(raw, "path", line);
+  if (checked.isErr()) return err(checked.error);
+  const path = checked.value;
+  if (path.includes("\\")) return err({ code: "path-backslash", line, path: raw });
+  const separator = /[\u2028\u2029]/.exec(path);
+  if (separator !== null) return err({ code: "path-line-break", line, path: raw, codePoint: separator[0].charCodeAt(0) });
+  if (path.startsWith("/")) return err({ code: "path-absolute", line, path: raw });
+  if (/^[A-Za-z]:/.test(path)) return err({ code: "path-drive-letter", line, path: raw });
+  const components: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") return err({ code: "path-dotdot", line, path: raw });
+    if (/^\s|\s$/u.test(part)) return err({ code: "path-padded-component", line, path: raw, component: part });
+    components.push(part);
+  }
+  if (components.length === 0) return err({ code: "path-is-root", line, path: raw });
+  return ok({ path: components.join("/"), directory: path.endsWith("/") });
 }
 
 // --- text.ts ---

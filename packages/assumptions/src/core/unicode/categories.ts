@@ -32,20 +32,7 @@ export function visibleBmp(text: string): boolean {
   return facts.all(text, SEEN, VISIBLE);
 }
 
-/**
- * The words of a `visibleBmp` text, in order: its longest runs of letters and marks, as
- * `/[\p{L}\p{M}]+/gu` matches them.
- */
-export function wordsOf(text: string): string[] {
-  const words: string[] = [];
-  let start = -1;
-  for (let i = 0; i <= text.length; i += 1) {
-    const wordly = i < text.length && (facts.of(text.charCodeAt(i), SEEN) & WORDLY) !== 0;
-    if (wordly && start === -1) start = i;
-    else if (!wordly && start !== -1) {
-      words.push(text.slice(start, i));
-      start = -1;
-    }
-  }
-  return words;
+/** Whether BMP code unit `unit` is a letter or a mark (`[\p{L}\p{M}]`): a character of a word. */
+export function isWordly(unit: number): boolean {
+  return (facts.of(unit, SEEN) & WORDLY) !== 0;
 }

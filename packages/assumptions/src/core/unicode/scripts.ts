@@ -127,10 +127,14 @@ function infoAt(text: string, i: number): ScriptInfo {
  * Script comes from `\p{Script=…}`; Script_Extensions from the generated ScriptExtensions table.
  */
 export function isSingleScript(word: string): boolean {
-  if (/^[\x00-\x7f]*$/.test(word)) return true;
+  return /^[\x00-\x7f]*$/.test(word) || isSingleScriptIn(word, 0, word.length);
+}
+
+/** `isSingleScript` of the word `text[from, to)`, without cutting it out. */
+export function isSingleScriptIn(text: string, from: number, to: number): boolean {
   let resolved: ReadonlySet<string> | undefined;
-  for (let i = 0; i < word.length; i += pairAt(word, i) ? 2 : 1) {
-    const ext = infoAt(word, i).extensions;
+  for (let i = from; i < to; i += pairAt(text, i) ? 2 : 1) {
+    const ext = infoAt(text, i).extensions;
     if (!ext || ext === resolved) continue;
     if (resolved === undefined) {
       resolved = ext;
