@@ -2,7 +2,7 @@ import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
 import { type FileView, judgeEntry, judgeFound, judgeUnfound, openView } from "./judge.js";
-import { createLocator, forgetLocated, type Found, foundIn, type Located, type Locator, locateIn, nameOf, parentOf, plainDir } from "./locate.js";
+import { createLocator, exactIn, forgetLocated, type Found, foundIn, type Located, type Locator, locateIn, parentOf, plainDir } from "./locate.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
 import { inFlightOf, inTurn } from "./in-turn.js";
@@ -169,8 +169,9 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       if (i > firstFault) continue;
       const a = rows[i] as Assumption;
       const path = group.paths[k] as string;
-      const quick = at && foundIn(at, nameOf(path));
-      const located: Result<Located, CheckFault> = quick ? ok(quick) : await locateIn(loc, group.dir, at, path);
+      const hit = exactIn(at, path);
+      const quick = at && foundIn(at, hit);
+      const located: Result<Located, CheckFault> = quick ? ok(quick) : await locateIn(loc, group.dir, at, path, hit);
       if (located.isErr()) record(i, a, err(located.error));
       else if ("directory" in a) record(i, a, ok(judgeEntry(a, located.value)));
       else if (located.value.state === "found") reads.add(i, located.value);

@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { DirEntry, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { MAX_HOPS, resolveLinkCounted, type Resolved } from "./links.js";
-import { createListings, type DirIndex, isRepository, type Listings } from "./listing.js";
+import { createListings, type DirIndex, type ExactHit, isRepository, type Listings } from "./listing.js";
 
 /** How a path's spelling differs from the plan's when it is a variant. */
 export type VariantHow = "case" | "confusable";
@@ -102,9 +102,9 @@ function child(dir: string, name: string): string {
 }
 
 /** The plan directory a plan path lies in: all but its last component (`""` for the root). */
-export function parentOf(planDir: string): string {
-  const slash = planDir.lastIndexOf("/");
-  return slash === -1 ? "" : planDir.slice(0, slash);
+export function parentOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash === -1 ? "" : path.slice(0, slash);
 }
 
 /** The last component of a plan path: the name its directory is asked for. */
@@ -402,12 +402,19 @@ async function turn(w: Walking, at: Step): Promise<Locating> {
 }
 
 /**
- * A file (or FIFO, socket, device) named exactly as written in a plain directory: found, with no
- * walk and nothing to wait for. `undefined` for anything else (a miss, two spellings of the name,
- * a directory, a link, a gitlink): `locate` walks those.
+ * What plain directory `at` holds under a plan path's exact last name: looked up once, for
+ * `foundIn` and then, when that is not the answer, for `locateIn`.
  */
-export function foundIn(at: Plain, name: string): Located | undefined {
-  const hit = at.index.exact(name);
+export function exactIn(at: Plain | undefined, path: string): ExactHit {
+  return at?.index.exact(nameOf(path));
+}
+
+/**
+ * A file (or FIFO, socket, device) named exactly as written in plain directory `at` (`hit` is
+ * `exactIn` of it): found, with no walk and nothing to wait for. `undefined` for anything else (a
+ * miss, two spellings of the name, a directory, a link, a gitlink): `locateIn` walks those.
+ */
+export function foundIn(at: Plain, hit: ExactHit): Located | undefined {
   if (!hit || !("entry" in hit)) return undefined;
   const { entry } = hit;
   if (entry.type !== "file" && entry.type !== "other") return undefined;
@@ -464,15 +471,15 @@ function below(loc: Locator, parent: Start, path: string): Start {
  */
 export async function locate(loc: Locator, path: string): Promise<Locating> {
   const dir = parentOf(path);
-  return locateIn(loc, dir, await plainDir(loc, dir), path);
+  const at = await plainDir(loc, dir);
+  return locateIn(loc, dir, at, path, exactIn(at, path));
 }
 
 /**
  * `locate` for a path whose plan directory `dir` the caller has already resolved: `at` is what
- * `plainDir` answered for it.
+ * `plainDir` answered for it, `hit` what `exactIn` found there.
  */
-export function locateIn(loc: Locator, dir: string, at: Plain | undefined, path: string): Promise<Locating> {
-  const hit = at?.index.exact(nameOf(path));
+export function locateIn(loc: Locator, dir: string, at: Plain | undefined, path: string, hit: ExactHit): Promise<Locating> {
   if (at && hit && "entry" in hit) {
     // Named exactly in a plain directory: no walk. A directory may be a nested repository and a
     // link leads elsewhere: `arrive` asks.
