@@ -1,3 +1,4 @@
+import { isAscii } from "./fold.js";
 import { SCRIPT_EXTENSION_RANGES } from "./script-extensions-table.js";
 import { SCRIPT_CODES } from "./scripts-table.js";
 
@@ -127,7 +128,7 @@ function infoAt(text: string, i: number): ScriptInfo {
  * Script comes from `\p{Script=…}`; Script_Extensions from the generated ScriptExtensions table.
  */
 export function isSingleScript(word: string): boolean {
-  return /^[\x00-\x7f]*$/.test(word) || isSingleScriptIn(word, 0, word.length);
+  return isAscii(word) || isSingleScriptIn(word, 0, word.length);
 }
 
 /** `isSingleScript` of the word `text[from, to)`, without cutting it out. */
