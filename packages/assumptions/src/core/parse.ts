@@ -2,7 +2,7 @@ import { firstInvalidUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { ParseFault } from "./faults.js";
 import type { Assumption, AssumptionKind } from "./model.js";
-import { parsePath } from "./path.js";
+import { isPadded, parsePath } from "./path.js";
 import { checkCharacters } from "./rules.js";
 import { strictText } from "./text.js";
 
@@ -63,7 +63,7 @@ function firstBadLine(bytes: Uint8Array): { line: number; value: string } {
 function parseLiteral(raw: string, line: number): Result<string, ParseFault> {
   if (/^\s*$/u.test(raw)) return err({ code: "literal-blank", line });
   if (LINE_BREAK.test(raw)) return err({ code: "literal-line-break", line, value: raw });
-  if (/^\s|\s$/u.test(raw)) return err({ code: "literal-padded", line, value: raw });
+  if (isPadded(raw)) return err({ code: "literal-padded", line, value: raw });
   return checkCharacters(raw, "literal", line);
 }
 

@@ -22,6 +22,11 @@ function paddedAt(path: string, from: number, to: number): boolean {
   return PADDED.test(path.slice(from, to));
 }
 
+/** Whether `text` starts or ends with white space (a padded path component or literal). */
+export function isPadded(text: string): boolean {
+  return text.length > 0 && paddedAt(text, 0, text.length);
+}
+
 // Rule 5 on an NFC path, in one pass over its code units and one over its components, without
 // splitting: a path with no empty or `.` component and no trailing `/` is its own folded form.
 function fold(raw: string, path: string, line: number | undefined): Result<PlanPath, ParseFault> {
