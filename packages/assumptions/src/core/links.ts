@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { EntryType } from "../tree.js";
 import type { CheckFault } from "./faults.js";
-import { isRepository, type LinkWalk, type Listings, treeFault } from "./listing.js";
+import { isRepository, type LinkWalk, type Listings, repositoryFault, treeFault } from "./listing.js";
 
 /** Where a chain of links ends inside the root: a real tree path and its entry type, or nowhere. */
 export type Resolved = { readonly path: string; readonly type: Exclude<EntryType, "symlink"> } | undefined;
@@ -62,12 +62,12 @@ async function step(walk: Walk, start: readonly string[], parts: readonly string
 
 /**
  * Where a link's walk ends; a directory that is a nested repository is a `submodule` fault (a
- * link naming it names it). A listing that fails here leaves the answer as it was.
+ * link naming it names it), and one that cannot be listed is its listing's fault.
  */
 async function landed(walk: Walk, path: string, type: Exclude<EntryType, "symlink">): Promise<Resolution> {
-  if (type !== "directory" || path === "") return ok({ path, type });
-  const index = await walk.listings.index(path);
-  return index.isOk() && isRepository(walk.listings, path, index.value) ? err({ code: "submodule", path }) : ok({ path, type });
+  if (type !== "directory") return ok({ path, type });
+  const fault = await repositoryFault(walk.listings, path, path);
+  return fault === undefined ? ok({ path, type }) : err(fault);
 }
 
 /**

@@ -60,6 +60,19 @@ export function isRepository(listings: Listings, dir: string, index: DirIndex): 
   return dir !== "" && listings.tree.descendsSubmodules !== true && index.named(".git") !== undefined;
 }
 
+/**
+ * Why a path that arrives at directory `dir` may not be taken as found: a nested repository there
+ * (a `submodule` fault naming `spelled`), or the listing that would tell failing (its own fault:
+ * a directory that cannot be listed may be a repository, so it is never taken as found).
+ * Undefined when `dir` is a plain directory, the root, or the tree descends into repositories.
+ */
+export async function repositoryFault(listings: Listings, dir: string, spelled: string): Promise<CheckFault | undefined> {
+  if (dir === "" || listings.tree.descendsSubmodules === true) return undefined;
+  const index = await listings.index(dir);
+  if (index.isErr()) return index.error;
+  return isRepository(listings, dir, index.value) ? { code: "submodule", path: spelled } : undefined;
+}
+
 /** A TreeError as a fault, carrying its code, path and message. */
 export function treeFault(e: TreeError): CheckFault {
   return { code: e.code, path: e.path, message: e.message };

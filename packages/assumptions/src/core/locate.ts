@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { DirEntry, TreeReader } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { MAX_HOPS, resolveLinkCounted, type Resolved } from "./links.js";
-import { createListings, type DirIndex, type ExactHit, isRepository, type Listings } from "./listing.js";
+import { createListings, type DirIndex, type ExactHit, isRepository, type Listings, repositoryFault } from "./listing.js";
 
 /** How a path's spelling differs from the plan's when it is a variant. */
 export type VariantHow = "case" | "confusable";
@@ -266,14 +266,10 @@ function variants(index: DirIndex, name: string): readonly Candidate[] {
   return list;
 }
 
-/**
- * A nested repository is a `submodule` fault when named or reached into (unless the tree
- * descends into them). A listing that fails here leaves the answer as it was (the row's own
- * reads report their failures).
- */
+/** A nested repository is a `submodule` fault when named (unless the tree descends into them); an unlistable directory is its listing's fault. */
 async function unlessRepository(listings: Listings, dir: string, spelled: string, then: Locating): Promise<Locating> {
-  const index = await listings.index(dir);
-  return index.isOk() && isRepository(listings, dir, index.value) ? err({ code: "submodule", path: spelled }) : then;
+  const fault = await repositoryFault(listings, dir, spelled);
+  return fault === undefined ? then : err(fault);
 }
 
 // `reached` hears how many links the path has followed once it arrives (a link named last adds its chain).

@@ -242,6 +242,20 @@ describe("submodules are named, never checked", () => {
     expect(await outcome(t, "exists\tvendor/")).toEqual([["hold", "present", undefined]]);
   });
 
+  test("a directory that cannot be listed is a fault when named, by itself or through a link (it may be a repository)", async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, "locked", ".git"), { recursive: true });
+    writeFileSync(join(dir, "locked", "f.txt"), "x");
+    nodeFs.symlinkSync("locked", join(dir, "l"));
+    const t = faultyTree(nodeTree(dir), (op, path) => (op === "list" && path === "locked" ? { code: "tree-io", path, message: "locked: EACCES" } : undefined));
+    for (const row of ["exists\tlocked/", "exists\tlocked", "exists\tl/", "exists\tl"]) {
+      expect([row, await outcome(t, row)]).toEqual([row, expect.stringMatching(/EACCES/)]);
+    }
+    // A tree that descends into repositories needs no listing to take the directory as found.
+    const descending = { ...t, descendsSubmodules: true };
+    expect(await outcome(descending, "exists\tlocked/")).toEqual([["hold", "present", undefined]]);
+  });
+
   test("a file inside a nested repository, named exactly: the same fault (not a quick hold)", async () => {
     const dir = await tempDir();
     mkdirSync(join(dir, "vendor", "lib", ".git"), { recursive: true });
