@@ -19,20 +19,28 @@ export function firstInvalidByte(bytes: Uint8Array): { line: number; offset: num
 }
 
 /**
- * Lines that end in CR alone (a CR before the last character, no LF anywhere) are refused as
- * such: read as one long line they would give a misleading fault. One CR at the very end is the
- * last line's ending, like CRLF.
+ * A CR alone (not before an LF) is a line break to a Markdown reader and none to this one, which
+ * would read its two lines as one: refused, naming its line. One CR at the very end is the last
+ * line's ending, like CRLF.
  */
-function crOnly(text: string): Result<string, ContractFault> {
-  const cr = text.indexOf("\r");
-  if (cr === -1 || cr === text.length - 1 || text.includes("\n")) return ok(text);
-  return err({ code: "cr-line-endings", line: 1 });
+function loneCr(text: string): Result<string, ContractFault> {
+  let line = 1;
+  let from = 0;
+  for (let cr = text.indexOf("\r"); cr !== -1 && cr !== text.length - 1; cr = text.indexOf("\r", cr + 1)) {
+    if (text.charCodeAt(cr + 1) === 0x0a) continue;
+    for (let nl = text.indexOf("\n", from); nl !== -1 && nl < cr; nl = text.indexOf("\n", nl + 1)) {
+      line++;
+      from = nl + 1;
+    }
+    return err({ code: "cr-line-endings", line });
+  }
+  return ok(text);
 }
 
 /**
  * A plan's or a contract's bytes as text: strict UTF-8 (one leading BOM dropped), never a
  * silent U+FFFD; bytes that are not UTF-8 are a `not-utf8` fault naming the line and the byte
- * offset of the first of them. Lines ending in CR alone are a `cr-line-endings` fault.
+ * offset of the first of them. A line ending in CR alone is a `cr-line-endings` fault.
  */
 export function decodeUtf8(bytes: Uint8Array): Result<string, ContractFault> {
   // A UTF-16 byte-order mark says what the file is: name the encoding, not a stray byte.
@@ -41,7 +49,7 @@ export function decodeUtf8(bytes: Uint8Array): Result<string, ContractFault> {
     return err({ code: "encoding", line: 1, encoding: "UTF-16 (it starts with a UTF-16 byte-order mark)" });
   try {
     const text = STRICT.decode(bytes);
-    return crOnly(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return loneCr(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     const at = firstInvalidByte(bytes) ?? { line: 1, offset: 0, column: 0 };
     const hex = (bytes[at.offset] ?? 0).toString(16).toUpperCase().padStart(2, "0");

@@ -90,7 +90,7 @@ export function describeFault(fault: ContractFault): string {
     case "contract-version":
       return `${at}contract format ${q(JSON.stringify(fault.found).slice(1, -1))} is not supported; this reader supports ${fault.supported.join(", ")}`;
     case "cr-line-endings":
-      return `${at}line endings are CR only; convert to LF or CRLF`;
+      return `${at}the line ends in CR alone; convert line endings to LF or CRLF`;
     case "not-utf8":
       return `${at}the file is not valid UTF-8: byte 0x${fault.byte} at byte offset ${fault.offset} (byte ${fault.column} of the line) cannot be decoded`;
   }

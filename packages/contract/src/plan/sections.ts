@@ -34,8 +34,20 @@ export const STAGE_HEADING = new RegExp(
   "u",
 );
 
-/** A heading that looks like a stage (a stage word, then a number, a capital letter or emphasis), read as one or not. */
-export const STAGE_LIKE = new RegExp(String.raw`^(?:[*_]+\s*)?(?:${KEYWORD})(?:\s*\d|\s+[IVX]+(?!\p{L})|\s+[A-Z](?:[\s:.)—–*_-]|$)|\s*[*_])`, "u");
+const NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve first second third fourth fifth sixth seventh eighth ninth tenth".split(
+  " ",
+);
+// Each in lower case, capitalised and in capitals, as KEYWORD is: `Stage Two`, `step two`, `PHASE TWO`.
+const NUMBER_WORD = NUMBER_WORDS.flatMap((w) => [w, `${w[0]?.toUpperCase()}${w.slice(1)}`, w.toUpperCase()]).join("|");
+
+/**
+ * A heading that looks like a stage, read as one or not: a stage word, then a number (`Stage 2`,
+ * `Stage-2`, `Step #2`), a number in words (`Stage Two`), a capital letter or emphasis.
+ */
+export const STAGE_LIKE = new RegExp(
+  String.raw`^(?:[*_]+\s*)?(?:${KEYWORD})(?:\s*[-#]?\s*\d|\s+[IVX]+(?!\p{L})|\s+[A-Z](?:[\s:.)—–*_-]|$)|\s+(?:${NUMBER_WORD})(?![\p{L}\d])|\s*[*_])`,
+  "u",
+);
 
 const OUTLINE_NUMBER = new RegExp(String.raw`^(?:§\s*)?\d+(?:\.\d+)*\.?\s+(?=[*_]*(?:${KEYWORD})\b)`, "u");
 

@@ -31,7 +31,9 @@ const DEPENDS = lead("Depends on");
 // A milestone's gate or a verify step that names a command in backticks is acceptance too.
 const GATE = lead("Gate|Verify|Verification");
 const CONTINUED = /^\s*(?:>\s*)*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/i;
-const OPTIONAL = /^\s*(?:[-*+]\s+)?(?:\*\*)?Optional\b/i;
+// A paragraph that marks the stage (`Optional.`, `**Optional:**`), never a list item of its tasks:
+// `- Optional: log progress` is a task, and skipping the stage over it would skip its acceptance.
+const OPTIONAL = /^\s*(?:>\s*)*(?:\*\*|__)?Optional(?:\s+(?:stage|phase|step|milestone))?(?:\*\*|__)?\s*(?:[.:;—–(]|-\s|$)/i;
 const LIST_ITEM = /^\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
 
 /** Split `Phase 1, Phase 2 and S3` into its references; `none` is no reference. */
@@ -49,7 +51,8 @@ function continuation(model: LineModel, from: number, to: number): string[] {
   const out: string[] = [];
   for (let i = from; i < to; i++) {
     const line = model.lines[i];
-    if (!isText(line) || !CONTINUED.test(line.text)) break;
+    // `Exit:` (or `Exit criteria`) on the next line is the stage's exit criterion, not `exits 0` wrapped.
+    if (!isText(line) || !CONTINUED.test(line.text) || EXIT.test(line.text) || EXIT_ALONE.test(line.text)) break;
     out.push(line.text.trim().replace(/^(?:>\s*)+/, ""));
   }
   return out;

@@ -46,21 +46,25 @@ const PLAIN_TITLE = /^(.+?)(?:\.(?:[ \t]+|$)|:[ \t]*|[ \t]+[—–-][ \t]+|$)/;
 /** Stages opened by top-level numbered list items (`1. **Title** body…`) inside the section. */
 function itemStages(model: LineModel, section: Section): StageSpan[] {
   const spans: StageSpan[] = [];
-  let indent: string | undefined;
+  // Where the last item's text starts: a numbered line indented that far is nested in it, one
+  // indented less is the next item (Markdown's rule), `1.` then ` 2.` alike.
+  let column = 0;
   for (let i = section.from; i < section.to; i++) {
     const line = model.lines[i];
     if (!line) break;
     const m = line.hidden ? null : NUMBERED.exec(line.text);
     const last = spans[spans.length - 1];
-    if (!m?.[2] || (indent !== undefined && m[1] !== indent)) {
+    if (!m?.[2] || (last !== undefined && (m[1] ?? "").length >= column)) {
       // A paragraph back at the margin after a blank line ends the list (Markdown's rule).
       const after = model.lines[i - 1]?.text.trim() === "" && /^\S/.test(line.text);
       if (last && last.to === section.to && after && !line.hidden) last.to = i;
       continue;
     }
-    indent ??= m[1];
     if (last && last.to === section.to) last.to = i;
-    if (last && last.to !== i) break;
+    // After a paragraph that ended the list, the item numbered next resumes it (`3.` after `2.`,
+    // with `Then:` between); any other number starts a list that is not the stages.
+    if (last && last.to !== i && Number(m[2]) !== Number(last.label) + 1) break;
+    column = m[0].length;
     const content = line.text.slice(m[0].length);
     const t = BOLD_TITLE.exec(content) ?? PLAIN_TITLE.exec(content);
     const rest = t ? content.slice(t[0].length) : "";

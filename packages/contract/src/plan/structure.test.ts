@@ -314,3 +314,116 @@ describe("a rule right under an acceptance line", () => {
     expect(fault("## Stages", "### S1: t", "Acceptance: `true`", "---")).toMatchObject({ code: "structure-unread", line: 3, kind: "acceptance", underline: 4 });
   });
 });
+
+// Found by a review on 2026-12-03: each of these lost a stage or a row in silence, or changed a verdict.
+describe("a task list item is no stage marker", () => {
+  test("`- Optional: …` among a stage's tasks leaves the stage required, so its acceptance runs", () => {
+    const p = read("## Stages", "### Stage 1: Migrate", "- Copy every row.", "- Optional: log progress.", "", "Acceptance: `test -f MIGRATED` exits 0");
+    expect(p.stages).toMatchObject([{ label: "Stage 1", optional: false }]);
+  });
+  test.each([["Optional."], ["**Optional:** only if time allows."], ["Optional stage: refunds can wait."], ["> Optional."]])(
+    "a paragraph %j marks the stage optional",
+    (mark) => {
+      expect(read("## Stages", "### Stage 1: Extras", "", mark, "", "Acceptance: `true` exits 0").stages).toMatchObject([{ optional: true }]);
+    },
+  );
+  test("a sentence that merely starts with the word is no mark", () => {
+    expect(read("## Stages", "### Stage 1: Extras", "", "Optionally the cache warms itself.", "", "Acceptance: `true` exits 0").stages).toMatchObject([
+      { optional: false },
+    ]);
+  });
+});
+
+describe("acceptance in a spelling not read is refused, never dropped", () => {
+  test.each([
+    ["Acceptance (perf): `node bench.mjs` exits 0"],
+    ["Acceptance 2: `node b.mjs` exits 0"],
+    ["Acceptance test 2: `node b.mjs` exits 0"],
+    ["Acceptance criteria (CI): `node b.mjs` exits 0"],
+    ["Acceptance - `node b.mjs` exits 0"],
+    ["Acceptance — `node b.mjs` exits 0"],
+    ["Also acceptance: `node b.mjs` exits 0"],
+    ["Acceptance\uff1a `node b.mjs` exits 0"],
+    ["| Acceptance | `node b.mjs` | exits 0 |"],
+    ["**Acceptance (perf):** `node b.mjs` exits 0"],
+  ])("%s", (line) => {
+    expect(fault("## Stages", "### Stage 1: Cache", "", "Acceptance: `true` exits 0", line)).toMatchObject({
+      code: "structure-unread",
+      line: 5,
+      kind: "acceptance",
+    });
+  });
+  test.each([["Acceptance tests live in `test/`."], ["Acceptance of this plan depends on the team: yes."], ["The acceptance suite is slow."]])(
+    "prose that mentions acceptance stays prose: %s",
+    (line) => {
+      expect(read("## Stages", "### Stage 1: Cache", "", line, "", "Acceptance: `true` exits 0").stages[0]?.acceptance).toHaveLength(1);
+    },
+  );
+});
+
+describe("numbered stages", () => {
+  test("an item numbered next after a paragraph resumes the list: three stages, none dropped", () => {
+    const p = read(
+      "## Recommendation",
+      "",
+      "We recommend:",
+      "",
+      "1. **Add the store** behind a flag.",
+      "2. **Backfill** the rows.",
+      "",
+      "Then, later:",
+      "",
+      "3. **Drop the flag** once done.",
+    );
+    expect(p.stages.map((s) => [s.label, s.title])).toEqual([
+      ["1", "Add the store"],
+      ["2", "Backfill"],
+      ["3", "Drop the flag"],
+    ]);
+  });
+  test("a list numbered from 1 again after a paragraph is not the stages", () => {
+    const p = read("## Recommendation", "1. **Add** x.", "2. **Backfill** y.", "", "Risks:", "", "1. Slow backfill.");
+    expect(p.stages.map((s) => s.title)).toEqual(["Add", "Backfill"]);
+  });
+  test("an item indented one space is the next item; one indented under the text is nested in it", () => {
+    const p = read(
+      "## Recommendation",
+      "1. **Add** x.",
+      "   1. a sub-step",
+      "   Acceptance: `true` exits 0",
+      "2. **Backfill** y.",
+      "   Acceptance: `true` exits 0",
+      " 3. **Drop** z.",
+      "   Acceptance: `true` exits 0",
+    );
+    expect(p.stages.map((s) => [s.title, s.acceptance.length])).toEqual([
+      ["Add", 1],
+      ["Backfill", 1],
+      ["Drop", 1],
+    ]);
+    expect(p.stages[0]?.instructions).toContain("1. a sub-step");
+  });
+});
+
+describe("a stage heading in a form not read is refused with its body", () => {
+  test.each([["### Stage Two: Backfill"], ["### Stage-2: Backfill"], ["### Phase Two — Backfill"], ["### Step #2: Backfill"], ["### step two: backfill"]])(
+    "%s",
+    (heading) => {
+      expect(
+        fault("## Recommendation", "### Stage 1: Store", "Do it.", "", "Acceptance: `true` exits 0", "", heading, "", "Backfill every row."),
+      ).toMatchObject({
+        code: "structure-unread",
+        line: 7,
+        kind: "stage-heading",
+      });
+    },
+  );
+});
+
+describe("an Exit: line right under an acceptance line", () => {
+  test("is the stage's exit criterion, not a wrapped part of the acceptance line", () => {
+    const p = read("## Stages", "### Stage 1: Cache", "Acceptance: `pnpm vitest run` exits 0 and prints `Tests  12 passed`.", "Exit: the suite passes.");
+    expect(p.stages).toMatchObject([{ exit_criterion: "the suite passes." }]);
+    expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["pnpm vitest run"]);
+  });
+});

@@ -13,6 +13,17 @@ export const LABEL = new RegExp(
   "i",
 );
 
+/**
+ * Acceptance in a spelling the reader does not take: `Acceptance (perf):`, `Acceptance 2:`, `Also
+ * acceptance:`, a full-width colon, `Acceptance — \`cmd\``, a table row `| Acceptance | \`cmd\` |`.
+ * Each would be a row lost in silence; prose that only mentions acceptance has no such label.
+ */
+const ACCEPTANCE_SPELLED = new RegExp(
+  String.raw`^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?(?:#{1,6}\s+)?(?:\|\s*)?(?:\*\*|__|\*|_)?(?:\p{L}+\s+)?` +
+    String.raw`acceptance(?:(?:\s*\([^)\n]{0,40}\)|\s+[\p{L}\d#.]+){0,2}\s*(?:\*\*|__|\*|_)?\s*[:：]|\s*(?:\*\*|__|\*|_)?\s*[-—–|]+\s*\x60)`,
+  "iu",
+);
+
 /** The lines a `<!-- decay: prose -->` marker covers: the next paragraph, or the next heading's whole section. */
 export function proseLines(model: LineModel): Set<number> {
   const out = new Set<number>();
@@ -93,7 +104,7 @@ export function unreadStructure(model: LineModel, spans: ReadSpan[]): ContractFa
   for (const [i, line] of model.lines.entries()) {
     if (heading && heading.line <= line.no) return heading;
     if (line.hidden || read.has(i) || prose.has(i)) continue;
-    const label = LABEL.exec(line.text)?.[1];
+    const label = LABEL.exec(line.text)?.[1] ?? (ACCEPTANCE_SPELLED.test(line.text) ? "acceptance" : undefined);
     if (label) {
       const kind = label.toLowerCase() === "exit" ? "exit" : "acceptance";
       // A `---` right under a line makes it a setext heading: say so, it is rarely meant.

@@ -75,7 +75,7 @@ describe("decay-contract: inputs", () => {
 
   test("CR-only line endings: named, not read as one long line", async () => {
     const { dir } = await scene((d) => fs.writeFileSync(join(d, "cr.md"), PLAN.replace(/\n/g, "\r")));
-    expectFault(await contract(["compile", "cr.md"], dir), "cr.md", /line 1: line endings are CR only; convert to LF or CRLF/);
+    expectFault(await contract(["compile", "cr.md"], dir), "cr.md", /line 1: the line ends in CR alone; convert line endings to LF or CRLF/);
   });
 
   test("40,000 backticks in a row: compiled or refused with a message, never a RegExp error", async () => {
