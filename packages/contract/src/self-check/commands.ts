@@ -1,11 +1,11 @@
 import { shellWords } from "./shell-words.js";
-import { positionals, programName } from "./words.js";
+import { ownEntry, positionals, programName } from "./words.js";
 
 /** The commands a line really runs, unwrapped, and what the checker could not see into. */
 export type RunView = { commands: string[][]; opaque: string[] };
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash"]);
-const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "time", "exec", "command", "nohup", "builtin"]);
+const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "nohup", "builtin"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** Prefix commands that run the rest of their words, with their options that take a value. */
@@ -17,11 +17,15 @@ const PREFIXES: Record<string, Set<string>> = {
   timeout: new Set(["-s", "--signal", "-k", "--kill-after"]),
   xargs: new Set(["-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a", "--max-args", "--max-procs"]),
   stdbuf: new Set(["-i", "-o", "-e"]),
+  // Shell words that run the rest with options of their own: `command -p git push`, `time -p …`, `exec -a NAME …`.
+  command: new Set(),
+  time: new Set(["-f", "--format", "-o", "--output"]),
+  exec: new Set(["-a"]),
 };
 
 /** Drop a prefix command's options (and their values); for `timeout`, also its duration. */
 function afterPrefix(name: string, words: string[]): string[] {
-  const withValue = PREFIXES[name] ?? new Set<string>();
+  const withValue = ownEntry(PREFIXES, name) ?? new Set<string>();
   let i = 1;
   while (i < words.length) {
     const w = words[i] ?? "";
@@ -58,7 +62,7 @@ function unwrap(words: string[]): string[] {
     if (first === undefined) return rest;
     const name = programName(first);
     if (ASSIGNMENT.test(first) || RESERVED.has(first)) rest = rest.slice(1);
-    else if (name in PREFIXES) rest = afterPrefix(name, rest);
+    else if (ownEntry(PREFIXES, name) !== undefined) rest = afterPrefix(name, rest);
     else return rest;
   }
 }

@@ -46,6 +46,10 @@ const READ_CASES = [
   ["wget", "-q", "-O", "-", "https://example.test"],
   ["echo", "git push"],
   ["grep", "-q", "npm publish", "README.md"],
+  ["time", "-p", "pnpm", "test"],
+  ["command", "-v", "git"],
+  ["constructor", "push"],
+  ["hasOwnProperty", "-x", "y"],
 ];
 
 describe("outward writes, by example", () => {
@@ -60,6 +64,12 @@ describe("outward writes, by example", () => {
       "git -C ../other push",
       'git -C "dir with space" -c user.name=x push origin',
       "sudo -u deploy npm publish",
+      "command -p git push",
+      "command -p npm publish",
+      "time -p git push",
+      "time -f %e git push",
+      "exec -a x git push",
+      "command git push",
       "env -i HOME=/tmp npm publish",
       "NPM_TOKEN=x pnpm publish",
       "sh -c 'git push'",

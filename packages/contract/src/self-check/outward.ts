@@ -1,4 +1,4 @@
-import { positionals, programName } from "./words.js";
+import { ownEntry, positionals, programName } from "./words.js";
 
 /** The closed list: tool → subcommand paths (space-joined positionals) that write outward. */
 export const OUTWARD: Record<string, string[]> = {
@@ -128,6 +128,6 @@ export function outwardWrite(argv: string[]): string | null {
     return `${tool} buildx --push`;
   }
   const path = pos.join(" ");
-  const hit = (OUTWARD[tool] ?? []).find((sub) => path === sub || path.startsWith(`${sub} `));
+  const hit = (ownEntry(OUTWARD, tool) ?? []).find((sub) => path === sub || path.startsWith(`${sub} `));
   return hit ? `${tool} ${hit}` : null;
 }

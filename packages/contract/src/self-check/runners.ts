@@ -1,4 +1,4 @@
-import { positionals, programName } from "./words.js";
+import { ownEntry, positionals, programName } from "./words.js";
 
 const RUNNERS = new Set(["vitest", "jest", "mocha", "ava", "tap", "pytest", "py.test", "phpunit", "rspec", "tox", "nox", "ctest", "karma", "nextest"]);
 const SUBCOMMAND_TEST: Record<string, RegExp> = {
@@ -20,7 +20,7 @@ export function testRunner(argv: string[]): string | null {
   const name = programName(argv[0] ?? "");
   const pos = positionals(argv);
   if (RUNNERS.has(name)) return name;
-  if (SUBCOMMAND_TEST[name]?.test(pos[0] ?? "")) return `${name} ${pos[0]}`;
+  if (ownEntry(SUBCOMMAND_TEST, name)?.test(pos[0] ?? "")) return `${name} ${pos[0]}`;
   if (/^python[0-9.]*$/.test(name) && argv[1] === "-m" && /^(?:pytest|unittest)$/.test(argv[2] ?? "")) {
     return `${name} -m ${argv[2]}`;
   }

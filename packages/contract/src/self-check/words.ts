@@ -3,6 +3,9 @@
 /** The program name of a command word: `/usr/bin/git` is `git`. */
 export const programName = (word: string): string => word.slice(word.lastIndexOf("/") + 1);
 
+/** `table[key]` when `key` is the table's own: a program named `constructor` or `toString` is no entry. */
+export const ownEntry = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
 /** Options that take a separate value, per tool, so the subcommand can be found after them. */
 const VALUE_OPTIONS: Record<string, string[]> = {
   git: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"],
@@ -80,7 +83,7 @@ export function positionals(argv: string[]): string[] {
 
 /** The words after the program that are not options or option values. */
 function optionless(tool: string, argv: string[]): string[] {
-  const withValue = new Set(VALUE_OPTIONS[tool] ?? []);
+  const withValue = new Set(ownEntry(VALUE_OPTIONS, tool) ?? []);
   const out: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i] ?? "";
