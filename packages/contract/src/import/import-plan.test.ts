@@ -105,6 +105,16 @@ describe("importPlan round-trips each format into a contract that compiles", () 
     ).toEqual(["pnpm test"]);
   });
 
+  test("a heading in the header that names a rollout stays prose: the imported stages are read", () => {
+    const text = ["# Rate limiter", "", "## Rollout notes", "", "Ship behind a flag.", "", "### Task 1: Bucket", "", "Run: `pnpm test`", "Expected: PASS"];
+    const task2 = ["", "### Task 2: Middleware", "", "Run: `pnpm test mw`", "Expected: PASS"];
+    const plan = readPlan(importPlan([...text, ...task2].join("\n"))._unsafeUnwrap().text)._unsafeUnwrap();
+    expect(plan.stages.map((s) => [s.title, s.acceptance.map((r) => r.run)])).toEqual([
+      ["Bucket", ["pnpm test"]],
+      ["Middleware", ["pnpm test mw"]],
+    ]);
+  });
+
   test("a text that is none of the three formats is a fault", () => {
     expect(importPlan("# Notes\n\n## Ideas\n\n- one\n")._unsafeUnwrapErr()).toEqual({ code: "import-unrecognised", line: 1 });
   });

@@ -2,16 +2,21 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import type { Plan, PlanStage } from "../model.js";
 import { type LineModel, lineModel, verbatim } from "./lines.js";
-import { findSection, findSections, isStageHeading, type Section, sectionItems } from "./sections.js";
+import { findSections, isStageHeading, type Section, sectionAt, sectionHeadings, sectionItems } from "./sections.js";
 import { readStageBody } from "./stage-body.js";
 import { type StageSpan, stageSpans } from "./stages.js";
 import { proseLines, type ReadSpan, unreadStructure } from "./unread.js";
 
 const TASK_HEADING = /^Task\s+\d+\b/i;
 
-/** The recommendation section, or a fault saying why there is none. */
+/**
+ * The recommendation section, or a fault saying why there is none. Of several headings that may
+ * open it (`## Rollout notes` above `## Stages`), the first that holds stages; else the first,
+ * which is then refused as not staged.
+ */
 function recommendation(model: LineModel): Result<Section, ContractFault> {
-  const found = findSection(model, "recommendation");
+  const sections = sectionHeadings(model, "recommendation").map((h) => sectionAt(model, h, true));
+  const found = sections.find((s) => stageSpans(model, s).length > 0) ?? sections[0];
   if (found) return ok(found);
   const stageHeading = model.headings.find(isStageHeading);
   if (stageHeading) {

@@ -83,20 +83,25 @@ export function sectionAt(model: LineModel, heading: Heading, overStages = false
   return { heading, from: heading.body, to: next ? next.index : model.lines.length };
 }
 
-/** The heading of a plan's section of one kind: by name first, then by its number (§5, §6, §7). */
-function sectionHeading(model: LineModel, kind: SectionKind): Heading | null {
-  // A level-1 heading is usually the document's title: consider it last.
+/**
+ * The headings that may open a plan's section of one kind, best first: those naming only this kind,
+ * then those naming others too, then those numbered for it (§5, §6, §7); a level-1 heading (usually
+ * the document's title) after the others of its group.
+ */
+export function sectionHeadings(model: LineModel, kind: SectionKind): Heading[] {
   const candidates = model.headings.filter((h) => !isStageHeading(h)).sort((a, b) => Number(a.level === 1) - Number(b.level === 1) || a.index - b.index);
   const named = candidates.filter((h) => BY_NAME[kind].test(h.text));
   // "What not to do during rollout" names prohibitions first: a heading that names only this kind wins.
   const others = (Object.keys(BY_NAME) as SectionKind[]).filter((k) => k !== kind);
-  return named.find((h) => !others.some((k) => BY_NAME[k].test(h.text))) ?? named[0] ?? candidates.find((h) => BY_NUMBER[kind].test(h.text)) ?? null;
+  const only = named.filter((h) => !others.some((k) => BY_NAME[k].test(h.text)));
+  const shared = named.filter((h) => !only.includes(h));
+  const numbered = named.length > 0 ? [] : candidates.filter((h) => BY_NUMBER[kind].test(h.text));
+  return [...only, ...shared, ...numbered];
 }
 
-/** Find a section by name first, then by its number (§5, §6, §7); null when the plan has none. */
-export function findSection(model: LineModel, kind: SectionKind): Section | null {
-  const hit = sectionHeading(model, kind);
-  return hit ? sectionAt(model, hit, kind === "recommendation") : null;
+/** The heading of a plan's section of one kind: the best of `sectionHeadings`. */
+function sectionHeading(model: LineModel, kind: SectionKind): Heading | null {
+  return sectionHeadings(model, kind)[0] ?? null;
 }
 
 /**

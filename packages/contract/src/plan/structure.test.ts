@@ -427,3 +427,24 @@ describe("an Exit: line right under an acceptance line", () => {
     expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["pnpm vitest run"]);
   });
 });
+
+describe("of several headings that may be the recommendation, the one holding stages", () => {
+  test("`## Rollout notes` above `## Recommendation`: the stages are read, the notes stay prose", () => {
+    const p = read("# Plan", "## Rollout notes", "Ship behind a flag.", "## Recommendation", "### Stage 1: a", "Acceptance: `true` exits 0");
+    expect(p.stages.map((s) => s.title)).toEqual(["a"]);
+  });
+  test("when none holds stages, the first is refused as not staged", () => {
+    expect(fault("# Plan", "## Rollout notes", "Ship it.", "## Recommendation", "- do a", "- do b")).toMatchObject({
+      code: "recommendation-not-staged",
+      line: 2,
+    });
+  });
+  test("an acceptance line in the notes is still refused, never dropped", () => {
+    expect(
+      fault("# Plan", "## Rollout notes", "Acceptance: `true` exits 0", "## Recommendation", "### Stage 1: a", "Acceptance: `true` exits 0"),
+    ).toMatchObject({
+      code: "structure-unread",
+      line: 3,
+    });
+  });
+});
