@@ -5,6 +5,7 @@ export type AcceptanceProblem =
   | "bad-regex"
   | "duplicate-exit"
   | "command-has-newline"
+  | "count-too-large"
   | "fenced-command"
   | "words-before-command"
   | "list-item-not-command";
@@ -145,5 +146,7 @@ function problemText(problem: AcceptanceProblem): string {
       return "two exit codes";
     case "command-has-newline":
       return "a command is one line";
+    case "count-too-large":
+      return `a count of at most ${Number.MAX_SAFE_INTEGER}`;
   }
 }

@@ -47,7 +47,9 @@ function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): 
     const pattern = literal !== null && literal !== "" ? escapeRegex(literal) : readSlashRegex(cur);
     if (pattern === null) return { ok: false, problem: "unrecognised" };
     if (!regexCompiles(pattern)) return { ok: false, problem: "bad-regex" };
-    expect.count.push({ pattern, min: Number(least[1]) });
+    const min = Number(least[1]);
+    if (!Number.isSafeInteger(min)) return { ok: false, problem: "count-too-large" };
+    expect.count.push({ pattern, min });
     return { ok: true };
   }
   if (eat(cur, /^(?:prints|matches|stdout matches)\s+/i)) {

@@ -96,6 +96,7 @@ describe("readPlan: acceptance lines", () => {
     ["Acceptance: `t` exits 0 and is fast", "unrecognised"],
     ["Acceptance: `t` exits 0 and exits 1", "duplicate-exit"],
     ["Acceptance: `t` matches /(/", "bad-regex"],
+    ["Acceptance: `t` exits 0 and at least 99999999999999999999 `y`", "count-too-large"],
   ])("%s is refused (%s) naming its line", (line, problem) => {
     expect(readPlan(plan("## Stages", "### S1: t", line))._unsafeUnwrapErr()).toMatchObject({
       code: "acceptance-invalid",
