@@ -116,6 +116,11 @@ describe("differential: each fast primitive gives the string the reference gives
     expect(caseFold(text)).toBe(reference.caseFold(text));
     expect(nfc(text)).toBe(text.normalize("NFC"));
   });
+
+  test("9 MB that alternates a combining mark with letters: NFC without exhausting the stack", () => {
+    const text = "Приве\u0301т ".concat("e\u0301".repeat(3_000_000), " да".repeat(100_000));
+    expect(nfc(text)).toBe(text.normalize("NFC"));
+  });
 });
 
 describe("skeletonIncludes", () => {

@@ -35,8 +35,11 @@ export function isPrintableAscii(text: string): boolean {
   return PRINTABLE_ASCII.test(text);
 }
 
-// Runs of such characters, with runs of at most 16 others between them (one piece of `nfc`).
-const HARD_RUNS = /[\u0300-\uffff]+(?:[\0-\u02ff]{1,16}[\u0300-\uffff]+)*/g;
+// A run of characters at U+0300 and above. Runs at most 16 units apart are one piece of `nfc`,
+// joined here rather than by the pattern: a nested repetition over a long text that alternates
+// runs and gaps exhausts the engine's stack.
+const HARD_RUN = /[\u0300-\uffff]+/g;
+const MOST_BETWEEN = 16;
 
 /**
  * NFC, skipped for a string that is NFC-inert (see forms.ts). In a long text that is not, only the
@@ -51,18 +54,29 @@ export function nfc(text: string): string {
   if (text.length < 256) return text.normalize("NFC");
   let out = "";
   let from = 0;
-  HARD_RUNS.lastIndex = 0;
-  for (let run = HARD_RUNS.exec(text); run !== null; run = HARD_RUNS.exec(text)) {
-    // The run's first character follows one below U+0300 (or starts the text).
-    const start = run.index === 0 ? 0 : run.index - 1;
-    const end = HARD_RUNS.lastIndex;
-    const piece = text.slice(start, end);
-    const composed = piece.normalize("NFC");
-    if (composed !== piece) {
-      out += text.slice(from, start) + composed;
+  let start = -1;
+  let end = -1;
+  const piece = (): void => {
+    // The piece's first character follows one below U+0300 (or starts the text).
+    const at = start === 0 ? 0 : start - 1;
+    const raw = text.slice(at, end);
+    const composed = raw.normalize("NFC");
+    if (composed !== raw) {
+      out += text.slice(from, at) + composed;
       from = end;
     }
+  };
+  HARD_RUN.lastIndex = 0;
+  for (let run = HARD_RUN.exec(text); run !== null; run = HARD_RUN.exec(text)) {
+    if (start !== -1 && run.index - end <= MOST_BETWEEN) {
+      end = HARD_RUN.lastIndex;
+      continue;
+    }
+    if (start !== -1) piece();
+    start = run.index;
+    end = HARD_RUN.lastIndex;
   }
+  if (start !== -1) piece();
   return from === 0 ? text : out + text.slice(from);
 }
 
