@@ -19,7 +19,9 @@ export type ExecFault =
   | { code: "workspace-io"; path: string; reason: string }
   | { code: "assumptions-fault"; path: string; message: string }
   | { code: "option-invalid"; option: string; issue: string }
-  | { code: "interrupted"; step: string };
+  | { code: "interrupted"; step: string }
+  | { code: "branch-switched"; expected: string; actual: string | null; after: string }
+  | { code: "history-rewritten"; branch: string; commit: string; head: string; after: string };
 
 /** Every fault code, for exhaustive tables (exit codes, docs). */
 export const EXEC_FAULT_CODES = [
@@ -38,6 +40,8 @@ export const EXEC_FAULT_CODES = [
   "assumptions-fault",
   "option-invalid",
   "interrupted",
+  "branch-switched",
+  "history-rewritten",
 ] as const satisfies readonly ExecFault["code"][];
 
 const list = (items: readonly string[], max = 10) => items.slice(0, max).join(", ") + (items.length > max ? `, and ${items.length - max} more` : "");
@@ -75,6 +79,10 @@ export function describeExecFault(fault: ExecFault): string {
       return `option ${fault.option}: ${fault.issue}`;
     case "interrupted":
       return `the run was interrupted at step ${fault.step}`;
+    case "branch-switched":
+      return `after ${fault.after}, ${fault.actual === null ? "HEAD is detached" : `branch ${fault.actual} is checked out`}, not the run's branch ${fault.expected}: the run makes no commit anywhere else; switch back to ${fault.expected} and run again`;
+    case "history-rewritten":
+      return `after ${fault.after}, ${fault.branch} no longer holds commit ${fault.commit} (HEAD is ${fault.head}): its history was rewritten (a reset, rebase or amend); the run commits only on top of what it verified`;
   }
 }
 

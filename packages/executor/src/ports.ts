@@ -91,8 +91,11 @@ export interface Git {
   dirty(): ResultAsync<readonly string[], ExecFault>;
   /** Commit every change of the working tree; null when there was nothing to commit. */
   commitAll(message: string): ResultAsync<string | null, ExecFault>;
-  /** Add a commit that reverts `commit`; returns the new commit's id. */
-  revert(commit: string, message: string): ResultAsync<string, ExecFault>;
+  /**
+   * Add one commit that undoes every commit in `from..to` (HEAD must be `to`, with `from` in its
+   * history): its tree is `from`'s tree. Returns the new commit's id.
+   */
+  revert(from: string, to: string, message: string): ResultAsync<string, ExecFault>;
   /** Commits reachable from `to` and not from `from` (all of `to`'s history when `from` is null), newest first, optionally only those touching `paths`. */
   log(from: string | null, to: string, paths?: readonly string[]): ResultAsync<readonly CommitInfo[], ExecFault>;
   /** Changed files and lines between two commits. */

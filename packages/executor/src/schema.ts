@@ -66,7 +66,7 @@ export const RefusedFix = z.object({
   reason: z.string(),
   /** Pinned-surface rows the fix's commit diverged on (empty when refused for its declaration). */
   diverged: z.array(z.string()),
-  /** The reverted commit, when the fix had been committed. */
+  /** The last reverted commit (every commit since the pre-fix HEAD is reverted), when the fix had been committed. */
   commit: z.string().nullable(),
 });
 /** A fix the run refused. */

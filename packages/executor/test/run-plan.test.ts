@@ -91,6 +91,19 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     expect(readFileSync(join(repo, ".plan-runs/demo/REPORT.md"), "utf8")).toContain("pinned acceptance surface");
   });
 
+  it("refuses a fix that rewrites the npm test script: package.json decides what `npm test` runs", async () => {
+    const pkg = `${JSON.stringify({ name: "demo", private: true, scripts: { test: "sh bin/show.sh a | grep -q alpha" } })}\n`;
+    const repo = await makeRepo({ "package.json": pkg });
+    const contract = await contractOf(repo, planOf([["a", ["`npm test` exits 0"]]]));
+    const relaxed = `${JSON.stringify({ name: "demo", private: true, scripts: { test: "echo ok" } })}\n`;
+    const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "wrong\n" } }, "S1 fix": { edit: { "package.json": relaxed } } });
+    const report = await run(contract, nodeOptions(repo, script));
+    expect(report.status).toBe("incomplete");
+    expect(report.stages[0]?.state).toBe("escalated");
+    expect(report.stages[0]?.refused_fixes[0]?.diverged.join("\n")).toContain("package.json");
+    expect(git(repo, "show", "HEAD:package.json")).toBe(pkg.trim());
+  });
+
   it("refuses a fix that rewrites the workspace's contract.md, and writes the contract back", async () => {
     const repo = await makeRepo({ "README.md": "r\n" });
     const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]]]));

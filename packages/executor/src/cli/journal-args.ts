@@ -29,12 +29,12 @@ function resume(rest: readonly string[]): Result<JournalCommand, CliFault> {
   return parseArgv(rest, SPECS.resume)
     .mapErr(argFault)
     .andThen(({ values: v, positionals }) =>
-      plan("resume", positionals).andThen(
-        (file): Result<JournalCommand, CliFault> =>
-          v.repo === undefined
-            ? err(usage("journal resume needs --repo DIR"))
-            : ok({ kind: "resume", plan: file, repo: v.repo, write: v.write === true, spec: v.spec ?? null }),
-      ),
+      plan("resume", positionals).andThen((file): Result<JournalCommand, CliFault> => {
+        if (v.repo === undefined) return err(usage("journal resume needs --repo DIR"));
+        // A plan read from standard input has no file to write back to: refused, never a file named `-`.
+        if (v.write === true && file === "-") return err(usage("--write needs a plan file: the plan - is read from standard input and cannot be written back"));
+        return ok({ kind: "resume", plan: file, repo: v.repo, write: v.write === true, spec: v.spec ?? null });
+      }),
     );
 }
 

@@ -122,24 +122,37 @@ describe("systemGit: commits", () => {
     expect(git(dir, "log", "-1", "--format=%an <%ae>")).toBe("Someone <someone@x.invalid>");
   });
 
-  it("revert adds a commit that undoes one, with the given message", async () => {
+  it("revert adds one commit that undoes a whole range, merges included, with the given message", async () => {
     const { dir, c1 } = await repo();
-    const c2 = commit(dir, { "a.txt": "a2\n", "b.txt": "b\n" }, "second");
-    const id = (await open(dir).revert(c2, "revert second: it touched acceptance"))._unsafeUnwrap();
+    commit(dir, { "a.txt": "a2\n", "b.txt": "b\n" }, "second");
+    git(dir, "switch", "-q", "-c", "side");
+    commit(dir, { "s.txt": "s\n" }, "side");
+    git(dir, "switch", "-q", "main");
+    commit(dir, { "c.txt": "c\n" }, "third");
+    git(dir, "merge", "-q", "--no-edit", "side");
+    execFileSync("rm", [join(dir, "a.txt")]);
+    const c4 = commit(dir, {}, "fourth: deletes a.txt");
+    const id = (await open(dir).revert(c1, c4, "revert c1..c4: it touched acceptance"))._unsafeUnwrap();
     expect(git(dir, "rev-parse", "HEAD")).toBe(id);
-    expect(git(dir, "rev-parse", "HEAD^")).toBe(c2);
+    expect(git(dir, "rev-parse", "HEAD^")).toBe(c4);
     expect(git(dir, "rev-parse", `${id}^{tree}`)).toBe(git(dir, "rev-parse", `${c1}^{tree}`));
-    expect(git(dir, "log", "-1", "--format=%s")).toBe("revert second: it touched acceptance");
+    expect(git(dir, "log", "-1", "--format=%s")).toBe("revert c1..c4: it touched acceptance");
+    expect(git(dir, "status", "--porcelain")).toBe("");
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("a\n");
   });
 
-  it("a revert that conflicts is a git-failed fault and leaves the tree as it was", async () => {
-    const { dir } = await repo();
+  it("revert refuses, changing nothing, when HEAD is not the range's end or its start is not in HEAD's history", async () => {
+    const { dir, c1 } = await repo();
     const c2 = commit(dir, { "a.txt": "a2\n" }, "second");
-    const c3 = commit(dir, { "a.txt": "a3\n" }, "third");
-    const fault = (await open(dir).revert(c2, "undo"))._unsafeUnwrapErr();
-    expect(fault).toMatchObject({ code: "git-failed" });
-    expect(fault.code === "git-failed" && fault.op).toContain(`revert --no-commit ${c2}`);
-    expect(git(dir, "rev-parse", "HEAD")).toBe(c3);
+    git(dir, "switch", "-q", "--orphan", "other");
+    const o1 = commit(dir, { "o.txt": "o\n" }, "other root");
+    const o2 = commit(dir, { "o.txt": "o2\n" }, "other second");
+    const g = open(dir);
+    expect((await g.revert(c1, c2, "undo"))._unsafeUnwrapErr()).toMatchObject({ code: "git-failed", reason: `HEAD is ${o2}, not ${c2}` });
+    expect((await g.revert(c1, o2, "undo"))._unsafeUnwrapErr()).toMatchObject({ code: "git-failed", reason: `${c1} is not in HEAD's history` });
+    expect((await g.revert("-no", o2, "undo"))._unsafeUnwrapErr()).toMatchObject({ code: "git-failed", reason: "-no is not a commit" });
+    expect(git(dir, "rev-parse", "HEAD")).toBe(o2);
+    expect(git(dir, "rev-parse", "HEAD^")).toBe(o1);
     expect(git(dir, "status", "--porcelain")).toBe("");
   });
 
@@ -226,8 +239,9 @@ describe("systemGit: nothing reaches another repository", () => {
     expect((await g.defaultBranch())._unsafeUnwrap()).toBe("main");
     await g.switchBranch("plan/demo");
     put(dir, { "w.txt": "w\n" });
+    const start = (await g.head())._unsafeUnwrap();
     const id = (await g.commitAll("work"))._unsafeUnwrap() as string;
-    await g.revert(id, "undo work");
+    await g.revert(start, id, "undo work");
     put(dir, { "z.txt": "z\n" });
     await g.setAside("aside");
     for (const r of [await g.log(null, "HEAD"), await g.diffStats("main", "HEAD"), await g.listFiles("HEAD"), await g.dirty()]) expect(r.isOk()).toBe(true);

@@ -17,7 +17,7 @@ export interface SystemGitOptions {
 }
 
 // Commits the run makes are its own: no hooks (a hook could reach outward), no signing prompt.
-const COMMIT = ["-c", "commit.gpgSign=false", "commit", "--quiet", "--no-verify", "--cleanup=whitespace", "-m"];
+const COMMIT = ["-c", "commit.gpgSign=false", "commit", "--quiet", "--no-verify", "--cleanup=whitespace"];
 const FALLBACK_IDENTITY = ["-c", "user.name=decay", "-c", "user.email=decay@localhost"];
 
 const lines = (text: string) => text.split("\n").filter((l) => l !== "");
@@ -61,9 +61,9 @@ function changes(git: GitInvoker, at: Where): Pick<Git, "commitAll" | "revert" |
     identity ??= git.raw(["config", "user.email"]).map((o) => (o.stdout.trim() === "" ? FALLBACK_IDENTITY : []));
     return identity;
   };
-  const commitIndex = (message: string) =>
+  const commitIndex = (message: string, extra: readonly string[] = []) =>
     who()
-      .andThen((id) => git.ok([...id, ...COMMIT, message]))
+      .andThen((id) => git.ok([...id, ...COMMIT, ...extra, "-m", message]))
       .andThen(at.head);
   return {
     commitAll: (message) =>
@@ -71,13 +71,12 @@ function changes(git: GitInvoker, at: Where): Pick<Git, "commitAll" | "revert" |
         .ok(["add", "--all"])
         .andThen(() => probe(git, ["diff", "--cached", "--quiet"]))
         .andThen((same) => (same === null ? commitIndex(message) : okAsync(null))),
-    revert: (commit, message) =>
-      git.raw(["revert", "--no-commit", "--end-of-options", commit]).andThen((o) => {
-        if (o.exit === 0) return commitIndex(message);
-        const fault = gitFailed(["revert", "--no-commit", commit], o);
-        // Leave the tree as it was before the attempt; the fault says why.
-        return git.raw(["revert", "--abort"]).andThen(() => errAsync<string, ExecFault>(fault));
-      }),
+    revert: (from, to, message) =>
+      undoable(git, at, from, to)
+        // The index and the files become `from`'s tree: every commit of the range is undone at once,
+        // merges and all, and nothing can conflict. An empty result is still recorded as a commit.
+        .andThen((id) => git.ok(["read-tree", "-u", "--reset", id]))
+        .andThen(() => commitIndex(message, ["--allow-empty"])),
     setAside: (message) =>
       at.dirty().andThen((paths) => {
         if (paths.length === 0) return okAsync(null);
@@ -87,6 +86,18 @@ function changes(git: GitInvoker, at: Where): Pick<Git, "commitAll" | "revert" |
           .map((o) => o.trim());
       }),
   };
+}
+
+/** `from`'s full id when the range `from..to` can be undone: HEAD is `to` and `from` is in its history. */
+function undoable(git: GitInvoker, at: Where, from: string, to: string): ResultAsync<string, ExecFault> {
+  const refuse = (reason: string) => errAsync<string, ExecFault>({ code: "git-failed", op: `revert ${from}..${to}`, reason });
+  return at.head().andThen((head) => {
+    if (head !== to) return refuse(`HEAD is ${head}, not ${to}`);
+    return probe(git, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${from}^{commit}`]).andThen((id) => {
+      if (id === null) return refuse(`${from} is not a commit`);
+      return probe(git, ["merge-base", "--is-ancestor", id, head]).andThen((yes) => (yes === null ? refuse(`${from} is not in HEAD's history`) : okAsync(id)));
+    });
+  });
 }
 
 /** Reading history: commits, diffs and the files of a commit. */

@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import { callAgent, type CallOutcome, type ReplyOf } from "../agent/call.js";
 import type { AgentRequest } from "../agent/protocol.js";
 import type { ExecFault } from "../fault.js";
+import { onOwnBranch } from "./commit.js";
 import { type Deps, guarded } from "./deps.js";
 import { type RunState, totalTokens } from "./state.js";
 
@@ -14,7 +15,8 @@ export type Asked<T> = { readonly reply: T } | { readonly stop: "parked" | "toke
 /**
  * Ask the agent, as one step per try: a call that returns nothing is tried again until `parkAfter`
  * calls in a row have returned nothing (the run parks). Before each call the token target is a
- * ceiling: at or past it (less the reserve), nothing more is asked.
+ * ceiling: at or past it (less the reserve), nothing more is asked. After each call the run's
+ * branch must still be checked out and still hold the HEAD from before it (`onOwnBranch`).
  */
 export async function ask<R extends AgentRequest>(
   d: Deps,
@@ -29,6 +31,9 @@ export async function ask<R extends AgentRequest>(
     if (target !== null && totalTokens(state) >= target - d.settings.reserveTokens) {
       return ok({ stop: "token-target", reason: `${totalTokens(state)} tokens spent; the target is ${target} (${d.settings.reserveTokens} kept in reserve)` });
     }
+    // Read outside the call's step: a resumed run checks the branch as it is now, not as recorded.
+    const before = await d.git.head();
+    if (before.isErr()) return err(before.error);
     const out = await guarded<{ ok: true; value: CallOutcome<ReplyOf<R>> } | { ok: false; fault: ExecFault }>(d, `${name}/t${t}`, async () => {
       const request = await build();
       if (request.isErr()) return { ok: false, fault: request.error };
@@ -37,6 +42,8 @@ export async function ask<R extends AgentRequest>(
       return { ok: true, value: await callAgent(d.agent, full, choices) };
     });
     if (!out.ok) return err(out.fault);
+    const still = await onOwnBranch(d, before.value, `the ${role} call ${name}/t${t}`);
+    if (still.isErr()) return err(still.error);
     const call = out.value;
     state.calls += 1;
     state.tokens[role] += call.tokens;

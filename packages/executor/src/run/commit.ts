@@ -27,22 +27,67 @@ async function once(
 }
 
 /**
- * Commit what an execute or fix call left in the working tree, as a step safe to run twice.
- * Returns HEAD afterwards (unchanged when there was nothing to commit).
+ * The run's own branch is still checked out and `since` is still in its history. An agent call may
+ * add commits, never switch branches or rewrite what the run verified; checked after every agent
+ * call and before every commit, so no commit of the run lands anywhere else.
  */
-export function commitStep(d: Deps, base: string, stage: Stage, attempt: number, what: "execute" | "fix"): Promise<Result<string, ExecFault>> {
+export async function onOwnBranch(d: Deps, since: string, after: string): Promise<Result<string, ExecFault>> {
+  const own = `plan/${d.slug}`;
+  const branch = await d.git.branch();
+  if (branch.isErr()) return err(branch.error);
+  if (branch.value !== own) return err({ code: "branch-switched", expected: own, actual: branch.value, after });
+  const head = await d.git.head();
+  if (head.isErr()) return err(head.error);
+  // Commits of `since` that HEAD no longer reaches: a reset, rebase or amend took them away.
+  const lost = await d.git.log(head.value, since);
+  if (lost.isErr()) return err(lost.error);
+  if (lost.value.length > 0) return err({ code: "history-rewritten", branch: own, commit: since, head: head.value, after });
+  return ok(head.value);
+}
+
+/**
+ * Commit what an execute or fix call left in the working tree, as a step safe to run twice, once
+ * the branch is checked to still hold `since` (the HEAD before the call). Returns HEAD afterwards
+ * (unchanged when there was nothing to commit).
+ */
+export async function commitStep(
+  d: Deps,
+  at: { base: string; since: string },
+  stage: Stage,
+  attempt: number,
+  what: "execute" | "fix",
+): Promise<Result<string, ExecFault>> {
+  const on = await onOwnBranch(d, at.since, `the ${what} call of ${stage.id} (attempt ${attempt})`);
+  if (on.isErr()) return err(on.error);
   const key = `${stage.id}/a${attempt}/commit`;
   return step(d, key, () =>
-    once(d, base, key, (marker) => d.git.commitAll(`decay(${d.slug}): ${stage.id} ${stage.title || stage.label}, attempt ${attempt} (${what})\n\n${marker}\n`)),
+    once(d, at.base, key, (marker) =>
+      d.git.commitAll(`decay(${d.slug}): ${stage.id} ${stage.title || stage.label}, attempt ${attempt} (${what})\n\n${marker}\n`),
+    ),
   );
 }
 
-/** Revert a refused fix's commit, as a step safe to run twice; the revert commit. */
-export function revertStep(d: Deps, base: string, stage: Stage, attempt: number, commit: string): Promise<Result<string, ExecFault>> {
+/**
+ * Undo a refused fix, as a step safe to run twice: one commit reverting every commit since `from`
+ * (the HEAD before the fix call), the agent's own commits included. The last commit undone and the
+ * revert commit; null when HEAD is still `from`.
+ */
+export async function revertStep(
+  d: Deps,
+  base: string,
+  stage: Stage,
+  attempt: number,
+  from: string,
+): Promise<Result<{ to: string; by: string } | null, ExecFault>> {
+  const on = await onOwnBranch(d, from, `the refused fix of ${stage.id} (attempt ${attempt})`);
+  if (on.isErr()) return err(on.error);
+  const to = on.value;
+  if (to === from) return ok(null);
   const key = `${stage.id}/a${attempt}/revert`;
-  return step(d, key, () =>
-    once(d, base, key, (marker) =>
-      d.git.revert(commit, `decay(${d.slug}): revert ${commit.slice(0, 12)}, a fix that touched acceptance\n\n${marker}\n`).map((id): string | null => id),
-    ),
-  );
+  const message = `decay(${d.slug}): revert ${from.slice(0, 12)}..${to.slice(0, 12)}, a fix that touched acceptance\n\n`;
+  // `to` is part of the step's result, so a resumed run reports the range it undid, not its own revert.
+  return step(d, key, async () => {
+    const by = await once(d, base, key, (marker) => d.git.revert(from, to, `${message}${marker}\n`).map((id): string | null => id));
+    return by.map((id) => ({ to, by: id }));
+  });
 }

@@ -167,7 +167,7 @@ async function execute(run: StageRun): Promise<Step<string>> {
   );
   if (executed.isErr()) return err(executed.error);
   if ("stop" in executed.value) return done((stopLoop(state, loop, stage, executed.value), loop));
-  const head = await commitStep(d, run.base, stage, 1, "execute");
+  const head = await commitStep(d, { base: run.base, since: run.base }, stage, 1, "execute");
   if (head.isErr()) return err(head.error);
   const repinned = await step(d, `${stage.id}/a1/pin`, () => pinSurface(d, head.value, run.surface));
   return repinned.isErr() ? err(repinned.error) : next(head.value);
@@ -206,20 +206,24 @@ async function afterRed(run: StageRun, attempt: number, head: string, verdict: S
   return fixed.value === null ? done(loop) : next(fixed.value.diagnosis);
 }
 
-/** The fix in the tree: refused before its commit when it changed a pinned file, after it when the commit diverges; else the new HEAD. */
+/**
+ * The fix in the tree: refused before its commit when it changed a pinned file, after it when the
+ * surface diverged anywhere between the pre-fix HEAD and the result (the agent's own commits
+ * included); a refusal undoes every commit since the pre-fix HEAD. Else the new HEAD.
+ */
 async function landFix(run: StageRun, attempt: number, head: string, diagnosis: Diagnosis): Promise<Step<string>> {
   const { d, stage, loop } = run;
-  const refuse = async (commit: string | null, diverged: string[]): Promise<Step<string>> =>
-    (await refuseFix(d, loop, stage, { attempt, base: run.base, commit, diverged, diagnosis })).map((l) => ({ done: l }));
+  const refuse = async (diverged: string[]): Promise<Step<string>> =>
+    (await refuseFix(d, loop, stage, { attempt, base: run.base, from: head, diverged, diagnosis })).map((l) => ({ done: l }));
   const touched = await step(d, `${stage.id}/a${attempt}/guard`, () => guardFix(d, run.surface));
   if (touched.isErr()) return err(touched.error);
-  if (touched.value.length > 0) return refuse(null, touched.value);
-  const fixedAt = await commitStep(d, run.base, stage, attempt, "fix");
+  if (touched.value.length > 0) return refuse(touched.value);
+  const fixedAt = await commitStep(d, { base: run.base, since: head }, stage, attempt, "fix");
   if (fixedAt.isErr()) return err(fixedAt.error);
   const commit = fixedAt.value;
-  const diverged = await step(d, `${stage.id}/a${attempt}/surface`, () => surfaceDivergence(d, commit, run.surface));
+  const diverged = await step(d, `${stage.id}/a${attempt}/surface`, () => surfaceDivergence(d, { from: head, to: commit }, run.surface));
   if (diverged.isErr()) return err(diverged.error);
-  if (diverged.value.length > 0) return refuse(commit === head ? null : commit, diverged.value);
+  if (diverged.value.length > 0) return refuse(diverged.value);
   return next(commit);
 }
 
@@ -264,25 +268,24 @@ async function finishGreen(d: Deps, loop: StageLoop, stage: Stage, base: string,
   return ok(loop);
 }
 
-/** A fix that touched the pinned surface: revert its commit, record it refused, escalate. */
+/** A fix that touched the pinned surface: revert every commit since the pre-fix HEAD, record it refused, escalate. */
 async function refuseFix(
   d: Deps,
   loop: StageLoop,
   stage: Stage,
-  at: { attempt: number; base: string; commit: string | null; diverged: string[]; diagnosis: Diagnosis },
+  at: { attempt: number; base: string; from: string; diverged: string[]; diagnosis: Diagnosis },
 ): Promise<R<StageLoop>> {
-  const commit = at.commit;
-  if (commit !== null) {
-    const reverted = await revertStep(d, at.base, stage, at.attempt, commit);
-    if (reverted.isErr()) return err(reverted.error);
-  }
+  const reverted = await revertStep(d, at.base, stage, at.attempt, at.from);
+  if (reverted.isErr()) return err(reverted.error);
+  const r = reverted.value;
+  const undone = r === null ? "it was set aside uncommitted" : `every commit since ${at.from.slice(0, 12)} was reverted (by ${r.by.slice(0, 12)})`;
   loop.refused.push({
     attempt: at.attempt,
     lens: at.diagnosis.lens,
     fix: at.diagnosis.fix,
-    reason: `the fix changed the pinned acceptance surface (it touched acceptance or what it exercises), whatever its diagnosis declared; ${commit ? "its commit was reverted" : "it was set aside uncommitted"}`,
+    reason: `the fix changed the pinned acceptance surface (it touched acceptance or what it exercises), whatever its diagnosis declared; ${undone}`,
     diverged: at.diverged,
-    commit: at.commit,
+    commit: r?.to ?? null,
   });
   return ok(
     escalate(

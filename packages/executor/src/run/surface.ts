@@ -4,6 +4,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { type Deps, inRepo, readBytes, readText, writeFile } from "./deps.js";
 import { matchGlobs } from "./glob.js";
+import { manifestsOf } from "./manifests.js";
 
 /** Words of a command line that could name a file: split on blanks and shell operators, quotes dropped, `--opt=value` split. */
 function words(command: string): string[] {
@@ -15,9 +16,14 @@ function words(command: string): string[] {
     .filter((w) => w !== "");
 }
 
+/** The workspace manifests a workspace-wide package-manager run reads besides every package.json. */
+const WORKSPACE_FILES = ["pnpm-workspace.yaml", "lerna.json", "nx.json", "turbo.json"];
+
 /**
  * The acceptance surface at a commit: every tracked file an acceptance command of the contract
- * names (a directory named pins every file under it), the plan file, and every file the globs match.
+ * names (a directory named pins every file under it), the manifests that decide what a command
+ * runs (`manifestsOf`: package.json for `npm test`, the Makefile for `make`), the plan file, and
+ * every file the globs match.
  */
 export function surfacePaths(contract: Contract, files: readonly string[], globs: readonly string[]): string[] {
   const tracked = new Set(files);
@@ -26,6 +32,11 @@ export function surfacePaths(contract: Contract, files: readonly string[], globs
     for (const w of words(row.run)) {
       if (tracked.has(w)) named.add(w);
       else for (const f of files) if (f.startsWith(`${w}/`)) named.add(f);
+    }
+    const manifests = manifestsOf(row.run);
+    for (const p of manifests.paths) if (tracked.has(p)) named.add(p);
+    if (manifests.everyPackage) {
+      for (const f of files) if (f === "package.json" || f.endsWith("/package.json") || WORKSPACE_FILES.includes(f)) named.add(f);
     }
   }
   if (tracked.has(contract.plan)) named.add(contract.plan);
@@ -53,11 +64,12 @@ export async function pinSurface(d: Deps, commit: string, file: string): Promise
 }
 
 /**
- * Check a pinned surface at `commit`: the rows that diverged (a fix touched acceptance or what it
- * exercises), plus the workspace's contract.md when it no longer holds the run's contract (it is
- * written back).
+ * Check a fix against the surface, from the HEAD before the fix call (`from`) to its result (`to`):
+ * the pinned rows that diverged at `to`, every file on the surface at either end that a commit of
+ * the range changed (the agent's own commits included), plus the workspace's contract.md when it no
+ * longer holds the run's contract (it is written back).
  */
-export async function surfaceDivergence(d: Deps, commit: string, file: string): Promise<Result<string[], ExecFault>> {
+export async function surfaceDivergence(d: Deps, range: { from: string; to: string }, file: string): Promise<Result<string[], ExecFault>> {
   const bytes = await readBytes(d, inRepo(d, file));
   if (bytes.isErr()) return err(bytes.error);
   if (bytes.value === null) return err({ code: "workspace-io", path: inRepo(d, file), reason: "the pinned surface is missing" });
@@ -65,10 +77,15 @@ export async function surfaceDivergence(d: Deps, commit: string, file: string): 
   const rows = parseAssumptions(bytes.value);
   if (rows.isErr()) return err({ code: "assumptions-fault", path: file, message: describeFault(rows.error) });
   if (rows.value.length > 0) {
-    const report = await checkTree({ tree: treeAt(d, commit), assumptions: rows.value });
+    const report = await checkTree({ tree: treeAt(d, range.to), assumptions: rows.value });
     if (report.isErr()) return err({ code: "assumptions-fault", path: file, message: describeFault(report.error) });
     for (const r of report.value.rows) if (r.status === "diverge") diverged.push(`${r.kind} ${r.path}: ${r.detail}`);
   }
+  const changed = await changedSurface(d, range);
+  if (changed.isErr()) return err(changed.error);
+  const named = new Set(rows.value.filter((r) => diverged.some((x) => x.startsWith(`${r.kind} ${r.path}: `))).map((r) => r.path));
+  for (const p of changed.value)
+    if (!named.has(p)) diverged.push(`${p}: on the acceptance surface, changed between ${range.from.slice(0, 12)} and ${range.to.slice(0, 12)}`);
   const contract = await readText(d, inRepo(d, d.paths.contract));
   if (contract.isErr()) return err(contract.error);
   if (contract.value !== d.contractText) {
@@ -77,6 +94,21 @@ export async function surfaceDivergence(d: Deps, commit: string, file: string): 
     if (restored.isErr()) return err(restored.error);
   }
   return ok(diverged);
+}
+
+/** Files on the surface at `from` or at `to` that the range's commits changed (added, edited, deleted). */
+async function changedSurface(d: Deps, range: { from: string; to: string }): Promise<Result<string[], ExecFault>> {
+  if (range.from === range.to) return ok([]);
+  const stats = await d.git.diffStats(range.from, range.to);
+  if (stats.isErr()) return err(stats.error);
+  if (stats.value.paths.length === 0) return ok([]);
+  const surface = new Set<string>();
+  for (const commit of [range.from, range.to]) {
+    const files = await d.git.listFiles(commit);
+    if (files.isErr()) return err(files.error);
+    for (const p of surfacePaths(d.contract, files.value, d.settings.pinGlobs)) surface.add(p);
+  }
+  return ok(stats.value.paths.filter((p) => surface.has(p)));
 }
 
 /** Check the plan's assumptions file against a commit: the diverged rows (empty: the plan still holds). */

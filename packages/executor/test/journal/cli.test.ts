@@ -93,6 +93,13 @@ describe("decay journal (main)", () => {
     expect(bad.stderr).toMatch(/^decay: bad.md: line 6 of the record is malformed/);
     expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: ENOENT\n");
     expect(await call(["journal", "resume", "bad.md"], dir)).toMatchObject({ code: 2, stderr: "decay: journal resume needs --repo DIR (see decay --help)\n" });
+    // The plan read from standard input cannot be written back: a usage fault, and no file named `-`.
+    expect(await call(["journal", "resume", "-", "--repo", ".", "--write"], dir)).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: "decay: --write needs a plan file: the plan - is read from standard input and cannot be written back (see decay --help)\n",
+    });
+    expect(await readdir(dir)).toEqual(["bad.md"]);
     expect(await call(["launch"], dir)).toMatchObject({
       code: 2,
       stderr: 'decay: unknown command "launch": run, preflight, verify, report or journal (see decay --help)\n',

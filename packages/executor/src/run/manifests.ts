@@ -1,0 +1,93 @@
+// The files that decide what a command line runs without being named on it: `npm test` runs the
+// `scripts.test` of a package.json, `make` the rules of a makefile. Pinning only the words of the
+// command would leave those open to a fix that rewrites the script instead of the code.
+
+/** The manifests each program reads, by the program's name. */
+const MANIFESTS: Readonly<Record<string, readonly string[]>> = {
+  npm: ["package.json"],
+  pnpm: ["package.json"],
+  yarn: ["package.json"],
+  npx: ["package.json"],
+  make: ["Makefile", "makefile", "GNUmakefile"],
+};
+
+/** Flags that move such a program to another directory (`npm --prefix`, `pnpm -C`, `yarn --cwd`, `make -C`). */
+const DIR_FLAGS = ["-C", "--prefix", "--dir", "--cwd", "--directory"];
+
+/** Arguments that make a package manager run scripts of every package of a workspace. */
+const WORKSPACE_WIDE = ["-r", "--recursive", "--filter", "-F", "--workspace", "--workspaces", "-w", "-ws", "workspace", "workspaces"];
+
+/** Programs that run the command after them: `env npm test` is `npm test`. */
+const WRAPPERS = ["env", "exec", "command", "time", "nice", "nohup"];
+
+/** What decides a command line's behaviour besides its words. */
+export interface Manifests {
+  /** Repository-relative paths (they may not exist). */
+  readonly paths: readonly string[];
+  /** A workspace-wide run: every package.json and the workspace's own manifest count too. */
+  readonly everyPackage: boolean;
+}
+
+const unquote = (w: string) => w.replace(/^(['"])(.*)\1$/, "$2");
+
+/** `dir` joined with `rel` inside the repository, `""` for its top; null for an absolute path or one that leaves it. */
+function within(dir: string | null, rel: string): string | null {
+  if (dir === null || rel.startsWith("/") || rel.startsWith("~") || rel.includes("$")) return null;
+  const parts = dir === "" ? [] : dir.split("/");
+  for (const p of rel.split("/")) {
+    if (p === "" || p === ".") continue;
+    if (p === "..") {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(p);
+  }
+  return parts.join("/");
+}
+
+/** The directory a program is moved to by its flags (`-C dir`, `--prefix=dir`); `cwd` when none. */
+function movedTo(args: readonly string[], cwd: string | null): string | null {
+  let dir = cwd;
+  args.forEach((a, k) => {
+    const flag = DIR_FLAGS.find((f) => a === f || a.startsWith(`${f}=`));
+    if (flag !== undefined) dir = within(dir, a === flag ? (args[k + 1] ?? "") : a.slice(flag.length + 1));
+  });
+  return dir;
+}
+
+/**
+ * The manifests a command line's programs read: package.json for npm, pnpm, yarn, npx and
+ * `node --run`, a makefile for make; at the repository's top and in the directory the program
+ * runs in (after `cd dir &&`, or moved by `-C`/`--prefix`/`--dir`/`--cwd`).
+ */
+export function manifestsOf(command: string): Manifests {
+  const paths = new Set<string>();
+  let everyPackage = false;
+  let cwd: string | null = "";
+  for (const simple of command.split(/&&|\|\||[;|&\n()]/)) {
+    const w = simple
+      .trim()
+      .split(/\s+/)
+      .map(unquote)
+      .filter((x) => x !== "");
+    let i = 0;
+    while (i < w.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w[i] ?? "") || WRAPPERS.includes(w[i] ?? ""))) i++;
+    const program = (w[i] ?? "").split("/").pop() ?? "";
+    const args = w.slice(i + 1);
+    if (program === "cd") {
+      // `cd` alone or `cd -` goes somewhere the command line does not say: no directory is known.
+      cwd = args[0] === undefined || args[0] === "-" ? null : within(cwd, args[0]);
+      continue;
+    }
+    const runsScript = program === "node" && args.some((a) => a === "--run" || a.startsWith("--run="));
+    const names = runsScript ? ["package.json"] : MANIFESTS[program];
+    if (names === undefined) continue;
+    if (names.includes("package.json") && args.some((a) => WORKSPACE_WIDE.includes(a) || a.startsWith("--filter=") || a.startsWith("--workspace="))) {
+      everyPackage = true;
+    }
+    for (const dir of new Set(["", cwd, movedTo(args, cwd)])) {
+      if (dir === null) continue;
+      for (const n of names) paths.add(dir === "" ? n : `${dir}/${n}`);
+    }
+  }
+  return { paths: [...paths], everyPackage };
+}
