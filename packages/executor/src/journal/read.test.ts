@@ -17,6 +17,15 @@ describe("reading a record", () => {
     expect(lastRounds(record("Round task-1 1: a", "Round verify 1: b", "Round task-1 2: c"))).toEqual({ "task-1": 2, verify: 1 });
   });
 
+  it("keeps loops whose names are also Object.prototype's", () => {
+    const rounds = lastRounds(record("Round constructor 2: a", "Round __proto__ 3: b", "Round toString 1: c"));
+    expect(Object.entries(rounds)).toEqual([
+      ["constructor", 2],
+      ["__proto__", 3],
+      ["toString", 1],
+    ]);
+  });
+
   it("closes an awaiting ruling only with an answer to the same question", () => {
     const r = record(
       "Ruling: awaiting user - backoff or fail fast - both fit - outages",

@@ -25,7 +25,8 @@ export function baseOf(record: JournalRecord): string | null {
 
 /** The last round number recorded for each loop. */
 export function lastRounds(record: JournalRecord): Record<string, number> {
-  const rounds: Record<string, number> = {};
+  // No prototype: a loop named `constructor` or `__proto__` is a loop like any other.
+  const rounds: Record<string, number> = Object.create(null);
   for (const r of linesOf(record, "round")) rounds[r.loop] = Math.max(rounds[r.loop] ?? 0, r.n);
   return rounds;
 }
