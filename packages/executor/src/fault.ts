@@ -21,7 +21,8 @@ export type ExecFault =
   | { code: "option-invalid"; option: string; issue: string }
   | { code: "interrupted"; step: string }
   | { code: "branch-switched"; expected: string; actual: string | null; after: string }
-  | { code: "history-rewritten"; branch: string; commit: string; head: string; after: string };
+  | { code: "history-rewritten"; branch: string; commit: string; head: string; after: string }
+  | { code: "workspace-taken"; slug: string; plan: string; owner: string };
 
 /** Every fault code, for exhaustive tables (exit codes, docs). */
 export const EXEC_FAULT_CODES = [
@@ -42,6 +43,7 @@ export const EXEC_FAULT_CODES = [
   "interrupted",
   "branch-switched",
   "history-rewritten",
+  "workspace-taken",
 ] as const satisfies readonly ExecFault["code"][];
 
 const list = (items: readonly string[], max = 10) => items.slice(0, max).join(", ") + (items.length > max ? `, and ${items.length - max} more` : "");
@@ -83,6 +85,8 @@ export function describeExecFault(fault: ExecFault): string {
       return `after ${fault.after}, ${fault.actual === null ? "HEAD is detached" : `branch ${fault.actual} is checked out`}, not the run's branch ${fault.expected}: the run makes no commit anywhere else; switch back to ${fault.expected} and run again`;
     case "history-rewritten":
       return `after ${fault.after}, ${fault.branch} no longer holds commit ${fault.commit} (HEAD is ${fault.head}): its history was rewritten (a reset, rebase or amend); the run commits only on top of what it verified`;
+    case "workspace-taken":
+      return `the slug ${JSON.stringify(fault.slug)} of the plan ${fault.plan} is taken: the workspace .plan-runs/${fault.slug}/ and the branch plan/${fault.slug} belong to the plan ${fault.owner} (plan files with the same name share a slug); rename ${fault.plan} so its file name differs, or, once ${fault.owner}'s run is no longer wanted, remove .plan-runs/${fault.slug}/ and the branch plan/${fault.slug}`;
   }
 }
 

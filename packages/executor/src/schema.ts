@@ -145,6 +145,7 @@ export type RunReport = z.infer<typeof RunReport>;
 /** A progress event; the library never writes to a terminal, the caller renders these. */
 export const RunEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("run-started"), slug: z.string(), branch: z.string(), head: z.string() }),
+  z.object({ type: z.literal("set-aside"), stash: z.string(), paths: z.array(z.string()) }),
   z.object({ type: z.literal("preflight"), green: z.array(z.string()) }),
   z.object({ type: z.literal("stage-started"), stage: z.string(), label: z.string(), title: z.string() }),
   z.object({ type: z.literal("stage-skipped"), stage: z.string(), state: StageState, reason: z.string() }),

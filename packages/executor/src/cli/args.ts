@@ -164,6 +164,12 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Usa
     if (rest.length === 0) return usage(command, `decay ${command} takes one ${what}, given none`);
     const file = rest[0] as string;
     if (command === "report") return ok({ command, dir: file, json: values.json === true });
+    // The plan's path names its workspace and branch, and the run reads the plan again from there.
+    if (file === "-")
+      return usage(
+        command,
+        `decay ${command} reads its plan from a file, never standard input (-): the plan's path names its workspace .plan-runs/<slug>/ and branch plan/<slug>; give the plan's path (./- for a file named -)`,
+      );
     if (command === "run") return runFlags(values, file).map((flags) => ({ command, flags }));
     return verifyFlags(values, file).map((flags) => ({ command: command as "preflight" | "verify", flags }));
   });

@@ -11,6 +11,7 @@ export type CliFault =
   | { readonly code: "read-failed"; readonly file: string; readonly reason: string }
   | { readonly code: "write-failed"; readonly file: string; readonly reason: string }
   | { readonly code: "repo-unreadable"; readonly repo: string; readonly reason: string }
+  | { readonly code: "repo-not-top"; readonly repo: string; readonly top: string | null; readonly reason: string }
   | { readonly code: "agent-not-found"; readonly command: string; readonly reason: string }
   | { readonly code: "contract-fault"; readonly file: string; readonly fault: ContractFault }
   | { readonly code: "plan-drifted"; readonly contract: string; readonly plan: string; readonly recorded: string; readonly actual: string }
@@ -25,6 +26,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "read-failed":
     case "write-failed":
     case "repo-unreadable":
+    case "repo-not-top":
     case "agent-not-found":
     case "contract-fault":
     case "plan-drifted":
@@ -51,6 +53,10 @@ export function describeCliFault(fault: CliFault): string {
       return `${fault.file}: cannot write: ${fault.reason}`;
     case "repo-unreadable":
       return `--repo ${fault.repo}: ${fault.reason}`;
+    case "repo-not-top":
+      return fault.top === null
+        ? `--repo ${fault.repo}: is not in a git working tree (${fault.reason})`
+        : `--repo ${fault.repo}: is not the top of its git working tree, ${fault.top} is: a clean room is a checkout of the whole repository and runs acceptance at its top; pass --repo ${fault.top}`;
     case "agent-not-found":
       return `--agent: ${JSON.stringify(fault.command)} ${fault.reason}`;
     case "contract-fault":

@@ -1,10 +1,11 @@
 // What a command reads before anything runs: the repository, the contract (compiled from a plan,
 // or parsed and checked for drift) and the agent's program. Each failure names its input.
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
 import { readBounded } from "@decay/cli-kit";
 import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, readPlan, selfCheck } from "@decay/contract";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
+import { gitInvoker } from "../node/git-process.js";
 import type { CliFault } from "./fault.js";
 
 const reason = (e: unknown) => {
@@ -22,6 +23,30 @@ export function repoDir(cwd: string, given: string | undefined): Result<string, 
   } catch (e) {
     return err({ code: "repo-unreadable", repo: given ?? ".", reason: `cannot be read and written (${reason(e)})` });
   }
+}
+
+/**
+ * The repository (from `repoDir`) when it is the top of its git working tree; anything else is
+ * refused: a clean room is a checkout of the whole repository and runs acceptance at its top, so
+ * a subdirectory would run every row in the wrong place and call that red.
+ */
+export function atTop(repo: string, given: string | undefined, env: Readonly<Record<string, string | undefined>>): ResultAsync<string, CliFault> {
+  const name = given ?? ".";
+  return gitInvoker(repo, env)
+    .raw(["rev-parse", "--show-toplevel"])
+    .mapErr((fault): CliFault => ({ code: "exec", input: "--repo", fault }))
+    .andThen((o): Result<string, CliFault> => {
+      if (o.exit !== 0) {
+        const said = o.stderr.trim().split("\n")[0] || `git rev-parse --show-toplevel exited ${o.exit}`;
+        return err({ code: "repo-not-top", repo: name, top: null, reason: said });
+      }
+      const top = o.stdout.replace(/\r?\n$/, "");
+      try {
+        return realpathSync(top) === realpathSync(repo) ? ok(repo) : err({ code: "repo-not-top", repo: name, top, reason: "" });
+      } catch (e) {
+        return err({ code: "repo-unreadable", repo: name, reason: `the top of its working tree, ${top}, cannot be resolved (${reason(e)})` });
+      }
+    });
 }
 
 /** What a command runs: the contract, the plan's bytes when known, the file it came from. */

@@ -38,11 +38,19 @@ function ordered(out: CliWriter) {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
+/** What a run set aside, and how to get it back: said where the user looks now, not only in REPORT.md. */
+export function setAsideLine(e: { readonly stash: string; readonly paths: readonly string[] }): string {
+  const paths = e.paths.slice(0, 5).join(", ") + (e.paths.length > 5 ? `, and ${e.paths.length - 5} more` : "");
+  return `set aside the leftovers of an interrupted run (${paths}) in stash ${e.stash.slice(0, 12)}; git stash apply ${e.stash} brings them back`;
+}
+
 /** One line for an event, as plain progress prints it. */
 export function eventLine(e: RunEvent): string {
   switch (e.type) {
     case "run-started":
       return `run ${e.slug} on ${e.branch} from ${e.head.slice(0, 12)}`;
+    case "set-aside":
+      return setAsideLine(e);
     case "preflight":
       return `preflight: green at the start: ${e.green.join(", ") || "none"}`;
     case "stage-started":
@@ -92,10 +100,13 @@ interface View {
   now: string;
   tokens: number;
   head: string;
+  /** Lines that stay in view to the end (leftovers set aside). */
+  readonly notes: string[];
 }
 
 function apply(view: View, e: RunEvent): void {
   const set = (stage: string, text: string) => view.stages.has(stage) && view.stages.set(stage, text);
+  if (e.type === "set-aside") view.notes.push(setAsideLine(e));
   if (e.type === "run-started") view.head = `${e.branch} from ${e.head.slice(0, 12)}`;
   else if (e.type === "preflight") for (const id of e.green) set(id, "green at the start");
   else if (e.type === "stage-skipped") set(e.stage, e.state);
@@ -116,7 +127,7 @@ function frame(view: View, elapsedMs: number): string {
   const width = Math.max(...[...view.stages.keys()].map((k) => k.length), 2);
   const lines = [`decay run · ${view.head || "starting"} · ${seconds(elapsedMs)} · tokens ${view.tokens}`];
   for (const [id, text] of view.stages) lines.push(`  ${id.padEnd(width)}  ${text}`);
-  lines.push(`  now: ${view.now}`);
+  lines.push(`  now: ${view.now}`, ...view.notes.map((n) => `  ${n}`));
   return lines.join("\n");
 }
 
@@ -135,7 +146,7 @@ export function liveProgress(stream: NodeJS.WritableStream, stages: readonly Sta
     write: (text: string) => tty.write(text),
   };
   const draw = createLogUpdate(target as unknown as NodeJS.WriteStream, { showCursor: true });
-  const view: View = { stages: new Map(stages.map((s) => [s.id, "waiting"])), now: "preflight", tokens: 0, head: "" };
+  const view: View = { stages: new Map(stages.map((s) => [s.id, "waiting"])), now: "preflight", tokens: 0, head: "", notes: [] };
   const start = now();
   const redraw = () => draw(frame(view, now() - start));
   const timer = setInterval(redraw, 1000);

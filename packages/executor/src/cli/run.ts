@@ -11,21 +11,35 @@ import type { RunFlags } from "./args.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, REPORT_SCHEMA, say } from "./io.js";
 import { durableRun } from "./durable.js";
-import { agentProgram, type Loaded, loadContract, readIfThere, repoDir } from "./load.js";
-import { jsonProgress, liveProgress, plainProgress, type Progress } from "./progress.js";
+import { agentProgram, atTop, type Loaded, loadContract, readIfThere, repoDir } from "./load.js";
+import { jsonProgress, liveProgress, plainProgress, type Progress, setAsideLine } from "./progress.js";
 
 export const quoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
 /** Where `decay run` shows progress: NDJSON, the live view on a terminal, or plain lines. */
 export function progressFor(io: CliIo, flags: RunFlags, loaded: Loaded): Progress {
-  if (flags.json) return jsonProgress(io.stdout);
   const ci = io.env.CI !== undefined && io.env.CI !== "" && io.env.CI !== "false";
-  if (io.live !== undefined && !ci)
+  if (io.live !== undefined && !ci && !flags.json)
     return liveProgress(
       io.live,
       loaded.contract.stages.map((s) => ({ id: s.id, title: s.title })),
     );
-  return plainProgress(io.stdout);
+  return noticed(io, flags.json ? jsonProgress(io.stdout) : plainProgress(io.stdout));
+}
+
+/** Leftovers set aside are the user's files: said on stderr as well (the live view keeps its own line). */
+function noticed(io: CliIo, progress: Progress): Progress {
+  const writes: Promise<unknown>[] = [];
+  return {
+    event(e) {
+      progress.event(e);
+      if (e.type === "set-aside") writes.push(bestEffort(io.stderr, `decay: ${setAsideLine(e)}\n`));
+    },
+    close: async () => {
+      await Promise.all(writes);
+      return progress.close();
+    },
+  };
 }
 
 /** The closing lines for people: the outcome, where REPORT.md is, and the reason last when not green. */
@@ -94,6 +108,9 @@ export async function runCommand(io: CliIo, flags: RunFlags, argv: readonly stri
   if (repo.isErr()) return err(repo.error);
   const loaded = await loadContract(io.cwd, flags.file, repo.value, flags.maxInputBytes);
   if (loaded.isErr()) return err(loaded.error);
+  // After the plan is read, so a fault of the plan is named first; before anything runs.
+  const top = await atTop(repo.value, flags.repo, io.env);
+  if (top.isErr()) return err(top.error);
   // The run reads --assumptions at its start and before every stage, after it has switched
   // branch: a FIFO or device there is refused now, before anything changes.
   const assumptions = flags.assumptions === undefined ? ok(undefined) : await readIfThere(repo.value, flags.assumptions, flags.maxInputBytes);

@@ -11,7 +11,7 @@ import { adaptersFor } from "./adapters.js";
 import type { VerifyFlags } from "./args.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, say } from "./io.js";
-import { type Loaded, loadContract, repoDir } from "./load.js";
+import { atTop, type Loaded, loadContract, repoDir } from "./load.js";
 
 function summary(loaded: Loaded, verdict: ContractVerdict, kind: "preflight" | "verify", report: string | null): { text: string; code: number } {
   const required = loaded.contract.stages.filter((s) => !s.optional && verdict.stages[s.id] !== undefined);
@@ -47,6 +47,9 @@ export async function verifyCommand(io: CliIo, kind: "preflight" | "verify", fla
   if (repo.isErr()) return err(repo.error);
   const loaded = await loadContract(io.cwd, flags.file, repo.value, flags.maxInputBytes);
   if (loaded.isErr()) return err(loaded.error);
+  // After the plan is read, so a fault of the plan is named first; before anything runs.
+  const top = await atTop(repo.value, flags.repo, io.env);
+  if (top.isErr()) return err(top.error);
   const adapters = adaptersFor(io, repo.value, flags.cleanRoom);
   const verdict = await verifyContract(loaded.value.contract, {
     ...adapters,

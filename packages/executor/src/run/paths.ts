@@ -27,6 +27,10 @@ export interface WorkspacePaths {
   readonly report: string;
   readonly reportJson: string;
   readonly resume: string;
+  /** The path of the plan this workspace and `plan/<slug>` belong to, one line; written when the workspace is first used. */
+  readonly owner: string;
+  /** There from a run's start until it ends with a report other than parked: the last run did not end. */
+  readonly unfinished: string;
 }
 
 /** The workspace of a run: `.plan-runs/<slug>/` inside the repository. */
@@ -41,5 +45,7 @@ export function workspacePaths(slug: string): WorkspacePaths {
     report: `${root}/REPORT.md`,
     reportJson: `${root}/report.json`,
     resume: `${root}/RESUME.md`,
+    owner: `${root}/plan.txt`,
+    unfinished: `${root}/unfinished.txt`,
   };
 }

@@ -3,6 +3,7 @@ import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { Interrupted, step } from "./deps.js";
 import type { RunOptions } from "./options.js";
+import { claimForVerification } from "./owner.js";
 import { depsOf } from "./run-plan.js";
 import { stageOrder } from "./validate.js";
 import { type StageVerdict, verifyPass } from "./verify.js";
@@ -41,6 +42,8 @@ export function verifyContract(contract: Contract, options: VerifyOptions): Resu
   const kind = options.kind ?? "preflight";
   const stages = stageOrder(d.contract).filter((s) => !s.optional || d.settings.includeOptional);
   const run = async (): Promise<Result<ContractVerdict, ExecFault>> => {
+    const claimed = await step(d, "claim", () => claimForVerification(d));
+    if (claimed.isErr()) return err(claimed.error);
     const head = await step(d, "head", () => d.git.head());
     if (head.isErr()) return err(head.error);
     const verdicts = await step(d, kind, () => verifyPass(d, { kind, commit: head.value, stages, attempt: null, room: kind }));

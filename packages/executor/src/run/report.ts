@@ -89,13 +89,15 @@ export function buildReport(d: Deps, input: ReportInput): RunReport {
   };
 }
 
-/** Write REPORT.md and report.json (which names its schema in `$schema`); RESUME.md only when parked (an old one is removed otherwise). */
+/** Write REPORT.md and report.json (which names its schema in `$schema`); RESUME.md only when parked (an old one is removed otherwise, with the unfinished-run marker). */
 export async function writeReport(d: Deps, report: RunReport): Promise<Result<null, ExecFault>> {
   const json = await writeFile(d, d.paths.reportJson, `${JSON.stringify({ $schema: RUN_REPORT_SCHEMA_ID, ...report }, null, 2)}\n`);
   if (json.isErr()) return err(json.error);
   const md = await writeFile(d, d.paths.report, renderReportMd(report, d.contract));
   if (md.isErr()) return err(md.error);
-  const resume =
-    report.status === "parked" ? await writeFile(d, d.paths.resume, renderResumeMd(report, d.settings.resumeCommand)) : await removePath(d, d.paths.resume);
-  return resume.isErr() ? err(resume.error) : ok(null);
+  const parked = report.status === "parked";
+  const resume = parked ? await writeFile(d, d.paths.resume, renderResumeMd(report, d.settings.resumeCommand)) : await removePath(d, d.paths.resume);
+  if (resume.isErr()) return err(resume.error);
+  // A parked run is resumed by running again, as an interrupted one is; any other report ends the run.
+  return parked ? ok(null) : (await removePath(d, d.paths.unfinished)).map(() => null);
 }

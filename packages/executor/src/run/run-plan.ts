@@ -5,6 +5,7 @@ import { inMemoryRunner } from "../runner.js";
 import type { RunReport } from "../schema.js";
 import { type Deps, Interrupted, inRepo, readText, step, writeFile } from "./deps.js";
 import { type RunOptions, settingsOf } from "./options.js";
+import { claimWorkspace, ownedHere, readClaim, type WorkspaceClaim } from "./owner.js";
 import { slugOf, workspacePaths } from "./paths.js";
 import { buildReport, writeReport } from "./report.js";
 import { renderInterruptedMd } from "./report-md.js";
@@ -22,6 +23,7 @@ interface Start {
   branch: string | null;
   dirty: string[];
   plan: string | null;
+  claim: WorkspaceClaim;
   startedAt: number;
 }
 
@@ -38,13 +40,17 @@ async function readStart(d: Deps, planText: string | Uint8Array | undefined): Pr
     if (read.isErr()) return err(read.error);
     plan = read.value;
   }
+  const claim = await readClaim(d);
+  if (claim.isErr()) return err(claim.error);
   // The run's own workspace is never someone else's edit, ignored by .gitignore on this branch or not.
   const others = dirty.value.filter((p) => p !== ".plan-runs" && !p.startsWith(".plan-runs/"));
-  return ok({ head: head.value, branch: branch.value, dirty: others, plan, startedAt: Date.now() });
+  return ok({ head: head.value, branch: branch.value, dirty: others, plan, claim: claim.value, startedAt: Date.now() });
 }
 
-/** Refuse before anything is spent: the plan drifted under the contract, or the self-check refuses. */
+/** Refuse before anything is spent: another plan's workspace, the plan drifted under the contract, or the self-check refuses. */
 function preconditions(d: Deps, start: Start, planBytes: string | Uint8Array | undefined): R<void> {
+  const mine = ownedHere(d, start.claim);
+  if (mine.isErr()) return mine;
   const text = planBytes ?? start.plan;
   if (text !== null) {
     const actual = planSha256(text);
@@ -111,6 +117,32 @@ async function loopStages(d: Deps, state: RunState, preflight: Record<string, St
   return ok(loops);
 }
 
+/**
+ * Mark the run as started, set aside the leftovers of an unfinished run, and switch to
+ * `plan/<slug>`. The stash set aside, if any.
+ */
+async function takeOver(d: Deps, start: Start): Promise<R<string | null>> {
+  const own = `plan/${d.slug}`;
+  // Only a run that did not end can have left work uncommitted on its branch (its step in flight);
+  // after one that ended, what is uncommitted is someone's own work, refused and never stashed.
+  const leftovers = start.dirty.length > 0;
+  if (leftovers && (start.branch !== own || !start.claim.unfinished)) return err({ code: "dirty-tree", paths: start.dirty });
+  const claimed = await step(d, "claim", () => claimWorkspace(d, start.claim, true));
+  if (claimed.isErr()) return err(claimed.error);
+  let setAside: string | null = null;
+  if (leftovers) {
+    const kept = await step(d, "set-aside", () => d.git.setAside(`decay(${d.slug}): leftovers of an interrupted run`));
+    if (kept.isErr()) return err(kept.error);
+    setAside = kept.value;
+    if (setAside !== null) d.emit({ type: "set-aside", stash: setAside, paths: start.dirty });
+  }
+  if (start.branch !== own) {
+    const switched = await step(d, "branch", () => d.git.switchBranch(own).map(() => null));
+    if (switched.isErr()) return err(switched.error);
+  }
+  return ok(setAside);
+}
+
 async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   const state = newState();
   const start = await step(d, "start", () => readStart(d, options.planText));
@@ -118,18 +150,9 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   const pre = preconditions(d, start.value, options.planText);
   if (pre.isErr()) return err(pre.error);
   const own = `plan/${d.slug}`;
-  let setAside: string | null = null;
-  if (start.value.dirty.length > 0) {
-    // Leftovers of this run's own interrupted step are set aside (kept, not lost); anyone else's edits are refused.
-    if (start.value.branch !== own) return err({ code: "dirty-tree", paths: start.value.dirty });
-    const kept = await step(d, "set-aside", () => d.git.setAside(`decay(${d.slug}): leftovers of an interrupted run`));
-    if (kept.isErr()) return err(kept.error);
-    setAside = kept.value;
-  }
-  if (start.value.branch !== own) {
-    const switched = await step(d, "branch", () => d.git.switchBranch(own).map(() => null));
-    if (switched.isErr()) return err(switched.error);
-  }
+  const taken = await takeOver(d, start.value);
+  if (taken.isErr()) return err(taken.error);
+  const setAside = taken.value;
   const ws = await step(d, "workspace", () => prepareWorkspace(d));
   if (ws.isErr()) return err(ws.error);
   const head = await step(d, "head", () => d.git.head());
