@@ -1,8 +1,11 @@
-// The fleet commands' command lines: `decay worker`, `decay enqueue`, `decay runs [show ID]`.
-import { parseArgs } from "node:util";
+// The fleet commands' command lines: `decay worker`, `decay enqueue`, `decay runs [show ID]`, read
+// by the shared parser (docs/cli.md): a repeated flag, an unknown one and an empty value are
+// refused with the same sentences as every other decay command.
+import { type FlagSpecs, type FlagValues, onlyFlags, parseArgv } from "@decay/cli-kit";
 import { err, ok, Result } from "neverthrow";
 import { queueNameIssue } from "../node/dbos/affinity.js";
-import { type RoomKind, splitCommand, type UsageFault } from "./args.js";
+import { redactUrl } from "../node/dbos/fault.js";
+import { type RoomKind, splitCommand, type UsageFault, usageOf } from "./args.js";
 
 /** `decay worker …`. */
 export interface WorkerFlags {
@@ -53,9 +56,9 @@ const OPTIONS = {
   budget: { type: "string" },
   setup: { type: "string" },
   json: { type: "boolean" },
-} as const;
+} as const satisfies FlagSpecs;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>["values"];
+type Values = FlagValues<typeof OPTIONS>;
 
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   worker: ["database-url", "executor-id", "app-version", "concurrency", "workspace", "agent", "clean-room", "bundle", "queue"],
@@ -65,9 +68,28 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 
 const usage = (flag: string, message: string): Result<never, UsageFault> => err({ code: "usage", flag, message });
 
-function needed(v: Values, flag: keyof Values & string, command: string): Result<string, UsageFault> {
+function needed(v: Values, flag: Exclude<keyof Values & string, "include-optional" | "json">, command: string): Result<string, UsageFault> {
   const value = v[flag];
-  return typeof value === "string" && value !== "" ? ok(value) : usage(`--${flag}`, `decay ${command} needs --${flag}`);
+  return value === undefined ? usage(`--${flag}`, `decay ${command} needs --${flag}`) : ok(value);
+}
+
+/**
+ * Why `url` is not a Postgres URL the driver can read, or undefined. It is read as the driver
+ * (pg-connection-string) reads it: spaces and stray `%` encoded, then WHATWG URL, retried with a
+ * host put in for `user@/db`; and, as `dbosRunner` asks, with a postgres:// or postgresql:// scheme.
+ */
+export function databaseUrlIssue(url: string): string | undefined {
+  if (!/^postgres(ql)?:\/\//i.test(url)) return "must be a postgres:// or postgresql:// URL";
+  const text = / |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(url) ? encodeURI(url).replace(/%25(\d\d)/g, "%$1") : url;
+  const readable = [text, text.replace("@/", "@___DUMMY___/")].some((t) => URL.canParse(t, "postgres://base"));
+  return readable ? undefined : "is not a valid Postgres URL (postgresql://USER:PASSWORD@HOST:PORT/DATABASE)";
+}
+
+function databaseUrl(v: Values, command: string): Result<string, UsageFault> {
+  return needed(v, "database-url", command).andThen((url) => {
+    const issue = databaseUrlIssue(url);
+    return issue === undefined ? ok(url) : usage("--database-url", `--database-url ${redactUrl(url)} ${issue}`);
+  });
 }
 
 function count(flag: string, text: string | undefined): Result<number | undefined, UsageFault> {
@@ -88,7 +110,7 @@ function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
   if (agentText.isErr()) return err(agentText.error);
   const agent = splitCommand(agentText.value);
   if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(agentText.value)}: ${agent.error}`);
-  return Result.combine([needed(v, "database-url", "worker"), needed(v, "executor-id", "worker"), needed(v, "app-version", "worker")]).andThen(
+  return Result.combine([databaseUrl(v, "worker"), needed(v, "executor-id", "worker"), needed(v, "app-version", "worker")]).andThen(
     ([databaseUrl, executorId, appVersion]) =>
       Result.combine([count("--concurrency", v.concurrency), queue(v.queue)]).map(
         ([concurrency, queueName]): WorkerFlags => ({
@@ -107,7 +129,7 @@ function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
 }
 
 function enqueueFlags(v: Values, file: string): Result<EnqueueFlags, UsageFault> {
-  return Result.combine([needed(v, "database-url", "enqueue"), needed(v, "repo", "enqueue")]).andThen(([databaseUrl, repo]) =>
+  return Result.combine([databaseUrl(v, "enqueue"), needed(v, "repo", "enqueue")]).andThen(([databaseUrl, repo]) =>
     Result.combine([count("--budget", v.budget), queue(v.queue)]).map(([budget, queueName]) => ({
       file,
       databaseUrl,
@@ -121,35 +143,28 @@ function enqueueFlags(v: Values, file: string): Result<EnqueueFlags, UsageFault>
   );
 }
 
-function parsed(argv: readonly string[]): Result<{ values: Values; positionals: string[] }, UsageFault> {
-  try {
-    return ok(parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    return usage(/'(-[^' ]+)/.exec(message)?.[1] ?? "arguments", message.replace(/\. To specify a positional argument.*$/s, ""));
-  }
-}
-
 /** Read a fleet command's arguments (`argv[0]` is the command). */
 export function parseFleet(argv: readonly string[]): Result<FleetInvocation, UsageFault> {
-  return parsed(argv).andThen(({ values, positionals }): Result<FleetInvocation, UsageFault> => {
-    const [command, ...rest] = positionals;
-    const allowed = command !== undefined && Object.hasOwn(ALLOWED, command) ? (ALLOWED[command] ?? []) : [];
-    const stray = Object.keys(values).find((k) => !allowed.includes(k));
-    if (stray !== undefined) return usage(`--${stray}`, `--${stray} is not an option of decay ${command}`);
-    if (command === "worker")
-      return rest.length === 0
-        ? workerFlags(values).map((flags) => ({ command, flags }))
-        : usage(command, `decay worker takes no arguments, given ${rest.join(" ")}`);
-    if (command === "enqueue") {
-      if (rest.length !== 1) return usage(command, `decay enqueue takes one PLAN.md or contract.md, given ${rest.length === 0 ? "none" : rest.join(" ")}`);
-      return enqueueFlags(values, rest[0] as string).map((flags) => ({ command, flags }));
-    }
-    const url = needed(values, "database-url", "runs");
-    if (url.isErr()) return err(url.error);
-    const json = values.json === true;
-    if (rest.length === 0) return ok({ command: "runs", databaseUrl: url.value, id: null, json });
-    if (rest[0] === "show" && rest.length === 2) return ok({ command: "runs", databaseUrl: url.value, id: rest[1] as string, json });
-    return usage("runs", `decay runs takes nothing or show ID, given ${rest.join(" ")}`);
-  });
+  return parseArgv(argv, { flags: OPTIONS })
+    .mapErr(usageOf)
+    .andThen(({ values, positionals }): Result<FleetInvocation, UsageFault> => {
+      const [command, ...rest] = positionals;
+      const allowed = command !== undefined && Object.hasOwn(ALLOWED, command) ? (ALLOWED[command] ?? []) : [];
+      const stray = onlyFlags(values, allowed, `decay ${command}`).mapErr(usageOf);
+      if (stray.isErr()) return err(stray.error);
+      const extra = (n: number) => err(usageOf({ code: "unexpected-argument", value: rest[n] as string }));
+      if (command === "worker") return rest.length === 0 ? workerFlags(values).map((flags) => ({ command, flags })) : extra(0);
+      if (command === "enqueue") {
+        if (rest.length === 0) return usage(command, "decay enqueue takes one PLAN.md or contract.md, given none");
+        if (rest.length > 1) return extra(1);
+        return enqueueFlags(values, rest[0] as string).map((flags) => ({ command, flags }));
+      }
+      const url = databaseUrl(values, "runs");
+      if (url.isErr()) return err(url.error);
+      const json = values.json === true;
+      if (rest.length === 0) return ok({ command: "runs", databaseUrl: url.value, id: null, json });
+      if (rest[0] === "show" && rest.length === 2) return ok({ command: "runs", databaseUrl: url.value, id: rest[1] as string, json });
+      if (rest[0] === "show" && rest.length > 2) return extra(2);
+      return usage("runs", `decay runs takes nothing or show ID, given ${rest.join(" ")}`);
+    });
 }

@@ -6,6 +6,8 @@ import { resolve } from "node:path";
 import { bestEffort } from "@decay/cli-kit";
 import { renderContract } from "@decay/contract";
 import { err, ok, type Result } from "neverthrow";
+import { describeExecFault } from "../fault.js";
+import { redactSecrets } from "../node/dbos/fault.js";
 import { fleetJson } from "../node/dbos/fleet-output.js";
 import type { RunDetail, RunSummary } from "../node/dbos/status.js";
 import { commandAgent } from "../node/command-agent.js";
@@ -39,7 +41,8 @@ async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
       agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env }),
       onEvent: (event) => void bestEffort(io.stdout, line({ run, ...event })),
     }),
-    log: (level, message) => void bestEffort(io.stderr, line({ worker: flags.executorId, level, message })),
+    // DBOS's own log quotes the URL masking only the authority's password: every form is taken out here.
+    log: (level, message) => void bestEffort(io.stderr, line({ worker: flags.executorId, level, message: redactSecrets(message, flags.databaseUrl) })),
   });
   const served = await runner.worker();
   if (served.isErr()) {
@@ -97,7 +100,10 @@ export function summaryLine(r: RunSummary): string {
   return `${r.id}  ${r.status.toLowerCase()}${r.outcome ? ` (${r.outcome})` : ""}  ${r.worker ?? "-"}  ${r.plan}  ${green}\n`;
 }
 
-/** One run in full for people: where its branch is, its steps and REPORT.md. */
+/**
+ * One run in full for people: where its branch is, its steps, the bundle, the fault the run ended
+ * with (even after a report, when its `bundle` step failed) and REPORT.md.
+ */
 export function detailText(d: RunDetail): string {
   const head = [
     `run ${d.id}`,
@@ -108,6 +114,10 @@ export function detailText(d: RunDetail): string {
   ];
   head.push(`branch: ${d.branch ?? "-"} in ${d.dir ?? "-"}`, `steps: ${d.stepNames.length}`);
   if (d.result?.bundle) head.push(`bundle: ${d.result.bundle}`);
+  if (d.result?.fault) {
+    const after = d.result.report === null ? "" : ` (after the run reported ${d.result.report.status}: the branch was not bundled)`;
+    head.push(`fault: ${describeExecFault(d.result.fault)}${after}`);
+  }
   return `${head.join("\n")}\n${d.result?.reportMd ? `\n${d.result.reportMd}` : ""}`;
 }
 
@@ -119,7 +129,10 @@ async function runs(io: CliIo, dbos: Dbos, databaseUrl: string, id: string | nul
   if (out.isErr()) return err({ code: "dbos", fault: out.error });
   const value = out.value;
   if (Array.isArray(value)) return written(await say(io, value.map((r) => (json ? fleetJson(r) : summaryLine(r))).join("")));
-  return written(await say(io, json ? fleetJson(value) : detailText(value)));
+  const shown = written(await say(io, json ? fleetJson(value) : detailText(value)));
+  // A run that ended with a fault is shown in full, then its fault decides the exit (2), never 0.
+  const fault = value.result?.fault;
+  return shown.andThen((code) => (fault ? err<number, CliFault>({ code: "dbos", fault: { code: "run-fault", id: value.id, fault } }) : ok(code)));
 }
 
 /** `decay worker|enqueue|runs …`: the exit code (every fault 2). */

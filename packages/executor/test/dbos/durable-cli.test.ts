@@ -8,7 +8,7 @@ import { ended } from "../../../../test-utils/process.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { decay, SCRIPT_FILE, start } from "../cli-process.js";
 import { fixtureRepo } from "../harness.js";
-import { COUNTING_AGENT, calls, entries, stepCommits, until } from "./helpers.js";
+import { COUNTING_AGENT, calls, entries, gatedDurableRun, stepCommits, until } from "./helpers.js";
 
 const AGENT = COUNTING_AGENT;
 
@@ -62,15 +62,7 @@ describe("decay run --durable", () => {
   }, 300_000);
 
   it("Ctrl-C during an agent call stops it, kills the agent, frees the state; the same command resumes", async () => {
-    const work = await tempDir("decay-durable-int-");
-    const repo = await fixtureRepo();
-    const gate = join(work, "gate");
-    const script = JSON.parse(readFileSync(SCRIPT_FILE, "utf8"));
-    script["S2 fix"] = { ...script["S2 fix"], waitForFile: gate };
-    writeFileSync(join(work, "script.json"), JSON.stringify(script));
-    const log = join(work, "durable.log");
-    const state = join(work, "state");
-    const args = ["run", "docs/stats.plan.md", "--durable", state, "--agent", `${process.execPath} ${AGENT} ${log} ${join(work, "script.json")}`];
+    const { repo, gate, log, state, args } = await gatedDurableRun("decay-durable-int-");
     const first = start(args, repo);
     await until(() => existsSync(log) && calls(log).includes("S2 fix a2"));
     const agentPid = entries(log).at(-1)?.pid as number;

@@ -5,8 +5,9 @@ import type { ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { outputProblems } from "../../../../test-utils/json-schema.js";
+import { type Postgres, startPostgres } from "../../../../test-utils/postgres.js";
 import { ended } from "../../../../test-utils/process.js";
 import type { RunSummary } from "../../src/entries/dbos.js";
 import { decay, type Ran, start } from "../cli-process.js";
@@ -17,6 +18,31 @@ const PLAN = planOf([
   ["a", ["`sh bin/show.sh a` exits 0 and prints `alpha`"]],
   ["b", ["`sh bin/show.sh b` exits 0 and prints `beta`"]],
 ]);
+
+/**
+ * Registers a fleet test file's fixtures: one Postgres for its tests (`db.url` once started) and
+ * `started`, the workers a test starts, each killed after that test whatever its outcome.
+ */
+export function fleetSuite(): { db: { readonly url: string }; started: ChildProcess[] } {
+  let pg: Postgres | undefined;
+  const db = {
+    get url(): string {
+      if (pg === undefined) throw new Error("the fleet suite's Postgres is not started yet");
+      return pg.url;
+    },
+  };
+  const started: ChildProcess[] = [];
+  beforeAll(async () => {
+    pg = await startPostgres();
+  });
+  afterAll(async () => {
+    await pg?.stop();
+  });
+  afterEach(() => {
+    for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  });
+  return { db, started };
+}
 
 /** A source repository holding `count` copies of a two-stage plan, `docs/p0.plan.md`…, committed. */
 export async function plansRepo(count: number): Promise<string> {

@@ -4,34 +4,20 @@
 // after the copy in flight was killed, and a second worker with a live worker's id refuses to start.
 import { appendFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ChildProcess } from "node:child_process";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Postgres, startPostgres } from "../../../../test-utils/postgres.js";
+import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import type { RunSummary } from "../../src/entries/dbos.js";
 import { decay } from "../cli-process.js";
 import { git } from "../harness.js";
-import { expectSchemaValid, fleetRuns, fleetWorker, gatedAgent, killAgents, plansRepo } from "./fleet-harness.js";
+import { expectSchemaValid, fleetRuns, fleetSuite, fleetWorker, gatedAgent, killAgents, plansRepo } from "./fleet-harness.js";
 import { entries, stepCommits, until } from "./helpers.js";
 
 const RUNS = 10;
 
-let pg: Postgres;
-beforeAll(async () => {
-  pg = await startPostgres();
-});
-afterAll(async () => {
-  await pg?.stop();
-});
+const { db, started } = fleetSuite();
 
-/** Every worker a test started; killed after it, whatever the outcome. */
-const started: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-});
-
-const worker = (work: string, id: string, agent: string, extra: string[] = []) => fleetWorker(pg.url, started, work, id, agent, extra);
-const runs = (cwd: string) => fleetRuns(pg.url, cwd);
+const worker = (work: string, id: string, agent: string, extra: string[] = []) => fleetWorker(db.url, started, work, id, agent, extra);
+const runs = (cwd: string) => fleetRuns(db.url, cwd);
 
 describe("fleet: workers on one Postgres", () => {
   it("ten runs over two workers survive a killed worker restarted with its id, each stage commit once", async () => {
@@ -47,11 +33,11 @@ describe("fleet: workers on one Postgres", () => {
     expect(twin.stderr).toMatch(/executor id "w1" is held by another live worker/);
 
     for (let k = 0; k < RUNS; k++) {
-      const out = await decay(["enqueue", `docs/p${k}.plan.md`, "--repo", repo, "--database-url", pg.url, "--json"], repo);
+      const out = await decay(["enqueue", `docs/p${k}.plan.md`, "--repo", repo, "--database-url", db.url, "--json"], repo);
       expect(JSON.parse(out.stdout), out.stderr).toMatchObject({ existed: false });
       expectSchemaValid(JSON.parse(out.stdout));
     }
-    const again = await decay(["enqueue", "docs/p0.plan.md", "--repo", repo, "--database-url", pg.url, "--json"], repo);
+    const again = await decay(["enqueue", "docs/p0.plan.md", "--repo", repo, "--database-url", db.url, "--json"], repo);
     expect(JSON.parse(again.stdout)).toMatchObject({ existed: true });
 
     // Both workers are inside S2's agent call on two runs each: kill w1 and the agents it started.
@@ -88,7 +74,7 @@ describe("fleet: workers on one Postgres", () => {
     const onW2 = all.find((r) => r.worker === "w2") as RunSummary;
     const slug = onW2.plan.replace(/^docs\/|\.plan\.md$/g, "");
     expect(git(work, "bundle", "list-heads", join(work, "bundles", `${onW2.id}.bundle`))).toContain(`refs/heads/plan/${slug}`);
-    const shown = await decay(["runs", "show", onW2.id, "--database-url", pg.url], work);
+    const shown = await decay(["runs", "show", onW2.id, "--database-url", db.url], work);
     expect(shown.stdout).toContain(`worker: w2\nbranch: plan/${slug} in ${join(work, "w2", onW2.id)}\n`);
     expect(shown.stdout).toContain(`bundle: ${join(work, "bundles", `${onW2.id}.bundle`)}`);
     expect(shown.stdout).toContain("# Run report");

@@ -1,10 +1,31 @@
 // Shared by the durable tests: the counting agent's log, and waiting for a condition.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { git } from "../harness.js";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { SCRIPT_FILE } from "../cli-process.js";
+import { fixtureRepo, git } from "../harness.js";
 
 /** The counting agent (see counting-agent.mjs). */
 export const COUNTING_AGENT = fileURLToPath(new URL("./counting-agent.mjs", import.meta.url));
+
+/**
+ * A fixture repository and the arguments of a durable run of it (`flags` before `--durable`) whose
+ * agent logs to `log` and holds its S2 fix call until `gate` exists: a run to stop mid-call.
+ */
+export async function gatedDurableRun(prefix: string, flags: readonly string[] = []) {
+  const work = await tempDir(prefix);
+  const repo = await fixtureRepo();
+  const gate = join(work, "gate");
+  const script = JSON.parse(readFileSync(SCRIPT_FILE, "utf8"));
+  script["S2 fix"] = { ...script["S2 fix"], waitForFile: gate };
+  writeFileSync(join(work, "script.json"), JSON.stringify(script));
+  const log = join(work, "durable.log");
+  const state = join(work, "state");
+  const agent = `${process.execPath} ${COUNTING_AGENT} ${log} ${join(work, "script.json")}`;
+  const args = ["run", "docs/stats.plan.md", ...flags, "--durable", state, "--agent", agent];
+  return { work, repo, gate, log, state, args };
+}
 
 /** One line of the counting agent's log; the tests add `kill` lines of their own. */
 export interface Entry {

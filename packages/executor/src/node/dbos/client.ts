@@ -5,14 +5,26 @@ import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { DISPATCH_NAME, dispatchIdOf, queueNameIssue } from "./affinity.js";
 import { type DbosFault, redactUrl, thrown } from "./fault.js";
 import { probeDatabase } from "./identity.js";
-import { RunJob, runIdOf } from "./job.js";
+import { attemptOf, RunJob, recordedRun } from "./job.js";
 import { DEFAULT_QUEUE } from "./options.js";
 import { listRuns, type RunDetail, type RunSummary, showRun } from "./status.js";
 
+/** What `enqueue` did: the run id it queued or found, and the faulted attempts it follows. */
+export interface Enqueued {
+  readonly id: string;
+  readonly existed: boolean;
+  readonly retried: readonly string[];
+}
+
 /** A client of the fleet's database. */
 export interface DbosClient {
-  /** Put a run on the queue (through its dispatcher: docs/fleet.md); `existed` when the same run was enqueued or run before (it runs once). */
-  enqueue(job: RunJob): ResultAsync<{ readonly id: string; readonly existed: boolean }, DbosFault>;
+  /**
+   * Put a run on the queue (through its dispatcher: docs/fleet.md). The run id covers every input
+   * of the job (job.ts, `runIdOf`). `existed` when the same run is queued, running or ended with a
+   * report (it runs once); a run that ended with a fault is enqueued again as its next attempt, and
+   * `retried` lists the faulted run ids it follows (empty when none).
+   */
+  enqueue(job: RunJob): ResultAsync<Enqueued, DbosFault>;
   /** Every run in the database, oldest first. */
   runs(): ResultAsync<RunSummary[], DbosFault>;
   /** One run in full. */
@@ -42,20 +54,22 @@ export function dbosClient(options: {
         // they are there, each call asks again.
         let tables = probed.tables;
         const ready = (): ResultAsync<boolean, DbosFault> => (tables ? okAsync(true) : probeDatabase(options.databaseUrl).map((p) => (tables = p.tables)));
-        const enqueue = (job: RunJob): ResultAsync<{ readonly id: string; readonly existed: boolean }, DbosFault> => {
+        const enqueue = (job: RunJob): ResultAsync<Enqueued, DbosFault> => {
           const parsed = RunJob.safeParse(job);
           if (!parsed.success) return errAsync({ code: "job-invalid", issue: parsed.error.message });
-          const id = runIdOf(parsed.data);
           return ready().andThen((made) =>
             !made
-              ? errAsync<{ id: string; existed: boolean }, DbosFault>({ code: "database-failed", database, reason: NO_TABLES })
+              ? errAsync<Enqueued, DbosFault>({ code: "database-failed", database, reason: NO_TABLES })
               : ResultAsync.fromPromise(
                   (async () => {
-                    const dispatch = dispatchIdOf(id);
-                    const existed = (await client.getWorkflow(id)) !== undefined || (await client.getWorkflow(dispatch)) !== undefined;
+                    // A run that ended with a fault is no final answer: its next attempt is enqueued.
+                    const look = async (runId: string) => recordedRun(await client.getWorkflow(runId), await client.getWorkflow(dispatchIdOf(runId)));
+                    const tried = await attemptOf(parsed.data, look);
+                    const existed = (await look(tried.id)) !== "absent";
                     const queueName = options.queue ?? DEFAULT_QUEUE;
-                    if (!existed) await client.enqueue({ workflowName: DISPATCH_NAME, queueName, workflowID: dispatch, applicationName }, parsed.data);
-                    return { id, existed };
+                    if (!existed)
+                      await client.enqueue({ workflowName: DISPATCH_NAME, queueName, workflowID: dispatchIdOf(tried.id), applicationName }, tried.job);
+                    return { id: tried.id, existed, retried: tried.faulted };
                   })(),
                   failed,
                 ),

@@ -63,7 +63,36 @@ export function thrown(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** A database URL with its password taken out, safe to print. */
+/**
+ * A database URL with every password taken out, safe to print: the one in the authority
+ * (`//user:pw@`, `//:pw@`, a password holding `/`, `:` or `@`) and any `password=` parameter of
+ * the query (libpq's spelling), each shown as `***`. Text that is not a URL has any `password=`
+ * value and anything between `//` and a last `@` taken out the same way.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/\/[^:/@]+):[^@/]*@/, "$1:***@");
+  // The authority ends at the first `/`, `?` or `#` after the last `@` in it; a password may hold `/`.
+  const authority = url.replace(/^([^:/?#]*:)?\/\/(.*)@/s, (_m, scheme: string | undefined, userinfo: string) => {
+    const colon = userinfo.indexOf(":");
+    return `${scheme ?? ""}//${colon === -1 ? userinfo : `${userinfo.slice(0, colon)}:***`}@`;
+  });
+  return authority.replace(/([?&;\s]password=)[^&#\s]*/gi, "$1***");
+}
+
+/**
+ * `text` with every password `url` holds (in its authority or as a `password=` parameter, as
+ * written and percent-decoded) replaced by `***`: for text that may quote the URL in a form
+ * `redactUrl` never saw, such as DBOS's own log, which masks only the authority's password.
+ */
+export function redactSecrets(text: string, url: string): string {
+  const found = [/^[^:/?#]*:\/\/[^:@]*:(.*)@/s.exec(url)?.[1], ...[...url.matchAll(/[?&]password=([^&#]*)/gi)].map((m) => m[1])];
+  const secrets = found.flatMap((s) => (s ? [s, decoded(s)] : [])).filter((s) => s.length > 0);
+  return secrets.sort((a, b) => b.length - a.length).reduce((out, s) => out.split(s).join("***"), text);
+}
+
+function decoded(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

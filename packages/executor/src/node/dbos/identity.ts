@@ -4,7 +4,7 @@
 // the same id finds the lock taken and refuses to start. Postgres drops the lock with the session,
 // so a killed worker's id is free again as soon as its connection is gone.
 import { createRequire } from "node:module";
-import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import { type DbosFault, redactUrl, thrown } from "./fault.js";
 
 /** The slice of a `pg` client this file uses. */
@@ -15,11 +15,29 @@ interface PgClient {
   on(event: "error", listener: (e: unknown) => void): void;
 }
 
-/** The Postgres driver DBOS itself depends on, resolved from the SDK so this package adds no driver of its own. */
-function pgClient(connectionString: string): PgClient {
-  const sdk = createRequire(import.meta.url).resolve("@dbos-inc/dbos-sdk");
-  const pg = createRequire(sdk)("pg") as { Client: new (o: { connectionString: string; connectionTimeoutMillis: number }) => PgClient };
-  return new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+/**
+ * A client of the Postgres driver DBOS itself depends on, resolved from the SDK so this package
+ * adds no driver of its own. The driver parses the URL when the client is made and throws on one
+ * it cannot read (`ERR_INVALID_URL`): that is the fault `database-failed`, naming the URL without
+ * its password, never a throw.
+ */
+function pgClient(connectionString: string): Result<PgClient, DbosFault> {
+  try {
+    const sdk = createRequire(import.meta.url).resolve("@dbos-inc/dbos-sdk");
+    const pg = createRequire(sdk)("pg") as { Client: new (o: { connectionString: string; connectionTimeoutMillis: number }) => PgClient };
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+    // A dropped connection is seen by the call in flight; the event is kept off the process's unhandled errors.
+    client.on("error", () => undefined);
+    return ok(client);
+  } catch (e) {
+    return err({ code: "database-failed", database: redactUrl(connectionString), reason: invalidUrl(e) });
+  }
+}
+
+/** The reason a URL was refused: pg's `Invalid URL` said as what it means. */
+function invalidUrl(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === "ERR_INVALID_URL" ? "not a valid Postgres URL (postgresql://USER:PASSWORD@HOST:PORT/DATABASE)" : thrown(e);
 }
 
 /** What one connection found: whether DBOS has made its tables in the database yet. */
@@ -32,8 +50,9 @@ export interface Probed {
  * is a fault at once, where DBOS's own client would retry for ever.
  */
 export function probeDatabase(url: string): ResultAsync<Probed, DbosFault> {
-  const client = pgClient(url);
-  client.on("error", () => undefined);
+  const made = pgClient(url);
+  if (made.isErr()) return errAsync(made.error);
+  const client = made.value;
   const asked = async (): Promise<Probed> => {
     await client.connect();
     try {
@@ -63,9 +82,10 @@ export const IDENTITY_LOCK_SQL = "select pg_try_advisory_lock(hashtextextended($
 
 /** Take the lock on `executorId` in the database at `url`, or the fault `executor-id-taken`. */
 export function holdExecutorId(url: string, executorId: string): ResultAsync<IdentityLock, DbosFault> {
-  const client = pgClient(url);
-  // A dropped connection loses the lock; the error is kept off the process's unhandled errors.
-  client.on("error", () => undefined);
+  // A dropped connection loses the lock.
+  const made = pgClient(url);
+  if (made.isErr()) return errAsync(made.error);
+  const client = made.value;
   const database = redactUrl(url);
   return ResultAsync.fromPromise(
     (async () => {

@@ -33,19 +33,102 @@ export const RunJob = z.object({
   /** The plan file's path in the contract, for listings. */
   plan: z.string().min(1),
   settings: JobSettings.default({}),
+  /**
+   * What else the run depends on when the process that starts it also runs it (`decay run
+   * --durable`: its agent command and clean room). Part of the run id only; a fleet's workers use
+   * their own ports.
+   */
+  identity: z.record(z.string(), z.string()).optional(),
+  /** Which try of these inputs this is (absent: the first): a run that ended with a fault is tried again under the next one. */
+  attempt: z.number().int().min(2).optional(),
 });
 export type RunJob = z.infer<typeof RunJob>;
 
+/** The fields of a job its run id is derived from. */
+export type RunIdInputs = Pick<RunJob, "contract" | "repo" | "base" | "plan"> & Partial<Pick<RunJob, "planText" | "settings" | "identity" | "attempt">>;
+
+/** JSON with object keys sorted and `undefined` members left out, so equal inputs hash equally. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
 /**
- * The run id: the plan's slug and a hash of the contract, the repository and the base commit. It
- * is the DBOS workflow id, so starting or enqueueing the same run twice starts it once.
+ * The run id: the plan's slug and a hash of every input of the run (the contract, the plan's text,
+ * the repository, the base commit, the settings and the `identity` the starter adds), then `-rN`
+ * from the second attempt on. It is the DBOS workflow id, so starting or enqueueing the same run
+ * twice starts it once, and a run with any other input is another run.
  */
-export function runIdOf(job: Pick<RunJob, "contract" | "repo" | "base" | "plan">): string {
-  const contractHash = createHash("sha256").update(job.contract).digest("hex");
-  const digest = createHash("sha256")
-    .update(`${contractHash}\n${job.repo}\n${job.base ?? "-"}\n`)
-    .digest("hex");
-  return `${slugOf(job.plan)}-${digest.slice(0, 20)}`;
+export function runIdOf(job: RunIdInputs): string {
+  const inputs = {
+    contract: createHash("sha256").update(job.contract).digest("hex"),
+    planText: job.planText === undefined ? undefined : createHash("sha256").update(job.planText).digest("hex"),
+    repo: job.repo,
+    base: job.base,
+    settings: job.settings ?? {},
+    identity: job.identity,
+  };
+  const digest = createHash("sha256").update(canonical(inputs)).digest("hex");
+  const attempt = job.attempt === undefined || job.attempt < 2 ? "" : `-r${job.attempt}`;
+  return `${slugOf(job.plan)}-${digest.slice(0, 20)}${attempt}`;
+}
+
+/**
+ * How a run id stands in the database: `absent` (never started or enqueued), `live` (queued or
+ * running: joining it is right), `final` (ended with a report and no fault: its recorded outcome is
+ * the answer) or `faulted` (ended with a fault, an error or a cancellation: never a final answer).
+ */
+export type RecordedRun = "absent" | "live" | "final" | "faulted";
+
+/** A workflow's row as DBOS's `getWorkflowStatus`/`getWorkflow` give it (only what is read here). */
+export interface WorkflowRow {
+  readonly status: string;
+  readonly output?: unknown;
+}
+
+const ENDED_BADLY = new Set(["ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
+
+/**
+ * How a run stands, from its own workflow's row (`run`) and, while that is absent, its dispatcher's
+ * (`dispatch`: docs/fleet.md, "Worker affinity").
+ */
+export function recordedRun(run: WorkflowRow | null | undefined, dispatch?: WorkflowRow | null): RecordedRun {
+  if (run === null || run === undefined) {
+    if (dispatch === null || dispatch === undefined) return "absent";
+    // A dispatcher that ended without its run having started cannot start it any more.
+    return ENDED_BADLY.has(dispatch.status) || dispatch.status === "SUCCESS" ? "faulted" : "live";
+  }
+  if (ENDED_BADLY.has(run.status)) return "faulted";
+  if (run.status !== "SUCCESS") return "live";
+  const out = RunOutcome.safeParse(run.output);
+  return out.success && out.data.fault === null && out.data.report !== null ? "final" : "faulted";
+}
+
+/** Attempts looked at before giving up: a bound on database reads, far above any real retry count. */
+export const MAX_ATTEMPTS = 1000;
+
+/**
+ * The attempt of `job` to start or join: the first whose run is absent, live or final, skipping
+ * every attempt that ended with a fault. `faulted` lists the run ids skipped, oldest first, so the
+ * caller can say which recorded faults it runs again. Rejects only as `look` does, or past
+ * `MAX_ATTEMPTS`.
+ */
+export async function attemptOf(job: RunJob, look: (id: string) => Promise<RecordedRun>): Promise<{ job: RunJob; id: string; faulted: string[] }> {
+  const faulted: string[] = [];
+  for (let n = 1; n <= MAX_ATTEMPTS; n++) {
+    const { attempt: _, ...rest } = job;
+    const tried: RunJob = n === 1 ? rest : { ...rest, attempt: n };
+    const id = runIdOf(tried);
+    if ((await look(id)) !== "faulted") return { job: tried, id, faulted };
+    faulted.push(id);
+  }
+  throw new Error(`${runIdOf(job)}: ${MAX_ATTEMPTS} attempts ended with a fault; delete its workflows to run it again`);
 }
 
 /** What a finished workflow hands back, kept in the database as the workflow's output. */

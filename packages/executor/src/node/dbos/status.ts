@@ -20,7 +20,10 @@ export const RunSummary = z.object({
   repo: z.string(),
   /** DBOS's status: ENQUEUED (waiting for a worker, or for its own worker after a crash), PENDING (running, or its worker is down), SUCCESS, ERROR, CANCELLED… */
   status: z.string(),
-  /** The run's status in its report once it finished (green, incomplete, …), or the fault's code. */
+  /**
+   * The run's status in its report once it finished (green, incomplete, …), or the fault's code
+   * when it ended with one, even after a report (a failed `bundle` step): a fault is never shown as a verdict.
+   */
   outcome: z.string().nullable(),
   /** The executor id of the worker that holds the run (null while no worker has taken it). */
   worker: z.string().nullable(),
@@ -60,7 +63,7 @@ function summaryOf(w: WorkflowStatus, steps: readonly StepInfo[]): RunSummary {
   const job = RunJob.safeParse(w.input?.[0]);
   const out = RunOutcome.safeParse(w.output);
   const result = out.success && !isDispatch(w) ? out.data : null;
-  const outcome = result === null ? null : (result.report?.status ?? (result.fault as { code?: string } | null)?.code ?? null);
+  const outcome = result === null ? null : (result.fault?.code ?? result.report?.status ?? null);
   // A dispatcher a worker has taken is about to start the run: still queued.
   const status = isDispatch(w) && w.status === "PENDING" ? "ENQUEUED" : w.status;
   return {

@@ -4,7 +4,7 @@
 import { describeFault, parseContract } from "@decay/contract";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { err, ok, type Result } from "neverthrow";
-import type { ExecFault } from "../../fault.js";
+import { describeExecFault, type ExecFault } from "../../fault.js";
 import type { StepOutcome } from "../../run/deps.js";
 import type { RunOptions } from "../../run/options.js";
 import { slugOf } from "../../run/paths.js";
@@ -54,8 +54,29 @@ async function stepResult<T>(name: string, fn: () => Promise<Result<T, ExecFault
   return out.ok ? ok(out.value) : err(out.fault);
 }
 
-/** The workflow's body: checkout, `runPlan` over DBOS steps, then the results kept with the run. */
+/**
+ * The workflow's outcome, said on the worker's log when it holds a fault (run events carry none):
+ * a run that ends in a fault, or whose `bundle` step failed after it reported, is never silent.
+ */
+function told(outcome: RunOutcome): RunOutcome {
+  if (outcome.fault !== null) {
+    const after = outcome.report === null ? "" : ` after it reported ${outcome.report.status}; its branch ${outcome.branch} was not bundled`;
+    DBOS.logger.error(`run ${outcome.id}: ${describeExecFault(outcome.fault)}${after}`);
+  }
+  return outcome;
+}
+
+/**
+ * The workflow's body: checkout, `runPlan` over DBOS steps, then the results kept with the run.
+ * A failed `bundle` step keeps the report and adds the fault: the outcome then holds both, and
+ * listings show the fault (status.ts), never the report's verdict alone.
+ */
 export function decayWorkflow(deps: WorkflowDeps): (input: RunJob) => Promise<RunOutcome> {
+  const body = bodyOf(deps);
+  return async (input) => told(await body(input));
+}
+
+function bodyOf(deps: WorkflowDeps): (input: RunJob) => Promise<RunOutcome> {
   return async (input) => {
     const parsed = RunJob.safeParse(input);
     const id = DBOS.workflowID ?? (parsed.success ? runIdOf(parsed.data) : "unknown");
