@@ -60,3 +60,16 @@ describe("fleet: a failed --bundle step", () => {
     expect(said[0]?.message).toMatch(/not-a-dir\/bundles: .* after it reported green; its branch plan\/p0 was not bundled$/);
   }, 300_000);
 });
+
+describe("fleet: the database password", () => {
+  it("never reaches the worker's log, in DBOS's own lines either, whichever form the URL gives it", async () => {
+    const work = await tempDir("decay-review-secret-");
+    const w = fleetWorker(`${db.url}?password=s3cret-q`, started, work, "ws", `${process.execPath} ${COUNTING_AGENT} ${join(work, "a.log")}`);
+    await w.serving();
+    w.child.kill("SIGINT");
+    const ended = await w.done;
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toContain("password=***");
+    expect(ended.stderr).not.toContain("s3cret-q");
+  }, 120_000);
+});

@@ -7,7 +7,6 @@ import { bestEffort } from "@decay/cli-kit";
 import { renderContract } from "@decay/contract";
 import { err, ok, type Result } from "neverthrow";
 import { describeExecFault } from "../fault.js";
-import { redactSecrets } from "../node/dbos/fault.js";
 import { fleetJson } from "../node/dbos/fleet-output.js";
 import type { RunDetail, RunSummary } from "../node/dbos/status.js";
 import { commandAgent } from "../node/command-agent.js";
@@ -42,7 +41,7 @@ async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
       onEvent: (event) => void bestEffort(io.stdout, line({ run, ...event })),
     }),
     // DBOS's own log quotes the URL masking only the authority's password: every form is taken out here.
-    log: (level, message) => void bestEffort(io.stderr, line({ worker: flags.executorId, level, message: redactSecrets(message, flags.databaseUrl) })),
+    log: (level, message) => void bestEffort(io.stderr, line({ worker: flags.executorId, level, message })),
   });
   const served = await runner.worker();
   if (served.isErr()) {

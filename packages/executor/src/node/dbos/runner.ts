@@ -6,7 +6,7 @@ import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow
 import { DISPATCH_NAME, dispatchIdOf, workerQueueOf } from "./affinity.js";
 import { inPlace, readReportMd } from "./checkout.js";
 import { startEmbedded } from "./embedded.js";
-import { type DbosFault, redactUrl, thrown } from "./fault.js";
+import { type DbosFault, redactSecrets, redactUrl, thrown } from "./fault.js";
 import { holdExecutorId } from "./identity.js";
 import { RunJob, RunOutcome, runIdOf } from "./job.js";
 import { checkOptions, type DbosRunnerOptions, DEFAULT_QUEUE } from "./options.js";
@@ -39,8 +39,10 @@ interface Launched extends Workflows {
   readonly stop: () => Promise<void>;
 }
 
-function loggerOf(log: DbosRunnerOptions["log"]): DLogger {
-  const text = (m: unknown) => (m instanceof Error ? m.message : typeof m === "string" ? m : JSON.stringify(m));
+// DBOS logs its system database URL with only a password before `@` masked: every form is masked here,
+// for every embedder's `log`, not only the CLI's.
+function loggerOf(log: DbosRunnerOptions["log"], url: string): DLogger {
+  const text = (m: unknown) => redactSecrets(m instanceof Error ? m.message : typeof m === "string" ? m : JSON.stringify(m), url);
   return {
     info: (m) => log?.("info", text(m)),
     debug: () => undefined,
@@ -90,7 +92,7 @@ async function launchDbos(options: DbosRunnerOptions, url: string, listening: bo
     ...(options.embedded === undefined ? {} : { systemDatabasePoolSize: 1 }),
     // The shared queue admits runs; this worker's own queue holds the runs it started.
     listenQueues: listening ? [queue, own] : [],
-    logger: loggerOf(options.log),
+    logger: loggerOf(options.log, url),
   });
   await DBOS.launch();
   const workerConcurrency = options.queue?.workerConcurrency;
