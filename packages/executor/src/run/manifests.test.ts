@@ -30,6 +30,10 @@ describe("manifestsOf: what decides a command line besides its words", () => {
       expect(manifestsOf(c).everyPackage).toBe(true);
     expect(manifestsOf("make -r check").everyPackage).toBe(false);
   });
+
+  it("a program named like an Object.prototype member reads no manifest (and does not throw)", () => {
+    for (const c of ["constructor x", "toString", "hasOwnProperty -C dir"]) expect(manifestsOf(c)).toEqual({ paths: [], everyPackage: false });
+  });
 });
 
 describe("surfacePaths pins the manifests a command reads", () => {

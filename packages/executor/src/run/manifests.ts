@@ -79,7 +79,7 @@ export function manifestsOf(command: string): Manifests {
       continue;
     }
     const runsScript = program === "node" && args.some((a) => a === "--run" || a.startsWith("--run="));
-    const names = runsScript ? ["package.json"] : MANIFESTS[program];
+    const names = runsScript ? ["package.json"] : Object.hasOwn(MANIFESTS, program) ? MANIFESTS[program] : undefined;
     if (names === undefined) continue;
     if (names.includes("package.json") && args.some((a) => WORKSPACE_WIDE.includes(a) || a.startsWith("--filter=") || a.startsWith("--workspace="))) {
       everyPackage = true;
