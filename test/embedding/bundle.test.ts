@@ -11,7 +11,7 @@ const ROOTS = {
     not: ["nodeTree", "faultyTree", "planDecayMain", "main", "treeContract", "gitTree"],
   },
   contract: {
-    has: ["readPlan", "compileContract", "planSha256", "renderContract", "parseContract", "selfCheck", "planDrift", "importPlan"],
+    has: ["readPlan", "compileContract", "planSha256", "renderContract", "parseContract", "selfCheck", "planDrift", "runView", "importPlan"],
     not: ["main", "exitCodeFor"],
   },
   evidence: {

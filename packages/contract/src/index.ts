@@ -39,5 +39,7 @@ export { looksLikeContract, parseContract } from "./parse-contract.js";
 export type { SelfCheckOptions } from "./self-check/check.js";
 export { selfCheck } from "./self-check/check.js";
 export { planDrift } from "./drift.js";
+export type { RunView } from "./self-check/commands.js";
+export { runView } from "./self-check/commands.js";
 
 export { VERSION } from "./version.js";

@@ -21,6 +21,12 @@ describe("manifestsOf: what decides a command line besides its words", () => {
     ["sh test/check.sh && echo npm", []],
     ["cd .. && npm test", ["package.json"]],
     ["cd /tmp && npm test", ["package.json"]],
+    ["sudo -u ci npm test", ["package.json"]],
+    ["timeout 60 make check", ["Makefile", "makefile", "GNUmakefile"]],
+    ["sh -c 'cd web && npm test'", ["package.json", "web/package.json"]],
+    ["cd 'my app' && \"npm\" test", ["package.json", "my app/package.json"]],
+    ["npx -c 'make check'", ["package.json", "Makefile", "makefile", "GNUmakefile"]],
+    ["echo 'npm test' && node a.js", []],
   ])("%s", (command, paths) => {
     expect(manifestsOf(command)).toEqual({ paths, everyPackage: false });
   });

@@ -1,3 +1,5 @@
+import { runView } from "@decay/contract";
+
 // The files that decide what a command line runs without being named on it: `npm test` runs the
 // `scripts.test` of a package.json, `make` the rules of a makefile. Pinning only the words of the
 // command would leave those open to a fix that rewrites the script instead of the code.
@@ -17,9 +19,6 @@ const DIR_FLAGS = ["-C", "--prefix", "--dir", "--cwd", "--directory"];
 /** Arguments that make a package manager run scripts of every package of a workspace. */
 const WORKSPACE_WIDE = ["-r", "--recursive", "--filter", "-F", "--workspace", "--workspaces", "-w", "-ws", "workspace", "workspaces"];
 
-/** Programs that run the command after them: `env npm test` is `npm test`. */
-const WRAPPERS = ["env", "exec", "command", "time", "nice", "nohup"];
-
 /** What decides a command line's behaviour besides its words. */
 export interface Manifests {
   /** Repository-relative paths (they may not exist). */
@@ -27,8 +26,6 @@ export interface Manifests {
   /** A workspace-wide run: every package.json and the workspace's own manifest count too. */
   readonly everyPackage: boolean;
 }
-
-const unquote = (w: string) => w.replace(/^(['"])(.*)\1$/, "$2");
 
 /** `dir` joined with `rel` inside the repository, `""` for its top; null for an absolute path or one that leaves it. */
 function within(dir: string | null, rel: string): string | null {
@@ -63,16 +60,10 @@ export function manifestsOf(command: string): Manifests {
   const paths = new Set<string>();
   let everyPackage = false;
   let cwd: string | null = "";
-  for (const simple of command.split(/&&|\|\||[;|&\n()]/)) {
-    const w = simple
-      .trim()
-      .split(/\s+/)
-      .map(unquote)
-      .filter((x) => x !== "");
-    let i = 0;
-    while (i < w.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w[i] ?? "") || WRAPPERS.includes(w[i] ?? ""))) i++;
-    const program = (w[i] ?? "").split("/").pop() ?? "";
-    const args = w.slice(i + 1);
+  // The contract's own reading of a shell line: quotes, chaining, prefixes (`env`, `sudo`,
+  // `timeout`, ...) and what `sh -c` and `npx` run, in the order written.
+  for (const [first = "", ...args] of runView(command).commands) {
+    const program = first.slice(first.lastIndexOf("/") + 1);
     if (program === "cd") {
       // `cd` alone or `cd -` goes somewhere the command line does not say: no directory is known.
       cwd = args[0] === undefined || args[0] === "-" ? null : within(cwd, args[0]);
