@@ -89,8 +89,14 @@ async function enqueue(io: CliIo, dbos: Dbos, flags: EnqueueFlags): Promise<R> {
   const out = await client.value.enqueue(job);
   await client.value.close();
   if (out.isErr()) return err({ code: "dbos", fault: out.error });
-  const { id, existed } = out.value;
-  return written(await say(io, flags.json ? fleetJson({ id, existed }) : existed ? `${id}: already enqueued (it runs once)\n` : `${id}: enqueued\n`));
+  const { id, existed, retried } = out.value;
+  const last = retried.at(-1);
+  const line = existed
+    ? `${id}: already enqueued (it runs once)\n`
+    : last === undefined
+      ? `${id}: enqueued\n`
+      : `${id}: enqueued; it runs again ${last}, which ended with a fault\n`;
+  return written(await say(io, flags.json ? fleetJson({ id, existed, retried }) : line));
 }
 
 /** A run as one line for people. */

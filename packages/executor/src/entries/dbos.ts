@@ -7,6 +7,7 @@ export type { DbosRunnerOptions, DbosTarget } from "../node/dbos/options.js";
 export { DBOS_FAULT_CODES, describeDbosFault } from "../node/dbos/fault.js";
 export type { DbosFault } from "../node/dbos/fault.js";
 export { JobSettings, RunJob, RunOutcome, runIdOf } from "../node/dbos/job.js";
+export type { Enqueued } from "../node/dbos/job.js";
 export { RunDetail, RunSummary, WORKFLOW_NAME } from "../node/dbos/status.js";
 export { DISPATCH_NAME, dispatchIdOf, workerQueueOf } from "../node/dbos/affinity.js";
 export { dbosSteps } from "../node/dbos/workflow.js";

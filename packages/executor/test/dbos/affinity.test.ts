@@ -127,4 +127,26 @@ describe("fleet: worker affinity", () => {
     expect((await back.done).code).toBe(0);
     expect((await w2.done).code).toBe(0);
   }, 300_000);
+
+  it("a run whose dispatcher was cancelled is enqueued again as its next attempt, and decay enqueue names the run it follows", async () => {
+    const repo = await plansRepo(1);
+    await (await launchAs("operator")).close();
+    const enqueue = (...json: string[]) => decay(["enqueue", "docs/p0.plan.md", "--repo", repo, "--database-url", pg.url, ...json], repo);
+    const first = await enqueue("--json");
+    expect(first.code, first.stderr).toBe(0);
+    const { id } = JSON.parse(first.stdout) as { id: string };
+    const operator = await DBOSClient.create({ systemDatabaseUrl: pg.url });
+    try {
+      await operator.cancelWorkflow(dispatchIdOf(id));
+    } finally {
+      await operator.destroy();
+    }
+    const again = await enqueue();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe(`${id}-r2: enqueued; it runs again ${id}, which ended with a fault\n`);
+    const json = await enqueue("--json");
+    const value: unknown = JSON.parse(json.stdout);
+    expectSchemaValid(value);
+    expect(value).toMatchObject({ id: `${id}-r2`, existed: true, retried: [id] });
+  }, 120_000);
 });

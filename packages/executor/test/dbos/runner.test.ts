@@ -1,12 +1,23 @@
 // dbosRunner in this process over a real Postgres: a run ends as under the in-memory runner, every
 // runPlan step is a recorded DBOS step, and the same run started twice runs once. (Embedded mode,
 // PGlite, is exercised end to end by durable-cli.test.ts.)
+import { renameSync } from "node:fs";
 import { renderContract } from "@decay/contract";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Postgres, startPostgres } from "../../../../test-utils/postgres.js";
 import { scriptTable } from "../../src/index.js";
-import { DEFAULT_QUEUE, DISPATCH_NAME, dbosRunner, dispatchIdOf, describeDbosFault, type RunJob, runIdOf, workerQueueOf } from "../../src/entries/dbos.js";
+import {
+  DEFAULT_QUEUE,
+  DISPATCH_NAME,
+  dbosClient,
+  dbosRunner,
+  dispatchIdOf,
+  describeDbosFault,
+  type RunJob,
+  runIdOf,
+  workerQueueOf,
+} from "../../src/entries/dbos.js";
 import { contractOf, makeRepo, nodeOptions, outcome, planOf, run } from "../harness.js";
 import { eventually } from "./helpers.js";
 
@@ -60,6 +71,36 @@ describe("dbosRunner over Postgres", () => {
     }
   }, 120_000);
 
+  it("a run that ended with a fault is no answer: run, enqueue and a client's enqueue all go on to its next attempt", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const contract = await contractOf(repo, PLAN);
+    const job: RunJob = { contract: renderContract(contract), repo, base: null, plan: contract.plan, settings: {} };
+    const first = runIdOf(job);
+    const runner = dbosRunner({ databaseUrl: pg.url, executorId: "test-3", appVersion: "test", ports: (_job, dir) => nodeOptions(dir, SCRIPT) });
+    try {
+      // The repository is away during the first attempt: that run ends with a fault.
+      renameSync(repo, `${repo}.away`);
+      const faulted = await runner.run(job);
+      renameSync(`${repo}.away`, repo);
+      expect(faulted.isErr() || faulted.value.fault !== null).toBe(true);
+      const again = (await runner.run(job))._unsafeUnwrap();
+      expect(again.id).toBe(`${first}-r2`);
+      expect(again.fault).toBeNull();
+      expect((await runner.status(again.id))._unsafeUnwrap()).toMatchObject({ status: "SUCCESS", green: ["S1", "S2"] });
+      // The finished second attempt is the answer from now on, joined, never run again.
+      expect((await runner.run(job))._unsafeUnwrap().id).toBe(again.id);
+      expect((await runner.enqueue(job))._unsafeUnwrap()).toEqual({ id: again.id, existed: true, retried: [first] });
+      const client = (await dbosClient({ databaseUrl: pg.url }))._unsafeUnwrap();
+      try {
+        expect((await client.enqueue(job))._unsafeUnwrap()).toEqual({ id: again.id, existed: true, retried: [first] });
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await runner.close();
+    }
+  }, 120_000);
+
   it("enqueue on a worker: its dispatcher starts the run on this worker's own queue; listed once, by the run id", async () => {
     const repo = await makeRepo({ "README.md": "r\n" });
     const contract = await contractOf(repo, PLAN);
@@ -75,7 +116,7 @@ describe("dbosRunner over Postgres", () => {
       (await runner.worker())._unsafeUnwrap();
       const { id } = (await runner.enqueue(job))._unsafeUnwrap();
       expect(id).toBe(runIdOf(job));
-      expect((await runner.enqueue(job))._unsafeUnwrap()).toEqual({ id });
+      expect((await runner.enqueue(job))._unsafeUnwrap()).toEqual({ id, existed: true, retried: [] });
       // The dispatcher ends after the run it waits for.
       await eventually(async () => (await DBOS.getWorkflowStatus(dispatchIdOf(id)))?.status === "SUCCESS", 60_000);
       expect((await runner.status(id))._unsafeUnwrap()).toMatchObject({ status: "SUCCESS", worker: "test-2", dir: repo, green: ["S1", "S2"] });
@@ -84,7 +125,7 @@ describe("dbosRunner over Postgres", () => {
       expect(listed.filter((r) => r === id)).toHaveLength(1);
       // The dispatcher is a workflow of its own, never listed as a run.
       expect((await DBOS.getWorkflowStatus(dispatchIdOf(id)))?.workflowName).toBe(DISPATCH_NAME);
-      expect(listed.filter((r) => !/^demo-[0-9a-f]{20}$/.test(r))).toEqual([]);
+      expect(listed.filter((r) => !/^demo-[0-9a-f]{20}(-r[0-9]+)?$/.test(r))).toEqual([]);
     } finally {
       await runner.close();
     }

@@ -5,16 +5,11 @@ import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { DISPATCH_NAME, dispatchIdOf, queueNameIssue } from "./affinity.js";
 import { type DbosFault, redactUrl, thrown } from "./fault.js";
 import { probeDatabase } from "./identity.js";
-import { attemptOf, RunJob, recordedRun } from "./job.js";
+import { type Enqueued, enqueueAttempt, lookWith, parseJob, type RunJob } from "./job.js";
 import { DEFAULT_QUEUE } from "./options.js";
 import { listRuns, type RunDetail, type RunSummary, showRun } from "./status.js";
 
-/** What `enqueue` did: the run id it queued or found, and the faulted attempts it follows. */
-export interface Enqueued {
-  readonly id: string;
-  readonly existed: boolean;
-  readonly retried: readonly string[];
-}
+export type { Enqueued } from "./job.js";
 
 /** A client of the fleet's database. */
 export interface DbosClient {
@@ -54,27 +49,26 @@ export function dbosClient(options: {
         // they are there, each call asks again.
         let tables = probed.tables;
         const ready = (): ResultAsync<boolean, DbosFault> => (tables ? okAsync(true) : probeDatabase(options.databaseUrl).map((p) => (tables = p.tables)));
-        const enqueue = (job: RunJob): ResultAsync<Enqueued, DbosFault> => {
-          const parsed = RunJob.safeParse(job);
-          if (!parsed.success) return errAsync({ code: "job-invalid", issue: parsed.error.message });
-          return ready().andThen((made) =>
-            !made
-              ? errAsync<Enqueued, DbosFault>({ code: "database-failed", database, reason: NO_TABLES })
-              : ResultAsync.fromPromise(
-                  (async () => {
+        const enqueue = (job: RunJob): ResultAsync<Enqueued, DbosFault> =>
+          parseJob(job).asyncAndThen((parsed) =>
+            ready().andThen((made) =>
+              !made
+                ? errAsync<Enqueued, DbosFault>({ code: "database-failed", database, reason: NO_TABLES })
+                : ResultAsync.fromPromise(
                     // A run that ended with a fault is no final answer: its next attempt is enqueued.
-                    const look = async (runId: string) => recordedRun(await client.getWorkflow(runId), await client.getWorkflow(dispatchIdOf(runId)));
-                    const tried = await attemptOf(parsed.data, look);
-                    const existed = (await look(tried.id)) !== "absent";
-                    const queueName = options.queue ?? DEFAULT_QUEUE;
-                    if (!existed)
-                      await client.enqueue({ workflowName: DISPATCH_NAME, queueName, workflowID: dispatchIdOf(tried.id), applicationName }, tried.job);
-                    return { id: tried.id, existed, retried: tried.faulted };
-                  })(),
-                  failed,
-                ),
+                    enqueueAttempt(
+                      parsed,
+                      lookWith((id) => client.getWorkflow(id)),
+                      (tried, id) =>
+                        client.enqueue(
+                          { workflowName: DISPATCH_NAME, queueName: options.queue ?? DEFAULT_QUEUE, workflowID: dispatchIdOf(id), applicationName },
+                          tried,
+                        ),
+                    ),
+                    failed,
+                  ),
+            ),
           );
-        };
         return {
           enqueue,
           // With no tables, no run was ever enqueued: an empty list, and no run of any id.

@@ -63,6 +63,12 @@ export function thrown(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+// The userinfo of a URL: after `//`, up to the last `@` before the path (a password may hold `/`,
+// `:` or `@`); the password is what follows its first `:`.
+const USERINFO = /^([^:/?#]*:)?\/\/(.*)@/s;
+// A `password=` parameter, in a query or in libpq's `key=value` spelling.
+const QUERY_PASSWORD = /([?&;\s]password=)([^&#\s]*)/gi;
+
 /**
  * A database URL with every password taken out, safe to print: the one in the authority
  * (`//user:pw@`, `//:pw@`, a password holding `/`, `:` or `@`) and any `password=` parameter of
@@ -70,12 +76,19 @@ export function thrown(e: unknown): string {
  * value and anything between `//` and a last `@` taken out the same way.
  */
 export function redactUrl(url: string): string {
-  // The authority ends at the first `/`, `?` or `#` after the last `@` in it; a password may hold `/`.
-  const authority = url.replace(/^([^:/?#]*:)?\/\/(.*)@/s, (_m, scheme: string | undefined, userinfo: string) => {
+  const authority = url.replace(USERINFO, (_m, scheme: string | undefined, userinfo: string) => {
     const colon = userinfo.indexOf(":");
     return `${scheme ?? ""}//${colon === -1 ? userinfo : `${userinfo.slice(0, colon)}:***`}@`;
   });
-  return authority.replace(/([?&;\s]password=)[^&#\s]*/gi, "$1***");
+  return authority.replace(QUERY_PASSWORD, "$1***");
+}
+
+/** The passwords `url` holds, in its authority and as `password=` parameters, as written. */
+function passwordsOf(url: string): string[] {
+  const userinfo = USERINFO.exec(url)?.[2];
+  const colon = userinfo?.indexOf(":") ?? -1;
+  const inAuthority = userinfo !== undefined && colon !== -1 ? [userinfo.slice(colon + 1)] : [];
+  return [...inAuthority, ...[...url.matchAll(QUERY_PASSWORD)].map((m) => m[2] ?? "")];
 }
 
 /**
@@ -84,8 +97,9 @@ export function redactUrl(url: string): string {
  * `redactUrl` never saw, such as DBOS's own log, which masks only the authority's password.
  */
 export function redactSecrets(text: string, url: string): string {
-  const found = [/^[^:/?#]*:\/\/[^:@]*:(.*)@/s.exec(url)?.[1], ...[...url.matchAll(/[?&]password=([^&#]*)/gi)].map((m) => m[1])];
-  const secrets = found.flatMap((s) => (s ? [s, decoded(s)] : [])).filter((s) => s.length > 0);
+  const secrets = passwordsOf(url)
+    .flatMap((s) => [s, decoded(s)])
+    .filter((s) => s.length > 0);
   return secrets.sort((a, b) => b.length - a.length).reduce((out, s) => out.split(s).join("***"), text);
 }
 

@@ -9,8 +9,11 @@ export const FLEET_OUTPUT_SCHEMA_ID = "https://unpkg.com/@decay/executor/schemas
 
 const head = { $schema: z.literal(FLEET_OUTPUT_SCHEMA_ID), version: z.literal(1) };
 
-/** `decay enqueue --json`: the run id, and whether the same run was already on the queue (it runs once). */
-export const EnqueueJson = z.object({ ...head, id: z.string(), existed: z.boolean() }).strict();
+/**
+ * `decay enqueue --json`: the run id, whether the same run was already on the queue (it runs once),
+ * and the run ids of earlier attempts that ended with a fault, oldest first (empty when none).
+ */
+export const EnqueueJson = z.object({ ...head, id: z.string(), existed: z.boolean(), retried: z.array(z.string()) }).strict();
 
 /**
  * A line of `decay runs --json` (a run's summary), or the object of `decay runs show ID --json`: the

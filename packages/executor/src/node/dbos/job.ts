@@ -1,10 +1,13 @@
 // A run as a DBOS workflow sees it: small JSON that any worker can act on, and the run id derived
 // from it, so the same run enqueued twice is one workflow.
 import { createHash } from "node:crypto";
+import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
 import type { ExecFault } from "../../fault.js";
 import { slugOf } from "../../run/paths.js";
 import { RunReport } from "../../schema.js";
+import { dispatchIdOf } from "./affinity.js";
+import type { DbosFault } from "./fault.js";
 
 /** The settings of `runPlan` a job carries (the rest are the worker's ports). */
 export const JobSettings = z.object({
@@ -129,6 +132,45 @@ export async function attemptOf(job: RunJob, look: (id: string) => Promise<Recor
     faulted.push(id);
   }
   throw new Error(`${runIdOf(job)}: ${MAX_ATTEMPTS} attempts ended with a fault; delete its workflows to run it again`);
+}
+
+/**
+ * How a run id stands, from a reader of workflow rows (DBOS's `getWorkflowStatus`, a client's
+ * `getWorkflow`): the run's own row and, while that is absent, its dispatcher's.
+ */
+export function lookWith(row: (id: string) => Promise<WorkflowRow | null | undefined>): (id: string) => Promise<RecordedRun> {
+  return async (id) => recordedRun(await row(id), await row(dispatchIdOf(id)));
+}
+
+/** What an enqueue did: the run id it queued or found, and the faulted attempts it follows. */
+export interface Enqueued {
+  readonly id: string;
+  /** The run was queued, running or ended with a report already: it runs once. */
+  readonly existed: boolean;
+  /** The run ids of the attempts that ended with a fault, oldest first (empty when none). */
+  readonly retried: readonly string[];
+}
+
+/**
+ * Enqueue the attempt of `job` that `attemptOf` picks through `put`, unless that run exists: the
+ * one rule behind a worker's `enqueue` and a client's.
+ */
+export async function enqueueAttempt(
+  job: RunJob,
+  look: (id: string) => Promise<RecordedRun>,
+  put: (tried: RunJob, id: string) => Promise<unknown>,
+): Promise<Enqueued> {
+  const tried = await attemptOf(job, look);
+  const existed = (await look(tried.id)) !== "absent";
+  if (!existed) await put(tried.job, tried.id);
+  return { id: tried.id, existed, retried: tried.faulted };
+}
+
+/** A job as the runner and the client take it, or `job-invalid` naming each field that is wrong. */
+export function parseJob(job: unknown): Result<RunJob, DbosFault> {
+  const parsed = RunJob.safeParse(job);
+  if (parsed.success) return ok(parsed.data);
+  return err({ code: "job-invalid", issue: parsed.error.issues.map((i) => `${i.path.join(".") || "job"}: ${i.message}`).join("; ") });
 }
 
 /** What a finished workflow hands back, kept in the database as the workflow's output. */

@@ -8,17 +8,24 @@ import { inPlace, readReportMd } from "./checkout.js";
 import { startEmbedded } from "./embedded.js";
 import { type DbosFault, redactSecrets, redactUrl, thrown } from "./fault.js";
 import { holdExecutorId } from "./identity.js";
-import { RunJob, RunOutcome, runIdOf } from "./job.js";
+import { attemptOf, type Enqueued, enqueueAttempt, lookWith, parseJob, type RunJob, RunOutcome, runIdOf } from "./job.js";
 import { checkOptions, type DbosRunnerOptions, DEFAULT_QUEUE } from "./options.js";
 import { listRuns, type RunDetail, type RunSummary, showRun, WORKFLOW_NAME } from "./status.js";
 import { decayWorkflow, dispatchWorkflow } from "./workflow.js";
 
 /** What `dbosRunner` returns. Every method launches DBOS on first use; `close` shuts it down. */
 export interface DbosRunner {
-  /** Start the run (or join it when its id exists: a finished run hands back its recorded outcome) and wait for its end. */
+  /**
+   * Start the run and wait for its end. A run of the same id that is queued, running or ended with
+   * a report is joined (a finished one hands back its recorded outcome); one that ended with a
+   * fault is no answer, so its next attempt (`-r2`, `-r3`, …) runs.
+   */
   run(job: RunJob): ResultAsync<RunOutcome, DbosFault>;
-  /** Put the run on the queue for some worker, which then holds it (docs/fleet.md); the same run enqueued twice is one run. */
-  enqueue(job: RunJob): ResultAsync<{ readonly id: string }, DbosFault>;
+  /**
+   * Put the run on the queue for some worker, which then holds it (docs/fleet.md): the same run
+   * enqueued twice is one run, and one that ended with a fault is enqueued as its next attempt.
+   */
+  enqueue(job: RunJob): ResultAsync<Enqueued, DbosFault>;
   /** Serve the queue from this process until `close`: call it first, before any other method. */
   worker(): ResultAsync<void, DbosFault>;
   /** Every run in the database, or one run in full. */
@@ -117,11 +124,6 @@ function launch(options: DbosRunnerOptions, listening: boolean): ResultAsync<Lau
   });
 }
 
-const jobOf = (job: unknown): Result<RunJob, DbosFault> => {
-  const parsed = RunJob.safeParse(job);
-  return parsed.success ? ok(parsed.data) : err({ code: "job-invalid", issue: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
-};
-
 /**
  * A runner whose runs survive a killed process and spread over machines: each run is a DBOS
  * workflow whose id is the run id, and each `ctx.step` of `runPlan` is a DBOS step.
@@ -140,24 +142,24 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
   const failed =
     (id: string) =>
     (e: unknown): DbosFault => ({ code: "run-failed", id, reason: thrown(e) });
+  // A run that ended with a fault is no final answer: its next attempt is started or enqueued.
+  const look = lookWith((id) => DBOS.getWorkflowStatus(id));
   const start = (job: RunJob) =>
-    ensure(false).andThen((l) => {
-      const id = runIdOf(job);
-      return ResultAsync.fromPromise(DBOS.startWorkflow(l.workflow, { workflowID: id })(job), failed(id));
-    });
+    ensure(false).andThen((l) =>
+      ResultAsync.fromPromise(
+        attemptOf(job, look).then((tried) => DBOS.startWorkflow(l.workflow, { workflowID: tried.id })(tried.job)),
+        failed(runIdOf(job)),
+      ),
+    );
   const queueName = options.queue?.name ?? DEFAULT_QUEUE;
   // A queued run goes through its dispatcher, unless the run exists already (then it is that run).
-  const admit = (job: RunJob) =>
-    ensure(false).andThen((l) => {
-      const id = runIdOf(job);
-      return ResultAsync.fromPromise(
-        (async () => {
-          if ((await DBOS.getWorkflowStatus(id)) === null) await DBOS.startWorkflow(l.dispatch, { workflowID: dispatchIdOf(id), queueName })(job);
-          return { id };
-        })(),
-        failed(id),
-      );
-    });
+  const admit = (job: RunJob): ResultAsync<Enqueued, DbosFault> =>
+    ensure(false).andThen((l) =>
+      ResultAsync.fromPromise(
+        enqueueAttempt(job, look, (tried, id) => DBOS.startWorkflow(l.dispatch, { workflowID: dispatchIdOf(id), queueName })(tried)),
+        failed(runIdOf(job)),
+      ),
+    );
   function status(): ResultAsync<RunSummary[], DbosFault>;
   function status(id: string): ResultAsync<RunDetail, DbosFault>;
   function status(id?: string): ResultAsync<RunSummary[] | RunDetail, DbosFault> {
@@ -166,7 +168,7 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
   return {
     run: (job) =>
       okAsync(undefined)
-        .andThen(() => jobOf(job))
+        .andThen(() => parseJob(job))
         .andThen(start)
         .andThen((handle) => ResultAsync.fromPromise(handle.getResult(), failed(handle.workflowID)))
         .andThen((out) => {
@@ -177,7 +179,7 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
         }),
     enqueue: (job) =>
       okAsync(undefined)
-        .andThen(() => jobOf(job))
+        .andThen(() => parseJob(job))
         .andThen(admit),
     worker: () => ensure(true).map(() => undefined),
     status,
