@@ -3,7 +3,8 @@ import type { TreeReader } from "../tree.js";
 import { digestAt } from "./digest.js";
 import { inFlightOf, inTurn } from "./in-turn.js";
 import type { AssumptionsFault } from "./faults.js";
-import { createLocator, locate, type Locator } from "./locate.js";
+import { locate } from "./locate.js";
+import { createLocator, type Locator } from "./plain.js";
 import { parsePath } from "./path.js";
 import { DEFAULT_MAX_BYTES } from "./read.js";
 

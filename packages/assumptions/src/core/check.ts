@@ -2,7 +2,8 @@ import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault, CheckFault } from "./faults.js";
 import { type FileView, judgeEntry, judgeFound, judgeUnfound, openView } from "./judge.js";
-import { createLocator, exactIn, forgetLocated, type Found, foundIn, type Located, type Locator, locateIn, parentOf, plainDir } from "./locate.js";
+import { exactIn, type Found, foundIn, type Located, locateIn } from "./locate.js";
+import { createLocator, forgetLocated, type Locator, parentOf, plainDir } from "./plain.js";
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
 import { inFlightOf, inTurn } from "./in-turn.js";

@@ -1,7 +1,8 @@
 import { err, type Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault } from "./faults.js";
-import { createLocator, locate, type Locator } from "./locate.js";
+import { locate } from "./locate.js";
+import { createLocator, type Locator } from "./plain.js";
 import { parsePath } from "./path.js";
 import { show } from "./describe.js";
 import { DEFAULT_MAX_BYTES, readFound } from "./read.js";

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
-import type { Found, Located, Locator } from "./locate.js";
+import type { Found, Located } from "./locate.js";
+import type { Locator } from "./plain.js";
 import type { TreeReader } from "../tree.js";
 import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";

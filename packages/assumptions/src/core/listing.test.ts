@@ -3,8 +3,9 @@ import { describe, expect, test } from "vitest";
 import * as reference from "../../test/support/unicode-reference.js";
 import type { DirEntry, EntryType } from "../tree.js";
 import { fixtureTree } from "../../test/support/fixture-tree.js";
-import { buildIndex, type DirIndex } from "./listing.js";
-import { createLocator, forgetLocated, levelsOf, locate } from "./locate.js";
+import { buildIndex, type DirIndex } from "./dir-index.js";
+import { locate } from "./locate.js";
+import { createLocator, forgetLocated, levelsOf } from "./plain.js";
 
 // Pieces names are made of: ASCII, a precomposed and a decomposed é, the Kelvin sign (whose NFC
 // is the ASCII K), and a Cyrillic а. Two spellings of one NFC name are therefore common.

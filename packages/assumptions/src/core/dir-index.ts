@@ -1,0 +1,229 @@
+// One directory's index: its entries listed once, looked up by NFC name, by case fold and by
+// confusable skeleton.
+import type { DirEntry, EntryType } from "../tree.js";
+import { mayFoldToAscii, mayKeyToAscii } from "./unicode/ascii-reach.js";
+import { caseFold, foldsToItself, isAscii, nfc } from "./unicode/fold.js";
+import { scriptsOf } from "./unicode/scripts.js";
+import { confusableKey } from "./unicode/skeleton.js";
+
+/** What a path component found in one directory: one entry, or two spellings of one NFC name. */
+export type ExactHit = { readonly entry: DirEntry } | { readonly ambiguous: readonly DirEntry[] } | undefined;
+
+/**
+ * A directory listed and normalised once: lookups by NFC name, by case fold, by confusable
+ * skeleton. Every `name` asked about must already be NFC (parsed plan paths are).
+ */
+export interface DirIndex {
+  exact(name: string): ExactHit;
+  /** The entry spelled byte for byte as `raw` (how a link's target names it), if any. */
+  named(raw: string): DirEntry | undefined;
+  /** Entries equal to `name` after full case folding, excluding NFC-equal ones. */
+  caseVariants(name: string): readonly DirEntry[];
+  /**
+   * Entries sharing `name`'s confusable skeleton but written in another script (both names hold
+   * letters of some specific script, and the sets differ): `асе` vs `ace`, never `1` vs `l`.
+   */
+  confusables(name: string): readonly DirEntry[];
+}
+
+// Whether a name is written, at least in part, in a script other than Latin (its specific scripts
+// are neither none nor Latin alone).
+function inOtherScript(name: string): boolean {
+  const scripts = scriptsOf(name);
+  return scripts !== "" && scripts !== "Latn";
+}
+
+type Keyed<T> = Map<string, T | T[]>;
+
+// Files a value under a key; most keys hold one value, stored bare to spare an array per value.
+function add<T>(map: Keyed<T>, key: string, value: T): void {
+  const there = map.get(key);
+  if (there === undefined) map.set(key, value);
+  else if (Array.isArray(there)) there.push(value);
+  else map.set(key, [there, value]);
+}
+
+function under<T>(map: Keyed<T>, key: string): readonly T[] {
+  const there = map.get(key);
+  if (there === undefined) return [];
+  return Array.isArray(there) ? there : [there];
+}
+
+// The position of the name `name` in `names` (in ascending order), by binary search; -1 when
+// there is none.
+function search(names: readonly string[], name: string): number {
+  let lo = 0;
+  let hi = names.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const there = names[mid] as string;
+    if (there === name) return mid;
+    if (there < name) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+// The positions of names under their case-fold key: only the names whose key differs from
+// themselves when the names are in order (the rest are found by binary search on the key), else
+// all of them. Positions go in ascending order under each key. An ASCII name needs only the
+// names whose fold may be ASCII (ASCII names, and a few such as `straße`).
+function foldIndex(names: readonly string[], ordered: boolean, asciiOnly: boolean): Keyed<number> {
+  const map: Keyed<number> = new Map();
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i] as string;
+    if ((ordered && foldsToItself(name)) || (asciiOnly && !mayFoldToAscii(name))) continue;
+    const key = caseFold(name);
+    if (!ordered || key !== name) add(map, key, i);
+  }
+  return map;
+}
+
+// Whether the names come in strictly ascending order (JavaScript's `<`). Node's readdir returns
+// them sorted: libuv sorts by bytes, the same order for all but a few rare characters.
+function ascending(names: readonly string[]): boolean {
+  for (let i = 1; i < names.length; i += 1) {
+    if (!((names[i - 1] as string) < (names[i] as string))) return false;
+  }
+  return true;
+}
+
+// The positions of names under their NFC spelling: those whose NFC differs from the name, or
+// every name when the names are out of order (`undefined` when there are none, as in most
+// directories); and whether every name is ASCII.
+function respell(names: readonly string[], ordered: boolean): { respelled?: Keyed<number>; allAscii: boolean } {
+  let respelled: Keyed<number> | undefined;
+  let allAscii = true;
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i] as string;
+    const ascii = isAscii(name);
+    if (!ascii) allAscii = false;
+    const composed = ascii ? name : nfc(name);
+    if (!ordered || composed !== name) add((respelled ??= new Map()), composed, i);
+  }
+  return respelled === undefined ? { allAscii } : { respelled, allAscii };
+}
+
+// Which names a skeleton index holds. An ASCII name's letters are Latin (or it has none, and
+// matches nothing), so it can match only a name in some other script: not an ASCII one, nor one
+// in Latin alone (an accented name); and when its key is ASCII, only a name whose key may be.
+const ANY = 0;
+const OTHER_SCRIPT = 1;
+const ASCII_KEY = 2;
+function skeletonIndex(names: readonly string[], kind: number): Keyed<number> {
+  const map: Keyed<number> = new Map();
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i] as string;
+    if (kind !== ANY && (isAscii(name) || (kind === ASCII_KEY && !mayKeyToAscii(name)) || !inOtherScript(name))) continue;
+    add(map, confusableKey(nfc(name)), i);
+  }
+  return map;
+}
+
+// A class rather than a closure per method: a check keeps one index per directory it meets, tens
+// of thousands of them, and each closure would be an object of its own. Names and types are kept
+// in two arrays, not as an object per entry: an entry object is made only for an entry a lookup
+// answers with, so a directory of 100 names that two rows name keeps 100 strings and two arrays,
+// where it kept 100 objects more for every scavenge to copy.
+class Index implements DirIndex {
+  private readonly names: readonly string[];
+  private readonly types: readonly EntryType[];
+  private readonly ordered: boolean;
+  private readonly respelled: Keyed<number> | undefined;
+  private readonly allAscii: boolean;
+  // Built on first use; the ASCII ones for ASCII names (byAsciiKey: those whose key is ASCII).
+  private byFold: Keyed<number> | undefined;
+  private byAsciiFold: Keyed<number> | undefined;
+  private bySkeleton: Keyed<number> | undefined;
+  private byOtherScript: Keyed<number> | undefined;
+  private byAsciiKey: Keyed<number> | undefined;
+
+  constructor(entries: readonly DirEntry[]) {
+    const names: string[] = new Array(entries.length);
+    const types: EntryType[] = new Array(entries.length);
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i] as DirEntry;
+      names[i] = entry.name;
+      types[i] = entry.type;
+    }
+    this.names = names;
+    this.types = types;
+    this.ordered = ascending(names);
+    const { respelled, allAscii } = respell(names, this.ordered);
+    this.respelled = respelled;
+    this.allAscii = allAscii;
+  }
+
+  private entry(i: number): DirEntry {
+    return { name: this.names[i] as string, type: this.types[i] as EntryType };
+  }
+
+  exact(name: string): ExactHit {
+    const spelled = this.ordered ? search(this.names, name) : -1;
+    const keyed = this.respelled?.get(name);
+    if (keyed === undefined) return spelled === -1 ? undefined : { entry: this.entry(spelled) };
+    if (spelled === -1 && !Array.isArray(keyed)) return { entry: this.entry(keyed) };
+    // Two spellings of one NFC name (rare, and a fault): named in the order they were listed.
+    const ambiguous: DirEntry[] = [];
+    for (let i = 0; i < this.names.length; i += 1) if (nfc(this.names[i] as string) === name) ambiguous.push(this.entry(i));
+    return { ambiguous };
+  }
+
+  named(raw: string): DirEntry | undefined {
+    const at = this.ordered
+      ? search(this.names, raw)
+      : this.respelled === undefined
+        ? -1
+        : (under(this.respelled, nfc(raw)).find((i) => this.names[i] === raw) ?? -1);
+    return at === -1 ? undefined : this.entry(at);
+  }
+
+  caseVariants(name: string): readonly DirEntry[] {
+    const { names } = this;
+    const key = caseFold(name);
+    const byFold = isAscii(name) ? (this.byAsciiFold ??= foldIndex(names, this.ordered, true)) : (this.byFold ??= foldIndex(names, this.ordered, false));
+    const keyed = under(byFold, key);
+    // In order, a name that is its own key is not in the map: it is the one spelled as the key.
+    const own = this.ordered ? search(names, key) : -1;
+    const positions = own === -1 || caseFold(names[own] as string) !== key ? keyed : [...keyed, own].sort((a, b) => a - b);
+    const found: DirEntry[] = [];
+    for (let k = 0; k < positions.length; k += 1) {
+      const i = positions[k] as number;
+      if (nfc(names[i] as string) !== name) found.push(this.entry(i));
+    }
+    return found;
+  }
+
+  confusables(name: string): readonly DirEntry[] {
+    const ascii = isAscii(name);
+    // Most directories hold no non-ASCII name at all: then an ASCII name has nothing to match.
+    if (ascii && this.allAscii) return [];
+    const key = confusableKey(name);
+    const index = this.skeletons(ascii ? (isAscii(key) ? ASCII_KEY : OTHER_SCRIPT) : ANY);
+    if (index.size === 0) return [];
+    const scripts = scriptsOf(name);
+    if (scripts === "") return [];
+    const found: DirEntry[] = [];
+    for (const i of under(index, key)) {
+      const theirs = scriptsOf(this.names[i] as string);
+      if (theirs !== "" && theirs !== scripts) found.push(this.entry(i));
+    }
+    return found;
+  }
+
+  private skeletons(kind: number): Keyed<number> {
+    if (kind === ASCII_KEY) return (this.byAsciiKey ??= skeletonIndex(this.names, kind));
+    if (kind === OTHER_SCRIPT) return (this.byOtherScript ??= skeletonIndex(this.names, kind));
+    return (this.bySkeleton ??= skeletonIndex(this.names, kind));
+  }
+}
+
+/**
+ * Indexes one directory's entries. Node lists names in order, so exact lookups are a binary
+ * search on the spelling, plus a map of only the entries whose NFC differs from their name (or of
+ * every entry when the names come out of order). The case-fold and confusable-skeleton maps are
+ * built on the first lookup that needs them.
+ */
+export function buildIndex(entries: readonly DirEntry[]): DirIndex {
+  return new Index(entries);
+}

@@ -1,0 +1,170 @@
+// The walk: a plan path's components looked for level by level, the exact spelling first, then every
+// case or confusable spelling, through links, for a path not found as written in a plain directory.
+import { err, ok, type Result } from "neverthrow";
+import type { DirEntry } from "../tree.js";
+import type { CheckFault } from "./faults.js";
+import { MAX_HOPS, resolveLinkCounted } from "./links.js";
+import type { DirIndex } from "./dir-index.js";
+import { isRepository, type Listings, repositoryFault } from "./listing.js";
+import type { Located, VariantHow } from "./locate.js";
+import { child, type Step } from "./plain.js";
+
+type Candidate = readonly [DirEntry, VariantHow | undefined];
+/** What locating a path gives: where it leads, or the fault met on the way. */
+export type Locating = Result<Located, CheckFault>;
+
+const RANK = { missing: 0, variant: 1, found: 2 } as const;
+const MISSING: Located = { state: "missing" };
+
+function candidates(index: DirIndex, dir: string, name: string): Result<readonly Candidate[], CheckFault> {
+  const exact = index.exact(name);
+  if (exact && "ambiguous" in exact) {
+    return err({ code: "ambiguous-name", path: dir, names: exact.ambiguous.map((e) => e.name) });
+  }
+  return ok(exact ? [[exact.entry, undefined]] : []);
+}
+
+/** The case, else the confusable, spellings of `name` in a directory (never the exact one). */
+export function variants(index: DirIndex, name: string): readonly Candidate[] {
+  const list: Candidate[] = index.caseVariants(name).map((entry) => [entry, "case"] as const);
+  if (list.length === 0) for (const entry of index.confusables(name)) list.push([entry, "confusable"]);
+  return list;
+}
+
+/** A nested repository is a `submodule` fault when named (unless the tree descends into them); an unlistable directory is its listing's fault. */
+async function unlessRepository(listings: Listings, dir: string, spelled: string, then: Locating): Promise<Locating> {
+  const fault = await repositoryFault(listings, dir, spelled);
+  return fault === undefined ? then : err(fault);
+}
+
+// `reached` hears how many links the path has followed once it arrives (a link named last adds its chain).
+export async function arrive(
+  listings: Listings,
+  path: string,
+  spelled: string,
+  entry: DirEntry,
+  hops: number,
+  reached?: (hops: number) => void,
+): Promise<Locating> {
+  if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
+  if (entry.type === "directory")
+    return unlessRepository(listings, path, spelled, ok({ state: "found", spelled, entry, resolved: { path, type: "directory" } }));
+  if (entry.type !== "symlink") return ok({ state: "found", spelled, entry, resolved: { path, type: entry.type } });
+  const to = await resolveLinkCounted(listings, path, hops);
+  if (to.isOk()) reached?.(to.value.hops);
+  return to.map(({ resolved }): Located => ({ state: "found", spelled, entry, resolved }));
+}
+
+/**
+ * One path's walk: the listings, the plan's components, and what each turn under a variant
+ * spelling found, by where it stood (real directory, component, kind of variant, links followed).
+ * Two spellings that lead to one directory (`s -> .` beside `S -> .`) reach the same turn, and
+ * without the memo each level would double the walk. A turn reached again always yields what it
+ * yielded first, and that first answer already stands at every level above, so the answer is as
+ * if walked again.
+ */
+export interface Walking {
+  readonly listings: Listings;
+  /** The plan's components from the walk's first level down: component `k` is `comps[k - base]`. */
+  readonly comps: readonly string[];
+  readonly base: number;
+  /** Turns by where they stood and the links followed before them. */
+  readonly turns: Map<string, Turned>;
+  /** The first turn made from each place, whatever the links before it: see `walk`. */
+  readonly anyHops: Map<string, Turned>;
+  /** The most links any path of the turn under way has followed so far. */
+  reach: number;
+}
+
+/** What a turn yielded, and the most links any path below it had followed (`reach`). */
+interface Turned {
+  readonly result: Locating;
+  readonly reach: number;
+  readonly hops: number;
+}
+
+async function descend(w: Walking, at: Step, [entry, how]: Candidate): Promise<Locating> {
+  const { listings, comps, base } = w;
+  const path = child(at.dir, entry.name);
+  const spelled = child(at.spelled, entry.name);
+  const variant = at.how ?? how;
+  if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
+  if (at.index - base === comps.length - 1) {
+    return variant ? ok({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry, at.hops, (hops) => reaching(w, hops));
+  }
+  const below = await beneath(w, { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops }, entry);
+  // Under a variant spelling of a parent, a missing rest is still that variant: on a
+  // case-insensitive checkout the plan's path would land in it.
+  return variant !== undefined && below.isOk() && below.value.state === "missing" ? ok({ state: "variant", spelled, how: variant }) : below;
+}
+
+/** The walk's next turn below `entry` (a directory, or a link to one); anything else leads nowhere. */
+async function beneath(w: Walking, next: Step, entry: DirEntry): Promise<Locating> {
+  if (entry.type === "directory") return walk(w, next);
+  if (entry.type !== "symlink") return ok(MISSING);
+  const to = await resolveLinkCounted(w.listings, next.dir, next.hops);
+  if (to.isErr()) return err(to.error);
+  const { resolved, hops } = to.value;
+  reaching(w, hops);
+  return resolved?.type === "directory" ? walk(w, { ...next, dir: resolved.path, hops }) : ok(MISSING);
+}
+
+function better(best: Located, got: Located): Located {
+  return RANK[got.state] > RANK[best.state] ? got : best;
+}
+
+function reaching(w: Walking, hops: number): void {
+  w.reach = Math.max(w.reach, hops);
+}
+
+// A turn of the walk, the one made before when a variant spelling has led there already.
+// Reached again after other links (twin links `A -> a` beside `a` at every level put each level
+// behind 0, 1, 2, ... links), it yields what it yielded first when that held no fault and the
+// links it went on to follow, added to the links before it now, stay within the limit: every
+// link on its paths then resolves as it did, so the answer is the same, and each place is
+// turned once, not once per count of links before it. Otherwise it is turned again for that
+// count, once. (A walk is one chain of awaits and a turn's index only grows below it, so a turn
+// met again has finished.)
+export async function walk(w: Walking, at: Step): Promise<Locating> {
+  // Only a variant spelling can lead two ways to one turn: the exact one is a single path.
+  if (at.how === undefined) return turn(w, at);
+  const place = `${at.index}/${at.how}/${at.dir}`;
+  const first = w.anyHops.get(place);
+  const reuse = first?.result.isOk() && at.hops + (first.reach - first.hops) <= MAX_HOPS;
+  const again = reuse ? first : w.turns.get(`${at.hops}/${place}`);
+  if (again !== undefined) {
+    reaching(w, at.hops + (again.reach - again.hops));
+    return again.result;
+  }
+  const outer = w.reach;
+  w.reach = at.hops;
+  const result = await turn(w, at);
+  const turned = { result, reach: w.reach, hops: at.hops };
+  w.reach = Math.max(outer, turned.reach);
+  w.turns.set(`${at.hops}/${place}`, turned);
+  if (first === undefined) w.anyHops.set(place, turned);
+  return result;
+}
+
+// One directory's turn: the exact spelling's candidate first, then (only when it does not lead to
+// the path) every case or confusable spelling; the first that leads to the path wins, else the
+// best (variant over missing) of those tried. Each level awaits its listing, so a path thousands
+// of components deep resumes on a fresh stack at every level.
+async function turn(w: Walking, at: Step): Promise<Locating> {
+  const { listings, comps, base } = w;
+  const index = await listings.index(at.dir);
+  if (index.isErr()) return err(index.error);
+  if (isRepository(listings, at.dir, index.value)) return err({ code: "submodule", path: at.spelled });
+  const name = comps[at.index - base] ?? "";
+  const exact = candidates(index.value, at.dir, name);
+  if (exact.isErr()) return err(exact.error);
+  let best = MISSING;
+  for (const list of [exact.value, undefined]) {
+    for (const candidate of list ?? variants(index.value, name)) {
+      const got = await descend(w, at, candidate);
+      if (got.isErr() || got.value.state === "found") return got;
+      best = better(best, got.value);
+    }
+  }
+  return ok(best);
+}
