@@ -1,26 +1,17 @@
 import type { Stage } from "@decay/contract";
 import { err, ok, type Result } from "neverthrow";
-import { type Brief, type Diagnosis, LENSES, type RequestOf } from "../agent/protocol.js";
+import type { Diagnosis, RequestOf } from "../agent/protocol.js";
 import type { ExecFault } from "../fault.js";
 import { type Deps, step } from "./deps.js";
-import { freezeAttempt, loadFreeze } from "./freeze.js";
+import { freezeAttempt } from "./freeze.js";
 import { commitStep, revertStep } from "./commit.js";
 import { ask } from "./ask.js";
+import { adjudicateAndFix, briefOf, callBase, diagnose, stopLoop } from "./roles.js";
 import { type RunState, newLoop, type StageLoop } from "./state.js";
 import { pinSurface, staleRows, surfaceDivergence, touchedSurface } from "./surface.js";
 import { type StageVerdict, verifyPass } from "./verify.js";
 
 type R<T> = Result<T, ExecFault>;
-
-/** The brief of a stage: its contract section verbatim and the guardrails. */
-export function briefOf(d: Deps, stage: Stage): Brief {
-  const { id, label, title, instructions, exit_criterion, acceptance } = stage;
-  return { stage: id, label, title, instructions, exit_criterion, acceptance, guardrails: d.contract.guardrails, contract: d.paths.contract };
-}
-
-function callBase(d: Deps, stage: Stage, attempt: number) {
-  return { cwd: d.repo, stage: stage.id, attempt, guardrails: d.contract.guardrails };
-}
 
 /** Verify the stage at HEAD in a fresh clean room; the loop's record of it. */
 async function verifyAt(d: Deps, loop: StageLoop, stage: Stage, attempt: number, head: string): Promise<R<StageVerdict>> {
@@ -43,76 +34,11 @@ function widened(d: Deps, diff: NonNullable<StageLoop["diff"]>): string | null {
   return null;
 }
 
-/** Three blind diagnoses of a frozen attempt; null when the run must stop (parked, token target). */
-async function diagnose(d: Deps, state: RunState, loop: StageLoop, stage: Stage, attempt: number, freeze: string): Promise<R<Diagnosis[] | null>> {
-  const out: Diagnosis[] = [];
-  for (const lens of LENSES) {
-    const asked = await ask<RequestOf<"diagnose">>(d, state, "diagnose", `${stage.id}/a${attempt}/diagnose/${lens}`, async () =>
-      (await loadFreeze(d, freeze)).map((f) => ({
-        role: "diagnose" as const,
-        model: d.settings.models.diagnose,
-        ...callBase(d, stage, attempt),
-        lens,
-        freeze: f,
-      })),
-    );
-    if (asked.isErr()) return err(asked.error);
-    if ("stop" in asked.value) return ok(stopLoop(state, loop, stage, asked.value));
-    const { tokens: _t, ...rest } = asked.value.reply;
-    out.push({ lens, ...rest });
-  }
-  return ok(out);
-}
-
-function stopLoop(state: RunState, loop: StageLoop, stage: Stage, stop: { stop: "parked" | "token-target"; reason: string }): null {
-  state.stop = { status: stop.stop, stage: stage.id, reason: stop.reason };
-  loop.state = stop.stop === "parked" ? "parked" : "stopped";
-  loop.reason = stop.reason;
-  return null;
-}
-
 function escalate(d: Deps, loop: StageLoop, stage: Stage, reason: string): StageLoop {
   loop.state = "escalated";
   loop.reason = reason;
   d.emit({ type: "escalated", stage: stage.id, reason });
   return loop;
-}
-
-/** Pick among admissible diagnoses and apply the chosen fix; the fix's commit, or null when the run must stop. */
-async function adjudicateAndFix(
-  d: Deps,
-  state: RunState,
-  loop: StageLoop,
-  stage: Stage,
-  at: { attempt: number; freeze: string; admissible: Diagnosis[] },
-): Promise<R<{ diagnosis: Diagnosis } | null>> {
-  const { attempt, freeze, admissible } = at;
-  const ruled = await ask<RequestOf<"adjudicate">>(
-    d,
-    state,
-    "adjudicate",
-    `${stage.id}/a${attempt}/adjudicate`,
-    async () => ok({ role: "adjudicate" as const, model: d.settings.models.adjudicate, ...callBase(d, stage, attempt), diagnoses: admissible }),
-    admissible.length,
-  );
-  if (ruled.isErr()) return err(ruled.error);
-  if ("stop" in ruled.value) return ok(stopLoop(state, loop, stage, ruled.value));
-  const diagnosis = admissible[ruled.value.reply.chosen] as Diagnosis;
-  const reason = ruled.value.reply.reason;
-  const next = attempt + 1;
-  const fixed = await ask<RequestOf<"fix">>(d, state, "fix", `${stage.id}/a${next}/fix`, async () =>
-    (await loadFreeze(d, freeze)).map((f) => ({
-      role: "fix" as const,
-      model: d.settings.models.fix,
-      ...callBase(d, stage, next),
-      brief: briefOf(d, stage),
-      freeze: f,
-      decision: { diagnosis, reason },
-    })),
-  );
-  if (fixed.isErr()) return err(fixed.error);
-  if ("stop" in fixed.value) return ok(stopLoop(state, loop, stage, fixed.value));
-  return ok({ diagnosis });
 }
 
 /** One stage's running context: the stage, its base commit, its loop record, the pinned surface file. */
