@@ -1,6 +1,7 @@
 // The built `decay` bin: every fault exits 2 naming its input; a green run exits 0; --help,
 // --version; plain progress off a terminal; the live view on a pseudo-terminal.
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileContract, readPlan, renderContract } from "@decay/contract";
@@ -56,10 +57,12 @@ describe("decay: every fault exits 2 and names its input", () => {
     const planText = readFileSync(join(drifted, "docs/stats.plan.md"), "utf8");
     const contract = (await compileContract(readPlan(planText)._unsafeUnwrap(), { planPath: "docs/stats.plan.md", planText }))._unsafeUnwrap();
     writeFileSync(join(drifted, "docs/stats.contract.md"), renderContract(contract));
-    writeFileSync(join(drifted, "docs/stats.plan.md"), `${planText}\nOne more line.\n`);
+    const edited = `${planText}\nOne more line.\n`;
+    writeFileSync(join(drifted, "docs/stats.plan.md"), edited);
     const r = await decay(["run", "docs/stats.contract.md", "--agent", "node"], drifted);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/docs\/stats\.contract\.md: the plan docs\/stats\.plan\.md changed under this contract/);
+    const [recorded, now] = [planText, edited].map((t) => createHash("sha256").update(t).digest("hex"));
+    expect(r.stderr).toContain(`docs/stats.contract.md: the plan docs/stats.plan.md changed under this contract (recorded sha256 ${recorded}, now ${now})`);
   });
 
   it("a dirty working tree is the run's fault, named", async () => {

@@ -42,7 +42,8 @@ export type Invocation =
   | { readonly command: "preflight" | "verify"; readonly flags: VerifyFlags }
   | { readonly command: "report"; readonly dir: string; readonly json: boolean };
 
-const OPTIONS = {
+/** The flags of `run`, `preflight`, `verify` and `report` (`decay --help` explains each under Options). */
+export const OPTIONS = {
   repo: { type: "string" },
   agent: { type: "string" },
   assumptions: { type: "string" },

@@ -60,7 +60,8 @@ const OPTIONS = {
 
 type Values = FlagValues<typeof OPTIONS>;
 
-const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+/** The flags each fleet command takes (`decay --help` lists each on that command's usage line). */
+export const FLEET_FLAGS: Readonly<Record<string, readonly string[]>> = {
   worker: ["database-url", "executor-id", "app-version", "concurrency", "workspace", "agent", "clean-room", "bundle", "queue"],
   enqueue: ["database-url", "repo", "queue", "include-optional", "budget", "setup", "json"],
   runs: ["database-url", "json"],
@@ -149,7 +150,7 @@ export function parseFleet(argv: readonly string[]): Result<FleetInvocation, Usa
     .mapErr(usageOf)
     .andThen(({ values, positionals }): Result<FleetInvocation, UsageFault> => {
       const [command, ...rest] = positionals;
-      const allowed = command !== undefined && Object.hasOwn(ALLOWED, command) ? (ALLOWED[command] ?? []) : [];
+      const allowed = command !== undefined && Object.hasOwn(FLEET_FLAGS, command) ? (FLEET_FLAGS[command] ?? []) : [];
       const stray = onlyFlags(values, allowed, `decay ${command}`).mapErr(usageOf);
       if (stray.isErr()) return err(stray.error);
       const extra = (n: number) => err(usageOf({ code: "unexpected-argument", value: rest[n] as string }));

@@ -3,7 +3,7 @@
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
 import { readBounded } from "@decay/cli-kit";
-import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, readPlan, selfCheck } from "@decay/contract";
+import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, planSha256, readPlan, selfCheck } from "@decay/contract";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import { gitInvoker } from "../node/git-process.js";
 import type { CliFault } from "./fault.js";
@@ -100,10 +100,8 @@ function parsed(file: string, repo: string, text: string, maxBytes: number | und
 /** A parsed contract and its plan's bytes (when read): a plan that drifted since compiling is a fault. */
 function checkedAgainst(file: string, contract: Contract, planText: Uint8Array | undefined): Result<Loaded, CliFault> {
   if (planText === undefined) return ok({ contract, planText: undefined, file });
-  const drift = planDrift(contract, planText);
-  if (drift.length > 0) {
-    const actual = (drift[0]?.message.match(/[0-9a-f]{64}/g) ?? []).at(-1) ?? "?";
-    return err({ code: "plan-drifted", contract: file, plan: contract.plan, recorded: contract.plan_sha256, actual });
+  if (planDrift(contract, planText).length > 0) {
+    return err({ code: "plan-drifted", contract: file, plan: contract.plan, recorded: contract.plan_sha256, actual: planSha256(planText) });
   }
   return ok({ contract, planText, file });
 }

@@ -14,7 +14,8 @@ Usage:
   decay journal show|resume|next PLAN.md ...   a task plan's execution record (decay journal --help)
   decay worker --database-url URL --executor-id ID --app-version V --agent "CMD ARGS…"
             [--concurrency N] [--workspace DIR] [--clean-room K] [--bundle DIR] [--queue NAME]
-  decay enqueue PLAN.md|contract.md --repo SOURCE --database-url URL [--queue NAME] [--json]
+  decay enqueue PLAN.md|contract.md --repo SOURCE --database-url URL [--queue NAME]
+                [--include-optional] [--budget N] [--setup "CMD"] [--json]
   decay runs [show ID] --database-url URL [--json]
   decay --help | --version
 
@@ -41,6 +42,8 @@ Options:
   --json                 NDJSON events, then the report (run); JSON (preflight, verify, report)
   --durable DIR          run as a DBOS workflow kept in DIR (embedded PGlite, experimental): a
                          killed run started again with the same flags resumes (docs/fleet.md)
+  --max-input-bytes N    the largest plan, contract or assumptions file read, and (run) the largest
+                         file read back from the working tree (default 67108864, at most 268435456)
 
 Exit: 0 every required stage green; 1 not green (escalated, failed, parked, stale plan, interrupted),
 the reason on the last line; 2 a fault (the message names the input). See docs/executor-cli.md.
