@@ -108,6 +108,14 @@ export interface Git {
   tree(commit: string): TreeReader;
   /** Set uncommitted changes (untracked files included) aside without losing them; the id of what holds them, null when clean. */
   setAside(message: string): ResultAsync<string | null, ExecFault>;
+  /**
+   * Optional: the top of the working tree when the adapter works in a directory below it, null
+   * when it works at the top. A run and a verification refuse a repository below the top
+   * (`repo-not-top`) before they change anything: a clean room is a checkout of the whole
+   * repository and runs acceptance at its top. An adapter that only works at the top need not
+   * have it.
+   */
+  topAbove?(): ResultAsync<string | null, ExecFault>;
 }
 
 /** A file the run opened to read: node:fs's and memfs's `FileHandle` both fit. */

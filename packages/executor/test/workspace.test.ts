@@ -109,3 +109,25 @@ describe("uncommitted work on plan/<slug> when a run starts", () => {
     expect(existsSync(join(repo, ".plan-runs/demo/unfinished.txt"))).toBe(false);
   }, 60_000);
 });
+
+describe("a repository below the top of its working tree", () => {
+  it("runPlan and verifyContract refuse it (repo-not-top, naming the top) before they switch, write or clone anything", async () => {
+    const repo = await makeRepo({ "README.md": "r\n", "pkg/README.md": "p\n" });
+    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]]]));
+    const below = join(repo, "pkg");
+    const top = git(repo, "rev-parse", "--show-toplevel");
+    const before = git(repo, "status", "--porcelain=v1", "--untracked-files=all");
+    const ran = await runPlan(contract, nodeOptions(below, BOTH));
+    expect(ran._unsafeUnwrapErr()).toEqual({ code: "repo-not-top", repo: below, top });
+    expect(describeExecFault(ran._unsafeUnwrapErr())).toBe(
+      `${below} is not the top of its git working tree, ${top} is: a clean room is a checkout of the whole repository and runs acceptance at its top; run in ${top}`,
+    );
+    const verified = await verifyContract(contract, nodeOptions(below, BOTH));
+    expect(verified._unsafeUnwrapErr()).toEqual({ code: "repo-not-top", repo: below, top });
+    expect(git(repo, "branch", "--show-current")).toBe("main");
+    expect(git(repo, "status", "--porcelain=v1", "--untracked-files=all")).toBe(before);
+    expect(existsSync(join(below, ".plan-runs"))).toBe(false);
+    // At the top the same contract runs.
+    expect((await run(contract, nodeOptions(repo, BOTH))).status).toBe("green");
+  });
+});

@@ -1,10 +1,11 @@
 // What a command reads before anything runs: the repository, the contract (compiled from a plan,
 // or parsed and checked for drift) and the agent's program. Each failure names its input.
-import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
 import { readBounded } from "@decay/cli-kit";
 import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, planSha256, readPlan, selfCheck } from "@decay/contract";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
+import { treePlace } from "../node/git.js";
 import { gitInvoker } from "../node/git-process.js";
 import type { CliFault } from "./fault.js";
 
@@ -32,20 +33,13 @@ export function repoDir(cwd: string, given: string | undefined): Result<string, 
  */
 export function atTop(repo: string, given: string | undefined, env: Readonly<Record<string, string | undefined>>): ResultAsync<string, CliFault> {
   const name = given ?? ".";
-  return gitInvoker(repo, env)
-    .raw(["rev-parse", "--show-toplevel"])
+  return treePlace(gitInvoker(repo, env), repo)
     .mapErr((fault): CliFault => ({ code: "exec", input: "--repo", fault }))
-    .andThen((o): Result<string, CliFault> => {
-      if (o.exit !== 0) {
-        const said = o.stderr.trim().split("\n")[0] || `git rev-parse --show-toplevel exited ${o.exit}`;
-        return err({ code: "repo-not-top", repo: name, top: null, reason: said });
-      }
-      const top = o.stdout.replace(/\r?\n$/, "");
-      try {
-        return realpathSync(top) === realpathSync(repo) ? ok(repo) : err({ code: "repo-not-top", repo: name, top, reason: "" });
-      } catch (e) {
-        return err({ code: "repo-unreadable", repo: name, reason: `the top of its working tree, ${top}, cannot be resolved (${reason(e)})` });
-      }
+    .andThen((p): Result<string, CliFault> => {
+      if (p.at === "top") return ok(repo);
+      if (p.at === "outside") return err({ code: "repo-not-top", repo: name, top: null, reason: p.reason });
+      if (p.at === "below") return err({ code: "repo-not-top", repo: name, top: p.top, reason: "" });
+      return err({ code: "repo-unreadable", repo: name, reason: `the top of its working tree, ${p.top}, cannot be resolved (${p.reason})` });
     });
 }
 

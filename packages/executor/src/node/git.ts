@@ -3,14 +3,17 @@
 import * as nodeFs from "node:fs";
 import { gitTree } from "@decay/assumptions/git";
 import { errAsync, okAsync, type ResultAsync } from "neverthrow";
-import type { ExecFault } from "../fault.js";
+import { type ExecFault, reasonOf } from "../fault.js";
 import type { CommitInfo, Git } from "../ports.js";
 import { type GitInvoker, gitFailed, gitInvoker } from "./git-process.js";
 import { parseNumstat, parseStatus } from "./git-parse.js";
 
 /** Options of `systemGit`. */
 export interface SystemGitOptions {
-  /** The repository's working tree (or any directory inside it; `tree` reads commits from `dir`, so pass the top for it). */
+  /**
+   * The repository's working tree. A directory below its top works for reading history, but a run
+   * or a verification refuses it (`topAbove` names the top), and `tree` reads commits from `dir`.
+   */
   readonly dir: string;
   /** The environment git runs in (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -112,6 +115,37 @@ function history(git: GitInvoker): Pick<Git, "log" | "diffStats" | "diff" | "lis
   };
 }
 
+/** Where a directory stands in its git working tree. */
+export type TreePlace =
+  | { readonly at: "top" }
+  | { readonly at: "below"; readonly top: string }
+  /** In no working tree: git's own words. */
+  | { readonly at: "outside"; readonly reason: string }
+  /** The top git names cannot be resolved on disk. */
+  | { readonly at: "unresolved"; readonly top: string; readonly reason: string };
+
+/** Where `dir` stands in its working tree, by `git rev-parse --show-toplevel` and both real paths. */
+export function treePlace(git: GitInvoker, dir: string): ResultAsync<TreePlace, ExecFault> {
+  return git.raw(["rev-parse", "--show-toplevel"]).map((o): TreePlace => {
+    if (o.exit !== 0) return { at: "outside", reason: o.stderr.trim().split("\n")[0] || `git rev-parse --show-toplevel exited ${o.exit}` };
+    const top = o.stdout.replace(/\r?\n$/, "");
+    try {
+      return nodeFs.realpathSync(top) === nodeFs.realpathSync(dir) ? { at: "top" } : { at: "below", top };
+    } catch (e) {
+      return { at: "unresolved", top, reason: reasonOf(e) };
+    }
+  });
+}
+
+function topAbove(git: GitInvoker, dir: string): ResultAsync<string | null, ExecFault> {
+  return treePlace(git, dir).andThen((p) => {
+    if (p.at === "top") return okAsync(null);
+    if (p.at === "below") return okAsync(p.top);
+    if (p.at === "outside") return errAsync<string | null, ExecFault>({ code: "git-failed", op: "rev-parse --show-toplevel", reason: p.reason });
+    return errAsync<string | null, ExecFault>({ code: "workspace-io", path: p.top, reason: `the top of the working tree cannot be resolved (${p.reason})` });
+  });
+}
+
 /**
  * A `Git` over the `git` binary for the repository at `dir`. When no committer e-mail is configured,
  * commits are made as `decay <decay@localhost>`. Every failure is a `git-failed` fault naming the
@@ -122,7 +156,7 @@ export function systemGit(options: SystemGitOptions): Git {
   const at = where(git, options.dir);
   // Commits are read through isomorphic-git over node:fs (no checkout); `dir` is then the top of the working tree.
   const tree = (commit: string) => gitTree({ fs: nodeFs, dir: options.dir, ref: commit, describe: `commit ${commit}` });
-  return { ...at, ...changes(git, at), ...history(git), tree };
+  return { ...at, ...changes(git, at), ...history(git), tree, topAbove: () => topAbove(git, options.dir) };
 }
 
 function defaultBranch(git: GitInvoker, exists: (name: string) => ResultAsync<boolean, ExecFault>): ResultAsync<string | null, ExecFault> {

@@ -1,6 +1,6 @@
 import type { Contract } from "@decay/contract";
 import { readOpenFile } from "@decay/portable";
-import { err, ok, type Result, ResultAsync } from "neverthrow";
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { ModelHints } from "../agent/protocol.js";
 import { type ExecFault, reasonOf } from "../fault.js";
 import type { WorkspaceFileHandle } from "../ports.js";
@@ -66,6 +66,15 @@ export async function step<T>(d: Pick<Deps, "ctx" | "signal">, name: string, fn:
     return r.isOk() ? { ok: true, value: r.value } : { ok: false, fault: r.error };
   });
   return out.ok ? ok(out.value) : err(out.fault);
+}
+
+/**
+ * The repository is the top of its working tree, when the Git adapter can tell (`topAbove`):
+ * else `repo-not-top`, before anything is written or switched.
+ */
+export function atTop(d: Pick<Deps, "repo" | "git">): ResultAsync<void, ExecFault> {
+  if (d.git.topAbove === undefined) return okAsync(undefined);
+  return d.git.topAbove().andThen((top) => (top === null ? okAsync(undefined) : errAsync<void, ExecFault>({ code: "repo-not-top", repo: d.repo, top })));
 }
 
 /** An absolute path inside the repository. */

@@ -1,7 +1,7 @@
 import type { Contract } from "@decay/contract";
 import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
-import { Interrupted, step } from "./deps.js";
+import { atTop, Interrupted, step } from "./deps.js";
 import type { RunOptions } from "./options.js";
 import { claimForVerification } from "./owner.js";
 import { depsOf } from "./run-plan.js";
@@ -42,6 +42,8 @@ export function verifyContract(contract: Contract, options: VerifyOptions): Resu
   const kind = options.kind ?? "preflight";
   const stages = stageOrder(d.contract).filter((s) => !s.optional || d.settings.includeOptional);
   const run = async (): Promise<Result<ContractVerdict, ExecFault>> => {
+    const top = await atTop(d);
+    if (top.isErr()) return err(top.error);
     const claimed = await step(d, "claim", () => claimForVerification(d));
     if (claimed.isErr()) return err(claimed.error);
     const head = await step(d, "head", () => d.git.head());
