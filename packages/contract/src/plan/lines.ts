@@ -152,3 +152,10 @@ export function verbatim(model: LineModel, from: number, to: number, startAt?: n
   const stop = end.start + end.text.length;
   return stop > begin ? model.source.slice(begin, stop) : "";
 }
+
+/**
+ * The container markers a line may open with, in any order and nesting: blockquote `>`, list items
+ * (`-`, `*`, `+`, `1.`, `1)`) and task checkboxes (`[ ]`, `[x]`): `- > Acceptance:` is a quote in a
+ * list item, `> - [x] Acceptance:` a checked item in a quote.
+ */
+export const CONTAINERS = String.raw`(?:>\s*|(?:[-*+]|\d{1,9}[.)])\s+|\[[ xX]\]\s+)*`;

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { acceptanceFault, parseAcceptance, type SpelledRow } from "./acceptance.js";
-import { isText, type LineModel, verbatim } from "./lines.js";
+import { CONTAINERS, isText, type LineModel, verbatim } from "./lines.js";
 import type { StageSpan } from "./stages.js";
 
 /** What a stage's body says about itself, with the line of each statement. */
@@ -15,7 +15,7 @@ export type StageBody = {
 };
 
 // A line may sit in a blockquote, a list item or a checkbox, with the keyword in bold.
-const PREFIX = String.raw`^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`;
+const PREFIX = String.raw`^\s*${CONTAINERS}`;
 const lead = (word: string) => new RegExp(`${PREFIX}(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*?)[ \\t]*$`, "i");
 /** The words read as an exit criterion. */
 const EXIT_WORD = String.raw`Exit(?:\s+(?:criterion|criteria|conditions?|gate))?`;
@@ -34,7 +34,7 @@ const CONTINUED = /^\s*(?:>\s*)*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|s
 // A paragraph that marks the stage (`Optional.`, `**Optional:**`), never a list item of its tasks:
 // `- Optional: log progress` is a task, and skipping the stage over it would skip its acceptance.
 const OPTIONAL = /^\s*(?:>\s*)*(?:\*\*|__)?Optional(?:\s+(?:stage|phase|step|milestone))?(?:\*\*|__)?\s*(?:[.:;—–(]|-\s|$)/i;
-const LIST_ITEM = /^\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
+const LIST_ITEM = new RegExp(String.raw`^\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])\s+${CONTAINERS}`);
 
 /** Split `Phase 1, Phase 2 and S3` into its references; `none` is no reference. */
 function splitRefs(text: string): string[] {

@@ -101,6 +101,13 @@ describe("1.6 near-miss acceptance lines are read", () => {
       ["make check", 0],
       ["make lint", 1],
     ]));
+  test("quotes, list items and checkboxes nested in any order", () =>
+    expect(rows("- > Acceptance: `a` exits 0", "- [x] > **Acceptance:** `b`", "> - [x] Acceptance: `c` exits 2", "1. > - Acceptance: `d`")).toEqual([
+      ["a", 0],
+      ["b", 0],
+      ["c", 2],
+      ["d", 0],
+    ]));
   test("a blockquote, wrapped expectations included", () => {
     const p = read("## Stages", "### S1: t", "> Acceptance: `node t.mjs` exits 0", "> and prints `ok`");
     expect(p.stages[0]?.acceptance[0]).toMatchObject({ run: "node t.mjs", expect: { stdout_contains: ["ok"] } });
@@ -151,6 +158,7 @@ describe("1.9 what looks like structure is read, or named in a fault", () => {
     ["an acceptance line in a spelling not read", ["## Stages", "### S1: t", "Acceptance gate: `true`"], 3, "acceptance"],
     ["an exit line in a spelling not read", ["## Stages", "### S1: t", "Exit test: `make e2e` passes"], 3, "exit"],
     ["an acceptance line swallowed by a guardrail", ["## Guardrails", "- Acceptance: `true` must pass", "## Stages", "### S1: t"], 2, "acceptance"],
+    ["a quoted acceptance line in a list item outside any stage", ["## Notes", "- > Acceptance: `b` exits 0", "## Stages", "### S1: t"], 2, "acceptance"],
   ])("%s", (_what, lines, line, kind) => {
     expect(fault(...lines)).toMatchObject({ code: "structure-unread", line, kind });
   });

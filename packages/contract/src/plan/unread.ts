@@ -1,5 +1,5 @@
 import type { ContractFault } from "../fault.js";
-import type { Heading, LineModel } from "./lines.js";
+import { CONTAINERS, type Heading, type LineModel } from "./lines.js";
 import { STAGE_LIKE, stageMatch, stageText } from "./sections.js";
 import type { StageSpan } from "./stages.js";
 
@@ -8,7 +8,7 @@ export type ReadSpan = { span: StageSpan; read: number[]; heading: boolean };
 
 /** Acceptance or Exit as a line's label (after list, quote, checkbox, heading and bold markers). */
 export const LABEL = new RegExp(
-  String.raw`^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?(?:#{1,6}\s+)?(?:\*\*|__|\*|_)?(acceptance|exit)` +
+  String.raw`^\s*${CONTAINERS}(?:#{1,6}\s+)?(?:\*\*|__|\*|_)?(acceptance|exit)` +
     String.raw`(?:\s+(?:criteria|criterion|conditions?|gate|tests?|checks?|commands?))?(?:\*\*|__|\*|_)?\s*(?::|#*\s*$)`,
   "i",
 );
@@ -19,7 +19,7 @@ export const LABEL = new RegExp(
  * Each would be a row lost in silence; prose that only mentions acceptance has no such label.
  */
 const ACCEPTANCE_SPELLED = new RegExp(
-  String.raw`^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?(?:#{1,6}\s+)?(?:\|\s*)?(?:\*\*|__|\*|_)?(?:\p{L}+\s+)?` +
+  String.raw`^\s*${CONTAINERS}(?:#{1,6}\s+)?(?:\|\s*)?(?:\*\*|__|\*|_)?(?:\p{L}+\s+)?` +
     String.raw`acceptance(?:(?:\s*\([^)\n]{0,40}\)|\s+[\p{L}\d#.]+){0,2}\s*(?:\*\*|__|\*|_)?\s*[:：]|\s*(?:\*\*|__|\*|_)?\s*[-—–|]+\s*\x60)`,
   "iu",
 );
