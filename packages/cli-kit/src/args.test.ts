@@ -81,8 +81,14 @@ describe("helpers", () => {
   });
 
   test("asks looks only before --; versionLine is name and version", () => {
-    expect(asks(["x", "--help"], "--help", "-h")).toBe(true);
-    expect(asks(["--", "--help"], "--help")).toBe(false);
+    const spec = { out: { type: "string", short: "o" }, quiet: { type: "boolean", short: "q" } } as const;
+    expect(asks(["x", "--help"], spec, "--help", "-h")).toBe(true);
+    expect(asks(["--", "--help"], spec, "--help")).toBe(false);
+    // In a group of short flags too, but not as another flag's value.
+    expect(asks(["-qh", "x"], spec, "--help", "-h")).toBe(true);
+    expect(asks(["-hq"], spec, "--help", "-h")).toBe(true);
+    expect(asks(["-oh", "x"], spec, "--help", "-h")).toBe(false);
+    expect(asks(["-o", "-h"], spec, "--help", "-h")).toBe(true);
     expect(versionLine("plan-decay", "0.1.0")).toBe("plan-decay 0.1.0\n");
   });
 

@@ -92,11 +92,15 @@ export function versionLine(name: string, version: string): string {
   return `${name} ${version}\n`;
 }
 
-/** True when argv holds one of `flags` before any `--` (so `--help` can win over other faults). */
-export function asks(argv: readonly string[], ...flags: readonly string[]): boolean {
-  const end = argv.indexOf("--");
-  const head = end === -1 ? argv : argv.slice(0, end);
-  return head.some((t) => flags.includes(t));
+/**
+ * True when argv holds one of `flags` (as spelled: `--help`, `-h`) before any `--`, alone or in a
+ * group of short flags (`-hq`), read as `parseArgv` reads it against `spec` (which says whose
+ * short flag takes a value: `-oh` is `-o h`), so `--help` can win over every other fault.
+ */
+export function asks(argv: readonly string[], spec: FlagSpecs, ...flags: readonly string[]): boolean {
+  const { tokens } = parseArgs({ args: [...argv], options: nodeOptions(spec), strict: false, allowPositionals: true, tokens: true });
+  // A separate argument taken as a value (`-o -h`) is a flag all the same: parseArgv takes no value that looks like one.
+  return tokens.some((t) => t.kind === "option" && (flags.includes(t.rawName) || (t.inlineValue === false && flags.includes(t.value ?? ""))));
 }
 
 type OptionToken = { readonly name: string; readonly rawName: string; readonly value?: string | undefined; readonly inlineValue?: boolean | undefined };

@@ -76,6 +76,7 @@ describe("parseArgs: digest, help, version", () => {
   test("--help and -h win over everything before --, even errors", () => {
     expect(code(["--help"])).toBe("ok:help");
     expect(code(["--nope", "-h"])).toBe("ok:help");
+    expect(code(["-hx"])).toBe("ok:help");
     expect(code(["author", "--help"])).toBe("ok:help");
     expect(code(["--root", "t", "--", "--help"])).toBe("ok:check");
   });

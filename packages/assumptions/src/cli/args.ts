@@ -155,8 +155,9 @@ export function askedOutput(argv: readonly string[]): OutputMode {
  * subcommand (a plan file of that name is passed as `./author`).
  */
 export function parseArgs(argv: readonly string[]): Result<Command, CliFault> {
-  if (asks(argv, "--help", "-h")) return ok({ kind: "help" });
-  if (asks(argv, "--version")) return ok({ kind: "version" });
+  const flags = (argv[0] === "author" ? AUTHOR : CHECK).flags;
+  if (asks(argv, flags, "--help", "-h")) return ok({ kind: "help" });
+  if (asks(argv, flags, "--version")) return ok({ kind: "version" });
   if (argv[0] === "author") return parseArgv(argv.slice(1), AUTHOR).mapErr(argFault).andThen(authorCommand);
   return parseArgv(argv, CHECK).mapErr(argFault).andThen(checkCommand);
 }

@@ -98,8 +98,8 @@ export function parseArgs(argv: string[]): Result<Command, UsageFault> {
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help", topic: "top" });
   if (sub === "--version") return ok({ kind: "version" });
   if (sub !== "compile" && sub !== "check" && sub !== "import") return err(usage(`unknown command ${sub}`));
-  if (asks(rest, "--help", "-h")) return ok({ kind: "help", topic: sub });
-  if (asks(rest, "--version")) return ok({ kind: "version" });
+  if (asks(rest, SPECS[sub].flags, "--help", "-h")) return ok({ kind: "help", topic: sub });
+  if (asks(rest, SPECS[sub].flags, "--version")) return ok({ kind: "version" });
   return { check, compile, import: importPlan }[sub](rest);
 }
 

@@ -131,11 +131,14 @@ describe("decay-contract check", () => {
 
 describe("--help and --version", () => {
   const version = (JSON.parse(readFileSync(join(root, "packages/contract/package.json"), "utf8")) as { version: string }).version;
-  test.each([[["--help"]], [["compile", "--help"]], [["check", "--help"]]])("%j prints usage and exits 0", async (argv) => {
-    const r = await run(argv);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Usage/);
-  });
+  test.each([[["--help"]], [["compile", "--help"]], [["check", "--help"]], [["compile", "-hq", "plan.md"]], [["compile", "-qh"]]])(
+    "%j prints usage and exits 0",
+    async (argv) => {
+      const r = await run(argv);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Usage/);
+    },
+  );
   test.each([[["--version"]], [["compile", "--version"]], [["check", "--version"]]])("%j prints the package version", async (argv) => {
     expect(await run(argv)).toEqual({ code: 0, stdout: `decay-contract ${version}\n`, stderr: "" });
   });

@@ -61,7 +61,7 @@ export function parseJournalArgs(argv: readonly string[]): Result<JournalCommand
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help" });
   if (sub !== "show" && sub !== "resume" && sub !== "next") return err(usage(`unknown journal command ${sub}`));
-  if (asks(rest, "--help", "-h")) return ok({ kind: "help" });
+  if (asks(rest, SPECS[sub].flags, "--help", "-h")) return ok({ kind: "help" });
   if (sub === "resume") return resume(rest);
   if (sub === "next") return next(rest);
   return parseArgv(rest, SPECS.show)
