@@ -29,6 +29,10 @@ function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbit
     piece([`**Acceptance:** \`${c}\` prints \`ok\``], [c]),
     piece([`- [ ] Acceptance: \`${c}\``], [c]),
     piece([`> Acceptance: \`${c}\` exits 1`, "> and prints `done`"], [c]),
+    // Quotes, list items and checkboxes nest in any order around a label.
+    piece([`- > Acceptance: \`${c}\` exits 0`], [c]),
+    piece([`> 1. [x] **Acceptance:** \`${c}\``], [c]),
+    piece([`- [ ] > > Acceptance: \`${c}\` exits 2`], [c]),
     piece(["**Acceptance criteria:**", "", `- \`${c}\` exits 0`, `- \`${c}b\` prints \`x\``], [c, `${c}b`]),
     piece([`Acceptance: \`${c}\``, "  and matches /^ok$/"], [c]),
     piece([`**Gate:** \`${c}\` passes.`], [c]),
