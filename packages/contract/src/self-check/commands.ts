@@ -1,4 +1,4 @@
-import { shellWords } from "./shell-words.js";
+import { type ShellLine, shellWords } from "./shell-words.js";
 import { ownEntry, positionals, programName } from "./words.js";
 
 /** The commands a line really runs, unwrapped, and what the checker could not see into. */
@@ -119,17 +119,31 @@ function visit(words: string[], depth: number, view: RunView): void {
   else if (inner) visit(inner.argv, depth + 1, view);
 }
 
-/** Read a script one level down (`sh -c SCRIPT`, `npx -c SCRIPT`) the same way as a row's line. */
+/** Read a script one level down (`sh -c SCRIPT`, `npx -c SCRIPT`, `$(SCRIPT)`) the same way as a row's line. */
 function visitScript(script: string, depth: number, view: RunView): void {
-  const inner = shellWords(script);
-  view.opaque.push(...inner.opaque);
-  for (const c of inner.commands) visit(c, depth + 1, view);
+  visitLine(shellWords(script), depth + 1, view);
+}
+
+/** A line's commands in the order they run: the command substitutions among a command's words first. */
+function visitLine(line: ShellLine, depth: number, view: RunView): void {
+  view.opaque.push(...line.opaque);
+  const { substitutions } = line;
+  let k = 0;
+  const substituted = (upTo: number) => {
+    for (; k < substitutions.length && (substitutions[k]?.before ?? 0) <= upTo; k++) {
+      if (depth < 8) visitScript(substitutions[k]?.script ?? "", depth, view);
+    }
+  };
+  line.commands.forEach((c, i) => {
+    substituted(i);
+    visit(c, depth, view);
+  });
+  substituted(Number.POSITIVE_INFINITY);
 }
 
 /** Every command a shell line runs, seen through chaining, prefixes and `sh -c`. Never throws. */
 export function runView(line: string): RunView {
-  const top = shellWords(line);
-  const view: RunView = { commands: [], opaque: [...top.opaque] };
-  for (const c of top.commands) visit(c, 0, view);
+  const view: RunView = { commands: [], opaque: [] };
+  visitLine(shellWords(line), 0, view);
   return view;
 }

@@ -94,9 +94,24 @@ describe("outward writes, by example", () => {
       "pnpm test > out.log 2>&1 && git push",
       "git push >/dev/null 2>&1",
       "if true; then git push; fi",
+      'echo "$(git push origin main)"',
+      "test $(npm publish | wc -l) -eq 0",
+      "x=`gh release create v1`",
     ]) {
       expect(writesOutward(line), line).toBe(true);
     }
+  });
+  test("the commands of $(…) and backquotes are seen, in the order they run, and stay opaque", () => {
+    const view = runView('cd web && test "$(npm test 2>&1 | tail -1)" = ok && echo `date`');
+    expect(view.commands).toEqual([
+      ["cd", "web"],
+      ["npm", "test"],
+      ["tail", "-1"],
+      ["test", "$(npm test 2>&1 | tail -1)", "=", "ok"],
+      ["date"],
+      ["echo", "`…`"],
+    ]);
+    expect(view.opaque).toEqual(["$(…)", "`…`"]);
   });
   test("eval, $(…) and npm run are warned about as opaque, not passed as seen", () => {
     expect(runView("eval $CMD").opaque).toContain("eval");

@@ -1,7 +1,11 @@
 // A small shell-word tokenizer: enough of POSIX sh to see which commands a line runs.
 
-/** The simple commands of a shell line (words after quote removal) and what it could not see into. */
-export type ShellLine = { commands: string[][]; opaque: string[] };
+/**
+ * The simple commands of a shell line (words after quote removal), what it could not see into, and
+ * the scripts of its command substitutions (`$(…)`, backquotes): each runs before the command at
+ * index `before`, the one it is a word of.
+ */
+export type ShellLine = { commands: string[][]; opaque: string[]; substitutions: { before: number; script: string }[] };
 
 type State = { s: string; i: number; word: string | null; words: string[]; out: ShellLine };
 
@@ -38,6 +42,23 @@ function skipSubstitution(st: State): string {
   return st.s.slice(from, st.i);
 }
 
+/** A `$(…)` at st.i: opaque (what it prints is not known), its script kept; returns its raw text. */
+function substitution(st: State): string {
+  st.out.opaque.push("$(…)");
+  const raw = skipSubstitution(st);
+  st.out.substitutions.push({ before: st.out.commands.length, script: raw.slice(2, raw.endsWith(")") ? -1 : undefined) });
+  return raw;
+}
+
+/** A backquoted command at st.i: opaque, its script kept; st.i moves past the closing backquote. */
+function backquoted(st: State): void {
+  st.out.opaque.push("`…`");
+  const close = st.s.indexOf("`", st.i + 1);
+  const end = close === -1 ? st.s.length : close;
+  st.out.substitutions.push({ before: st.out.commands.length, script: st.s.slice(st.i + 1, end) });
+  st.i = end + 1;
+}
+
 /** Read a double-quoted string starting after its opening quote; `$(` and backticks are opaque. */
 function doubleQuoted(st: State): string {
   let text = "";
@@ -48,12 +69,9 @@ function doubleQuoted(st: State): string {
       if (next !== "\n") text += next;
       st.i += 2;
     } else if (c === "$" && next === "(") {
-      st.out.opaque.push("$(…)");
-      text += skipSubstitution(st);
+      text += substitution(st);
     } else if (c === "`") {
-      st.out.opaque.push("`…`");
-      const close = st.s.indexOf("`", st.i + 1);
-      st.i = close === -1 ? st.s.length : close + 1;
+      backquoted(st);
     } else {
       text += c;
       st.i++;
@@ -104,14 +122,11 @@ function special(st: State, c: string): boolean {
 /** Handle `$(…)`, backticks and redirections; false when none applies. */
 function expansionOrRedirect(st: State, c: string): boolean {
   if (c === "$" && st.s[st.i + 1] === "(") {
-    st.out.opaque.push("$(…)");
-    st.word = (st.word ?? "") + skipSubstitution(st);
+    st.word = (st.word ?? "") + substitution(st);
     return true;
   }
   if (c === "`") {
-    st.out.opaque.push("`…`");
-    const close = st.s.indexOf("`", st.i + 1);
-    st.i = close === -1 ? st.s.length : close + 1;
+    backquoted(st);
     st.word = (st.word ?? "") + "`…`";
     return true;
   }
@@ -141,7 +156,7 @@ function readOne(st: State, target = false): boolean {
 
 /** Split a shell line into simple commands on `&&`, `||`, `;`, `|`, `&`, newlines and parentheses. Never throws. */
 export function shellWords(line: string): ShellLine {
-  const st: State = { s: line, i: 0, word: null, words: [], out: { commands: [], opaque: [] } };
+  const st: State = { s: line, i: 0, word: null, words: [], out: { commands: [], opaque: [], substitutions: [] } };
   while (st.i < st.s.length) readOne(st);
   endCommand(st);
   return st.out;

@@ -27,6 +27,10 @@ describe("manifestsOf: what decides a command line besides its words", () => {
     ["cd 'my app' && \"npm\" test", ["package.json", "my app/package.json"]],
     ["npx -c 'make check'", ["package.json", "Makefile", "makefile", "GNUmakefile"]],
     ["echo 'npm test' && node a.js", []],
+    ['test "$(npm test 2>&1 | tail -1)" = ok', ["package.json"]],
+    ['out=$(make check) && echo "$out" | grep -q PASS', ["Makefile", "makefile", "GNUmakefile"]],
+    ["if [ `make -s count` -gt 0 ]; then exit 1; fi", ["Makefile", "makefile", "GNUmakefile"]],
+    ['cd web && [ "$(npm run -s lint | wc -l)" -eq 0 ]', ["package.json", "web/package.json"]],
   ])("%s", (command, paths) => {
     expect(manifestsOf(command)).toEqual({ paths, everyPackage: false });
   });
