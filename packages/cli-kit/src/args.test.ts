@@ -89,6 +89,10 @@ describe("helpers", () => {
     expect(asks(["-hq"], spec, "--help", "-h")).toBe(true);
     expect(asks(["-oh", "x"], spec, "--help", "-h")).toBe(false);
     expect(asks(["-o", "-h"], spec, "--help", "-h")).toBe(true);
+    // `--` after a flag that wants a value is still the end of the options.
+    expect(asks(["-o", "--", "-h"], spec, "--help", "-h")).toBe(false);
+    expect(asks(["--out", "--", "--help"], spec, "--help", "-h")).toBe(false);
+    expect(asks(["-qo", "--", "-h"], spec, "--help", "-h")).toBe(false);
     expect(versionLine("plan-decay", "0.1.0")).toBe("plan-decay 0.1.0\n");
   });
 

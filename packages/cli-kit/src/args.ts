@@ -99,8 +99,16 @@ export function versionLine(name: string, version: string): string {
  */
 export function asks(argv: readonly string[], spec: FlagSpecs, ...flags: readonly string[]): boolean {
   const { tokens } = parseArgs({ args: [...argv], options: nodeOptions(spec), strict: false, allowPositionals: true, tokens: true });
-  // A separate argument taken as a value (`-o -h`) is a flag all the same: parseArgv takes no value that looks like one.
-  return tokens.some((t) => t.kind === "option" && (flags.includes(t.rawName) || (t.inlineValue === false && flags.includes(t.value ?? ""))));
+  for (const t of tokens) {
+    if (t.kind === "option-terminator") return false;
+    if (t.kind !== "option") continue;
+    if (flags.includes(t.rawName)) return true;
+    // A separate argument taken as a value is no value to parseArgv when it looks like a flag:
+    // `-o -h` asks for help, and `-o --` ends the options there.
+    if (t.inlineValue === false && t.value === "--") return false;
+    if (t.inlineValue === false && flags.includes(t.value ?? "")) return true;
+  }
+  return false;
 }
 
 type OptionToken = { readonly name: string; readonly rawName: string; readonly value?: string | undefined; readonly inlineValue?: boolean | undefined };
