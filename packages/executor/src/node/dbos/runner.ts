@@ -146,9 +146,8 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
   const look = lookWith((id) => DBOS.getWorkflowStatus(id));
   const start = (job: RunJob) =>
     ensure(false).andThen((l) =>
-      ResultAsync.fromPromise(
-        attemptOf(job, look).then((tried) => DBOS.startWorkflow(l.workflow, { workflowID: tried.id })(tried.job)),
-        failed(runIdOf(job)),
+      ResultAsync.fromPromise(attemptOf(job, look), failed(runIdOf(job))).andThen((tried) =>
+        ResultAsync.fromPromise(DBOS.startWorkflow(l.workflow, { workflowID: tried.id })(tried.job), failed(tried.id)),
       ),
     );
   const queueName = options.queue?.name ?? DEFAULT_QUEUE;
