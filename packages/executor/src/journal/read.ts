@@ -83,7 +83,8 @@ export function failClaims(plan: TaskPlan, record: JournalRecord): FailClaims | 
     task: plan.tasks.find((t) => new RegExp(`\\b${claim}\\b`).test(t.body))?.n ?? null,
   }));
   const rulings = after.filter((l): l is Line<"ruling"> => l.kind === "ruling").map((l) => l.text);
-  const handled = new Set(tags.filter((c) => rulings.some((r) => r.includes(`Verify FAIL on ${c}`))));
+  // The claim as a whole word: a Ruling on AC40 did not handle AC4.
+  const handled = new Set(tags.filter((c) => rulings.some((r) => new RegExp(`\\bVerify FAIL on ${c}\\b`).test(r))));
   return { claims, handled };
 }
 

@@ -242,6 +242,27 @@ describe("deriveResume, rule 4: a failing last Verify", () => {
     const { resume: r } = await resume(planText([{ n: 1, files: "a.txt", extra: "AC2" }], base, lines), repo.dir);
     expect(r.changes).toEqual([]);
   });
+
+  it("a Ruling on another claim that begins with the same letters and digits (AC40) does not handle AC4", async () => {
+    const repo = await tempRepo();
+    const base = await repo.commit({}, "base");
+    await repo.commit({ "a.txt": "a\n", "b.txt": "b\n" }, "work");
+    const lines = [
+      done(1),
+      "Task 2: pending",
+      "Verify: FAIL compact tree 4b825dc6 2026-11-30 14:05",
+      "Round verify 1: AC40 fails",
+      "Ruling: Task 2 back to pending - Verify FAIL on AC40 - low, the task runs again",
+      "Round verify 2: AC4 fails",
+    ];
+    const tasks: T[] = [
+      { n: 1, files: "a.txt", extra: "Covers: AC4" },
+      { n: 2, files: "b.txt", extra: "Covers: AC40" },
+    ];
+    const { resume: r } = await resume(planText(tasks, base, lines), repo.dir);
+    expect(r.changes.map((c) => [c.n, c.to.state])).toEqual([[1, "pending"]]);
+    expect(r.rulings.map((l) => l.text)).toEqual(["Task 1 back to pending - Verify FAIL on AC4 - low, the task runs again"]);
+  });
 });
 
 describe("deriveResume, rule 5: rounds and open rulings carry over", () => {
