@@ -1,4 +1,5 @@
 // `decay journal show|resume|next`: flags become library calls; faults go back to main as values.
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { bestEffort, inputName, readBounded, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
 import { errAsync, okAsync, type ResultAsync } from "neverthrow";
@@ -96,13 +97,24 @@ const libFault =
   (f: JournalFault | ExecFault): CliFault =>
     isJournalFault(f) ? { code: "journal", path, fault: f } : { code: "exec", fault: f };
 
+/** The reason `dir` is no directory to run git in, or null when it is one. */
+function notADirectory(dir: string): string | null {
+  try {
+    return statSync(dir).isDirectory() ? null : "it is not a directory";
+  } catch (e) {
+    return (e as { code?: string }).code === "ENOENT" ? "no such directory" : String((e as { code?: string }).code ?? e);
+  }
+}
+
 function resume(io: JournalIo, cmd: Extract<JournalCommand, { kind: "resume" }>): ResultAsync<string, CliFault> {
   const repo = resolve(io.cwd, cmd.repo);
+  const missing = io.git ? null : notADirectory(repo);
+  if (missing !== null) return errAsync({ code: "file-unreadable", path: `--repo ${cmd.repo}`, reason: missing });
   const git = io.git ? io.git(repo) : systemGit({ dir: repo, env: io.env });
   const shell = io.shell ?? nodeShell({ env: io.env });
   return load(io, cmd.plan).andThen((l) =>
     loadSpec(io, l.plan, repo, cmd.spec).andThen((spec) =>
-      deriveResume({ plan: l.plan, record: l.record, git, shell, spec, cwd: repo })
+      deriveResume({ plan: l.plan, record: l.record, git, shell, spec, cwd: repo, ...(cmd.spec === null ? {} : { specPath: cmd.spec }) })
         .mapErr(libFault(l.path))
         .andThen((r) => {
           const next = nextStep({ plan: l.plan, record: l.record, spec, states: r.states });

@@ -18,6 +18,8 @@ export interface ResumeOptions {
   readonly shell: Shell;
   /** The spec's markdown (for its `Status`); omit when the plan has no spec. */
   readonly spec?: string | null;
+  /** The spec's path as Rulings name it, when it was read from elsewhere than the plan's `Spec` (`--spec`). */
+  readonly specPath?: string;
   /** Where checks run; default the record's `Root`. */
   readonly cwd?: string;
   /** Per check; default 10 minutes. */
@@ -134,7 +136,8 @@ export function commandOf(field: string): string {
 }
 
 /** Rules 3 and 4: tasks blocked on conflicting intent after re-approval, and the tasks of a failing Verify's claims. */
-function reopen(w: Work, plan: TaskPlan, record: JournalRecord, status: string | null): string[] {
+function reopen(w: Work, plan: TaskPlan, record: JournalRecord, spec: { status: string | null; path: string | null }): string[] {
+  const { status } = spec;
   for (const task of plan.tasks) {
     const s = w.states.get(task.n);
     if (s?.state === "blocked" && s.blocker === "conflicting intent" && status === "approved") {
@@ -142,7 +145,7 @@ function reopen(w: Work, plan: TaskPlan, record: JournalRecord, status: string |
         w,
         task.n,
         { state: "pending" },
-        `Task ${task.n} back to pending - spec ${plan.spec ?? "(none)"} approved again - low, it runs as its section now reads`,
+        `Task ${task.n} back to pending - spec ${spec.path ?? "(none)"} approved again - low, it runs as its section now reads`,
       );
     }
   }
@@ -190,7 +193,7 @@ export function deriveResume(o: ResumeOptions): ResultAsync<Resume, ExecFault> {
     const fx: Effects = { git: o.git, shell: o.shell, base, head, dirty: dirty.filter((p) => !foreign.has(p)) };
     return untraced(w, plan, fx)
       .andThen((traced) => overlaps(w, plan, record, traced, { ...o, cwd }))
-      .map(() => finish(false, reopen(w, plan, record, status)));
+      .map(() => finish(false, reopen(w, plan, record, { status, path: o.specPath ?? plan.spec })));
   });
 }
 

@@ -93,6 +93,11 @@ describe("decay journal (main)", () => {
     expect(bad.stderr).toMatch(/^decay: bad.md: line 6 of the record is malformed/);
     expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: ENOENT\n");
     expect(await call(["journal", "resume", "bad.md"], dir)).toMatchObject({ code: 2, stderr: "decay: journal resume needs --repo DIR (see decay --help)\n" });
+    // A --repo that is no directory is named as such, not as git failing to start.
+    expect(await call(["journal", "resume", "bad.md", "--repo", "nope"], dir)).toMatchObject({
+      code: 2,
+      stderr: "decay: cannot read --repo nope: no such directory\n",
+    });
     // The plan read from standard input cannot be written back: a usage fault, and no file named `-`.
     expect(await call(["journal", "resume", "-", "--repo", ".", "--write"], dir)).toMatchObject({
       code: 2,

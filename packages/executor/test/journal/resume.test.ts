@@ -181,6 +181,13 @@ describe("deriveResume, rule 3: conflicting intent and the spec's Status", () =>
     expect(r.changes.map((c) => [c.n, c.from.state, c.to.state])).toEqual([[2, "blocked", "pending"]]);
     expect(r.rulings[0]?.text).toBe("Task 2 back to pending - spec docs/spec.md approved again - low, it runs as its section now reads");
     expect(r.stop).toBeNull();
+    // A spec read from elsewhere (--spec) is the one the Ruling names.
+    const plan = readTaskPlan(text)._unsafeUnwrap();
+    const record = parseRecord(text)._unsafeUnwrap();
+    const elsewhere = await deriveResume({ plan, record, git: testGit(repo.dir), shell: testShell, spec: "Status: approved\n", specPath: "../drafts/spec.md" });
+    expect(elsewhere._unsafeUnwrap().rulings[0]?.text).toBe(
+      "Task 2 back to pending - spec ../drafts/spec.md approved again - low, it runs as its section now reads",
+    );
   });
 
   it("keeps it blocked while the spec is a draft, and the other tasks go on", async () => {
