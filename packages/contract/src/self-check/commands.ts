@@ -2,7 +2,18 @@ import { type ShellLine, shellWords } from "./shell-words.js";
 import { ownEntry, positionals, programName } from "./words.js";
 
 /** The commands a line really runs, unwrapped, and what the checker could not see into. */
-export type RunView = { commands: string[][]; opaque: string[] };
+export type RunView = {
+  commands: string[][];
+  opaque: string[];
+  /**
+   * For each command, the script it runs in: 0 for the line itself, a new number for each script
+   * run in a shell of its own (`sh -c`, `npx -c`, `$(…)`, backquotes), whose parent is in `parents`.
+   * A `cd` in one script moves none of the others.
+   */
+  scopes: number[];
+  /** The parent of each script (`-1` for the line itself). */
+  parents: number[];
+};
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash"]);
 const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "nohup", "builtin"]);
@@ -98,7 +109,7 @@ function execInner(argv: string[]): { argv: string[] } | { script: string } | nu
 }
 
 /** Unwrap one command; recurse into `sh -c` scripts and what `npx`/`pnpm exec`/`dlx` run. */
-function visit(words: string[], depth: number, view: RunView): void {
+function visit(words: string[], depth: number, view: RunView, scope: number): void {
   const argv = unwrap(words);
   const name = programName(argv[0] ?? "");
   if (argv.length === 0) return;
@@ -110,40 +121,43 @@ function visit(words: string[], depth: number, view: RunView): void {
   const operand = SHELLS.has(name) ? shellOperand(argv) : null;
   if (operand && !operand.inline) view.opaque.push(`${name} ${operand.word}`);
   if (operand?.inline && depth < 8) {
-    visitScript(operand.word, depth, view);
+    visitScript(operand.word, depth, view, scope);
     return;
   }
   view.commands.push(argv);
+  view.scopes.push(scope);
   const inner = depth < 8 ? execInner(argv) : null;
-  if (inner && "script" in inner) visitScript(inner.script, depth, view);
-  else if (inner) visit(inner.argv, depth + 1, view);
+  if (inner && "script" in inner) visitScript(inner.script, depth, view, scope);
+  else if (inner) visit(inner.argv, depth + 1, view, scope);
 }
 
 /** Read a script one level down (`sh -c SCRIPT`, `npx -c SCRIPT`, `$(SCRIPT)`) the same way as a row's line. */
-function visitScript(script: string, depth: number, view: RunView): void {
-  visitLine(shellWords(script), depth + 1, view);
+function visitScript(script: string, depth: number, view: RunView, parent: number): void {
+  view.parents.push(parent);
+  visitLine(shellWords(script), depth + 1, view, view.parents.length - 1);
 }
 
 /** A line's commands in the order they run: the command substitutions among a command's words first. */
-function visitLine(line: ShellLine, depth: number, view: RunView): void {
-  view.opaque.push(...line.opaque);
+function visitLine(line: ShellLine, depth: number, view: RunView, scope: number): void {
+  // One push each: a line of a hundred thousand substitutions is too many arguments for a spread.
+  for (const o of line.opaque) view.opaque.push(o);
   const { substitutions } = line;
   let k = 0;
   const substituted = (upTo: number) => {
     for (; k < substitutions.length && (substitutions[k]?.before ?? 0) <= upTo; k++) {
-      if (depth < 8) visitScript(substitutions[k]?.script ?? "", depth, view);
+      if (depth < 8) visitScript(substitutions[k]?.script ?? "", depth, view, scope);
     }
   };
   line.commands.forEach((c, i) => {
     substituted(i);
-    visit(c, depth, view);
+    visit(c, depth, view, scope);
   });
   substituted(Number.POSITIVE_INFINITY);
 }
 
 /** Every command a shell line runs, seen through chaining, prefixes and `sh -c`. Never throws. */
 export function runView(line: string): RunView {
-  const view: RunView = { commands: [], opaque: [] };
-  visitLine(shellWords(line), 0, view);
+  const view: RunView = { commands: [], opaque: [], scopes: [], parents: [-1] };
+  visitLine(shellWords(line), 0, view, 0);
   return view;
 }

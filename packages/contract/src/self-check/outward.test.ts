@@ -112,6 +112,14 @@ describe("outward writes, by example", () => {
       ["echo", "`…`"],
     ]);
     expect(view.opaque).toEqual(["$(…)", "`…`"]);
+    // Each substitution is a script of its own, whose parent is the line.
+    expect(view.scopes).toEqual([0, 1, 1, 0, 2, 0]);
+    expect(view.parents).toEqual([-1, 0, 0]);
+  });
+  test("a line of 150,000 substitutions is read, not a thrown RangeError", () => {
+    const view = runView(`echo ${"$(date) ".repeat(150_000)}`);
+    expect(view.opaque).toHaveLength(150_000);
+    expect(view.commands.at(-1)?.[0]).toBe("echo");
   });
   test("eval, $(…) and npm run are warned about as opaque, not passed as seen", () => {
     expect(runView("eval $CMD").opaque).toContain("eval");

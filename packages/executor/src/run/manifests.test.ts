@@ -31,6 +31,11 @@ describe("manifestsOf: what decides a command line besides its words", () => {
     ['out=$(make check) && echo "$out" | grep -q PASS', ["Makefile", "makefile", "GNUmakefile"]],
     ["if [ `make -s count` -gt 0 ]; then exit 1; fi", ["Makefile", "makefile", "GNUmakefile"]],
     ['cd web && [ "$(npm run -s lint | wc -l)" -eq 0 ]', ["package.json", "web/package.json"]],
+    // A script in a shell of its own (`$(…)`, `sh -c`) starts where its parent stands; its `cd` stays in it.
+    ["top=$(cd .. && pwd) && cd web && npm test", ["package.json", "web/package.json"]],
+    ['cd web && echo "$(cd ../api && pwd)" && npm test', ["package.json", "web/package.json"]],
+    ["sh -c 'cd a' && cd b && npm test", ["package.json", "b/package.json"]],
+    ["cd web && out=$(cd api && npm test)", ["package.json", "web/api/package.json"]],
   ])("%s", (command, paths) => {
     expect(manifestsOf(command)).toEqual({ paths, everyPackage: false });
   });

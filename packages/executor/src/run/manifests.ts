@@ -59,14 +59,19 @@ function movedTo(args: readonly string[], cwd: string | null): string | null {
 export function manifestsOf(command: string): Manifests {
   const paths = new Set<string>();
   let everyPackage = false;
-  let cwd: string | null = "";
   // The contract's own reading of a shell line: quotes, chaining, prefixes (`env`, `sudo`,
-  // `timeout`, ...) and what `sh -c` and `npx` run, in the order written.
-  for (const [first = "", ...args] of runView(command).commands) {
+  // `timeout`, ...) and what `sh -c`, `$(…)` and `npx` run, in the order they run. Each script in a
+  // shell of its own starts where its parent stands, and its `cd` moves only itself.
+  const view = runView(command);
+  const cwds = new Map<number, string | null>([[0, ""]]);
+  for (const [k, [first = "", ...args]] of view.commands.entries()) {
+    const scope = view.scopes[k] ?? 0;
+    if (!cwds.has(scope)) cwds.set(scope, cwds.get(view.parents[scope] ?? 0) ?? "");
+    const cwd = cwds.get(scope) ?? null;
     const program = first.slice(first.lastIndexOf("/") + 1);
     if (program === "cd") {
       // `cd` alone or `cd -` goes somewhere the command line does not say: no directory is known.
-      cwd = args[0] === undefined || args[0] === "-" ? null : within(cwd, args[0]);
+      cwds.set(scope, args[0] === undefined || args[0] === "-" ? null : within(cwd, args[0]));
       continue;
     }
     const runsScript = program === "node" && args.some((a) => a === "--run" || a.startsWith("--run="));
