@@ -89,6 +89,9 @@ describe("helpers", () => {
     expect(asks(["-hq"], spec, "--help", "-h")).toBe(true);
     expect(asks(["-oh", "x"], spec, "--help", "-h")).toBe(false);
     expect(asks(["-o", "-h"], spec, "--help", "-h")).toBe(true);
+    expect(asks(["-o", "-hq"], spec, "--help", "-h")).toBe(true);
+    expect(asks(["-o", "-5"], spec, "--help", "-h")).toBe(false);
+    expect(asks(["--out", "--help"], spec, "--help", "-h")).toBe(true);
     // `--` after a flag that wants a value is still the end of the options.
     expect(asks(["-o", "--", "-h"], spec, "--help", "-h")).toBe(false);
     expect(asks(["--out", "--", "--help"], spec, "--help", "-h")).toBe(false);

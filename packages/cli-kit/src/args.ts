@@ -106,7 +106,8 @@ export function asks(argv: readonly string[], spec: FlagSpecs, ...flags: readonl
     // A separate argument taken as a value is no value to parseArgv when it looks like a flag:
     // `-o -h` asks for help, and `-o --` ends the options there.
     if (t.inlineValue === false && t.value === "--") return false;
-    if (t.inlineValue === false && flags.includes(t.value ?? "")) return true;
+    const taken = t.inlineValue === false ? (t.value ?? "") : "";
+    if (flags.includes(taken) || (/^-[^-]/.test(taken) && asks([taken], spec, ...flags))) return true;
   }
   return false;
 }

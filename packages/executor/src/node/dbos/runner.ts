@@ -147,7 +147,11 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
   const start = (job: RunJob) =>
     ensure(false).andThen((l) =>
       ResultAsync.fromPromise(attemptOf(job, look), failed(runIdOf(job))).andThen((tried) =>
-        ResultAsync.fromPromise(DBOS.startWorkflow(l.workflow, { workflowID: tried.id })(tried.job), failed(tried.id)),
+        // Started inside a promise: a start that throws at once is a fault, never a rejection.
+        ResultAsync.fromPromise(
+          Promise.resolve().then(() => DBOS.startWorkflow(l.workflow, { workflowID: tried.id })(tried.job)),
+          failed(tried.id),
+        ),
       ),
     );
   const queueName = options.queue?.name ?? DEFAULT_QUEUE;
