@@ -116,6 +116,11 @@ describe("outward writes, by example", () => {
     expect(view.scopes).toEqual([0, 1, 1, 0, 2, 0]);
     expect(view.parents).toEqual([-1, 0, 0]);
   });
+  test("a word of a million characters is read whole, and a short word of digits still leads a redirect", () => {
+    const word = "a1".repeat(500_000);
+    expect(runView(`echo ${word}`).commands).toEqual([["echo", word]]);
+    expect(runView("git push 2>/dev/null").commands).toEqual([["git", "push"]]);
+  });
   test("a line of 150,000 substitutions is read, not a thrown RangeError", () => {
     const view = runView(`echo ${"$(date) ".repeat(150_000)}`);
     expect(view.opaque).toHaveLength(150_000);

@@ -130,7 +130,10 @@ function expansionOrRedirect(st: State, c: string): boolean {
     st.word = (st.word ?? "") + "`…`";
     return true;
   }
-  const redirect = st.word === null || /^\d+$/.test(st.word) ? REDIRECT.exec(st.s.slice(st.i)) : null;
+  // A redirect may follow a file descriptor's number (`2>`): a short word of digits. Testing a long
+  // word would flatten it at every character, which makes one long word quadratic.
+  const fd = st.word !== null && st.word.length <= 9 && /^\d+$/.test(st.word);
+  const redirect = st.word === null || fd ? REDIRECT.exec(st.s.slice(st.i)) : null;
   if (redirect && /[<>]/.test(redirect[0])) {
     st.word = null;
     st.i += redirect[0].length;
