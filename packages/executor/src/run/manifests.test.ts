@@ -36,6 +36,8 @@ describe("manifestsOf: what decides a command line besides its words", () => {
     ['cd web && echo "$(cd ../api && pwd)" && npm test', ["package.json", "web/package.json"]],
     ["sh -c 'cd a' && cd b && npm test", ["package.json", "b/package.json"]],
     ["cd web && out=$(cd api && npm test)", ["package.json", "web/api/package.json"]],
+    ["cd - && sh -c 'cd web && npm test'", ["package.json"]],
+    [`sh -c 'sh -c "cd web && npm test"'`, ["package.json", "web/package.json"]],
   ])("%s", (command, paths) => {
     expect(manifestsOf(command)).toEqual({ paths, everyPackage: false });
   });

@@ -64,10 +64,15 @@ export function manifestsOf(command: string): Manifests {
   // shell of its own starts where its parent stands, and its `cd` moves only itself.
   const view = runView(command);
   const cwds = new Map<number, string | null>([[0, ""]]);
+  // Where a script starts: where its parent stands when it runs (a directory not known, null after
+  // `cd -`, stays unknown below it), through parents that ran no command of their own.
+  const cwdOf = (scope: number): string | null => {
+    if (!cwds.has(scope)) cwds.set(scope, cwdOf(view.parents[scope] ?? 0));
+    return cwds.get(scope) ?? null;
+  };
   for (const [k, [first = "", ...args]] of view.commands.entries()) {
     const scope = view.scopes[k] ?? 0;
-    if (!cwds.has(scope)) cwds.set(scope, cwds.get(view.parents[scope] ?? 0) ?? "");
-    const cwd = cwds.get(scope) ?? null;
+    const cwd = cwdOf(scope);
     const program = first.slice(first.lastIndexOf("/") + 1);
     if (program === "cd") {
       // `cd` alone or `cd -` goes somewhere the command line does not say: no directory is known.
