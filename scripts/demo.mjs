@@ -36,7 +36,8 @@ function runAPlan() {
   if (r.stderr) process.stdout.write(r.stderr.replace(/^(?=.)/gm, "  "));
   say(`  (exit ${r.status}; expected 0)\n`);
   say("The same run from a shell, with any coding agent that speaks docs/agent-protocol.md:");
-  say("  decay run docs/stats.plan.md --repo . --agent \"node examples/agents/shell-agent.mjs --template 'my-agent {prompt_file}'\"");
+  // The agent runs in the repository: its script is named by an absolute path.
+  say(`  decay run docs/stats.plan.md --repo . --agent "node ${join(repo, "examples/agents/shell-agent.mjs")} --template 'my-agent {prompt_file}'"`);
   return r.status === 0;
 }
 

@@ -11,7 +11,8 @@
 // characters / 4 of prompt and output. Any failure exits non-zero: the run records it as
 // "returned nothing" with the reason and stderr.
 //
-//   decay run plan.md --repo . --agent "node examples/agents/shell-agent.mjs --template 'my-agent --model {model} --prompt-file {prompt_file}'"
+//   decay run plan.md --repo . --agent "node /path/to/shell-agent.mjs --template 'my-agent --model {model} --prompt-file {prompt_file}'"
+// (it runs in the repository, so name it by an absolute path)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
