@@ -117,7 +117,7 @@ function resume(io: JournalIo, cmd: Extract<JournalCommand, { kind: "resume" }>)
       deriveResume({ plan: l.plan, record: l.record, git, shell, spec, cwd: repo, ...(cmd.spec === null ? {} : { specPath: cmd.spec }) })
         .mapErr(libFault(l.path))
         .andThen((r) => {
-          const next = nextStep({ plan: l.plan, record: l.record, spec, states: r.states });
+          const next = nextStep({ plan: l.plan, record: l.record, spec, states: r.states, ...(cmd.spec === null ? {} : { specPath: cmd.spec }) });
           const text = describeResume(r, l, next);
           if (!cmd.write || (r.changes.length === 0 && r.rulings.length === 0)) return okAsync(text);
           return applyResume(l.text, r)
@@ -138,7 +138,8 @@ function run(io: JournalIo, cmd: JournalCommand): ResultAsync<string, CliFault> 
     case "next":
       return load(io, cmd.plan).andThen((l) =>
         loadSpec(io, l.plan, cmd.repo, cmd.spec).map(
-          (spec) => `${nextStep({ plan: l.plan, record: l.record, spec, ...(cmd.invocation ? { invocation: cmd.invocation } : {}) })}\n`,
+          (spec) =>
+            `${nextStep({ plan: l.plan, record: l.record, spec, ...(cmd.invocation ? { invocation: cmd.invocation } : {}), ...(cmd.spec === null ? {} : { specPath: cmd.spec }) })}\n`,
         ),
       );
     case "resume":

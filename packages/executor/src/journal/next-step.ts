@@ -11,6 +11,8 @@ export interface NextStepInput {
   readonly record: JournalRecord;
   /** The spec's markdown, for its `Status`; omit when the plan has none. */
   readonly spec?: string | null;
+  /** The spec's path, when it was read from elsewhere than the plan's `Spec` (`--spec`). */
+  readonly specPath?: string;
   readonly states?: ReadonlyMap<number, TaskState>;
   /** `/` (Claude Code) or `$` (Codex): the skill is named as inline code in that form; bare when omitted. */
   readonly invocation?: "/" | "$";
@@ -31,7 +33,8 @@ function effectiveStates(input: NextStepInput): Map<number, TaskState> {
 /** The matching row of the report table, as `[skill, detail]`; skill null for `none`. */
 function row(input: NextStepInput, states: Map<number, TaskState>): [string | null, string] {
   const { plan, record } = input;
-  const draft = plan.spec !== null && input.spec != null && specStatus(input.spec) !== "approved";
+  const specName = input.specPath ?? plan.spec;
+  const draft = specName !== null && input.spec != null && specStatus(input.spec) !== "approved";
   const tasks = plan.tasks.map((t) => ({ t, s: states.get(t.n) ?? ({ state: "pending" } as TaskState) }));
   const conflicted = tasks.find(({ s }) => s.state === "blocked" && s.blocker === "conflicting intent");
   if (draft && conflicted) {
@@ -40,7 +43,7 @@ function row(input: NextStepInput, states: Map<number, TaskState>): [string | nu
       .pop();
     return ["specify", `the decision Task ${conflicted.t.n} would change: ${ruling?.text ?? (conflicted.s.state === "blocked" ? conflicted.s.detail : "")}`];
   }
-  if (draft) return ["specify", `${plan.spec} is a draft, awaiting approval`];
+  if (draft) return ["specify", `${specName} is a draft, awaiting approval`];
   const rest = tasks.filter(({ s }) => s.state !== "done");
   const last = linesOf(record, "verify").pop();
   const fullPass = last?.verdict === "PASS" && last.depth === "full";

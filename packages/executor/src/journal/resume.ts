@@ -18,7 +18,7 @@ export interface ResumeOptions {
   readonly shell: Shell;
   /** The spec's markdown (for its `Status`); omit when the plan has no spec. */
   readonly spec?: string | null;
-  /** The spec's path as Rulings name it, when it was read from elsewhere than the plan's `Spec` (`--spec`). */
+  /** The spec's path as Rulings and `stop` name it, when it was read from elsewhere than the plan's `Spec` (`--spec`). */
   readonly specPath?: string;
   /** Where checks run; default the record's `Root`. */
   readonly cwd?: string;
@@ -160,10 +160,10 @@ function reopen(w: Work, plan: TaskPlan, record: JournalRecord, spec: { status: 
 }
 
 /** Why the run may not start: a draft spec on a fresh start, or on a resume with no task waiting on it. */
-function stopFor(plan: TaskPlan, status: string | null, fresh: boolean, states: ReadonlyMap<number, TaskState>): string | null {
-  if (!plan.spec || status === null || status === "approved") return null;
+function stopFor(spec: string | null, status: string | null, fresh: boolean, states: ReadonlyMap<number, TaskState>): string | null {
+  if (!spec || status === null || status === "approved") return null;
   const marked = [...states.values()].some((s) => s.state === "blocked" && s.blocker === "conflicting intent");
-  return fresh || !marked ? `specify - ${plan.spec} is a draft, awaiting approval` : null;
+  return fresh || !marked ? `specify - ${spec} is a draft, awaiting approval` : null;
 }
 
 /**
@@ -183,7 +183,7 @@ export function deriveResume(o: ResumeOptions): ResultAsync<Resume, ExecFault> {
     rounds: lastRounds(record),
     openRulings: openRulings(record),
     unplannedClaims: unplanned,
-    stop: stopFor(plan, status, fresh, w.states),
+    stop: stopFor(o.specPath ?? plan.spec, status, fresh, w.states),
   });
   if (base === null) return okAsync(finish(true, []));
   const cwd = o.cwd ?? linesOf(record, "base").pop()?.where?.root ?? ".";

@@ -217,6 +217,22 @@ describe("deriveResume, rule 3: conflicting intent and the spec's Status", () =>
     const resumed = await resume(planText([{ n: 1, files: "a.txt" }], base, ["Task 1: pending"]), repo.dir, "Status: draft\n");
     expect(resumed.resume.stop).toBe("specify - docs/spec.md is a draft, awaiting approval");
   });
+
+  it("a draft spec read from elsewhere (--spec) is the one stop and nextStep name, even for a plan with no Spec line", async () => {
+    const repo = await tempRepo();
+    const base = await repo.commit({}, "base");
+    for (const text of [
+      planText([{ n: 1, files: "a.txt" }], base, ["Task 1: pending"]),
+      planText([{ n: 1, files: "a.txt" }], base, ["Task 1: pending"]).replace("Spec: docs/spec.md\n", ""),
+    ]) {
+      const plan = readTaskPlan(text)._unsafeUnwrap();
+      const record = parseRecord(text)._unsafeUnwrap();
+      const spec = "Status: draft\n";
+      const r = await deriveResume({ plan, record, git: testGit(repo.dir), shell: testShell, spec, cwd: repo.dir, specPath: "drafts/s.md" });
+      expect(r._unsafeUnwrap().stop).toBe("specify - drafts/s.md is a draft, awaiting approval");
+      expect(nextStep({ plan, record, spec, specPath: "drafts/s.md" })).toBe("Next step: specify - drafts/s.md is a draft, awaiting approval");
+    }
+  });
 });
 
 describe("deriveResume, rule 4: a failing last Verify", () => {
