@@ -2,7 +2,6 @@
 // this process. Killed, the same command started again resumes at the step in flight: finished
 // steps are not run again. Ctrl-C stops the process the same way (nothing of the step in flight is
 // recorded), so the next start resumes too.
-import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { renderContract } from "@decay/contract";
 import { bestEffort } from "@decay/cli-kit";
@@ -13,6 +12,7 @@ import { attemptOf, type RecordedRun, type RunJob, type RunOutcome, recordedRun,
 import type { DbosRunner } from "../node/dbos/runner.js";
 import { slugOf } from "../run/paths.js";
 import { commandAgent } from "../node/command-agent.js";
+import { type GitInvoker, gitInvoker } from "../node/git-process.js";
 import { adaptersFor } from "./adapters.js";
 import type { RunFlags } from "./args.js";
 import { loadDbos } from "./dbos-load.js";
@@ -26,9 +26,12 @@ import { VERSION } from "./version.js";
 /** The embedded worker's id: one process per data directory (a lock file), so one fixed id. */
 const EMBEDDED_EXECUTOR = "decay-embedded";
 
-/** `git ARGS` in `repo`: its stdout trimmed, or null when it fails. */
-function gitOut(repo: string, args: readonly string[]): Promise<string | null> {
-  return new Promise((done) => execFile("git", args, { cwd: repo }, (e, out) => done(e === null ? out.trim() : null)));
+/** `git ARGS` in `repo`, through the one git runner: its stdout trimmed, or null when it fails. */
+function gitOut(git: GitInvoker, args: readonly string[]): Promise<string | null> {
+  return git
+    .raw(args)
+    .map((o) => (o.exit === 0 ? o.stdout.trim() : null))
+    .unwrapOr(null);
 }
 
 /**
@@ -37,12 +40,12 @@ function gitOut(repo: string, args: readonly string[]): Promise<string | null> {
  * branch forked from (the parent of its oldest commit on no other branch; HEAD when it has none).
  * Null when the repository has no commit.
  */
-async function baseOf(repo: string, own: string): Promise<string | null> {
-  const head = await gitOut(repo, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
-  if (head === null || (await gitOut(repo, ["symbolic-ref", "--quiet", "HEAD"])) !== `refs/heads/${own}`) return head;
-  const mine = await gitOut(repo, ["rev-list", "--first-parent", "--reverse", "HEAD", "--not", `--exclude=${own}`, "--branches"]);
+async function baseOf(git: GitInvoker, own: string): Promise<string | null> {
+  const head = await gitOut(git, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
+  if (head === null || (await gitOut(git, ["symbolic-ref", "--quiet", "HEAD"])) !== `refs/heads/${own}`) return head;
+  const mine = await gitOut(git, ["rev-list", "--first-parent", "--reverse", "HEAD", "--not", `--exclude=${own}`, "--branches"]);
   const oldest = mine?.split("\n").find((l) => l !== "");
-  return oldest === undefined ? head : gitOut(repo, ["rev-parse", "--verify", "--quiet", `${oldest}^1^{commit}`]);
+  return oldest === undefined ? head : gitOut(git, ["rev-parse", "--verify", "--quiet", `${oldest}^1^{commit}`]);
 }
 
 /**
@@ -104,7 +107,7 @@ export async function durableRun(io: CliIo, flags: RunFlags, argv: readonly stri
     }),
   });
   const contract = loaded.contract;
-  const base = await baseOf(repo, `plan/${slugOf(contract.plan)}`);
+  const base = await baseOf(gitInvoker(repo, io.env), `plan/${slugOf(contract.plan)}`);
   // The agent command and the clean room are inputs of the run as much as its settings are.
   const identity = { agent: JSON.stringify(flags.agent), cleanRoom: flags.cleanRoom };
   const asked: RunJob = { contract: renderContract(contract), planText, repo, base, plan: contract.plan, settings, identity };
