@@ -119,16 +119,20 @@ export const MAX_ATTEMPTS = 1000;
 /**
  * The attempt of `job` to start or join: the first whose run is absent, live or final, skipping
  * every attempt that ended with a fault. `faulted` lists the run ids skipped, oldest first, so the
- * caller can say which recorded faults it runs again. Rejects only as `look` does, or past
+ * caller can say which recorded faults it runs again; `state` is how the attempt picked stands. Rejects only as `look` does, or past
  * `MAX_ATTEMPTS`.
  */
-export async function attemptOf(job: RunJob, look: (id: string) => Promise<RecordedRun>): Promise<{ job: RunJob; id: string; faulted: string[] }> {
+export async function attemptOf(
+  job: RunJob,
+  look: (id: string) => Promise<RecordedRun>,
+): Promise<{ job: RunJob; id: string; faulted: string[]; state: Exclude<RecordedRun, "faulted"> }> {
   const faulted: string[] = [];
   for (let n = 1; n <= MAX_ATTEMPTS; n++) {
     const { attempt: _, ...rest } = job;
     const tried: RunJob = n === 1 ? rest : { ...rest, attempt: n };
     const id = runIdOf(tried);
-    if ((await look(id)) !== "faulted") return { job: tried, id, faulted };
+    const state = await look(id);
+    if (state !== "faulted") return { job: tried, id, faulted, state };
     faulted.push(id);
   }
   throw new Error(`${runIdOf(job)}: ${MAX_ATTEMPTS} attempts ended with a fault; delete its workflows to run it again`);
@@ -161,7 +165,7 @@ export async function enqueueAttempt(
   put: (tried: RunJob, id: string) => Promise<unknown>,
 ): Promise<Enqueued> {
   const tried = await attemptOf(job, look);
-  const existed = (await look(tried.id)) !== "absent";
+  const existed = tried.state !== "absent";
   if (!existed) await put(tried.job, tried.id);
   return { id: tried.id, existed, retried: tried.faulted };
 }
