@@ -140,6 +140,34 @@ describe("outward writes, by example", () => {
     expect(runView("sh -c 'git status'").opaque).toEqual([]);
     expect(runView("bash").opaque).toEqual([]);
   });
+  test("$((…)) is arithmetic: no command runs and nothing is opaque, but a substitution inside it runs", () => {
+    expect(runView("test $((N * 2)) -gt 4")).toMatchObject({ commands: [["test", "$((N * 2))", "-gt", "4"]], opaque: [] });
+    expect(runView('echo "$(( (1 + 2) * 3 ))"')).toMatchObject({ commands: [["echo", "$(( (1 + 2) * 3 ))"]], opaque: [] });
+    const nested = runView("test $(( $(git push | wc -l) + `id -u` )) -eq 0");
+    expect(nested.commands).toEqual([
+      ["git", "push"],
+      ["wc", "-l"],
+      ["id", "-u"],
+      ["test", "$(( $(git push | wc -l) + `id -u` ))", "-eq", "0"],
+    ]);
+    expect(nested.opaque).toEqual(["$(…)", "`…`"]);
+    expect(writesOutward("echo $(( $(git push; echo 1) ))")).toBe(true);
+  });
+  test("arithmetic nested 100,000 deep is read once per level it looks into, and what lies past them is opaque", () => {
+    const line = `echo ${"$((".repeat(100_000)}1${"))".repeat(100_000)}`;
+    const view = runView(line);
+    expect(view.commands).toEqual([["echo", line.slice(5)]]);
+    expect(view.opaque).toEqual(["$((…))"]);
+  });
+  test("$(( that does not close as one pair is a command substitution of a subshell", () => {
+    const view = runView("x=$((cd web; git push) )");
+    expect(view.commands).toEqual([
+      ["cd", "web"],
+      ["git", "push"],
+    ]);
+    expect(view.opaque).toEqual(["$(…)"]);
+    expect(runView("echo $((a) + (b))").opaque).toEqual(["$(…)"]);
+  });
   test("a line that is not shell never throws", () => {
     fc.assert(fc.property(fc.string(), (s) => void runView(s)));
   });

@@ -9,6 +9,8 @@ export type ShellLine = { commands: string[][]; opaque: string[]; substitutions:
 
 type State = { s: string; i: number; word: string | null; words: string[]; out: ShellLine };
 
+// Levels of `$((…))` inside `$((…))` read for the commands they run.
+const MAX_ARITHMETIC = 8;
 const OPERATORS = new Set(["&", "|", ";", "(", ")", "\n"]);
 const REDIRECT = /^\d*(?:&>>?|>>?&?|<<-?|<<<|<&|<>|<)/;
 
@@ -42,12 +44,51 @@ function skipSubstitution(st: State): string {
   return st.s.slice(from, st.i);
 }
 
-/** A `$(…)` at st.i: opaque (what it prints is not known), its script kept; returns its raw text. */
-function substitution(st: State): string {
-  st.out.opaque.push("$(…)");
+/**
+ * The index of the `)` that closes the `(` at `from` in `s` (quotes and escapes skipped, as
+ * `skipSubstitution` counts them), or -1.
+ */
+function closing(s: string, from: number): number {
+  const st: State = { s, i: from, word: null, words: [], out: { commands: [], opaque: [], substitutions: [] } };
+  skipSubstitution(st);
+  return st.i - 1 < s.length && s[st.i - 1] === ")" ? st.i - 1 : -1;
+}
+
+/**
+ * A `$(…)` at st.i: opaque (what it prints is not known), its script kept; returns its raw text.
+ * `$((…))` is arithmetic, as the shell reads it when the inner parentheses close just before the
+ * outer one: no command runs, though a substitution inside it does.
+ */
+function substitution(st: State, depth = 0): string {
+  const from = st.i;
   const raw = skipSubstitution(st);
+  if (raw.startsWith("$((") && raw.endsWith("))") && closing(raw, 2) === raw.length - 2) {
+    inner(st, from + 3, st.i - 2, depth);
+    return raw;
+  }
+  st.out.opaque.push("$(…)");
   st.out.substitutions.push({ before: st.out.commands.length, script: raw.slice(2, raw.endsWith(")") ? -1 : undefined) });
   return raw;
+}
+
+/**
+ * The substitutions inside an arithmetic expansion's text, st.s[from, to); st.i is left where it
+ * was. Past a few levels of arithmetic in arithmetic, what is inside is opaque: each level reads
+ * its text again, and a hostile line must not make that quadratic.
+ */
+function inner(st: State, from: number, to: number, depth: number): void {
+  const end = st.i;
+  st.i = from;
+  while (st.i < to) {
+    const c = st.s[st.i];
+    if (c === "$" && st.s[st.i + 1] === "(" && depth < MAX_ARITHMETIC) substitution(st, depth + 1);
+    else if (c === "$" && st.s[st.i + 1] === "(") {
+      st.out.opaque.push("$((…))");
+      skipSubstitution(st);
+    } else if (c === "`") backquoted(st);
+    else st.i++;
+  }
+  st.i = end;
 }
 
 /** A backquoted command at st.i: opaque, its script kept; st.i moves past the closing backquote. */
