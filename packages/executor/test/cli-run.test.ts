@@ -77,6 +77,24 @@ describe("decay run over a three-stage plan", () => {
     expect((await decay(["report", "src"], jsonRepo)).stderr).toMatch(/src: cannot read: holds no REPORT\.md/);
   });
 
+  it("an execute that guts its stage's test is undone and the stage escalates; --execute-may-edit-surface lets it stand", async () => {
+    const scratch = await tempDir();
+    // Stage 3's execute writes no median at all and rewrites the test that would have caught it.
+    const script = scriptWith(scratch, { "S3 execute": { edit: { "test/median.test.mjs": 'console.log("median ok");\n' } } });
+    const [refusedRepo, allowedRepo] = await Promise.all([fixtureRepo(), fixtureRepo()]);
+    const [refused, allowed] = await Promise.all([
+      decay(["run", "docs/stats.plan.md", "--agent", agentFlag(script)], refusedRepo),
+      decay(["run", "docs/stats.plan.md", "--agent", agentFlag(script), "--execute-may-edit-surface"], allowedRepo),
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout.trim().split("\n").at(-1)).toMatch(
+      /^incomplete: S3 not green \(the execute changed the acceptance surface pinned at the stage's base \(1 file: unchanged test\/median\.test\.mjs: .*\); its commits were reverted \(by [0-9a-f]{12}\)\)$/,
+    );
+    expect(readFileSync(join(refusedRepo, "test/median.test.mjs"), "utf8")).not.toBe('console.log("median ok");\n');
+    expect(allowed.code).toBe(0);
+    expect(readFileSync(join(allowedRepo, "test/median.test.mjs"), "utf8")).toBe('console.log("median ok");\n');
+  }, 180_000);
+
   it("Ctrl-C mid-run kills the agent, writes RESUME.md and exits 1; running again ends with the same report", async () => {
     const repo = await fixtureRepo();
     const scratch = await tempDir();

@@ -8,6 +8,11 @@ import { contractOf, git, makeRepo, nodeOptions, planOf, run, writeFiles } from 
 // Acceptance reads the work through a committed script, so the work itself is not on the pinned surface.
 const A_IS_ALPHA = "`sh bin/show.sh a` exits 0 and prints `alpha`";
 const B_IS_BETA = "`sh bin/show.sh b` exits 0 and prints `beta`";
+// Stage a is judged by a committed test script, test/check.sh; stage b depends on it.
+const CHECKED_THEN_B = planOf([
+  ["a", ["`sh test/check.sh` exits 0"]],
+  ["b", [B_IS_BETA]],
+]);
 
 describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
   it("runs every stage green and verifies them again in a fresh room of the final HEAD", async () => {
@@ -58,13 +63,7 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
 
   it("rejects a fix that edits a test file while declaring it does not, sets it aside uncommitted and escalates; dependents do not start", async () => {
     const repo = await makeRepo({ "test/check.sh": "grep -q alpha src/a.txt\n" });
-    const contract = await contractOf(
-      repo,
-      planOf([
-        ["a", ["`sh test/check.sh` exits 0"]],
-        ["b", [B_IS_BETA]],
-      ]),
-    );
+    const contract = await contractOf(repo, CHECKED_THEN_B);
     const script = scriptTable({
       "S1 execute": { edit: { "src/a.txt": "wrong\n" } },
       "S1 fix": { edit: { "test/check.sh": "exit 0\n" } },
@@ -89,6 +88,66 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     ).toEqual([]);
     expect(git(repo, "stash", "list")).toContain("refused fix");
     expect(readFileSync(join(repo, ".plan-runs/demo/REPORT.md"), "utf8")).toContain("pinned acceptance surface");
+  });
+
+  it("refuses an execute that rewrites the test its stage's acceptance runs: its commits are reverted and the stage escalates", async () => {
+    const repo = await makeRepo({ "test/check.sh": "grep -q alpha src/a.txt\n", "test/old.test.sh": "exit 0\n" });
+    const contract = await contractOf(repo, CHECKED_THEN_B);
+    const script = scriptTable({
+      "S1 execute": { edit: { "src/a.txt": "wrong\n", "test/check.sh": "exit 0\n", "test/old.test.sh": null } },
+      "S2 execute": { edit: { "src/b.txt": "beta\n" } },
+    });
+    const report = await run(contract, nodeOptions(repo, script));
+    expect(report.status).toBe("incomplete");
+    const [s1, s2] = report.stages;
+    expect(s1).toMatchObject({ state: "escalated", final: "red", attempts: 1 });
+    expect(s1?.reason).toMatch(/^the execute changed the acceptance surface pinned at the stage's base \(2 files: /);
+    expect(s1?.reason).toContain("unchanged test/check.sh");
+    expect(s1?.reason).toContain("unchanged test/old.test.sh");
+    expect(s2?.state).toBe("not-started");
+    // Nothing the execute did is left: HEAD's tree is the stage's base again, the work included.
+    expect(git(repo, "show", "HEAD:test/check.sh")).toBe("grep -q alpha src/a.txt");
+    expect(git(repo, "ls-tree", "-r", "--name-only", "HEAD")).toContain("test/old.test.sh");
+    expect(git(repo, "ls-tree", "-r", "--name-only", "HEAD")).not.toContain("src/a.txt");
+    expect(git(repo, "log", "-1", "--format=%s")).toContain("an execute that touched acceptance");
+    expect(git(repo, "status", "--porcelain")).toBe("");
+    expect(readFileSync(join(repo, ".plan-runs/demo/REPORT.md"), "utf8")).toContain("the execute changed the acceptance surface");
+  });
+
+  it("lets an execute add the tests its stage asks for and a dependency, and holds what they pin from then on", async () => {
+    const pkg = { name: "demo", private: true, scripts: { test: "sh bin/show.sh a | grep -q alpha && sh test/new.test.sh" } };
+    const repo = await makeRepo({ "package.json": `${JSON.stringify(pkg)}\n` });
+    const contract = await contractOf(repo, planOf([["a", ["`npm test` exits 0"]]]));
+    const added = `${JSON.stringify({ ...pkg, dependencies: { left: "1.0.0" } })}\n`;
+    const script = scriptTable({
+      "S1 execute": { edit: { "src/a.txt": "alpha\n", "test/new.test.sh": "test -f src/a.txt\n", "package.json": added } },
+    });
+    const report = await run(contract, nodeOptions(repo, script));
+    expect(report.status).toBe("green");
+    expect(git(repo, "show", "HEAD:package.json")).toBe(added.trim());
+    // The test the execute added is on the surface pinned at its commit, which binds the fixes.
+    expect(readFileSync(join(repo, ".plan-runs/demo/freeze/S1-surface-a1.tsv"), "utf8")).toContain("test/new.test.sh");
+  });
+
+  it("refuses an execute that changes what `npm test` runs, the package.json scripts", async () => {
+    const pkg = { name: "demo", private: true, scripts: { test: "sh bin/show.sh a | grep -q alpha" } };
+    const repo = await makeRepo({ "package.json": `${JSON.stringify(pkg)}\n` });
+    const contract = await contractOf(repo, planOf([["a", ["`npm test` exits 0"]]]));
+    const relaxed = `${JSON.stringify({ ...pkg, scripts: { test: "echo ok" } })}\n`;
+    const report = await run(contract, nodeOptions(repo, scriptTable({ "S1 execute": { edit: { "package.json": relaxed } } })));
+    expect(report.stages[0]).toMatchObject({ state: "escalated", final: "red" });
+    expect(report.stages[0]?.reason).toContain("package.json: its scripts changed");
+    expect(git(repo, "show", "HEAD:package.json")).toBe(JSON.stringify(pkg));
+  });
+
+  it("with executeMayEditSurface, an execute's edits to pinned tests stand and only fixes are held to the surface", async () => {
+    const repo = await makeRepo({ "test/check.sh": "grep -q alpha src/a.txt\n" });
+    const contract = await contractOf(repo, planOf([["a", ["`sh test/check.sh` exits 0"]]]));
+    const rewritten = "grep -q alpha src/a.txt && test -f src/a.txt\n";
+    const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n", "test/check.sh": rewritten } } });
+    const report = await run(contract, nodeOptions(repo, script, { executeMayEditSurface: true }));
+    expect(report.status).toBe("green");
+    expect(git(repo, "show", "HEAD:test/check.sh")).toBe(rewritten.trim());
   });
 
   it("refuses a fix that rewrites the npm test script: package.json decides what `npm test` runs", async () => {

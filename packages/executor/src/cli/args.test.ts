@@ -50,7 +50,14 @@ describe("parseInvocation", () => {
         agent: ["node", "a.mjs", "s.json"],
         budget: 4,
         tokenTarget: 9000,
+        executeMayEditSurface: false,
       },
+    });
+    const allowed = parseInvocation(["run", "p.md", "--agent", "a", "--execute-may-edit-surface"])._unsafeUnwrap();
+    expect(allowed).toMatchObject({ command: "run", flags: { executeMayEditSurface: true } });
+    expect(parseInvocation(["verify", "p.md", "--execute-may-edit-surface"])._unsafeUnwrapErr()).toMatchObject({
+      code: "usage",
+      flag: "--execute-may-edit-surface",
     });
   });
 

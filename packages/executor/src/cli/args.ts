@@ -33,6 +33,8 @@ export interface RunFlags extends VerifyFlags {
   readonly tokenTarget: number | undefined;
   /** `--durable DIR`: run as a DBOS workflow over PGlite in DIR, so a killed run resumes (experimental). */
   readonly durable?: string;
+  /** `--execute-may-edit-surface`: the library's `executeMayEditSurface`. */
+  readonly executeMayEditSurface: boolean;
 }
 
 /** One invocation of `decay`. */
@@ -54,6 +56,7 @@ export const OPTIONS = {
   setup: { type: "string" },
   json: { type: "boolean" },
   durable: { type: "string" },
+  "execute-may-edit-surface": { type: "boolean" },
   "max-input-bytes": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
@@ -63,7 +66,7 @@ type Values = FlagValues<typeof OPTIONS>;
 
 const VERIFY_FLAGS = ["repo", "include-optional", "clean-room", "setup", "json", "max-input-bytes"];
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  run: [...VERIFY_FLAGS, "assumptions", "agent", "budget", "token-target", "durable"],
+  run: [...VERIFY_FLAGS, "assumptions", "agent", "budget", "token-target", "durable", "execute-may-edit-surface"],
   preflight: VERIFY_FLAGS,
   verify: VERIFY_FLAGS,
   report: ["json"],
@@ -133,7 +136,14 @@ function runFlags(v: Values, file: string): Result<RunFlags, UsageFault> {
   return verifyFlags(v, file).andThen((base) =>
     count("--budget", v.budget).andThen((budget) =>
       count("--token-target", v["token-target"]).map(
-        (tokenTarget): RunFlags => ({ ...base, agent: agent.value, budget, tokenTarget, ...(v.durable === undefined ? {} : { durable: v.durable }) }),
+        (tokenTarget): RunFlags => ({
+          ...base,
+          agent: agent.value,
+          budget,
+          tokenTarget,
+          executeMayEditSurface: v["execute-may-edit-surface"] === true,
+          ...(v.durable === undefined ? {} : { durable: v.durable }),
+        }),
       ),
     ),
   );

@@ -92,8 +92,10 @@ export async function durableRun(io: CliIo, flags: RunFlags, argv: readonly stri
   const stop = new AbortController();
   const planText = loaded.planText === undefined ? undefined : new TextDecoder().decode(loaded.planText);
   const { assumptions, includeOptional, budget: attemptBudget, tokenTarget, setup, maxInputBytes: maxReadBytes } = flags;
+  // Off is left out, so a run started before the flag existed keeps its identity.
+  const executeMayEditSurface = flags.executeMayEditSurface || undefined;
   const settings = Object.fromEntries(
-    Object.entries({ assumptions, includeOptional, attemptBudget, tokenTarget, setup, maxReadBytes }).filter(([, v]) => v !== undefined),
+    Object.entries({ assumptions, includeOptional, executeMayEditSurface, attemptBudget, tokenTarget, setup, maxReadBytes }).filter(([, v]) => v !== undefined),
   );
   const runner = dbos.value.dbosRunner({
     embedded: { dataDir: resolve(io.cwd, flags.durable as string) },

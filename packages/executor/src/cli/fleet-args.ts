@@ -27,6 +27,7 @@ export interface EnqueueFlags {
   readonly repo: string;
   readonly queue: string | undefined;
   readonly includeOptional: boolean;
+  readonly executeMayEditSurface: boolean;
   readonly budget: number | undefined;
   readonly setup: string | undefined;
   readonly json: boolean;
@@ -53,6 +54,7 @@ const OPTIONS = {
   queue: { type: "string" },
   repo: { type: "string" },
   "include-optional": { type: "boolean" },
+  "execute-may-edit-surface": { type: "boolean" },
   budget: { type: "string" },
   setup: { type: "string" },
   json: { type: "boolean" },
@@ -63,13 +65,17 @@ type Values = FlagValues<typeof OPTIONS>;
 /** The flags each fleet command takes (`decay --help` lists each on that command's usage line). */
 export const FLEET_FLAGS: Readonly<Record<string, readonly string[]>> = {
   worker: ["database-url", "executor-id", "app-version", "concurrency", "workspace", "agent", "clean-room", "bundle", "queue"],
-  enqueue: ["database-url", "repo", "queue", "include-optional", "budget", "setup", "json"],
+  enqueue: ["database-url", "repo", "queue", "include-optional", "execute-may-edit-surface", "budget", "setup", "json"],
   runs: ["database-url", "json"],
 };
 
 const usage = (flag: string, message: string): Result<never, UsageFault> => err({ code: "usage", flag, message });
 
-function needed(v: Values, flag: Exclude<keyof Values & string, "include-optional" | "json">, command: string): Result<string, UsageFault> {
+function needed(
+  v: Values,
+  flag: Exclude<keyof Values & string, "include-optional" | "execute-may-edit-surface" | "json">,
+  command: string,
+): Result<string, UsageFault> {
   const value = v[flag];
   return value === undefined ? usage(`--${flag}`, `decay ${command} needs --${flag}`) : ok(value);
 }
@@ -137,6 +143,7 @@ function enqueueFlags(v: Values, file: string): Result<EnqueueFlags, UsageFault>
       repo,
       queue: queueName,
       includeOptional: v["include-optional"] === true,
+      executeMayEditSurface: v["execute-may-edit-surface"] === true,
       budget,
       setup: v.setup,
       json: v.json === true,

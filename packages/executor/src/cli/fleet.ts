@@ -74,7 +74,12 @@ async function enqueue(io: CliIo, dbos: Dbos, flags: EnqueueFlags): Promise<R> {
   if (base.isErr()) return err(base.error);
   const { contract, planText } = loaded.value;
   const settings = Object.fromEntries(
-    Object.entries({ includeOptional: flags.includeOptional || undefined, attemptBudget: flags.budget, setup: flags.setup }).filter(([, v]) => v !== undefined),
+    Object.entries({
+      includeOptional: flags.includeOptional || undefined,
+      executeMayEditSurface: flags.executeMayEditSurface || undefined,
+      attemptBudget: flags.budget,
+      setup: flags.setup,
+    }).filter(([, v]) => v !== undefined),
   );
   const job = {
     contract: renderContract(contract),

@@ -64,6 +64,7 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
     planText: loaded.planText,
     assumptions: flags.assumptions,
     includeOptional: flags.includeOptional,
+    executeMayEditSurface: flags.executeMayEditSurface,
     attemptBudget: flags.budget,
     tokenTarget: flags.tokenTarget,
     setup: flags.setup,

@@ -5,7 +5,7 @@ Usage:
   decay run PLAN.md|contract.md --agent "CMD ARGS…" [--repo DIR] [--assumptions FILE]
             [--include-optional] [--budget N] [--token-target N]
             [--clean-room clone|worktree|isomorphic] [--setup "CMD"] [--json] [--durable DIR]
-            [--max-input-bytes N]
+            [--max-input-bytes N] [--execute-may-edit-surface]
   decay preflight PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
                   [--max-input-bytes N]
   decay verify PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
@@ -15,7 +15,7 @@ Usage:
   decay worker --database-url URL --executor-id ID --app-version V --agent "CMD ARGS…"
             [--concurrency N] [--workspace DIR] [--clean-room K] [--bundle DIR] [--queue NAME]
   decay enqueue PLAN.md|contract.md --repo SOURCE --database-url URL [--queue NAME]
-                [--include-optional] [--budget N] [--setup "CMD"] [--json]
+                [--include-optional] [--execute-may-edit-surface] [--budget N] [--setup "CMD"] [--json]
   decay runs [show ID] --database-url URL [--json]
   decay --help | --version
 
@@ -35,6 +35,9 @@ Options:
                          the repository once per call
   --assumptions FILE     the plan's assumptions, checked at the start and before every stage
   --include-optional     run optional stages too
+  --execute-may-edit-surface
+                         let a stage's execute edit or delete the tests and files its acceptance
+                         rests on, as pinned at the stage's base (default: undone, escalated)
   --budget N             attempts per stage, the execute included (default 3)
   --token-target N       no agent call starts once N tokens are spent
   --clean-room K         clone (default), worktree or isomorphic

@@ -68,9 +68,9 @@ export async function commitStep(
 }
 
 /**
- * Undo a refused fix, as a step safe to run twice: one commit reverting every commit since `from`
- * (the HEAD before the fix call), the agent's own commits included. The last commit undone and the
- * revert commit; null when HEAD is still `from`.
+ * Undo a refused fix or execute, as a step safe to run twice: one commit reverting every commit
+ * since `from` (the HEAD before the call), the agent's own commits included. The last commit undone
+ * and the revert commit; null when HEAD is still `from`.
  */
 export async function revertStep(
   d: Deps,
@@ -78,13 +78,14 @@ export async function revertStep(
   stage: Stage,
   attempt: number,
   from: string,
+  what: "execute" | "fix" = "fix",
 ): Promise<Result<{ to: string; by: string } | null, ExecFault>> {
-  const on = await onOwnBranch(d, from, `the refused fix of ${stage.id} (attempt ${attempt})`);
+  const on = await onOwnBranch(d, from, `the refused ${what} of ${stage.id} (attempt ${attempt})`);
   if (on.isErr()) return err(on.error);
   const to = on.value;
   if (to === from) return ok(null);
   const key = `${stage.id}/a${attempt}/revert`;
-  const message = `decay(${d.slug}): revert ${from.slice(0, 12)}..${to.slice(0, 12)}, a fix that touched acceptance\n\n`;
+  const message = `decay(${d.slug}): revert ${from.slice(0, 12)}..${to.slice(0, 12)}, ${what === "fix" ? "a fix" : "an execute"} that touched acceptance\n\n`;
   // `to` is part of the step's result, so a resumed run reports the range it undid, not its own revert.
   return step(d, key, async () => {
     const by = await once(d, base, key, (marker) => d.git.revert(from, to, `${message}${marker}\n`).map((id): string | null => id));

@@ -18,6 +18,7 @@ export interface Settings {
   readonly reserveTokens: number;
   readonly maxStageDiff: { readonly files: number | null; readonly lines: number | null };
   readonly pinGlobs: readonly string[];
+  readonly executeMayEditSurface: boolean;
   readonly setup: { readonly command: string; readonly timeoutMs: number } | undefined;
   readonly commandTimeoutMs: number;
   readonly maxOutputBytes: number;

@@ -40,6 +40,13 @@ export interface RunOptions {
   readonly maxStageDiff?: { readonly files?: number; readonly lines?: number };
   /** Globs of files pinned with acceptance (test files); default `DEFAULT_PIN_GLOBS`. */
   readonly pinGlobs?: readonly string[];
+  /**
+   * Let a stage's execute edit or delete files of the acceptance surface pinned at the stage's
+   * base (tests, files its acceptance names); default false: such an execute is undone and the
+   * stage escalates. An execute may always add files, and edit manifests but for package.json's
+   * `scripts`.
+   */
+  readonly executeMayEditSurface?: boolean;
   /** A command run once in every fresh clean room (e.g. `npm ci`). */
   readonly setup?: string;
   /** Timeout of the setup command; default 10 minutes. */
@@ -77,6 +84,7 @@ const Scalars = z.object({
   reserveTokens: z.number().int().min(0).default(0),
   maxStageDiff: z.object({ files: count.optional(), lines: count.optional() }).default({}),
   pinGlobs: z.array(z.string().min(1)).default([...DEFAULT_PIN_GLOBS]),
+  executeMayEditSurface: z.boolean().default(false),
   setup: z.string().min(1).optional(),
   setupTimeoutMs: count.default(600_000),
   commandTimeoutMs: count.default(600_000),
@@ -106,6 +114,7 @@ export function settingsOf(options: RunOptions, planPath: string): Result<Settin
     reserveTokens: o.reserveTokens,
     maxStageDiff: { files: o.maxStageDiff.files ?? null, lines: o.maxStageDiff.lines ?? null },
     pinGlobs: o.pinGlobs,
+    executeMayEditSurface: o.executeMayEditSurface,
     setup: o.setup === undefined ? undefined : { command: o.setup, timeoutMs: o.setupTimeoutMs },
     commandTimeoutMs: o.commandTimeoutMs,
     maxOutputBytes: o.maxOutputBytes,

@@ -8,7 +8,7 @@ import { commitStep, revertStep } from "./commit.js";
 import { ask } from "./ask.js";
 import { adjudicateAndFix, briefOf, callBase, diagnose, stopLoop } from "./roles.js";
 import { type RunState, newLoop, type StageLoop } from "./state.js";
-import { pinSurface, staleRows, surfaceDivergence, touchedSurface } from "./surface.js";
+import { executeDivergence, pinSurface, staleRows, surfaceDivergence, touchedSurface } from "./surface.js";
 import { type StageVerdict, verifyPass } from "./verify.js";
 
 type R<T> = Result<T, ExecFault>;
@@ -95,8 +95,29 @@ async function execute(run: StageRun): Promise<Step<string>> {
   if ("stop" in executed.value) return done((stopLoop(state, loop, stage, executed.value), loop));
   const head = await commitStep(d, { base: run.base, since: run.base }, stage, 1, "execute");
   if (head.isErr()) return err(head.error);
+  if (!d.settings.executeMayEditSurface) {
+    const range = { from: run.base, to: head.value };
+    const changed = await step(d, `${stage.id}/a1/surface`, () => executeDivergence(d, range, `${d.paths.freeze}/${stage.id}-surface.tsv`));
+    if (changed.isErr()) return err(changed.error);
+    if (changed.value.length > 0) return refuseExecute(run, changed.value);
+  }
   const repinned = await step(d, `${stage.id}/a1/pin`, () => pinSurface(d, head.value, run.surface));
   return repinned.isErr() ? err(repinned.error) : next(head.value);
+}
+
+/**
+ * An execute that edited or deleted what its stage's acceptance rests on, as pinned at the base:
+ * its commits are undone in one revert commit and the stage escalates. Green reached by rewriting
+ * the check would say nothing about the work.
+ */
+async function refuseExecute(run: StageRun, changed: readonly string[]): Promise<Step<never>> {
+  const { d, stage, loop } = run;
+  const reverted = await revertStep(d, run.base, stage, 1, run.base, "execute");
+  if (reverted.isErr()) return err(reverted.error);
+  const by = reverted.value === null ? "" : `; its commits were reverted (by ${reverted.value.by.slice(0, 12)})`;
+  const files = changed.length === 1 ? "1 file" : `${changed.length} files`;
+  const reason = `the execute changed the acceptance surface pinned at the stage's base (${files}: ${changed.join("; ")})${by}`;
+  return done(escalate(d, loop, stage, reason));
 }
 
 /** A red attempt: freeze it, apply the breakers, diagnose, and get a fix applied to the tree. */

@@ -1,4 +1,4 @@
-import { authorAssumptions, checkTree, describeFault, parseAssumptions } from "@decay/assumptions";
+import { type Assumption, authorAssumptions, checkTree, describeFault, parseAssumptions, type ReportRow } from "@decay/assumptions";
 import type { Contract } from "@decay/contract";
 import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
@@ -63,6 +63,27 @@ export async function pinSurface(d: Deps, commit: string, file: string): Promise
   return written.map(() => paths.length);
 }
 
+/** The rows of the pinned surface in `file` (written by `pinSurface`). */
+async function pinnedRows(d: Deps, file: string): Promise<Result<Assumption[], ExecFault>> {
+  const bytes = await readBytes(d, inRepo(d, file));
+  if (bytes.isErr()) return err(bytes.error);
+  if (bytes.value === null) return err({ code: "workspace-io", path: inRepo(d, file), reason: "the pinned surface is missing" });
+  const rows = parseAssumptions(bytes.value);
+  return rows.mapErr((e): ExecFault => ({ code: "assumptions-fault", path: file, message: describeFault(e) }));
+}
+
+/** The rows of the pinned surface in `file` that diverge at `commit`. */
+async function divergedAt(d: Deps, file: string, commit: string): Promise<Result<ReportRow[], ExecFault>> {
+  const rows = await pinnedRows(d, file);
+  if (rows.isErr()) return err(rows.error);
+  if (rows.value.length === 0) return ok([]);
+  const report = await checkTree({ tree: treeAt(d, commit), assumptions: rows.value });
+  if (report.isErr()) return err({ code: "assumptions-fault", path: file, message: describeFault(report.error) });
+  return ok(report.value.rows.filter((r) => r.status === "diverge"));
+}
+
+const shown = (r: ReportRow) => `${r.kind} ${r.path}: ${r.detail}`;
+
 /**
  * Check a fix against the surface, from the HEAD before the fix call (`from`) to its result (`to`):
  * the pinned rows that diverged at `to`, every file on the surface at either end that a commit of
@@ -70,20 +91,12 @@ export async function pinSurface(d: Deps, commit: string, file: string): Promise
  * longer holds the run's contract (it is written back).
  */
 export async function surfaceDivergence(d: Deps, range: { from: string; to: string }, file: string): Promise<Result<string[], ExecFault>> {
-  const bytes = await readBytes(d, inRepo(d, file));
-  if (bytes.isErr()) return err(bytes.error);
-  if (bytes.value === null) return err({ code: "workspace-io", path: inRepo(d, file), reason: "the pinned surface is missing" });
-  const diverged: string[] = [];
-  const rows = parseAssumptions(bytes.value);
-  if (rows.isErr()) return err({ code: "assumptions-fault", path: file, message: describeFault(rows.error) });
-  if (rows.value.length > 0) {
-    const report = await checkTree({ tree: treeAt(d, range.to), assumptions: rows.value });
-    if (report.isErr()) return err({ code: "assumptions-fault", path: file, message: describeFault(report.error) });
-    for (const r of report.value.rows) if (r.status === "diverge") diverged.push(`${r.kind} ${r.path}: ${r.detail}`);
-  }
+  const pinned = await divergedAt(d, file, range.to);
+  if (pinned.isErr()) return err(pinned.error);
+  const diverged = pinned.value.map(shown);
   const changed = await changedSurface(d, range);
   if (changed.isErr()) return err(changed.error);
-  const named = new Set(rows.value.filter((r) => diverged.some((x) => x.startsWith(`${r.kind} ${r.path}: `))).map((r) => r.path));
+  const named = new Set(pinned.value.map((r) => r.path));
   for (const p of changed.value)
     if (!named.has(p)) diverged.push(`${p}: on the acceptance surface, changed between ${range.from.slice(0, 12)} and ${range.to.slice(0, 12)}`);
   const contract = await readText(d, inRepo(d, d.paths.contract));
@@ -94,6 +107,49 @@ export async function surfaceDivergence(d: Deps, range: { from: string; to: stri
     if (restored.isErr()) return err(restored.error);
   }
   return ok(diverged);
+}
+
+// Manifests an execute may edit: a stage may add a dependency or a workspace package. What a
+// package.json runs, its `scripts`, stays pinned.
+const EDITABLE_MANIFESTS = new Set(["package.json", ...WORKSPACE_FILES]);
+
+/** A package.json's `scripts` at `commit`, as JSON; its whole text when it is no JSON object; null when it is not there. */
+async function scriptsAt(d: Deps, commit: string, path: string): Promise<Result<string | null, ExecFault>> {
+  const read = await treeAt(d, commit).read(path, d.settings.maxReadBytes);
+  if (read.isErr())
+    return read.error.code === "tree-not-found" ? ok(null) : err({ code: "git-failed", op: `read ${path} at ${commit}`, reason: read.error.message });
+  const text = new TextDecoder().decode(read.value);
+  try {
+    const json: unknown = JSON.parse(text);
+    if (typeof json === "object" && json !== null && !Array.isArray(json)) return ok(JSON.stringify((json as { scripts?: unknown }).scripts ?? null));
+  } catch {
+    // Not JSON: compared as text below, so any change counts.
+  }
+  return ok(text);
+}
+
+/**
+ * What an execute changed of the surface pinned at its stage's base (`file`), from the base
+ * (`range.from`) to the execute's commit (`range.to`): every pinned file it edited or deleted, but a
+ * manifest it may edit (a package.json whose `scripts` stayed as they were, a workspace file). Files
+ * it added are not on that surface: they are the tests its stage asks for, pinned at its commit.
+ */
+export async function executeDivergence(d: Deps, range: { from: string; to: string }, file: string): Promise<Result<string[], ExecFault>> {
+  const pinned = await divergedAt(d, file, range.to);
+  if (pinned.isErr()) return err(pinned.error);
+  const out: string[] = [];
+  for (const r of pinned.value) {
+    const name = r.path.slice(r.path.lastIndexOf("/") + 1);
+    if (!EDITABLE_MANIFESTS.has(name)) out.push(shown(r));
+    else if (name === "package.json") {
+      const before = await scriptsAt(d, range.from, r.path);
+      if (before.isErr()) return err(before.error);
+      const after = await scriptsAt(d, range.to, r.path);
+      if (after.isErr()) return err(after.error);
+      if (before.value !== after.value) out.push(`${r.path}: its scripts changed (what a package manager runs)`);
+    }
+  }
+  return ok(out);
 }
 
 /** Files on the surface at `from` or at `to` that the range's commits changed (added, edited, deleted). */
@@ -129,11 +185,8 @@ export async function staleRows(d: Deps, assumptions: string, commit: string): P
  * aside (kept in a stash, never committed), so no kill can leave it on the branch.
  */
 export async function touchedSurface(d: Deps, file: string): Promise<Result<string[], ExecFault>> {
-  const bytes = await readBytes(d, inRepo(d, file));
-  if (bytes.isErr()) return err(bytes.error);
-  if (bytes.value === null) return err({ code: "workspace-io", path: inRepo(d, file), reason: "the pinned surface is missing" });
-  const rows = parseAssumptions(bytes.value);
-  if (rows.isErr()) return err({ code: "assumptions-fault", path: file, message: describeFault(rows.error) });
+  const rows = await pinnedRows(d, file);
+  if (rows.isErr()) return err(rows.error);
   const pinned = new Set(rows.value.map((r) => r.path));
   const dirty = await d.git.dirty();
   if (dirty.isErr()) return err(dirty.error);

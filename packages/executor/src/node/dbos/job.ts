@@ -12,6 +12,7 @@ import type { DbosFault } from "./fault.js";
 /** The settings of `runPlan` a job carries (the rest are the worker's ports). */
 export const JobSettings = z.object({
   includeOptional: z.boolean().optional(),
+  executeMayEditSurface: z.boolean().optional(),
   attemptBudget: z.number().int().min(1).optional(),
   tokenTarget: z.number().int().min(1).optional(),
   setup: z.string().min(1).optional(),

@@ -15,7 +15,10 @@ import { runIdOfDispatch } from "./affinity.js";
 import { RunJob, type RunOutcome, runIdOf } from "./job.js";
 
 /** What a run needs from the worker it lands on: everything `runPlan` takes but the runner and the job's own settings. */
-export type RunPorts = Omit<RunOptions, "runner" | "planText" | "includeOptional" | "attemptBudget" | "tokenTarget" | "setup" | "assumptions" | "maxReadBytes">;
+export type RunPorts = Omit<
+  RunOptions,
+  "runner" | "planText" | "includeOptional" | "executeMayEditSurface" | "attemptBudget" | "tokenTarget" | "setup" | "assumptions" | "maxReadBytes"
+>;
 
 /** Builds a run's ports on this worker from its job and the directory its checkout step recorded. */
 export type PortsFor = (job: RunJob, dir: string, runId: string) => RunPorts;
@@ -89,13 +92,14 @@ function bodyOf(deps: WorkflowDeps): (input: RunJob) => Promise<RunOutcome> {
     const dir = await stepResult("checkout", () => deps.checkout(job, id));
     if (dir.isErr()) return { ...base, branch, fault: dir.error };
     const at = { ...base, dir: dir.value, branch };
-    const { includeOptional, attemptBudget, tokenTarget, setup, assumptions, maxReadBytes } = job.settings;
+    const { includeOptional, executeMayEditSurface, attemptBudget, tokenTarget, setup, assumptions, maxReadBytes } = job.settings;
     const ports = deps.ports(job, dir.value, id);
     const result = await runPlan(contract.value, {
       ...ports,
       runner: dbosSteps,
       planText: job.planText,
       includeOptional,
+      executeMayEditSurface,
       attemptBudget,
       tokenTarget,
       setup,
