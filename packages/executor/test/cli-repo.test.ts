@@ -1,6 +1,6 @@
 // The built `decay` bin on what a run is pointed at: --repo below the top of a working tree, the
 // plan `-`, and leftovers of an unfinished run, said on stderr when they are set aside.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
@@ -29,6 +29,19 @@ describe("decay --repo names the top of a git working tree", () => {
       expect(existsSync(join(repo, "pkg/.plan-runs"))).toBe(false);
     },
   );
+
+  it("a plan reached through the repository's real path is inside a --repo given as a symbolic link", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    await contractOf(repo, planOf([["a", [A_IS_ALPHA]]]));
+    const outside = await tempDir();
+    symlinkSync(repo, join(outside, "linked"));
+    // The workspace is made by a run from inside the repository; one through the link is the same plan.
+    expect((await decay(["preflight", "docs/demo.plan.md"], repo)).code).toBe(1);
+    const r = await decay(["preflight", join(repo, "docs/demo.plan.md"), "--repo", "linked"], outside);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("S1 red");
+  });
 
   it("a directory in no git working tree is refused, naming --repo", async () => {
     const dir = await tempDir();

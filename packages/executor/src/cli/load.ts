@@ -1,7 +1,7 @@
 // What a command reads before anything runs: the repository, the contract (compiled from a plan,
 // or parsed and checked for drift) and the agent's program. Each failure names its input.
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { readBounded } from "@decay/cli-kit";
 import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, planSha256, readPlan, selfCheck } from "@decay/contract";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
@@ -63,8 +63,17 @@ function read(cwd: string, file: string, maxBytes: number | undefined): ResultAs
 const bounded = (maxBytes: number | undefined) => (maxBytes === undefined ? { option: "--max-input-bytes" } : { option: "--max-input-bytes", maxBytes });
 
 /** A plan compiled; its path in the contract is relative to the repository when it lies inside it. */
+/** `path` with its directory's symbolic links resolved (a plan reached through a linked repository is inside it); as given when that fails. */
+function real(path: string, directory = false): string {
+  try {
+    return directory ? realpathSync(path) : join(realpathSync(dirname(path)), basename(path));
+  } catch {
+    return path;
+  }
+}
+
 function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): ResultAsync<Loaded, CliFault> {
-  const inside = relative(repo, abs);
+  const inside = relative(real(repo, true), real(abs));
   const planPath = inside.startsWith("..") || isAbsolute(inside) ? abs : inside.split("\\").join("/");
   const plan = readPlan(new TextDecoder().decode(bytes));
   if (plan.isErr()) return errAsync({ code: "contract-fault", file, fault: plan.error });
