@@ -1,4 +1,5 @@
 // Every fault `decay` can meet, the one sentence for each, and the one place faults become exit codes.
+import { describeFault as describeAssumptionsFault, type ParseFault } from "@decay/assumptions";
 import { helpHint } from "@decay/cli-kit";
 import { type ContractFault, describeFault } from "@decay/contract";
 import { describeExecFault, type ExecFault } from "../fault.js";
@@ -9,6 +10,8 @@ import type { UsageFault } from "./args.js";
 export type CliFault =
   | UsageFault
   | { readonly code: "read-failed"; readonly file: string; readonly reason: string }
+  | { readonly code: "assumptions-unreadable"; readonly file: string; readonly reason: string }
+  | { readonly code: "assumptions-invalid"; readonly file: string; readonly fault: ParseFault }
   | { readonly code: "write-failed"; readonly file: string; readonly reason: string }
   | { readonly code: "repo-unreadable"; readonly repo: string; readonly reason: string }
   | { readonly code: "repo-not-top"; readonly repo: string; readonly top: string | null; readonly reason: string }
@@ -24,6 +27,8 @@ export function exitCodeFor(fault: CliFault): number {
   switch (fault.code) {
     case "usage":
     case "read-failed":
+    case "assumptions-unreadable":
+    case "assumptions-invalid":
     case "write-failed":
     case "repo-unreadable":
     case "repo-not-top":
@@ -49,6 +54,10 @@ export function describeCliFault(fault: CliFault): string {
       return `${fault.message}${helpHint("decay")}`;
     case "read-failed":
       return `${fault.file}: cannot read: ${fault.reason}`;
+    case "assumptions-unreadable":
+      return `--assumptions ${fault.file}: cannot read: ${fault.reason}`;
+    case "assumptions-invalid":
+      return `--assumptions ${fault.file}: ${describeAssumptionsFault(fault.fault)}`;
     case "write-failed":
       return `${fault.file}: cannot write: ${fault.reason}`;
     case "repo-unreadable":

@@ -2,6 +2,7 @@
 // or parsed and checked for drift) and the agent's program. Each failure names its input.
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { parseAssumptions } from "@decay/assumptions";
 import { readBounded } from "@decay/cli-kit";
 import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, planSha256, readPlan, selfCheck } from "@decay/contract";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
@@ -62,8 +63,7 @@ function read(cwd: string, file: string, maxBytes: number | undefined): ResultAs
 /** The bounded reader's options: the limit when `--max-input-bytes` gave one, and the flag to name. */
 const bounded = (maxBytes: number | undefined) => (maxBytes === undefined ? { option: "--max-input-bytes" } : { option: "--max-input-bytes", maxBytes });
 
-/** A plan compiled; its path in the contract is relative to the repository when it lies inside it. */
-/** `path` with its directory's symbolic links resolved (a plan reached through a linked repository is inside it); as given when that fails. */
+/** `path` with its directory's symbolic links resolved; as given when that fails. */
 function real(path: string, directory = false): string {
   try {
     return directory ? realpathSync(path) : join(realpathSync(dirname(path)), basename(path));
@@ -72,9 +72,19 @@ function real(path: string, directory = false): string {
   }
 }
 
-function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): ResultAsync<Loaded, CliFault> {
+/**
+ * A path as the run names it: relative to the repository (with `/`) when it lies inside it, else
+ * absolute. Both are compared through their real directories, so a file reached through a
+ * repository named by a symbolic link is inside it.
+ */
+function fromRepo(repo: string, abs: string): string {
   const inside = relative(real(repo, true), real(abs));
-  const planPath = inside.startsWith("..") || isAbsolute(inside) ? abs : inside.split("\\").join("/");
+  return /^\.\.(?:[/\\]|$)/.test(inside) || isAbsolute(inside) ? abs : inside.split("\\").join("/");
+}
+
+/** A plan compiled; its path in the contract is relative to the repository when it lies inside it. */
+function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): ResultAsync<Loaded, CliFault> {
+  const planPath = fromRepo(repo, abs);
   const plan = readPlan(new TextDecoder().decode(bytes));
   if (plan.isErr()) return errAsync({ code: "contract-fault", file, fault: plan.error });
   return compileContract(plan.value, { planPath, planText: bytes })
@@ -87,10 +97,27 @@ function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): R
  * (missing, say); one that is there but is no regular file (a FIFO would block), or is over
  * 64 MiB, is a fault naming it.
  */
-export function readIfThere(dir: string, file: string, maxBytes?: number): ResultAsync<Uint8Array | undefined, CliFault> {
+function readIfThere(dir: string, file: string, maxBytes?: number): ResultAsync<Uint8Array | undefined, CliFault> {
   return readBounded({ cwd: dir }, resolve(dir, file), bounded(maxBytes)).orElse((r) =>
     r.kind === "unreadable" ? okAsync(undefined) : errAsync<undefined, CliFault>({ code: "read-failed", file, reason: r.reason }),
   );
+}
+
+/**
+ * The `--assumptions` file (relative to the working directory, or absolute), read through the
+ * bounded reader and parsed before anything runs, so a missing or malformed one changes nothing.
+ * Resolves to the path the run reads it at (`RunOptions.assumptions`): relative to the repository
+ * when it lies inside it, else absolute.
+ */
+export function assumptionsPath(cwd: string, repo: string, file: string, maxBytes?: number): ResultAsync<string, CliFault> {
+  const abs = resolve(cwd, file);
+  return readBounded({ cwd }, abs, bounded(maxBytes))
+    .mapErr((r): CliFault => ({ code: "assumptions-unreadable", file, reason: r.reason }))
+    .andThen((bytes) =>
+      parseAssumptions(bytes)
+        .map(() => fromRepo(repo, abs))
+        .mapErr((fault): CliFault => ({ code: "assumptions-invalid", file, fault })),
+    );
 }
 
 /** A contract file: parsed, and checked against its plan when the plan is in the repository. */

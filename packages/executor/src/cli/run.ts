@@ -11,7 +11,7 @@ import type { RunFlags } from "./args.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, REPORT_SCHEMA, say } from "./io.js";
 import { durableRun } from "./durable.js";
-import { agentProgram, atTop, type Loaded, loadContract, readIfThere, repoDir } from "./load.js";
+import { agentProgram, assumptionsPath, atTop, type Loaded, loadContract, repoDir } from "./load.js";
 import { jsonProgress, liveProgress, plainProgress, type Progress, setAsideLine } from "./progress.js";
 
 export const quoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
@@ -113,9 +113,11 @@ export async function runCommand(io: CliIo, flags: RunFlags, argv: readonly stri
   const top = await atTop(repo.value, flags.repo, io.env);
   if (top.isErr()) return err(top.error);
   // The run reads --assumptions at its start and before every stage, after it has switched
-  // branch: a FIFO or device there is refused now, before anything changes.
-  const assumptions = flags.assumptions === undefined ? ok(undefined) : await readIfThere(repo.value, flags.assumptions, flags.maxInputBytes);
+  // branch: a file that is missing, no regular file, too large or malformed is refused now,
+  // before anything changes. The run is handed the path it reads it at, from the repository.
+  const assumptions = flags.assumptions === undefined ? ok(undefined) : await assumptionsPath(io.cwd, repo.value, flags.assumptions, flags.maxInputBytes);
   if (assumptions.isErr()) return err(assumptions.error);
-  if (flags.durable !== undefined) return durableRun(io, flags, argv, repo.value, loaded.value);
-  return execute(io, flags, argv, repo.value, loaded.value);
+  const resolved: RunFlags = { ...flags, assumptions: assumptions.value };
+  if (flags.durable !== undefined) return durableRun(io, resolved, argv, repo.value, loaded.value);
+  return execute(io, resolved, argv, repo.value, loaded.value);
 }

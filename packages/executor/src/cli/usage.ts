@@ -33,7 +33,8 @@ Options:
   --repo DIR             the repository (default: the current directory)
   --agent "CMD ARGS…"    the program answering the agent protocol (docs/agent-protocol.md), run in
                          the repository once per call
-  --assumptions FILE     the plan's assumptions, checked at the start and before every stage
+  --assumptions FILE     the plan's assumptions (a path from the current directory), read before
+                         anything runs, checked at the start and before every stage
   --include-optional     run optional stages too
   --execute-may-edit-surface
                          let a stage's execute edit or delete the tests and files its acceptance
