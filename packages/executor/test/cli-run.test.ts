@@ -1,6 +1,6 @@
 // The built `decay` bin over the run-a-plan fixture: a full run (plain and --json), verify and
 // report after it, and Ctrl-C mid-run: RESUME.md, exit 1, and a second run ends the same.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -126,5 +126,23 @@ describe("decay run over a three-stage plan", () => {
     expect(resumed.stages[0]?.state).toBe("green-at-start");
     expect(ending(resumed)).toEqual(ending(lastJson(json)));
     expect(existsSync(join(repo, ".plan-runs/stats/RESUME.md"))).toBe(false);
+  });
+});
+
+describe("decay run with an agent that prints multi-line text that is not JSON", () => {
+  it("parks (exit 1) with one reason line last, the agent's text escaped; every event stays one line", async () => {
+    const repo = await fixtureRepo();
+    const agent = join(await tempDir(), "garbage.sh");
+    writeFileSync(agent, "#!/bin/sh\ncat >/dev/null\nprintf 'oops\\nnot json\\n'\nprintf 'warn\\r\\033[31mred\\n' >&2\n");
+    chmodSync(agent, 0o755);
+    const r = await decay(["run", "docs/stats.plan.md", "--agent", agent], repo);
+    expect(r.code).toBe(1);
+    const reason = `the agent returned nothing 3 times in a row (last: the agent failed: ${agent}: printed a reply that is not JSON: "oops\\nnot json\\n"; stderr: warn\\r\\u001b[31mred)`;
+    const lines = r.stdout.split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines.at(-1)).toBe(`parked: ${reason}`);
+    for (const line of lines.slice(0, -3)) expect(line).toMatch(/^\[ +[0-9.]+s\] \S[^\r\u001b]*$/);
+    expect(lines.filter((l) => l.includes("returned nothing (try"))).toHaveLength(3);
+    expect(readFileSync(join(repo, ".plan-runs/stats/RESUME.md"), "utf8")).toContain(`\nThe run parked: ${reason}.\n`);
   });
 });

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { reasonOf } from "../fault.js";
+import { oneLine } from "../text.js";
 import { AdjudicateReply, type Agent, type AgentRequest, DiagnoseReply, WorkReply } from "./protocol.js";
 
 /** What one agent call came to: a valid reply and its tokens, or "returned nothing" and why. */
@@ -18,8 +19,23 @@ const REPLIES = {
 /** The reply type of a request's role. */
 export type ReplyOf<R extends AgentRequest> = z.infer<(typeof REPLIES)[R["role"]]>;
 
+/** The most characters of a reason kept: an agent's error, or what its reply holds, can be any length. */
+const REASON_LIMIT = 4096;
+/** The most characters of an agent's raw reply a reason quotes. */
+const QUOTE_LIMIT = 80;
+
+/** "Returned nothing", and why: always one line (it is printed as one), bounded. */
 function nothing(reason: string): CallOutcome<never> {
-  return { ok: false, reason, tokens: 0 };
+  return { ok: false, reason: oneLine(reason, REASON_LIMIT), tokens: 0 };
+}
+
+/** Text read as one JSON value; otherwise why not, quoting at most its first 80 characters, on one line. */
+export function jsonReply(raw: string): { value: unknown } | { empty: string } {
+  try {
+    return { value: JSON.parse(raw) };
+  } catch {
+    return { empty: `a reply that is not JSON: "${oneLine(raw, QUOTE_LIMIT)}"` };
+  }
 }
 
 function invoke(agent: Agent, request: AgentRequest): Promise<unknown> {
@@ -40,11 +56,7 @@ function asValue(raw: unknown): { value: unknown } | { empty: string } {
   if (raw === undefined || raw === null) return { empty: "empty reply" };
   if (typeof raw !== "string") return { value: raw };
   if (raw.trim() === "") return { empty: "empty reply" };
-  try {
-    return { value: JSON.parse(raw) };
-  } catch (e) {
-    return { empty: `reply is not JSON: ${reasonOf(e)}` };
-  }
+  return jsonReply(raw);
 }
 
 /**

@@ -4,6 +4,7 @@ import { helpHint } from "@decay/cli-kit";
 import { type ContractFault, describeFault } from "@decay/contract";
 import { describeExecFault, type ExecFault } from "../fault.js";
 import { type DbosFault, describeDbosFault } from "../node/dbos/fault.js";
+import { oneLine } from "../text.js";
 import type { UsageFault } from "./args.js";
 
 /** A fault of the command line, of an input it names, or of the run (an `ExecFault`). */
@@ -47,8 +48,12 @@ export function exitCodeFor(fault: CliFault): number {
   }
 }
 
-/** The sentence for a fault, naming its input. */
+/** The sentence for a fault, naming its input; one line, even where it quotes what git or a command printed. */
 export function describeCliFault(fault: CliFault): string {
+  return oneLine(sentence(fault));
+}
+
+function sentence(fault: CliFault): string {
   switch (fault.code) {
     case "usage":
       return `${fault.message}${helpHint("decay")}`;

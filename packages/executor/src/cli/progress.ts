@@ -3,6 +3,7 @@
 import type { CliWriter } from "@decay/cli-kit";
 import { createLogUpdate } from "log-update";
 import { RUN_EVENT_SCHEMA_ID, type RunEvent } from "../schema.js";
+import { oneLine } from "../text.js";
 
 /** Where progress goes; `close` waits for every write and hands back the first failure, if any. */
 export interface Progress {
@@ -78,12 +79,12 @@ export function eventLine(e: RunEvent): string {
   }
 }
 
-/** One line per event, prefixed with the time since the run started. */
+/** One line per event, prefixed with the time since the run started; what an event quotes never breaks it. */
 export function plainProgress(out: CliWriter, now: () => number = Date.now): Progress {
   const w = ordered(out);
   const start = now();
   return {
-    event: (e) => w.write(`[${seconds(now() - start).padStart(7)}] ${eventLine(e)}\n`),
+    event: (e) => w.write(`[${seconds(now() - start).padStart(7)}] ${oneLine(eventLine(e))}\n`),
     close: w.done,
   };
 }

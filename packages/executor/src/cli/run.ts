@@ -6,6 +6,7 @@ import type { ExecFault } from "../fault.js";
 import { commandAgent } from "../node/command-agent.js";
 import { runPlan } from "../run/run-plan.js";
 import type { RunReport } from "../schema.js";
+import { oneLine } from "../text.js";
 import { adaptersFor } from "./adapters.js";
 import type { RunFlags } from "./args.js";
 import type { CliFault } from "./fault.js";
@@ -42,7 +43,7 @@ function noticed(io: CliIo, progress: Progress): Progress {
   };
 }
 
-/** The closing lines for people: the outcome, where REPORT.md is, and the reason last when not green. */
+/** The closing lines for people: the outcome, where REPORT.md is, and the reason last (one line) when not green. */
 export function summaryOf(report: RunReport, repo: string): string {
   const green = report.end.green;
   const others = report.stages.filter((s) => !green.includes(s.id) && s.final !== "not-run").map((s) => `${s.id} (${s.state})`);
@@ -50,7 +51,7 @@ export function summaryOf(report: RunReport, repo: string): string {
     `decay: ${report.status}; green: ${green.join(", ") || "none"}${others.length ? `; not green: ${others.join(", ")}` : ""}`,
     `report: ${repo}/${report.workspace}/REPORT.md`,
   ];
-  if (report.status !== "green") lines.push(`${report.status}: ${report.reason ?? "some required stage is not green"}`);
+  if (report.status !== "green") lines.push(`${report.status}: ${oneLine(report.reason ?? "some required stage is not green")}`);
   return `${lines.join("\n")}\n`;
 }
 

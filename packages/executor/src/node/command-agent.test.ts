@@ -56,6 +56,15 @@ describe("commandAgent", () => {
     expect(!out.ok && out.reason).toMatch(reason);
   });
 
+  test("a reply that is not JSON is quoted on one line: escaped, cut at 80 characters, with stderr's tail", async () => {
+    const garbage = program("garbage", `process.stdout.write("oops\\nno\\n" + "x".repeat(500)); process.stderr.write("warn\\r\\u001b[31mred\\n");`);
+    const out = await callAgent(commandAgent(garbage), request(), 1);
+    expect(out.ok).toBe(false);
+    const reason = out.ok ? "" : out.reason;
+    expect(reason).not.toMatch(/[\n\r\u001b]/);
+    expect(reason).toContain(`printed a reply that is not JSON: "oops\\nno\\n${"x".repeat(72)}…"; stderr: warn\\r\\u001b[31mred`);
+  });
+
   test("a program that does not exist returns nothing: it could not start", async () => {
     const out = await callAgent(commandAgent({ command: join(dir, "no-such-agent") }), request(), 1);
     expect(!out.ok && out.reason).toMatch(/no-such-agent: could not start: .*ENOENT/);

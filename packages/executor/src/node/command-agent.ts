@@ -2,6 +2,7 @@
 // on stdout is an agent (docs/agent-protocol.md). The program runs once per call, as the leader
 // of its own process group, so a timeout or an interruption reaches everything it started.
 import { type ChildProcess, spawn } from "node:child_process";
+import { jsonReply } from "../agent/call.js";
 import type { Agent, AgentRequest } from "../agent/protocol.js";
 import { reasonOf } from "../fault.js";
 import { tail } from "./tail.js";
@@ -52,11 +53,8 @@ function judge(opts: CommandAgentOptions, end: { exit: number | null; signal: st
   if (end.exit !== 0) throw why(opts, end.exit === null ? `ended by ${end.signal}` : `exited ${end.exit}`, end.stderr);
   if (end.overflow) throw why(opts, `printed more than ${opts.maxReplyBytes ?? 4 << 20} bytes`, end.stderr);
   if (end.stdout.trim() === "") throw why(opts, "printed no reply on stdout", end.stderr);
-  try {
-    JSON.parse(end.stdout);
-  } catch (e) {
-    throw why(opts, `printed a reply that is not JSON (${reasonOf(e)})`, end.stderr);
-  }
+  const read = jsonReply(end.stdout);
+  if ("empty" in read) throw why(opts, `printed ${read.empty}`, end.stderr);
   return end.stdout;
 }
 

@@ -1,5 +1,6 @@
 import type { Contract } from "@decay/contract";
 import type { RunReport, StageReport } from "../schema.js";
+import { oneLine } from "../text.js";
 
 const name = (s: StageReport) => `${s.id} (${s.label}${s.title ? `: ${s.title}` : ""})`;
 const bullets = (items: readonly string[], none = "- none") => (items.length === 0 ? [none] : items.map((i) => `- ${i}`));
@@ -27,7 +28,10 @@ function escalationLines(report: RunReport): string[] {
   for (const s of report.stages.filter((x) => x.state === "escalated" || x.refused_fixes.length > 0)) {
     out.push(`### ${name(s)}`, "", `${s.state === "escalated" ? "Escalated" : "Refused fixes"}: ${s.reason ?? ""}`, "");
     for (const f of s.refused_fixes) {
-      out.push(`- attempt ${f.attempt}, lens ${f.lens}: ${f.fix}`, `  - refused: ${f.reason}${f.commit ? ` (commit ${f.commit.slice(0, 12)} reverted)` : ""}`);
+      out.push(
+        `- attempt ${f.attempt}, lens ${f.lens}: ${oneLine(f.fix)}`,
+        `  - refused: ${f.reason}${f.commit ? ` (commit ${f.commit.slice(0, 12)} reverted)` : ""}`,
+      );
       for (const row of f.diverged) out.push(`  - diverged: ${row}`);
     }
     out.push("");

@@ -1,0 +1,40 @@
+import { describe, expect, test } from "vitest";
+import { callAgent } from "./call.js";
+import type { Agent, RequestOf } from "./protocol.js";
+
+const request: RequestOf<"adjudicate"> = {
+  role: "adjudicate",
+  model: "fable",
+  cwd: "/repo",
+  stage: "S1",
+  attempt: 1,
+  try: 1,
+  guardrails: [],
+  diagnoses: [{ lens: "what-changed", cause: "c", fix: "f", acceptance_effect: "none" }],
+};
+
+/** An agent whose every role answers with `answer`. */
+const agent = (answer: () => Promise<unknown>): Agent => ({ execute: answer, diagnose: answer, adjudicate: answer, fix: answer });
+
+describe("callAgent: why an agent returned nothing is one line, however the agent failed", () => {
+  test.each([
+    ["a thrown error over several lines", () => Promise.reject(new Error("quota\nexceeded\r\u001b[0m")), "the agent failed: quota\\nexceeded\\r\\u001b[0m"],
+    ["text that is not JSON", () => Promise.resolve("Sure!\nHere it is"), 'a reply that is not JSON: "Sure!\\nHere it is"'],
+    ["a reply with a key holding a line break", () => Promise.resolve({ tokens: 1, chosen: 0, reason: "r", "a\nb": 1 }), "a\\nb"],
+  ])("%s", async (_, answer, shown) => {
+    const out = await callAgent(agent(answer), request, 1);
+    expect(out.ok).toBe(false);
+    const reason = out.ok ? "" : out.reason;
+    expect(reason).toContain(shown);
+    expect(reason).not.toMatch(/[\n\r\u001b]/);
+  });
+
+  test("a reason is bounded: an agent's error of any length is cut", async () => {
+    const out = await callAgent(
+      agent(() => Promise.reject(new Error("e".repeat(100_000)))),
+      request,
+      1,
+    );
+    expect(!out.ok && out.reason.length).toBeLessThanOrEqual(4096 + 1);
+  });
+});
