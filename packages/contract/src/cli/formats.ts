@@ -6,7 +6,8 @@ import { VERSION } from "../version.js";
 import type { Where } from "./locate.js";
 
 const RULES: Readonly<Record<FindingCode, string>> = {
-  "no-acceptance": "A non-optional stage has no acceptance row: it would be green by default.",
+  "no-acceptance":
+    "A stage the run includes (every non-optional one; an optional one under includeOptional) has no acceptance row: it would be green by default.",
   "nothing-verified": "No stage has any acceptance row: a run would verify nothing.",
   "review-note": "A row still holds REVIEW:, TODO, FIXME or NOTE:.",
   "git-clone": "A row runs git clone: the runtime already provides the clean room.",

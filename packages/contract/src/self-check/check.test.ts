@@ -2,9 +2,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
+import { compileContract } from "../compile.js";
 import { planDrift } from "../drift.js";
 import type { Contract } from "../model.js";
 import { parseContract } from "../parse-contract.js";
+import { readPlan } from "../plan/read-plan.js";
 import { selfCheck } from "./check.js";
 
 const dir = fileURLToPath(new URL("../../../../fixtures/plans/", import.meta.url));
@@ -67,5 +69,20 @@ describe("self-check rules", () => {
   test("a test runner asserted by exit code alone is weak; with a count it is not", () => {
     const codes = selfCheck(load("weak-row"), { planText: refunds }).map((f) => f.row);
     expect(codes).toEqual(["S1.1"]);
+  });
+  test("an optional stage with no row passes unless the run includes optional stages; then it is refused by name", async () => {
+    const text =
+      "# Plan: x\n\n## 6. Recommendation (staged)\n\n### Stage 1: thing\n\nAcceptance: `true` exits 0\n\n### Stage 2 (optional): cache\n\nDo a thing.\n";
+    const contract = (await compileContract(readPlan(text)._unsafeUnwrap(), { planPath: "docs/op.plan.md", planText: text }))._unsafeUnwrap();
+    expect(contract.stages.map((s) => [s.id, s.optional, s.acceptance.length])).toEqual([
+      ["S1", false, 1],
+      ["S2", true, 0],
+    ]);
+    expect(selfCheck(contract, { planText: text }).filter((f) => f.severity === "refuse")).toEqual([]);
+    const refused = selfCheck(contract, { planText: text, includeOptional: true }).filter((f) => f.severity === "refuse");
+    expect(refused.map((f) => [f.code, f.stage, f.row])).toEqual([["no-acceptance", "S2", null]]);
+    expect(refused[0]?.message).toBe(
+      "stage Stage 2 (line 9, S2) is optional, the run includes optional stages (includeOptional, --include-optional), and has no acceptance row: it would be green by default (give it an acceptance row, or run without optional stages)",
+    );
   });
 });

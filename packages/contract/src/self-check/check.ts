@@ -4,8 +4,11 @@ import { finding, type FindingData } from "./findings.js";
 import { orderingFindings } from "./ordering.js";
 import { rowFindings } from "./row-rules.js";
 
-/** Options of `selfCheck`: the plan's text, needed for the ordering rule. */
-export type SelfCheckOptions = { planText?: string | Uint8Array };
+/**
+ * Options of `selfCheck`: the plan's text, needed for the ordering rule; and whether the run
+ * includes optional stages (`includeOptional`, `--include-optional`), which then must have acceptance too.
+ */
+export type SelfCheckOptions = { planText?: string | Uint8Array; includeOptional?: boolean };
 
 /** Rule 4: where acceptance runs must be able to see the committed work. */
 function stateFindings(contract: Contract): FindingData[] {
@@ -30,13 +33,14 @@ function commandLine(instructions: string): string | null {
 }
 
 /**
- * Rule 1: a non-optional stage with no acceptance row would be green by default; and a contract
+ * Rule 1: a stage the run includes (every non-optional one; an optional one too when the run
+ * includes optional stages) with no acceptance row would be green by default; and a contract
  * whose stages (all optional) hold no row at all would verify nothing.
  */
-function coverageFindings(contract: Contract, name: (s: Stage) => string): FindingData[] {
+function coverageFindings(contract: Contract, name: (s: Stage) => string, includeOptional: boolean): FindingData[] {
   const bare: FindingData[] = contract.stages
-    .filter((s) => !s.optional && s.acceptance.length === 0)
-    .map((s) => ({ code: "no-acceptance", stage: s.id, name: name(s), hint: commandLine(s.instructions) }));
+    .filter((s) => (!s.optional || includeOptional) && s.acceptance.length === 0)
+    .map((s) => ({ code: "no-acceptance", stage: s.id, name: name(s), optional: s.optional, hint: commandLine(s.instructions) }));
   const none = contract.stages.every((s) => s.acceptance.length === 0);
   return none && bare.length === 0 ? [{ code: "nothing-verified" }] : bare;
 }
@@ -63,7 +67,8 @@ function stageNamer(contract: Contract, planText: string | undefined): (s: Stage
 
 /**
  * Walk a contract before anything is spent: refusals (the run must not start) and warnings.
- * Rules 1–6 of docs/contract-format.md; `planDrift` is rule 7.
+ * Rules 1–6 of docs/contract-format.md; `planDrift` is rule 7. With `includeOptional`, an
+ * optional stage is held to rule 1 like a required one: the run would include it.
  */
 export function selfCheck(contract: Contract, options: SelfCheckOptions = {}): Finding[] {
   const text = options.planText;
@@ -71,7 +76,7 @@ export function selfCheck(contract: Contract, options: SelfCheckOptions = {}): F
   const name = stageNamer(contract, planText);
   const data: FindingData[] = [
     ...stateFindings(contract),
-    ...coverageFindings(contract, name),
+    ...coverageFindings(contract, name, options.includeOptional === true),
     ...contract.stages.flatMap((s) => s.acceptance.flatMap((row) => rowFindings(s, row, name(s)))),
     ...orderingFindings(contract.guardrails, planText),
   ];

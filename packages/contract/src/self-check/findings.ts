@@ -5,7 +5,7 @@ type At = { stage: string; row: string; name: string };
 
 /** What a rule found, as data; `finding` turns it into a Finding with its one sentence. */
 export type FindingData =
-  | { code: "no-acceptance"; stage: string; name: string; hint: string | null }
+  | { code: "no-acceptance"; stage: string; name: string; optional: boolean; hint: string | null }
   | { code: "nothing-verified" }
   | ({ code: "review-note"; marker: string } & At)
   | ({ code: "git-clone" } & At)
@@ -18,14 +18,23 @@ export type FindingData =
   | ({ code: "weak-row"; runner: string } & At)
   | { code: "plan-drift"; recorded: string; actual: string };
 
+/** Rule 1's sentence: a required stage, or an optional one the run includes, with no row. */
+function noAcceptance(d: Extract<FindingData, { code: "no-acceptance" }>): string {
+  const what = d.optional ? "is optional, the run includes optional stages (includeOptional, --include-optional), and" : "is not optional and";
+  const remedy = d.optional ? " (give it an acceptance row, or run without optional stages)" : "";
+  const hint =
+    d.hint === null
+      ? ""
+      : `; its line "${d.hint}" gives a command another way: to run it as acceptance, write Acceptance: \`command\` exits 0 (one inline code span)`;
+  return `stage ${d.name} ${what} has no acceptance row: it would be green by default${remedy}${hint}`;
+}
+
 function sentence(d: FindingData): { severity: Finding["severity"]; message: string } {
   const refuse = (message: string) => ({ severity: "refuse" as const, message });
   const warn = (message: string) => ({ severity: "warn" as const, message });
   switch (d.code) {
     case "no-acceptance":
-      return refuse(
-        `stage ${d.name} is not optional and has no acceptance row: it would be green by default${d.hint === null ? "" : `; its line "${d.hint}" gives a command another way: to run it as acceptance, write Acceptance: \`command\` exits 0 (one inline code span)`}`,
-      );
+      return refuse(noAcceptance(d));
     case "nothing-verified":
       return refuse("no stage of the contract has an acceptance row: a run would verify nothing, and an empty contract is never a passing one");
     case "review-note":
