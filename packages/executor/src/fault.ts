@@ -23,7 +23,8 @@ export type ExecFault =
   | { code: "branch-switched"; expected: string; actual: string | null; after: string }
   | { code: "history-rewritten"; branch: string; commit: string; head: string; after: string }
   | { code: "workspace-taken"; slug: string; plan: string; owner: string }
-  | { code: "repo-not-top"; repo: string; top: string };
+  | { code: "repo-not-top"; repo: string; top: string }
+  | { code: "stage-without-acceptance"; stage: string };
 
 /** Every fault code, for exhaustive tables (exit codes, docs). */
 export const EXEC_FAULT_CODES = [
@@ -46,6 +47,7 @@ export const EXEC_FAULT_CODES = [
   "history-rewritten",
   "workspace-taken",
   "repo-not-top",
+  "stage-without-acceptance",
 ] as const satisfies readonly ExecFault["code"][];
 
 const list = (items: readonly string[], max = 10) => items.slice(0, max).join(", ") + (items.length > max ? `, and ${items.length - max} more` : "");
@@ -91,6 +93,8 @@ export function describeExecFault(fault: ExecFault): string {
       return `the slug ${JSON.stringify(fault.slug)} of the plan ${fault.plan} is taken: the workspace .plan-runs/${fault.slug}/ and the branch plan/${fault.slug} belong to the plan ${fault.owner} (plan files with the same name share a slug); rename ${fault.plan} so its file name differs, or, once ${fault.owner}'s run is no longer wanted, remove .plan-runs/${fault.slug}/ and the branch plan/${fault.slug}`;
     case "repo-not-top":
       return `${fault.repo} is not the top of its git working tree, ${fault.top} is: a clean room is a checkout of the whole repository and runs acceptance at its top; run in ${fault.top}`;
+    case "stage-without-acceptance":
+      return `stage ${fault.stage} has no acceptance row: nothing can verify it, and a stage is never green by default`;
   }
 }
 

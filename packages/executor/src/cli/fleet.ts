@@ -68,7 +68,7 @@ function remoteHead(io: CliIo, source: string): Promise<Result<string, CliFault>
 async function enqueue(io: CliIo, dbos: Dbos, flags: EnqueueFlags): Promise<R> {
   const local = resolve(io.cwd, flags.repo);
   const source = existsSync(local) ? local : flags.repo;
-  const loaded = await loadContract(io.cwd, flags.file, source === local ? local : io.cwd);
+  const loaded = await loadContract(io.cwd, flags.file, source === local ? local : io.cwd, { includeOptional: flags.includeOptional });
   if (loaded.isErr()) return err(loaded.error);
   const base = await remoteHead(io, source);
   if (base.isErr()) return err(base.error);

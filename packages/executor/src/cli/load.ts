@@ -4,10 +4,11 @@ import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseAssumptions } from "@decay/assumptions";
 import { readBounded } from "@decay/cli-kit";
-import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, planSha256, readPlan, selfCheck } from "@decay/contract";
+import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, planSha256, readPlan } from "@decay/contract";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import { treePlace } from "../node/git.js";
 import { gitInvoker } from "../node/git-process.js";
+import { refusals } from "../run/validate.js";
 import type { CliFault } from "./fault.js";
 
 const reason = (e: unknown) => {
@@ -136,17 +137,25 @@ function checkedAgainst(file: string, contract: Contract, planText: Uint8Array |
   return ok({ contract, planText, file });
 }
 
+/** How `loadContract` reads: the bound on what it reads, and whether the run includes optional stages. */
+export interface LoadOptions {
+  readonly maxBytes?: number;
+  /** `--include-optional`: an optional stage with no acceptance row is then refused like a required one. */
+  readonly includeOptional?: boolean;
+}
+
 /** The contract of PLAN.md or contract.md, refused before anything runs when its self-check refuses. */
-export function loadContract(cwd: string, file: string, repo: string, maxBytes?: number): ResultAsync<Loaded, CliFault> {
+export function loadContract(cwd: string, file: string, repo: string, options: LoadOptions = {}): ResultAsync<Loaded, CliFault> {
+  const { maxBytes, includeOptional = false } = options;
   const loaded = read(cwd, file, maxBytes).andThen((bytes) => {
     const text = new TextDecoder().decode(bytes);
     return looksLikeContract(text) ? parsed(file, repo, text, maxBytes) : compiled(file, resolve(cwd, file), repo, bytes);
   });
-  return loaded.andThen((l) => {
-    const refusals = selfCheck(l.contract, l.planText === undefined ? {} : { planText: l.planText }).filter((f) => f.severity === "refuse");
-    if (refusals.length === 0) return ok(l);
-    return err<Loaded, CliFault>({ code: "exec", input: file, fault: { code: "self-check-refused", findings: refusals } });
-  });
+  return loaded.andThen((l) =>
+    refusals(l.contract, l.planText, includeOptional)
+      .map(() => l)
+      .mapErr((fault): CliFault => ({ code: "exec", input: file, fault })),
+  );
 }
 
 /** The agent's program: a path (relative to the working directory) or a name on PATH, executable. */

@@ -45,7 +45,7 @@ function jsonOutput(command: "preflight" | "verify", verdict: ContractVerdict, r
 export async function verifyCommand(io: CliIo, kind: "preflight" | "verify", flags: VerifyFlags): Promise<Result<number, CliFault>> {
   const repo = repoDir(io.cwd, flags.repo);
   if (repo.isErr()) return err(repo.error);
-  const loaded = await loadContract(io.cwd, flags.file, repo.value, flags.maxInputBytes);
+  const loaded = await loadContract(io.cwd, flags.file, repo.value, { maxBytes: flags.maxInputBytes, includeOptional: flags.includeOptional });
   if (loaded.isErr()) return err(loaded.error);
   // After the plan is read, so a fault of the plan is named first; before anything runs.
   const top = await atTop(repo.value, flags.repo, io.env);

@@ -5,7 +5,7 @@ import { atTop, Interrupted, step } from "./deps.js";
 import type { RunOptions } from "./options.js";
 import { claimForVerification } from "./owner.js";
 import { depsOf } from "./run-plan.js";
-import { stageOrder } from "./validate.js";
+import { refusals, stageOrder } from "./validate.js";
 import { type StageVerdict, verifyPass } from "./verify.js";
 
 /** What a verification of the whole contract found: the commit, and each stage's verdict. */
@@ -34,9 +34,13 @@ const noAgent = {
 /**
  * Run every included stage's acceptance in one fresh clean room of HEAD, with no agent and no
  * token: which stages are green now. Writes one ledger file per stage into the run's workspace.
+ * The contract's self-check refusals (an included stage with no acceptance row among them: with
+ * `includeOptional`, an optional one too) are the fault `self-check-refused` before anything runs.
  */
 export function verifyContract(contract: Contract, options: VerifyOptions): ResultAsync<ContractVerdict, ExecFault> {
-  const deps = depsOf(contract, { ...options, agent: noAgent, git: options.git as RunOptions["git"] });
+  const deps = depsOf(contract, { ...options, agent: noAgent, git: options.git as RunOptions["git"] }).andThen((d) =>
+    refusals(d.contract, options.planText, d.settings.includeOptional).map(() => d),
+  );
   if (deps.isErr()) return new ResultAsync(Promise.resolve(err(deps.error)));
   const d = deps.value;
   const kind = options.kind ?? "preflight";

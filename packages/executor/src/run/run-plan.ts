@@ -58,7 +58,7 @@ function preconditions(d: Deps, start: Start, planBytes: string | Uint8Array | u
     const actual = planSha256(text);
     if (actual !== d.contract.plan_sha256) return err({ code: "plan-drift", plan: d.contract.plan, recorded: d.contract.plan_sha256, actual });
   }
-  return refusals(d.contract, start.plan);
+  return refusals(d.contract, start.plan, d.settings.includeOptional);
 }
 
 /** Ignore `.plan-runs/` (its own commit when the line is missing) and write the contract into the workspace. */
@@ -87,8 +87,11 @@ function included(d: Deps) {
   return stageOrder(d.contract).filter((s) => !s.optional || d.settings.includeOptional);
 }
 
-/** The stage loop over every included stage, in dependency order. */
-async function loopStages(d: Deps, state: RunState, preflight: Record<string, StageVerdict>): Promise<R<Map<string, StageLoop>>> {
+/**
+ * The stage loop over every included stage, in dependency order. An included stage with no
+ * acceptance row is the fault `stage-without-acceptance`, whatever the preflight handed in.
+ */
+export async function loopStages(d: Deps, state: RunState, preflight: Record<string, StageVerdict>): Promise<R<Map<string, StageLoop>>> {
   const loops = new Map<string, StageLoop>();
   const isGreen = (id: string) => ["green", "green-at-start"].includes(loops.get(id)?.state ?? "");
   for (const stage of stageOrder(d.contract)) {
@@ -100,6 +103,9 @@ async function loopStages(d: Deps, state: RunState, preflight: Record<string, St
       loops.set(stage.id, newLoop("not-started", `not started: the run stopped (${state.stop.status}) at ${state.stop.stage}`));
       continue;
     }
+    // The self-check refuses this before anything is spent; a verdict replayed or built otherwise
+    // never makes a stage with nothing to run green (at the start or after an agent's work).
+    if (stage.acceptance.length === 0) return err({ code: "stage-without-acceptance", stage: stage.id });
     if (preflight[stage.id]?.green) {
       loops.set(stage.id, { ...newLoop("green-at-start"), ledger: [preflight[stage.id]?.ledger as string] });
       d.emit({ type: "stage-skipped", stage: stage.id, state: "green-at-start", reason: "its acceptance already passes at the start" });

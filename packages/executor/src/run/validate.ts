@@ -58,8 +58,11 @@ export function stageOrder(contract: Contract): Contract["stages"] {
   return out;
 }
 
-/** The self-check's refusals (rules 1-6), as a fault; warnings do not stop a run. */
-export function refusals(contract: Contract, planText: string | null): Result<void, ExecFault> {
-  const findings = selfCheck(contract, planText === null ? {} : { planText }).filter((f) => f.severity === "refuse");
+/**
+ * The self-check's refusals (rules 1-6), as a fault; warnings do not stop a run. With
+ * `includeOptional`, an optional stage the run would include is held to rule 1 too (no row, refused).
+ */
+export function refusals(contract: Contract, planText: string | Uint8Array | null | undefined, includeOptional: boolean): Result<void, ExecFault> {
+  const findings = selfCheck(contract, { ...(planText == null ? {} : { planText }), includeOptional }).filter((f) => f.severity === "refuse");
   return findings.length === 0 ? ok(undefined) : err({ code: "self-check-refused", findings });
 }

@@ -73,7 +73,8 @@ async function verifyStage(d: Deps, room: Room, pass: Pass, stage: Stage): Promi
     attempt: pass.attempt,
     commit: pass.commit,
     room: d.cleanRoom.kind,
-    green: failed.length === 0,
+    // Zero rows verify nothing: never green (verifyPass refuses such a stage before this).
+    green: rows.length > 0 && failed.length === 0,
     rows,
   };
   const ledger = `${d.paths.ledger}/${ledgerName(entry)}`;
@@ -90,9 +91,12 @@ async function verifyStage(d: Deps, room: Room, pass: Pass, stage: Stage): Promi
 /**
  * Materialise the pass's commit in a fresh clean room, run every row of every stage there, write
  * one ledger file per stage, and dispose the room whatever happened. A room or command that
- * cannot be made to run is a fault, never a red stage.
+ * cannot be made to run is a fault, never a red stage; so is a stage with no acceptance row
+ * (`stage-without-acceptance`, before any room is opened): nothing would run, so nothing is green.
  */
 export async function verifyPass(d: Deps, pass: Pass): Promise<Result<Record<string, StageVerdict>, ExecFault>> {
+  const bare = pass.stages.find((s) => s.acceptance.length === 0);
+  if (bare !== undefined) return err({ code: "stage-without-acceptance", stage: bare.id });
   const opened = await d.cleanRoom.open({ commit: pass.commit, parent: `${d.repo}/${d.paths.clones}`, name: pass.room, setup: d.settings.setup });
   if (opened.isErr()) return err(opened.error);
   const room = opened.value;
