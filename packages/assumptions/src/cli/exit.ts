@@ -31,6 +31,7 @@ export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
     case "path-is-root":
     case "path-padded-component":
     case "path-line-break":
+    case "path-too-deep":
     case "path-directory-for-file":
     case "control-character":
     case "invisible-character":

@@ -27,6 +27,7 @@ const EXAMPLES: Record<AssumptionsFaultCode, AssumptionsFault> = {
   "path-is-root": { code: "path-is-root", ...at, path: "./" },
   "path-padded-component": { code: "path-padded-component", ...at, path: "a/ b", component: " b" },
   "path-line-break": { code: "path-line-break", ...at, path: "notes\u2028.md", codePoint: 0x2028 },
+  "path-too-deep": { code: "path-too-deep", ...at, path: "a/a/b", components: 3, limit: 2 },
   "path-directory-for-file": { code: "path-directory-for-file", ...at, kind: "lacks", path: "a/" },
   "control-character": { code: "control-character", ...at, field: "path", value: "a\u0007", codePoint: 7 },
   "invisible-character": { code: "invisible-character", ...at, field: "literal", value: "a\u200Bb", codePoint: 0x200b },
@@ -63,6 +64,14 @@ describe("describeFault", () => {
   test("two NFC-equal names at the root name the root, not an empty directory name", () => {
     expect(describeFault({ code: "ambiguous-name", path: "", names: ["a", "b"] })).toBe(
       'the root holds "a" and "b", which are one name after NFC: the gate will not guess',
+    );
+  });
+  test("a file kind on a directory path names the ending that makes it one: `/` or `/.`", () => {
+    expect(describeFault({ code: "path-directory-for-file", line: 2, kind: "contains", path: "src/" })).toBe(
+      'line 2: contains names a file, but the path "src/" names a directory: it ends with "/"',
+    );
+    expect(describeFault({ code: "path-directory-for-file", line: 2, kind: "unchanged", path: "src/." })).toBe(
+      'line 2: unchanged names a file, but the path "src/." names a directory: it ends with "/."',
     );
   });
   test("invisible characters are shown as code points", () => {

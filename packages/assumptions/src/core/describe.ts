@@ -51,7 +51,9 @@ const SENTENCES: Renderers = {
   "path-is-root": (fault) => `the path ${show(fault.path)} names the root itself`,
   "path-padded-component": (fault) => `the path ${show(fault.path)} has a component padded with whitespace: ${show(fault.component)}`,
   "path-line-break": (fault) => `the path ${show(fault.path)} holds the line-breaking character ${codePoint(fault.codePoint)}`,
-  "path-directory-for-file": (fault) => `${fault.kind} names a file, but the path ${show(fault.path)} ends with "/"`,
+  "path-too-deep": (fault) => `the path ${show(fault.path)} has ${fault.components} components, more than the limit of ${fault.limit}`,
+  "path-directory-for-file": (fault) =>
+    `${fault.kind} names a file, but the path ${show(fault.path)} names a directory: it ends with ${fault.path.endsWith("/") ? '"/"' : '"/."'}`,
   "control-character": (fault) => `the ${fault.field} ${show(fault.value)} holds the control character ${codePoint(fault.codePoint)}`,
   "invisible-character": (fault) => `the ${fault.field} ${show(fault.value)} holds the invisible character ${codePoint(fault.codePoint)}`,
   "compatibility-character": (fault) =>

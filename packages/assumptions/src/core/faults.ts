@@ -23,6 +23,7 @@ export type ParseFault =
   | (PathAt & { readonly code: "path-backslash" | "path-absolute" | "path-drive-letter" | "path-dotdot" | "path-is-root" })
   | (PathAt & { readonly code: "path-padded-component"; readonly component: string })
   | (PathAt & { readonly code: "path-line-break"; readonly codePoint: number })
+  | (PathAt & { readonly code: "path-too-deep"; readonly components: number; readonly limit: number })
   | (PathAt & { readonly code: "path-directory-for-file"; readonly kind: AssumptionKind })
   | CharFault<"control-character">
   | CharFault<"invisible-character">
@@ -68,6 +69,7 @@ export const ASSUMPTIONS_FAULT_CODES = [
   "path-is-root",
   "path-padded-component",
   "path-line-break",
+  "path-too-deep",
   "path-directory-for-file",
   "control-character",
   "invisible-character",

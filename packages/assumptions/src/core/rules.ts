@@ -1,15 +1,14 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Field, ParseFault } from "./faults.js";
-import { isWordly, visibleBmp } from "./unicode/categories.js";
+import { isWordly, isWordlyCodePoint, visibleBmp } from "./unicode/categories.js";
 import { isPrintableAscii, nfc } from "./unicode/fold.js";
 import { nfkcInert } from "./unicode/forms.js";
-import { isSingleScript, isSingleScriptIn } from "./unicode/scripts.js";
+import { isSingleScriptIn } from "./unicode/scripts.js";
 
 const CONTROL = /\p{Cc}/u;
 const INVISIBLE = /[\p{Cf}\p{Cs}\p{Co}]/u;
 // Either of the two above: most values hold neither, and one scan tells.
 const CONTROL_OR_INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}]/u;
-const WORD = /[\p{L}\p{M}]+/gu;
 
 function firstMatch(value: string, re: RegExp): number | undefined {
   return re.exec(value)?.[0].codePointAt(0);
@@ -22,14 +21,17 @@ function compatibilityCodePoint(nfc: string): number | undefined {
   return nfc.codePointAt(0) ?? 0;
 }
 
-// The first word of a `visibleBmp` text that mixes scripts, found in one pass: a word of ASCII
+// The first word (run of letters and marks) of a text that mixes scripts, found in one pass over
+// its code points, with no regular expression (a `[\p{L}\p{M}]+` over astral letters keeps a
+// backtrack entry per letter, and a word of millions overflowed its stack): a word of ASCII
 // letters alone is Latin and needs no lookup, and no other word is cut out unless it is returned.
-function mixedBmpWord(text: string): string | undefined {
+function mixedWord(text: string): string | undefined {
   let start = -1;
   let ascii = true;
-  for (let i = 0; i <= text.length; i += 1) {
+  for (let i = 0; i <= text.length; ) {
     const unit = i < text.length ? text.charCodeAt(i) : -1;
-    if (unit !== -1 && isWordly(unit)) {
+    const pair = (unit & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    if (unit !== -1 && (pair ? isWordlyCodePoint(text.codePointAt(i) as number) : isWordly(unit))) {
       if (start === -1) {
         start = i;
         ascii = true;
@@ -39,13 +41,8 @@ function mixedBmpWord(text: string): string | undefined {
       if (!ascii && !isSingleScriptIn(text, start, i)) return text.slice(start, i);
       start = -1;
     }
+    i += pair ? 2 : 1;
   }
-  return undefined;
-}
-
-// The first word (run of letters and marks) of any text that mixes scripts.
-function mixedWord(text: string): string | undefined {
-  for (const [word] of text.matchAll(WORD)) if (!isSingleScript(word)) return word;
   return undefined;
 }
 
@@ -67,6 +64,6 @@ export function checkCharacters(value: string, field: Field, line?: number): Res
   const composed = nfc(value);
   const compat = nfkcInert(composed) ? undefined : compatibilityCodePoint(composed);
   if (compat !== undefined) return err({ code: "compatibility-character", line, field, value, codePoint: compat });
-  const word = bmp ? mixedBmpWord(value) : mixedWord(value);
+  const word = mixedWord(value);
   return word === undefined ? ok(composed) : err({ code: "mixed-script", line, field, value, word });
 }

@@ -137,14 +137,18 @@ export function parsePath(raw: string, line?: number): Result<{ path: string; di
   if (path.startsWith("/")) return err({ code: "path-absolute", line, path: raw });
   if (/^[A-Za-z]:/.test(path)) return err({ code: "path-drive-letter", line, path: raw });
   const components: string[] = [];
-  for (const part of path.split("/")) {
+  const parts = path.split("/");
+  for (const part of parts) {
     if (part === "" || part === ".") continue;
     if (part === "..") return err({ code: "path-dotdot", line, path: raw });
     if (/^\s|\s$/u.test(part)) return err({ code: "path-padded-component", line, path: raw, component: part });
     components.push(part);
   }
   if (components.length === 0) return err({ code: "path-is-root", line, path: raw });
-  return ok({ path: components.join("/"), directory: path.endsWith("/") });
+  if (components.length > 2 ** 25) return err({ code: "path-too-deep", line, path: raw, components: components.length, limit: 2 ** 25 });
+  // A last component that is empty or `.` (`src/`, `src/.`) names a directory.
+  const last = parts[parts.length - 1];
+  return ok({ path: components.join("/"), directory: last === "" || last === "." });
 }
 
 // --- text.ts ---

@@ -36,3 +36,16 @@ export function visibleBmp(text: string): boolean {
 export function isWordly(unit: number): boolean {
   return (facts.of(unit, SEEN) & WORDLY) !== 0;
 }
+
+const astralWordly = new Map<number, boolean>();
+
+/** Whether code point `cp` (any plane) is a letter or a mark (`[\p{L}\p{M}]`); learned once per code point. */
+export function isWordlyCodePoint(cp: number): boolean {
+  if (cp < 0x10000) return isWordly(cp);
+  let known = astralWordly.get(cp);
+  if (known === undefined) {
+    known = LETTER_OR_MARK.test(String.fromCodePoint(cp));
+    astralWordly.set(cp, known);
+  }
+  return known;
+}
