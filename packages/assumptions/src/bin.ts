@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { writeSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import { sealedProcess } from "@decay/cli-kit";
 import { main } from "./cli/main.js";
 
-const { streams, finish } = sealedProcess(process, "error", { writeSync });
+const { streams, finish } = sealedProcess(process, "error", { writeSync, fstatSync });
 main(process.argv.slice(2), streams).then(finish, () => finish(2));

@@ -83,6 +83,55 @@ describe("readBounded: every input bounded while reading", () => {
     expect(pulled).toBe(10);
   });
 
+  test("standard input that is a directory (its fstat, as `sealedProcess` reads it) is refused before it is read", async () => {
+    const dir = await tempDir();
+    fs.writeFileSync(join(dir, "plan"), "rows");
+    let pulled = 0;
+    const counted = (async function* () {
+      pulled += 1;
+      yield "rows";
+    })();
+    const io = { ...streams(dir, counted), stdinStat: () => fs.statSync(dir) };
+    expect((await readBounded(io, "-"))._unsafeUnwrapErr()).toEqual({
+      kind: "not-regular",
+      name: "standard input",
+      reason: "it is a directory, not a file or a stream",
+    });
+    expect(pulled).toBe(0);
+    const file = { ...streams(dir, counted), stdinStat: () => fs.statSync(join(dir, "plan")) };
+    expect(new TextDecoder().decode((await readBounded(file, "-"))._unsafeUnwrap())).toBe("rows");
+  });
+
+  test("a name ending in `/`, `/.` or `/..` names a directory: refused as typed, even where a file of the name is", async () => {
+    const dir = await tempDir();
+    fs.writeFileSync(join(dir, "a.txt"), "hello");
+    for (const [typed, ending] of [
+      ["a.txt/", "/"],
+      ["a.txt/.", "/."],
+      [`${join(dir, "a.txt")}/..`, "/.."],
+    ] as const) {
+      expect((await readBounded(streams(dir), typed))._unsafeUnwrapErr()).toEqual({
+        kind: "not-regular",
+        name: typed,
+        reason: `its name ends with "${ending}", so it names a directory, not a regular file`,
+      });
+    }
+    expect((await readBounded(streams(dir), ".a.txt"))._unsafeUnwrapErr().reason).toBe("ENOENT");
+  });
+
+  test("the name is handed to the system as typed, not folded first: `missing/../a.txt` is ENOENT, as `cat` says", async () => {
+    const dir = await tempDir();
+    fs.writeFileSync(join(dir, "a.txt"), "hello");
+    expect((await readBounded(streams(dir), "missing/../a.txt"))._unsafeUnwrapErr()).toEqual({
+      kind: "unreadable",
+      name: "missing/../a.txt",
+      reason: "ENOENT",
+    });
+    fs.mkdirSync(join(dir, "sub"));
+    expect((await readBounded(streams(dir), "sub/../a.txt")).isOk()).toBe(true);
+    expect((await readBounded(streams(join(dir, "sub")), "../a.txt")).isOk()).toBe(true);
+  });
+
   test("a file that is missing is unreadable, with the errno", async () => {
     const dir = await tempDir();
     const got = await readBounded(streams(dir), "nope");

@@ -1,5 +1,5 @@
 import * as nodeFs from "node:fs";
-import { resolve } from "node:path";
+import { isAbsolute, sep } from "node:path";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { reasonOf } from "./streams.js";
 
@@ -15,6 +15,12 @@ export function byteLimit(text: string): number | undefined {
 export interface InputSource {
   readonly cwd: string;
   readonly stdin?: AsyncIterable<Uint8Array | string>;
+  /**
+   * What standard input is (`fstat` of descriptor 0), asked before `-` is read: a directory is
+   * refused (Node would read one as an empty stream). Absent when standard input is not a
+   * descriptor (a test's bytes); `sealedProcess` supplies it given `fstatSync`.
+   */
+  readonly stdinStat?: () => StatLike;
 }
 
 /** The default bound on any one input a decay CLI reads (a plan, a contract, a record): 64 MiB. */
@@ -77,8 +83,15 @@ function tooLarge(name: string, limit: number, option: string | undefined): Inpu
 /** No standard input at all: reads as empty. */
 async function* none(): AsyncGenerator<Uint8Array> {}
 
-/** Reads standard input up to `limit` bytes; one byte more stops the read (peak memory about twice the limit). */
-async function readStdin(source: AsyncIterable<Uint8Array | string>, limit: number, option: string | undefined): Promise<Uint8Array | InputRefusal> {
+/**
+ * Reads standard input up to `limit` bytes; one byte more stops the read (peak memory about twice
+ * the limit). A directory on standard input (`< dir`) is refused before anything is read.
+ */
+async function readStdin(io: InputSource, limit: number, option: string | undefined): Promise<Uint8Array | InputRefusal> {
+  if (io.stdinStat?.().isDirectory() === true) {
+    return { kind: "not-regular", name: "standard input", reason: "it is a directory, not a file or a stream" };
+  }
+  const source = io.stdin ?? none();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of source) {
@@ -141,18 +154,46 @@ function readFile(fs: InputFs, abs: string, name: string, limit: number, option:
 }
 
 /**
+ * How `name` (as typed) ends when its ending names a directory whatever it is: `/`, or a last
+ * component `.` or `..` (`plan.tsv/`, `plan.tsv/.`); `undefined` for any other name.
+ */
+function directoryEnding(name: string): string | undefined {
+  if (name.endsWith("/")) return "/";
+  const last = name.slice(name.lastIndexOf("/") + 1);
+  return last === "." || last === ".." ? (name.length > last.length ? `/${last}` : last) : undefined;
+}
+
+/**
+ * The path the system is handed: `input` as typed, under `cwd` when relative. Not normalised
+ * (`path.resolve` would read `plan.tsv/` and `plan.tsv/x/..` as `plan.tsv`): the system decides
+ * what each component is.
+ */
+function systemPath(cwd: string, input: string): string {
+  return isAbsolute(input) ? input : `${cwd.endsWith(sep) ? cwd : cwd + sep}${input}`;
+}
+
+/** A named input: refused by its name when that names a directory, else read (`readFile`). */
+function readNamed(fs: InputFs, cwd: string, input: string, limit: number, option: string | undefined): Uint8Array | InputRefusal {
+  const ending = directoryEnding(input);
+  if (ending !== undefined) return { kind: "not-regular", name: input, reason: `its name ends with "${ending}", so it names a directory, not a regular file` };
+  return readFile(fs, systemPath(cwd, input), input, limit, option);
+}
+
+/**
  * The one reader for every input a decay CLI takes: a file named on the command line (resolved
  * against `cwd`) or standard input for `-`. A named input must be a regular file (a FIFO, a
- * device, a socket or a directory is refused before it is opened) no larger than the limit;
- * standard input is read up to the limit and refused past it. Never reads without bound.
+ * device, a socket or a directory is refused before it is opened, and so is a name ending in `/`,
+ * `/.` or `/..`, which names a directory) no larger than the limit; standard input is read up to
+ * the limit and refused past it, and refused when it is a directory (`io.stdinStat`). Never
+ * reads without bound.
  */
 export function readBounded(io: InputSource, input: string, opts: BoundedOptions = {}): ResultAsync<Uint8Array, InputRefusal> {
   const limit = opts.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
   const name = input === "-" ? "standard input" : input;
   const run = (): Promise<Uint8Array | InputRefusal> =>
     input === "-"
-      ? readStdin(io.stdin ?? none(), limit, opts.option)
-      : Promise.resolve().then(() => readFile(opts.fs ?? nodeFs, resolve(io.cwd, input), name, limit, opts.option));
+      ? Promise.resolve().then(() => readStdin(io, limit, opts.option))
+      : Promise.resolve().then(() => readNamed(opts.fs ?? nodeFs, io.cwd, input, limit, opts.option));
   return ResultAsync.fromPromise(run(), (e): InputRefusal => ({ kind: "unreadable", name, reason: reasonOf(e) })).andThen((got) =>
     got instanceof Uint8Array ? okAsync(got) : errAsync(got),
   );

@@ -1,3 +1,4 @@
+import type { StatLike } from "./input.js";
 import { bestEffort, type CliWriter, reasonOf, type StdStreams } from "./streams.js";
 
 /** The parts of Node's `process` a bin wires up (a narrow shape, so the seal stays testable). */
@@ -35,6 +36,11 @@ export interface SealOptions {
    * (`EAGAIN`). Making a pipe's stream loads Node's `net` module, about 9 ms of a short run.
    */
   readonly writeSync?: WriteSync;
+  /**
+   * `fs.fstatSync`: standard input is then looked at (descriptor 0) before `-` is read, so a
+   * directory given as standard input (`< dir`) is refused instead of read as empty.
+   */
+  readonly fstatSync?: (fd: number) => StatLike;
 }
 
 /**
@@ -96,7 +102,7 @@ export function sealedProcess(proc: ProcessLike, label: string, options: SealOpt
     sealed = true;
     proc.exitCode = 2;
   };
-  const { writeSync } = options;
+  const { writeSync, fstatSync } = options;
   // A stdout error seals; a stderr error is ignored.
   const stdoutOf = onFirstUse(() => proc.stdout, seal);
   const stderrOf = onFirstUse(
@@ -120,6 +126,7 @@ export function sealedProcess(proc: ProcessLike, label: string, options: SealOpt
     stderr,
     env: proc.env,
     cwd: proc.cwd(),
+    ...(fstatSync === undefined ? {} : { stdinStat: () => fstatSync(0) }),
   };
   let finished = false;
   proc.once("beforeExit", () => {

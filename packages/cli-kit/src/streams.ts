@@ -1,4 +1,5 @@
 import { ResultAsync } from "neverthrow";
+import type { StatLike } from "./input.js";
 
 /** A stream a CLI writes text to. A throw or a rejected promise means the write failed. */
 export interface CliWriter {
@@ -9,6 +10,8 @@ export interface CliWriter {
 export interface StdStreams {
   /** Standard input as a byte source; read only when a command asks for `-`. */
   readonly stdin: AsyncIterable<Uint8Array | string>;
+  /** What standard input is (`fstat` of descriptor 0), when it is a descriptor: see `InputSource`. */
+  readonly stdinStat?: () => StatLike;
   readonly stdout: CliWriter;
   readonly stderr: CliWriter;
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { writeSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import { sealedProcess } from "@decay/cli-kit";
 import { decayEvidenceMain } from "./cli/main.js";
 
-const { streams, finish } = sealedProcess(process, "decay-evidence", { writeSync });
+const { streams, finish } = sealedProcess(process, "decay-evidence", { writeSync, fstatSync });
 decayEvidenceMain(process.argv.slice(2), streams).then(finish, () => finish(2));

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { writeSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import { sealedProcess } from "@decay/cli-kit";
 import type { CliIo } from "./cli/io.js";
 import { main } from "./cli/main.js";
@@ -8,11 +8,12 @@ import { main } from "./cli/main.js";
 // process group); the run writes RESUME.md and main exits 1. The library installs no handler.
 const controller = new AbortController();
 process.on("SIGINT", () => controller.abort());
-const { streams, finish } = sealedProcess(process, "decay", { writeSync });
+const { streams, finish } = sealedProcess(process, "decay", { writeSync, fstatSync });
 const io: CliIo = {
   get stdin() {
     return streams.stdin;
   },
+  ...(streams.stdinStat === undefined ? {} : { stdinStat: streams.stdinStat }),
   stdout: streams.stdout,
   stderr: streams.stderr,
   env: streams.env,

@@ -1,4 +1,4 @@
-import { writeSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import { sealedProcess } from "@decay/cli-kit";
 import type { CliIo } from "./io.js";
 
@@ -7,7 +7,7 @@ import type { CliIo } from "./io.js";
  * uncaught exception or an unhandled rejection makes the exit code 2 whatever `main` returns.
  */
 export function processIo(): { readonly io: CliIo; finish(code: number): void } {
-  const { streams, finish } = sealedProcess(process, "decay-contract", { writeSync });
+  const { streams, finish } = sealedProcess(process, "decay-contract", { writeSync, fstatSync });
   const io: CliIo = {
     stdout: async (text) => streams.stdout.write(text),
     stderr: async (text) => streams.stderr.write(text),
@@ -16,6 +16,7 @@ export function processIo(): { readonly io: CliIo; finish(code: number): void } 
       return streams.stdin;
     },
     env: { ...streams.env },
+    ...(streams.stdinStat === undefined ? {} : { stdinStat: streams.stdinStat }),
   };
   return { io, finish };
 }

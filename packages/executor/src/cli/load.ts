@@ -57,9 +57,14 @@ export interface Loaded {
  * is opened (a FIFO nobody writes would block the run forever), a file over 64 MiB by its size.
  */
 function read(cwd: string, file: string, maxBytes: number | undefined): ResultAsync<Uint8Array, CliFault> {
-  // Resolved first: `-` is a file of that name here, never standard input.
-  return readBounded({ cwd }, resolve(cwd, file), bounded(maxBytes)).mapErr((r): CliFault => ({ code: "read-failed", file, reason: r.reason }));
+  return readBounded({ cwd }, asFile(file), bounded(maxBytes)).mapErr((r): CliFault => ({ code: "read-failed", file, reason: r.reason }));
 }
+
+/**
+ * A file named as typed (the reader resolves it, keeping a trailing `/` that names a directory),
+ * except `-`: a file of that name here (`./-`), never standard input.
+ */
+const asFile = (file: string): string => (file === "-" ? "./-" : file);
 
 /** The bounded reader's options: the limit when `--max-input-bytes` gave one, and the flag to name. */
 const bounded = (maxBytes: number | undefined) => (maxBytes === undefined ? { option: "--max-input-bytes" } : { option: "--max-input-bytes", maxBytes });
@@ -99,7 +104,7 @@ function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): R
  * 64 MiB, is a fault naming it.
  */
 function readIfThere(dir: string, file: string, maxBytes?: number): ResultAsync<Uint8Array | undefined, CliFault> {
-  return readBounded({ cwd: dir }, resolve(dir, file), bounded(maxBytes)).orElse((r) =>
+  return readBounded({ cwd: dir }, asFile(file), bounded(maxBytes)).orElse((r) =>
     r.kind === "unreadable" ? okAsync(undefined) : errAsync<undefined, CliFault>({ code: "read-failed", file, reason: r.reason }),
   );
 }
