@@ -112,4 +112,16 @@ describe.skipIf(process.getuid?.() === 0 && !hasSetpriv())("an unreadable direct
     expect(r.stderr).toMatch(/^error: .*(EACCES|permission)/i);
     await chmod(join(tree, "src"), 0o755);
   });
+
+  test("the root unreadable (mode 000): the run's fault, with no line number, before the plan is read", async () => {
+    const { dir, tree } = await copyOf("plan-holds");
+    await chmod(tree, 0o000);
+    const rows = await plan(dir, "exists\tsrc/\nexists\tsrc/payments.ts\nabsent\tgone.ts\n");
+    const r = await cli(["--root", tree, "--json", rows], { wrap: unprivileged });
+    const missing = await cli(["--root", tree, "--json", join(dir, "no-plan.tsv")], { wrap: unprivileged });
+    await chmod(tree, 0o755);
+    expect([r.status, r.stderr]).toEqual([2, "error: cannot read the tree root: EACCES\n"]);
+    expect(JSON.parse(r.stdout).fault).toEqual({ code: "tree-io", message: "cannot read the tree root: EACCES" });
+    expect(JSON.parse(missing.stdout).fault.code).toBe("tree-io");
+  });
 });

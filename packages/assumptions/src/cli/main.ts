@@ -2,6 +2,7 @@ import * as nodeFs from "node:fs";
 import { annotation, versionLine } from "@decay/cli-kit";
 import { okAsync, ResultAsync } from "neverthrow";
 import { nodeTree } from "../node/tree.js";
+import { withRootListed } from "./root.js";
 import type { TreeReader } from "../tree.js";
 import { askedOutput, parseArgs, type Command, type OutputMode, type TreeFlags } from "./args.js";
 import { EXIT, exitCodeFor, type GateFault } from "./exit.js";
@@ -94,10 +95,20 @@ function gitTreeAt(abs: string, root: string, ref: string): ResultAsync<TreeRead
   });
 }
 
+/**
+ * The working files at an absolute root, the root listed up front as `gitTreeAt` lists a commit's:
+ * a root that cannot be listed (EACCES, a name that is not UTF-8) is the run's fault, before the
+ * plan is read and with no line number, never the first row's. The check's first look at the root
+ * is handed that listing, so the root is still listed once.
+ */
+function workingTreeAt(abs: string, root: string, flags: TreeFlags): ResultAsync<TreeReader, GateFault> {
+  const tree = nodeTree(abs, flags.descendSubmodules === true ? { describe: root, descendSubmodules: true } : { describe: root });
+  return tree.list("").map((entries) => withRootListed(tree, entries));
+}
+
 /** The tree at an absolute root: working files via node:fs, or a commit via git for `--ref`. */
 function treeAt(abs: string, root: string, flags: TreeFlags): ResultAsync<TreeReader, GateFault> {
-  if (flags.ref !== undefined) return gitTreeAt(abs, root, flags.ref);
-  return okAsync<TreeReader, GateFault>(nodeTree(abs, flags.descendSubmodules === true ? { describe: root, descendSubmodules: true } : { describe: root }));
+  return flags.ref !== undefined ? gitTreeAt(abs, root, flags.ref) : workingTreeAt(abs, root, flags);
 }
 
 /** The tree `--root` (and `--ref`) name, after confirming the root is a directory. */
