@@ -117,7 +117,8 @@ function readIfThere(dir: string, file: string, maxBytes?: number): ResultAsync<
  */
 export function assumptionsPath(cwd: string, repo: string, file: string, maxBytes?: number): ResultAsync<string, CliFault> {
   const abs = resolve(cwd, file);
-  return readBounded({ cwd }, abs, bounded(maxBytes))
+  // The name as typed reaches the reader: `a.tsv/` names a directory, not the file `a.tsv`.
+  return readBounded({ cwd }, asFile(file), bounded(maxBytes))
     .mapErr((r): CliFault => ({ code: "assumptions-unreadable", file, reason: r.reason }))
     .andThen((bytes) =>
       parseAssumptions(bytes)
