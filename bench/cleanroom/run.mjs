@@ -4,7 +4,7 @@
 //   npx -y pnpm@12.4.2 bench:cleanroom      (or: node bench/cleanroom/run.mjs)
 // BENCH_REPS (default 7) timed runs after one untimed, checked run of each; medians are reported.
 import { execFile } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -39,14 +39,18 @@ function census(dir) {
   return seen;
 }
 
-/** The contenders: `open(name, commit)` materialises the commit into parent/name; `close()` removes it. */
+/**
+ * The contenders: `open(name, commit)` materialises the commit into a room named `name` under
+ * `parent` (a directory outside the repository; the adapters make a fresh directory there for each
+ * room); `close()` removes it.
+ */
 function contenders(api, repo, parent) {
   const room = (adapter) => {
     let opened;
     return {
       adapter,
       open: async (name, commit) => {
-        const r = await adapter.open({ commit, parent, name });
+        const r = await adapter.open({ commit, name });
         if (r.isErr()) throw new Error(JSON.stringify(r.error));
         opened = r.value;
         return opened.dir;
@@ -86,10 +90,10 @@ function contenders(api, repo, parent) {
   return {
     "direct clone+checkout": direct(),
     "git worktree add": worktreeAdd(),
-    gitCloneRoom: room(api.gitCloneRoom({ repo })),
-    "gitWorktreeRoom, no spare": room(api.gitWorktreeRoom({ repo, spares: 0 })),
-    gitWorktreeRoom: room(api.gitWorktreeRoom({ repo })),
-    isomorphicRoom: room(api.isomorphicRoom({ fs: api.fs, repo })),
+    gitCloneRoom: room(api.gitCloneRoom({ repo, dir: parent })),
+    "gitWorktreeRoom, no spare": room(api.gitWorktreeRoom({ repo, spares: 0, dir: parent })),
+    gitWorktreeRoom: room(api.gitWorktreeRoom({ repo, dir: parent })),
+    isomorphicRoom: room(api.isomorphicRoom({ fs: api.fs, repo, dir: parent })),
   };
 }
 
@@ -105,6 +109,7 @@ async function measure(api, work, shape) {
   const repo = join(work, shape);
   const { commit, next } = generateRepo(repo, { packed: shape === "packed" });
   const parent = join(work, "rooms");
+  mkdirSync(parent, { recursive: true });
   const c = contenders(api, repo, parent);
   const names = Object.keys(c);
   for (const name of names) {
@@ -114,6 +119,7 @@ async function measure(api, work, shape) {
       throw new Error(`${name} materialised ${JSON.stringify(seen)}, expected ${ENTRIES} entries with 100 links`);
     }
     await c[name].close();
+    if (existsSync(dirname(dir)) && c[name].adapter !== undefined) throw new Error(`${name} left ${dirname(dir)} behind`);
     if (existsSync(dir)) throw new Error(`${name} left ${dir} behind`);
   }
   const open = Object.fromEntries(names.map((n) => [n, []]));

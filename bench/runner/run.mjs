@@ -77,9 +77,12 @@ async function once(label, runner) {
   const { dir, planText } = makeRepo(STAGES);
   const contract = await contractOf(planText);
   const t0 = performance.now();
-  const r = await runPlan(contract, { ...options(dir, runner), planText });
+  const o = options(dir, runner);
+  const r = await runPlan(contract, { ...o, planText });
   const wall = performance.now() - t0;
   if (r.isErr() || r.value.status !== "green") throw new Error(`${label}: ${JSON.stringify(r.isErr() ? r.error : r.value.status)}`);
+  // The room's spare lives outside the repository, in the temp directory: close removes it.
+  await o.cleanRoom.close();
   fs.rmSync(dir, { recursive: true, force: true });
   return wall;
 }
@@ -150,8 +153,10 @@ try {
   const counter = timed(inMemoryRunner());
   const c = await contractOf(planText);
   const m0 = performance.now();
-  await runPlan(c, { ...options(dir, counter), planText });
+  const o = options(dir, counter);
+  await runPlan(c, { ...o, planText });
   const memWall = performance.now() - m0;
+  await o.cleanRoom.close();
   console.log(`in-memory runner: ${counter.t.steps} steps, run ${ms(memWall)}`);
   const rows = [await overDbos("postgres", pg.url, false)];
   const emb = await startEmbeddedForBench();

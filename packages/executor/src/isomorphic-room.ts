@@ -5,6 +5,7 @@ import { ResultAsync } from "neverthrow";
 import { type ExecFault, reasonOf } from "./fault.js";
 import type { CleanRoom, Shell } from "./ports.js";
 import { openRoom, type RoomSteps } from "./room.js";
+import { roomHomes } from "./room-home.js";
 
 /** The fs calls the room makes beyond what isomorphic-git reads with: node:fs and memfs both fit. */
 export type RoomFs = PromiseFsClient & {
@@ -13,6 +14,10 @@ export type RoomFs = PromiseFsClient & {
     writeFile(path: string, data: Uint8Array): Promise<unknown>;
     rm(path: string, options: { recursive: true; force: true }): Promise<unknown>;
     symlink(target: string, path: string): Promise<unknown>;
+    /** Makes each room's own directory, `<dir>/decay-room-XXXXXX` (node:fs makes it 0700). */
+    mkdtemp(prefix: string): Promise<string>;
+    /** Resolves `dir` and the repository's paths before `dir` is checked to lie outside the repository. */
+    realpath(path: string): Promise<string>;
     /** Without it executable bits are not set. */
     chmod?(path: string, mode: number): Promise<unknown>;
   };
@@ -25,6 +30,13 @@ export interface IsomorphicRoomOptions {
   readonly repo: string;
   /** The git directory when it is not `<repo>/.git`. */
   readonly gitdir?: string;
+  /**
+   * An existing directory the rooms are made in, each in a fresh directory of its own made by
+   * `mkdtemp` and removed on disposal; in Node, `os.tmpdir()`. It must lie outside every working
+   * tree: tools run in a room search upward from it (Node's module resolution, package.json,
+   * tsconfig). A directory inside the repository or its git directory is refused (`option-invalid`).
+   */
+  readonly dir: string;
   /** Runs a room's setup command; a room asked for a setup without one is an `option-invalid` fault. */
   readonly shell?: Shell;
   /** How many files are written at once (default 16). */
@@ -122,22 +134,32 @@ export function isomorphicRoom(options: IsomorphicRoomOptions): CleanRoom {
       Promise.resolve().then(() => p.rm(dir, { recursive: true, force: true })),
       (e): ExecFault => ({ code: "workspace-io", path: dir, reason: reasonOf(e) }),
     ).map(() => undefined);
-  const create = async (dir: string, parent: string, commit: string) => {
+  const repoDirs = () =>
+    ResultAsync.combine(
+      [options.repo, options.gitdir ?? `${options.repo.replace(/[/\\]+$/, "")}/.git`].map((path) =>
+        ResultAsync.fromPromise(
+          Promise.resolve().then(() => p.realpath(path)),
+          (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) }),
+        ),
+      ),
+    );
+  const homes = roomHomes(p, options.dir, repoDirs);
+  const create = async (dir: string, commit: string) => {
     const r: Reader = { fs: options.fs, at: { dir: options.repo, cache: {}, ...(options.gitdir ? { gitdir: options.gitdir } : {}) } };
     const found = await commitOf(r, commit);
-    await p.mkdir(parent, { recursive: true });
     await p.mkdir(dir);
     await drain([{ tree: found.tree, path: dir }], options.width ?? 16, (job) => runJob(r, job));
     return found.oid;
   };
   const steps: RoomSteps = {
-    clear: removeDir,
-    create: (dir, parent, commit) =>
+    home: homes.make,
+    create: (dir, commit) =>
       ResultAsync.fromPromise(
-        Promise.resolve().then(() => create(dir, parent, commit)),
+        Promise.resolve().then(() => create(dir, commit)),
         (e): ExecFault => ({ code: "room-failed", commit, reason: reasonOf(e) }),
       ),
     remove: removeDir,
+    drop: homes.drop,
   };
   return { kind: "isomorphic", open: (request) => openRoom(steps, request, options.shell) };
 }

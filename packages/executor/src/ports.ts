@@ -40,18 +40,25 @@ export interface Room {
   dispose(): ResultAsync<void, ExecFault>;
 }
 
-/** What to materialise: a commit of the repository into a fresh directory under `parent`. */
+/**
+ * What to materialise: a commit of the repository. Where the room's directory is made is the
+ * adapter's choice, never the run's: a fresh directory of its own, private to the user, outside the
+ * repository's working tree and git directory, so that nothing found by searching upward from the
+ * room (Node's module resolution, package.json, tsconfig, .npmrc) comes from the working tree.
+ */
 export interface RoomRequest {
   readonly commit: string;
-  /** A directory the room may be created in (the run's `clones/`). */
-  readonly parent: string;
-  /** A name unique within `parent` (a step name), so a rerun step replaces its own room. */
+  /** The room directory's own name (a step name): one plain path component, shown in paths and logs. */
   readonly name: string;
   /** Run once in the fresh directory before it is handed back (`npm ci`); a failure is a fault. */
   readonly setup?: { readonly command: string; readonly timeoutMs: number };
 }
 
-/** Materialises a commit into a directory that never saw the working tree. */
+/**
+ * Materialises a commit into a directory that never saw the working tree and does not lie inside
+ * the repository. Every `open` makes a new directory; `dispose` removes it and everything the
+ * adapter made for it.
+ */
 export interface CleanRoom {
   /** How the adapter names itself in ledgers and reports (`git-clone`, `git-worktree`, `isomorphic`). */
   readonly kind: string;

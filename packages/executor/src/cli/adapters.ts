@@ -1,5 +1,7 @@
 // The Node adapters a command runs on, chosen from its flags: the composition root of `decay`.
 import * as fs from "node:fs";
+import { tmpdir } from "node:os";
+import { resolve } from "node:path";
 import { isomorphicRoom } from "../isomorphic-room.js";
 import { gitCloneRoom, gitWorktreeRoom } from "../node/clean-rooms.js";
 import { systemGit } from "../node/git.js";
@@ -8,13 +10,17 @@ import type { CleanRoom } from "../ports.js";
 import type { RoomKind } from "./args.js";
 import type { CliIo } from "./io.js";
 
-/** fs, git, shell and clean room for a repository; the shell and rooms stop when `io.signal` aborts. */
+/**
+ * fs, git, shell and clean room for a repository; the shell and rooms stop when `io.signal` aborts.
+ * Rooms are made in `$TMPDIR` of `io.env` (the system's temp directory when unset), never in the repository.
+ */
 export function adaptersFor(io: CliIo, repo: string, room: RoomKind) {
   const shell = nodeShell({ env: io.env, signal: io.signal });
+  const dir = resolve(io.env.TMPDIR || tmpdir());
   const rooms: Record<RoomKind, () => CleanRoom> = {
-    clone: () => gitCloneRoom({ repo, shell, env: io.env }),
-    worktree: () => gitWorktreeRoom({ repo, shell, env: io.env }),
-    isomorphic: () => isomorphicRoom({ fs, repo, shell }),
+    clone: () => gitCloneRoom({ repo, shell, env: io.env, dir }),
+    worktree: () => gitWorktreeRoom({ repo, shell, env: io.env, dir }),
+    isomorphic: () => isomorphicRoom({ fs, repo, shell, dir }),
   };
   return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: rooms[room]() };
 }

@@ -1,5 +1,19 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Room } from "../ports.js";
@@ -7,39 +21,48 @@ import { cleanRoomContract } from "../testing/clean-room-suite.js";
 import { makeRoomFixture, type RoomFixture, worktrees } from "../testing/room-fixture.js";
 import { gitCloneRoom, gitWorktreeRoom, type WorktreeCleanRoom } from "./clean-rooms.js";
 
-cleanRoomContract("gitCloneRoom", (repo) => gitCloneRoom({ repo }));
-cleanRoomContract("gitWorktreeRoom", (repo) => gitWorktreeRoom({ repo }));
-cleanRoomContract("gitWorktreeRoom without spares", (repo) => gitWorktreeRoom({ repo, spares: 0 }));
+cleanRoomContract("gitCloneRoom", (repo, dir) => gitCloneRoom({ repo, dir }));
+cleanRoomContract("gitWorktreeRoom", (repo, dir) => gitWorktreeRoom({ repo, dir }));
+cleanRoomContract("gitWorktreeRoom without spares", (repo, dir) => gitWorktreeRoom({ repo, dir, spares: 0 }));
 
 describe("gitWorktreeRoom spares", () => {
   let fx: RoomFixture;
   let room: WorktreeCleanRoom;
   beforeEach(() => {
     fx = makeRoomFixture();
-    room = gitWorktreeRoom({ repo: fx.repo });
+    room = gitWorktreeRoom({ repo: fx.repo, dir: fx.rooms });
   });
   afterEach(() => fx.remove());
 
   const open = async (commit: string, name: string): Promise<Room> => {
-    const r = await room.open({ commit, parent: fx.parent, name });
+    const r = await room.open({ commit, name });
     if (r.isErr()) throw new Error(JSON.stringify(r.error));
     return r.value;
   };
   const dispose = async (r: Room) => expect((await r.dispose()).isOk()).toBe(true);
-  const spare = () => join(fx.repo, ".git/decay-rooms/spare-0");
+  const uid = process.getuid?.() ?? -1;
+  const mine = () => join(fx.rooms, `decay-spares-${uid}`);
+  const spare = () => {
+    const keys = readdirSync(mine());
+    expect(keys).toHaveLength(1);
+    return join(mine(), keys[0] ?? "", "spare-0");
+  };
 
-  it("parks a disposed room inside the git directory and hands it to the next room", async () => {
+  it("parks a disposed room in a private directory outside the repository and hands it to the next room", async () => {
     const one = await open(fx.second, "one");
     await dispose(one);
     expect(existsSync(one.dir)).toBe(false);
     expect(existsSync(join(spare(), "later.txt"))).toBe(true);
+    expect(lstatSync(mine()).mode & 0o777).toBe(0o700);
+    expect(realpathSync(spare()).startsWith(realpathSync(fx.repo))).toBe(false);
+    expect(existsSync(join(fx.repo, ".git/decay-rooms"))).toBe(false);
     const two = await open(fx.first, "two");
     expect(existsSync(spare())).toBe(false);
     expect(worktrees(fx.repo)).toHaveLength(2);
     expect(existsSync(join(two.dir, "later.txt"))).toBe(false);
     await dispose(two);
     expect((await room.close()).isOk()).toBe(true);
-    expect(existsSync(spare())).toBe(false);
+    expect(readdirSync(mine())).toEqual([]);
     expect(worktrees(fx.repo)).toHaveLength(1);
   });
 
@@ -89,15 +112,53 @@ describe("gitWorktreeRoom spares", () => {
     expect(existsSync(join(a.dir, "later.txt"))).toBe(false);
     expect(readFileSync(join(b.dir, "later.txt"), "utf8")).toBe("later\n");
     await Promise.all([dispose(a), dispose(b)]);
-    expect(worktrees(fx.repo).filter((w) => !w.includes("/.git/"))).toHaveLength(1);
+    expect(worktrees(fx.repo).filter((w) => !w.includes("/decay-spares-"))).toHaveLength(1);
   });
 
   it("keeps nothing with spares: 0", async () => {
-    const bare = gitWorktreeRoom({ repo: fx.repo, spares: 0 });
-    const r = await bare.open({ commit: fx.first, parent: fx.parent, name: "one" });
+    const bare = gitWorktreeRoom({ repo: fx.repo, dir: fx.rooms, spares: 0 });
+    const r = await bare.open({ commit: fx.first, name: "one" });
     expect(r.isOk()).toBe(true);
     if (r.isOk()) await dispose(r.value);
-    expect(existsSync(join(fx.repo, ".git/decay-rooms"))).toBe(false);
+    expect(readdirSync(fx.rooms)).toEqual([]);
+    expect(worktrees(fx.repo)).toHaveLength(1);
+  });
+
+  // On a shared /tmp anyone can make the per-user directory's name first.
+  const refusesSpares = async (why: RegExp) => {
+    const r = await room.open({ commit: fx.first, name: "one" });
+    expect(r.isErr()).toBe(true);
+    if (r.isErr()) expect(r.error).toMatchObject({ code: "workspace-io", path: mine(), reason: expect.stringMatching(why) });
+    expect(readdirSync(fx.rooms).filter((n) => n.startsWith("decay-room-"))).toEqual([]);
+    expect(worktrees(fx.repo)).toHaveLength(1);
+  };
+
+  it("refuses a spare directory others can open", async () => {
+    mkdirSync(mine());
+    chmodSync(mine(), 0o777);
+    await refusesSpares(/others have access to it \(mode 777\)/);
+  });
+
+  it("refuses a link in place of the spare directory", async () => {
+    mkdirSync(join(fx.rooms, "elsewhere"), { mode: 0o700 });
+    symlinkSync(join(fx.rooms, "elsewhere"), mine());
+    await refusesSpares(/symbolic link/);
+    expect(readdirSync(join(fx.rooms, "elsewhere"))).toEqual([]);
+  });
+
+  it.runIf(uid === 0)("refuses a spare directory another user owns", async () => {
+    mkdirSync(mine(), { mode: 0o700 });
+    chownSync(mine(), 4242, 4242);
+    await refusesSpares(/owned by uid 4242, not by this user \(uid 0\)/);
+  });
+
+  it("a spare directory refused when a room is disposed still removes the room, and says why", async () => {
+    const one = await open(fx.first, "one");
+    rmSync(mine(), { recursive: true, force: true });
+    writeFileSync(mine(), "not a directory\n");
+    const r = await one.dispose();
+    expect(r.isErr() && r.error).toMatchObject({ code: "workspace-io", path: mine() });
+    expect(readdirSync(fx.rooms).filter((n) => n.startsWith("decay-room-"))).toEqual([]);
     expect(worktrees(fx.repo)).toHaveLength(1);
   });
 });

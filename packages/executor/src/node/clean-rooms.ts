@@ -1,11 +1,12 @@
 // The clean rooms over the git binary: a local clone, or a detached worktree of the repository.
-import { lstat, mkdir, rm } from "node:fs/promises";
+import { lstat, rm } from "node:fs/promises";
 import { resolve } from "node:path";
-import { okAsync, ResultAsync } from "neverthrow";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
 import type { CleanRoom, Shell } from "../ports.js";
 import { openRoom, type RoomSteps } from "../room.js";
 import { type GitInvoker, gitInvoker } from "./git-process.js";
+import { nodeRoomHomes } from "./room-dirs.js";
 import { nodeShell } from "./shell.js";
 import { sparesOf } from "./spare-rooms.js";
 
@@ -17,6 +18,13 @@ export interface GitRoomOptions {
   readonly shell?: Shell;
   /** The environment git runs in (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * An existing directory the rooms are made in (default `os.tmpdir()`), each in a fresh directory
+   * of its own made by `mkdtemp` (mode 0700) and removed on disposal. It must lie outside every
+   * working tree: tools run in a room search upward from it (Node's module resolution,
+   * package.json, tsconfig). A directory inside the repository is refused (`option-invalid`).
+   */
+  readonly dir?: string;
 }
 
 const FULL_ID = /^[0-9a-f]{40}$/;
@@ -45,41 +53,38 @@ function fullId(git: GitInvoker, commit: string): ResultAsync<string, ExecFault>
   return git.ok(["rev-parse", "--verify", "--end-of-options", `${commit}^{commit}`]).map((o) => o.trim());
 }
 
-function roomOf(kind: string, steps: RoomSteps, shell: Shell): CleanRoom {
-  return {
-    kind,
-    open: (request) => openRoom(steps, { ...request, parent: resolve(request.parent) }, shell),
-  };
-}
-
 /**
- * A clean room made as the seed does it by hand: `git clone --local --no-hardlinks --no-checkout`
- * of the repository, then a detached checkout of the commit. Disposal removes the directory.
+ * A clean room made as the seed does it by hand, but outside the repository:
+ * `git clone --local --no-hardlinks --no-checkout` of the repository into a fresh private
+ * directory (see `dir`), then a detached checkout of the commit. Disposal removes the directory.
  */
 export function gitCloneRoom(options: GitRoomOptions): CleanRoom {
   const repo = resolve(options.repo);
   const git = gitInvoker(repo, options.env);
+  const homes = nodeRoomHomes(git, repo, options.dir);
   const steps: RoomSteps = {
-    clear: removeDir,
-    create: (dir, parent, commit) =>
-      io(parent, () => mkdir(parent, { recursive: true }))
-        .andThen(() => fullId(git, commit))
-        .andThen((id) =>
-          gitInvoker(parent, options.env)
-            .ok(["clone", "--local", "--no-hardlinks", "--no-checkout", "--quiet", "--", repo, dir])
-            .andThen(() => gitInvoker(dir, options.env).ok(["checkout", "--quiet", "--detach", id, "--"]))
-            .map(() => id),
-        ),
+    home: homes.make,
+    create: (dir, commit) =>
+      fullId(git, commit).andThen((id) =>
+        gitInvoker(resolve(dir, ".."), options.env)
+          .ok(["clone", "--local", "--no-hardlinks", "--no-checkout", "--quiet", "--", repo, dir])
+          .andThen(() => gitInvoker(dir, options.env).ok(["checkout", "--quiet", "--detach", id, "--"]))
+          .map(() => id),
+      ),
     remove: removeDir,
+    drop: homes.drop,
   };
-  return roomOf("git-clone", steps, options.shell ?? nodeShell());
+  const shell = options.shell ?? nodeShell();
+  return { kind: "git-clone", open: (request) => openRoom(steps, request, shell) };
 }
 
 /** Options of `gitWorktreeRoom`. */
 export interface GitWorktreeRoomOptions extends GitRoomOptions {
   /**
-   * How many disposed rooms are kept as spares under `<git-common-dir>/decay-rooms/` and reset for
-   * later rooms (default 1; 0 removes every room when it is disposed).
+   * How many disposed rooms are kept as spares and reset for later rooms (default 1; 0 removes every
+   * room when it is disposed). Spares live in `<dir>/decay-spares-<uid>/<repository>/`, a directory
+   * made 0700 and refused unless it is this user's own with no access for others; where the platform
+   * has no user ids (Windows) no spare is kept.
    */
   readonly spares?: number;
 }
@@ -90,8 +95,8 @@ export interface WorktreeCleanRoom extends CleanRoom {
 }
 
 /**
- * A clean room made with `git worktree add --detach` of the commit (the repository's hooks are not
- * run). A disposed room is parked as a spare; the next room claims it, `git reset --hard`s it to
+ * A clean room made with `git worktree add --detach` of the commit into a fresh private directory
+ * outside the repository (see `dir`; the repository's hooks are not run). A disposed room is parked as a spare; the next room claims it, `git reset --hard`s it to
  * its commit and `git clean -ffdx`es it, which leaves exactly the commit's files and rewrites only
  * those that differ. A spare that cannot be claimed cleanly is removed and a fresh worktree added.
  * Rooms that are not parked are removed with `git worktree remove --force` and `git worktree prune`.
@@ -99,7 +104,8 @@ export interface WorktreeCleanRoom extends CleanRoom {
 export function gitWorktreeRoom(options: GitWorktreeRoomOptions): WorktreeCleanRoom {
   const repo = resolve(options.repo);
   const git = gitInvoker(repo, options.env);
-  const spares = sparesOf(git, repo, options.spares ?? 1, options.env);
+  const homes = nodeRoomHomes(git, repo, options.dir);
+  const spares = sparesOf(git, repo, options.spares ?? 1, options.env, homes);
   const prune = () => git.ok(["worktree", "prune"]).map(() => undefined);
   const add = (dir: string, id: string) => git.ok(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet", dir, id]);
   const removeRoom = (dir: string) =>
@@ -107,25 +113,32 @@ export function gitWorktreeRoom(options: GitWorktreeRoomOptions): WorktreeCleanR
       .raw(["worktree", "remove", "--force", dir])
       .andThen(() => removeDir(dir))
       .andThen(prune);
+  // A room that cannot be parked is removed; a refused spare directory removes it too, then says why.
   const park = (dir: string) =>
-    exists(dir).andThen((there) => (there ? spares.park(dir).andThen((parked) => (parked ? okAsync(undefined) : removeRoom(dir))) : prune()));
+    exists(dir).andThen((there) =>
+      there
+        ? spares
+            .park(dir)
+            .orElse((fault) => removeRoom(dir).andThen(() => errAsync<boolean, ExecFault>(fault)))
+            .andThen((parked) => (parked ? okAsync(undefined) : removeRoom(dir)))
+        : prune(),
+    );
   const steps: RoomSteps = {
-    // A previous room left at the same name is parked (or removed); no directory, nothing to do.
-    clear: (dir) => exists(dir).andThen((there) => (there ? park(dir) : okAsync(undefined))),
-    create: (dir, parent, commit) =>
-      io(parent, () => mkdir(parent, { recursive: true }))
-        .andThen(() => fullId(git, commit))
-        .andThen((id) =>
-          spares.claim(dir, id).andThen((claimed) =>
-            claimed
-              ? okAsync(id)
-              : // An entry whose directory someone else deleted blocks `add` until it is pruned: prune, then once more.
-                add(dir, id)
-                  .orElse(() => prune().andThen(() => add(dir, id)))
-                  .map(() => id),
-          ),
+    home: homes.make,
+    create: (dir, commit) =>
+      fullId(git, commit).andThen((id) =>
+        spares.claim(dir, id).andThen((claimed) =>
+          claimed
+            ? okAsync(id)
+            : // An entry whose directory someone else deleted blocks `add` until it is pruned: prune, then once more.
+              add(dir, id)
+                .orElse(() => prune().andThen(() => add(dir, id)))
+                .map(() => id),
         ),
+      ),
     remove: park,
+    drop: homes.drop,
   };
-  return { ...roomOf("git-worktree", steps, options.shell ?? nodeShell()), close: () => spares.drain() };
+  const shell = options.shell ?? nodeShell();
+  return { kind: "git-worktree", open: (request) => openRoom(steps, request, shell), close: () => spares.drain() };
 }

@@ -1,12 +1,15 @@
-// Spare worktrees: a disposed worktree room is parked under the repository's git directory, and
-// the next room claims it and resets it to its commit, so git rewrites only the files that differ
-// instead of every file of the tree.
-import { lstat, mkdir, readFile, realpath, rm } from "node:fs/promises";
-import { resolve } from "node:path";
+// Spare worktrees: a disposed worktree room is parked in a private directory of this user's
+// outside the repository, and the next room claims it and resets it to its commit, so git rewrites
+// only the files that differ instead of every file of the tree.
+import { createHash } from "node:crypto";
+import { lstat, mkdir, readFile, realpath, rm, rmdir } from "node:fs/promises";
+import { basename, dirname } from "node:path";
 import { okAsync, ResultAsync } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
+import type { RoomHomes } from "../room-home.js";
 import type { GitInvoker } from "./git-process.js";
 import { gitInvoker } from "./git-process.js";
+import { commonDirOf, privateDir } from "./room-dirs.js";
 
 /** The parked worktrees of one repository. */
 export interface Spares {
@@ -31,11 +34,38 @@ const present = (path: string) =>
 
 const NO_HOOKS = ["-c", "core.hooksPath=/dev/null"];
 
-/** The spares of the repository whose git invoker is `git`: at most `count`, under `<git-common-dir>/decay-rooms/`. */
-export function sparesOf(git: GitInvoker, repo: string, count: number, env: Readonly<Record<string, string | undefined>> | undefined): Spares {
+/** The directory of one repository's spares: its main working tree's name and a digest of its git directory. */
+function keyOf(common: string): string {
+  const name = basename(basename(common) === ".git" ? dirname(common) : common).replace(/[^A-Za-z0-9._-]+/g, "-");
+  return `${name.slice(0, 40)}-${createHash("sha256").update(common).digest("hex").slice(0, 16)}`;
+}
+
+/** This user's id; undefined where the platform has none (Windows), and then no spare is kept. */
+const userId = (): number | undefined => (typeof process.getuid === "function" ? process.getuid() : undefined);
+
+/**
+ * The spares of the repository whose git invoker is `git`: at most `count`, in
+ * `<rooms dir>/decay-spares-<uid>/<repository key>/spare-k`. The per-user directory is made 0700
+ * and refused unless it is a directory of this user's with no access for others.
+ */
+export function sparesOf(
+  git: GitInvoker,
+  repo: string,
+  count: number,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+  homes: RoomHomes,
+): Spares {
   let common: ResultAsync<string, ExecFault> | undefined;
-  const commonDir = () => (common ??= git.ok(["rev-parse", "--git-common-dir"]).andThen((out) => fsStep(repo, () => realpath(resolve(repo, out.trim())))));
-  const slots = () => commonDir().map((c) => Array.from({ length: count }, (_, k) => `${c}/decay-rooms/spare-${k}`));
+  const commonDir = () => (common ??= commonDirOf(git, repo));
+  const uid = userId();
+  const keep = uid === undefined ? 0 : count;
+  // The repository's spare directory inside this user's checked private one.
+  const home = () =>
+    homes
+      .base()
+      .andThen((base) => privateDir(`${base}/decay-spares-${uid}`, uid as number))
+      .andThen((root) => commonDir().map((c) => `${root}/${keyOf(c)}`));
+  const slots = () => (keep === 0 ? okAsync([]) : home().map((h) => Array.from({ length: keep }, (_, k) => `${h}/spare-${k}`)));
   const removeWorktree = (dir: string) =>
     git
       .raw(["worktree", "remove", "--force", "--force", dir])
@@ -91,16 +121,19 @@ export function sparesOf(git: GitInvoker, repo: string, count: number, env: Read
       slots().andThen((s) => {
         const [first] = s;
         if (first === undefined) return okAsync(false);
-        return fsStep(first, () => mkdir(resolve(first, ".."), { recursive: true })).andThen(() =>
+        return fsStep(first, () => mkdir(dirname(first), { recursive: true, mode: 0o700 })).andThen(() =>
           firstOf(s, (slot) => present(slot).andThen((taken) => (taken ? okAsync(false) : git.raw(["worktree", "move", dir, slot]).map((o) => o.exit === 0)))),
         );
       }),
     drain: () =>
       slots().andThen((s) =>
-        s.reduce<ResultAsync<void, ExecFault>>(
-          (acc, slot) => acc.andThen(() => present(slot)).andThen((there) => (there ? removeWorktree(slot) : okAsync(undefined))),
-          okAsync(undefined),
-        ),
+        s
+          .reduce<ResultAsync<void, ExecFault>>(
+            (acc, slot) => acc.andThen(() => present(slot)).andThen((there) => (there ? removeWorktree(slot) : okAsync(undefined))),
+            okAsync(undefined),
+          )
+          // The repository's spare directory goes once empty; another adapter may have parked there since.
+          .andThen(() => (s[0] === undefined ? okAsync(undefined) : ResultAsync.fromSafePromise(rmdir(dirname(s[0])).catch(() => undefined)))),
       ),
   };
 }

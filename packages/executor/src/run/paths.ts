@@ -23,7 +23,6 @@ export interface WorkspacePaths {
   readonly contract: string;
   readonly ledger: string;
   readonly freeze: string;
-  readonly clones: string;
   readonly report: string;
   readonly reportJson: string;
   readonly resume: string;
@@ -41,7 +40,6 @@ export function workspacePaths(slug: string): WorkspacePaths {
     contract: `${root}/contract.md`,
     ledger: `${root}/ledger`,
     freeze: `${root}/freeze`,
-    clones: `${root}/clones`,
     report: `${root}/REPORT.md`,
     reportJson: `${root}/report.json`,
     resume: `${root}/RESUME.md`,

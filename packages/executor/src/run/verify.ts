@@ -97,7 +97,7 @@ async function verifyStage(d: Deps, room: Room, pass: Pass, stage: Stage): Promi
 export async function verifyPass(d: Deps, pass: Pass): Promise<Result<Record<string, StageVerdict>, ExecFault>> {
   const bare = pass.stages.find((s) => s.acceptance.length === 0);
   if (bare !== undefined) return err({ code: "stage-without-acceptance", stage: bare.id });
-  const opened = await d.cleanRoom.open({ commit: pass.commit, parent: `${d.repo}/${d.paths.clones}`, name: pass.room, setup: d.settings.setup });
+  const opened = await d.cleanRoom.open({ commit: pass.commit, name: pass.room, setup: d.settings.setup });
   if (opened.isErr()) return err(opened.error);
   const room = opened.value;
   const verdicts: Record<string, StageVerdict> = {};

@@ -1,12 +1,26 @@
 // The CleanRoom contract: what every clean-room adapter promises, written once. An adapter's test
 // file calls `cleanRoomContract(name, makeRoom)`; the suite makes its own repository.
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { okAsync } from "neverthrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecFault } from "../fault.js";
 import type { CleanRoom, Room, RoomRequest } from "../ports.js";
 import { FIRST_FILES, FIRST_LINKS, makeRoomFixture, type RoomFixture, worktrees } from "./room-fixture.js";
+
+/** Runs `node uses-helper.mjs` in `cwd`: it prints 42 only where the package `helper` resolves. */
+function importsHelper(cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["uses-helper.mjs"], { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** True when `path` is `base` or below it, both resolved through links. */
+function within(path: string, base: string): boolean {
+  const p = realpathSync(path);
+  const b = realpathSync(base);
+  return p === b || p.startsWith(`${b}/`);
+}
 
 async function opened(room: CleanRoom, request: RoomRequest): Promise<Room> {
   const r = await room.open(request);
@@ -26,28 +40,30 @@ async function disposed(room: Room): Promise<void> {
 }
 
 /**
- * Registers the clean-room contract for one adapter. `makeRoom(repo)` returns the adapter for the
- * repository at `repo`; it must be able to run a setup command (give it a Shell).
+ * Registers the clean-room contract for one adapter. `makeRoom(repo, dir)` returns the adapter for
+ * the repository at `repo`, making its rooms in `dir` (an existing directory outside the
+ * repository), or where the adapter chooses by default when `dir` is undefined. It must be able to
+ * run a setup command (give it a Shell).
  */
-export function cleanRoomContract(name: string, makeRoom: (repo: string) => CleanRoom): void {
+export function cleanRoomContract(name: string, makeRoom: (repo: string, dir?: string) => CleanRoom): void {
   describe(`CleanRoom contract: ${name}`, () => {
     let fx: RoomFixture;
     let room: CleanRoom;
     const at = (commit: string, roomName: string, setup?: RoomRequest["setup"]): RoomRequest => ({
       commit,
-      parent: fx.parent,
       name: roomName,
       ...(setup ? { setup } : {}),
     });
-    const nothingLeft = (dir: string) => {
-      expect(existsSync(dir)).toBe(false);
-      expect(readdirSync(fx.parent)).toEqual([]);
-      // Spares an adapter keeps inside the git directory are not rooms; `close` removes them.
-      expect(worktrees(fx.repo).filter((w) => !w.includes("/.git/"))).toHaveLength(1);
+    // Rooms are made in `fx.rooms`, each in a directory of its own; spares are not rooms.
+    const roomHomes = () => readdirSync(fx.rooms).filter((n) => !n.startsWith("decay-spares-"));
+    const nothingLeft = (dir?: string) => {
+      if (dir !== undefined) expect(existsSync(dirname(dir))).toBe(false);
+      expect(roomHomes()).toEqual([]);
+      expect(worktrees(fx.repo).filter((w) => !w.includes("/decay-spares-"))).toHaveLength(1);
     };
     beforeAll(() => {
       fx = makeRoomFixture();
-      room = makeRoom(fx.repo);
+      room = makeRoom(fx.repo, fx.rooms);
     });
     afterAll(() => fx.remove());
 
@@ -61,7 +77,58 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string) => Clea
       for (const [path, body] of Object.entries(FIRST_FILES)) expect(readFileSync(join(r.dir, path), "utf8")).toBe(body);
       expect(readFileSync(join(r.dir, "later.txt"), "utf8")).toBe("later\n");
       expect(existsSync(join(r.dir, "untracked.txt"))).toBe(false);
+      expect(existsSync(join(r.dir, "node_modules"))).toBe(false);
       await disposed(r);
+    });
+
+    it("makes each room in a fresh directory of its own, private to the user, inside `dir`", async () => {
+      const r = await opened(room, at(fx.first, "private"));
+      const home = dirname(r.dir);
+      expect(r.dir).toBe(join(home, "private"));
+      expect(realpathSync(dirname(home))).toBe(realpathSync(fx.rooms));
+      expect(statSync(home).mode & 0o077).toBe(0);
+      await disposed(r);
+      nothingLeft(r.dir);
+    });
+
+    it("no ignored file of the working tree is reached by searching upward from a room", async () => {
+      // The working tree's ignored node_modules/helper makes the import work there, and only there.
+      expect(importsHelper(fx.repo)).toMatchObject({ status: 0, stdout: "42\n" });
+      const byDefault = makeRoom(fx.repo);
+      for (const [adapter, roomName] of [
+        [room, "upward"],
+        [byDefault, "upward-default"],
+      ] as const) {
+        const r = await opened(adapter, at(fx.second, roomName));
+        expect(within(r.dir, fx.repo)).toBe(false);
+        const ran = importsHelper(r.dir);
+        expect(ran.status).not.toBe(0);
+        expect(ran.stderr).toContain("'helper'");
+        await disposed(r);
+        expect(existsSync(dirname(r.dir))).toBe(false);
+      }
+      expect((await (byDefault.close?.() ?? okAsync(undefined))).isOk()).toBe(true);
+      nothingLeft();
+    });
+
+    it("a rooms directory inside the repository, its git directory or reached through a link is refused", async () => {
+      mkdirSync(join(fx.repo, ".plan-runs/rooms"), { recursive: true });
+      symlinkSync(join(fx.repo, ".plan-runs/rooms"), join(fx.rooms, "..", "into-repo"));
+      for (const dir of [fx.repo, join(fx.repo, ".plan-runs/rooms"), join(fx.repo, ".git"), join(fx.rooms, "..", "into-repo")]) {
+        const fault = await refused(makeRoom(fx.repo, dir), at(fx.first, "inside"));
+        expect(fault).toMatchObject({ code: "option-invalid", option: "dir" });
+      }
+      expect(readdirSync(join(fx.repo, ".plan-runs/rooms"))).toEqual([]);
+      expect(readdirSync(fx.repo).filter((n) => n.startsWith("decay-"))).toEqual([]);
+      rmSync(join(fx.repo, ".plan-runs"), { recursive: true, force: true });
+      rmSync(join(fx.rooms, "..", "into-repo"));
+      nothingLeft();
+    });
+
+    it("a rooms directory that does not exist is a fault", async () => {
+      const fault = await refused(makeRoom(fx.repo, join(fx.rooms, "missing")), at(fx.first, "nowhere"));
+      expect(fault.code).toBe("workspace-io");
+      expect(existsSync(join(fx.rooms, "missing"))).toBe(false);
     });
 
     it("holds no file committed after the requested commit", async () => {
@@ -100,19 +167,19 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string) => Clea
       const fault = await refused(room, at(fx.first, "bad-setup", { command: "echo broken >&2; exit 3", timeoutMs: 30_000 }));
       expect(fault).toMatchObject({ code: "setup-failed", commit: fx.first, exit: 3, timedOut: false });
       expect(fault.code === "setup-failed" && fault.stderr).toContain("broken");
-      nothingLeft(join(fx.parent, "bad-setup"));
+      nothingLeft();
     });
 
     it("a timed-out setup is a setup-failed fault and leaves nothing", async () => {
       const fault = await refused(room, at(fx.first, "slow-setup", { command: "sleep 30", timeoutMs: 200 }));
       expect(fault).toMatchObject({ code: "setup-failed", timedOut: true });
-      nothingLeft(join(fx.parent, "slow-setup"));
+      nothingLeft();
     });
 
     it("a commit that does not exist is a fault and leaves nothing", async () => {
       const fault = await refused(room, at("0".repeat(40), "missing"));
       expect(["room-failed", "git-failed"]).toContain(fault.code);
-      nothingLeft(join(fx.parent, "missing"));
+      nothingLeft();
     });
 
     it("disposal leaves nothing behind, even for a room changed after opening", async () => {
@@ -123,22 +190,24 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string) => Clea
       nothingLeft(r.dir);
     });
 
-    it("a rerun with the same name replaces the room", async () => {
-      const before = await opened(room, at(fx.second, "rerun"));
-      writeFileSync(join(before.dir, "stray.txt"), "left by the first run\n");
-      const after = await opened(room, at(fx.first, "rerun"));
-      expect(after.dir).toBe(before.dir);
-      expect(after.commit).toBe(fx.first);
-      expect(existsSync(join(after.dir, "stray.txt"))).toBe(false);
-      expect(existsSync(join(after.dir, "later.txt"))).toBe(false);
-      expect(worktrees(fx.repo).length).toBeLessThanOrEqual(2);
-      await disposed(after);
-      nothingLeft(after.dir);
+    it("two rooms of the same name are two directories, each holding its commit", async () => {
+      const one = await opened(room, at(fx.second, "same"));
+      writeFileSync(join(one.dir, "stray.txt"), "left by the first room\n");
+      const two = await opened(room, at(fx.first, "same"));
+      expect(two.dir).not.toBe(one.dir);
+      expect(two.commit).toBe(fx.first);
+      expect(existsSync(join(two.dir, "stray.txt"))).toBe(false);
+      expect(existsSync(join(two.dir, "later.txt"))).toBe(false);
+      expect(readFileSync(join(one.dir, "later.txt"), "utf8")).toBe("later\n");
+      await disposed(one);
+      await disposed(two);
+      nothingLeft(two.dir);
     });
 
-    it("a room whose directory was deleted behind its back opens again under the same name", async () => {
+    it("a room whose directory was deleted behind its back disposes cleanly, and the name opens again", async () => {
       const gone = await opened(room, at(fx.first, "deleted"));
       rmSync(gone.dir, { recursive: true, force: true });
+      await disposed(gone);
       const again = await opened(room, at(fx.second, "deleted"));
       expect(readFileSync(join(again.dir, "later.txt"), "utf8")).toBe("later\n");
       await disposed(again);
@@ -164,6 +233,9 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string) => Clea
       const closed = await (room.close?.() ?? okAsync(undefined));
       expect(closed.isOk(), JSON.stringify(closed.isErr() ? closed.error : null)).toBe(true);
       expect(worktrees(fx.repo)).toHaveLength(1);
+      const spares = readdirSync(fx.rooms).filter((n) => n.startsWith("decay-spares-"));
+      for (const s of spares) expect(readdirSync(join(fx.rooms, s))).toEqual([]);
+      nothingLeft();
       const again = await opened(room, at(fx.second, "after-close"));
       expect(readFileSync(join(again.dir, "later.txt"), "utf8")).toBe("later\n");
       await disposed(again);
@@ -174,7 +246,8 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string) => Clea
     it("a name that is not one path component is a fault", async () => {
       const fault = await refused(room, at(fx.first, "../escape"));
       expect(fault.code).toBe("room-failed");
-      expect(existsSync(join(fx.parent, "..", "escape"))).toBe(false);
+      expect(existsSync(join(fx.rooms, "..", "escape"))).toBe(false);
+      nothingLeft();
     });
   });
 }

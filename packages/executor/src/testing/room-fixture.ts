@@ -4,16 +4,19 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-/** A repository with two commits and a dirty working tree; `parent` is where rooms go. */
+/**
+ * A repository with two commits and a dirty working tree, and beside it (outside the repository)
+ * a private directory for rooms.
+ */
 export interface RoomFixture {
   readonly repo: string;
   /** The first commit: files, an executable, links, `.gitignore`. */
   readonly first: string;
   /** The second commit: adds `later.txt`. */
   readonly second: string;
-  /** `.plan-runs/contract/clones` inside the repository (ignored), as a run uses it. */
-  readonly parent: string;
-  /** Removes the repository and everything under it. */
+  /** An empty directory outside the repository, for adapters' `dir` option. */
+  readonly rooms: string;
+  /** Removes the repository, the rooms directory and everything under them. */
   remove(): void;
 }
 
@@ -39,7 +42,8 @@ function put(root: string, path: string, body: string): void {
 
 /** The committed content of the first commit, by path. */
 export const FIRST_FILES: Readonly<Record<string, string>> = {
-  ".gitignore": ".plan-runs/\n",
+  ".gitignore": ".plan-runs/\nnode_modules/\n",
+  "uses-helper.mjs": 'import { f } from "helper";\nconsole.log(f());\n',
   "a.txt": "alpha\n",
   "dir/b.txt": "bravo\n",
   "bin/run.sh": "#!/bin/sh\necho run\n",
@@ -48,12 +52,23 @@ export const FIRST_FILES: Readonly<Record<string, string>> = {
 /** The links of the first commit: path → target. */
 export const FIRST_LINKS: Readonly<Record<string, string>> = { "link-to-a": "a.txt", "dir/up": "../a.txt", dangling: "nowhere/x" };
 
+/** The ignored package in the working tree that `uses-helper.mjs` imports: no room may reach it. */
+export const IGNORED_HELPER: Readonly<Record<string, string>> = {
+  "node_modules/helper/package.json": '{"name":"helper","type":"module","main":"index.js"}\n',
+  "node_modules/helper/index.js": "export const f = () => 42;\n",
+};
+
 /**
  * Makes the contract's repository: commit one, commit two, then a working tree with an uncommitted
- * change to `a.txt` and an untracked `untracked.txt`, both of which no room may see.
+ * change to `a.txt`, an untracked `untracked.txt` and an ignored `node_modules/helper` (which
+ * `uses-helper.mjs` imports), none of which any room may see or reach.
  */
 export function makeRoomFixture(): RoomFixture {
-  const repo = mkdtempSync(join(tmpdir(), "decay-room-"));
+  const top = mkdtempSync(join(tmpdir(), "decay-fixture-"));
+  const repo = join(top, "repo");
+  const rooms = join(top, "rooms");
+  mkdirSync(repo);
+  mkdirSync(rooms, { mode: 0o700 });
   fixtureGit(repo, "init", "-q", "-b", "main");
   for (const [path, body] of Object.entries(FIRST_FILES)) put(repo, path, body);
   chmodSync(join(repo, "bin/run.sh"), 0o755);
@@ -67,9 +82,8 @@ export function makeRoomFixture(): RoomFixture {
   const second = fixtureGit(repo, "rev-parse", "HEAD");
   put(repo, "a.txt", "uncommitted\n");
   put(repo, "untracked.txt", "untracked\n");
-  const parent = join(repo, ".plan-runs", "contract", "clones");
-  mkdirSync(parent, { recursive: true });
-  return { repo, first, second, parent, remove: () => rmSync(repo, { recursive: true, force: true }) };
+  for (const [path, body] of Object.entries(IGNORED_HELPER)) put(repo, path, body);
+  return { repo, first, second, rooms, remove: () => rmSync(top, { recursive: true, force: true }) };
 }
 
 /** The worktrees git has registered for the repository (the main one included). */

@@ -1,0 +1,82 @@
+// Where clean rooms are made: a fresh directory per room (mkdtemp, private to this user) inside a
+// directory outside the repository. A room inside the repository would not be clean: Node's module
+// resolution, package.json `type`, tsconfig, .npmrc and every tool that searches upward would walk
+// out of the room into the working tree and find its ignored `node_modules`. Runtime-neutral.
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { type ExecFault, reasonOf } from "./fault.js";
+
+/** The fs calls a room's home needs: node:fs's and memfs's `promises` both fit. */
+export interface HomeFs {
+  /** Makes a fresh directory `<prefix>XXXXXX` readable by its owner only (node:fs uses mode 0700). */
+  mkdtemp(prefix: string): Promise<string>;
+  realpath(path: string): Promise<string>;
+  rm(path: string, options: { recursive: true; force: true }): Promise<unknown>;
+}
+
+/** Makes and drops the homes of rooms. */
+export interface RoomHomes {
+  /** The real path of the rooms' directory, checked to lie outside the repository. */
+  base(): ResultAsync<string, ExecFault>;
+  /** A fresh private home for one room inside `base()`. */
+  make(): ResultAsync<string, ExecFault>;
+  /** Removes a home and everything in it (gone is fine). */
+  drop(home: string): ResultAsync<void, ExecFault>;
+}
+
+const slashed = (path: string) => path.replace(/\\/g, "/").replace(/\/+$/, "");
+
+/** True when `path` is `base` or lies below it; both absolute and resolved. */
+export function isWithin(path: string, base: string): boolean {
+  const p = slashed(path);
+  const b = slashed(base);
+  return p === b || p.startsWith(`${b}/`) || b === "";
+}
+
+/** The fault for a rooms directory inside the repository. */
+function inside(dir: string, repoDir: string): ExecFault {
+  return {
+    code: "option-invalid",
+    option: "dir",
+    issue: `${dir} is inside the repository (${repoDir}): a tool run in a room searches upward (Node's module resolution, package.json, tsconfig) and would reach the working tree; make rooms in a directory outside it`,
+  };
+}
+
+/**
+ * The homes of rooms under `dir`. `repoDirs` answers the real paths of the repository's working
+ * tree and git directory; `dir` (which must exist) is refused with `option-invalid` when its real
+ * path lies inside any of them. The check runs once it succeeds; a failure is tried again next time.
+ */
+export function roomHomes(fs: HomeFs, dir: string, repoDirs: () => ResultAsync<readonly string[], ExecFault>): RoomHomes {
+  let checked: string | undefined;
+  const real = (path: string) =>
+    ResultAsync.fromPromise(
+      Promise.resolve().then(() => fs.realpath(path)),
+      (e): ExecFault => ({ code: "workspace-io", path, reason: `the directory for clean rooms cannot be used: ${reasonOf(e)}` }),
+    );
+  const base = (): ResultAsync<string, ExecFault> => {
+    if (checked !== undefined) return okAsync(checked);
+    return real(dir).andThen((at) =>
+      repoDirs().andThen((repo) => {
+        const hit = repo.find((r) => isWithin(at, r));
+        if (hit !== undefined) return errAsync(inside(at, hit));
+        checked = at;
+        return okAsync(at);
+      }),
+    );
+  };
+  return {
+    base,
+    make: () =>
+      base().andThen((at) =>
+        ResultAsync.fromPromise(
+          Promise.resolve().then(() => fs.mkdtemp(`${at}/decay-room-`)),
+          (e): ExecFault => ({ code: "workspace-io", path: at, reason: `could not make a clean room's directory: ${reasonOf(e)}` }),
+        ),
+      ),
+    drop: (home) =>
+      ResultAsync.fromPromise(
+        Promise.resolve().then(() => fs.rm(home, { recursive: true, force: true })),
+        (e): ExecFault => ({ code: "workspace-io", path: home, reason: reasonOf(e) }),
+      ).map(() => undefined),
+  };
+}
