@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { prng } from "../gate/generate.mjs";
+import { prng } from "../gate/content.mjs";
 
 export const ENTRIES = 10_000;
 const LINKS = 100;
