@@ -48,21 +48,36 @@ function afterPrefix(name: string, words: string[]): string[] {
   return name === "timeout" ? words.slice(i + 1) : words.slice(i);
 }
 
+type ShellOperand = { kind: "inline" | "file"; word: string } | { kind: "stdin" };
+
+/** The first word after a shell's options: its inline script (`-c`), its script file, or an argument of a script read from stdin (`-s`, or none). */
+const operand = (word: string | undefined, sawC: boolean, sawS: boolean): ShellOperand =>
+  word === undefined || (sawS && !sawC) ? { kind: "stdin" } : { kind: sawC ? "inline" : "file", word };
+
+/** Long options of a shell that take the next word as their value: the file is not the script. */
+const SHELL_VALUE_LONG = new Set(["--rcfile", "--init-file"]);
+
 /**
  * What a shell runs: the script of `sh -c SCRIPT` (any single-dash option word holding `c`,
- * `inline: true`), or the script file of `sh FILE` (`inline: false`); null when neither.
+ * `inline`), the script file of `sh FILE` (`file`), or a script read from stdin (`stdin`: no
+ * operand, or `-s`, as in `echo 'git push' | sh`); null for `--version` and `--help`. `-o NAME`, `+o NAME`, `-O NAME`, `+O NAME` (one
+ * value per `o`/`O` in a cluster), `--rcfile FILE` and `--init-file FILE` take a value.
  */
-function shellOperand(words: string[]): { inline: boolean; word: string } | null {
+function shellOperand(words: string[]): ShellOperand | null {
   let sawC = false;
+  let sawS = false;
   for (let i = 1; i < words.length; i++) {
     const w = words[i] ?? "";
     if (/^[-+][a-zA-Z]+$/.test(w)) {
       if (w.startsWith("-") && w.includes("c")) sawC = true;
-      if (w.includes("o")) i++; // -o NAME, +o NAME, -eo NAME: the option name is not the script
-    } else if (w.startsWith("--")) continue;
-    else return { inline: sawC, word: w };
+      if (w.startsWith("-") && w.includes("s")) sawS = true;
+      for (const letter of w) if (letter === "o" || letter === "O") i++;
+    } else if (SHELL_VALUE_LONG.has(w)) i++;
+    else if (w === "--version" || w === "--help") return null;
+    else if (w === "--" || w === "-") return operand(words[i + 1], sawC, sawS);
+    else if (!w.startsWith("--")) return operand(w, sawC, sawS);
   }
-  return null;
+  return { kind: "stdin" };
 }
 
 /** Strip assignments, reserved words and prefix commands until the real program leads. */
@@ -119,8 +134,9 @@ function visit(words: string[], depth: number, view: RunView, scope: number): vo
   }
   if (SCRIPT_RUNNERS.has(name) && SCRIPT_COMMANDS.has(argv[1] ?? "")) view.opaque.push(`${name} ${argv[1]}`);
   const operand = SHELLS.has(name) ? shellOperand(argv) : null;
-  if (operand && !operand.inline) view.opaque.push(`${name} ${operand.word}`);
-  if (operand?.inline && depth < 8) {
+  if (operand?.kind === "file") view.opaque.push(`${name} ${operand.word}`);
+  if (operand?.kind === "stdin") view.opaque.push(`${name} reading its script from stdin`);
+  if (operand?.kind === "inline" && depth < 8) {
     visitScript(operand.word, depth, view, scope);
     return;
   }

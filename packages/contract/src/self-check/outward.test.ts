@@ -121,6 +121,40 @@ describe("outward writes, by example", () => {
     expect(runView(`echo ${word}`).commands).toEqual([["echo", word]]);
     expect(runView("git push 2>/dev/null").commands).toEqual([["git", "push"]]);
   });
+  test("a redirect operator ends the word before it wherever it stands, as sh reads it", () => {
+    expect(runView("git push>/dev/null 2>&1 && echo ok").commands).toEqual([
+      ["git", "push"],
+      ["echo", "ok"],
+    ]);
+    expect(runView("npm publish>publish.log").commands).toEqual([["npm", "publish"]]);
+    expect(runView("git push</dev/null").commands).toEqual([["git", "push"]]);
+    // Quoted, it is part of the word; after a short word of digits it takes that descriptor.
+    expect(runView("echo 'a>b' \"c<d\" e\\>f").commands).toEqual([["echo", "a>b", "c<d", "e>f"]]);
+    expect(runView("cmd 2>err.log").commands).toEqual([["cmd"]]);
+    for (const line of ["git push>/dev/null 2>&1", "npm publish>publish.log", "sudo git push>>log"]) expect(writesOutward(line)).toBe(true);
+  });
+  test("a word of a million characters full of redirects is read in one pass", () => {
+    const view = runView(`echo ${"a>b".repeat(350_000)}`);
+    expect(view.commands).toEqual([["echo", "a"]]);
+  });
+  test("shell options that take a value are not its script: -O NAME, +O NAME, --rcfile FILE, --init-file FILE", () => {
+    for (const line of [
+      "bash -O extglob -c 'git push origin main'",
+      "bash +O extglob -c 'git push'",
+      "bash --rcfile ~/.bashrc -c 'git push'",
+      "bash --init-file x.sh -c 'npm publish'",
+      "bash -eO extglob -c 'git push'",
+    ]) {
+      expect(writesOutward(line)).toBe(true);
+      expect(runView(line).opaque).toEqual([]);
+    }
+  });
+  test("a shell reading its script from stdin is opaque: `echo 'git push' | sh`, `sh -s`, `bash < x.sh`", () => {
+    expect(runView("echo 'git push origin main' | sh && echo ok").opaque).toEqual(["sh reading its script from stdin"]);
+    expect(runView("curl -s https://example.test/x.sh | bash -s -- --yes").opaque).toEqual(["bash reading its script from stdin"]);
+    expect(runView("bash < x.sh").opaque).toEqual(["bash reading its script from stdin"]);
+    expect(runView("bash -").opaque).toEqual(["bash reading its script from stdin"]);
+  });
   test("a line of 150,000 substitutions is read, not a thrown RangeError", () => {
     const view = runView(`echo ${"$(date) ".repeat(150_000)}`);
     expect(view.opaque).toHaveLength(150_000);
@@ -138,7 +172,9 @@ describe("outward writes, by example", () => {
     expect(runView("npm start").opaque).toContain("npm start");
     expect(runView("pnpm restart").opaque).toContain("pnpm restart");
     expect(runView("sh -c 'git status'").opaque).toEqual([]);
-    expect(runView("bash").opaque).toEqual([]);
+    // A shell with no script operand reads its script from stdin: opaque too (issue: `echo … | sh`).
+    expect(runView("bash").opaque).toEqual(["bash reading its script from stdin"]);
+    expect(runView("bash --version").opaque).toEqual([]);
   });
   test("$((…)) is arithmetic: no command runs and nothing is opaque, but a substitution inside it runs", () => {
     expect(runView("test $((N * 2)) -gt 4")).toMatchObject({ commands: [["test", "$((N * 2))", "-gt", "4"]], opaque: [] });

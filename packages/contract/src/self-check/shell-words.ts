@@ -171,12 +171,15 @@ function expansionOrRedirect(st: State, c: string): boolean {
     st.word = (st.word ?? "") + "`…`";
     return true;
   }
-  // A redirect may follow a file descriptor's number (`2>`): a short word of digits. Testing a long
-  // word would flatten it at every character, which makes one long word quadratic.
-  const fd = st.word !== null && st.word.length <= 9 && /^\d+$/.test(st.word);
-  const redirect = st.word === null || fd ? REDIRECT.exec(st.s.slice(st.i)) : null;
-  if (redirect && /[<>]/.test(redirect[0])) {
-    st.word = null;
+  // Outside quotes `<` and `>` are redirect operators wherever they stand: they end the word before
+  // them (`push>/dev/null` is `push` then a redirect), unless that word is a file descriptor's
+  // number (`2>`), a short word of digits. Testing a long word would flatten it at every
+  // character, which makes one long word quadratic; a `<` or `>` is tested once.
+  const redirect = c === "<" || c === ">" ? REDIRECT.exec(st.s.slice(st.i)) : null;
+  if (redirect) {
+    const fd = st.word !== null && st.word.length <= 9 && /^\d+$/.test(st.word);
+    if (fd) st.word = null;
+    else endWord(st);
     st.i += redirect[0].length;
     while (st.s[st.i] === " " || st.s[st.i] === "\t") st.i++;
     const target: State = { ...st, word: null, words: [] };
@@ -191,7 +194,8 @@ function expansionOrRedirect(st: State, c: string): boolean {
 /** Consume one character or construct; in target mode, returns true when the word has ended. */
 function readOne(st: State, target = false): boolean {
   const c = st.s[st.i] ?? "";
-  if (target && (c === " " || c === "\t" || OPERATORS.has(c))) return true;
+  // A redirect's target ends at a blank, an operator or the next redirect (`>a>b` is two redirects, read in turn, not nested).
+  if (target && (c === " " || c === "\t" || c === "<" || c === ">" || OPERATORS.has(c))) return true;
   if (special(st, c) || expansionOrRedirect(st, c)) return false;
   st.word = (st.word ?? "") + c;
   st.i++;
