@@ -8,10 +8,11 @@ export type AcceptanceProblem =
   | "count-too-large"
   | "fenced-command"
   | "words-before-command"
-  | "list-item-not-command";
+  | "list-item-not-command"
+  | "nested-command";
 
 /** What a line that looks like plan structure was read as: nothing, which is a fault. */
-export type UnreadKind = "stage-heading" | "acceptance" | "exit";
+export type UnreadKind = "stage-heading" | "acceptance" | "exit" | "unclosed-fence";
 
 /** Every expected failure of @decay/contract: a code plus the data (always a line) to name it. */
 export type ContractFault =
@@ -30,7 +31,15 @@ export type ContractFault =
       /** A line that would be read. */
       write?: string;
     }
-  | { code: "structure-unread"; line: number; kind: UnreadKind; text: string; underline?: number }
+  | {
+      code: "structure-unread";
+      line: number;
+      kind: UnreadKind;
+      text: string;
+      underline?: number;
+      /** For an unclosed fence: the first line of structure it hides. */
+      hides?: { line: number; text: string };
+    }
   | { code: "duplicate-label"; line: number; first: number; label: string }
   | { code: "import-unrecognised"; line: number }
   | { code: "duplicate-exit"; line: number; first: number }
@@ -63,7 +72,7 @@ export function describeFault(fault: ContractFault): string {
     case "encoding":
       return `${at}the plan is ${fault.encoding}, not UTF-8: save it as UTF-8 and compile again`;
     case "structure-unread":
-      return `${at}${unreadText(fault.kind, fault.text)}${fault.underline === undefined ? "" : `; the line ${fault.underline} under it (--- or ===) makes it a heading: put a blank line between them`}`;
+      return `${at}${unreadText(fault.kind, fault.text, fault.hides)}${fault.underline === undefined ? "" : `; the line ${fault.underline} under it (--- or ===) makes it a heading: put a blank line between them`}`;
     case "import-unrecognised":
       return `${at}not a task plan (### Task N), a spec-kit tasks.md (## Phase N with - [ ] T001 tasks) or an OpenSpec tasks.md (## 1. Group with - [ ] 1.1 tasks): nothing to import`;
     case "duplicate-label":
@@ -100,8 +109,10 @@ export function describeFault(fault: ContractFault): string {
 const EXPECTATIONS = "exits N, prints `text`, matches /regex/ or at least N `text`|/regex/";
 const PROSE = "or put <!-- decay: prose --> on the line before it to keep it as prose";
 
-function unreadText(kind: UnreadKind, text: string): string {
+function unreadText(kind: UnreadKind, text: string, hides?: { line: number; text: string }): string {
   switch (kind) {
+    case "unclosed-fence":
+      return `${q(text)} opens a code fence that is never closed: it runs to the end of the plan and hides line ${hides?.line ?? 0} (${q(hides?.text ?? "")}); close it with a line of at least as many of the same backticks or tildes`;
     case "stage-heading":
       return `${q(text)} looks like a stage heading but was read as no stage: write it as a stage heading inside the recommendation (### Stage 1: Title, ### Phase B: Title, ### Step 2 — Title), ${PROSE}`;
     case "acceptance":
@@ -123,6 +134,8 @@ function acceptanceText(f: AcceptanceInvalid): string {
       return `acceptance line not understood: ${quote}: ${q(f.unread ?? "")} before the command is not read${f.after === undefined ? "" : `, nor is ${q(f.after)} after it`}; the line starts with the command in backticks, then ${EXPECTATIONS}${write}`;
     case "list-item-not-command":
       return `acceptance list item not understood: ${q(f.text)}: each item under an Acceptance: line starts with a command in backticks, then ${EXPECTATIONS}; for criteria a person checks, put <!-- decay: prose --> on the line before the Acceptance label`;
+    case "nested-command":
+      return `acceptance list item not understood: ${q(f.text)} is a command in a list nested under another item, and a nested item is no row: write each command as an item of the list right under the Acceptance: label`;
     case "unrecognised":
       return `acceptance line not understood: ${quote}: ${q(f.unread ?? f.text)} is not read; after the command write ${EXPECTATIONS}`;
     case "no-command":
@@ -139,6 +152,7 @@ function problemText(problem: AcceptanceProblem): string {
     case "fenced-command":
     case "words-before-command":
     case "list-item-not-command":
+    case "nested-command":
       return `expected ${EXPECTATIONS}`;
     case "bad-regex":
       return "the regular expression does not compile";

@@ -30,4 +30,28 @@ describe("findingLocator", () => {
     expect(at({ stage: "S1", row: "S1.2" })).toBe(45);
     expect(at({ stage: "S2", row: "S2.2" })).toBe(55);
   });
+
+  test("in a plan: a row's own Acceptance line or list item, not an earlier line that merely mentions its command", async () => {
+    const text = [
+      "# Plan",
+      "",
+      "## Recommendation",
+      "",
+      "### Stage 1: Release",
+      "",
+      "Run `pnpm vitest run` locally until it is green, then tag.",
+      "",
+      "Acceptance: `pnpm vitest run` exits 0",
+      "",
+      "Acceptance:",
+      "",
+      "- `pnpm vitest run` prints `ok`",
+    ].join("\n");
+    const contract = (
+      await readPlan(text).asyncAndThen((p) => compileContract(p, { planPath: "p.md", planText: new TextEncoder().encode(text) }))
+    )._unsafeUnwrap();
+    const at = findingLocator(text, contract, false);
+    expect(at({ stage: "S1", row: "S1.1" })).toBe(9);
+    expect(at({ stage: "S1", row: "S1.2" })).toBe(13);
+  });
 });

@@ -1,9 +1,7 @@
 // Where a self-check finding sits in the checked file, for the CI formats: the line of its row,
 // else of its stage, else of the setting it concerns, else line 1.
 import type { Contract, Finding } from "../model.js";
-import { readPlan } from "../plan/read-plan.js";
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+import { readPlanLines } from "../plan/read-plan.js";
 
 /** The 1-based number of the first line at or after `from` (0-based) that `test` accepts. */
 function firstLine(lines: readonly string[], from: number, test: (line: string) => boolean): number | undefined {
@@ -15,8 +13,8 @@ function firstLine(lines: readonly string[], from: number, test: (line: string) 
 function stageLines(text: string, lines: readonly string[], contract: boolean): Map<string, number> {
   const at = new Map<string, number>();
   if (!contract) {
-    const plan = readPlan(text);
-    if (plan.isOk()) for (const s of plan.value.stages) at.set(s.id, s.line);
+    const plan = readPlanLines(text);
+    if (plan.isOk()) for (const s of plan.value.plan.stages) at.set(s.id, s.line);
     return at;
   }
   lines.forEach((line, i) => {
@@ -37,16 +35,21 @@ const SETTING: Partial<Record<Finding["code"], RegExp>> = {
 };
 
 /**
- * The line of each acceptance row: its table row `| S1.1 |` in a contract.md; in a plan, the next
- * line after the previous row (or the stage heading) that holds the row's command.
+ * The line of each acceptance row: its table row `| S1.1 |` in a contract.md; in a plan, the line
+ * the reader read it from (its `Acceptance:` line or list item), never a line that merely
+ * mentions the same command.
  */
-function rowLines(lines: readonly string[], contract: Contract, stages: ReadonlyMap<string, number>, isContract: boolean): Map<string, number> {
+function rowLines(text: string, lines: readonly string[], contract: Contract, stages: ReadonlyMap<string, number>, isContract: boolean): Map<string, number> {
+  if (!isContract) {
+    const plan = readPlanLines(text);
+    return plan.isOk() ? plan.value.rowLines : new Map();
+  }
   const at = new Map<string, number>();
   for (const stage of contract.stages) {
     let cursor = stages.get(stage.id) ?? 1;
     for (const row of stage.acceptance) {
-      const table = new RegExp(`^\\|\\s*${escape(row.id)}\\s*\\|`);
-      const found = firstLine(lines, cursor - 1, isContract ? (l) => table.test(l) : (l) => l.includes(row.run));
+      const table = new RegExp(`^\\|\\s*${row.id.replace(".", "\\.")}\\s*\\|`);
+      const found = firstLine(lines, cursor - 1, (l) => table.test(l));
       if (found === undefined) continue;
       at.set(row.id, found);
       cursor = found + 1;
@@ -59,7 +62,7 @@ function rowLines(lines: readonly string[], contract: Contract, stages: Readonly
 export function findingLocator(text: string, contract: Contract, isContract: boolean): (at: Where) => number {
   const lines = text.split("\n");
   const stages = stageLines(text, lines, isContract);
-  const rows = rowLines(lines, contract, stages, isContract);
+  const rows = rowLines(text, lines, contract, stages, isContract);
   return (f) => {
     const line = (f.row === null ? undefined : rows.get(f.row)) ?? (f.stage === null ? undefined : stages.get(f.stage));
     if (line !== undefined) return line;

@@ -1,3 +1,5 @@
+import { blocks, codeLine, endParagraph, inListItem, openFence } from "./blocks.js";
+
 /** One line of a Markdown text: 1-based number, its offsets in the text, content without EOL. */
 export type Line = {
   no: number;
@@ -12,6 +14,8 @@ export type Line = {
   rule: boolean;
   /** Part of an HTML comment block (hidden too). */
   comment: boolean;
+  /** Inside a list item (its first line, a continuation, or code in it), as CommonMark reads containers. */
+  listed: boolean;
 };
 
 /** A heading outside fences: the index of its first line, its level and text, and where its body starts. */
@@ -24,10 +28,10 @@ export type LineModel = {
   headings: Heading[];
   /** Indices of `<!-- decay: prose -->` marker lines. */
   proseMarks: number[];
+  /** The index of a fence's opening line when the fence is never closed (it runs to the end); null when none. */
+  openFence: number | null;
 };
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const BLOCK_START = /^ {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\|)/;
@@ -40,7 +44,7 @@ function splitLines(source: string): Line[] {
     const nl = source.indexOf("\n", start);
     const end = nl === -1 ? source.length : nl;
     const text = source.slice(start, end).replace(/\r$/, "");
-    lines.push({ no, start, end, text, hidden: false, heading: false, rule: false, comment: false });
+    lines.push({ no, start, end, text, hidden: false, heading: false, rule: false, comment: false, listed: false });
     if (nl === -1) break;
     start = nl + 1;
   }
@@ -72,49 +76,66 @@ function setextStart(lines: Line[], i: number): number | null {
 }
 
 /**
- * Split text into lines (LF, CR stripped from content); mark fenced code, HTML comment blocks and
- * front matter hidden; find ATX and setext headings and thematic breaks outside them.
+ * Split text into lines (LF, CR stripped from content); mark code (fenced, also in list items and
+ * block quotes, and indented, as CommonMark reads it), HTML comment blocks and front matter hidden;
+ * find ATX and setext headings and thematic breaks outside them.
  */
 export function lineModel(source: string): LineModel {
   const lines = splitLines(source);
   const headings: Heading[] = [];
   const proseMarks: number[] = [];
-  let fence: string | null = null;
+  const state = blocks();
   let comment = false;
   for (let i = hideFrontMatter(lines); i < lines.length; i++) {
     const line = lines[i] as Line;
     const text = line.text;
-    if (fence !== null || comment) {
+    if (comment) {
       line.hidden = true;
-      line.comment = comment;
-      if (comment) comment = !text.includes("-->");
-      else {
-        const close = FENCE.exec(text)?.[1];
-        if (close && close[0] === fence?.[0] && close.length >= (fence?.length ?? 0) && text.trim() === close) fence = null;
-      }
+      line.comment = true;
+      comment = !text.includes("-->");
       continue;
     }
-    const open = FENCE.exec(text)?.[1];
-    if (open) {
-      fence = open;
-      line.hidden = true;
-    } else if (/^ {0,3}<!--/.test(text)) {
+    const code = codeLine(state, text, i);
+    line.listed = inListItem(state);
+    if (code) line.hidden = true;
+    else if (/^ {0,3}<!--/.test(text)) {
+      endParagraph(state);
       line.hidden = true;
       line.comment = true;
       if (PROSE_MARK.test(text)) proseMarks.push(i);
       comment = !text.slice(text.indexOf("<!--") + 4).includes("-->");
     } else readHeading(lines, i, headings);
   }
-  return { source, lines, headings, proseMarks };
+  return { source, lines, headings, proseMarks, openFence: openFence(state) };
+}
+
+/**
+ * An ATX heading: 0-3 spaces, 1-6 `#`, then a space, a tab or the line's end; its level and text
+ * (a closing run of `#` after a space dropped). Scanned by hand: linear on any line.
+ */
+export function atxHeading(text: string): { level: number; text: string } | null {
+  let pos = 0;
+  while (pos < 3 && text[pos] === " ") pos++;
+  let level = 0;
+  while (text[pos + level] === "#") level++;
+  const after = text[pos + level];
+  if (level < 1 || level > 6 || (after !== undefined && after !== " " && after !== "\t")) return null;
+  let end = text.length;
+  while (end > pos + level && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+  let hashes = end;
+  while (hashes > pos + level && text[hashes - 1] === "#") hashes--;
+  // A closing sequence needs a space or tab before it (or is all there is).
+  if (hashes === pos + level || text[hashes - 1] === " " || text[hashes - 1] === "\t") end = hashes;
+  return { level, text: text.slice(pos + level, end).trim() };
 }
 
 /** Record an ATX heading, a setext heading or a thematic break at line `i`. */
 function readHeading(lines: Line[], i: number, headings: Heading[]): void {
   const line = lines[i] as Line;
-  const atx = HEADING.exec(line.text);
-  if (atx?.[1]) {
+  const atx = atxHeading(line.text);
+  if (atx) {
     line.heading = true;
-    headings.push({ index: i, level: atx[1].length, text: (atx[2] ?? "").trim(), body: i + 1 });
+    headings.push({ index: i, level: atx.level, text: atx.text, body: i + 1 });
     return;
   }
   const under = SETEXT.exec(line.text)?.[1];

@@ -5,7 +5,7 @@ import { type LineModel, lineModel, verbatim } from "./lines.js";
 import { findSections, isStageHeading, type Section, sectionAt, sectionHeadings, sectionItems } from "./sections.js";
 import { readStageBody } from "./stage-body.js";
 import { type StageSpan, stageSpans } from "./stages.js";
-import { proseLines, type ReadSpan, unreadStructure } from "./unread.js";
+import { proseLines, type ReadSpan, unclosedFence, unreadStructure } from "./unread.js";
 
 const TASK_HEADING = /^Task\s+\d+\b/i;
 
@@ -50,18 +50,30 @@ function duplicateLabel(stages: PlanStage[]): ContractFault | null {
   return null;
 }
 
-/** Map a `Depends on:` reference to the id of an earlier stage. */
+/** The number part of a label or reference (`Phase 1.2` → `1.2`, `S3` → `3`, `2` → `2`); null when it has none. */
+const NUMBER = /^(?:(?:stage|phase|step|milestone|item)\s+|s)?(\d+(?:\.\d+)*[a-z]?|[ivx]{1,5}|[a-z])$/i;
+
+/**
+ * Map a `Depends on:` reference to the id of an earlier stage: a stage's label (any case and
+ * spacing) or id, else a stage word or none and a number equal to the whole number of exactly one
+ * earlier label (`Stage 1` or `1` for `Phase 1`); `Phase 2` is not `Phase 1.2`. Null when none.
+ */
 function resolveRef(ref: string, earlier: PlanStage[]): string | null {
   const norm = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim();
   const exact = earlier.find((s) => norm(s.label) === norm(ref) || s.id === ref.trim());
   if (exact) return exact.id;
-  const n = /^(?:(?:stage|phase|step|item)\s+)?(\d+)$/i.exec(ref.trim())?.[1];
-  const byNumber = earlier.filter((s) => /(\d+)$/.exec(s.label)?.[1] === n);
-  return n !== undefined && byNumber.length === 1 && byNumber[0] ? byNumber[0].id : null;
+  const n = NUMBER.exec(norm(ref))?.[1];
+  const byNumber = earlier.filter((s) => n !== undefined && NUMBER.exec(norm(s.label))?.[1] === n);
+  return byNumber.length === 1 && byNumber[0] ? byNumber[0].id : null;
 }
 
 /** Read one stage span into a plan stage, with the lines read from its body. */
-function readStage(model: LineModel, span: StageSpan, earlier: PlanStage[], prose: Set<number>): Result<{ stage: PlanStage; read: number[] }, ContractFault> {
+function readStage(
+  model: LineModel,
+  span: StageSpan,
+  earlier: PlanStage[],
+  prose: Set<number>,
+): Result<{ stage: PlanStage; read: number[]; rowLines: number[] }, ContractFault> {
   const id = `S${earlier.length + 1}`;
   return readStageBody(model, span, prose).andThen((body) => {
     const previous = earlier[earlier.length - 1];
@@ -80,20 +92,30 @@ function readStage(model: LineModel, span: StageSpan, earlier: PlanStage[], pros
       title: span.title,
       instructions: verbatim(model, span.from, span.to, span.startAt),
       exit_criterion: body.exit,
-      acceptance: body.rows.map((r, k) => ({ id: `${id}.${k + 1}`, ...r })),
+      acceptance: body.rows.map((r, k) => ({ id: `${id}.${k + 1}`, run: r.run, expect: r.expect })),
       depends_on,
       optional: body.optional,
       line: span.index + 1,
     };
-    return ok({ stage, read: body.read });
+    return ok({ stage, read: body.read, rowLines: body.rows.map((r) => r.line) });
   });
 }
 
 /** Read a plan's staged recommendation, prohibitions and falsifiers, verbatim. Never throws. */
 export function readPlan(markdown: string): Result<Plan, ContractFault> {
+  return readPlanLines(markdown).map((read) => read.plan);
+}
+
+/** A plan as read, with the 1-based line each acceptance row was read from (by row id). */
+export type PlanWithLines = { plan: Plan; rowLines: Map<string, number> };
+
+/** `readPlan`, also giving the line of each acceptance row (for locating findings in the plan). Never throws. */
+export function readPlanLines(markdown: string): Result<PlanWithLines, ContractFault> {
   const encoding = encodingFault(markdown);
   if (encoding) return err(encoding);
   const model = lineModel(markdown);
+  const fence = unclosedFence(model);
+  if (fence) return err(fence);
   return recommendation(model).andThen((section) => {
     const spans = stageSpans(model, section);
     if (spans.length === 0) {
@@ -105,6 +127,7 @@ export function readPlan(markdown: string): Result<Plan, ContractFault> {
     }
     const stages: PlanStage[] = [];
     const read: ReadSpan[] = [];
+    const rowLines = new Map<string, number>();
     const byHeading = model.headings.some((h) => h.index === spans[0]?.index);
     const prose = proseLines(model);
     for (const span of spans) {
@@ -112,10 +135,11 @@ export function readPlan(markdown: string): Result<Plan, ContractFault> {
       if (stage.isErr()) return err(stage.error);
       stages.push(stage.value.stage);
       read.push({ span, read: stage.value.read, heading: byHeading });
+      stage.value.stage.acceptance.forEach((row, k) => rowLines.set(row.id, stage.value.rowLines[k] ?? stage.value.stage.line));
     }
     const fault = duplicateLabel(stages) ?? unreadStructure(model, read);
     if (fault) return err(fault);
-    return ok({ stages, prohibitions: items(model, "prohibitions"), falsifiers: items(model, "falsifiers") });
+    return ok({ plan: { stages, prohibitions: items(model, "prohibitions"), falsifiers: items(model, "falsifiers") }, rowLines });
   });
 }
 

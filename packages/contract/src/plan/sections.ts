@@ -1,4 +1,4 @@
-import { type Heading, type LineModel, verbatim } from "./lines.js";
+import { type Heading, type Line, type LineModel, verbatim } from "./lines.js";
 
 /** A section: its heading and the line range [from, to) of its body. */
 export type Section = { heading: Heading; from: number; to: number };
@@ -14,6 +14,9 @@ const BY_NAME: Record<SectionKind, RegExp> = {
   prohibitions: /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|\bnon-?goals\b|\bout of scope\b/i,
   falsifiers: /what would change the answer|falsifiers/i,
 };
+/** Whether a heading's text names one of the plan's sections (recommendation, prohibitions, falsifiers). */
+export const namesSection = (text: string): boolean => Object.values(BY_NAME).some((re) => re.test(text));
+
 const BY_NUMBER: Record<SectionKind, RegExp> = {
   recommendation: numbered(6),
   prohibitions: numbered(5),
@@ -45,7 +48,7 @@ const NUMBER_WORD = NUMBER_WORDS.flatMap((w) => [w, `${w[0]?.toUpperCase()}${w.s
  * `Stage-2`, `Step #2`), a number in words (`Stage Two`), a capital letter or emphasis.
  */
 export const STAGE_LIKE = new RegExp(
-  String.raw`^(?:[*_]+\s*)?(?:${KEYWORD})(?:\s*[-#]?\s*\d|\s+[IVX]+(?!\p{L})|\s+[A-Z](?:[\s:.)—–*_-]|$)|\s+(?:${NUMBER_WORD})(?![\p{L}\d])|\s*[*_])`,
+  String.raw`^(?:[*_]+\s*)?(?:${KEYWORD})(?:\s*(?:[-#]\s*)?\d|\s+[IVX]+(?!\p{L})|\s+[A-Z](?:[\s:.)—–*_-]|$)|\s+(?:${NUMBER_WORD})(?![\p{L}\d])|\s*[*_])`,
   "u",
 );
 
@@ -122,15 +125,28 @@ export function findSections(model: LineModel, kind: "prohibitions" | "falsifier
   return out;
 }
 
-const ITEM = /^( {0,3})(?:[-*+]|\d+[.)])[ \t]+/;
+const ITEM = /^( {0,3})(?:[-*+]|\d+[.)])([ \t]+|$)/;
+
+/** The columns of a line's leading spaces and tabs (a tab to the next multiple of 4). */
+function indentCols(text: string): number {
+  let cols = 0;
+  for (let i = 0; text[i] === " " || text[i] === "\t"; i++) cols += text[i] === "\t" ? 4 - (cols % 4) : 1;
+  return cols;
+}
+
+/** Whether a line is indented to `content` columns: part of the list item whose text starts there. */
+const within = (line: Line | undefined, content: number): boolean =>
+  line !== undefined && line.text.trim() !== "" && !line.heading && !line.rule && indentCols(line.text) >= content;
 
 /**
  * The items of a section verbatim: each bullet or numbered item (with its continuation lines,
- * marker removed) and each paragraph that is not a list. Nothing with content is dropped.
+ * marker removed) and each paragraph that is not a list. As CommonMark reads a list item, what is
+ * indented to its text (a nested list, a paragraph after a blank line, code) belongs to it: `- Do
+ * not X` over `  - until Y` is one item. Nothing with content is dropped.
  */
 export function sectionItems(model: LineModel, section: Section): string[] {
   const items: string[] = [];
-  let open: { from: number; startAt: number } | null = null;
+  let open: { from: number; startAt: number; content: number } | null = null;
   const close = (to: number) => {
     if (open) {
       const text = verbatim(model, open.from, to, open.startAt);
@@ -141,6 +157,17 @@ export function sectionItems(model: LineModel, section: Section): string[] {
   for (let i = section.from; i < section.to; i++) {
     const line = model.lines[i];
     if (!line) break;
+    const blank = line.text.trim() === "";
+    // A line indented to the open item's text is part of it; so are blank lines when such a line follows them.
+    if (open && !blank && within(line, open.content)) continue;
+    if (open && blank) {
+      let k = i;
+      while (k < section.to && model.lines[k]?.text.trim() === "") k++;
+      if (within(model.lines[k], open.content)) {
+        i = k - 1;
+        continue;
+      }
+    }
     if (line.heading || line.rule || (line.hidden && !open) || /^ {0,3}<!--/.test(line.text)) {
       // A sub-heading is a title, a thematic break a separator, a comment no text: none is an item.
       close(i);
@@ -149,11 +176,12 @@ export function sectionItems(model: LineModel, section: Section): string[] {
     const marker = line.hidden ? null : ITEM.exec(line.text);
     if (marker) {
       close(i);
-      open = { from: i, startAt: line.start + marker[0].length };
-    } else if (line.text.trim() === "" && !line.hidden) {
+      open = { from: i, startAt: line.start + marker[0].length, content: marker[0].length + (marker[2] === "" ? 1 : 0) };
+    } else if (blank && !line.hidden) {
       close(i);
     } else if (!open) {
-      open = { from: i, startAt: line.start + (line.text.length - line.text.trimStart().length) };
+      // A paragraph item: lines indented under it do not nest in it.
+      open = { from: i, startAt: line.start + (line.text.length - line.text.trimStart().length), content: Number.POSITIVE_INFINITY };
     }
   }
   close(section.to);

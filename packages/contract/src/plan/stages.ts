@@ -41,7 +41,32 @@ function headingStages(model: LineModel, section: Section): StageSpan[] {
 
 const NUMBERED = /^( {0,3})(\d+)[.)][ \t]+/;
 const BOLD_TITLE = /^\*\*(.+?)\*\*[ \t]*(?:[:.—–-][ \t]*)?/;
-const PLAIN_TITLE = /^(.+?)(?:\.(?:[ \t]+|$)|:[ \t]*|[ \t]+[—–-][ \t]+|$)/;
+const blankAt = (text: string, i: number): boolean => text[i] === " " || text[i] === "\t";
+
+/**
+ * A plain title: the text up to the first `. ` (or `.` at the end), `:` or ` — ` (also `–`, `-`),
+ * with that separator and the blanks after it. Scanned by hand, each blank run once: a regex with a
+ * lazy title before `[ \t]+[—–-]` is quadratic on a long run of spaces.
+ */
+function plainTitle(content: string): [string, string] | null {
+  const skipBlanks = (i: number) => {
+    let k = i;
+    while (blankAt(content, k)) k++;
+    return k;
+  };
+  for (let i = 0; i < content.length; i++) {
+    const c = content[i];
+    if (i > 0 && c === "." && (i + 1 === content.length || blankAt(content, i + 1))) return [content.slice(0, skipBlanks(i + 1)), content.slice(0, i)];
+    if (i > 0 && c === ":") return [content.slice(0, skipBlanks(i + 1)), content.slice(0, i)];
+    if (i > 0 && blankAt(content, i)) {
+      const end = skipBlanks(i);
+      const dash = content[end];
+      if ((dash === "—" || dash === "–" || dash === "-") && blankAt(content, end + 1)) return [content.slice(0, skipBlanks(end + 1)), content.slice(0, i)];
+      i = end - 1;
+    }
+  }
+  return content === "" ? null : [content, content];
+}
 
 /** Stages opened by top-level numbered list items (`1. **Title** body…`) inside the section. */
 function itemStages(model: LineModel, section: Section): StageSpan[] {
@@ -66,7 +91,7 @@ function itemStages(model: LineModel, section: Section): StageSpan[] {
     if (last && last.to !== i && Number(m[2]) !== Number(last.label) + 1) break;
     column = m[0].length;
     const content = line.text.slice(m[0].length);
-    const t = BOLD_TITLE.exec(content) ?? PLAIN_TITLE.exec(content);
+    const t = BOLD_TITLE.exec(content) ?? plainTitle(content);
     const rest = t ? content.slice(t[0].length) : "";
     const span: StageSpan = {
       label: m[2],

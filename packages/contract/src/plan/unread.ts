@@ -1,6 +1,6 @@
 import type { ContractFault } from "../fault.js";
-import { CONTAINERS, type Heading, type LineModel } from "./lines.js";
-import { STAGE_LIKE, stageMatch, stageText } from "./sections.js";
+import { atxHeading, CONTAINERS, type Heading, type LineModel } from "./lines.js";
+import { namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
 import type { StageSpan } from "./stages.js";
 
 /** A stage as read: where it sits and which of its lines were read as structure. */
@@ -9,7 +9,7 @@ export type ReadSpan = { span: StageSpan; read: number[]; heading: boolean };
 /** Acceptance or Exit as a line's label (after list, quote, checkbox, heading and bold markers). */
 export const LABEL = new RegExp(
   String.raw`^\s*${CONTAINERS}(?:#{1,6}\s+)?(?:\*\*|__|\*|_)?(acceptance|exit)` +
-    String.raw`(?:\s+(?:criteria|criterion|conditions?|gate|tests?|checks?|commands?))?(?:\*\*|__|\*|_)?\s*(?::|#*\s*$)`,
+    String.raw`(?:\s+(?:criteria|criterion|conditions?|gate|tests?|checks?|commands?))?(?:\*\*|__|\*|_)?\s*(?::|#+\s*$|$)`,
   "i",
 );
 
@@ -20,9 +20,12 @@ export const LABEL = new RegExp(
  */
 const ACCEPTANCE_SPELLED = new RegExp(
   String.raw`^\s*${CONTAINERS}(?:#{1,6}\s+)?(?:\|\s*)?(?:\*\*|__|\*|_)?(?:\p{L}+\s+)?` +
-    String.raw`acceptance(?:(?:\s*\([^)\n]{0,40}\)|\s+[\p{L}\d#.]+){0,2}\s*(?:\*\*|__|\*|_)?\s*[:：]|\s*(?:\*\*|__|\*|_)?\s*[-—–|]+\s*\x60)`,
+    String.raw`acceptance(?:(?:\s*\([^)\n]{0,40}\)|\s+[\p{L}\d#.]+){0,2}\s*(?:(?:\*\*|__|\*|_)\s*)?[:：]|\s*(?:(?:\*\*|__|\*|_)\s*)?[-—–|]+\s*\x60)`,
   "iu",
 );
+
+/** Whether a line labels itself acceptance or an exit criterion, in a spelling read or not. */
+export const labelled = (text: string): boolean => LABEL.test(text) || ACCEPTANCE_SPELLED.test(text);
 
 /** The lines a `<!-- decay: prose -->` marker covers: the next paragraph, or the next heading's whole section. */
 export function proseLines(model: LineModel): Set<number> {
@@ -74,7 +77,7 @@ function accountedFor(h: Heading, spans: ReadSpan[]): boolean {
 }
 
 // A paragraph that is one bold phrase, `**Phase 2: Backfill**`: a heading in all but syntax.
-const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*:?\s*$/;
+const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*(?::\s*)?$/;
 
 /** Bold lines that look like stage headings, as headings one level below any (they are no stage). */
 function boldStageLines(model: LineModel, prose: Set<number>): Heading[] {
@@ -114,4 +117,24 @@ export function unreadStructure(model: LineModel, spans: ReadSpan[]): ContractFa
     }
   }
   return heading;
+}
+
+/**
+ * A fence never closed runs to the end of the plan (CommonMark's reading): when what it hides holds
+ * a stage-looking or section heading, or an Acceptance/Exit label, a fault naming the fence's line
+ * and the first such line; a fence that hides only code is code.
+ */
+export function unclosedFence(model: LineModel): ContractFault | null {
+  const at = model.openFence;
+  if (at === null) return null;
+  for (let i = at + 1; i < model.lines.length; i++) {
+    const text = model.lines[i]?.text ?? "";
+    const atx = atxHeading(text);
+    const structure = atx ? STAGE_LIKE.test(stageText(atx.text)) || namesSection(atx.text) : labelled(text);
+    if (structure) {
+      const fence = model.lines[at]?.text.trim() ?? "";
+      return { code: "structure-unread", line: at + 1, kind: "unclosed-fence", text: fence, hides: { line: i + 1, text: text.trim() } };
+    }
+  }
+  return null;
 }

@@ -42,6 +42,11 @@ function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbit
     piece(["<!--", "### Stage 99: commented out", `Acceptance: \`hidden${c}\``, "-->"]),
     piece(["```sh", "### Stage 98: in a fence", `Acceptance: \`fenced${c}\``, "```"]),
     piece(["<!-- decay: prose -->", `Acceptance tests: \`prose${c}\` are run by hand.`]),
+    // CommonMark's blocks: a backtick line with a backtick after it is no fence; a fence in a quote is code;
+    // a list item's own paragraph and blank lines between items end no acceptance list.
+    piece(["```` ``` ```` is no fence, only a code span."]),
+    piece(["> ```", `> Acceptance: \`quoted${c}\``, "> ```"]),
+    piece(["Acceptance:", "", `- \`${c}\` exits 0`, "", "  Checks what it says.", "", "", `- \`${c}c\``], [c, `${c}c`]),
     piece([`Acceptance gate: \`${c}\``], [], true),
     piece([`Acceptance: run \`${c}\` and expect 0`], [], true),
     piece(["Acceptance:", "", "```sh", c, "```"], [], true),

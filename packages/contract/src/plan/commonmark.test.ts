@@ -1,0 +1,264 @@
+// The plan reader never loses, adds or switches off structure in silence: where CommonMark's
+// reading of blocks is clear (code, lists, fences) it follows it; where the plan format chooses
+// otherwise, it refuses with a fault naming the line.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { compileContract } from "../compile.js";
+import { describeFault } from "../fault.js";
+import { selfCheck } from "../self-check/check.js";
+import { readPlan } from "./read-plan.js";
+
+const plan = (...lines: string[]) => lines.join("\n");
+const read = (...lines: string[]) => readPlan(plan(...lines))._unsafeUnwrap();
+const fault = (...lines: string[]) => readPlan(plan(...lines))._unsafeUnwrapErr();
+const runs = (...lines: string[]) => read(...lines).stages.map((s) => s.acceptance.map((r) => r.run));
+const head = ["# Plan", "", "## Recommendation", ""];
+/** The head of a plan and the first lines of its one stage, `Stage 1: a`. */
+const s1 = [...head, "### Stage 1: a", ""];
+
+describe("a line of backticks with a backtick after them is no fence", () => {
+  test("```` ``` ```` in a sentence opens nothing: the stages after it are read", () => {
+    const p = read(
+      ...head,
+      "### Stage 1: Docs",
+      "",
+      "Acceptance: `a`",
+      "",
+      "```` ``` ```` fences get a language tag.",
+      "",
+      "### Stage 2: Site",
+      "",
+      "Acceptance: `b`",
+    );
+    expect(p.stages.map((s) => [s.label, s.acceptance.map((r) => r.run)])).toEqual([
+      ["Stage 1", ["a"]],
+      ["Stage 2", ["b"]],
+    ]);
+  });
+  test("a tilde fence may hold backticks in its info string, and hides what it holds", () => {
+    expect(runs(...head, "### Stage 1: t", "", "~~~ a`b", "Acceptance: `hidden`", "~~~", "", "Acceptance: `a`")).toEqual([["a"]]);
+  });
+});
+
+describe("a fence never closed", () => {
+  test("that hides a stage is refused, naming the fence's line and the line it hides", () => {
+    const f = fault(...s1, "Acceptance: `a`", "", "```sh", "echo hi", "", "### Stage 2: b", "", "Acceptance: `b`");
+    expect(f).toMatchObject({ code: "structure-unread", kind: "unclosed-fence", line: 9, text: "```sh", hides: { line: 12, text: "### Stage 2: b" } });
+    expect(describeFault(f)).toMatch(/^line 9: "```sh" opens a code fence that is never closed: .*hides line 12 \("### Stage 2: b"\)/);
+  });
+  test("that hides an Acceptance line, or a guardrails section, is refused too", () => {
+    expect(fault(...s1, "Acceptance: `a`", "", "~~~~", "Acceptance: `b`")).toMatchObject({ kind: "unclosed-fence", line: 9 });
+    expect(fault(...s1, "Acceptance: `a`", "", "```", "## What not to do", "- x")).toMatchObject({
+      kind: "unclosed-fence",
+      hides: { line: 10 },
+    });
+  });
+  test("that hides only code is code to the end of the plan, as CommonMark reads it", () => {
+    const p = read(...s1, "Acceptance: `a`", "", "```sh", "# install", "npm ci");
+    expect(p.stages[0]?.instructions).toBe("\nAcceptance: `a`\n\n```sh\n# install\nnpm ci");
+  });
+  test("a fence in a list item or a quote ends with its container, as CommonMark reads it", () => {
+    expect(runs(...s1, "> ```", "> Acceptance: `hidden`", "", "Acceptance: `a`")).toEqual([["a"]]);
+    expect(runs(...s1, "- ```", "  Acceptance: `hidden`", "", "Acceptance: `a`")).toEqual([["a"]]);
+  });
+});
+
+describe("code is never plan text", () => {
+  test("indented code, a fence in a list item indented 4 spaces, a fence in a quote: no rows from any", () => {
+    const p = read(
+      ...head,
+      "### Stage 1: Retire the deploy script",
+      "",
+      "The old template had this line:",
+      "",
+      "    Acceptance: `make deploy` exits 0",
+      "",
+      "1. Quote the old runbook:",
+      "",
+      "    ```markdown",
+      "    Acceptance: `git status` exits 0",
+      "    ```",
+      "",
+      "> Old CI config:",
+      "> ```",
+      "> Acceptance: `./scripts/release.sh` exits 0",
+      "> ```",
+      "",
+      "Acceptance: `true` exits 0",
+    );
+    expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true"]);
+  });
+  test("a line indented 4 spaces that continues a paragraph is no code (CommonMark: code cannot interrupt a paragraph)", () => {
+    expect(runs(...s1, "Some text", "    Acceptance: `a`")).toEqual([["a"]]);
+  });
+  test("under an Acceptance label, indented code is refused with the line to write, like a fenced block", () => {
+    expect(fault(...s1, "Acceptance:", "", "    npm test")).toMatchObject({
+      code: "acceptance-invalid",
+      problem: "fenced-command",
+      line: 7,
+      write: "Acceptance: `npm test` exits 0",
+    });
+  });
+});
+
+describe("an acceptance list is read as CommonMark reads a list", () => {
+  test("a paragraph under an item and blank lines between items end nothing: every command is a row", () => {
+    const r = runs(...s1, "Acceptance:", "", "- `a` exits 0", "", "  Checks the schema file exists.", "", "", "- `b` exits 0", "- `c` exits 0");
+    expect(r).toEqual([["a", "b", "c"]]);
+  });
+  test("code and a nested prose list under an item belong to it; the next item is still a row", () => {
+    const r = runs(...s1, "Acceptance:", "", "1. `a`", "", "   ```sh", "   Acceptance: `hidden`", "   ```", "", "   - why: it is fast", "2. `b`");
+    expect(r).toEqual([["a", "b"]]);
+  });
+  test("a line right under an item, at the margin, continues it (a lazy line): the items after it are rows", () => {
+    expect(runs(...s1, "Acceptance:", "", "- `a` exits 0", "checks the schema.", "- `b` exits 0")).toEqual([["a", "b"]]);
+  });
+  test("a command in a nested list is refused, never dropped or guessed a row", () => {
+    expect(fault(...s1, "Acceptance:", "", "- `a`", "  - `b` exits 0")).toMatchObject({
+      code: "acceptance-invalid",
+      problem: "nested-command",
+      line: 10,
+    });
+  });
+  test("an item that is no command, after a blank line, is refused with its line", () => {
+    expect(fault(...s1, "Acceptance:", "", "- `a`", "", "- Deploy afterwards.")).toMatchObject({
+      problem: "list-item-not-command",
+      line: 11,
+    });
+  });
+  test("a paragraph back at the margin after a blank line ends the list; what follows is read as before", () => {
+    const p = read(...s1, "Acceptance:", "", "- `a`", "", "Then deploy.", "", "Exit: done");
+    expect(p.stages[0]).toMatchObject({ exit_criterion: "done", acceptance: [{ run: "a" }] });
+  });
+});
+
+describe("only a paragraph's first line marks a stage optional; code never does", () => {
+  const check = async (text: string) => {
+    const p = readPlan(text)._unsafeUnwrap();
+    const c = (await compileContract(p, { planPath: "p.md", planText: text }))._unsafeUnwrap();
+    return selfCheck(c, { planText: text }).map((f) => `${f.code} ${f.stage}`);
+  };
+  test("`optional.` wrapped from the line before is prose: the stage stays required and is refused with no acceptance", async () => {
+    const text = plan(
+      ...head,
+      "### Stage 1: Add the flag",
+      "",
+      "Add the flag. Turning it on stays",
+      "optional. Nothing else changes.",
+      "",
+      "### Stage 2: b",
+      "",
+      "Acceptance: `true`",
+    );
+    expect(readPlan(text)._unsafeUnwrap().stages[0]?.optional).toBe(false);
+    expect(await check(text)).toContain("no-acceptance S1");
+  });
+  test("`optional: true` in YAML in a list item's code block is code", () => {
+    const p = read(...head, "### Stage 1: CI", "", "- Add the job:", "", "    ```yaml", "    jobs:", "      lint:", "        optional: true", "    ```");
+    expect(p.stages[0]?.optional).toBe(false);
+  });
+  test("a paragraph inside a list item is the item's, not the stage's", () => {
+    expect(read(...s1, "- Log progress.", "", "  Optional: also log timings.").stages[0]?.optional).toBe(false);
+  });
+  test("a paragraph that starts `Optional.` still marks it, also after a heading or in a quote", () => {
+    expect(read(...head, "### Stage 1: a", "Optional. Only if time allows.").stages[0]?.optional).toBe(true);
+    expect(read(...s1, "Some text.", "", "> **Optional:** skip it.").stages[0]?.optional).toBe(true);
+  });
+});
+
+describe("Depends on: names a stage exactly", () => {
+  const stages = ["### Phase 1.1: a", "Acceptance: `a`", "### Phase 1.2: b", "Acceptance: `b`", "### Phase 2.1: c", "Depends on: none", "Acceptance: `c`"];
+  test("`Phase 2` is not `Phase 1.2`: depends-unknown, naming the reference", () => {
+    expect(fault(...head, ...stages, "### Phase 2.2: d", "Depends on: Phase 2", "Acceptance: `d`")).toEqual({
+      code: "depends-unknown",
+      line: 13,
+      ref: "Phase 2",
+    });
+  });
+  test("a label, an id, or a number equal to one label's whole number resolves", () => {
+    const p = read(...head, ...stages, "### Phase 2.2: d", "Depends on: Phase 1.2, S1 and 2.1", "Acceptance: `d`");
+    expect(p.stages[3]?.depends_on).toEqual(["S2", "S1", "S3"]);
+    expect(read(...head, "### Phase 1: a", "Acceptance: `a`", "### Phase 2: b", "Depends on: Stage 1", "Acceptance: `b`").stages[1]?.depends_on).toEqual([
+      "S1",
+    ]);
+  });
+});
+
+describe("a nested bullet in a guardrail belongs to its parent", () => {
+  test("`- Do not drop` over `  - until …` is one guardrail, condition kept", () => {
+    const p = read(
+      "# P",
+      "",
+      "## What not to do",
+      "",
+      "- Do not drop the old column",
+      "  - until the backfill has run.",
+      "- Do not X.",
+      "",
+      ...head.slice(2),
+      "### Stage 1: a",
+      "Acceptance: `a`",
+    );
+    expect(p.prohibitions).toEqual(["Do not drop the old column\n  - until the backfill has run.", "Do not X."]);
+  });
+  test("a paragraph indented under an item after a blank line is the item's too; one at the margin is an item of its own", () => {
+    const p = read("# P", "", "## Guardrails", "", "- Do not A", "", "  unless B.", "", "Do not C.", "", ...head.slice(2), "### Stage 1: a", "Acceptance: `a`");
+    expect(p.prohibitions).toEqual(["Do not A\n\n  unless B.", "Do not C."]);
+  });
+});
+
+describe("an exit criteria label over a paragraph", () => {
+  test("the paragraph is the exit criterion, verbatim", () => {
+    const p = read(...s1, "#### Exit criteria", "", "The report renders for", "every region.", "", "Acceptance: `a`");
+    expect(p.stages[0]).toMatchObject({ exit_criterion: "The report renders for\nevery region.", acceptance: [{ run: "a" }] });
+  });
+  test("an Acceptance line right under it is read as a row, not swallowed", () => {
+    const p = read(...s1, "**Exit criteria**", "Acceptance: `a`");
+    expect(p.stages[0]).toMatchObject({ exit_criterion: "", acceptance: [{ run: "a" }] });
+  });
+});
+
+describe("every pattern over a plan line is linear", () => {
+  // No timing assertion: a quadratic pattern takes minutes on these lines, and the test's timeout catches it.
+  test("a heading with 2,000,000 spaces in it", () => {
+    const p = read(...head, `### Stage 1: a${" ".repeat(2_000_000)}x`, "", "Acceptance: `a`");
+    expect(p.stages[0]?.title).toBe(`a${" ".repeat(2_000_000)}x`);
+  });
+  const n = 300_000;
+  const spaces = " ".repeat(n);
+  test.each([
+    ["an acceptance line", `Acceptance: \`a\`${spaces}x`],
+    ["a label alone", `Acceptance${spaces}x`],
+    ["a label with emphasis", `**Acceptance${spaces}x`],
+    ["a bold line", `**Stage 9**${spaces}x`],
+    ["a stage word", `Stage${spaces}x`],
+    ["depends on", `Depends on: S1${spaces}x`],
+    ["list markers", `${"- ".repeat(n)}x`],
+    ["mixed markers", `${"- * ".repeat(n / 2)}x`],
+    ["quote markers", `${"> ".repeat(n)}x`],
+    ["a spelled acceptance", `Also acceptance${spaces}x`],
+  ])("%s of some hundred thousand characters is read, or refused with its line", (_, line) => {
+    const result = readPlan(plan(...s1, "Acceptance: `a`", "", line, ""));
+    expect(result.isOk() || result.error.line === 9).toBe(true);
+  });
+  test("a numbered stage's title with a long run of spaces", () => {
+    const p = read(...head, `1. Add${spaces}x. Then more.`, "", "   Acceptance: `a`");
+    expect(p.stages[0]?.title).toBe(`Add${spaces}x`);
+  });
+});
+
+describe("property: the block reader never crashes and never reads code as plan text", () => {
+  const piece = fc.constantFrom("```", "~~~", "````", "    ", "  ", "- ", "1. ", "> ", "`", "Acceptance: `z`", "### Stage 2: z", "\t", "text", "");
+  test("over generated texts: ok or a fault naming a line of the text; a row z is read only from a line that is not code", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(piece, { maxLength: 4 }), { maxLength: 12 }), (rows) => {
+        const lines = rows.map((r) => r.join(""));
+        const text = plan(...s1, "Acceptance: `a`", "", ...lines);
+        const result = readPlan(text);
+        if (result.isErr()) return result.error.line >= 1 && result.error.line <= text.split("\n").length;
+        return result.value.stages[0]?.acceptance[0]?.run === "a";
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+});
