@@ -23,9 +23,12 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
   throw new Error(`no Chromium on PATH (tried ${CANDIDATES.join(", ")}); install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH`);
 }
 
-/** Launches headless Chromium (no sandbox: CI runs as root, where Chromium's sandbox refuses to start). */
+/**
+ * Launches headless Chromium (no sandbox: CI runs as root, where Chromium's sandbox refuses to
+ * start). A launch has taken over 20 s in a fresh-clone CI run; the bound is for a hung browser.
+ */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: ["--no-sandbox"], timeout: 20_000 });
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: ["--no-sandbox"], timeout: 60_000 });
 }
 
 /** A fresh page whose uncaught errors and console errors are collected into `errors`. */
