@@ -164,6 +164,15 @@ function directoryEnding(name: string): string | undefined {
 }
 
 /**
+ * Why a file name as typed cannot name a regular file (it ends with `/`, `/.` or `/..`, so it
+ * names a directory), or `undefined`: for inputs and `-o` outputs alike.
+ */
+export function namesDirectory(name: string): string | undefined {
+  const ending = directoryEnding(name);
+  return ending === undefined ? undefined : `its name ends with "${ending}", so it names a directory, not a regular file`;
+}
+
+/**
  * The path the system is handed: `input` as typed, under `cwd` when relative. Not normalised
  * (`path.resolve` would read `plan.tsv/` and `plan.tsv/x/..` as `plan.tsv`): the system decides
  * what each component is.
@@ -174,8 +183,8 @@ function systemPath(cwd: string, input: string): string {
 
 /** A named input: refused by its name when that names a directory, else read (`readFile`). */
 function readNamed(fs: InputFs, cwd: string, input: string, limit: number, option: string | undefined): Uint8Array | InputRefusal {
-  const ending = directoryEnding(input);
-  if (ending !== undefined) return { kind: "not-regular", name: input, reason: `its name ends with "${ending}", so it names a directory, not a regular file` };
+  const directory = namesDirectory(input);
+  if (directory !== undefined) return { kind: "not-regular", name: input, reason: directory };
   return readFile(fs, systemPath(cwd, input), input, limit, option);
 }
 

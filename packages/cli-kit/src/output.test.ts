@@ -34,6 +34,14 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
     expect(fs.readdirSync(dir)).toEqual(["out.md"]);
   });
 
+  test.each(["out.md/", "out.md/.", "sub/.."])("%s names a directory: refused as typed, nothing written", async (target) => {
+    const dir = await tempDir();
+    fs.mkdirSync(join(dir, "sub"));
+    const refused = await writeOutput(streams(dir), target, "one\n");
+    expect(refused._unsafeUnwrapErr()).toMatchObject({ kind: "not-regular", path: target, reason: expect.stringContaining("names a directory") });
+    expect(fs.readdirSync(dir)).toEqual(["sub"]);
+  });
+
   test.each([0, 1, 7, 4096, 9999])("a disk that fills after %i bytes leaves the old file byte-identical and no temporary", async (k) => {
     const dir = await tempDir();
     const old = "the old contract\n".repeat(50);

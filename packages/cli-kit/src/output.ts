@@ -2,7 +2,7 @@ import * as nodeFs from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { type AtomicFs, type AtomicFsError, atomicWrite, randomHex } from "@decay/portable";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
-import { notRegular } from "./input.js";
+import { namesDirectory, notRegular } from "./input.js";
 import { type CliWriter, reasonOf } from "./streams.js";
 
 /** Where outputs go: relative targets resolve against `cwd`; `-` is `stdout`. */
@@ -99,7 +99,7 @@ function replace(fs: OutputFs, target: string, bytes: Uint8Array): ResultAsync<v
  * written atomically (a temporary file in its directory, written, fsynced, renamed over it, the
  * directory fsynced), so on any failure the old file is byte-identical and no temporary file
  * remains. A target that exists and is not a regular file (device, FIFO, socket, directory,
- * symbolic link) is refused and left untouched.
+ * symbolic link) is refused and left untouched, and so is a name ending in `/`, `/.` or `/..`.
  */
 export function writeOutput(io: OutputSink, target: string, text: string, fs: OutputFs = nodeFs): ResultAsync<void, OutputRefusal> {
   if (target === "-") {
@@ -108,6 +108,9 @@ export function writeOutput(io: OutputSink, target: string, text: string, fs: Ou
       (e): OutputRefusal => ({ kind: "stdout", path: "standard output", reason: reasonOf(e) }),
     );
   }
+  // `path.resolve` would read `out.md/` as `out.md`: a name that names a directory is refused as typed.
+  const directory = namesDirectory(target);
+  if (directory !== undefined) return errAsync({ kind: "not-regular", path: target, reason: directory });
   const abs = resolve(io.cwd, target);
   const vetted = ResultAsync.fromPromise(
     Promise.resolve().then(() => vetTarget(fs, abs)),
