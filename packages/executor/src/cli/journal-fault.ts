@@ -4,6 +4,7 @@ import type { ExecFault } from "../fault.js";
 import { describeExecFault } from "../fault.js";
 import type { JournalFault } from "../journal/fault.js";
 import { describeJournalFault } from "../journal/fault.js";
+import { oneLine } from "../text.js";
 
 /** Every way a `decay` command can fail; each exits 2. */
 export type CliFault =
@@ -40,8 +41,12 @@ export function exitCodeFor(fault: CliFault): 2 {
   }
 }
 
-/** The sentence for a CLI fault. */
+/** The sentence for a CLI fault; one line, even where it quotes what git, a command or a plan holds. */
 export function describeCliFault(fault: CliFault): string {
+  return oneLine(sentence(fault));
+}
+
+function sentence(fault: CliFault): string {
   switch (fault.code) {
     case "usage":
       return `${fault.message}${helpHint("decay")}`;
