@@ -6,7 +6,7 @@ export type { DirEntry, EntryType, TreeError, TreeReader } from "./tree.js";
 // --- core: parse / check / digest / author ---
 export { Assumption, AssumptionKind, Report, ReportRow } from "./core/model.js";
 export { ASSUMPTIONS_FAULT_CODES } from "./core/faults.js";
-export type { AssumptionsFault, AssumptionsFaultCode, AuthorFault, CheckFault, Field, ParseFault } from "./core/faults.js";
+export type { AssumptionsFault, AssumptionsFaultCode, AuthorFault, CheckFault, Field, OptionFault, ParseFault } from "./core/faults.js";
 export { describeFault } from "./core/describe.js";
 export { parseAssumptions } from "./core/parse.js";
 export { checkTree } from "./core/check.js";

@@ -10,6 +10,15 @@ interface ReadAsk {
 }
 
 /**
+ * True for a bound a read can hold to: a positive integer, or `Infinity` (no bound). `NaN`, `0`,
+ * a fraction or a negative number is none: compared with a size it would let every file through
+ * as "within the bound" while the buffer it sized read nothing.
+ */
+export function isReadLimit(limit: number): boolean {
+  return limit === Number.POSITIVE_INFINITY || (Number.isInteger(limit) && limit >= 1);
+}
+
+/**
  * The reads that take at most `limit` bytes from an open regular file of fstat size `size`: yields
  * each read it wants, is sent how many bytes that read got, returns the bytes read. The first
  * buffer holds `size + 1` bytes, so a file that grew shows it by filling the buffer. It stops at a
@@ -18,6 +27,9 @@ interface ReadAsk {
  * tail could let `lacks` hold): reading goes on, into a larger buffer if the file grew.
  */
 function* reads(size: number, limit: number): Generator<ReadAsk, Uint8Array, number> {
+  // A limit that is no bound is a caller's bug: refused before a byte is read (each caller maps a
+  // throw to its own fault), never read as an empty file.
+  if (typeof limit !== "number" || !isReadLimit(limit)) throw new RangeError(`the read limit ${String(limit)} is not a positive integer`);
   let buffer = new Uint8Array(Math.min(size + 1, limit));
   let filled = 0;
   for (;;) {

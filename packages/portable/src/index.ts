@@ -3,6 +3,6 @@ export { sha256Hex } from "./sha256.js";
 export { firstInvalidUtf8 } from "./utf8.js";
 export { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixNormalize, posixRelative, posixResolve } from "./posix.js";
 export type { FsDirent, FsLike, FsLikeCallback, FsLikeSync, FsStats } from "./fs-like.js";
-export { type OpenFile, type ReadAt, readOpenFile, readUpTo, readUpToAsync } from "./bounded-read.js";
+export { isReadLimit, type OpenFile, type ReadAt, readOpenFile, readUpTo, readUpToAsync } from "./bounded-read.js";
 export { atomicWrite, randomHex, sameBytes, writeTemp } from "./atomic-write.js";
 export type { AtomicFs, AtomicFsError, AtomicWriteOptions, ImmutableChanged, TempFile } from "./atomic-write.js";

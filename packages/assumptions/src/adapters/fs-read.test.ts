@@ -75,3 +75,16 @@ describe("bytes handed out by a read stay the caller's own", () => {
     expect(new TextDecoder().decode((await memfsTree(stale, "/t").read("a.txt", 10_000))._unsafeUnwrap())).toBe("short");
   });
 });
+
+// A bound that is no positive integer compared as "not too large" with every size and sized a
+// buffer of nothing: a file read as empty. The reader refuses it; the adapter's answer is a fault.
+describe("a read limit that is no bound", () => {
+  test("NaN is a tree-io fault from the read, never empty bytes; 0, -1 and 1.5 are under the size", async () => {
+    const { fs } = memfs({ "/t/config.env": "SECRET_TOKEN=1\n" });
+    const tree = memfsTree(fs, "/t");
+    const read = await tree.read("config.env", Number.NaN);
+    expect(read._unsafeUnwrapErr()).toMatchObject({ code: "tree-io", path: "config.env", message: expect.stringContaining("not a positive integer") });
+    for (const bad of [0, -1, 1.5]) expect((await tree.read("config.env", bad))._unsafeUnwrapErr().code).toBe("tree-too-large");
+    expect(new TextDecoder().decode((await tree.read("config.env", Number.POSITIVE_INFINITY))._unsafeUnwrap())).toBe("SECRET_TOKEN=1\n");
+  });
+});

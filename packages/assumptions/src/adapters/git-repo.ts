@@ -74,6 +74,18 @@ function against(base: string, path: string): string {
   return isAbsolute(path) ? path : joinTree(base, path);
 }
 
+/**
+ * The failure for a `dir` holding no repository: no `.git` there and not a bare repository. A
+ * subdirectory of a working tree is one too: gitTree reads a repository from its top level.
+ */
+export function notARepository(dir: string): TreeError {
+  return {
+    code: "tree-not-found",
+    path: "",
+    message: `${dir} is not a git repository: it holds no .git and is not a bare repository (give the repository's top level)`,
+  };
+}
+
 function gitdirOf(fs: GitFs, dir: string): ResultAsync<string, TreeError> {
   const dotgit = joinTree(dir, ".git");
   return readText(fs, joinTree(dotgit, "HEAD")).andThen((head) => {
@@ -85,9 +97,7 @@ function gitdirOf(fs: GitFs, dir: string): ResultAsync<string, TreeError> {
         return errAsync(treeError("tree-io", "", `${dotgit} is a file without a "gitdir:" line`));
       }
       // No .git at all: `dir` may itself be a bare repository.
-      return readText(fs, joinTree(dir, "HEAD")).andThen((bare) =>
-        bare === undefined ? errAsync(treeError("tree-not-found", "", `no git repository at ${dir}`)) : okAsync(dir),
-      );
+      return readText(fs, joinTree(dir, "HEAD")).andThen((bare) => (bare === undefined ? errAsync(notARepository(dir)) : okAsync(dir)));
     });
   });
 }

@@ -60,6 +60,8 @@ async function step(objects: GitObjects, root: string, path: string, at: Going):
   if (entry.mode !== MODE_LINK) return { fail: treeError("tree-not-found", path, `"${here.join("/")}" is not a directory`) };
   const target = (await objects.blob(entry.oid, here.join("/"))).andThen((b) => linkText(b, here.join("/")));
   if (target.isErr()) return { fail: target.error };
+  // An empty target leads nowhere (the kernel answers ENOENT), never to the link's own directory.
+  if (target.value === "") return { fail: treeError("tree-not-found", path, `the link "${here.join("/")}" has an empty target`) };
   const resolved = resolveLink(at.done, target.value);
   if (resolved === undefined) return { fail: treeError("tree-io", path, `the link "${here.join("/")}" leads out of the tree`) };
   return { next: [...resolved, ...rest], done: [], tree: root, hops: at.hops + 1 };

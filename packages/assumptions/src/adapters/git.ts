@@ -1,7 +1,9 @@
 import type { TreeEntry } from "isomorphic-git";
-import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { type GitFs, gitCall, locateRepository, objectProblem } from "./git-repo.js";
+
+export { notARepository } from "./git-repo.js";
 import { resolveCommit } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
 import { guardedFs } from "./git-guard.js";
@@ -42,12 +44,22 @@ function typeOfMode(mode: string): EntryType {
   return mode.startsWith("100") ? "file" : "other";
 }
 
+/** The id of the empty tree. A checkout makes no directory for it (git checks out files, not trees). */
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+const isEmptyTree = (e: TreeEntry): boolean => e.mode === MODE_TREE && e.oid === EMPTY_TREE;
+
+/** A tree's entries as a checkout has them: an empty subtree is nothing there. Most trees hold none: no copy. */
+function checkedOut(entries: readonly TreeEntry[]): readonly TreeEntry[] {
+  return entries.some(isEmptyTree) ? entries.filter((e) => !isEmptyTree(e)) : entries;
+}
+
 /** One isomorphic-git object read on behalf of `path`; any failure is `tree-io` there, naming the object. */
 function call<T>(path: string, oid: string, gitdir: string, run: () => Promise<T>): ResultAsync<T, TreeError> {
   return gitCall(run, (e) => treeError("tree-io", path, objectProblem(e, oid, gitdir)));
 }
 
-/** Object reads bound to one repository, with trees cached by object id. */
+/** Object reads bound to one repository, with trees cached by object id (each as a checkout has it: see `checkedOut`). */
 function objectsOf(load: ObjectReader, gitdir: string): GitObjects {
   const trees = new Map<string, ResultAsync<readonly TreeEntry[], TreeError>>();
   const read = new Map<string, readonly TreeEntry[]>();
@@ -60,7 +72,8 @@ function objectsOf(load: ObjectReader, gitdir: string): GitObjects {
     entries: (oid, path) => {
       const known = trees.get(oid);
       if (known !== undefined) return known;
-      const got = call(path, oid, gitdir, () => typed(oid, "tree").then((content) => parseTree(content, oid, path))).map((entries) => {
+      const got = call(path, oid, gitdir, () => typed(oid, "tree").then((content) => parseTree(content, oid, path))).map((parsed) => {
+        const entries = checkedOut(parsed);
         read.set(oid, entries);
         return entries;
       });
@@ -78,10 +91,37 @@ function notA(code: "tree-not-a-file" | "tree-not-a-directory", path: string, fo
   return treeError(code, path, found.entry.mode.startsWith("100") ? "a file" : "a submodule (gitlink)");
 }
 
+/**
+ * Whether a checkout makes no directory for a tree: all it holds, at any depth, is trees (an empty
+ * subtree is dropped as read, so one holding only those holds nothing). A tree holding a file, a
+ * link or a gitlink answers at once; only one of trees alone is read further, until a tree below
+ * holds something.
+ */
+async function hollow(objects: GitObjects, oid: string, path: string): Promise<Result<boolean, TreeError>> {
+  const listed = await objects.entries(oid, path);
+  if (listed.isErr() || listed.value.some((e) => e.mode !== MODE_TREE)) return listed.map(() => false);
+  for (const e of listed.value) {
+    const below = await hollow(objects, e.oid, joinTree(path, e.path));
+    if (below.isErr() || !below.value) return below;
+  }
+  return ok(true);
+}
+
 function listFound(objects: GitObjects, found: Found, path: string): ResultAsync<readonly DirEntry[], TreeError> {
   const oid = found.kind === "root" ? found.oid : found.entry.mode === MODE_TREE ? found.entry.oid : undefined;
   if (oid === undefined) return errAsync(notA("tree-not-a-directory", path, found));
-  return objects.entries(oid, path).map((entries) => entries.map((e) => ({ name: e.path, type: typeOfMode(e.mode) })));
+  const listed = objects.entries(oid, path).map((entries) => entries.map((e): DirEntry => ({ name: e.path, type: typeOfMode(e.mode) })));
+  if (found.kind === "root") return listed;
+  // A subtree a checkout would not make (trees of empty trees, made by hand) was listed by its
+  // parent as a directory; the parent cannot tell without reading it, so it is refused here, where
+  // the gate always looks before taking a directory as there.
+  return listed.andThen((entries) =>
+    entries.some((e) => e.type !== "directory")
+      ? okAsync(entries)
+      : new ResultAsync(hollow(objects, oid, path)).andThen((none) =>
+          none ? errAsync(treeError("tree-io", path, `it holds only empty trees (${oid}): a checkout makes no directory there`)) : okAsync(entries),
+        ),
+  );
 }
 
 function readFound(objects: GitObjects, found: Found, path: string, maxBytes: number): ResultAsync<Uint8Array, TreeError> {

@@ -50,6 +50,7 @@ export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
     case "tree-io":
     case "create-exists":
     case "create-variant":
+    case "option-invalid":
     case "usage-unknown-flag":
     case "usage-missing-value":
     case "usage-unexpected-value":

@@ -91,8 +91,17 @@ function gitTreeAt(abs: string, root: string, ref: string): ResultAsync<TreeRead
   );
   return adapter.andThen((m) => {
     const tree = m.gitTree({ fs: nodeFs, dir: abs, ref, describe: root });
-    return tree.list("").map((): TreeReader => tree);
+    return tree
+      .list("")
+      .map((): TreeReader => tree)
+      .mapErr((e): GateFault => (e.message === m.notARepository(abs).message ? notARepository(root) : e));
   });
+}
+
+/** `--root` names no repository for `--ref`: said with the rule, naming the root as given. */
+function notARepository(root: string): GateFault {
+  const message = `${root} is not a git repository: with --ref, --root must be a repository's top level (the directory holding .git) or a bare repository`;
+  return { code: "tree-not-found", path: "", message };
 }
 
 /**

@@ -1,7 +1,9 @@
-import { writeFileSync } from "node:fs";
+import * as nodeFs from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
+import { gitTree } from "../adapters/git.js";
 import { JsonFault } from "./json.js";
 import { main } from "./main.js";
 import { memoryIo } from "../../test/support/memory-io.js";
@@ -52,7 +54,34 @@ describe("plan-decay --ref: a bad ref or a root with no repository is a fault of
     const r = await run(["--root", empty, "--ref", "HEAD", "--json", plan]);
     expect(r.code).toBe(2);
     const { fault } = JsonFault.parse(JSON.parse(r.stdout));
-    expect(fault).toEqual({ code: "tree-not-found", message: expect.stringContaining(`no git repository at ${empty}`) });
+    expect(fault).toEqual({ code: "tree-not-found", message: expect.stringContaining(`${empty} is not a git repository`) });
+  });
+
+  test("a root that is no repository, or a subdirectory of one, says so and that --root must be the top level", async () => {
+    const { repo, plan } = await repoAndPlan();
+    const sub = join(repo, "src");
+    mkdirSync(sub);
+    const empty = await scratchDir("decay-ref-empty-");
+    for (const root of [sub, empty]) {
+      const r = await run(["--root", root, "--ref", "HEAD", plan]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `error: ${root} is not a git repository: with --ref, --root must be a repository's top level (the directory holding .git) or a bare repository\n`,
+      );
+      expect(r.stderr).not.toContain("does not exist");
+    }
+  });
+
+  test("the library names the directory it was given: gitTree's dir is not a repository", async () => {
+    const { repo } = await repoAndPlan();
+    const sub = join(repo, "src");
+    mkdirSync(sub);
+    const listed = await gitTree({ fs: nodeFs, dir: sub, ref: "HEAD" }).list("");
+    expect(listed._unsafeUnwrapErr()).toEqual({
+      code: "tree-not-found",
+      path: "",
+      message: `${sub} is not a git repository: it holds no .git and is not a bare repository (give the repository's top level)`,
+    });
   });
 
   test("unsupported syntax is refused the same way, saying what --ref accepts", async () => {

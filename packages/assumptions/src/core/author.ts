@@ -6,7 +6,7 @@ import type { AssumptionsFault } from "./faults.js";
 import { locate } from "./locate.js";
 import { createLocator, type Locator } from "./plain.js";
 import { parsePath } from "./path.js";
-import { DEFAULT_MAX_BYTES } from "./read.js";
+import { maxBytesOption } from "./read.js";
 
 /** Options of `authorAssumptions`: the paths a batch reads, edits and creates. */
 export interface AuthorOptions {
@@ -14,7 +14,7 @@ export interface AuthorOptions {
   readonly reads?: readonly string[];
   readonly edits?: readonly string[];
   readonly creates?: readonly string[];
-  /** Largest file read, in bytes; default 64 MiB. */
+  /** Largest file read, in bytes; default 64 MiB. A positive integer, else an `option-invalid` fault. */
   readonly maxBytes?: number;
 }
 
@@ -63,8 +63,10 @@ function section(title: string, rows: readonly string[]): string[] {
  * unless it says) are worked on at once.
  */
 export function authorAssumptions(opts: AuthorOptions): ResultAsync<string, AssumptionsFault> {
+  const checked = maxBytesOption(opts.maxBytes);
+  if (checked.isErr()) return errAsync(checked.error);
+  const maxBytes = checked.value;
   const loc = createLocator(opts.tree);
-  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const reads = opts.reads ?? [];
   const edits = opts.edits ?? [];
   const creates = opts.creates ?? [];

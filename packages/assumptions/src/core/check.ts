@@ -7,13 +7,16 @@ import { createLocator, forgetLocated, type Locator, parentOf, plainDir } from "
 import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
 import { inFlightOf, inTurn } from "./in-turn.js";
-import { DEFAULT_MAX_BYTES } from "./read.js";
+import { maxBytesOption } from "./read.js";
 
 /** Options of `checkTree`. */
 export interface CheckOptions {
   readonly tree: TreeReader;
   readonly assumptions: readonly Assumption[];
-  /** Largest file read, in bytes; larger files are a fault. Default 64 MiB. */
+  /**
+   * Largest file read, in bytes; larger files are a fault. Default 64 MiB. A positive integer;
+   * anything else (`NaN`, `0`, `Infinity`) is an `option-invalid` fault, before the tree is read.
+   */
   readonly maxBytes?: number;
 }
 
@@ -221,23 +224,32 @@ export function reportOf(root: string, rows: ReportRow[]): Report {
   return { verdict: diverged === 0 ? "holds" : "diverged", root, checked: rows.length, held: rows.length - diverged, diverged, rows };
 }
 
+// The rows judged against the tree, `maxBytes` already vetted.
+function checkRows(tree: TreeReader, rows: readonly Assumption[], maxBytes: number): ResultAsync<Report, AssumptionsFault> {
+  if (rows.length === 0) return errAsync({ code: "plan-empty" });
+  const judged = judgeAll(createLocator(tree), rows, maxBytes);
+  return ResultAsync.fromSafePromise(judged).andThen((outcome) =>
+    "fault" in outcome ? errAsync<Report, AssumptionsFault>(outcome.fault) : okAsync(reportOf(tree.describe, outcome.rows)),
+  );
+}
+
 /**
  * Checks rows that `parseAssumptions` made (the CLI's own, never a caller's): as `checkTree`,
  * without reading each row again under the file's rules.
  */
 export function checkParsed(opts: CheckOptions): ResultAsync<Report, AssumptionsFault> {
-  if (opts.assumptions.length === 0) return errAsync({ code: "plan-empty" });
-  const judged = judgeAll(createLocator(opts.tree), opts.assumptions, opts.maxBytes ?? DEFAULT_MAX_BYTES);
-  return ResultAsync.fromSafePromise(judged).andThen((outcome) =>
-    "fault" in outcome ? errAsync<Report, AssumptionsFault>(outcome.fault) : okAsync(reportOf(opts.tree.describe, outcome.rows)),
-  );
+  const maxBytes = maxBytesOption(opts.maxBytes);
+  return maxBytes.isErr() ? errAsync(maxBytes.error) : checkRows(opts.tree, opts.assumptions, maxBytes.value);
 }
 
 /**
  * Checks every assumption against the tree; rows in input order. A run that hits a fault
  * yields that fault (the first in input order), never a verdict. Each directory is listed once.
+ * An option that cannot be used (`maxBytes`) is refused first.
  */
 export function checkTree(opts: CheckOptions): ResultAsync<Report, AssumptionsFault> {
+  const maxBytes = maxBytesOption(opts.maxBytes);
+  if (maxBytes.isErr()) return errAsync(maxBytes.error);
   // The caller may have built the rows by hand: each is held to the file's rules first.
   const rows: Assumption[] = new Array(opts.assumptions.length);
   for (let i = 0; i < rows.length; i += 1) {
@@ -245,5 +257,5 @@ export function checkTree(opts: CheckOptions): ResultAsync<Report, AssumptionsFa
     if (row.isErr()) return errAsync(row.error);
     rows[i] = row.value;
   }
-  return checkParsed({ ...opts, assumptions: rows });
+  return checkRows(opts.tree, rows, maxBytes.value);
 }

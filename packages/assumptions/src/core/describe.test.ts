@@ -46,6 +46,7 @@ const EXAMPLES: Record<AssumptionsFaultCode, AssumptionsFault> = {
   "tree-io": tree("tree-io"),
   "create-exists": { code: "create-exists", path: p, spelled: p },
   "create-variant": { code: "create-variant", path: "src/A.ts", spelled: p },
+  "option-invalid": { code: "option-invalid", option: "maxBytes", issue: "must be a positive integer number of bytes, not NaN" },
 };
 
 describe("describeFault", () => {

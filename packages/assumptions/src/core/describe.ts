@@ -73,6 +73,7 @@ const SENTENCES: Renderers = {
   "tree-io": (fault) => fault.message,
   "create-exists": (fault) => `${show(fault.path)} is to be created but already exists as ${show(fault.spelled)}`,
   "create-variant": (fault) => `${show(fault.path)} is to be created but the tree holds the variant spelling ${show(fault.spelled)}`,
+  "option-invalid": (fault) => `option ${fault.option}: ${fault.issue}`,
 };
 
 function sentence(fault: AssumptionsFault): string {

@@ -1,11 +1,11 @@
-import { err, type Result, ResultAsync } from "neverthrow";
+import { err, errAsync, type Result, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { AssumptionsFault } from "./faults.js";
 import { locate } from "./locate.js";
 import { createLocator, type Locator } from "./plain.js";
 import { parsePath } from "./path.js";
 import { show } from "./describe.js";
-import { DEFAULT_MAX_BYTES, readFound } from "./read.js";
+import { maxBytesOption, readFound } from "./read.js";
 import { digestText as digestBytes } from "./text.js";
 
 /** Options of `digestPath`. */
@@ -13,7 +13,7 @@ export interface DigestPathOptions {
   readonly tree: TreeReader;
   /** The path as a plan would write it (validated and folded like an assumptions path). */
   readonly path: string;
-  /** Largest file read, in bytes; default 64 MiB. */
+  /** Largest file read, in bytes; default 64 MiB. A positive integer, else an `option-invalid` fault. */
   readonly maxBytes?: number;
 }
 
@@ -52,6 +52,7 @@ export async function digestAt(loc: Locator, raw: string, maxBytes: number): Pro
 
 /** The normalised-text SHA-256 of the file at a plan path in a tree (what `unchanged` needs). */
 export function digestPath(opts: DigestPathOptions): ResultAsync<string, AssumptionsFault> {
-  const found = digestAt(createLocator(opts.tree), opts.path, opts.maxBytes ?? DEFAULT_MAX_BYTES);
-  return new ResultAsync(found).map((d) => d.hex);
+  const maxBytes = maxBytesOption(opts.maxBytes);
+  if (maxBytes.isErr()) return errAsync(maxBytes.error);
+  return new ResultAsync(digestAt(createLocator(opts.tree), opts.path, maxBytes.value)).map((d) => d.hex);
 }

@@ -46,8 +46,14 @@ export type CheckFault =
 /** Every way authoring an assumptions file can be refused. */
 export type AuthorFault = PathAt & { readonly code: "create-exists" | "create-variant"; readonly spelled: string };
 
+/**
+ * An option of `checkTree`, `digestPath` or `authorAssumptions` that cannot be used (a `maxBytes`
+ * that is no positive integer): refused before the tree is read, never judged with.
+ */
+export type OptionFault = { readonly code: "option-invalid"; readonly option: string; readonly issue: string };
+
 /** Every fault of @decay/assumptions: a discriminated union on `code`, each member carrying its data. */
-export type AssumptionsFault = ParseFault | CheckFault | AuthorFault;
+export type AssumptionsFault = ParseFault | CheckFault | AuthorFault | OptionFault;
 
 /** Every fault code, in one tuple (the CLI maps each to exit 2 in one exhaustive switch). */
 export const ASSUMPTIONS_FAULT_CODES = [
@@ -88,6 +94,7 @@ export const ASSUMPTIONS_FAULT_CODES = [
   "tree-io",
   "create-exists",
   "create-variant",
+  "option-invalid",
 ] as const satisfies readonly AssumptionsFault["code"][];
 
 /** A fault code of @decay/assumptions. */

@@ -96,14 +96,17 @@ async function follow(walk: Walk, linkPath: readonly string[]): Promise<Resoluti
   if (read.isErr()) return err(treeFault(read.error));
   walk.target ??= read.value;
   if (read.value.startsWith("/")) return outside(walk, read.value);
+  // An empty target leads nowhere: the kernel answers ENOENT for it (git stores one, a checkout
+  // cannot make it), never the link's own directory.
+  if (read.value === "") return ok(undefined);
   return step(walk, linkPath.slice(0, -1), read.value.split("/"));
 }
 
 /**
  * Follows the symbolic link at `linkPath` (a real tree path) to where it ends, inside a walk that
  * has already followed `hops` links. A target outside the root is a fault naming the link; a
- * dangling link resolves to `undefined`. As the kernel counts every link one path lookup follows
- * (those to `.` included), more than 40 in all is `link-loop`.
+ * dangling link (an empty target included) resolves to `undefined`. As the kernel counts every
+ * link one path lookup follows (those to `.` included), more than 40 in all is `link-loop`.
  * Each link is followed once a run from no hops; a walk that arrives with `hops` reuses that
  * answer whenever `hops` plus the links it took stays within the limit (then the walk would go
  * exactly the same way), and follows the chain again otherwise, to meet the limit where it lies.

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -11,6 +11,18 @@ import { parseAssumptions } from "./parse.js";
 import { parseAnyPath, parsePath } from "./path.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { nodeTree } from "../node/tree.js";
+import { memfs } from "memfs";
+import { gitTree } from "../adapters/git.js";
+import { memfsTree } from "../adapters/memfs.js";
+import { faultyTree } from "../testing/faulty.js";
+import type { TreeReader } from "../tree.js";
+import { git } from "../../test/support/test-fixtures.js";
+
+function mkdirIn(base: string, name: string): string {
+  const dir = join(base, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const CODES: readonly string[] = ASSUMPTIONS_FAULT_CODES;
@@ -226,12 +238,75 @@ describe("variants of existing names never let absent hold", () => {
   });
 });
 
+describe("a variant spelling meets the fault of the entry it names, at every depth and in every reader", () => {
+  // Entries whose every mention is a fault: a nested repository (a gitlink in a commit), links out
+  // of the root or looping, a directory that cannot be listed. Named under a case variant as the
+  // LAST component, they used to be judged as a variant (a verdict); one level deeper, exactly
+  // spelled, or read through --ref, they were the fault. Now one fault, whatever the spelling.
+  const FAULT: Record<string, string> = { sub: "submodule", abs: "link-outside-root", out: "link-outside-root", loop: "link-loop", locked: "tree-io" };
+  type Fs = Pick<typeof import("node:fs"), "mkdirSync" | "writeFileSync" | "symlinkSync">;
+  const build = (fs: Fs, root: string) => {
+    for (const dir of ["sub/.git", "locked"]) fs.mkdirSync(`${root}/${dir}`, { recursive: true });
+    fs.writeFileSync(`${root}/sub/.git/HEAD`, "ref: refs/heads/main\n");
+    fs.writeFileSync(`${root}/locked/a.txt`, "x");
+    fs.writeFileSync(`${root}/f.txt`, "x");
+    fs.symlinkSync("/etc/passwd", `${root}/abs`);
+    fs.symlinkSync("../elsewhere", `${root}/out`);
+    fs.symlinkSync("loop", `${root}/loop`);
+  };
+  // The directory `locked` cannot be listed (EACCES cannot be had as root): injected, in every reader.
+  const locked = (tree: TreeReader) =>
+    faultyTree(tree, (op, path) => (op === "list" && path === "locked" ? { code: "tree-io", path, message: "cannot read locked: EACCES" } : undefined));
+  async function readers(): Promise<Record<string, TreeReader>> {
+    const base = await tempDir("decay-variant-fault-");
+    const { fs } = memfs();
+    build(fs as unknown as Fs, "/t");
+    build(await import("node:fs"), mkdirIn(base, "disk"));
+    const repo = mkdirIn(base, "repo");
+    git(repo, "init", "-q", "-b", "main");
+    build(await import("node:fs"), repo);
+    rmSync(join(repo, "sub"), { recursive: true });
+    git(repo, "add", "-A");
+    git(repo, "update-index", "--add", "--cacheinfo", `160000,${"1".repeat(40)},sub`);
+    git(repo, "commit", "-q", "-m", "faults");
+    const trees = {
+      memfs: memfsTree(fs as never, "/t"),
+      node: nodeTree(join(base, "disk")),
+      git: gitTree({ fs: await import("node:fs"), dir: repo, ref: "HEAD" }),
+    };
+    return Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, locked(t)]));
+  }
+  const spelling = fc.tuple(fc.constantFrom(...Object.keys(FAULT)), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }));
+  const rowKind = fc.constantFrom("exists\t", "absent\t", "contains\t", "lacks\t", "unchanged\t");
+  test("property: the same fault code for an exact or variant spelling, as the last component or above it", async () => {
+    const trees = await readers();
+    await fc.assert(
+      fc.asyncProperty(spelling, rowKind, fc.constantFrom("", "/", "/x.ts"), async ([name, uppers], kind, below) => {
+        const spelled = [...name].map((ch, i) => (uppers[i] ? ch.toUpperCase() : ch)).join("");
+        const path = spelled + (kind === "exists\t" || kind === "absent\t" ? below : below === "/" ? "" : below);
+        const row =
+          kind === "unchanged\t"
+            ? `${kind}${path}\t${"0".repeat(64)}`
+            : kind.startsWith("exists") || kind.startsWith("absent")
+              ? `${kind}${path}`
+              : `${kind}${path}\tx`;
+        const assumptions = parseAssumptions(row)._unsafeUnwrap();
+        for (const [reader, tree] of Object.entries(trees)) {
+          const got = await checkTree({ tree, assumptions });
+          expect([reader, row, got.isOk() ? got.value.rows[0]?.status : got.error.code]).toEqual([reader, row, FAULT[name]]);
+        }
+      }),
+      { numRuns: 120 },
+    );
+  });
+});
+
 describe("memfs and a real directory give one answer", () => {
-  // Trees the model above leaves out: NFC/NFD and case twins, a cross-script look-alike, and
-  // links inside the root, dangling, looping and leading out of it. Each tree is built in memfs
+  // Trees the model above leaves out: NFC/NFD and case twins, a cross-script look-alike, a nested
+  // repository, and links inside the root, dangling, looping and leading out of it. Each tree is built in memfs
   // and on disk, and each plan checked through memfsTree and through nodeTree: the same report,
   // or the same first fault (code, path and line), every time.
-  const FILES = ["a.ts", "A.ts", "d/x.ts", "D/x.ts", "d/e/y.ts", "caf\u00e9.ts", "cafe\u0301.ts", "\u0430\u0441\u0435.ts", "ace.ts"] as const;
+  const FILES = ["a.ts", "A.ts", "d/x.ts", "D/x.ts", "d/e/y.ts", "caf\u00e9.ts", "cafe\u0301.ts", "\u0430\u0441\u0435.ts", "ace.ts", "sub/.git/HEAD"] as const;
   const LINKS: Record<string, string> = {
     "l.ts": "a.ts",
     dl: "d",
@@ -266,6 +341,13 @@ describe("memfs and a real directory give one answer", () => {
     "d/back/d/x.ts",
     "d",
     "d/e",
+    // A nested repository, and links out and looping, under variant spellings too.
+    "sub",
+    "Sub",
+    "Sub/x.ts",
+    "OUT",
+    "LOOP",
+    "Gone",
   ] as const;
   const treeArb = fc.tuple(fc.subarray([...FILES]), fc.subarray(Object.keys(LINKS)), fc.constantFrom("x", "y\r\n", "xy"));
   const rowArb = fc

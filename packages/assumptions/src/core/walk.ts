@@ -90,7 +90,11 @@ async function descend(w: Walking, at: Step, [entry, how]: Candidate): Promise<L
   const variant = at.how ?? how;
   if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
   if (at.index - base === comps.length - 1) {
-    return variant ? ok({ state: "variant", spelled, how: variant }) : arrive(listings, path, spelled, entry, at.hops, (hops) => reaching(w, hops));
+    // A variant is what is there under another spelling: the same entry, with the same faults (a
+    // nested repository, a link out of the root or looping, a directory that cannot be listed) as
+    // when named exactly or walked through, so that every depth and every reader agree.
+    const arrived = await arrive(listings, path, spelled, entry, at.hops, (hops) => reaching(w, hops));
+    return variant !== undefined && arrived.isOk() ? ok({ state: "variant", spelled, how: variant }) : arrived;
   }
   const below = await beneath(w, { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops }, entry);
   // Under a variant spelling of a parent, a missing rest is still that variant: on a
