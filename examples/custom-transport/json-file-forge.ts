@@ -71,8 +71,9 @@ export function jsonFileForge(opts: JsonFileForgeOptions): Transport {
     lookup: async (t) => {
       const prefix = `${markerLine(t.keyHash)}\n`;
       const matches = (await load(file)).comments.filter((c) => onPr(c, t) && c.body.startsWith(prefix)).map(toComment);
-      // The whole file was read and nothing else writes it, so an empty result is real absence.
-      return { complete: true, absence_confirmed: matches.length === 0, matches };
+      // The whole file was read and nothing else writes it, so the listing is authoritative:
+      // no marked comment exists beyond `matches` (publish ignores the foreign ones among them).
+      return { complete: true, absence_confirmed: true, matches };
     },
     create: async (t) => {
       const forge = await load(file);

@@ -88,6 +88,10 @@ export function ownMatches(lookup: unknown, record: EvidenceRecord): Result<Look
 /** What a complete lookup says: the one own comment, if any, and whether absence is confirmed. */
 export interface LookupVerdict {
   readonly own: OwnMatch | null;
+  /**
+   * The listing is authoritative (complete, earlier writes settled): with `own` null, no own
+   * comment exists. Foreign matches neither set nor clear it; they are never adopted.
+   */
   readonly absenceConfirmed: boolean;
 }
 

@@ -84,7 +84,7 @@ function lookupIn(s: ForgeState, t: ForgeTarget & { readonly keyHash: string }):
   const read = complete ? listing : listing.slice(0, s.pageSize);
   const prefix = `${markerLine(t.keyHash)}\n`;
   const matches = read.filter((c) => c.body.startsWith(prefix)).map((c) => ({ ...c }));
-  return ok({ complete, absence_confirmed: complete && matches.length === 0, matches });
+  return ok({ complete, absence_confirmed: complete, matches });
 }
 
 async function writeIn(s: ForgeState, w: MemoryForgeWrite, apply: () => Result<number, TransportError>): Promise<Result<number, TransportError>> {

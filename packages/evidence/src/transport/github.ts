@@ -91,7 +91,9 @@ function lookup(cfg: GithubConfig, writes: WriteTimes, target: ForgeTarget & { r
   return readPages(cfg, url, markerPrefix(target.keyHash), 1, []).map(({ complete, matches }) => {
     const last = writes.get(target.pr);
     const settled = last === undefined || cfg.now() - last >= cfg.settleMs;
-    return { complete, absence_confirmed: complete && matches.length === 0 && settled, matches };
+    // Authoritative over every marked comment, whoever wrote it: `publish` judges its own absence
+    // from `matches`, so a foreign comment carrying the marker can never hold publication back.
+    return { complete, absence_confirmed: complete && settled, matches };
   });
 }
 

@@ -24,8 +24,10 @@ export interface ForgeComment {
 
 /**
  * The result of looking up the comments that carry one key hash's marker.
- * `complete`: every page was read. `absence_confirmed`: authoritative absence after every
- * earlier write of this process settled, never merely an empty page.
+ * `complete`: every page was read. `absence_confirmed`: the listing is authoritative: it is
+ * complete and every earlier write of this process has settled, so no comment carrying the
+ * marker exists beyond `matches`, whoever wrote them (never merely an empty page). `publish`
+ * judges the absence of its own comment from it and `matches`; foreign matches do not change it.
  */
 export interface ForgeLookup {
   readonly complete: boolean;
@@ -52,7 +54,7 @@ export interface ForgeTarget {
 export interface Transport {
   /** The identity this transport writes as. */
   currentAuthor(): ResultAsync<ForgeAuthor, TransportError>;
-  /** Every comment on the PR whose body starts with the marker for `keyHash`, any author. */
+  /** Every comment on the PR whose body starts with the marker for `keyHash`, any author, and whether that list is authoritative. */
   lookup(target: ForgeTarget & { readonly keyHash: string }): ResultAsync<ForgeLookup, TransportError>;
   /** Creates a comment; resolves to its id. A lost response is `transport-unknown-outcome`. */
   create(target: ForgeTarget & { readonly body: string; readonly keyHash: string }): ResultAsync<number, TransportError>;
