@@ -24,10 +24,10 @@ function memoryDir(fail: (op: string, path: string) => string | undefined = () =
     unlink: (path) => run("unlink", path, () => (files.delete(path) ? undefined : "ENOENT")),
     fsyncDir: (path) => run("fsyncDir", path, () => undefined),
     link: (from, to) => run("link", to, () => (files.has(to) ? "EEXIST" : void files.set(to, files.get(from) as Uint8Array))),
-    readFile: (path) => {
-      calls.push(`readFile ${path}`);
+    readFile: (path, maxBytes) => {
+      calls.push(`readFile ${path} ${maxBytes}`);
       const data = files.get(path);
-      return data === undefined ? errAsync({ errno: "ENOENT", op: "readFile" }) : okAsync(data);
+      return data === undefined ? errAsync({ errno: "ENOENT", op: "readFile" }) : okAsync(data.subarray(0, maxBytes));
     },
   };
   return { fs, files, calls };
@@ -70,5 +70,13 @@ describe("atomicWrite", () => {
     const changed = await atomicWrite(d.fs, "/d", "/d/snap", bytes("other"), { ...temp, immutable: true });
     expect(changed._unsafeUnwrapErr()).toEqual({ code: "immutable-changed", path: "/d/snap" });
     expect([...d.files.keys()]).toEqual(["/d/snap"]);
+  });
+
+  test("an immutable target is compared by reading one byte more than the data, never the whole file", async () => {
+    const d = memoryDir();
+    d.files.set("/d/snap", bytes(`same${"x".repeat(100_000)}`));
+    const changed = await atomicWrite(d.fs, "/d", "/d/snap", bytes("same"), { ...temp, immutable: true });
+    expect(changed._unsafeUnwrapErr()).toEqual({ code: "immutable-changed", path: "/d/snap" });
+    expect(d.calls.filter((c) => c.startsWith("readFile"))).toEqual(["readFile /d/snap 5"]);
   });
 });

@@ -18,8 +18,8 @@ export interface AtomicFs<E extends AtomicFsError> {
   fsyncDir(path: string): ResultAsync<void, E>;
   /** Needed only for an immutable target. */
   link?(existing: string, newPath: string): ResultAsync<void, E>;
-  /** Needed only for an immutable target. */
-  readFile?(path: string): ResultAsync<Uint8Array, E>;
+  /** Needed only for an immutable target: at most `maxBytes` bytes of the file (all of a shorter one). */
+  readFile?(path: string, maxBytes: number): ResultAsync<Uint8Array, E>;
 }
 
 /** How the temp file is made. */
@@ -71,13 +71,18 @@ export function writeTemp<E extends AtomicFsError>(fs: AtomicFs<E>, dir: string,
     });
 }
 
-/** Links `temp` to `target`; an existing target must already hold exactly `data`. */
+/**
+ * Links `temp` to `target`; an existing target must already hold exactly `data`. Only
+ * `data.length + 1` bytes of it are read: enough to tell, whatever its size.
+ */
 function linkImmutable<E extends AtomicFsError>(fs: AtomicFs<E>, temp: string, target: string, data: Uint8Array): ResultAsync<void, E | ImmutableChanged> {
   if (fs.link === undefined || fs.readFile === undefined) throw new Error("atomicWrite: an immutable target needs link and readFile");
   const read = fs.readFile.bind(fs);
   return fs.link(temp, target).orElse((e): ResultAsync<void, E | ImmutableChanged> => {
     if (e.errno !== "EEXIST") return errAsync(e);
-    return read(target).andThen((old) => (sameBytes(old, data) ? ok(undefined) : err<void, ImmutableChanged>({ code: "immutable-changed", path: target })));
+    return read(target, data.length + 1).andThen((old) =>
+      sameBytes(old, data) ? ok(undefined) : err<void, ImmutableChanged>({ code: "immutable-changed", path: target }),
+    );
   });
 }
 

@@ -48,6 +48,8 @@ export interface FsLikeCallback {
   readdir(path: string, cb: Got<readonly unknown[]>): void;
   readFile(path: string, cb: Got<unknown>): void;
   open(path: string, flags: string, mode: number, cb: Got<number>): void;
+  fstat(fd: number, cb: Got<FsStats>): void;
+  read(fd: number, buffer: Uint8Array, offset: number, length: number, position: number, cb: Got<number>): void;
   write(fd: number, data: Uint8Array, offset: number, length: number, position: number | null, cb: Got<number>): void;
   fsync(fd: number, cb: Done): void;
   close(fd: number, cb: Done): void;

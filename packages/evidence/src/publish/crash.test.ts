@@ -40,7 +40,7 @@ function recording(inner: StoreFs, states: Set<string>): StoreFs {
     rename: (from, to) =>
       inner
         .rename(from, to)
-        .andThen(() => inner.readFile(to))
+        .andThen(() => inner.readFile(to, 1 << 30))
         .map((b) => {
           states.add(text(b));
         }),
@@ -74,7 +74,7 @@ describe("crash safety (issue §4.1)", () => {
       const store = reopened.value;
       const exists = (await store.exists(path))._unsafeUnwrap();
       if (exists) {
-        const bytes = new TextDecoder().decode((await fs.readFile(path))._unsafeUnwrap());
+        const bytes = new TextDecoder().decode((await fs.readFile(path, 1 << 30))._unsafeUnwrap());
         expect(states.has(bytes), `crash at ${k}: envelope is one saved state`).toBe(true);
         const env = (await store.load(path))._unsafeUnwrap();
         expect(claimHolds(env.record, forge), `crash at ${k}: published only with its comment`).toBe(true);

@@ -1,4 +1,4 @@
-import type { FsLikeCallback, FsStats } from "@decay/portable";
+import { type FsLikeCallback, type FsStats, type OpenFile, readOpenFile } from "@decay/portable";
 import { err, ok, okAsync, ResultAsync } from "neverthrow";
 import type { StoreFs, StoreFsError, StoreStat } from "./port.js";
 
@@ -37,10 +37,6 @@ function toStat(s: FsStats): StoreStat {
   return { type, mode: Number(s.mode) & 0o7777, uid: Number(s.uid), size: Number(s.size) };
 }
 
-function toBytes(data: unknown): Uint8Array {
-  return typeof data === "string" ? new TextEncoder().encode(data) : new Uint8Array(data as ArrayLike<number>);
-}
-
 /** Writes every byte of `data` to `fd` from `offset` on, however many calls it takes. */
 function writeAll(fs: StoreFsLike, fd: number, path: string, data: Uint8Array, offset = 0): ResultAsync<void, StoreFsError> {
   if (offset >= data.length) return okAsync(undefined);
@@ -53,6 +49,31 @@ function writeAll(fs: StoreFsLike, fd: number, path: string, data: Uint8Array, o
 function withFd(fs: StoreFsLike, path: string, flags: string, mode: number, use: (fd: number) => ResultAsync<void, StoreFsError>) {
   return call<number>("open", path, (cb) => fs.open(path, flags, mode, cb)).andThen((fd) =>
     ResultAsync.fromSafePromise(use(fd)).andThen((used) => done("close", path, (cb) => fs.close(fd, cb)).andThen(() => used)),
+  );
+}
+
+/** A callback-style call as a promise, for the shared bounded reader. */
+function promised<T>(run: (cb: Got<T>) => void): Promise<T> {
+  return new Promise((resolve, reject) => run((e, value) => (e ? reject(e) : resolve(value as T))));
+}
+
+/** An open descriptor as the shared bounded reader of @decay/portable drives it. */
+function openFile(fs: StoreFsLike, fd: number): OpenFile<FsStats> {
+  return {
+    stat: () => promised<FsStats>((cb) => fs.fstat(fd, cb)),
+    read: (buffer, offset, length, position) =>
+      promised<number>((cb) => fs.read(fd, buffer, offset, length, position, cb)).then((bytesRead) => ({ bytesRead })),
+    close: () => promised<void>((cb) => fs.close(fd, (e) => cb(e))),
+  };
+}
+
+/** At most `maxBytes` bytes of `path` (all of a shorter file), never more in memory. */
+function readUpTo(fs: StoreFsLike, path: string, maxBytes: number): ResultAsync<Uint8Array, StoreFsError> {
+  return call<number>("open", path, (cb) => fs.open(path, "r", 0, cb)).andThen((fd) =>
+    ResultAsync.fromPromise(
+      readOpenFile(openFile(fs, fd), (s) => Number(s.size), maxBytes),
+      (e) => fsError("read", path, e),
+    ),
   );
 }
 
@@ -70,7 +91,7 @@ export function fsStoreFs(fs: StoreFsLike, opts: FsStoreFsOptions): StoreFs {
     lstat: (path) => call<FsStats>("lstat", path, (cb) => fs.lstat(path, cb)).map(toStat),
     chmod: (path, mode) => done("chmod", path, (cb) => fs.chmod(path, mode, cb)),
     readdir: (path) => call<readonly unknown[]>("readdir", path, (cb) => fs.readdir(path, cb)).map((names) => names.map(String)),
-    readFile: (path) => call<unknown>("readFile", path, (cb) => fs.readFile(path, cb)).map(toBytes),
+    readFile: (path, maxBytes) => readUpTo(fs, path, maxBytes),
     writeNew: (path, data, mode) =>
       withFd(fs, path, "wx", mode, (fd) => writeAll(fs, fd, path, data).andThen(() => done("fsync", path, (cb) => fs.fsync(fd, cb)))),
     link: (existing, newPath) => done("link", newPath, (cb) => fs.link(existing, newPath, cb)),

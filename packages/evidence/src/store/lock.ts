@@ -26,6 +26,9 @@ interface LockOwner {
   readonly nonce: string;
 }
 
+/** The most of a lock file read: an owner is far shorter, so a longer file reads as an unreadable owner. */
+const MAX_LOCK_BYTES = 4096;
+
 /** Default stale age: a lock older than this is taken over whatever its owner. */
 export const DEFAULT_STALE_MS = 10 * 60 * 1000;
 
@@ -54,7 +57,7 @@ function takeIfSame(fs: StoreFs, path: string, expected: Uint8Array): ResultAsyn
   return fs
     .rename(path, aside)
     .andThen(() =>
-      fs.readFile(aside).andThen((found) => {
+      fs.readFile(aside, expected.length + 1).andThen((found) => {
         const restore: ResultAsync<void, StoreFault> = sameBytes(found, expected)
           ? okAsync(undefined)
           : fs.link(aside, path).orElse((e) => (e.errno === "EEXIST" ? ok(undefined) : err(e)));
@@ -77,7 +80,7 @@ function tryLock(a: Attempt, left: number): ResultAsync<void, StoreFault> {
   return a.fs.link(a.temp, a.path).orElse((e): ResultAsync<void, StoreFault> => {
     if (e.errno !== "EEXIST") return errAsync(e);
     return a.fs
-      .readFile(a.path)
+      .readFile(a.path, MAX_LOCK_BYTES)
       .andThen((bytes): ResultAsync<void, StoreFault> => {
         const owner = parseOwner(bytes);
         const stale = owner !== null && ((owner.host === a.id.host && !a.id.isAlive(owner.pid)) || a.id.now() - owner.time > a.staleMs);

@@ -32,7 +32,8 @@ export interface StoreFs {
   chmod(path: string, mode: number): ResultAsync<void, StoreFsError>;
   /** Entry names of a directory. */
   readdir(path: string): ResultAsync<readonly string[], StoreFsError>;
-  readFile(path: string): ResultAsync<Uint8Array, StoreFsError>;
+  /** At most `maxBytes` bytes of the file (all of a shorter one); no more is ever held in memory. */
+  readFile(path: string, maxBytes: number): ResultAsync<Uint8Array, StoreFsError>;
   /** Creates `path` exclusively with `mode`, writes `data`, fsyncs and closes it. */
   writeNew(path: string, data: Uint8Array, mode: number): ResultAsync<void, StoreFsError>;
   /** Hard-links `existing` to `newPath`; `EEXIST` when `newPath` exists. */

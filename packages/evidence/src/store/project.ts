@@ -2,8 +2,12 @@ import { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixResolve } 
 import { err, errAsync, ok, okAsync, type ResultAsync } from "neverthrow";
 import type { StoreFault } from "./fault.js";
 import type { StoreFs, StoreFsError } from "./port.js";
+import { readBounded } from "./read.js";
 
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
+
+/** The largest `.git` file or `commondir` read: each holds one path. */
+const MAX_GIT_FILE_BYTES = 65536;
 
 /** `path` equals `dir` or lies below it (both canonical absolute paths). */
 export function isWithin(path: string, dir: string): boolean {
@@ -16,10 +20,9 @@ function notRoot(repo: string, detail: string): StoreFault {
 
 /** Follows a `commondir` file if the git directory has one; the common directory otherwise is itself. */
 function commonDirOf(fs: StoreFs, gitDir: string): ResultAsync<string, StoreFault> {
-  return fs
-    .readFile(`${gitDir}/commondir`)
+  return readBounded(fs, `${gitDir}/commondir`, MAX_GIT_FILE_BYTES)
     .map((b) => posixResolve(gitDir, text(b).split("\n")[0] ?? ""))
-    .orElse((e) => (e.errno === "ENOENT" ? ok(gitDir) : err<string, StoreFault>(e)));
+    .orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok(gitDir) : err<string, StoreFault>(e)));
 }
 
 /** The git directory a checkout's `.git` names: the directory itself, or the `gitdir:` of a `.git` file. */
@@ -32,7 +35,7 @@ function gitDirOf(fs: StoreFs, repo: string): ResultAsync<string, StoreFault> {
     .andThen(({ real, type }): ResultAsync<string, StoreFault> => {
       if (type === "directory") return okAsync(real);
       if (type !== "file") return errAsync(notRoot(repo, ".git is neither a directory nor a file"));
-      return fs.readFile(real).andThen((b) => {
+      return readBounded(fs, real, MAX_GIT_FILE_BYTES).andThen((b) => {
         const m = /^gitdir: *(.+?)\r?$/m.exec(text(b));
         return m?.[1] ? ok(posixResolve(repo, m[1])) : err(notRoot(repo, `${dotGit} has no gitdir: line`));
       });

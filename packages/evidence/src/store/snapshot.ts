@@ -7,6 +7,7 @@ import { contentHash, recordToJson } from "../record/hash.js";
 import type { EvidenceRecord } from "../record/schema.js";
 import type { StoreFault } from "./fault.js";
 import type { StoreFs } from "./port.js";
+import { readBounded } from "./read.js";
 import { atomicWrite, sameBytes } from "./write.js";
 
 /** What a record's snapshot file is found to be. */
@@ -22,16 +23,19 @@ export function snapshotFile(root: string, record: EvidenceRecord): { path: stri
 
 /**
  * Writes the snapshot when it is missing, and writes it again over one holding other bytes (a
- * damaged snapshot is restored from the record, whose content still hashes to its name).
+ * damaged snapshot is restored from the record, whose content still hashes to its name). An
+ * existing one is compared by reading at most one byte more than `bytes`, whatever its size.
  */
 export function ensureSnapshot(fs: StoreFs, root: string, path: string, bytes: Uint8Array): ResultAsync<void, StoreFault> {
   return atomicWrite(fs, root, path, bytes, true).orElse((e) => (e.code === "immutable-changed" ? atomicWrite(fs, root, path, bytes, false) : err(e)));
 }
 
-/** Reads the snapshot back: `ok` when it holds exactly the record's bytes, else `missing` or `corrupt`. */
-export function snapshotState(fs: StoreFs, path: string, bytes: Uint8Array): ResultAsync<SnapshotState, StoreFault> {
-  return fs
-    .readFile(path)
+/**
+ * Reads the snapshot back, within `limit` bytes (a larger one is `file-too-large`, unread): `ok`
+ * when it holds exactly the record's bytes, else `missing` or `corrupt`.
+ */
+export function snapshotState(fs: StoreFs, path: string, bytes: Uint8Array, limit: number): ResultAsync<SnapshotState, StoreFault> {
+  return readBounded(fs, path, limit)
     .map((found): SnapshotState => (sameBytes(found, bytes) ? "ok" : "corrupt"))
-    .orElse((e) => (e.errno === "ENOENT" ? ok<SnapshotState, StoreFault>("missing") : err(e)));
+    .orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok<SnapshotState, StoreFault>("missing") : err(e)));
 }

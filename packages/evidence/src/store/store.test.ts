@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { jsonFloat } from "../record/number.js";
@@ -155,6 +155,23 @@ describe("writes are atomic and durable", () => {
     expect((await store.snapshot(RECORD))._unsafeUnwrap()).toBe(path);
     expect(readFileSync(path, "utf8")).toBe(intact);
     expect(readdirSync(store.root)).toEqual([`snapshot-${sha256(CONTENT)}.json`]);
+  });
+
+  test("a snapshot is read within the store's limit: a larger one is refused unread, and restoring reads one byte past the content", async () => {
+    const reads: Array<[number, number]> = [];
+    const inner = nodeStoreFs();
+    const fs: StoreFs = { ...inner, uid: () => inner.uid(), readFile: (p, max) => inner.readFile(p, max).map((b) => (reads.push([max, b.length]), b)) };
+    const c = await bareCheckout();
+    const store = (await nodePendingStore({ repo: c.repo, home: c.home, fs, env: {}, maxFileBytes: 1000 }))._unsafeUnwrap();
+    const path = (await store.snapshot(RECORD))._unsafeUnwrap();
+    const saved = pendingEnvelope(store, RECORD).record;
+    truncateSync(path, 50 * 1024 * 1024);
+    expect((await store.snapshotState(saved))._unsafeUnwrapErr()).toMatchObject({ code: "file-too-large", path, limit: 1000 });
+    expect(reads).toEqual([]);
+    expect((await store.snapshot(RECORD))._unsafeUnwrap()).toBe(path);
+    expect(reads).toEqual([[CONTENT.length + 2, CONTENT.length + 2]]);
+    expect(readFileSync(path, "utf8")).toBe(`${CONTENT}\n`);
+    expect((await store.snapshotState(saved))._unsafeUnwrap()).toBe("ok");
   });
 
   test("save refuses an envelope that would not load back from where it would be written", async () => {

@@ -11,6 +11,7 @@ import type { StoreFault } from "./fault.js";
 import { checkRootPath, isEnvelopeName, locate, requireIgnored, type Layout, type Location } from "./location.js";
 import { acquireLock, DEFAULT_STALE_MS, type HeldLock, type LockIdentity } from "./lock.js";
 import type { GitRunner, StoreFs } from "./port.js";
+import { readBounded } from "./read.js";
 import { atomicWrite } from "./write.js";
 
 /** The crash-safe local store of pending evidence for one project. */
@@ -97,13 +98,6 @@ function guard(fs: StoreFs, loc: Location, path: string): ResultAsync<string, St
   return ignored.map(() => path);
 }
 
-/** Reads a regular file of the store no larger than `limit`, by its size first. */
-function readBounded(fs: StoreFs, path: string, limit: number): ResultAsync<Uint8Array, StoreFault> {
-  return fs
-    .lstat(path)
-    .andThen((s) => (s.size > limit ? errAsync<Uint8Array, StoreFault>({ code: "file-too-large", path, size: s.size, limit }) : fs.readFile(path)));
-}
-
 /** Reads one envelope and checks everything the reference's `load` checks. */
 function loadEnvelope(
   fs: StoreFs,
@@ -188,7 +182,7 @@ function makeStore(fs: StoreFs, loc: Location, id: LockIdentity, limit: number):
     },
     snapshotState: (record) => {
       const { path, bytes } = snapshotFile(loc.root, contentOf(record));
-      return guard(fs, loc, path).andThen(() => snapshotState(fs, path, bytes));
+      return guard(fs, loc, path).andThen(() => snapshotState(fs, path, bytes, limit));
     },
     list: () => listEnvelopes(fs, loc, load),
     survey: () => surveyEnvelopes(fs, loc, load),

@@ -46,7 +46,7 @@ export function faultyStoreFs(inner: StoreFs, inject: StoreFsFaults): FaultyStor
     lstat: (p) => guard("lstat", p, () => inner.lstat(p)),
     chmod: (p, mode) => guard("chmod", p, () => inner.chmod(p, mode)),
     readdir: (p) => guard("readdir", p, () => inner.readdir(p)),
-    readFile: (p) => guard("readFile", p, () => inner.readFile(p)),
+    readFile: (p, maxBytes) => guard("readFile", p, () => inner.readFile(p, maxBytes)),
     writeNew: (p, data, mode) => {
       const before = crashed;
       const r = guard("writeNew", p, () => inner.writeNew(p, data, mode));

@@ -11,6 +11,8 @@ export interface StoreFsHarness {
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
+/** A `readFile` bound no test file reaches. */
+const WHOLE = 1 << 30;
 
 /** The one StoreFs contract: every adapter runs it with its own harness. */
 export function describeStoreFsContract(name: string, makeHarness: () => Promise<StoreFsHarness>): void {
@@ -28,17 +30,25 @@ export function describeStoreFsContract(name: string, makeHarness: () => Promise
       const { fs, dir } = await makeHarness();
       const data = bytes("ä line\n".repeat(3000));
       expect((await fs.writeNew(`${dir}/f`, data, 0o600)).isOk()).toBe(true);
-      expect(Buffer.from((await fs.readFile(`${dir}/f`))._unsafeUnwrap()).equals(data)).toBe(true);
+      expect(Buffer.from((await fs.readFile(`${dir}/f`, WHOLE))._unsafeUnwrap()).equals(data)).toBe(true);
       expect((await fs.lstat(`${dir}/f`))._unsafeUnwrap()).toMatchObject({ type: "file", mode: 0o600, size: data.length });
       const again = await fs.writeNew(`${dir}/f`, bytes("other"), 0o600);
       expect(again._unsafeUnwrapErr().errno).toBe("EEXIST");
-      expect((await fs.readFile(`${dir}/f`))._unsafeUnwrap()).toEqual(data);
+      expect((await fs.readFile(`${dir}/f`, WHOLE))._unsafeUnwrap()).toEqual(data);
+    });
+
+    test("readFile reads at most maxBytes bytes of a longer file, and all of a shorter one", async () => {
+      const { fs, dir } = await makeHarness();
+      await fs.writeNew(`${dir}/f`, bytes("0123456789"), 0o600);
+      expect(text((await fs.readFile(`${dir}/f`, 4))._unsafeUnwrap())).toBe("0123");
+      expect(text((await fs.readFile(`${dir}/f`, 11))._unsafeUnwrap())).toBe("0123456789");
+      expect(text((await fs.readFile(`${dir}/f`, 10))._unsafeUnwrap())).toBe("0123456789");
     });
 
     test("a missing path is an ENOENT error value from every reading call, never a throw", async () => {
       const { fs, dir } = await makeHarness();
       const missing = `${dir}/missing`;
-      for (const r of [await fs.lstat(missing), await fs.readFile(missing), await fs.readdir(missing), await fs.realpath(missing)]) {
+      for (const r of [await fs.lstat(missing), await fs.readFile(missing, WHOLE), await fs.readdir(missing), await fs.realpath(missing)]) {
         expect(r._unsafeUnwrapErr()).toMatchObject({ code: "store-fs", errno: "ENOENT", path: missing });
       }
       expect((await fs.unlink(missing))._unsafeUnwrapErr().errno).toBe("ENOENT");
@@ -58,7 +68,7 @@ export function describeStoreFsContract(name: string, makeHarness: () => Promise
       await fs.writeNew(`${dir}/old`, bytes("old"), 0o600);
       await fs.writeNew(`${dir}/tmp`, bytes("new"), 0o600);
       expect((await fs.rename(`${dir}/tmp`, `${dir}/old`)).isOk()).toBe(true);
-      expect(text((await fs.readFile(`${dir}/old`))._unsafeUnwrap())).toBe("new");
+      expect(text((await fs.readFile(`${dir}/old`, WHOLE))._unsafeUnwrap())).toBe("new");
       expect((await fs.lstat(`${dir}/tmp`))._unsafeUnwrapErr().errno).toBe("ENOENT");
     });
 
@@ -66,12 +76,12 @@ export function describeStoreFsContract(name: string, makeHarness: () => Promise
       const { fs, dir } = await makeHarness();
       await fs.writeNew(`${dir}/a`, bytes("same"), 0o600);
       expect((await fs.link(`${dir}/a`, `${dir}/b`)).isOk()).toBe(true);
-      expect(text((await fs.readFile(`${dir}/b`))._unsafeUnwrap())).toBe("same");
+      expect(text((await fs.readFile(`${dir}/b`, WHOLE))._unsafeUnwrap())).toBe("same");
       await fs.writeNew(`${dir}/c`, bytes("other"), 0o600);
       expect((await fs.link(`${dir}/c`, `${dir}/b`))._unsafeUnwrapErr().errno).toBe("EEXIST");
-      expect(text((await fs.readFile(`${dir}/b`))._unsafeUnwrap())).toBe("same");
+      expect(text((await fs.readFile(`${dir}/b`, WHOLE))._unsafeUnwrap())).toBe("same");
       expect((await fs.unlink(`${dir}/a`)).isOk()).toBe(true);
-      expect(text((await fs.readFile(`${dir}/b`))._unsafeUnwrap())).toBe("same");
+      expect(text((await fs.readFile(`${dir}/b`, WHOLE))._unsafeUnwrap())).toBe("same");
     });
 
     test("fsyncDir succeeds on a directory and fails on a missing one", async () => {

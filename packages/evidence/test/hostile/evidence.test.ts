@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { BINS, ENDLESS, MEMORY_TEST_LIMIT, expectFault, expectUnderTwiceTheLimit, fifo, runBin, snapshot } from "../../../../test-utils/hostile.js";
+import { MEMORY_BOUND_KIB } from "../../../../test-utils/hostile.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 
 const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
@@ -81,6 +82,23 @@ describe("decay-evidence: inputs", () => {
     const status = await evidence(["status", "--home", dir], repo);
     expect([status.status, status.stdout]).toEqual([1, expect.stringContaining(`unreadable ${path}`)]);
     expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("a 300 MiB snapshot past --max-input-bytes: status calls it corrupt and prepare restores it, neither reading it whole", async () => {
+    const { dir, repo } = await scene();
+    const prepared = await evidence(["prepare", "r.json", "--home", dir], repo);
+    const path = prepared.stdout.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+    const root = path.slice(0, path.lastIndexOf("/"));
+    const name = fs.readdirSync(root).find((n) => n.startsWith("snapshot-")) ?? "";
+    const intact = fs.readFileSync(join(root, name));
+    fs.truncateSync(join(root, name), 300 * 1024 * 1024);
+    const status = await evidence(["status", "--home", dir, "--max-input-bytes", "1000"], repo);
+    expect([status.status, status.stdout]).toEqual([1, expect.stringMatching(/ snapshot corrupt\n/)]);
+    expect(status.maxRssKiB).toBeLessThan(MEMORY_BOUND_KIB);
+    const again = await evidence(["prepare", "r.json", "--home", dir, "--max-input-bytes", "1000"], repo);
+    expect([again.status, again.stderr]).toEqual([0, ""]);
+    expect(again.maxRssKiB).toBeLessThan(MEMORY_BOUND_KIB);
+    expect(fs.readFileSync(join(root, name))).toEqual(intact);
   });
 
   test("an invalid --api-url: refused before any request, saying why", async () => {
