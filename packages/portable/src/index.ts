@@ -1,6 +1,7 @@
 // Internal, runtime-neutral helpers shared by the decay packages: named exports only.
 export { sha256Hex } from "./sha256.js";
 export { firstInvalidUtf8 } from "./utf8.js";
+export { oneLine } from "./text.js";
 export { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixNormalize, posixRelative, posixResolve } from "./posix.js";
 export type { FsDirent, FsLike, FsLikeCallback, FsLikeSync, FsStats } from "./fs-like.js";
 export { isReadLimit, type OpenFile, type ReadAt, readOpenFile, readUpTo, readUpToAsync } from "./bounded-read.js";

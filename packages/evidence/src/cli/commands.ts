@@ -1,4 +1,5 @@
 import { posix, resolve } from "node:path";
+import { oneLine } from "@decay/portable";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { describeEvidenceFault } from "../fault.js";
 import type { SnapshotState } from "../store/snapshot.js";
@@ -105,11 +106,13 @@ interface Listed {
   readonly snapshot: SnapshotState;
 }
 
+/** One record's lines; text from the envelope is escaped, so a hand-edited file cannot forge a line. */
 function statusLine({ envelope: e, snapshot }: Listed): string {
   const r = e.record;
-  const where = r.evidence_status === "published" ? (r.canonical_url ?? "") : `reason ${e.reason ?? "none"}`;
+  const where = r.evidence_status === "published" ? oneLine(r.canonical_url ?? "") : `reason ${oneLine(e.reason ?? "none")}`;
   const note = snapshot === "ok" ? "" : ` snapshot ${snapshot}`;
-  return `${r.evidence_status} pr ${r.pr.value} task ${JSON.stringify(r.task)} attempt ${JSON.stringify(r.attempt)} ${where}${note}\n  ${r.local_pending_path}\n`;
+  const named = `task ${oneLine(JSON.stringify(r.task))} attempt ${oneLine(JSON.stringify(r.attempt))}`;
+  return `${r.evidence_status} pr ${r.pr.value} ${named} ${where}${note}\n  ${oneLine(r.local_pending_path)}\n`;
 }
 
 function statusJson({ envelope: e, snapshot }: Listed): JsonValue {

@@ -137,4 +137,28 @@ describe("section 7: the evidence store and publish", () => {
     expect(json.records.map((x) => x.task).sort()).toEqual(["Task 10", "Task 9"]);
     expect(json.unreadable).toEqual([{ path: broken, code: "invalid-json", message: expect.stringContaining("") }]);
   });
+
+  test("a hand-edited envelope claiming published with nothing behind it is unreadable, never published", async () => {
+    const { exec, path } = await prepared();
+    const env = JSON.parse(readFileSync(path, "utf8"));
+    env.record.evidence_status = "published";
+    writeFileSync(path, JSON.stringify(env));
+    const r = await exec(["status"]);
+    expect(r.code).toBe(1);
+    expect(r.out).not.toMatch(/^published/m);
+    expect(r.out).toContain(`unreadable ${path}\n  `);
+    expect(r.out).toContain("record.canonical_url");
+  });
+
+  test("status escapes control characters from a reason, so a hand-edited envelope cannot forge a line", async () => {
+    const { exec, path } = await prepared();
+    const env = JSON.parse(readFileSync(path, "utf8"));
+    env.reason = "x\u001b[31m\nevidence-pending pr 1 task spoof";
+    writeFileSync(path, JSON.stringify(env));
+    const r = await exec(["status"]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("reason x\\u001b[31m\\nevidence-pending pr 1 task spoof");
+    expect(r.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(r.out.split("\n").filter((l) => l.startsWith("evidence-pending"))).toHaveLength(1);
+  });
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { expect, test } from "vitest";
 import { slug } from "./slug.js";
 import { isValidCanonicalUrl } from "./url.js";
@@ -7,8 +8,12 @@ const repo = "forge.test/owner/repo";
 test("canonical URL: https on the repository host with a path, as urlsplit reads it", () => {
   expect(isValidCanonicalUrl("https://forge.test/owner/repo/pull/23#issuecomment-1", repo)).toBe(true);
   expect(isValidCanonicalUrl("HTTPS://forge.test/x", repo)).toBe(true);
-  expect(isValidCanonicalUrl(" \u0001https://forge.test/x", repo)).toBe(true);
-  expect(isValidCanonicalUrl("ht\ttps://forge.test/x\n", repo)).toBe(true);
+  expect(isValidCanonicalUrl("  https://forge.test/x", repo)).toBe(true);
+  for (const c of ["\u0001", "\t", "\n", "\r", "\u001b", "\u007f", "\u0085", "\u009b"]) {
+    expect(isValidCanonicalUrl(`${c}https://forge.test/x`, repo)).toBe(false);
+    expect(isValidCanonicalUrl(`ht${c}tps://forge.test/x`, repo)).toBe(false);
+    expect(isValidCanonicalUrl(`https://forge.test/x${c}`, repo)).toBe(false);
+  }
   expect(isValidCanonicalUrl("http://forge.test/x", repo)).toBe(false);
   expect(isValidCanonicalUrl("https://forge.test", repo)).toBe(false);
   expect(isValidCanonicalUrl("https://forge.test///", repo)).toBe(false);
@@ -18,6 +23,19 @@ test("canonical URL: https on the repository host with a path, as urlsplit reads
   expect(isValidCanonicalUrl("https://FORGE.test/x", repo)).toBe(false);
   expect(isValidCanonicalUrl("https://evil.test/forge.test/x", repo)).toBe(false);
   expect(isValidCanonicalUrl(42, repo)).toBe(false);
+});
+
+test("property: a URL holding a control character is never canonical", () => {
+  fc.assert(
+    fc.property(
+      fc.string(),
+      fc.integer({ min: 0, max: 0x9f }).filter((c) => c < 0x20 || c >= 0x7f),
+      fc.string(),
+      (a, c, b) => {
+        expect(isValidCanonicalUrl(`https://forge.test/${a}${String.fromCharCode(c)}${b}`, repo)).toBe(false);
+      },
+    ),
+  );
 });
 
 test("slug: resolved path, name cut at 64 UTF-8 bytes by whole characters", () => {

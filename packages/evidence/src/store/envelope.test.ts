@@ -10,6 +10,7 @@ import { pendingEnvelope, sampleRecord } from "../../test/support/testkit.js";
 const ROOT = "/home/.decay/evidence/repo-000000000000";
 const pathFor = (r: Parameters<typeof recordKey>[0]): string => `${ROOT}/${keyHash(recordKey(r))}.json`;
 const RECORD = sampleRecord();
+const URL = "https://forge.test/owner/repo/pull/23#issuecomment-7";
 const PATH = pathFor(RECORD);
 const VALID = canonicalJson(envelopeToJson(pendingEnvelope({ pathFor }, RECORD)));
 const decodeText = (text: string) => parseJson(text).andThen((v) => decodeEnvelope(v, PATH, pathFor));
@@ -73,6 +74,46 @@ describe("decodeEnvelope", () => {
         if (result.isOk()) expect(canonicalJson(envelopeToJson(result.value))).toBe(canonicalJson(parseJson(text)._unsafeUnwrap()));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  test("a published claim needs its URL, a confirmed write and the comment id; a pending record has no URL", () => {
+    const edited = (status: string, url: string | null, state: string, id: number | null) => {
+      const root = JSON.parse(VALID) as Obj;
+      Object.assign(root, { write_state: state, comment_id: id });
+      Object.assign(root.record as Obj, { evidence_status: status, canonical_url: url });
+      return decodeText(JSON.stringify(root));
+    };
+    expect(edited("published", URL, "confirmed", 7).isOk()).toBe(true);
+    const refusals: [ReturnType<typeof edited>, string][] = [
+      [edited("published", null, "never", null), "record.canonical_url"],
+      [edited("published", URL, "never", 7), "write_state"],
+      [edited("published", URL, "uncertain", 7), "write_state"],
+      [edited("published", URL, "confirmed", null), "comment_id"],
+      [edited("evidence-pending", URL, "confirmed", 7), "record.canonical_url"],
+      [edited("evidence-pending", null, "confirmed", null), "comment_id"],
+    ];
+    for (const [result, field] of refusals) expect(result._unsafeUnwrapErr()).toMatchObject({ code: "invalid-envelope", path: PATH, field });
+  });
+
+  test("property: the publication fields decode exactly when they agree, and a decoded published record was confirmed", () => {
+    const states = fc.record({
+      status: fc.constantFrom("published", "evidence-pending"),
+      url: fc.constantFrom(null, URL),
+      state: fc.constantFrom("never", "uncertain", "confirmed"),
+      id: fc.constantFrom(null, 7),
+    });
+    fc.assert(
+      fc.property(states, ({ status, url, state, id }) => {
+        const root = JSON.parse(VALID) as Obj;
+        Object.assign(root, { write_state: state, comment_id: id });
+        Object.assign(root.record as Obj, { evidence_status: status, canonical_url: url });
+        const published = url !== null && state === "confirmed" && id !== null;
+        const agree = (status === "published" ? published : url === null) && (state !== "confirmed" || id !== null);
+        const result = decodeText(JSON.stringify(root));
+        expect(result.isOk()).toBe(agree);
+        if (result.isOk() && result.value.record.evidence_status === "published") expect(published).toBe(true);
+      }),
     );
   });
 });

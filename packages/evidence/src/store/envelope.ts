@@ -73,7 +73,8 @@ type Decoded = Result<Envelope, StoreFault | RecordFault>;
 /**
  * Checks a parsed envelope exactly as the reference's `load` does, in its order: key sets,
  * content, content hash, path (`pathFor` of its key, and `local_pending_path`), write state,
- * comment id, status, canonical URL, history. Beyond the reference, `reason` must be a string or null.
+ * comment id, status, canonical URL, history. Beyond the reference, `reason` must be a string or
+ * null, and the fields must agree (see `inconsistency`).
  */
 export function decodeEnvelope(value: JsonValue, path: string, pathFor: (record: EvidenceRecord) => string): Decoded {
   const bad = (field: string, detail: string): Decoded => err({ code: "invalid-envelope", path, field, detail });
@@ -119,6 +120,8 @@ function decodeState(value: Fields, raw: Fields, record: EvidenceRecord, path: s
   if (history === undefined) return fail("record.history", "expected a list of 64-hex content hashes");
   const reason = publicationCheck(Envelope.shape.reason, value.reason);
   if (reason === undefined) return fail("reason", "expected a string or null");
+  const broken = inconsistency(status, url as string | null, writeState, commentId);
+  if (broken !== undefined) return fail(broken.field, broken.detail);
   const saved: SavedRecord = {
     ...record,
     content_sha256: contentHash(record),
@@ -128,6 +131,28 @@ function decodeState(value: Fields, raw: Fields, record: EvidenceRecord, path: s
     history,
   };
   return ok({ record: saved, write_state: writeState, comment_id: commentId, reason });
+}
+
+/**
+ * The rules between fields (beyond the reference): `published` only with its canonical URL, a
+ * confirmed write and the comment's id; a pending record claims no URL; a confirmed write names
+ * its comment. So no hand edit can make a record read as published with nothing behind it.
+ */
+function inconsistency(
+  status: SavedRecord["evidence_status"],
+  url: string | null,
+  writeState: Envelope["write_state"],
+  commentId: number | null,
+): { field: string; detail: string } | undefined {
+  if (status === "published") {
+    if (url === null) return { field: "record.canonical_url", detail: "a published record needs its canonical URL" };
+    if (writeState !== "confirmed") return { field: "write_state", detail: "a published record's write is confirmed" };
+    if (commentId === null) return { field: "comment_id", detail: "a published record names its comment" };
+  } else if (url !== null) {
+    return { field: "record.canonical_url", detail: "a pending record has no canonical URL" };
+  }
+  if (writeState === "confirmed" && commentId === null) return { field: "comment_id", detail: "a confirmed write names its comment" };
+  return undefined;
 }
 
 function publicationCheck<T>(schema: z.ZodType<T>, value: JsonValue | undefined): T | undefined {

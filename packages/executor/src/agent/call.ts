@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { reasonOf } from "../fault.js";
-import { oneLine } from "../text.js";
+import { oneLine } from "@decay/portable";
 import { AdjudicateReply, type Agent, type AgentRequest, DiagnoseReply, WorkReply } from "./protocol.js";
 
 /** What one agent call came to: a valid reply and its tokens, or "returned nothing" and why. */

@@ -4,7 +4,7 @@ import { helpHint } from "@decay/cli-kit";
 import { type ContractFault, describeFault } from "@decay/contract";
 import { describeExecFault, type ExecFault } from "../fault.js";
 import { type DbosFault, describeDbosFault } from "../node/dbos/fault.js";
-import { oneLine } from "../text.js";
+import { oneLine } from "@decay/portable";
 import type { UsageFault } from "./args.js";
 
 /** A fault of the command line, of an input it names, or of the run (an `ExecFault`). */

@@ -4,7 +4,7 @@ import type { ExecFault } from "../fault.js";
 import { describeExecFault } from "../fault.js";
 import type { JournalFault } from "../journal/fault.js";
 import { describeJournalFault } from "../journal/fault.js";
-import { oneLine } from "../text.js";
+import { oneLine } from "@decay/portable";
 
 /** Every way a `decay` command can fail; each exits 2. */
 export type CliFault =

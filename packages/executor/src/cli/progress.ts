@@ -3,7 +3,7 @@
 import type { CliWriter } from "@decay/cli-kit";
 import { createLogUpdate } from "log-update";
 import { RUN_EVENT_SCHEMA_ID, type RunEvent } from "../schema.js";
-import { oneLine } from "../text.js";
+import { oneLine } from "@decay/portable";
 
 /** Where progress goes; `close` waits for every write and hands back the first failure, if any. */
 export interface Progress {

@@ -6,7 +6,7 @@ import type { ExecFault } from "../fault.js";
 import { commandAgent } from "../node/command-agent.js";
 import { runPlan } from "../run/run-plan.js";
 import type { RunReport } from "../schema.js";
-import { oneLine } from "../text.js";
+import { oneLine } from "@decay/portable";
 import { adaptersFor } from "./adapters.js";
 import type { RunFlags } from "./args.js";
 import type { CliFault } from "./fault.js";

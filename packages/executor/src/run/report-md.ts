@@ -1,6 +1,6 @@
 import type { Contract } from "@decay/contract";
 import type { RunReport, StageReport } from "../schema.js";
-import { oneLine } from "../text.js";
+import { oneLine } from "@decay/portable";
 
 const name = (s: StageReport) => `${s.id} (${s.label}${s.title ? `: ${s.title}` : ""})`;
 const bullets = (items: readonly string[], none = "- none") => (items.length === 0 ? [none] : items.map((i) => `- ${i}`));

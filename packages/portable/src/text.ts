@@ -1,4 +1,4 @@
-// Text from outside the run (an agent's reply or error, a command's output) shown on one line.
+// Text from outside (an agent's reply or error, a command's output, a hand-edited file) shown on one line.
 
 /** Control, line-breaking and bidi-override characters: each is written as an escape. */
 const UNSAFE = /[\p{Cc}\p{Zl}\p{Zp}\u202a-\u202e\u2066-\u2069]/gu;
