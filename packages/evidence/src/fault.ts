@@ -17,6 +17,7 @@ export function describeEvidenceFault(f: EvidenceFault): string {
     case "invalid-json":
     case "duplicate-key":
     case "number-out-of-range":
+    case "nesting-too-deep":
     case "invalid-record":
     case "credential-in-check":
       return describeRecordFault(f);

@@ -21,8 +21,24 @@ describe("parseInvocation", () => {
     [["slug", "a", "b"], 'unexpected argument "b"'],
     [["status", "--body"], "--body is not an option of decay-evidence status"],
     [["slug"], "slug takes 1 argument(s), got 0"],
+    [["--version", "extra", "junk"], 'unexpected argument "extra"'],
+    [["--version", "--home", "/h"], "--home is not an option of decay-evidence --version"],
+    [["hash", "r.json", "--repo", "/nonexistent"], "--repo is not an option of decay-evidence hash"],
+    [["hash", "r.json", "--layout", "agentflow"], "--layout is not an option of decay-evidence hash"],
+    [["slug", "P", "--max-input-bytes", "1"], "--max-input-bytes is not an option of decay-evidence slug"],
+    [["slug", "P", "--home", "/h"], "--home is not an option of decay-evidence slug"],
   ])("%j: %s", (argv, message) => {
     expect(detail(argv)).toBe(message);
+  });
+
+  test("each command takes the flags it uses: hash reads a bounded record, the store commands the store's flags", () => {
+    expect(parseInvocation(["hash", "r.json", "--max-input-bytes", "10", "--json"])._unsafeUnwrap()).toMatchObject({ global: { maxInputBytes: 10 } });
+    for (const command of [["prepare", "r.json"], ["status"], ["publish", "p.json", "--github", "o/r"]]) {
+      const argv = [...command, "--home", "/h", "--layout", "agentflow", "--repo", "/r", "--max-input-bytes", "9", "--json"];
+      expect(parseInvocation(argv)._unsafeUnwrap()).toMatchObject({ global: { home: "/h", layout: "agentflow", repo: "/r", maxInputBytes: 9, json: true } });
+    }
+    expect(parseInvocation(["--version", "--json"])._unsafeUnwrap()).toEqual({ command: "version", json: true });
+    expect(parseInvocation(["slug", "P", "--help", "--home", "/h"])._unsafeUnwrap()).toMatchObject({ command: "help" });
   });
 
   test("any argv is an invocation or a usage fault, never a throw", () => {

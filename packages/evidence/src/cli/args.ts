@@ -54,17 +54,23 @@ const OPTIONS = {
 
 type Values = FlagValues<typeof OPTIONS>;
 
-const GLOBAL = ["home", "layout", "repo", "json", "max-input-bytes", "help", "version"];
-
 /** The most `--max-input-bytes` accepts: 256 MiB. */
 export const MAX_INPUT_CEILING = 256 * 1024 * 1024;
+
+/** The flags of the commands that open the store (it reads its files within `--max-input-bytes`). */
+const STORE = ["home", "layout", "repo", "max-input-bytes"];
+/**
+ * The flags each command uses, besides `--json` and `--help` (help wins wherever it stands); any
+ * other is refused, naming it, never ignored. `--version` takes `--json` alone and no argument.
+ */
 const OWN: Readonly<Record<string, readonly string[]>> = {
-  hash: ["body"],
+  hash: ["body", "max-input-bytes"],
   slug: [],
-  prepare: [],
-  status: [],
-  publish: ["github", "allow-publish", "content-sha256", "author-id", "author-login", "api-url"],
+  prepare: STORE,
+  status: STORE,
+  publish: [...STORE, "github", "allow-publish", "content-sha256", "author-id", "author-login", "api-url"],
 };
+const EVERY = ["json", "help"];
 const ARITY: Readonly<Record<string, number>> = { hash: 1, slug: 1, prepare: 1, status: 0, publish: 1 };
 
 const usage = (detail: string): Result<never, CliFault> => err({ code: "usage", detail });
@@ -124,17 +130,25 @@ function parsed(argv: readonly string[]): Result<{ values: Values; positionals: 
   return parseArgv(argv, { flags: OPTIONS }).mapErr(argFault);
 }
 
+/** `--version` with nothing else but `--json`: an argument or another flag is refused, never ignored. */
+function versionOnly(values: Values, positionals: readonly string[]): Result<Invocation, CliFault> {
+  const first = positionals[0];
+  if (first !== undefined) return err(argFault({ code: "unexpected-argument", value: first }));
+  const stray = onlyFlags(values, ["version", "json"], "decay-evidence --version").mapErr(argFault);
+  return stray.map(() => ({ command: "version", json: values.json === true }) as const);
+}
+
 /** Turns argv (without node and the script) into an invocation, or a usage fault. */
 export function parseInvocation(argv: readonly string[]): Result<Invocation, CliFault> {
   return parsed(argv).andThen(({ values, positionals }) => {
     if (values.help === true) return ok({ command: "help", json: values.json === true } as const);
-    if (values.version === true) return ok({ command: "version", json: values.json === true } as const);
+    if (values.version === true) return versionOnly(values, positionals);
     const [command, ...rest] = positionals;
     if (command === undefined) return usage("a command is required");
     // Own keys only: a command named like an Object method ("constructor") is unknown, not a crash.
     const own = Object.hasOwn(OWN, command) ? OWN[command] : undefined;
     if (own === undefined) return usage(`unknown command ${JSON.stringify(command)}`);
-    const stray = onlyFlags(values, [...GLOBAL, ...own], `decay-evidence ${command}`).mapErr(argFault);
+    const stray = onlyFlags(values, [...EVERY, ...own], `decay-evidence ${command}`).mapErr(argFault);
     if (stray.isErr()) return err(stray.error);
     const arity = ARITY[command] ?? 0;
     if (rest.length > arity) return err(argFault({ code: "unexpected-argument", value: rest[arity] as string }));

@@ -13,14 +13,14 @@ usage:
   decay-evidence hash RECORD.json [--body]    content_sha256 and key_hash (and the exact comment body)
   decay-evidence slug PATH                    the store folder name of a project path
 
-options (every command):
+options of prepare, status and publish (the commands that open the store):
   --home DIR        the home the store lives under, an absolute path (default: $HOME)
   --layout L        decay (<home>/.decay/evidence/<slug>/) or agentflow (<home>/.sentimony/agentflow/implement/<slug>/)
   --repo DIR        the project checkout (default: the working directory)
-  --json            print one JSON object instead of text
   --max-input-bytes N  refuse a record file, or a store file, larger than N bytes
-                    (default 67108864, 64 MiB; at most 268435456)
-  --help, --version
+                    (default 67108864, 64 MiB; at most 268435456); hash takes it too
+every command: --json (print one JSON object instead of text), --help; and --version alone
+A flag a command does not use is refused, naming it.
 
 A RECORD.json of "-" is read from standard input; a FIFO, device or socket is refused.
 status also reports each snapshot that is missing or corrupt and each unreadable envelope.

@@ -1,3 +1,4 @@
+import { oneLine } from "@decay/portable";
 import { isJsonNumber } from "./number.js";
 import type { CredentialKind } from "./text.js";
 
@@ -42,6 +43,7 @@ export type RecordFault =
   | { readonly code: "invalid-json"; readonly detail: string; readonly line: number; readonly column: number }
   | { readonly code: "duplicate-key"; readonly key: string; readonly line: number; readonly column: number }
   | { readonly code: "number-out-of-range"; readonly text: string }
+  | { readonly code: "nesting-too-deep"; readonly limit: number; readonly line: number; readonly column: number }
   | { readonly code: "invalid-record"; readonly rule: RecordRule; readonly field: string }
   | { readonly code: "credential-in-check"; readonly field: string; readonly kind: CredentialKind };
 
@@ -72,11 +74,13 @@ export function shownValue(value: unknown): string {
 export function describeRecordFault(fault: RecordFault): string {
   switch (fault.code) {
     case "invalid-json":
-      return `invalid JSON at line ${fault.line}, column ${fault.column}: ${fault.detail}`;
+      return `invalid JSON at line ${fault.line}, column ${fault.column}: ${oneLine(fault.detail, QUOTE_LIMIT)}`;
     case "duplicate-key":
       return `invalid JSON at line ${fault.line}, column ${fault.column}: duplicate key ${clip(JSON.stringify(fault.key))}`;
     case "number-out-of-range":
       return `invalid JSON: the number ${clip(fault.text)} is out of range for a float`;
+    case "nesting-too-deep":
+      return `invalid JSON at line ${fault.line}, column ${fault.column}: arrays and objects nested deeper than ${fault.limit}`;
     case "invalid-record":
       return `${RECORD_RULES[fault.rule]} (field ${fault.field === "" ? "<record>" : clip(fault.field)})`;
     case "credential-in-check":

@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { canonicalJson, pythonFloatRepr } from "./canonical.js";
-import { parseJson } from "./json.js";
+import { MAX_JSON_DEPTH, parseJson } from "./json.js";
+import { describeRecordFault } from "./fault.js";
 import { jsonFloat, jsonInt } from "./number.js";
 
 describe("parseJson", () => {
@@ -67,5 +69,40 @@ describe("pythonFloatRepr", () => {
     [9007199254740993, "9007199254740992.0"],
   ])("%d is written %s", (value, text) => {
     expect(pythonFloatRepr(value)).toBe(text);
+  });
+});
+
+describe("parseJson: nesting and what its faults show", () => {
+  test("nesting deeper than MAX_JSON_DEPTH is a fault naming the limit and where, never an engine error", () => {
+    const fault = parseJson("[".repeat(20000))._unsafeUnwrapErr();
+    expect(fault).toEqual({ code: "nesting-too-deep", limit: MAX_JSON_DEPTH, line: 1, column: MAX_JSON_DEPTH + 1 });
+    expect(describeRecordFault(fault)).toBe(`invalid JSON at line 1, column ${MAX_JSON_DEPTH + 1}: arrays and objects nested deeper than ${MAX_JSON_DEPTH}`);
+    const atLimit = `${"[".repeat(MAX_JSON_DEPTH)}${"]".repeat(MAX_JSON_DEPTH)}`;
+    expect(parseJson(atLimit).isOk()).toBe(true);
+    expect(parseJson(`{"a":\n[${atLimit}]}`)._unsafeUnwrapErr()).toMatchObject({ code: "nesting-too-deep", line: 2 });
+    expect(parseJson(`["${"[{".repeat(5000)}"]`).isOk()).toBe(true);
+  });
+
+  test("property: nesting of any depth and shape is read or refused as too deep, never a throw", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("[", '{"k":'), { maxLength: 1500 }), fc.boolean(), (opens, closed) => {
+        const close = opens
+          .map((o) => (o === "[" ? "]" : "}"))
+          .reverse()
+          .join("");
+        const text = `${opens.join("")}0${closed ? close : ""}`;
+        const r = parseJson(text);
+        if (opens.length > MAX_JSON_DEPTH) expect(r._unsafeUnwrapErr().code).toBe("nesting-too-deep");
+        else expect(r.isOk()).toBe(closed || opens.length === 0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("a control character the parser quotes is escaped in the sentence", () => {
+    const fault = parseJson('{"a":1\u0000}')._unsafeUnwrapErr();
+    const sentence = describeRecordFault(fault);
+    expect(sentence).not.toMatch(/[\u0000-\u001f]/);
+    expect(sentence).toContain("\\u0000");
   });
 });

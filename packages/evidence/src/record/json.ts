@@ -24,6 +24,26 @@ function numberParser(): { parse(text: string): JsonNumber; outOfRange: string |
   return state;
 }
 
+/** The deepest nesting of arrays and objects `parseJson` reads; deeper text is refused before parsing. */
+export const MAX_JSON_DEPTH = 512;
+
+/** Offset of the first `[` or `{` (outside strings) that opens level `limit + 1`, if any. */
+function tooDeep(text: string, limit: number): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      depth += 1;
+      if (depth > limit) return i;
+    } else if (c === "}" || c === "]") depth -= 1;
+    else if (c === '"') {
+      i += 1;
+      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The first duplicated key in already-valid JSON `text`, with its offset. lossless-json
  * accepts a repeated key whose value is equal, so the refusal is made here.
@@ -55,9 +75,11 @@ function findDuplicateKey(text: string): { key: string; at: number } | undefined
 /**
  * Parses JSON text keeping number identity: integers become exact `JsonInt`s (bigint), numbers
  * with `.`, `e` or `E` become `JsonFloat`s. Refuses invalid JSON, NaN/Infinity, floats beyond
- * binary64 range and duplicate keys. Never throws.
+ * binary64 range, duplicate keys and nesting deeper than `MAX_JSON_DEPTH`. Never throws.
  */
 export function parseJson(text: string): Result<JsonValue, RecordFault> {
+  const deep = tooDeep(text, MAX_JSON_DEPTH);
+  if (deep !== undefined) return err({ code: "nesting-too-deep", limit: MAX_JSON_DEPTH, ...place(text, deep) });
   const numbers = numberParser();
   let value: JsonValue;
   try {

@@ -30,8 +30,8 @@ async function scene(extra: (repo: string) => void = () => undefined) {
 describe("decay-evidence: inputs", () => {
   test("a record that is a FIFO: refused before opening, by hash and by prepare", async () => {
     const { dir, repo, before } = await scene((r) => void fifo(join(r, "pipe.json")));
-    for (const command of ["hash", "prepare"]) {
-      expectFault(await evidence([command, "pipe.json", "--home", dir], repo), "pipe.json", /FIFO/);
+    for (const argv of [["hash"], ["prepare", "--home", dir]]) {
+      expectFault(await evidence([...argv, "pipe.json"], repo), "pipe.json", /FIFO/);
     }
     expect(snapshot(dir)).toEqual(before);
   });
@@ -44,8 +44,8 @@ describe("decay-evidence: inputs", () => {
 
   test("300 MiB on standard input past a 64 MiB limit: peak memory over the baseline stays under twice the limit (hash, prepare)", async () => {
     const { dir, repo, before } = await scene();
-    for (const command of ["hash", "prepare"]) {
-      await expectUnderTwiceTheLimit(BINS.evidence, [command, "-", "--home", dir, "--max-input-bytes", String(MEMORY_TEST_LIMIT)], { cwd: repo });
+    for (const argv of [["hash"], ["prepare", "--home", dir]]) {
+      await expectUnderTwiceTheLimit(BINS.evidence, [...argv, "-", "--max-input-bytes", String(MEMORY_TEST_LIMIT)], { cwd: repo });
     }
     expect(snapshot(dir)).toEqual(before);
   });
