@@ -88,7 +88,7 @@ describe("decay run over a three-stage plan", () => {
     ]);
     expect(refused.code).toBe(1);
     expect(refused.stdout.trim().split("\n").at(-1)).toMatch(
-      /^incomplete: S3 not green \(the execute changed the acceptance surface pinned at the stage's base \(1 file: unchanged test\/median\.test\.mjs: .*\); its commits were reverted \(by [0-9a-f]{12}\)\)$/,
+      /^incomplete: S3 not green \(the execute changed the acceptance surface pinned at the stage's base \(1 file: test\/median\.test\.mjs: edited\); its commits were reverted \(by [0-9a-f]{12}\)\)$/,
     );
     expect(readFileSync(join(refusedRepo, "test/median.test.mjs"), "utf8")).not.toBe('console.log("median ok");\n');
     expect(allowed.code).toBe(0);

@@ -62,12 +62,17 @@ export function planOf(stages: Array<[string, string[], string?]>, guardrails: s
   return lines.join("\n");
 }
 
-/** Compile plan text (committed at `docs/<name>.plan.md` in the repo) into a contract. */
-export async function contractOf(repo: string, planText: string, name = "demo"): Promise<Contract> {
+/**
+ * Compile plan text into a contract, its plan at `docs/<name>.plan.md`: committed in the repo,
+ * unless `tracked` is false (a plan kept outside the repository).
+ */
+export async function contractOf(repo: string, planText: string, name = "demo", tracked = true): Promise<Contract> {
   const planPath = `docs/${name}.plan.md`;
-  writeFiles(repo, { [planPath]: planText });
-  git(repo, "add", "-A");
-  git(repo, "commit", "-q", "-m", "the plan");
+  if (tracked) {
+    writeFiles(repo, { [planPath]: planText });
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "the plan");
+  }
   const plan = readPlan(planText);
   if (plan.isErr()) throw new Error(JSON.stringify(plan.error));
   const compiled = await compileContract(plan.value, { planPath, planText });

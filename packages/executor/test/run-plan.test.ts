@@ -102,8 +102,8 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     const [s1, s2] = report.stages;
     expect(s1).toMatchObject({ state: "escalated", final: "red", attempts: 1 });
     expect(s1?.reason).toMatch(/^the execute changed the acceptance surface pinned at the stage's base \(2 files: /);
-    expect(s1?.reason).toContain("unchanged test/check.sh");
-    expect(s1?.reason).toContain("unchanged test/old.test.sh");
+    expect(s1?.reason).toContain("test/check.sh: edited");
+    expect(s1?.reason).toContain("test/old.test.sh: deleted");
     expect(s2?.state).toBe("not-started");
     // Nothing the execute did is left: HEAD's tree is the stage's base again, the work included.
     expect(git(repo, "show", "HEAD:test/check.sh")).toBe("grep -q alpha src/a.txt");
@@ -138,6 +138,67 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     expect(report.stages[0]).toMatchObject({ state: "escalated", final: "red" });
     expect(report.stages[0]?.reason).toContain("package.json: its scripts changed");
     expect(git(repo, "show", "HEAD:package.json")).toBe(JSON.stringify(pkg));
+  });
+
+  it("judges an execute by git, not by the pinned file in the workspace, which the execute can write", async () => {
+    const repo = await makeRepo({ "test/check.sh": "grep -q alpha src/a.txt\n" });
+    const contract = await contractOf(repo, planOf([["a", ["`sh test/check.sh` exits 0"]]]));
+    const forged = "exists\ttest/check.sh\n";
+    const script = scriptTable({
+      "S1 execute": { edit: { "src/a.txt": "wrong\n", "test/check.sh": "exit 0\n", ".plan-runs/demo/freeze/S1-surface.tsv": forged } },
+    });
+    const report = await run(contract, nodeOptions(repo, script));
+    expect(report.stages[0]).toMatchObject({ state: "escalated", final: "red", attempts: 1 });
+    expect(report.stages[0]?.reason).toContain("(1 file: test/check.sh: edited)");
+    expect(git(repo, "show", "HEAD:test/check.sh")).toBe("grep -q alpha src/a.txt");
+  });
+
+  it("runs a stage whose surface is empty (a plan kept outside the repository, acceptance naming no tracked file)", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const contract = await contractOf(repo, planOf([["a", ["`cat src/*.txt` exits 0 and prints `alpha`"]]]), "demo", false);
+    const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpah\n" } }, "S1 fix": { edit: { "src/a.txt": "alpha\n" } } });
+    const report = await run(contract, nodeOptions(repo, script));
+    expect(report.status).toBe("green");
+    expect(report.stages[0]?.attempts).toBe(2);
+    expect(readFileSync(join(repo, ".plan-runs/demo/freeze/S1-surface-a1.tsv"), "utf8")).toMatch(/^# the pinned acceptance surface is empty/);
+  });
+
+  it("lets an execute add dependencies and workspace packages to a manifest, nothing else of it, and no pinned fixture's", async () => {
+    const pkg = { name: "demo", private: true, workspaces: ["packages/*", "tools"], scripts: { test: "sh test/check.sh" } };
+    const fixture = `${JSON.stringify({ name: "app", private: true })}\n`;
+    const files = { "package.json": `${JSON.stringify(pkg)}\n`, "test/check.sh": "grep -q alpha src/a.txt\n", "test/fixtures/app/package.json": fixture };
+    const plan = planOf([["a", ["`npm test` exits 0"]]]);
+    const grown = { ...pkg, workspaces: ["packages/*", "tools", "extra"], devDependencies: { left: "1.0.0" } };
+    const edits: Record<string, string>[] = [
+      { "package.json": `${JSON.stringify(grown, null, 2)}\n` },
+      { "package.json": `${JSON.stringify({ ...pkg, workspaces: ["packages/*"] })}\n` },
+      { "package.json": `${JSON.stringify({ ...grown, workspaces: [...grown.workspaces, "!packages/core"] })}\n` },
+      { "package.json": `${JSON.stringify({ ...pkg, type: "module" })}\n` },
+      { "package.json": "{ not json\n" },
+      { "test/fixtures/app/package.json": `${JSON.stringify({ name: "app", private: true, dependencies: { left: "1.0.0" } })}\n` },
+    ];
+    const reasons = await Promise.all(
+      edits.map(async (edit) => {
+        const repo = await makeRepo(files);
+        const contract = await contractOf(repo, plan);
+        const report = await run(contract, nodeOptions(repo, scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n", ...edit } } })));
+        return report.stages[0]?.state === "green" ? "green" : report.stages[0]?.reason;
+      }),
+    );
+    expect(reasons[0]).toBe("green");
+    expect(reasons[1]).toContain("package.json: its workspaces dropped tools");
+    expect(reasons[2]).toContain("package.json: its workspaces exclude !packages/core");
+    expect(reasons[3]).toContain("package.json: its type changed");
+    expect(reasons[4]).toMatch(/package\.json: edited \(no JSON object at [0-9a-f]{12}\)/);
+    expect(reasons[5]).toContain("test/fixtures/app/package.json: edited");
+  }, 120_000);
+
+  it("refuses an execute that edits the workspace file a workspace-wide run reads", async () => {
+    const repo = await makeRepo({ "pnpm-workspace.yaml": "packages:\n  - packages/*\n", "package.json": '{"name":"demo","private":true}\n' });
+    const contract = await contractOf(repo, planOf([["a", ["`pnpm -r test` exits 0"]]]));
+    const script = scriptTable({ "S1 execute": { edit: { "pnpm-workspace.yaml": "packages:\n  - packages/*\n  - '!packages/core'\n" } } });
+    const report = await run(contract, nodeOptions(repo, script));
+    expect(report.stages[0]?.reason).toContain("(1 file: pnpm-workspace.yaml: edited)");
   });
 
   it("with executeMayEditSurface, an execute's edits to pinned tests stand and only fixes are held to the surface", async () => {

@@ -56,9 +56,9 @@ export interface RunOptions {
   /** Output of each acceptance command judged (tail kept); default 1 MiB. */
   readonly maxOutputBytes?: number;
   /**
-   * The largest workspace file the run reads (the plan, the assumptions file, the pinned surface,
-   * ledger entries, freezes, `.gitignore`); a larger one is a `workspace-io` fault, never read
-   * whole. Default 64 MiB.
+   * The largest workspace file the run reads (the plan, the assumptions file, ledger entries,
+   * freezes, `.gitignore`); a larger one is a `workspace-io` fault, never read whole. A
+   * `package.json` an execute edited that is larger counts as edited. Default 64 MiB.
    */
   readonly maxReadBytes?: number;
   /** A model hint per role; defaults `DEFAULT_MODELS`. */

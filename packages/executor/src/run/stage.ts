@@ -97,7 +97,7 @@ async function execute(run: StageRun): Promise<Step<string>> {
   if (head.isErr()) return err(head.error);
   if (!d.settings.executeMayEditSurface) {
     const range = { from: run.base, to: head.value };
-    const changed = await step(d, `${stage.id}/a1/surface`, () => executeDivergence(d, range, `${d.paths.freeze}/${stage.id}-surface.tsv`));
+    const changed = await step(d, `${stage.id}/a1/surface`, () => executeDivergence(d, range));
     if (changed.isErr()) return err(changed.error);
     if (changed.value.length > 0) return refuseExecute(run, changed.value);
   }
@@ -162,13 +162,13 @@ async function landFix(run: StageRun, attempt: number, head: string, diagnosis: 
   const { d, stage, loop } = run;
   const refuse = async (diverged: string[]): Promise<Step<string>> =>
     (await refuseFix(d, loop, stage, { attempt, base: run.base, from: head, diverged, diagnosis })).map((l) => ({ done: l }));
-  const touched = await step(d, `${stage.id}/a${attempt}/guard`, () => guardFix(d, run.surface));
+  const touched = await step(d, `${stage.id}/a${attempt}/guard`, () => guardFix(d, head));
   if (touched.isErr()) return err(touched.error);
   if (touched.value.length > 0) return refuse(touched.value);
   const fixedAt = await commitStep(d, { base: run.base, since: head }, stage, attempt, "fix");
   if (fixedAt.isErr()) return err(fixedAt.error);
   const commit = fixedAt.value;
-  const diverged = await step(d, `${stage.id}/a${attempt}/surface`, () => surfaceDivergence(d, { from: head, to: commit }, run.surface));
+  const diverged = await step(d, `${stage.id}/a${attempt}/surface`, () => surfaceDivergence(d, { from: head, to: commit }));
   if (diverged.isErr()) return err(diverged.error);
   if (diverged.value.length > 0) return refuse(diverged.value);
   return next(commit);
@@ -245,8 +245,8 @@ async function refuseFix(
 }
 
 /** Set a fix aside, uncommitted, when it changed a pinned file; the rows it touched. */
-async function guardFix(d: Deps, surface: string): Promise<R<string[]>> {
-  const touched = await touchedSurface(d, surface);
+async function guardFix(d: Deps, head: string): Promise<R<string[]>> {
+  const touched = await touchedSurface(d, head);
   if (touched.isErr() || touched.value.length === 0) return touched;
   const kept = await d.git.setAside(`decay(${d.slug}): a refused fix that changed the pinned acceptance surface`);
   return kept.map((id) => touched.value.map((row) => `${row} (set aside in ${id ?? "nothing"})`));

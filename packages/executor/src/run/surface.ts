@@ -1,9 +1,10 @@
-import { type Assumption, authorAssumptions, checkTree, describeFault, parseAssumptions, type ReportRow } from "@decay/assumptions";
+import { authorAssumptions, checkTree, describeFault, parseAssumptions } from "@decay/assumptions";
 import type { Contract } from "@decay/contract";
 import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { type Deps, inRepo, readBytes, readText, writeFile } from "./deps.js";
 import { matchGlobs } from "./glob.js";
+import { manifestEdit } from "./manifest-edit.js";
 import { manifestsOf } from "./manifests.js";
 
 /** Words of a command line that could name a file: split on blanks and shell operators, quotes dropped, `--opt=value` split. */
@@ -26,22 +27,34 @@ const WORKSPACE_FILES = ["pnpm-workspace.yaml", "lerna.json", "nx.json", "turbo.
  * every file the globs match.
  */
 export function surfacePaths(contract: Contract, files: readonly string[], globs: readonly string[]): string[] {
+  return [...surfaceOf(contract, files, globs).paths].sort();
+}
+
+/** The surface (see `surfacePaths`) and, of it, the package.json files pinned only as what a package manager reads. */
+interface Surface {
+  readonly paths: ReadonlySet<string>;
+  readonly packageManifests: ReadonlySet<string>;
+}
+
+function surfaceOf(contract: Contract, files: readonly string[], globs: readonly string[]): Surface {
   const tracked = new Set(files);
   const named = new Set<string>();
+  const manifests = new Set<string>();
   for (const row of contract.stages.flatMap((s) => s.acceptance)) {
     for (const w of words(row.run)) {
       if (tracked.has(w)) named.add(w);
       else for (const f of files) if (f.startsWith(`${w}/`)) named.add(f);
     }
-    const manifests = manifestsOf(row.run);
-    for (const p of manifests.paths) if (tracked.has(p)) named.add(p);
-    if (manifests.everyPackage) {
-      for (const f of files) if (f === "package.json" || f.endsWith("/package.json") || WORKSPACE_FILES.includes(f)) named.add(f);
+    const read = manifestsOf(row.run);
+    for (const p of read.paths) if (tracked.has(p)) manifests.add(p);
+    if (read.everyPackage) {
+      for (const f of files) if (f === "package.json" || f.endsWith("/package.json") || WORKSPACE_FILES.includes(f)) manifests.add(f);
     }
   }
   if (tracked.has(contract.plan)) named.add(contract.plan);
   for (const f of matchGlobs(files, globs)) named.add(f);
-  return [...named].sort();
+  const packageManifests = new Set([...manifests].filter((p) => !named.has(p) && (p === "package.json" || p.endsWith("/package.json"))));
+  return { paths: new Set([...named, ...manifests]), packageManifests };
 }
 
 function treeAt(d: Deps, commit: string) {
@@ -63,42 +76,20 @@ export async function pinSurface(d: Deps, commit: string, file: string): Promise
   return written.map(() => paths.length);
 }
 
-/** The rows of the pinned surface in `file` (written by `pinSurface`). */
-async function pinnedRows(d: Deps, file: string): Promise<Result<Assumption[], ExecFault>> {
-  const bytes = await readBytes(d, inRepo(d, file));
-  if (bytes.isErr()) return err(bytes.error);
-  if (bytes.value === null) return err({ code: "workspace-io", path: inRepo(d, file), reason: "the pinned surface is missing" });
-  const rows = parseAssumptions(bytes.value);
-  return rows.mapErr((e): ExecFault => ({ code: "assumptions-fault", path: file, message: describeFault(e) }));
-}
-
-/** The rows of the pinned surface in `file` that diverge at `commit`. */
-async function divergedAt(d: Deps, file: string, commit: string): Promise<Result<ReportRow[], ExecFault>> {
-  const rows = await pinnedRows(d, file);
-  if (rows.isErr()) return err(rows.error);
-  if (rows.value.length === 0) return ok([]);
-  const report = await checkTree({ tree: treeAt(d, commit), assumptions: rows.value });
-  if (report.isErr()) return err({ code: "assumptions-fault", path: file, message: describeFault(report.error) });
-  return ok(report.value.rows.filter((r) => r.status === "diverge"));
-}
-
-const shown = (r: ReportRow) => `${r.kind} ${r.path}: ${r.detail}`;
+// The checks below work the surface out again from git and the contract every time. The pinned
+// files under freeze/ are the record for people, never read back: they sit in the working tree,
+// where the agent that is being checked can write.
 
 /**
- * Check a fix against the surface, from the HEAD before the fix call (`from`) to its result (`to`):
- * the pinned rows that diverged at `to`, every file on the surface at either end that a commit of
- * the range changed (the agent's own commits included), plus the workspace's contract.md when it no
- * longer holds the run's contract (it is written back).
+ * Check a fix, from the HEAD before the fix call (`from`) to its result (`to`): every file on the
+ * surface at either end that a commit of the range changed (added, edited, deleted; the agent's
+ * own commits included), plus the workspace's contract.md when it no longer holds the run's
+ * contract (it is written back).
  */
-export async function surfaceDivergence(d: Deps, range: { from: string; to: string }, file: string): Promise<Result<string[], ExecFault>> {
-  const pinned = await divergedAt(d, file, range.to);
-  if (pinned.isErr()) return err(pinned.error);
-  const diverged = pinned.value.map(shown);
+export async function surfaceDivergence(d: Deps, range: { from: string; to: string }): Promise<Result<string[], ExecFault>> {
   const changed = await changedSurface(d, range);
   if (changed.isErr()) return err(changed.error);
-  const named = new Set(pinned.value.map((r) => r.path));
-  for (const p of changed.value)
-    if (!named.has(p)) diverged.push(`${p}: on the acceptance surface, changed between ${range.from.slice(0, 12)} and ${range.to.slice(0, 12)}`);
+  const diverged = changed.value.map((p) => `${p}: on the acceptance surface, changed between ${range.from.slice(0, 12)} and ${range.to.slice(0, 12)}`);
   const contract = await readText(d, inRepo(d, d.paths.contract));
   if (contract.isErr()) return err(contract.error);
   if (contract.value !== d.contractText) {
@@ -109,44 +100,32 @@ export async function surfaceDivergence(d: Deps, range: { from: string; to: stri
   return ok(diverged);
 }
 
-// Manifests an execute may edit: a stage may add a dependency or a workspace package. What a
-// package.json runs, its `scripts`, stays pinned.
-const EDITABLE_MANIFESTS = new Set(["package.json", ...WORKSPACE_FILES]);
-
-/** A package.json's `scripts` at `commit`, as JSON; its whole text when it is no JSON object; null when it is not there. */
-async function scriptsAt(d: Deps, commit: string, path: string): Promise<Result<string | null, ExecFault>> {
-  const read = await treeAt(d, commit).read(path, d.settings.maxReadBytes);
-  if (read.isErr())
-    return read.error.code === "tree-not-found" ? ok(null) : err({ code: "git-failed", op: `read ${path} at ${commit}`, reason: read.error.message });
-  const text = new TextDecoder().decode(read.value);
-  try {
-    const json: unknown = JSON.parse(text);
-    if (typeof json === "object" && json !== null && !Array.isArray(json)) return ok(JSON.stringify((json as { scripts?: unknown }).scripts ?? null));
-  } catch {
-    // Not JSON: compared as text below, so any change counts.
-  }
-  return ok(text);
-}
-
 /**
- * What an execute changed of the surface pinned at its stage's base (`file`), from the base
- * (`range.from`) to the execute's commit (`range.to`): every pinned file it edited or deleted, but a
- * manifest it may edit (a package.json whose `scripts` stayed as they were, a workspace file). Files
- * it added are not on that surface: they are the tests its stage asks for, pinned at its commit.
+ * What an execute changed of the surface at its stage's base (`range.from`) by its commit
+ * (`range.to`): every such file it edited or deleted, but a package.json pinned only as what a
+ * package manager reads, when no more than its dependencies changed and workspace packages were
+ * added (`manifestEdit`). Files it added are not on that surface: they are the tests its stage
+ * asks for, on the surface from its commit on.
  */
-export async function executeDivergence(d: Deps, range: { from: string; to: string }, file: string): Promise<Result<string[], ExecFault>> {
-  const pinned = await divergedAt(d, file, range.to);
-  if (pinned.isErr()) return err(pinned.error);
+export async function executeDivergence(d: Deps, range: { from: string; to: string }): Promise<Result<string[], ExecFault>> {
+  if (range.from === range.to) return ok([]);
+  const stats = await d.git.diffStats(range.from, range.to);
+  if (stats.isErr()) return err(stats.error);
+  const before = await d.git.listFiles(range.from);
+  if (before.isErr()) return err(before.error);
+  const after = await d.git.listFiles(range.to);
+  if (after.isErr()) return err(after.error);
+  const surface = surfaceOf(d.contract, before.value, d.settings.pinGlobs);
+  const kept = new Set(after.value);
   const out: string[] = [];
-  for (const r of pinned.value) {
-    const name = r.path.slice(r.path.lastIndexOf("/") + 1);
-    if (!EDITABLE_MANIFESTS.has(name)) out.push(shown(r));
-    else if (name === "package.json") {
-      const before = await scriptsAt(d, range.from, r.path);
-      if (before.isErr()) return err(before.error);
-      const after = await scriptsAt(d, range.to, r.path);
-      if (after.isErr()) return err(after.error);
-      if (before.value !== after.value) out.push(`${r.path}: its scripts changed (what a package manager runs)`);
+  for (const p of stats.value.paths) {
+    if (!surface.paths.has(p)) continue;
+    if (!kept.has(p)) out.push(`${p}: deleted`);
+    else if (!surface.packageManifests.has(p)) out.push(`${p}: edited`);
+    else {
+      const edit = await manifestEdit(d, range, p);
+      if (edit.isErr()) return err(edit.error);
+      if (edit.value !== null) out.push(`${p}: ${edit.value}`);
     }
   }
   return ok(out);
@@ -162,7 +141,7 @@ async function changedSurface(d: Deps, range: { from: string; to: string }): Pro
   for (const commit of [range.from, range.to]) {
     const files = await d.git.listFiles(commit);
     if (files.isErr()) return err(files.error);
-    for (const p of surfacePaths(d.contract, files.value, d.settings.pinGlobs)) surface.add(p);
+    for (const p of surfaceOf(d.contract, files.value, d.settings.pinGlobs).paths) surface.add(p);
   }
   return ok(stats.value.paths.filter((p) => surface.has(p)));
 }
@@ -181,14 +160,17 @@ export async function staleRows(d: Deps, assumptions: string, commit: string): P
 }
 
 /**
- * Before a fix is committed: the pinned files it changed in the working tree. Such a fix is set
- * aside (kept in a stash, never committed), so no kill can leave it on the branch.
+ * Before a fix is committed: the working tree's changes (untracked files included) that are on
+ * the surface at `head`, the HEAD before the fix, or would be once committed (a new file the pin
+ * globs match). Such a fix is set aside (kept in a stash, never committed), so no kill can leave
+ * it on the branch.
  */
-export async function touchedSurface(d: Deps, file: string): Promise<Result<string[], ExecFault>> {
-  const rows = await pinnedRows(d, file);
-  if (rows.isErr()) return err(rows.error);
-  const pinned = new Set(rows.value.map((r) => r.path));
+export async function touchedSurface(d: Deps, head: string): Promise<Result<string[], ExecFault>> {
   const dirty = await d.git.dirty();
   if (dirty.isErr()) return err(dirty.error);
-  return ok(dirty.value.filter((p) => pinned.has(p)).map((p) => `unchanged ${p}: changed by the fix before it was committed`));
+  if (dirty.value.length === 0) return ok([]);
+  const files = await d.git.listFiles(head);
+  if (files.isErr()) return err(files.error);
+  const surface = surfaceOf(d.contract, [...new Set([...files.value, ...dirty.value])], d.settings.pinGlobs).paths;
+  return ok(dirty.value.filter((p) => surface.has(p)).map((p) => `${p}: changed by the fix before it was committed`));
 }
