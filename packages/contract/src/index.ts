@@ -22,6 +22,7 @@ export type { AcceptanceProblem, ContractFault, UnreadKind } from "./fault.js";
 export { describeFault } from "./fault.js";
 
 // --- plan reader ---
+export { decodeUtf8 } from "./decode.js";
 export { planProhibitions, readPlan } from "./plan/read-plan.js";
 
 // --- import from other plan formats ---

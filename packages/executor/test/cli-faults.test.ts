@@ -2,14 +2,14 @@
 // --version; plain progress off a terminal; the live view on a pseudo-terminal.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileContract, readPlan, renderContract } from "@decay/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
 import { VERSION } from "../src/cli/version.js";
 import { agentFlag, BIN, cleanEnv, decay, solvedRepo } from "./cli-process.js";
-import { fixtureRepo, git } from "./harness.js";
+import { fixtureRepo, git, makeRepo } from "./harness.js";
 
 let repo: string;
 beforeAll(async () => {
@@ -34,6 +34,17 @@ describe("decay: every fault exits 2 and names its input", () => {
     ["a flag of another command", ["preflight", "docs/stats.plan.md", "--agent", "node"], /--agent is not an option of decay preflight/],
     ["an unknown clean room", ["preflight", "docs/stats.plan.md", "--clean-room", "docker"], /--clean-room must be clone, worktree or isomorphic/],
     ["no command", [], /no command given/],
+    [
+      "a durable state directory inside the repository",
+      ["run", "docs/stats.plan.md", "--agent", "node", "--durable", "src/../.state"],
+      /^decay: --durable src\/\.\.\/\.state: the state directory is inside the repository; give one outside it \(see decay --help\)\n$/,
+    ],
+    ["options before journal", ["--json", "journal", "show", "docs/stats.plan.md"], /\(options of decay journal go after it: decay journal \[options\]\)\n$/],
+    [
+      "options before a fleet command",
+      ["--json", "runs", "--database-url", "postgres://u@h/d"],
+      /\(options of decay runs go after it: decay runs \[options\]\)\n$/,
+    ],
   ])("%s", async (_name, args, message) => {
     const r = await decay(args, repo);
     expect(r.code).toBe(2);
@@ -51,6 +62,33 @@ describe("decay: every fault exits 2 and names its input", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`${plan}: the contract's self-check refuses to start: row S1.1 .*runs git clone`));
   });
+
+  it("a plan that is not UTF-8, before anything runs", async () => {
+    const plan = join(await tempDir(), "bad.plan.md");
+    const text = "# P\n\n## 6. Recommendation (staged)\n\n### Stage 1: caf\u00e9\n\nDo.\n\nAcceptance: `true` exits 0\n";
+    // Latin-1 bytes: the é is one byte 0xE9, which UTF-8 never has alone.
+    writeFileSync(plan, Buffer.from(text, "latin1"));
+    const r = await decay(["verify", plan], repo);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`decay: ${plan}: line 5: the file is not valid UTF-8: byte 0xE9 at byte offset 52 (byte 16 of the line) cannot be decoded\n`);
+    expect(r.stdout).toBe("");
+  });
+
+  it("an agent found through a relative PATH entry is the working directory's, not the repository's", async () => {
+    const plan = "# Plan\n\n## 6. Recommendation\n\n### Stage 1: make x\n\nCreate x.\n\nAcceptance: `test -f x` exits 0\n";
+    const decoy = "#!/bin/sh\ncat >/dev/null; echo REPO-COPY-RAN >&2; exit 7\n";
+    const small = await makeRepo({ "p.plan.md": plan, "tools/my-agent": decoy });
+    chmodSync(join(small, "tools/my-agent"), 0o755);
+    git(small, "add", "-A");
+    git(small, "commit", "-q", "-m", "an executable decoy");
+    const cwd = await tempDir();
+    mkdirSync(join(cwd, "tools"));
+    writeFileSync(join(cwd, "tools/my-agent"), '#!/bin/sh\ncat >/dev/null; echo x > x; echo \'{"tokens":1,"summary":"s"}\'\n');
+    chmodSync(join(cwd, "tools/my-agent"), 0o755);
+    const r = await decay(["run", join(small, "p.plan.md"), "--repo", small, "--agent", "my-agent"], cwd, cleanEnv({ PATH: `tools:${process.env.PATH}` }));
+    expect(r.stderr).not.toContain("REPO-COPY-RAN");
+    expect(r.code).toBe(0);
+  }, 60_000);
 
   it("a contract whose plan drifted", async () => {
     const drifted = await fixtureRepo();

@@ -140,6 +140,14 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     expect(git(repo, "show", "HEAD:package.json")).toBe(JSON.stringify(pkg));
   });
 
+  it("refuses plan bytes that are not UTF-8 before anything is written", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]]]));
+    const result = await runPlan(contract, { ...nodeOptions(repo, scriptTable({})), planText: new Uint8Array([0x23, 0x20, 0xff, 0x0a]) });
+    expect(result._unsafeUnwrapErr()).toEqual({ code: "workspace-io", path: "docs/demo.plan.md", reason: "is not UTF-8 text" });
+    expect(existsSync(join(repo, ".plan-runs"))).toBe(false);
+  });
+
   it("judges an execute by git, not by the pinned file in the workspace, which the execute can write", async () => {
     const repo = await makeRepo({ "test/check.sh": "grep -q alpha src/a.txt\n" });
     const contract = await contractOf(repo, planOf([["a", ["`sh test/check.sh` exits 0"]]]));

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { addTokens } from "../run/state.js";
 import { callAgent } from "./call.js";
 import type { Agent, RequestOf } from "./protocol.js";
 
@@ -36,5 +37,28 @@ describe("callAgent: why an agent returned nothing is one line, however the agen
       1,
     );
     expect(!out.ok && out.reason.length).toBeLessThanOrEqual(4096 + 1);
+  });
+});
+
+describe("callAgent: token counts stay exact", () => {
+  test("a count over 10^12 is no reply; 10^12 is one", async () => {
+    const over = await callAgent(
+      agent(() => Promise.resolve({ tokens: 1_000_000_000_001, chosen: 0, reason: "r" })),
+      request,
+      1,
+    );
+    expect(over.ok).toBe(false);
+    expect(over.ok ? "" : over.reason).toContain("tokens");
+    const at = await callAgent(
+      agent(() => Promise.resolve({ tokens: 1_000_000_000_000, chosen: 0, reason: "r" })),
+      request,
+      1,
+    );
+    expect(at).toMatchObject({ ok: true, tokens: 1_000_000_000_000 });
+  });
+
+  test("sums are held at the largest exact integer, never past it", () => {
+    expect(addTokens(Number.MAX_SAFE_INTEGER - 1, 1_000_000_000_000)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(addTokens(2, 3)).toBe(5);
   });
 });

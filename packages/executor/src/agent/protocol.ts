@@ -72,7 +72,9 @@ export const AcceptanceEffect = z.enum(["none", "alter", "relax", "skip", "delet
 /** What a fix would do to acceptance. */
 export type AcceptanceEffect = z.infer<typeof AcceptanceEffect>;
 
-const tokens = z.number().int().min(0);
+/** The most tokens one call may report: far past any call, and small enough that sums stay exact. */
+export const MAX_CALL_TOKENS = 1_000_000_000_000;
+const tokens = z.number().int().min(0).max(MAX_CALL_TOKENS);
 
 /** An `execute` or `fix` reply: the work is in the tree; the words are a note. */
 export const WorkReply = z.object({ tokens, summary: z.string() }).strict();

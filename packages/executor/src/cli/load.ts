@@ -4,7 +4,7 @@ import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseAssumptions } from "@decay/assumptions";
 import { readBounded } from "@decay/cli-kit";
-import { compileContract, type Contract, looksLikeContract, parseContract, planDrift, planSha256, readPlan } from "@decay/contract";
+import { compileContract, type Contract, decodeUtf8, looksLikeContract, parseContract, planDrift, planSha256, readPlan } from "@decay/contract";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import { treePlace } from "../node/git.js";
 import { gitInvoker } from "../node/git-process.js";
@@ -88,10 +88,16 @@ function fromRepo(repo: string, abs: string): string {
   return /^\.\.(?:[/\\]|$)/.test(inside) || isAbsolute(inside) ? abs : inside.split("\\").join("/");
 }
 
+/** Whether `path` (relative to `cwd`, or absolute; it need not exist) lies inside the repository, compared through real directories. */
+export function insideRepo(cwd: string, repo: string, path: string): boolean {
+  const abs = resolve(cwd, path);
+  return fromRepo(repo, abs) !== abs;
+}
+
 /** A plan compiled; its path in the contract is relative to the repository when it lies inside it. */
-function compiled(file: string, abs: string, repo: string, bytes: Uint8Array): ResultAsync<Loaded, CliFault> {
+function compiled(file: string, abs: string, repo: string, text: string, bytes: Uint8Array): ResultAsync<Loaded, CliFault> {
   const planPath = fromRepo(repo, abs);
-  const plan = readPlan(new TextDecoder().decode(bytes));
+  const plan = readPlan(text);
   if (plan.isErr()) return errAsync({ code: "contract-fault", file, fault: plan.error });
   return compileContract(plan.value, { planPath, planText: bytes })
     .mapErr((fault): CliFault => ({ code: "contract-fault", file, fault }))
@@ -137,6 +143,8 @@ function parsed(file: string, repo: string, text: string, maxBytes: number | und
 /** A parsed contract and its plan's bytes (when read): a plan that drifted since compiling is a fault. */
 function checkedAgainst(file: string, contract: Contract, planText: Uint8Array | undefined): Result<Loaded, CliFault> {
   if (planText === undefined) return ok({ contract, planText: undefined, file });
+  const decoded = decodeUtf8(planText);
+  if (decoded.isErr()) return err({ code: "contract-fault", file: contract.plan, fault: decoded.error });
   if (planDrift(contract, planText).length > 0) {
     return err({ code: "plan-drifted", contract: file, plan: contract.plan, recorded: contract.plan_sha256, actual: planSha256(planText) });
   }
@@ -154,8 +162,11 @@ export interface LoadOptions {
 export function loadContract(cwd: string, file: string, repo: string, options: LoadOptions = {}): ResultAsync<Loaded, CliFault> {
   const { maxBytes, includeOptional = false } = options;
   const loaded = read(cwd, file, maxBytes).andThen((bytes) => {
-    const text = new TextDecoder().decode(bytes);
-    return looksLikeContract(text) ? parsed(file, repo, text, maxBytes) : compiled(file, resolve(cwd, file), repo, bytes);
+    // Strict: a plan or contract that is not UTF-8 is refused, never read with U+FFFD in it.
+    const decoded = decodeUtf8(bytes);
+    if (decoded.isErr()) return errAsync<Loaded, CliFault>({ code: "contract-fault", file, fault: decoded.error });
+    const text = decoded.value;
+    return looksLikeContract(text) ? parsed(file, repo, text, maxBytes) : compiled(file, resolve(cwd, file), repo, text, bytes);
   });
   return loaded.andThen((l) =>
     refusals(l.contract, l.planText, includeOptional)
@@ -181,7 +192,9 @@ export function agentProgram(cwd: string, env: Readonly<Record<string, string | 
   const found = (env.PATH ?? "")
     .split(delimiter)
     .filter((d) => d !== "")
-    .map((d) => join(d, command))
+    // A relative entry (`tools`, `.`) is relative to the working directory, where the agent is
+    // looked up, not to the repository the agent later runs in.
+    .map((d) => resolve(cwd, d, command))
     .find(executable);
   return found === undefined ? err({ code: "agent-not-found", command, reason: "is not a command on PATH" }) : ok(found);
 }

@@ -41,6 +41,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const out = await dispatch(argv, io);
   if (typeof out === "number") return out;
   if (out.isOk()) return out.value;
-  await bestEffort(io.stderr, `decay: ${describeCliFault(out.error)}\n`);
+  await bestEffort(io.stderr, `decay: ${describeCliFault(out.error)}${out.error.code === "usage" ? misplaced(argv) : ""}\n`);
   return exitCodeFor(out.error);
+}
+
+/** A hint when options came before a command that parses its own (`decay --json journal show`). */
+function misplaced(argv: readonly string[]): string {
+  const own = argv.slice(1).find((a) => a === "journal" || FLEET_COMMANDS.includes(a));
+  return own === undefined ? "" : ` (options of decay ${own} go after it: decay ${own} [options])`;
 }

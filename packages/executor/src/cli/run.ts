@@ -12,7 +12,7 @@ import type { RunFlags } from "./args.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, REPORT_SCHEMA, say } from "./io.js";
 import { durableRun } from "./durable.js";
-import { agentProgram, assumptionsPath, atTop, type Loaded, loadContract, repoDir } from "./load.js";
+import { agentProgram, assumptionsPath, atTop, insideRepo, type Loaded, loadContract, repoDir } from "./load.js";
 import { jsonProgress, liveProgress, plainProgress, type Progress, setAsideLine } from "./progress.js";
 
 export const quoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
@@ -119,6 +119,15 @@ export async function runCommand(io: CliIo, flags: RunFlags, argv: readonly stri
   const assumptions = flags.assumptions === undefined ? ok(undefined) : await assumptionsPath(io.cwd, repo.value, flags.assumptions, flags.maxInputBytes);
   if (assumptions.isErr()) return err(assumptions.error);
   const resolved: RunFlags = { ...flags, assumptions: assumptions.value };
-  if (flags.durable !== undefined) return durableRun(io, resolved, argv, repo.value, loaded.value);
+  if (flags.durable !== undefined) {
+    // The state directory is written while the run checks the working tree is clean: never inside it.
+    if (insideRepo(io.cwd, repo.value, flags.durable))
+      return err({
+        code: "usage",
+        flag: "--durable",
+        message: `--durable ${flags.durable}: the state directory is inside the repository; give one outside it`,
+      });
+    return durableRun(io, resolved, argv, repo.value, loaded.value);
+  }
   return execute(io, resolved, argv, repo.value, loaded.value);
 }

@@ -4,7 +4,7 @@ import type { AgentRequest } from "../agent/protocol.js";
 import type { ExecFault } from "../fault.js";
 import { onOwnBranch } from "./commit.js";
 import { type Deps, guarded } from "./deps.js";
-import { type RunState, totalTokens } from "./state.js";
+import { addTokens, type RunState, totalTokens } from "./state.js";
 
 /** A request without its `try`, which `ask` numbers. */
 type Untried<R extends AgentRequest> = R extends AgentRequest ? Omit<R, "try"> : never;
@@ -46,7 +46,7 @@ export async function ask<R extends AgentRequest>(
     if (still.isErr()) return err(still.error);
     const call = out.value;
     state.calls += 1;
-    state.tokens[role] += call.tokens;
+    state.tokens[role] = addTokens(state.tokens[role], call.tokens);
     d.emit({ type: "tokens", total: totalTokens(state) });
     if (call.ok) {
       state.streak = 0;

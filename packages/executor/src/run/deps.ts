@@ -143,9 +143,20 @@ export function readBytes(d: Pick<Deps, "fs" | "settings">, path: string): Resul
   );
 }
 
-/** Read a file as UTF-8 text; null when it does not exist. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Bytes as UTF-8 text; bytes that are not UTF-8 are a `workspace-io` fault naming `path`, never a silent U+FFFD. */
+export function utf8Text(path: string, bytes: Uint8Array): Result<string, ExecFault> {
+  try {
+    return ok(strictUtf8.decode(bytes));
+  } catch {
+    return err({ code: "workspace-io", path, reason: "is not UTF-8 text" });
+  }
+}
+
+/** Read a file as UTF-8 text (see `utf8Text`); null when it does not exist. */
 export function readText(d: Pick<Deps, "fs" | "settings">, path: string): ResultAsync<string | null, ExecFault> {
-  return readBytes(d, path).map((bytes) => (bytes === null ? null : new TextDecoder().decode(bytes)));
+  return readBytes(d, path).andThen((bytes) => (bytes === null ? ok(null) : utf8Text(path, bytes)));
 }
 
 /** Remove a workspace file or directory; missing is fine. */

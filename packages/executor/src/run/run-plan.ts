@@ -3,7 +3,7 @@ import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { inMemoryRunner } from "../runner.js";
 import type { RunReport } from "../schema.js";
-import { atTop, type Deps, Interrupted, inRepo, readText, step, writeFile } from "./deps.js";
+import { atTop, type Deps, Interrupted, inRepo, readText, step, utf8Text, writeFile } from "./deps.js";
 import { type RunOptions, settingsOf } from "./options.js";
 import { claimWorkspace, ownedHere, readClaim, type WorkspaceClaim } from "./owner.js";
 import { slugOf, workspacePaths } from "./paths.js";
@@ -36,8 +36,12 @@ async function readStart(d: Deps, planText: string | Uint8Array | undefined): Pr
   if (branch.isErr()) return err(branch.error);
   const dirty = await d.git.dirty();
   if (dirty.isErr()) return err(dirty.error);
-  let plan: string | null = planText === undefined ? null : typeof planText === "string" ? planText : new TextDecoder().decode(planText);
-  if (planText === undefined) {
+  let plan: string | null = typeof planText === "string" ? planText : null;
+  if (planText instanceof Uint8Array) {
+    const text = utf8Text(d.contract.plan, planText);
+    if (text.isErr()) return err(text.error);
+    plan = text.value;
+  } else if (planText === undefined) {
     const read = await readText(d, inRepo(d, d.contract.plan));
     if (read.isErr()) return err(read.error);
     plan = read.value;

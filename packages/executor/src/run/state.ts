@@ -28,7 +28,12 @@ export function newState(): RunState {
 
 /** Tokens spent so far, every role. */
 export function totalTokens(state: RunState): number {
-  return Object.values(state.tokens).reduce((a, b) => a + b, 0);
+  return Object.values(state.tokens).reduce(addTokens, 0);
+}
+
+/** A sum of token counts, held at the largest exact integer: the report's schema bounds it there. */
+export function addTokens(a: number, b: number): number {
+  return Math.min(a + b, Number.MAX_SAFE_INTEGER);
 }
 
 /** What the loop made of one stage. */
