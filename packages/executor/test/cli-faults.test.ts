@@ -90,6 +90,17 @@ describe("decay: every fault exits 2 and names its input", () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
+  it("a repository with no commit yet: preflight refuses it and writes nothing", async () => {
+    const empty = await tempDir();
+    git(empty, "init", "-q");
+    const plan = join(await tempDir(), "p.plan.md");
+    writeFileSync(plan, "# P\n\n## 6. Recommendation\n\n### Stage 1: t\n\nDo.\n\nAcceptance: `true` exits 0\n");
+    const r = await decay(["preflight", plan, "--repo", empty], empty);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/has no commit yet/);
+    expect(execFileSync("find", [empty, "-path", `${empty}/.git`, "-prune", "-o", "-print"], { encoding: "utf8" })).toBe(`${empty}\n`);
+  });
+
   it("a contract whose plan drifted", async () => {
     const drifted = await fixtureRepo();
     const planText = readFileSync(join(drifted, "docs/stats.plan.md"), "utf8");

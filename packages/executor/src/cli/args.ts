@@ -72,6 +72,12 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   report: ["json"],
 };
 
+/** The fleet commands (docs/fleet.md), which `fleet-args.ts` reads. */
+export const FLEET_COMMANDS: readonly string[] = ["worker", "enqueue", "runs"];
+
+// Every command, as the messages list them.
+const COMMANDS = "run, preflight, verify, report, journal, worker, enqueue or runs";
+
 const usage = (flag: string, message: string): Result<never, UsageFault> => err({ code: "usage", flag, message });
 
 /** Split a command's text into words as `sh` would: quotes and backslashes, no expansion. */
@@ -164,10 +170,10 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Usa
     const [command, ...rest] = positionals;
     if (values.help || command === "help") return ok({ command: "help" });
     if (values.version) return ok({ command: "version" });
-    if (command === undefined) return usage("command", "no command given: run, preflight, verify, report or journal");
+    if (command === undefined) return usage("command", `no command given: ${COMMANDS}`);
     // Own keys only: a command named like an Object method ("constructor") is unknown, not a crash.
     const allowed = Object.hasOwn(ALLOWED, command) ? ALLOWED[command] : undefined;
-    if (allowed === undefined) return usage("command", `unknown command ${JSON.stringify(command)}: run, preflight, verify, report or journal`);
+    if (allowed === undefined) return usage("command", `unknown command ${JSON.stringify(command)}: ${COMMANDS}`);
     const stray = onlyFlags(values, allowed, `decay ${command}`).mapErr(usageOf);
     if (stray.isErr()) return err(stray.error);
     if (rest.length > 1) return err(usageOf({ code: "unexpected-argument", value: rest[1] as string }));

@@ -39,9 +39,6 @@ export type FleetInvocation =
   | { readonly command: "enqueue"; readonly flags: EnqueueFlags }
   | { readonly command: "runs"; readonly databaseUrl: string; readonly id: string | null; readonly json: boolean };
 
-/** The commands this file reads. */
-export const FLEET_COMMANDS: readonly string[] = ["worker", "enqueue", "runs"];
-
 const OPTIONS = {
   "database-url": { type: "string" },
   "executor-id": { type: "string" },

@@ -59,7 +59,8 @@ function next(rest: readonly string[]): Result<JournalCommand, CliFault> {
 /** Parse the arguments after `decay journal`. */
 export function parseJournalArgs(argv: readonly string[]): Result<JournalCommand, CliFault> {
   const [sub, ...rest] = argv;
-  if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help" });
+  if (sub === undefined) return err(usage("no journal command given: show, resume or next"));
+  if (sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help" });
   if (sub !== "show" && sub !== "resume" && sub !== "next") return err(usage(`unknown journal command ${sub}`));
   if (asks(rest, SPECS[sub].flags, "--help", "-h")) return ok({ kind: "help" });
   if (sub === "resume") return resume(rest);

@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { bestEffort, inputName, readBounded, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
-import { errAsync, okAsync, type ResultAsync } from "neverthrow";
+import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { systemGit } from "../node/git.js";
 import { nodeShell } from "../node/shell.js";
@@ -106,10 +106,17 @@ function notADirectory(dir: string): string | null {
   }
 }
 
-function resume(io: JournalIo, cmd: Extract<JournalCommand, { kind: "resume" }>): ResultAsync<string, CliFault> {
-  const repo = resolve(io.cwd, cmd.repo);
+/** `--repo` resolved, when it names a directory (a test's own git needs none), else the fault naming it. */
+function repoAt(io: JournalIo, given: string): Result<string, CliFault> {
+  const repo = resolve(io.cwd, given);
   const missing = io.git ? null : notADirectory(repo);
-  if (missing !== null) return errAsync({ code: "file-unreadable", path: `--repo ${cmd.repo}`, reason: missing });
+  return missing === null ? ok(repo) : err({ code: "file-unreadable", path: `--repo ${given}`, reason: missing });
+}
+
+function resume(io: JournalIo, cmd: Extract<JournalCommand, { kind: "resume" }>): ResultAsync<string, CliFault> {
+  const at = repoAt(io, cmd.repo);
+  if (at.isErr()) return errAsync(at.error);
+  const repo = at.value;
   const git = io.git ? io.git(repo) : systemGit({ dir: repo, env: io.env });
   const shell = io.shell ?? nodeShell({ env: io.env });
   return load(io, cmd.plan).andThen((l) =>
@@ -135,13 +142,17 @@ function run(io: JournalIo, cmd: JournalCommand): ResultAsync<string, CliFault> 
       return okAsync(JOURNAL_HELP);
     case "show":
       return load(io, cmd.plan).map(show);
-    case "next":
+    case "next": {
+      // A --repo is checked even when the plan names no spec to read under it: never ignored.
+      const at = cmd.repo === null ? ok(null) : repoAt(io, cmd.repo);
+      if (at.isErr()) return errAsync(at.error);
       return load(io, cmd.plan).andThen((l) =>
         loadSpec(io, l.plan, cmd.repo, cmd.spec).map(
           (spec) =>
             `${nextStep({ plan: l.plan, record: l.record, spec, ...(cmd.invocation ? { invocation: cmd.invocation } : {}), ...(cmd.spec === null ? {} : { specPath: cmd.spec }) })}\n`,
         ),
       );
+    }
     case "resume":
       return resume(io, cmd);
   }

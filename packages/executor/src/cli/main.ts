@@ -1,10 +1,9 @@
 // `decay`'s main: parse, dispatch to the command, and turn a fault into its message and exit code.
 import { bestEffort, versionLine } from "@decay/cli-kit";
 import { err, type Result } from "neverthrow";
-import { parseInvocation } from "./args.js";
+import { FLEET_COMMANDS, parseInvocation } from "./args.js";
 import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
 import { type CliIo, say } from "./io.js";
-import { FLEET_COMMANDS } from "./fleet-args.js";
 import { fleetMain } from "./fleet.js";
 import { journalMain } from "./journal.js";
 import { reportCommand } from "./report.js";

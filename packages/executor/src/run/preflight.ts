@@ -48,10 +48,11 @@ export function verifyContract(contract: Contract, options: VerifyOptions): Resu
   const run = async (): Promise<Result<ContractVerdict, ExecFault>> => {
     const top = await atTop(d);
     if (top.isErr()) return err(top.error);
-    const claimed = await step(d, "claim", () => claimForVerification(d));
-    if (claimed.isErr()) return err(claimed.error);
+    // A repository with no commit is refused before the workspace is claimed: nothing is written.
     const head = await step(d, "head", () => d.git.head());
     if (head.isErr()) return err(head.error);
+    const claimed = await step(d, "claim", () => claimForVerification(d));
+    if (claimed.isErr()) return err(claimed.error);
     const verdicts = await step(d, kind, () => verifyPass(d, { kind, commit: head.value, stages, attempt: null, room: kind }));
     if (verdicts.isErr()) return err(verdicts.error);
     const green = stages.filter((s) => verdicts.value[s.id]?.green).map((s) => s.id);

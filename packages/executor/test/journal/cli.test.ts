@@ -109,7 +109,16 @@ describe("decay journal (main)", () => {
     expect(await readdir(dir)).toEqual(["bad.md"]);
     expect(await call(["launch"], dir)).toMatchObject({
       code: 2,
-      stderr: 'decay: unknown command "launch": run, preflight, verify, report or journal (see decay --help)\n',
+      stderr: 'decay: unknown command "launch": run, preflight, verify, report, journal, worker, enqueue or runs (see decay --help)\n',
+    });
+    expect(await call(["journal", "next", "bad.md", "--repo", "nope"], dir)).toMatchObject({
+      code: 2,
+      stderr: "decay: cannot read --repo nope: no such directory\n",
+    });
+    expect(await call(["journal"], dir)).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: "decay: no journal command given: show, resume or next (see decay --help)\n",
     });
   });
 });
