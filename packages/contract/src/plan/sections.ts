@@ -154,6 +154,9 @@ export function sectionItems(model: LineModel, section: Section): string[] {
     }
     open = null;
   };
+  // The end of the run of blank lines around the current line: each run is scanned once, whatever
+  // the lines in it are (blank lines hidden in a fence never close the item, and come one by one).
+  let blanks = -1;
   for (let i = section.from; i < section.to; i++) {
     const line = model.lines[i];
     if (!line) break;
@@ -161,10 +164,12 @@ export function sectionItems(model: LineModel, section: Section): string[] {
     // A line indented to the open item's text is part of it; so are blank lines when such a line follows them.
     if (open && !blank && within(line, open.content)) continue;
     if (open && blank) {
-      let k = i;
-      while (k < section.to && model.lines[k]?.text.trim() === "") k++;
-      if (within(model.lines[k], open.content)) {
-        i = k - 1;
+      if (i >= blanks) {
+        blanks = i;
+        while (blanks < section.to && model.lines[blanks]?.text.trim() === "") blanks++;
+      }
+      if (within(model.lines[blanks], open.content)) {
+        i = blanks - 1;
         continue;
       }
     }

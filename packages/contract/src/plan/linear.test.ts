@@ -1,0 +1,29 @@
+// Reading a plan takes time linear in its number of lines, whatever the lines hold (docs/limits.md).
+// No timing assertion: each input below has 200,000 lines that a reader walking back or ahead once
+// per line takes minutes over, and the test's timeout (60 s) catches it. Measured by hand, each
+// reads in well under a second.
+import { describe, expect, test } from "vitest";
+import { readPlan } from "./read-plan.js";
+
+const n = 200_000;
+/** Read a plan given as lines and runs of lines (never spread: 200,000 arguments overflow the stack). */
+const read = (...parts: (string | string[])[]) => readPlan(parts.flat().join("\n"))._unsafeUnwrap();
+const times = (k: number, line: string): string[] => Array<string>(k).fill(line);
+const recommendation = ["## Recommendation", "", "### Stage 1: A", "", "Acceptance: `a`"];
+
+describe("a prohibitions item over a long run of blank lines", () => {
+  // Each blank line in the fence once looked ahead over all the blank lines after it.
+  test.each([
+    ["a list item", "- Do not X"],
+    ["a paragraph", "Do not X"],
+  ])("%s followed by a fenced block of 200,000 blank lines is one item, the fence in it", (_, first) => {
+    const p = read("# P", "", "## What not to do", "", first, "```", times(n, ""), "```", "", recommendation);
+    expect(p.prohibitions).toEqual([`Do not X\n\`\`\`${"\n".repeat(n + 1)}\`\`\``]);
+    expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["a"]]);
+  });
+  test("items separated by long runs of blank lines are each read", () => {
+    const gap = times(n / 4, "");
+    const p = read("# P", "", "## What not to do", "", "- Do not A", gap, "  unless B.", gap, "- Do not C", gap, "", recommendation);
+    expect(p.prohibitions).toEqual([`Do not A${"\n".repeat(n / 4 + 1)}  unless B.`, "Do not C"]);
+  });
+});
