@@ -12,7 +12,7 @@ export type AcceptanceProblem =
   | "nested-command";
 
 /** What a line that looks like plan structure was read as: nothing, which is a fault. */
-export type UnreadKind = "stage-heading" | "acceptance" | "exit" | "unclosed-fence";
+export type UnreadKind = "stage-heading" | "nested-heading" | "acceptance" | "exit" | "unclosed-fence";
 
 /** Every expected failure of @decay/contract: a code plus the data (always a line) to name it. */
 export type ContractFault =
@@ -115,6 +115,8 @@ function unreadText(kind: UnreadKind, text: string, hides?: { line: number; text
       return `${q(text)} opens a code fence that is never closed: it runs to the end of the plan and hides line ${hides?.line ?? 0} (${q(hides?.text ?? "")}); close it with a line of at least as many of the same backticks or tildes`;
     case "stage-heading":
       return `${q(text)} looks like a stage heading but was read as no stage: write it as a stage heading inside the recommendation (### Stage 1: Title, ### Phase B: Title, ### Step 2 — Title), ${PROSE}`;
+    case "nested-heading":
+      return `${q(text)} is a heading inside a list item or a block quote, which is never a stage: write the stage heading at the margin, with no list marker, > or indent before its #, ${PROSE}`;
     case "acceptance":
       return `${q(text)} looks like an acceptance line but was not read: write it inside a stage as Acceptance: \`command\` exits 0, ${PROSE}`;
     case "exit":

@@ -1,6 +1,9 @@
-// Which lines of a Markdown text are code, read as CommonMark reads blocks: fenced code (also
-// inside list items and block quotes) and indented code, with the containers around them tracked.
-// One pass, each line scanned a bounded number of times: linear on any input.
+// What each line of a Markdown text is, read as CommonMark reads blocks: containers (block quotes
+// and list items) and, inside them, fenced and indented code, HTML comments, headings (ATX and
+// setext), thematic breaks and paragraphs. One pass, each line scanned a bounded number of times:
+// linear on any input. The line model takes headings, comments and code from here, never from a
+// line's raw text, so `- ### Stage 2` or `> <!--` are read at their container's content.
+import { type At, atxAt, blankFrom, fenceAt, markerAt, ruleAt, run, skip, underlineAt, uniformFrom } from "./scan.js";
 
 /** A container a line may continue: a block quote, or a list item whose content starts at `indent`. */
 type Box = { quote: true } | { quote: false; indent: number };
@@ -8,15 +11,32 @@ type Box = { quote: true } | { quote: false; indent: number };
 /** An open fenced code block: its character, the length of its opening run, and how many containers hold it. */
 type Fence = { char: string; len: number; depth: number; line: number };
 
+/** An open paragraph: the index of its first line, and whether a line of it starts with `|` (a table: `---` under it is a break). */
+type Paragraph = { from: number; table: boolean };
+
 /**
  * The block state carried from one line to the next. `quotes` holds the indices of the quote boxes,
  * so that a blank line (which ends the first quote and continues every list item) and "is this line
- * in a list item" cost no walk over a deep nesting.
+ * in a list item" cost no walk over a deep nesting. `comment`: an HTML comment block is open.
  */
-export type Blocks = { boxes: Box[]; quotes: number[]; fence: Fence | null; paragraph: boolean };
+export type Blocks = { boxes: Box[]; quotes: number[]; fence: Fence | null; paragraph: Paragraph | null; comment: boolean };
 
 /** A fresh block state, at the top of a document. */
-export const blocks = (): Blocks => ({ boxes: [], quotes: [], fence: null, paragraph: false });
+export const blocks = (): Blocks => ({ boxes: [], quotes: [], fence: null, paragraph: null, comment: false });
+
+/**
+ * What a line is. `opens-comment` and `comment`: the first and a later line of an HTML comment block;
+ * `underline`: a setext underline, which makes the paragraph above (from `from`) a heading of `level`;
+ * `break`: a thematic break.
+ */
+export type BlockKind = "code" | "opens-comment" | "comment" | "blank" | "heading" | "underline" | "break" | "text";
+
+/**
+ * One line as read: its kind; where its content starts (past its containers' markers and
+ * indentation, and its own indentation up to 3 columns); whether a container (a list item or a block
+ * quote) holds it, and a list item; for an underline, its paragraph's first line and its level.
+ */
+export type BlockLine = { kind: BlockKind; content: number; nested: boolean; listed: boolean; from: number; level: number };
 
 /** Close every box from index `n` on. */
 function truncate(state: Blocks, n: number): void {
@@ -28,88 +48,7 @@ function truncate(state: Blocks, n: number): void {
 function push(state: Blocks, box: Box): void {
   if (box.quote) state.quotes.push(state.boxes.length);
   state.boxes.push(box);
-  state.paragraph = false;
-}
-
-type At = { pos: number; col: number };
-
-/** Skip spaces and tabs from `at` (a tab runs to the next multiple of 4 columns), stopping once `limit` columns are reached. */
-function skip(text: string, at: At, limit = Number.POSITIVE_INFINITY): At {
-  let { pos, col } = at;
-  while (pos < text.length && col < limit) {
-    const c = text[pos];
-    if (c === " ") col++;
-    else if (c === "\t") col += 4 - (col % 4);
-    else break;
-    pos++;
-  }
-  return { pos, col };
-}
-
-/** The length of the run of `c` at `pos`. */
-function run(text: string, pos: number, c: string): number {
-  let end = pos;
-  while (text[end] === c) end++;
-  return end - pos;
-}
-
-/** Whether text from `pos` holds only spaces and tabs. */
-function blankFrom(text: string, pos: number): boolean {
-  for (let i = pos; i < text.length; i++) if (text[i] !== " " && text[i] !== "\t") return false;
-  return true;
-}
-
-/** A fence opening at `pos`: three or more backticks with no backtick after them, or three or more tildes. */
-function fenceAt(text: string, pos: number): { char: string; len: number } | null {
-  const c = text[pos];
-  if (c !== "`" && c !== "~") return null;
-  const len = run(text, pos, c);
-  if (len < 3) return null;
-  // CommonMark: the info string of a backtick fence holds no backtick; such a line is a paragraph.
-  if (c === "`" && text.indexOf("`", pos + len) !== -1) return null;
-  return { char: c, len };
-}
-
-/** A thematic break at `pos`: three or more of one of `-`, `*`, `_`, with only spaces and tabs between. */
-function ruleAt(text: string, pos: number): boolean {
-  const c = text[pos];
-  if (c !== "-" && c !== "*" && c !== "_") return false;
-  let n = 0;
-  for (let i = pos; i < text.length; i++) {
-    if (text[i] === c) n++;
-    else if (text[i] !== " " && text[i] !== "\t") return false;
-  }
-  return n >= 3;
-}
-
-/** A list marker at `pos` (`-`, `*`, `+`, `1.`, `1)`) followed by a space, a tab or the line's end: its length and number. */
-function markerAt(text: string, pos: number): { len: number; ordered: number | null } | null {
-  const c = text[pos] ?? "";
-  let len = 0;
-  let ordered: number | null = null;
-  if (c === "-" || c === "*" || c === "+") len = 1;
-  else {
-    const digits = run9(text, pos);
-    if (digits === 0 || (text[pos + digits] !== "." && text[pos + digits] !== ")")) return null;
-    ordered = Number(text.slice(pos, pos + digits));
-    len = digits + 1;
-  }
-  const after = text[pos + len];
-  return after === undefined || after === " " || after === "\t" ? { len, ordered } : null;
-}
-
-/** The number of ASCII digits at `pos`, at most 9 (a list number has at most 9). */
-function run9(text: string, pos: number): number {
-  let n = 0;
-  while (n < 10 && text.charCodeAt(pos + n) >= 48 && text.charCodeAt(pos + n) <= 57) n++;
-  return n <= 9 ? n : 0;
-}
-
-/** An ATX heading's opening at `pos`: one to six `#` then a space, a tab or the line's end. */
-function atxAt(text: string, pos: number): boolean {
-  const n = run(text, pos, "#");
-  const after = text[pos + n];
-  return n >= 1 && n <= 6 && (after === undefined || after === " " || after === "\t");
+  state.paragraph = null;
 }
 
 /** Whether the text at `at` (indented less than 4 past `col`) starts a block that ends a paragraph. */
@@ -173,15 +112,6 @@ function open(state: Blocks, text: string, from: At): At {
   }
 }
 
-/** The first index from which the line holds only blanks and one character repeated (a thematic break can start no earlier). */
-function uniformFrom(text: string): number {
-  let i = text.length - 1;
-  while (i >= 0 && (text[i] === " " || text[i] === "\t")) i--;
-  const c = text[i];
-  while (i >= 0 && (text[i] === c || text[i] === " " || text[i] === "\t")) i--;
-  return i + 1;
-}
-
 /** Inside an open fence: whether this line closes it (a run of its character as long, then nothing). */
 function closes(fence: Fence, text: string, at: At): boolean {
   const w = skip(text, at);
@@ -190,50 +120,82 @@ function closes(fence: Fence, text: string, at: At): boolean {
   return len >= fence.len && blankFrom(text, w.pos + len);
 }
 
+/** The line as read, in the state after it. */
+function read(state: Blocks, kind: BlockKind, content: number, from = -1, level = 0): BlockLine {
+  return { kind, content, nested: state.boxes.length > 0, listed: state.boxes.length > state.quotes.length, from, level };
+}
+
+/** A line of paragraph text at `pos`: it opens a paragraph at line `no` or continues the open one. */
+function text(state: Blocks, line: string, pos: number, no: number): BlockLine {
+  const table = line[pos] === "|";
+  if (state.paragraph) state.paragraph.table ||= table;
+  else state.paragraph = { from: no, table };
+  return read(state, "text", pos);
+}
+
+/** A line's content from `start` (its containers opened): a leaf block's first line, or paragraph text. */
+function leaf(state: Blocks, line: string, start: At, no: number): BlockLine {
+  const w = skip(line, start);
+  const paragraph = state.paragraph;
+  state.paragraph = null;
+  if (w.pos >= line.length) return read(state, "blank", w.pos);
+  if (w.col - start.col >= 4) {
+    // Indented code, unless it continues a paragraph.
+    state.paragraph = paragraph;
+    return paragraph ? text(state, line, w.pos, no) : read(state, "code", start.pos);
+  }
+  const f = fenceAt(line, w.pos);
+  if (f) {
+    state.fence = { ...f, depth: state.boxes.length, line: no };
+    return read(state, "code", w.pos);
+  }
+  if (line.startsWith("<!--", w.pos)) {
+    state.comment = !line.includes("-->", w.pos + 4);
+    return read(state, "opens-comment", w.pos);
+  }
+  if (atxAt(line, w.pos)) return read(state, "heading", w.pos);
+  if (ruleAt(line, w.pos)) return read(state, "break", w.pos);
+  state.paragraph = paragraph;
+  return text(state, line, w.pos, no);
+}
+
 /**
- * Read one line into the block state: true when the line is code (a fence line, a line inside a
- * fence, or indented code), false when it is text, blank or the start of another block.
+ * Read line `no` (its index) into the block state and say what it is. An HTML comment block runs
+ * from a line whose content starts `<!--` to the line holding `-->`, whatever containers the lines
+ * between continue, and changes no container; a fence ends where its container ends.
  */
-export function codeLine(state: Blocks, text: string, no: number): boolean {
-  const blank = blankFrom(text, 0);
-  const { matched, at } = continued(state, text);
+export function blockLine(state: Blocks, line: string, no: number): BlockLine {
+  if (state.comment) {
+    state.comment = !line.includes("-->");
+    return read(state, "comment", 0);
+  }
+  const blank = blankFrom(line, 0);
+  const { matched, at } = continued(state, line);
   const fence = state.fence;
   if (fence && matched >= fence.depth) {
-    if (closes(fence, text, at)) state.fence = null;
-    return true;
+    if (closes(fence, line, at)) state.fence = null;
+    return read(state, "code", at.pos);
   }
   // A container that does not go on closes what it holds: a fence in it ends there.
   state.fence = null;
+  const paragraph = state.paragraph;
   if (matched < state.boxes.length) {
     // A lazy continuation line: paragraph text that does not start a block of its own.
-    if (state.paragraph && !blank && !interrupts(text, skip(text, at), at.col)) return false;
+    const w = skip(line, at);
+    if (paragraph && !blank && !interrupts(line, w, at.col)) return text(state, line, w.pos, no);
     truncate(state, matched);
-    state.paragraph = false;
+    state.paragraph = null;
+  } else if (paragraph && !paragraph.table) {
+    // Under a paragraph in the same containers, a run of `=` or `-` makes it a setext heading.
+    const w = skip(line, at);
+    const level = w.col - at.col < 4 ? underlineAt(line, w.pos) : 0;
+    if (level > 0) {
+      state.paragraph = null;
+      return read(state, "underline", w.pos, paragraph.from, level);
+    }
   }
-  const start = open(state, text, at);
-  const w = skip(text, start);
-  if (w.pos >= text.length) {
-    state.paragraph = false;
-    return false;
-  }
-  if (w.col - start.col >= 4 && !state.paragraph) return true;
-  const f = w.col - start.col < 4 ? fenceAt(text, w.pos) : null;
-  if (f) {
-    state.fence = { ...f, depth: state.boxes.length, line: no };
-    state.paragraph = false;
-    return true;
-  }
-  state.paragraph = !(w.col - start.col < 4 && (atxAt(text, w.pos) || ruleAt(text, w.pos)));
-  return false;
+  return leaf(state, line, open(state, line, at), no);
 }
 
 /** The line number of a fence still open at the end of the text (CommonMark runs it to the end); null when none. */
 export const openFence = (state: Blocks): number | null => state.fence?.line ?? null;
-
-/** Whether the line just read sits in a list item (as its content, a continuation or code in it). */
-export const inListItem = (state: Blocks): boolean => state.boxes.length > state.quotes.length;
-
-/** Forget a paragraph in progress: an HTML comment block ended it. */
-export function endParagraph(state: Blocks): void {
-  state.paragraph = false;
-}

@@ -27,3 +27,16 @@ describe("a prohibitions item over a long run of blank lines", () => {
     expect(p.prohibitions).toEqual([`Do not A${"\n".repeat(n / 4 + 1)}  unless B.`, "Do not C"]);
   });
 });
+
+describe("a long run of setext-looking lines", () => {
+  // Each `===` line once walked back over every line of the paragraph above it.
+  test("=== lines under a list item's text continue it: no heading, the stage reads on", () => {
+    const p = read("# P", "", recommendation, "", "- a", times(n, "==="), "", "Acceptance: `b`");
+    expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["a", "b"]]);
+  });
+  test.each(["===", "---", "> ===", "> ---", "  ===", "  ---"])("%s lines under a paragraph (in a quote, in a list item) after the last stage", (line) => {
+    const text = line.startsWith(">") ? "> a" : line.startsWith(" ") ? "- a" : "a";
+    const p = read("# P", "", recommendation, "", text, times(n / 4, line));
+    expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["a"]]);
+  });
+});

@@ -1,4 +1,4 @@
-import { blocks, codeLine, endParagraph, inListItem, openFence } from "./blocks.js";
+import { blockLine, blocks, openFence } from "./blocks.js";
 
 /** One line of a Markdown text: 1-based number, its offsets in the text, content without EOL. */
 export type Line = {
@@ -8,7 +8,7 @@ export type Line = {
   text: string;
   /** Not plan text: inside fenced code, an HTML comment block or the front matter. */
   hidden: boolean;
-  /** Part of a heading (an ATX heading line, or a setext heading's text and underline). */
+  /** Part of a heading at the margin (an ATX heading line, or a setext heading's text and underline); see `LineModel.nested`. */
   heading: boolean;
   /** A thematic break (`---`, `***`, `___`) that is not a setext underline. */
   rule: boolean;
@@ -26,16 +26,16 @@ export type LineModel = {
   source: string;
   lines: Line[];
   headings: Heading[];
+  /** Headings inside a list item or a block quote (`- ### Stage 2`, `> ## Notes`): never a section or a stage. */
+  nested: Heading[];
   /** Indices of `<!-- decay: prose -->` marker lines. */
   proseMarks: number[];
   /** The index of a fence's opening line when the fence is never closed (it runs to the end); null when none. */
   openFence: number | null;
 };
 
-const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
-const BLOCK_START = /^ {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\|)/;
-const PROSE_MARK = /^ {0,3}<!--\s*decay:\s*prose\s*-->\s*$/i;
+const PROSE_MARK = /^<!--\s*decay:\s*prose\s*-->\s*$/i;
 
 function splitLines(source: string): Line[] {
   const lines: Line[] = [];
@@ -61,52 +61,53 @@ function hideFrontMatter(lines: Line[]): number {
   return close + 1;
 }
 
-/** The first line of the paragraph a setext underline at `i` closes; null when the line above is no paragraph. */
-function setextStart(lines: Line[], i: number): number | null {
-  let from = i;
-  while (from > 0) {
-    const above = lines[from - 1] as Line;
-    if (above.text.trim() === "" || above.hidden || above.heading || above.rule) break;
-    from--;
-  }
-  if (from === i) return null;
-  // A list item, a quote or a table above makes the underline a thematic break, not a heading.
-  for (let k = from; k < i; k++) if (BLOCK_START.test((lines[k] as Line).text) || /^ {4}/.test((lines[k] as Line).text)) return null;
-  return from;
-}
-
 /**
- * Split text into lines (LF, CR stripped from content); mark code (fenced, also in list items and
- * block quotes, and indented, as CommonMark reads it), HTML comment blocks and front matter hidden;
- * find ATX and setext headings and thematic breaks outside them.
+ * Split text into lines (LF, CR stripped from content) and read each as CommonMark reads blocks
+ * (blocks.ts): code (fenced, also in list items and block quotes, and indented), HTML comment
+ * blocks and front matter are hidden; headings (ATX and setext) and thematic breaks are marked. A
+ * heading inside a list item or a block quote is no section or stage heading: it goes to `nested`.
  */
 export function lineModel(source: string): LineModel {
   const lines = splitLines(source);
-  const headings: Heading[] = [];
-  const proseMarks: number[] = [];
+  const model: LineModel = { source, lines, headings: [], nested: [], proseMarks: [], openFence: null };
   const state = blocks();
-  let comment = false;
+  // Where each line's content starts (past its containers): a setext heading's text is read from there.
+  const content: number[] = [];
   for (let i = hideFrontMatter(lines); i < lines.length; i++) {
     const line = lines[i] as Line;
-    const text = line.text;
-    if (comment) {
+    const b = blockLine(state, line.text, i);
+    line.listed = b.listed;
+    content[i] = b.content;
+    if (b.kind === "code") line.hidden = true;
+    else if (b.kind === "comment" || b.kind === "opens-comment") {
       line.hidden = true;
       line.comment = true;
-      comment = !text.includes("-->");
-      continue;
+      if (b.kind === "opens-comment" && PROSE_MARK.test(line.text.slice(b.content))) model.proseMarks.push(i);
+    } else if (b.kind === "heading") {
+      const atx = atxHeading(line.text.slice(b.content)) ?? { level: 1, text: "" };
+      addHeading(model, b.nested, { index: i, level: atx.level, text: atx.text, body: i + 1 });
+    } else if (b.kind === "underline") {
+      const text = lines
+        .slice(b.from, i)
+        .map((l, k) => l.text.slice(content[b.from + k]).trim())
+        .join(" ");
+      addHeading(model, b.nested, { index: b.from, level: b.level, text, body: i + 1 });
     }
-    const code = codeLine(state, text, i);
-    line.listed = inListItem(state);
-    if (code) line.hidden = true;
-    else if (/^ {0,3}<!--/.test(text)) {
-      endParagraph(state);
-      line.hidden = true;
-      line.comment = true;
-      if (PROSE_MARK.test(text)) proseMarks.push(i);
-      comment = !text.slice(text.indexOf("<!--") + 4).includes("-->");
-    } else readHeading(lines, i, headings);
+    // A `---` under a paragraph in a list item stays a thematic break to the readers, as it always was.
+    if (!line.hidden && !line.heading && RULE.test(line.text)) line.rule = true;
   }
-  return { source, lines, headings, proseMarks, openFence: openFence(state) };
+  model.openFence = openFence(state);
+  return model;
+}
+
+/** Record a heading: a section or stage heading at the margin (its lines marked), else one nested in a container. */
+function addHeading(model: LineModel, nested: boolean, heading: Heading): void {
+  if (nested) {
+    model.nested.push(heading);
+    return;
+  }
+  for (let k = heading.index; k < heading.body; k++) (model.lines[k] as Line).heading = true;
+  model.headings.push(heading);
 }
 
 /**
@@ -127,29 +128,6 @@ export function atxHeading(text: string): { level: number; text: string } | null
   // A closing sequence needs a space or tab before it (or is all there is).
   if (hashes === pos + level || text[hashes - 1] === " " || text[hashes - 1] === "\t") end = hashes;
   return { level, text: text.slice(pos + level, end).trim() };
-}
-
-/** Record an ATX heading, a setext heading or a thematic break at line `i`. */
-function readHeading(lines: Line[], i: number, headings: Heading[]): void {
-  const line = lines[i] as Line;
-  const atx = atxHeading(line.text);
-  if (atx) {
-    line.heading = true;
-    headings.push({ index: i, level: atx.level, text: atx.text, body: i + 1 });
-    return;
-  }
-  const under = SETEXT.exec(line.text)?.[1];
-  const from = under ? setextStart(lines, i) : null;
-  if (under && from !== null) {
-    const text = lines
-      .slice(from, i)
-      .map((l) => l.text.trim())
-      .join(" ");
-    for (let k = from; k <= i; k++) (lines[k] as Line).heading = true;
-    headings.push({ index: from, level: under[0] === "=" ? 1 : 2, text, body: i + 1 });
-    return;
-  }
-  if (RULE.test(line.text)) line.rule = true;
 }
 
 /** Whether a line is plan text a reader looks at: not hidden, not a heading, not a thematic break. */

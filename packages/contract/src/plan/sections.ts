@@ -173,7 +173,7 @@ export function sectionItems(model: LineModel, section: Section): string[] {
         continue;
       }
     }
-    if (line.heading || line.rule || (line.hidden && !open) || /^ {0,3}<!--/.test(line.text)) {
+    if (line.heading || line.rule || (line.hidden && !open) || line.comment) {
       // A sub-heading is a title, a thematic break a separator, a comment no text: none is an item.
       close(i);
       continue;

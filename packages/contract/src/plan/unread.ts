@@ -89,10 +89,18 @@ function boldStageLines(model: LineModel, prose: Set<number>): Heading[] {
   return out;
 }
 
-/** The first stage-looking heading (or bold line) that became no stage and sits in no stage's body; null when none. */
+/**
+ * The first stage-looking heading (or bold line) that became no stage and sits in no stage's body,
+ * or a stage-looking heading inside a list item or a block quote, which is never a stage; null when none.
+ */
 function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<number>): ContractFault | null {
+  const looks = (x: Heading) => !prose.has(x.index) && STAGE_LIKE.test(stageText(x.text));
   const candidates = [...model.headings, ...boldStageLines(model, prose)].sort((a, b) => a.index - b.index);
-  const h = candidates.find((x) => !prose.has(x.index) && STAGE_LIKE.test(stageText(x.text)) && !accountedFor(x, spans));
+  const h = candidates.find((x) => looks(x) && !accountedFor(x, spans));
+  const nested = model.nested.find(looks);
+  if (nested && (!h || nested.index < h.index)) {
+    return { code: "structure-unread", line: nested.index + 1, kind: "nested-heading", text: model.lines[nested.index]?.text.trim() ?? nested.text };
+  }
   return h ? { code: "structure-unread", line: h.index + 1, kind: "stage-heading", text: h.text } : null;
 }
 
