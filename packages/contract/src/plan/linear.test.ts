@@ -40,3 +40,37 @@ describe("a long run of setext-looking lines", () => {
     expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["a"]]);
   });
 });
+
+describe("many prose marks, sections and stages", () => {
+  // Each of these once searched every mark, heading or earlier stage again for each one.
+  test("200,000 prose marks in a row, then the line they cover", () => {
+    const p = read("# P", "", recommendation, "", times(n, "<!-- decay: prose -->"), "Acceptance (perf): a person checks the dashboard.");
+    expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["a"]]);
+  });
+  test("100,000 prose marks, each over a line of one long paragraph or over a heading", () => {
+    const p = read(
+      "# P",
+      "",
+      recommendation,
+      "",
+      times(n / 2, "<!-- decay: prose -->\nAcceptance (perf): by hand"),
+      "",
+      times(n / 2, "<!-- decay: prose -->\n#### Stage 9"),
+    );
+    expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["a"]]);
+  });
+  test("200,000 prohibitions sections", () => {
+    const p = read("# P", "", times(n, "## What not to do\n- Do not X"), recommendation);
+    expect(p.prohibitions).toEqual(times(n, "Do not X"));
+  });
+  test("100,000 headings that could open the recommendation before the one that holds stages", () => {
+    const p = read("# P", "", times(n / 2, "## Rollout notes\ntext"), recommendation);
+    expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["a"]]);
+  });
+  test("20,000 stages, each depending on the one before by its label", () => {
+    const k = n / 10;
+    const stages = Array.from({ length: k }, (_, i) => `### Phase ${i + 1}: t\n\n${i ? `Depends on: Phase ${i}\n\n` : ""}Acceptance: \`a\``);
+    const p = read("# P", "", "## Recommendation", "", stages);
+    expect(p.stages.map((s) => s.depends_on)).toEqual(Array.from({ length: k }, (_, i) => (i ? [`S${i}`] : [])));
+  });
+});

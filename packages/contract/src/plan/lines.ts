@@ -130,6 +130,18 @@ export function atxHeading(text: string): { level: number; text: string } | null
   return { level, text: text.slice(pos + level, end).trim() };
 }
 
+/** The position in `model.headings` (which are in line order) of the first heading at or after line index `line`. */
+export function headingFrom(model: LineModel, line: number): number {
+  let lo = 0;
+  let hi = model.headings.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((model.headings[mid] as Heading).index < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Whether a line is plan text a reader looks at: not hidden, not a heading, not a thematic break. */
 export const isText = (line: Line | undefined): line is Line => !!line && !line.hidden && !line.heading && !line.rule;
 

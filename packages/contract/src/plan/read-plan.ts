@@ -54,29 +54,50 @@ function duplicateLabel(stages: PlanStage[]): ContractFault | null {
 const NUMBER = /^(?:(?:stage|phase|step|milestone|item)\s+|s)?(\d+(?:\.\d+)*[a-z]?|[ivx]{1,5}|[a-z])$/i;
 
 /**
- * Map a `Depends on:` reference to the id of an earlier stage: a stage's label (any case and
- * spacing) or id, else a stage word or none and a number equal to the whole number of exactly one
- * earlier label (`Stage 1` or `1` for `Phase 1`); `Phase 2` is not `Phase 1.2`. Null when none.
+ * The stages read so far, indexed for `Depends on:`: by label (any case and spacing; the first
+ * with it), and by the number in their label (null when more than one has it).
  */
-function resolveRef(ref: string, earlier: PlanStage[]): string | null {
-  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim();
-  const exact = earlier.find((s) => norm(s.label) === norm(ref) || s.id === ref.trim());
-  if (exact) return exact.id;
+type Earlier = { stages: PlanStage[]; byLabel: Map<string, string>; byNumber: Map<string, string | null> };
+
+const norm = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim();
+
+/** Add a stage just read to the earlier ones. */
+function remember(earlier: Earlier, stage: PlanStage): void {
+  earlier.stages.push(stage);
+  const label = norm(stage.label);
+  if (!earlier.byLabel.has(label)) earlier.byLabel.set(label, stage.id);
+  const n = NUMBER.exec(label)?.[1];
+  if (n !== undefined) earlier.byNumber.set(n, earlier.byNumber.has(n) ? null : stage.id);
+}
+
+/**
+ * Map a `Depends on:` reference to the id of an earlier stage: the first whose label (any case and
+ * spacing) or id it is, else a stage word or none and a number equal to the whole number of exactly
+ * one earlier label (`Stage 1` or `1` for `Phase 1`); `Phase 2` is not `Phase 1.2`. Null when none.
+ * Looked up, never searched: a plan of many stages each naming the one before stays linear.
+ */
+function resolveRef(ref: string, earlier: Earlier): string | null {
+  const id = ref.trim();
+  const byLabel = earlier.byLabel.get(norm(ref));
+  const byId = earlier.stages[Number(id.slice(1)) - 1]?.id === id ? id : undefined;
+  // Ids are S1, S2, … in plan order: of a label and an id naming two stages, the first stage wins.
+  const at = (s: string | undefined) => (s === undefined ? Number.POSITIVE_INFINITY : Number(s.slice(1)));
+  const exact = at(byLabel) <= at(byId) ? byLabel : byId;
+  if (exact !== undefined) return exact;
   const n = NUMBER.exec(norm(ref))?.[1];
-  const byNumber = earlier.filter((s) => n !== undefined && NUMBER.exec(norm(s.label))?.[1] === n);
-  return byNumber.length === 1 && byNumber[0] ? byNumber[0].id : null;
+  return n === undefined ? null : (earlier.byNumber.get(n) ?? null);
 }
 
 /** Read one stage span into a plan stage, with the lines read from its body. */
 function readStage(
   model: LineModel,
   span: StageSpan,
-  earlier: PlanStage[],
+  earlier: Earlier,
   prose: Set<number>,
 ): Result<{ stage: PlanStage; read: number[]; rowLines: number[] }, ContractFault> {
-  const id = `S${earlier.length + 1}`;
+  const id = `S${earlier.stages.length + 1}`;
   return readStageBody(model, span, prose).andThen((body) => {
-    const previous = earlier[earlier.length - 1];
+    const previous = earlier.stages[earlier.stages.length - 1];
     let depends_on = previous ? [previous.id] : [];
     if (body.dependsOn) {
       depends_on = [];
@@ -125,15 +146,16 @@ export function readPlanLines(markdown: string): Result<PlanWithLines, ContractF
         heading: section.heading.text,
       } as const);
     }
-    const stages: PlanStage[] = [];
+    const earlier: Earlier = { stages: [], byLabel: new Map(), byNumber: new Map() };
+    const stages = earlier.stages;
     const read: ReadSpan[] = [];
     const rowLines = new Map<string, number>();
     const byHeading = model.headings.some((h) => h.index === spans[0]?.index);
     const prose = proseLines(model);
     for (const span of spans) {
-      const stage = readStage(model, span, stages, prose);
+      const stage = readStage(model, span, earlier, prose);
       if (stage.isErr()) return err(stage.error);
-      stages.push(stage.value.stage);
+      remember(earlier, stage.value.stage);
       read.push({ span, read: stage.value.read, heading: byHeading });
       stage.value.stage.acceptance.forEach((row, k) => rowLines.set(row.id, stage.value.rowLines[k] ?? stage.value.stage.line));
     }

@@ -1,4 +1,4 @@
-import { type Heading, type Line, type LineModel, verbatim } from "./lines.js";
+import { type Heading, headingFrom, type Line, type LineModel, verbatim } from "./lines.js";
 
 /** A section: its heading and the line range [from, to) of its body. */
 export type Section = { heading: Heading; from: number; to: number };
@@ -80,10 +80,11 @@ export const isStageHeading = (h: Heading): boolean => stageMatch(h.text) !== nu
  * section ends at a stage heading of any level too (stages are never guardrails).
  */
 export function sectionAt(model: LineModel, heading: Heading, overStages = false): Section {
-  const next = model.headings.find(
-    (h) => h.index > heading.index && (overStages ? h.level <= heading.level && !isStageHeading(h) : h.level <= heading.level || isStageHeading(h)),
-  );
-  return { heading, from: heading.body, to: next ? next.index : model.lines.length };
+  const ends = (h: Heading) => (overStages ? h.level <= heading.level && !isStageHeading(h) : h.level <= heading.level || isStageHeading(h));
+  // From the heading on, not from the first: only the headings inside the section are looked at.
+  let k = headingFrom(model, heading.index + 1);
+  while (k < model.headings.length && !ends(model.headings[k] as Heading)) k++;
+  return { heading, from: heading.body, to: model.headings[k]?.index ?? model.lines.length };
 }
 
 /**
@@ -97,7 +98,8 @@ export function sectionHeadings(model: LineModel, kind: SectionKind): Heading[] 
   // "What not to do during rollout" names prohibitions first: a heading that names only this kind wins.
   const others = (Object.keys(BY_NAME) as SectionKind[]).filter((k) => k !== kind);
   const only = named.filter((h) => !others.some((k) => BY_NAME[k].test(h.text)));
-  const shared = named.filter((h) => !only.includes(h));
+  const first = new Set(only);
+  const shared = named.filter((h) => !first.has(h));
   const numbered = named.length > 0 ? [] : candidates.filter((h) => BY_NUMBER[kind].test(h.text));
   return [...only, ...shared, ...numbered];
 }
@@ -119,7 +121,9 @@ export function findSections(model: LineModel, kind: "prohibitions" | "falsifier
   const heads = named.includes(first) ? named : [first, ...named].sort((a, b) => a.index - b.index);
   const out: Section[] = [];
   for (const h of heads) {
-    if (out.some((s) => h.index >= s.from && h.index < s.to)) continue;
+    // Sections taken are in order and apart (each starts past the one before): only the last may hold `h`.
+    const last = out[out.length - 1];
+    if (last && h.index >= last.from && h.index < last.to) continue;
     out.push(sectionAt(model, h));
   }
   return out;

@@ -1,4 +1,4 @@
-import type { LineModel } from "./lines.js";
+import { headingFrom, type LineModel } from "./lines.js";
 import { isStageHeading, type Section, stageMatch } from "./sections.js";
 
 /** Where one stage sits in the plan: its label, title and body range, before its body is read. */
@@ -15,7 +15,7 @@ export type StageSpan = {
 
 /** Stages opened by `Stage N`/`Phase B`/`Step N`/`Milestone N`/`SN` headings inside the section. */
 function headingStages(model: LineModel, section: Section): StageSpan[] {
-  const inside = model.headings.filter((h) => h.index >= section.from && h.index < section.to);
+  const inside = model.headings.slice(headingFrom(model, section.from), headingFrom(model, section.to));
   const first = inside.find(isStageHeading);
   if (!first) return [];
   const level = first.level;

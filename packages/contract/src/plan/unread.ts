@@ -1,5 +1,5 @@
 import type { ContractFault } from "../fault.js";
-import { atxHeading, CONTAINERS, type Heading, type LineModel } from "./lines.js";
+import { atxHeading, CONTAINERS, type Heading, headingFrom, type LineModel } from "./lines.js";
 import { namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
 import type { StageSpan } from "./stages.js";
 
@@ -27,19 +27,31 @@ const ACCEPTANCE_SPELLED = new RegExp(
 /** Whether a line labels itself acceptance or an exit criterion, in a spelling read or not. */
 export const labelled = (text: string): boolean => LABEL.test(text) || ACCEPTANCE_SPELLED.test(text);
 
-/** The lines a `<!-- decay: prose -->` marker covers: the next paragraph, or the next heading's whole section. */
+/**
+ * The lines a `<!-- decay: prose -->` marker covers: the next paragraph, or the next heading's whole
+ * section. Each line is looked at a bounded number of times, however many marks there are: marks in
+ * a row cover the same text, once, and a paragraph already covered is not walked again.
+ */
 export function proseLines(model: LineModel): Set<number> {
   const out = new Set<number>();
+  const { lines, headings } = model;
+  let k = -1;
+  let covered = -1;
   for (const mark of model.proseMarks) {
-    let k = mark + 1;
-    while (k < model.lines.length && (model.lines[k]?.hidden || model.lines[k]?.text.trim() === "")) k++;
-    const heading = model.headings.find((h) => h.index === k);
+    if (k > mark) continue;
+    k = mark + 1;
+    while (k < lines.length && (lines[k]?.hidden || lines[k]?.text.trim() === "")) k++;
+    let at = headingFrom(model, k);
+    const heading = headings[at]?.index === k ? headings[at] : undefined;
+    if (!heading && k < covered) continue;
     let end = k;
     if (heading) {
-      const next = model.headings.find((h) => h.index > k && h.level <= heading.level);
-      end = next ? next.index : model.lines.length;
+      at++;
+      while (at < headings.length && (headings[at] as Heading).level > heading.level) at++;
+      end = headings[at]?.index ?? lines.length;
     } else {
-      while (end < model.lines.length && model.lines[end]?.text.trim() !== "") end++;
+      while (end < lines.length && lines[end]?.text.trim() !== "") end++;
+      covered = end;
     }
     for (let i = k; i < end; i++) out.add(i);
   }
