@@ -2,6 +2,7 @@
 // directory outside the repository. A room inside the repository would not be clean: Node's module
 // resolution, package.json `type`, tsconfig, .npmrc and every tool that searches upward would walk
 // out of the room into the working tree and find its ignored `node_modules`. Runtime-neutral.
+import { isWithin } from "@decay/portable";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { type ExecFault, reasonOf } from "./fault.js";
 
@@ -21,15 +22,6 @@ export interface RoomHomes {
   make(): ResultAsync<string, ExecFault>;
   /** Removes a home and everything in it (gone is fine). */
   drop(home: string): ResultAsync<void, ExecFault>;
-}
-
-const slashed = (path: string) => path.replace(/\\/g, "/").replace(/\/+$/, "");
-
-/** True when `path` is `base` or lies below it; both absolute and resolved. */
-export function isWithin(path: string, base: string): boolean {
-  const p = slashed(path);
-  const b = slashed(base);
-  return p === b || p.startsWith(`${b}/`) || b === "";
 }
 
 /** The fault for a rooms directory inside the repository. */

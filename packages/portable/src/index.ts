@@ -3,6 +3,8 @@ export { sha256Hex } from "./sha256.js";
 export { firstInvalidUtf8 } from "./utf8.js";
 export { oneLine } from "./text.js";
 export { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixNormalize, posixRelative, posixResolve } from "./posix.js";
+export { isWithin } from "./within.js";
+export { type DirStat, type PrivateDirIssue, privateDirIssue } from "./private-dir.js";
 export type { FsDirent, FsLike, FsLikeCallback, FsLikeSync, FsStats } from "./fs-like.js";
 export { isReadLimit, type OpenFile, type ReadAt, readOpenFile, readUpTo, readUpToAsync } from "./bounded-read.js";
 export { atomicWrite, randomHex, sameBytes, writeTemp } from "./atomic-write.js";

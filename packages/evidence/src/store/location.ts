@@ -1,9 +1,9 @@
-import { isAbsolutePath, posixJoin, posixRelative } from "@decay/portable";
+import { isAbsolutePath, isWithin, posixJoin, posixRelative } from "@decay/portable";
 import { err, errAsync, ok, okAsync, safeTry, type ResultAsync } from "neverthrow";
 import { slug } from "../record/slug.js";
 import type { StoreFault } from "./fault.js";
 import type { GitRun, GitRunner, StoreFs } from "./port.js";
-import { checkPrivateDir, isWithin, makePrivateDirs, projectKey, usableHome } from "./project.js";
+import { checkPrivateDir, makePrivateDirs, projectKey, usableHome } from "./project.js";
 
 /** Where each layout keeps its stores below HOME; the project's slug is the last component. */
 export const LAYOUTS = {

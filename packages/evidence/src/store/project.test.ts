@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { createFsFromVolume, Volume } from "memfs";
 import { describe, expect, test } from "vitest";
 import { memfsStoreFs } from "./fs-adapter.js";
-import { isWithin, projectKey } from "./project.js";
+import { projectKey } from "./project.js";
 
 const HEAD = "ref: refs/heads/main\n";
 const keyOf = async (files: Record<string, string>, repo: string) => {
@@ -57,14 +57,5 @@ describe("projectKey reads git's own files", () => {
       }),
       { numRuns: 200 },
     );
-  });
-});
-
-describe("isWithin", () => {
-  test("equal or below counts; a sibling sharing a prefix does not", () => {
-    expect(isWithin("/a/b", "/a/b")).toBe(true);
-    expect(isWithin("/a/b/c", "/a/b")).toBe(true);
-    expect(isWithin("/a/bc", "/a/b")).toBe(false);
-    expect(isWithin("/a", "/")).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixResolve } from "@decay/portable";
+import { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixResolve, privateDirIssue } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type ResultAsync } from "neverthrow";
 import type { StoreFault } from "./fault.js";
 import type { StoreFs, StoreFsError } from "./port.js";
@@ -8,11 +8,6 @@ const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
 /** The largest `.git` file or `commondir` read: each holds one path. */
 const MAX_GIT_FILE_BYTES = 65536;
-
-/** `path` equals `dir` or lies below it (both canonical absolute paths). */
-export function isWithin(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir === "/" ? "/" : `${dir}/`);
-}
 
 function notRoot(repo: string, detail: string): StoreFault {
   return { code: "not-a-repository-root", repo, detail };
@@ -78,10 +73,19 @@ export function usableHome(fs: StoreFs, home: string | undefined): ResultAsync<s
 /** Checks one existing store directory: a real directory, owned by us; narrows it to 0700 when wider. */
 export function checkPrivateDir(fs: StoreFs, path: string, narrow: boolean): ResultAsync<void, StoreFault> {
   return fs.lstat(path).andThen((s): ResultAsync<void, StoreFault> => {
-    if (s.type === "symlink") return errAsync({ code: "symlink-in-store-path", path });
-    if (s.type !== "directory") return errAsync({ code: "not-a-directory", path });
-    if (s.uid !== fs.uid()) return errAsync({ code: "foreign-owner", path, uid: s.uid, expected: fs.uid() });
-    return narrow && (s.mode & 0o077) !== 0 ? fs.chmod(path, 0o700) : okAsync(undefined);
+    const found = privateDirIssue(s, fs.uid());
+    switch (found?.issue) {
+      case undefined:
+        return okAsync(undefined);
+      case "symlink":
+        return errAsync({ code: "symlink-in-store-path", path });
+      case "not-a-directory":
+        return errAsync({ code: "not-a-directory", path });
+      case "foreign-owner":
+        return errAsync({ code: "foreign-owner", path, uid: found.uid, expected: fs.uid() });
+      case "open":
+        return narrow ? fs.chmod(path, 0o700) : okAsync(undefined);
+    }
   });
 }
 

@@ -1,10 +1,11 @@
 // What a command reads before anything runs: the repository, the contract (compiled from a plan,
 // or parsed and checked for drift) and the agent's program. Each failure names its input.
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
-import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, delimiter, dirname, join, relative, resolve } from "node:path";
 import { parseAssumptions } from "@decay/assumptions";
 import { readBounded } from "@decay/cli-kit";
 import { compileContract, type Contract, decodeUtf8, looksLikeContract, parseContract, planDrift, planSha256, readPlan } from "@decay/contract";
+import { isWithin } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import { treePlace } from "../node/git.js";
 import { gitInvoker } from "../node/git-process.js";
@@ -84,14 +85,14 @@ function real(path: string, directory = false): string {
  * repository named by a symbolic link is inside it.
  */
 function fromRepo(repo: string, abs: string): string {
-  const inside = relative(real(repo, true), real(abs));
-  return /^\.\.(?:[/\\]|$)/.test(inside) || isAbsolute(inside) ? abs : inside.split("\\").join("/");
+  const top = real(repo, true);
+  const at = real(abs);
+  return isWithin(at, top) ? relative(top, at).split("\\").join("/") : abs;
 }
 
 /** Whether `path` (relative to `cwd`, or absolute; it need not exist) lies inside the repository, compared through real directories. */
 export function insideRepo(cwd: string, repo: string, path: string): boolean {
-  const abs = resolve(cwd, path);
-  return fromRepo(repo, abs) !== abs;
+  return isWithin(real(resolve(cwd, path)), real(repo, true));
 }
 
 /** A plan compiled; its path in the contract is relative to the repository when it lies inside it. */

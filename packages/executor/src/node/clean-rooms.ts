@@ -1,12 +1,12 @@
 // The clean rooms over the git binary: a local clone, or a detached worktree of the repository.
 import { lstat, rm } from "node:fs/promises";
 import { resolve } from "node:path";
-import { errAsync, okAsync, ResultAsync } from "neverthrow";
-import { type ExecFault, reasonOf } from "../fault.js";
+import { errAsync, okAsync, type ResultAsync } from "neverthrow";
+import type { ExecFault } from "../fault.js";
 import type { CleanRoom, Shell } from "../ports.js";
 import { openRoom, type RoomSteps } from "../room.js";
 import { type GitInvoker, gitInvoker } from "./git-process.js";
-import { nodeRoomHomes } from "./room-dirs.js";
+import { fsStep, nodeRoomHomes } from "./room-dirs.js";
 import { nodeShell } from "./shell.js";
 import { sparesOf } from "./spare-rooms.js";
 
@@ -29,14 +29,10 @@ export interface GitRoomOptions {
 
 const FULL_ID = /^[0-9a-f]{40}$/;
 
-function io(path: string, run: () => Promise<unknown>): ResultAsync<void, ExecFault> {
-  return ResultAsync.fromPromise(run(), (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) })).map(() => undefined);
-}
-
-const removeDir = (dir: string) => io(dir, () => rm(dir, { recursive: true, force: true }));
+const removeDir = (dir: string) => fsStep(dir, () => rm(dir, { recursive: true, force: true })).map(() => undefined);
 
 const exists = (path: string) =>
-  ResultAsync.fromPromise(
+  fsStep(path, () =>
     lstat(path).then(
       () => true,
       (e: unknown) => {
@@ -44,7 +40,6 @@ const exists = (path: string) =>
         throw e;
       },
     ),
-    (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) }),
   );
 
 /** The full id of `commit` in the repository; a full id is taken as it is (the checkout verifies it). */

@@ -5,12 +5,14 @@
 import { lstat, mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, resolve } from "node:path";
+import { type PrivateDirIssue, privateDirIssue } from "@decay/portable";
 import { ResultAsync } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
 import { type RoomHomes, roomHomes } from "../room-home.js";
 import type { GitInvoker } from "./git-process.js";
 
-const fsStep = <T>(path: string, run: () => Promise<T>) =>
+/** A call of node:fs as a step: a rejection is a `workspace-io` fault naming `path`. */
+export const fsStep = <T>(path: string, run: () => Promise<T>) =>
   ResultAsync.fromPromise(run(), (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) }));
 
 /** The real path of the repository's common git directory (`.git` of the main working tree). */
@@ -49,12 +51,23 @@ export function privateDir(path: string, uid: number): ResultAsync<string, ExecF
       if ((e as { code?: unknown }).code !== "EEXIST") throw e;
     });
     const st = await lstat(path);
-    const refuse = (why: string) => {
-      throw new Error(`refused as a private directory for spare rooms: ${why}; remove it, or pass another \`dir\``);
-    };
-    if (!st.isDirectory()) refuse(st.isSymbolicLink() ? "it is a symbolic link" : "it is not a directory");
-    if (st.uid !== uid) refuse(`it is owned by uid ${st.uid}, not by this user (uid ${uid})`);
-    if ((st.mode & 0o077) !== 0) refuse(`others have access to it (mode ${(st.mode & 0o777).toString(8)})`);
+    const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "directory" : "other";
+    const found = privateDirIssue({ type, uid: st.uid, mode: st.mode }, uid);
+    if (found !== null) throw new Error(`refused as a private directory for spare rooms: ${why(found, uid)}; remove it, or pass another \`dir\``);
     return path;
   });
+}
+
+/** Why a directory is not private, in words. */
+function why(found: PrivateDirIssue, uid: number): string {
+  switch (found.issue) {
+    case "symlink":
+      return "it is a symbolic link";
+    case "not-a-directory":
+      return "it is not a directory";
+    case "foreign-owner":
+      return `it is owned by uid ${found.uid}, not by this user (uid ${uid})`;
+    case "open":
+      return `others have access to it (mode ${found.mode.toString(8)})`;
+  }
 }

@@ -5,11 +5,11 @@ import { createHash } from "node:crypto";
 import { lstat, mkdir, readFile, realpath, rm, rmdir } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { okAsync, ResultAsync } from "neverthrow";
-import { type ExecFault, reasonOf } from "../fault.js";
+import type { ExecFault } from "../fault.js";
 import type { RoomHomes } from "../room-home.js";
 import type { GitInvoker } from "./git-process.js";
 import { gitInvoker } from "./git-process.js";
-import { commonDirOf, privateDir } from "./room-dirs.js";
+import { commonDirOf, fsStep, privateDir } from "./room-dirs.js";
 
 /** The parked worktrees of one repository. */
 export interface Spares {
@@ -20,9 +20,6 @@ export interface Spares {
   /** Removes every spare and its worktree entry. */
   drain(): ResultAsync<void, ExecFault>;
 }
-
-const fsStep = <T>(path: string, run: () => Promise<T>) =>
-  ResultAsync.fromPromise(run(), (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) }));
 
 const present = (path: string) =>
   ResultAsync.fromSafePromise(
