@@ -5,7 +5,7 @@ import { ResultAsync } from "neverthrow";
 import { type ExecFault, reasonOf } from "./fault.js";
 import type { CleanRoom, Shell } from "./ports.js";
 import { openRoom, type RoomSteps } from "./room.js";
-import { roomHomes } from "./room-home.js";
+import { type RepoPlaces, roomHomes } from "./room-home.js";
 
 /** The fs calls the room makes beyond what isomorphic-git reads with: node:fs and memfs both fit. */
 export type RoomFs = PromiseFsClient & {
@@ -18,6 +18,8 @@ export type RoomFs = PromiseFsClient & {
     mkdtemp(prefix: string): Promise<string>;
     /** Resolves `dir` and the repository's paths before `dir` is checked to lie outside the repository. */
     realpath(path: string): Promise<string>;
+    /** Reads a `.git` file and `commondir` to find the common git directory (the main checkout of a linked worktree). */
+    readFile(path: string, encoding: "utf8"): Promise<string>;
     /** Without it executable bits are not set. */
     chmod?(path: string, mode: number): Promise<unknown>;
   };
@@ -34,7 +36,8 @@ export interface IsomorphicRoomOptions {
    * An existing directory the rooms are made in, each in a fresh directory of its own made by
    * `mkdtemp` and removed on disposal; in Node, `os.tmpdir()`. It must lie outside every working
    * tree: tools run in a room search upward from it (Node's module resolution, package.json,
-   * tsconfig). A directory inside the repository or its git directory is refused (`option-invalid`).
+   * tsconfig). A directory inside the repository, its git directory or (for a linked worktree) the
+   * main working tree is refused (`option-invalid`).
    */
   readonly dir: string;
   /** Runs a room's setup command; a room asked for a setup without one is an `option-invalid` fault. */
@@ -121,6 +124,31 @@ async function commitOf(r: Reader, commit: string): Promise<{ oid: string; tree:
   return { oid: read.oid, tree: read.commit.tree };
 }
 
+/** A path as git writes one in `.git` or `commondir`: absolute (POSIX or Windows), else relative to the file's directory. */
+const pathIn = (dir: string, text: string) => (/^(?:\/|[A-Za-z]:[/\\]|\\\\)/.test(text) ? text : `${dir}/${text}`);
+
+/**
+ * Where the repository's files are, read as git finds them: the git directory is `gitdir`, else
+ * `<repo>/.git` when it is a directory, or the one a `.git` file names (`gitdir: …`, as a linked
+ * worktree's does); the common git directory is the one its `commondir` names, else itself.
+ */
+async function placesOf(p: RoomFs["promises"], repo: string, gitdir: string | undefined): Promise<RepoPlaces> {
+  const top = await p.realpath(repo);
+  const dotGit = `${top}/.git`;
+  const named = (text: string) => /^gitdir: *(.+?)\r?$/m.exec(text)?.[1];
+  const git =
+    gitdir ??
+    (await p.readFile(dotGit, "utf8").then(
+      (text) => pathIn(top, named(text) ?? ".git"),
+      () => dotGit,
+    ));
+  const common = await p.readFile(`${git}/commondir`, "utf8").then(
+    (text) => pathIn(git, text.split(/\r?\n/)[0] ?? "."),
+    () => git,
+  );
+  return { repo: top, top, common: await p.realpath(common) };
+}
+
 /**
  * A `CleanRoom` that writes a commit's files with isomorphic-git, no git binary: symbolic links and
  * executable bits (when the fs has `chmod`) as committed. Needs only the repository's object store,
@@ -134,16 +162,12 @@ export function isomorphicRoom(options: IsomorphicRoomOptions): CleanRoom {
       Promise.resolve().then(() => p.rm(dir, { recursive: true, force: true })),
       (e): ExecFault => ({ code: "workspace-io", path: dir, reason: reasonOf(e) }),
     ).map(() => undefined);
-  const repoDirs = () =>
-    ResultAsync.combine(
-      [options.repo, options.gitdir ?? `${options.repo.replace(/[/\\]+$/, "")}/.git`].map((path) =>
-        ResultAsync.fromPromise(
-          Promise.resolve().then(() => p.realpath(path)),
-          (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) }),
-        ),
-      ),
+  const places = () =>
+    ResultAsync.fromPromise(
+      Promise.resolve().then(() => placesOf(p, options.repo, options.gitdir)),
+      (e): ExecFault => ({ code: "workspace-io", path: options.repo, reason: reasonOf(e) }),
     );
-  const homes = roomHomes(p, options.dir, repoDirs);
+  const homes = roomHomes(p, options.dir, places);
   const create = async (dir: string, commit: string) => {
     const r: Reader = { fs: options.fs, at: { dir: options.repo, cache: {}, ...(options.gitdir ? { gitdir: options.gitdir } : {}) } };
     const found = await commitOf(r, commit);

@@ -24,6 +24,29 @@ export interface RoomHomes {
   drop(home: string): ResultAsync<void, ExecFault>;
 }
 
+/** Where a repository's files are, as real paths. */
+export interface RepoPlaces {
+  /** The directory given as the repository. */
+  readonly repo: string;
+  /** The top of its working tree; null for a bare repository. */
+  readonly top: string | null;
+  /**
+   * Its common git directory: the main working tree's `.git` (a linked worktree's own git
+   * directory lies below it), or a bare repository.
+   */
+  readonly common: string;
+}
+
+/**
+ * The real paths no room may lie in: the repository, the top of its working tree, its common git
+ * directory and, when that is a `.git`, the main working tree holding it (so a room for a linked
+ * worktree is never made in the main checkout).
+ */
+export function repoDirs(places: RepoPlaces): string[] {
+  const main = /^(.*)[/\\]\.git[/\\]*$/.exec(places.common)?.[1];
+  return [places.repo, places.common, ...(places.top === null ? [] : [places.top]), ...(main === undefined ? [] : [main === "" ? "/" : main])];
+}
+
 /** The fault for a rooms directory inside the repository. */
 function inside(dir: string, repoDir: string): ExecFault {
   return {
@@ -34,11 +57,11 @@ function inside(dir: string, repoDir: string): ExecFault {
 }
 
 /**
- * The homes of rooms under `dir`. `repoDirs` answers the real paths of the repository's working
- * tree and git directory; `dir` (which must exist) is refused with `option-invalid` when its real
- * path lies inside any of them. The check runs once it succeeds; a failure is tried again next time.
+ * The homes of rooms under `dir`. `placesOf` answers where the repository's files are; `dir` (which
+ * must exist) is refused with `option-invalid` when its real path lies inside any of `repoDirs`.
+ * The check runs once it succeeds; a failure is tried again next time.
  */
-export function roomHomes(fs: HomeFs, dir: string, repoDirs: () => ResultAsync<readonly string[], ExecFault>): RoomHomes {
+export function roomHomes(fs: HomeFs, dir: string, placesOf: () => ResultAsync<RepoPlaces, ExecFault>): RoomHomes {
   let checked: string | undefined;
   const real = (path: string) =>
     ResultAsync.fromPromise(
@@ -48,8 +71,8 @@ export function roomHomes(fs: HomeFs, dir: string, repoDirs: () => ResultAsync<r
   const base = (): ResultAsync<string, ExecFault> => {
     if (checked !== undefined) return okAsync(checked);
     return real(dir).andThen((at) =>
-      repoDirs().andThen((repo) => {
-        const hit = repo.find((r) => isWithin(at, r));
+      placesOf().andThen((places) => {
+        const hit = repoDirs(places).find((r) => isWithin(at, r));
         if (hit !== undefined) return errAsync(inside(at, hit));
         checked = at;
         return okAsync(at);

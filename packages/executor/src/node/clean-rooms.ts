@@ -22,7 +22,8 @@ export interface GitRoomOptions {
    * An existing directory the rooms are made in (default `os.tmpdir()`), each in a fresh directory
    * of its own made by `mkdtemp` (mode 0700) and removed on disposal. It must lie outside every
    * working tree: tools run in a room search upward from it (Node's module resolution,
-   * package.json, tsconfig). A directory inside the repository is refused (`option-invalid`).
+   * package.json, tsconfig). A directory inside the repository, its git directory or (for a
+   * linked worktree) the main working tree is refused (`option-invalid`).
    */
   readonly dir?: string;
 }

@@ -4,11 +4,11 @@
 // anyone create a name first).
 import { lstat, mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { type PrivateDirIssue, privateDirIssue } from "@decay/portable";
 import { ResultAsync } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
-import { type RoomHomes, roomHomes } from "../room-home.js";
+import { type RepoPlaces, type RoomHomes, roomHomes } from "../room-home.js";
 import type { GitInvoker } from "./git-process.js";
 
 /** A call of node:fs as a step: a rejection is a `workspace-io` fault naming `path`. */
@@ -20,25 +20,19 @@ export function commonDirOf(git: GitInvoker, repo: string): ResultAsync<string, 
   return git.ok(["rev-parse", "--git-common-dir"]).andThen((out) => fsStep(repo, () => realpath(resolve(repo, out.trim()))));
 }
 
-/**
- * The real paths no room may lie in: the directory given as the repository, its working tree's top,
- * its common git directory and, when that is a `.git`, the main working tree holding it.
- */
-export function repoDirsOf(git: GitInvoker, repo: string): () => ResultAsync<readonly string[], ExecFault> {
+/** Where the repository's files are, as git finds them (in the environment of `git`). */
+export function repoPlacesOf(git: GitInvoker, repo: string): () => ResultAsync<RepoPlaces, ExecFault> {
   return () =>
     ResultAsync.combine([
       fsStep(repo, () => realpath(repo)),
       commonDirOf(git, repo),
       git.raw(["rev-parse", "--show-toplevel"]).andThen((o) => fsStep(repo, async () => (o.exit === 0 ? realpath(o.stdout.trim()) : null))),
-    ]).map(([top, common, work]) => {
-      const dirs = [top, common, ...(work === null ? [] : [work])];
-      return basename(common) === ".git" ? [...dirs, dirname(common)] : dirs;
-    });
+    ]).map(([real, common, top]) => ({ repo: real, common, top }));
 }
 
 /** The homes of the rooms of the repository behind `git`, under `dir` (default `os.tmpdir()`). */
 export function nodeRoomHomes(git: GitInvoker, repo: string, dir: string | undefined): RoomHomes {
-  return roomHomes({ mkdtemp, realpath, rm }, resolve(dir ?? tmpdir()), repoDirsOf(git, repo));
+  return roomHomes({ mkdtemp, realpath, rm }, resolve(dir ?? tmpdir()), repoPlacesOf(git, repo));
 }
 
 /**

@@ -7,7 +7,7 @@ import { okAsync } from "neverthrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecFault } from "../fault.js";
 import type { CleanRoom, Room, RoomRequest } from "../ports.js";
-import { FIRST_FILES, FIRST_LINKS, makeRoomFixture, type RoomFixture, worktrees } from "./room-fixture.js";
+import { FIRST_FILES, FIRST_LINKS, fixtureGit, makeRoomFixture, type RoomFixture, worktrees } from "./room-fixture.js";
 
 /** Runs `node uses-helper.mjs` in `cwd`: it prints 42 only where the package `helper` resolves. */
 function importsHelper(cwd: string): { status: number | null; stdout: string; stderr: string } {
@@ -122,6 +122,24 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string, dir?: s
       expect(readdirSync(fx.repo).filter((n) => n.startsWith("decay-"))).toEqual([]);
       rmSync(join(fx.repo, ".plan-runs"), { recursive: true, force: true });
       rmSync(join(fx.rooms, "..", "into-repo"));
+      nothingLeft();
+    });
+
+    it("for a linked worktree, a rooms directory in it, in the main checkout or in the git directory is refused", async () => {
+      const linked = join(fx.rooms, "..", "linked");
+      fixtureGit(fx.repo, "worktree", "add", "--quiet", "--detach", linked, fx.first);
+      mkdirSync(join(fx.repo, ".plan-runs/rooms"), { recursive: true });
+      for (const dir of [join(fx.repo, ".plan-runs/rooms"), fx.repo, join(fx.repo, ".git"), join(fx.repo, ".git/worktrees"), linked]) {
+        const fault = await refused(makeRoom(linked, dir), at(fx.first, "main-checkout"));
+        expect(fault).toMatchObject({ code: "option-invalid", option: "dir" });
+      }
+      expect(readdirSync(join(fx.repo, ".plan-runs/rooms"))).toEqual([]);
+      // A directory outside both is not refused as inside.
+      const outside = await makeRoom(linked, fx.rooms).open(at(fx.first, "beside"));
+      expect(outside.isErr() && outside.error.code === "option-invalid").toBe(false);
+      if (outside.isOk()) await disposed(outside.value);
+      rmSync(join(fx.repo, ".plan-runs"), { recursive: true, force: true });
+      fixtureGit(fx.repo, "worktree", "remove", "--force", linked);
       nothingLeft();
     });
 
