@@ -2,7 +2,7 @@
 // decide a verdict through Node's upward module resolution. `decay verify` and `decay run` (the
 // built bin) with every room kind, rooms made in a private $TMPDIR that is empty afterwards.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
@@ -48,6 +48,26 @@ async function roomsDir(): Promise<string> {
   mkdirSync(dir, { mode: 0o700 });
   return dir;
 }
+
+/**
+ * Makes `<tmp>/decay-spares-<uid>` as another local user would, first, on a shared /tmp: owned by
+ * another uid when the tests run as root (they can give it away), else open to everyone (all a
+ * non-root test can make). Answers what the warning must say of it.
+ */
+function squatSpares(tmp: string): { dir: string; why: string } {
+  const uid = process.getuid?.() ?? -1;
+  const dir = join(tmp, `decay-spares-${uid}`);
+  mkdirSync(dir, { mode: 0o700 });
+  if (uid === 0) {
+    chownSync(dir, 4242, 4242);
+    return { dir, why: "it is owned by uid 4242, not by this user (uid 0)" };
+  }
+  chmodSync(dir, 0o777);
+  return { dir, why: "others have access to it (mode 777)" };
+}
+
+/** The lines of `decay: warning: …` in `stderr`. */
+const warnings = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("decay: warning: "));
 
 /** What a command left in its temp directory, spares (kept on purpose) aside. */
 const leftIn = (dir: string) => readdirSync(dir).filter((n) => !n.startsWith("decay-spares-"));
@@ -95,6 +115,21 @@ describe("clean rooms lie outside the repository", () => {
     expect(readdirSync(join(repo, "node_modules/.tmp"))).toEqual([]);
   });
 
+  it("decay verify --clean-room worktree: a spares directory in $TMPDIR someone else made first is never used and never stops the run", async () => {
+    const repo = await leakyRepo();
+    const tmp = await roomsDir();
+    const squat = squatSpares(tmp);
+    const r = await decay(["verify", "docs/lib.plan.md", "--clean-room", "worktree"], repo, cleanEnv({ TMPDIR: tmp, CI: "1" }));
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain("S1 red");
+    expect(warnings(r.stderr)).toEqual([
+      `decay: warning: ${squat.dir} cannot hold spare worktree rooms: ${squat.why}; each worktree room is checked out afresh instead; to keep spares, set $TMPDIR to a directory of your own`,
+    ]);
+    expect(readdirSync(squat.dir)).toEqual([]);
+    expect(leftIn(tmp)).toEqual([]);
+    expect(git(repo, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+  });
+
   it("decay run does not report green from the working tree's node_modules, and leaves no room behind", async () => {
     const repo = await makeRepo({
       "docs/lib.plan.md": PLAN,
@@ -107,6 +142,22 @@ describe("clean rooms lie outside the repository", () => {
     const tmp = await roomsDir();
     const r = await decay(["run", "docs/lib.plan.md", "--agent", `${process.execPath} ${EDIT_AGENT} ${script}`], repo, cleanEnv({ TMPDIR: tmp, CI: "1" }));
     expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(leftIn(tmp)).toEqual([]);
+  });
+
+  it("decay run --json --clean-room worktree: a squatted spares directory is one warning on stderr; stdout stays NDJSON", async () => {
+    const repo = await makeRepo({ "docs/lib.plan.md": PLAN, "test/answer.test.mjs": TEST, "src/answer.mjs": "export function answer() { return 0; }\n" });
+    const script = join(await tempDir("decay-script-"), "script.json");
+    writeFileSync(script, JSON.stringify({ "S1 execute": { edit: { "src/answer.mjs": "export function answer() { return 42; }\n" } } }));
+    const tmp = await roomsDir();
+    const squat = squatSpares(tmp);
+    const agent = `${process.execPath} ${EDIT_AGENT} ${script}`;
+    const r = await decay(["run", "docs/lib.plan.md", "--clean-room", "worktree", "--json", "--agent", agent], repo, cleanEnv({ TMPDIR: tmp, CI: "1" }));
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(warnings(r.stderr)).toHaveLength(1);
+    expect(warnings(r.stderr)[0]).toContain(`${squat.dir} cannot hold spare worktree rooms: ${squat.why}`);
+    for (const line of r.stdout.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+    expect(readdirSync(squat.dir)).toEqual([]);
     expect(leftIn(tmp)).toEqual([]);
   });
 });

@@ -2,24 +2,35 @@
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
+import { bestEffort } from "@decay/cli-kit";
 import { isomorphicRoom } from "../isomorphic-room.js";
 import { gitCloneRoom, gitWorktreeRoom } from "../node/clean-rooms.js";
 import { systemGit } from "../node/git.js";
+import { describeSparesOff, type SparesOff } from "../node/spare-rooms.js";
 import { nodeShell } from "../node/shell.js";
 import type { CleanRoom } from "../ports.js";
 import type { RoomKind } from "./args.js";
 import type { CliIo } from "./io.js";
+import { warningLine } from "./progress.js";
+
+/** A warning said on stderr, one line (`decay: warning: …`); a failed write is no fault. */
+export const warnOnStderr =
+  (io: Pick<CliIo, "stderr">) =>
+  (text: string): void =>
+    void bestEffort(io.stderr, warningLine(text));
 
 /**
  * fs, git, shell and clean room for a repository; the shell and rooms stop when `io.signal` aborts.
- * Rooms are made in `$TMPDIR` of `io.env` (the system's temp directory when unset), never in the repository.
+ * Rooms are made in `$TMPDIR` of `io.env` (the system's temp directory when unset), never in the
+ * repository. What the adapters warn of (a spares directory not used) goes to `warn`.
  */
-export function adaptersFor(io: CliIo, repo: string, room: RoomKind) {
+export function adaptersFor(io: CliIo, repo: string, room: RoomKind, warn: (text: string) => void = warnOnStderr(io)) {
   const shell = nodeShell({ env: io.env, signal: io.signal });
   const dir = resolve(io.env.TMPDIR || tmpdir());
+  const onWarning = (off: SparesOff) => warn(describeSparesOff(off, "$TMPDIR"));
   const rooms: Record<RoomKind, () => CleanRoom> = {
     clone: () => gitCloneRoom({ repo, shell, env: io.env, dir }),
-    worktree: () => gitWorktreeRoom({ repo, shell, env: io.env, dir }),
+    worktree: () => gitWorktreeRoom({ repo, shell, env: io.env, dir, onWarning }),
     isomorphic: () => isomorphicRoom({ fs, repo, shell, dir }),
   };
   return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: rooms[room]() };

@@ -19,7 +19,7 @@ import { loadDbos } from "./dbos-load.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, say } from "./io.js";
 import { agentProgram, type Loaded } from "./load.js";
-import type { Progress } from "./progress.js";
+import type { Progress, RunProgress } from "./progress.js";
 import { ended, progressFor, quoted } from "./run.js";
 import { VERSION } from "./version.js";
 
@@ -80,12 +80,13 @@ export async function durableRun(io: CliIo, flags: RunFlags, argv: readonly stri
   // The stage in flight, for the parked event of a Ctrl-C; nothing is shown once it is written.
   let stage = loaded.contract.stages[0]?.id ?? "";
   let showing = true;
-  const progress: Progress = {
+  const progress: RunProgress = {
     event(e) {
       if (!showing) return;
       if ("stage" in e) stage = e.stage;
       shown.event(e);
     },
+    warn: (text) => shown.warn(text),
     close: () => shown.close(),
   };
   // Adapters are stopped only once DBOS is shut down: what they return after that is never recorded.
@@ -102,7 +103,7 @@ export async function durableRun(io: CliIo, flags: RunFlags, argv: readonly stri
     executorId: EMBEDDED_EXECUTOR,
     appVersion: VERSION,
     ports: (_job, dir) => ({
-      ...adaptersFor({ ...io, signal: stop.signal }, dir, flags.cleanRoom),
+      ...adaptersFor({ ...io, signal: stop.signal }, dir, flags.cleanRoom, (text) => progress.warn(text)),
       agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env, signal: stop.signal }),
       resumeCommand: `decay ${argv.map(quoted).join(" ")}`,
       onEvent: (e) => progress.event(e),

@@ -12,6 +12,11 @@ export interface Progress {
   close(): Promise<string | null>;
 }
 
+/** Progress that also says warnings, once each: in the live view they stay in view, elsewhere they go to stderr. */
+export interface RunProgress extends Progress {
+  warn(text: string): void;
+}
+
 /** A stage as the live view lists it. */
 export interface StageLine {
   readonly id: string;
@@ -44,6 +49,9 @@ export function setAsideLine(e: { readonly stash: string; readonly paths: readon
   const paths = e.paths.slice(0, 5).join(", ") + (e.paths.length > 5 ? `, and ${e.paths.length - 5} more` : "");
   return `set aside the leftovers of an interrupted run (${paths}) in stash ${e.stash.slice(0, 12)}; git stash apply ${e.stash} brings them back`;
 }
+
+/** A warning as `decay` prints it on stderr: one line. */
+export const warningLine = (text: string): string => `decay: warning: ${oneLine(text)}\n`;
 
 /** One line for an event, as plain progress prints it. */
 export function eventLine(e: RunEvent): string {
@@ -101,7 +109,7 @@ interface View {
   now: string;
   tokens: number;
   head: string;
-  /** Lines that stay in view to the end (leftovers set aside). */
+  /** Lines that stay in view to the end (leftovers set aside, warnings). */
   readonly notes: string[];
 }
 
@@ -132,8 +140,8 @@ function frame(view: View, elapsedMs: number): string {
   return lines.join("\n");
 }
 
-/** The live view on a terminal stream, redrawn in place on each event and every second. */
-export function liveProgress(stream: NodeJS.WritableStream, stages: readonly StageLine[], now: () => number = Date.now): Progress {
+/** The live view on a terminal stream, redrawn in place on each event and every second; a warning stays in view. */
+export function liveProgress(stream: NodeJS.WritableStream, stages: readonly StageLine[], now: () => number = Date.now): RunProgress {
   // A terminal that reports no size (a bare pseudo-terminal) is drawn on as 100×40, not skipped.
   const tty = stream as NodeJS.WriteStream;
   const target = {
@@ -156,6 +164,10 @@ export function liveProgress(stream: NodeJS.WritableStream, stages: readonly Sta
   return {
     event(e) {
       apply(view, e);
+      redraw();
+    },
+    warn(text) {
+      view.notes.push(`warning: ${oneLine(text)}`);
       redraw();
     },
     close: async () => {

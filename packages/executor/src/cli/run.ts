@@ -13,12 +13,12 @@ import type { CliFault } from "./fault.js";
 import { type CliIo, REPORT_SCHEMA, say } from "./io.js";
 import { durableRun } from "./durable.js";
 import { agentProgram, assumptionsPath, atTop, insideRepo, type Loaded, loadContract, repoDir } from "./load.js";
-import { jsonProgress, liveProgress, plainProgress, type Progress, setAsideLine } from "./progress.js";
+import { jsonProgress, liveProgress, plainProgress, type Progress, type RunProgress, setAsideLine, warningLine } from "./progress.js";
 
 export const quoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
 /** Where `decay run` shows progress: NDJSON, the live view on a terminal, or plain lines. */
-export function progressFor(io: CliIo, flags: RunFlags, loaded: Loaded): Progress {
+export function progressFor(io: CliIo, flags: RunFlags, loaded: Loaded): RunProgress {
   const ci = io.env.CI !== undefined && io.env.CI !== "" && io.env.CI !== "false";
   if (io.live !== undefined && !ci && !flags.json)
     return liveProgress(
@@ -28,14 +28,18 @@ export function progressFor(io: CliIo, flags: RunFlags, loaded: Loaded): Progres
   return noticed(io, flags.json ? jsonProgress(io.stdout) : plainProgress(io.stdout));
 }
 
-/** Leftovers set aside are the user's files: said on stderr as well (the live view keeps its own line). */
-function noticed(io: CliIo, progress: Progress): Progress {
+/**
+ * Leftovers set aside are the user's files: said on stderr as well (the live view keeps its own
+ * line); warnings go to stderr only, so stdout stays progress (or NDJSON).
+ */
+function noticed(io: CliIo, progress: Progress): RunProgress {
   const writes: Promise<unknown>[] = [];
   return {
     event(e) {
       progress.event(e);
       if (e.type === "set-aside") writes.push(bestEffort(io.stderr, `decay: ${setAsideLine(e)}\n`));
     },
+    warn: (text) => writes.push(bestEffort(io.stderr, warningLine(text))),
     close: async () => {
       await Promise.all(writes);
       return progress.close();
@@ -60,7 +64,7 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
   if (program.isErr()) return err(program.error);
   const progress = progressFor(io, flags, loaded);
   const result = await runPlan(loaded.contract, {
-    ...adaptersFor(io, repo, flags.cleanRoom),
+    ...adaptersFor(io, repo, flags.cleanRoom, (text) => progress.warn(text)),
     agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env, signal: io.signal }),
     planText: loaded.planText,
     assumptions: flags.assumptions,

@@ -2,6 +2,8 @@
 // clean rooms that need a filesystem and a git binary). Named exports only.
 export { gitCloneRoom, gitWorktreeRoom } from "../node/clean-rooms.js";
 export type { GitRoomOptions, GitWorktreeRoomOptions, WorktreeCleanRoom } from "../node/clean-rooms.js";
+export { describeSparesOff } from "../node/spare-rooms.js";
+export type { SparesOff } from "../node/spare-rooms.js";
 export { systemGit } from "../node/git.js";
 export type { SystemGitOptions } from "../node/git.js";
 export { nodeShell } from "../node/shell.js";

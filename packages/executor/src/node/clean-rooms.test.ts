@@ -14,12 +14,14 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Room } from "../ports.js";
 import { cleanRoomContract } from "../testing/clean-room-suite.js";
 import { makeRoomFixture, type RoomFixture, worktrees } from "../testing/room-fixture.js";
 import { gitCloneRoom, gitWorktreeRoom, type WorktreeCleanRoom } from "./clean-rooms.js";
+import { privateDir } from "./room-dirs.js";
+import { describeSparesOff, type SparesOff } from "./spare-rooms.js";
 
 cleanRoomContract("gitCloneRoom", (repo, dir) => gitCloneRoom({ repo, dir }));
 cleanRoomContract("gitWorktreeRoom", (repo, dir) => gitWorktreeRoom({ repo, dir }));
@@ -124,41 +126,85 @@ describe("gitWorktreeRoom spares", () => {
     expect(worktrees(fx.repo)).toHaveLength(1);
   });
 
-  // On a shared /tmp anyone can make the per-user directory's name first.
-  const refusesSpares = async (why: RegExp) => {
-    const r = await room.open({ commit: fx.first, name: "one" });
-    expect(r.isErr()).toBe(true);
-    if (r.isErr()) expect(r.error).toMatchObject({ code: "workspace-io", path: mine(), reason: expect.stringMatching(why) });
+  // On a shared /tmp anyone can make the per-user directory's name first. Such a directory is never
+  // used and never stops a room: the adapter keeps no spare, as with `spares: 0`, and says so once.
+  const withoutSpares = async (why: RegExp) => {
+    const warnings: SparesOff[] = [];
+    const cold = gitWorktreeRoom({ repo: fx.repo, dir: fx.rooms, onWarning: (w) => warnings.push(w) });
+    const [a, b] = await Promise.all([cold.open({ commit: fx.first, name: "a" }), cold.open({ commit: fx.first, name: "b" })]);
+    for (const r of [a, b]) if (r.isOk()) await dispose(r.value);
+    expect([a.isOk(), b.isOk()]).toEqual([true, true]);
+    for (const [commit, name] of [
+      [fx.first, "one"],
+      [fx.second, "two"],
+    ] as const) {
+      const r = await cold.open({ commit, name });
+      expect(r.isOk(), JSON.stringify(r.isErr() && r.error)).toBe(true);
+      if (r.isErr()) return;
+      expect(existsSync(join(r.value.dir, "later.txt"))).toBe(commit === fx.second);
+      await dispose(r.value);
+      expect(existsSync(dirname(r.value.dir))).toBe(false);
+      expect(worktrees(fx.repo)).toHaveLength(1);
+    }
+    expect((await cold.close()).isOk()).toBe(true);
+    expect(warnings).toEqual([{ code: "spares-off", path: mine(), reason: expect.stringMatching(why) }]);
+    expect(describeSparesOff(warnings[0] as SparesOff)).toContain("set `dir` to a directory of your own");
     expect(readdirSync(fx.rooms).filter((n) => n.startsWith("decay-room-"))).toEqual([]);
     expect(worktrees(fx.repo)).toHaveLength(1);
   };
 
-  it("refuses a spare directory others can open", async () => {
+  it("a spare directory others can open is never used, and no room fails for it", async () => {
     mkdirSync(mine());
     chmodSync(mine(), 0o777);
-    await refusesSpares(/others have access to it \(mode 777\)/);
+    await withoutSpares(/others have access to it \(mode 777\)/);
+    expect(readdirSync(mine())).toEqual([]);
   });
 
-  it("refuses a link in place of the spare directory", async () => {
+  it("a link in place of the spare directory is never followed, and no room fails for it", async () => {
     mkdirSync(join(fx.rooms, "elsewhere"), { mode: 0o700 });
     symlinkSync(join(fx.rooms, "elsewhere"), mine());
-    await refusesSpares(/symbolic link/);
+    await withoutSpares(/symbolic link/);
     expect(readdirSync(join(fx.rooms, "elsewhere"))).toEqual([]);
   });
 
-  it.runIf(uid === 0)("refuses a spare directory another user owns", async () => {
+  // A user cannot remove another's directory from a sticky /tmp: the run must go on without it.
+  it.runIf(uid === 0)("a spare directory another user owns is never used, and no room fails for it", async () => {
     mkdirSync(mine(), { mode: 0o700 });
     chownSync(mine(), 4242, 4242);
-    await refusesSpares(/owned by uid 4242, not by this user \(uid 0\)/);
+    await withoutSpares(/owned by uid 4242, not by this user \(uid 0\)/);
+    expect(readdirSync(mine())).toEqual([]);
+    expect(lstatSync(mine()).uid).toBe(4242);
+    expect(lstatSync(mine()).mode & 0o777).toBe(0o700);
   });
 
-  it("a spare directory refused when a room is disposed still removes the room, and says why", async () => {
-    const one = await open(fx.first, "one");
+  // Without root no directory can be given to another user; `/` is one another user (root) owns.
+  it.runIf(uid > 0)("the spare directory check refuses a real directory another user owns", async () => {
+    const r = await privateDir("/", uid);
+    expect(r.isErr() && r.error.reason).toBe(`it is owned by uid 0, not by this user (uid ${uid})`);
+  });
+
+  it("a spare directory made unusable while a room is open: the room is still disposed, and no room fails for it", async () => {
+    const warnings: SparesOff[] = [];
+    const warm = gitWorktreeRoom({ repo: fx.repo, dir: fx.rooms, onWarning: (w) => warnings.push(w) });
+    const one = (await warm.open({ commit: fx.first, name: "one" }))._unsafeUnwrap();
     rmSync(mine(), { recursive: true, force: true });
     writeFileSync(mine(), "not a directory\n");
-    const r = await one.dispose();
-    expect(r.isErr() && r.error).toMatchObject({ code: "workspace-io", path: mine() });
+    await dispose(one);
+    const two = (await warm.open({ commit: fx.second, name: "two" }))._unsafeUnwrap();
+    expect(readFileSync(join(two.dir, "later.txt"), "utf8")).toBe("later\n");
+    await dispose(two);
+    expect(warnings).toEqual([{ code: "spares-off", path: mine(), reason: "it is not a directory" }]);
+    expect(readFileSync(mine(), "utf8")).toBe("not a directory\n");
     expect(readdirSync(fx.rooms).filter((n) => n.startsWith("decay-room-"))).toEqual([]);
     expect(worktrees(fx.repo)).toHaveLength(1);
+  });
+
+  it("with spares: 0 the spare directory is never looked at", async () => {
+    mkdirSync(mine());
+    chmodSync(mine(), 0o777);
+    const warnings: SparesOff[] = [];
+    const bare = gitWorktreeRoom({ repo: fx.repo, dir: fx.rooms, spares: 0, onWarning: (w) => warnings.push(w) });
+    await dispose((await bare.open({ commit: fx.first, name: "one" }))._unsafeUnwrap());
+    expect(warnings).toEqual([]);
   });
 });

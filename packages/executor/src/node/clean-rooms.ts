@@ -8,7 +8,7 @@ import { openRoom, type RoomSteps } from "../room.js";
 import { type GitInvoker, gitInvoker } from "./git-process.js";
 import { fsStep, nodeRoomHomes } from "./room-dirs.js";
 import { nodeShell } from "./shell.js";
-import { sparesOf } from "./spare-rooms.js";
+import { type SparesOff, sparesOf } from "./spare-rooms.js";
 
 /** Options of the git clean rooms. */
 export interface GitRoomOptions {
@@ -79,10 +79,14 @@ export interface GitWorktreeRoomOptions extends GitRoomOptions {
   /**
    * How many disposed rooms are kept as spares and reset for later rooms (default 1; 0 removes every
    * room when it is disposed). Spares live in `<dir>/decay-spares-<uid>/<repository>/`, a directory
-   * made 0700 and refused unless it is this user's own with no access for others; where the platform
-   * has no user ids (Windows) no spare is kept.
+   * made 0700 and used only while it is this user's own, not a link, with no access for others:
+   * otherwise (on a shared /tmp anyone can make the name first) no spare is kept, `onWarning` is
+   * told once, and rooms open and dispose as with `spares: 0`. Where the platform has no user ids
+   * (Windows) no spare is kept.
    */
   readonly spares?: number;
+  /** Told (once) when the spares directory is not used; `describeSparesOff` words it. Nothing is printed. */
+  readonly onWarning?: (warning: SparesOff) => void;
 }
 
 /** A worktree clean room: opening, disposal and `close`, which removes the spares it keeps. */
@@ -101,7 +105,7 @@ export function gitWorktreeRoom(options: GitWorktreeRoomOptions): WorktreeCleanR
   const repo = resolve(options.repo);
   const git = gitInvoker(repo, options.env);
   const homes = nodeRoomHomes(git, repo, options.dir);
-  const spares = sparesOf(git, repo, options.spares ?? 1, options.env, homes);
+  const spares = sparesOf({ git, repo, count: options.spares ?? 1, env: options.env, homes, onWarning: options.onWarning });
   const prune = () => git.ok(["worktree", "prune"]).map(() => undefined);
   const add = (dir: string, id: string) => git.ok(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet", dir, id]);
   const removeRoom = (dir: string) =>
@@ -109,7 +113,7 @@ export function gitWorktreeRoom(options: GitWorktreeRoomOptions): WorktreeCleanR
       .raw(["worktree", "remove", "--force", dir])
       .andThen(() => removeDir(dir))
       .andThen(prune);
-  // A room that cannot be parked is removed; a refused spare directory removes it too, then says why.
+  // A room that cannot be parked is removed; a fault while parking removes it too, then says why.
   const park = (dir: string) =>
     exists(dir).andThen((there) =>
       there

@@ -11,9 +11,11 @@ import { type ExecFault, reasonOf } from "../fault.js";
 import { type RepoPlaces, type RoomHomes, roomHomes } from "../room-home.js";
 import type { GitInvoker } from "./git-process.js";
 
+type WorkspaceIo = Extract<ExecFault, { code: "workspace-io" }>;
+
 /** A call of node:fs as a step: a rejection is a `workspace-io` fault naming `path`. */
 export const fsStep = <T>(path: string, run: () => Promise<T>) =>
-  ResultAsync.fromPromise(run(), (e): ExecFault => ({ code: "workspace-io", path, reason: reasonOf(e) }));
+  ResultAsync.fromPromise(run(), (e): WorkspaceIo => ({ code: "workspace-io", path, reason: reasonOf(e) }));
 
 /** The real path of the repository's common git directory (`.git` of the main working tree). */
 export function commonDirOf(git: GitInvoker, repo: string): ResultAsync<string, ExecFault> {
@@ -37,9 +39,10 @@ export function nodeRoomHomes(git: GitInvoker, repo: string, dir: string | undef
 
 /**
  * Makes `path` (mode 0700) unless it exists, then checks it is what this user made: a directory,
- * not a link, owned by `uid`, with no access for group or others. Anything else is refused.
+ * not a link, owned by `uid`, with no access for group or others. Anything else is a
+ * `workspace-io` fault whose reason says why.
  */
-export function privateDir(path: string, uid: number): ResultAsync<string, ExecFault> {
+export function privateDir(path: string, uid: number): ResultAsync<string, WorkspaceIo> {
   return fsStep(path, async () => {
     await mkdir(path, { mode: 0o700 }).catch((e: unknown) => {
       if ((e as { code?: unknown }).code !== "EEXIST") throw e;
@@ -47,7 +50,7 @@ export function privateDir(path: string, uid: number): ResultAsync<string, ExecF
     const st = await lstat(path);
     const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "directory" : "other";
     const found = privateDirIssue({ type, uid: st.uid, mode: st.mode }, uid);
-    if (found !== null) throw new Error(`refused as a private directory for spare rooms: ${why(found, uid)}; remove it, or pass another \`dir\``);
+    if (found !== null) throw new Error(why(found, uid));
     return path;
   });
 }

@@ -41,28 +41,61 @@ function keyOf(common: string): string {
 const userId = (): number | undefined => (typeof process.getuid === "function" ? process.getuid() : undefined);
 
 /**
- * The spares of the repository whose git invoker is `git`: at most `count`, in
- * `<rooms dir>/decay-spares-<uid>/<repository key>/spare-k`. The per-user directory is made 0700
- * and refused unless it is a directory of this user's with no access for others.
+ * Said once by a worktree room adapter whose per-user spares directory is not this user's private
+ * directory (another user made it first on a shared /tmp, it is a link, others can open it) or
+ * cannot be made: it keeps no spare from then on, and every room is a fresh worktree.
  */
-export function sparesOf(
-  git: GitInvoker,
-  repo: string,
-  count: number,
-  env: Readonly<Record<string, string | undefined>> | undefined,
-  homes: RoomHomes,
-): Spares {
+export interface SparesOff {
+  readonly code: "spares-off";
+  /** The per-user spares directory, `<dir>/decay-spares-<uid>`. */
+  readonly path: string;
+  /** Why it is not used (`it is owned by uid 1001, not by this user (uid 1000)`). */
+  readonly reason: string;
+}
+
+/** The sentence for a `SparesOff`; `dir` names the rooms' directory as the caller set it (`` `dir` ``, `$TMPDIR`). */
+export function describeSparesOff(off: SparesOff, dir = "`dir`"): string {
+  return `${off.path} cannot hold spare worktree rooms: ${off.reason}; each worktree room is checked out afresh instead; to keep spares, set ${dir} to a directory of your own`;
+}
+
+/** What `sparesOf` works with. */
+export interface SparesOptions {
+  readonly git: GitInvoker;
+  readonly repo: string;
+  /** How many spares are kept at most; 0 keeps none and never touches the spares directory. */
+  readonly count: number;
+  readonly env: Readonly<Record<string, string | undefined>> | undefined;
+  readonly homes: RoomHomes;
+  /** Told once when the spares directory cannot be used (then no spare is kept). */
+  readonly onWarning?: ((warning: SparesOff) => void) | undefined;
+}
+
+/**
+ * The spares of the repository whose git invoker is `git`: at most `count`, in
+ * `<rooms dir>/decay-spares-<uid>/<repository key>/spare-k`. The per-user directory is made 0700;
+ * when it is not a directory of this user's closed to others (on a shared /tmp anyone can make the
+ * name first) or cannot be made, no spare is kept from then on and `onWarning` is told once: a
+ * directory that is not this user's is never used, and never stops a room.
+ */
+export function sparesOf({ git, repo, count, env, homes, onWarning }: SparesOptions): Spares {
   let common: ResultAsync<string, ExecFault> | undefined;
   const commonDir = () => (common ??= commonDirOf(git, repo));
   const uid = userId();
-  const keep = uid === undefined ? 0 : count;
-  // The repository's spare directory inside this user's checked private one.
-  const home = () =>
-    homes
-      .base()
-      .andThen((base) => privateDir(`${base}/decay-spares-${uid}`, uid as number))
-      .andThen((root) => commonDir().map((c) => `${root}/${keyOf(c)}`));
-  const slots = () => (keep === 0 ? okAsync([]) : home().map((h) => Array.from({ length: keep }, (_, k) => `${h}/spare-${k}`)));
+  let keep = uid === undefined ? 0 : count;
+  // This user's checked private directory; null (and no spare from then on) when it is refused.
+  const root = () =>
+    homes.base().andThen((base) => {
+      const path = `${base}/decay-spares-${uid}`;
+      return privateDir(path, uid as number).orElse((fault) => {
+        if (keep !== 0) onWarning?.({ code: "spares-off", path, reason: fault.reason });
+        keep = 0;
+        return okAsync(null);
+      });
+    });
+  const slots = (): ResultAsync<string[], ExecFault> => {
+    if (keep === 0) return okAsync([]);
+    return root().andThen((at) => (at === null ? okAsync([]) : commonDir().map((c) => Array.from({ length: keep }, (_, k) => `${at}/${keyOf(c)}/spare-${k}`))));
+  };
   const removeWorktree = (dir: string) =>
     git
       .raw(["worktree", "remove", "--force", "--force", dir])
