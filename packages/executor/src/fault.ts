@@ -18,6 +18,7 @@ export type ExecFault =
   | { code: "setup-failed"; commit: string; command: string; exit: number | null; timedOut: boolean; stderr: string }
   | { code: "workspace-io"; path: string; reason: string }
   | { code: "assumptions-fault"; path: string; message: string }
+  /** `option` as the caller knows it: an options key (`dir`), or the variable a CLI took it from (`$TMPDIR`). */
   | { code: "option-invalid"; option: string; issue: string }
   | { code: "interrupted"; step: string }
   | { code: "branch-switched"; expected: string; actual: string | null; after: string }
@@ -82,7 +83,7 @@ export function describeExecFault(fault: ExecFault): string {
     case "assumptions-fault":
       return `the assumptions file ${fault.path} could not be checked: ${fault.message}`;
     case "option-invalid":
-      return `option ${fault.option}: ${fault.issue}`;
+      return `${fault.option.startsWith("$") ? fault.option : `option ${fault.option}`}: ${fault.issue}`;
     case "interrupted":
       return `the run was interrupted at step ${fault.step}`;
     case "branch-switched":

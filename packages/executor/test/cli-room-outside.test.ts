@@ -2,7 +2,7 @@
 // decide a verdict through Node's upward module resolution. `decay verify` and `decay run` (the
 // built bin) with every room kind, rooms made in a private $TMPDIR that is empty afterwards.
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
@@ -111,7 +111,9 @@ describe("clean rooms lie outside the repository", () => {
     mkdirSync(join(repo, "node_modules/.tmp"));
     const r = await decay(["verify", "docs/lib.plan.md"], repo, cleanEnv({ TMPDIR: join(repo, "node_modules/.tmp"), CI: "1" }));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("is inside the repository");
+    // The user set $TMPDIR, not the adapter's `dir` option: the message names what they set.
+    expect(r.stderr).toContain(`docs/lib.plan.md: $TMPDIR: ${join(realpathSync(repo), "node_modules/.tmp")} is inside the repository`);
+    expect(r.stderr).not.toContain("option dir");
     expect(readdirSync(join(repo, "node_modules/.tmp"))).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { bestEffort } from "@decay/cli-kit";
+import type { ExecFault } from "../fault.js";
 import { isomorphicRoom } from "../isomorphic-room.js";
 import { gitCloneRoom, gitWorktreeRoom } from "../node/clean-rooms.js";
 import { systemGit } from "../node/git.js";
@@ -14,10 +15,16 @@ import type { CliIo } from "./io.js";
 import { warningLine } from "./progress.js";
 
 /** A warning said on stderr, one line (`decay: warning: …`); a failed write is no fault. */
-export const warnOnStderr =
+const warnOnStderr =
   (io: Pick<CliIo, "stderr">) =>
   (text: string): void =>
     void bestEffort(io.stderr, warningLine(text));
+
+/** The room, its faults about the rooms' directory naming what a `decay` user sets: `$TMPDIR`, not `dir`. */
+function tmpdirNamed(room: CleanRoom): CleanRoom {
+  const named = (f: ExecFault): ExecFault => (f.code === "option-invalid" && f.option === "dir" ? { ...f, option: "$TMPDIR" } : f);
+  return { ...room, open: (request) => room.open(request).mapErr(named) };
+}
 
 /**
  * fs, git, shell and clean room for a repository; the shell and rooms stop when `io.signal` aborts.
@@ -33,5 +40,5 @@ export function adaptersFor(io: CliIo, repo: string, room: RoomKind, warn: (text
     worktree: () => gitWorktreeRoom({ repo, shell, env: io.env, dir, onWarning }),
     isomorphic: () => isomorphicRoom({ fs, repo, shell, dir }),
   };
-  return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: rooms[room]() };
+  return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: tmpdirNamed(rooms[room]()) };
 }
