@@ -119,6 +119,16 @@ describe("decay-contract check", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^refuse plan-drift: the plan changed/m);
   });
+  test("a plan whose row runs an npm abbreviation of publish, or git push inside env -S, is refused (exit 1)", async () => {
+    const dir = await tempDir();
+    const rows = ["npm pub", "npm publ", "npm unpub pkg@1.0.0", 'env -S "git push origin main"'];
+    await writeFile(join(dir, "p.md"), ["## Stages", "", "### Stage 1: ship", "", ...rows.map((r) => `Acceptance: \`${r}\` exits 0`), ""].join("\n"));
+    const r = await run(["check", join(dir, "p.md")]);
+    expect(r.code).toBe(1);
+    const what = [...r.stdout.matchAll(/^refuse writes-outward S1 (S1\.\d)/gm)].map((m) => m[1]);
+    expect(what).toEqual(["S1.1", "S1.2", "S1.3", "S1.4"]);
+    expect(r.stdout).toMatch(/^4 refusal\(s\)/m);
+  });
   test("a broken contract is a fault naming its line, not a verdict", async () => {
     const dir = await tempDir();
     const text = sealContract(readFileSync(join(root, trip("weak-row")), "utf8").replace("- optional: false", "- optional: maybe"));

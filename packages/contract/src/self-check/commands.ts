@@ -1,3 +1,5 @@
+import { afterEnv } from "./env.js";
+import { npmCommand } from "./npm-commands.js";
 import { type ShellLine, shellWords } from "./shell-words.js";
 import { ownEntry, positionals, programName } from "./words.js";
 
@@ -19,9 +21,9 @@ const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash"]);
 const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "nohup", "builtin"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
-/** Prefix commands that run the rest of their words, with their options that take a value. */
+/** Prefix commands that run the rest of their words, with their options that take a value (`env`'s are read by `afterEnv`). */
 const PREFIXES: Record<string, Set<string>> = {
-  env: new Set(["-u", "--unset", "-C", "--chdir"]),
+  env: new Set(),
   sudo: new Set(["-u", "-g", "-C", "-h", "-p", "-D", "-r", "-t", "-U", "-T", "--user", "--group"]),
   doas: new Set(["-u", "-C"]),
   nice: new Set(["-n", "--adjustment"]),
@@ -34,15 +36,15 @@ const PREFIXES: Record<string, Set<string>> = {
   exec: new Set(["-a"]),
 };
 
-/** Drop a prefix command's options (and their values); for `timeout`, also its duration. */
+/** Drop a prefix command's options (and their values); for `timeout`, also its duration; `env` as `afterEnv` reads it. */
 function afterPrefix(name: string, words: string[]): string[] {
+  if (name === "env") return afterEnv(words);
   const withValue = ownEntry(PREFIXES, name) ?? new Set<string>();
   let i = 1;
   while (i < words.length) {
     const w = words[i] ?? "";
     if (w === "--") return words.slice(i + 1);
-    if (name === "env" && ASSIGNMENT.test(w)) i++;
-    else if (w.startsWith("-") && w.length > 1) i += withValue.has(w) ? 2 : 1;
+    if (w.startsWith("-") && w.length > 1) i += withValue.has(w) ? 2 : 1;
     else break;
   }
   return name === "timeout" ? words.slice(i + 1) : words.slice(i);
@@ -97,6 +99,9 @@ const SCRIPT_RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 /** Package-manager commands that run a package.json script of the same name. */
 const SCRIPT_COMMANDS = new Set(["start", "stop", "restart"]);
 
+/** A package manager's command word by what it runs: npm's resolved as npm resolves it (`npm rum` is `run`), the others' as typed. */
+const commandWord = (name: string, word: string | undefined): string | undefined => (name === "npm" && word !== undefined ? (npmCommand(word) ?? word) : word);
+
 const EXEC_TOOLS = new Set(["npx", "pnpx", "bunx"]);
 const EXEC_SUBCOMMANDS = new Set(["exec", "dlx", "x"]);
 const EXEC_VALUE_OPTIONS = new Set(["-p", "--package", "-c", "--call"]);
@@ -110,7 +115,7 @@ function execInner(argv: string[]): { argv: string[] } | { script: string } | nu
   let i = 1;
   if (!EXEC_TOOLS.has(name)) {
     const sub = SCRIPT_RUNNERS.has(name) ? positionals(argv)[0] : undefined;
-    if (sub === undefined || !EXEC_SUBCOMMANDS.has(sub)) return null;
+    if (sub === undefined || !EXEC_SUBCOMMANDS.has(commandWord(name, sub) ?? sub)) return null;
     i = argv.indexOf(sub, 1) + 1;
   }
   for (; i < argv.length; i++) {
@@ -129,10 +134,9 @@ function visit(words: string[], depth: number, view: RunView, scope: number): vo
   const name = programName(argv[0] ?? "");
   if (argv.length === 0) return;
   if (name === "eval" || name === "source" || name === ".") view.opaque.push(name);
-  if (SCRIPT_RUNNERS.has(name) && (argv[1] === "run" || argv[1] === "run-script")) {
-    view.opaque.push(`${name} ${argv[1]} ${argv[2] ?? ""}`.trim());
-  }
-  if (SCRIPT_RUNNERS.has(name) && SCRIPT_COMMANDS.has(argv[1] ?? "")) view.opaque.push(`${name} ${argv[1]}`);
+  const sub = SCRIPT_RUNNERS.has(name) ? commandWord(name, argv[1]) : undefined;
+  if (sub === "run" || sub === "run-script") view.opaque.push(`${name} ${argv[1]} ${argv[2] ?? ""}`.trim());
+  if (SCRIPT_COMMANDS.has(sub ?? "")) view.opaque.push(`${name} ${argv[1]}`);
   const operand = SHELLS.has(name) ? shellOperand(argv) : null;
   if (operand?.kind === "file") view.opaque.push(`${name} ${operand.word}`);
   if (operand?.kind === "stdin") view.opaque.push(`${name} reading its script from stdin`);

@@ -1,10 +1,13 @@
-import { ownEntry, positionals, programName } from "./words.js";
+import { commandPath, ownEntry, programName } from "./words.js";
 
-/** The closed list: tool → subcommand paths (space-joined positionals) that write outward. */
+/**
+ * The closed list: tool → subcommand paths (space-joined positionals, each by its canonical name:
+ * `commandPath` resolves npm's abbreviations and aliases) that write outward.
+ */
 export const OUTWARD: Record<string, string[]> = {
   git: ["push", "send-email", "svn dcommit"],
   npm: ["publish", "unpublish", "deprecate", "dist-tag add", "dist-tag rm", "owner add", "owner rm"],
-  pnpm: ["publish", "unpublish", "deprecate", "dist-tag add", "dist-tag rm"],
+  pnpm: ["publish", "unpublish", "deprecate", "dist-tag add", "dist-tag rm", "owner add", "owner rm"],
   yarn: ["publish", "npm publish", "unpublish", "npm tag add", "npm tag remove"],
   bun: ["publish"],
   gh: [
@@ -122,7 +125,7 @@ export function outwardWrite(argv: string[]): string | null {
   const tool = programName(argv[0] ?? "");
   if (tool === "curl") return curlWrites(argv) ? "curl with a writing method or data" : null;
   if (tool === "wget") return wgetWrites(argv) ? "wget with a writing method or data" : null;
-  const pos = positionals(argv);
+  const pos = commandPath(argv);
   if (tool === "gh" && pos[0] === "api") return ghApiWrites(argv) ? "gh api with a writing method or fields" : null;
   if ((tool === "docker" || tool === "podman") && pos[0] === "buildx" && argv.includes("--push")) {
     return `${tool} buildx --push`;

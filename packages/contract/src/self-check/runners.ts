@@ -1,4 +1,4 @@
-import { ownEntry, positionals, programName } from "./words.js";
+import { commandPath, ownEntry, programName } from "./words.js";
 
 const RUNNERS = new Set(["vitest", "jest", "mocha", "ava", "tap", "pytest", "py.test", "phpunit", "rspec", "tox", "nox", "ctest", "karma", "nextest"]);
 const SUBCOMMAND_TEST: Record<string, RegExp> = {
@@ -18,7 +18,7 @@ const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun", "npx", "pnpx", "
 /** The test runner a command runs (`pnpm test`, `npx vitest`, `go test`, `python -m pytest`…); null otherwise. */
 export function testRunner(argv: string[]): string | null {
   const name = programName(argv[0] ?? "");
-  const pos = positionals(argv);
+  const pos = commandPath(argv);
   if (RUNNERS.has(name)) return name;
   if (ownEntry(SUBCOMMAND_TEST, name)?.test(pos[0] ?? "")) return `${name} ${pos[0]}`;
   if (/^python[0-9.]*$/.test(name) && argv[1] === "-m" && /^(?:pytest|unittest)$/.test(argv[2] ?? "")) {

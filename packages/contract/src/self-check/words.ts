@@ -1,4 +1,5 @@
 // How a command's words are named: its program, and the positional words after its options.
+import { npmPath, pnpmPath } from "./npm-commands.js";
 
 /** The program name of a command word: `/usr/bin/git` is `git`. */
 export const programName = (word: string): string => word.slice(word.lastIndexOf("/") + 1);
@@ -93,4 +94,16 @@ function optionless(tool: string, argv: string[]): string[] {
     } else out.push(w);
   }
   return out;
+}
+
+/**
+ * A command's positional words as its tool reads them: for npm, its command word resolved as npm
+ * resolves it (`npm pub` is `npm publish`) and the subcommand of `dist-tag`/`owner` by its
+ * canonical name; for pnpm, `dist-tags` is `dist-tag`. Any other tool's words are its positionals.
+ */
+export function commandPath(argv: string[]): string[] {
+  const tool = programName(argv[0] ?? "");
+  const pos = positionals(argv);
+  if (tool === "npm") return npmPath(pos);
+  return tool === "pnpm" ? pnpmPath(pos) : pos;
 }

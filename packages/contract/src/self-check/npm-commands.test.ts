@@ -1,0 +1,57 @@
+import { describe, expect, test } from "vitest";
+import { npmCommand, npmPath, pnpmPath } from "./npm-commands.js";
+
+describe("npmCommand resolves a command word as npm 11 does", () => {
+  test("a unique prefix of a command names it", () => {
+    for (const [word, command] of [
+      ["pu", "publish"],
+      ["pub", "publish"],
+      ["publ", "publish"],
+      ["unp", "unpublish"],
+      ["unpub", "unpublish"],
+      ["dep", "deprecate"],
+      ["ow", "owner"],
+      ["exe", "exec"],
+    ]) {
+      expect([word, npmCommand(word as string)]).toEqual([word, command]);
+    }
+  });
+  test("an alias names its command, and so does a unique prefix of an alias", () => {
+    expect(npmCommand("author")).toBe("owner");
+    expect(npmCommand("aut")).toBe("owner");
+    expect(npmCommand("dist-tags")).toBe("dist-tag");
+    expect(npmCommand("rum")).toBe("run");
+    expect(npmCommand("x")).toBe("exec");
+    expect(npmCommand("install-cle")).toBe("ci");
+  });
+  test("camelCase is read as kebab-case", () => {
+    expect(npmCommand("distTag")).toBe("dist-tag");
+    expect(npmCommand("unPublish")).toBeUndefined();
+  });
+  test("a prefix of several words names none; a command that is a prefix of another is itself", () => {
+    for (const word of ["p", "de", "unst", "sta", "dis", "", "publishx", "Publish"]) {
+      expect([word, npmCommand(word)]).toEqual([word, word === "unst" ? "unstar" : undefined]);
+    }
+    expect(npmCommand("star")).toBe("star");
+    expect(npmCommand("stars")).toBe("stars");
+    expect(npmCommand("un")).toBe("uninstall");
+  });
+});
+
+describe("npmPath and pnpmPath name the subcommands of the outward commands canonically", () => {
+  test("dist-tag set/s/a add a tag; del/d/r/remove remove one; owner remove is rm", () => {
+    for (const sub of ["add", "a", "set", "s"]) expect(npmPath(["dist-tags", sub, "x@1", "beta"])).toEqual(["dist-tag", "add", "x@1", "beta"]);
+    for (const sub of ["rm", "r", "del", "d", "remove"]) expect(npmPath(["distTag", sub, "x", "beta"])).toEqual(["dist-tag", "rm", "x", "beta"]);
+    expect(npmPath(["author", "remove", "bob"])).toEqual(["owner", "rm", "bob"]);
+    expect(npmPath(["dist-tag", "ls"])).toEqual(["dist-tag", "ls"]);
+  });
+  test("a word npm does not know is kept as typed; a lone command keeps no subcommand", () => {
+    expect(npmPath(["frobnicate", "a"])).toEqual(["frobnicate", "a"]);
+    expect(npmPath(["pub"])).toEqual(["publish"]);
+    expect(npmPath([])).toEqual([]);
+  });
+  test("pnpm takes no prefixes, only its alias dist-tags", () => {
+    expect(pnpmPath(["dist-tags", "add", "x@1"])).toEqual(["dist-tag", "add", "x@1"]);
+    expect(pnpmPath(["pub"])).toEqual(["pub"]);
+  });
+});

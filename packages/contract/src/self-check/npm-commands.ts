@@ -1,0 +1,144 @@
+// How npm names its commands: npm 11's command list and alias table (lib/utils/cmd-list.js), read
+// the way npm's `deref` reads them, so `npm pub`, `npm publ` and `npm unpub` are the commands they run.
+
+/** npm's commands (npm 11.19, `lib/utils/cmd-list.js`). */
+const COMMANDS = [
+  "access",
+  "adduser",
+  "approve-scripts",
+  "audit",
+  "bugs",
+  "cache",
+  "ci",
+  "completion",
+  "config",
+  "dedupe",
+  "deny-scripts",
+  "deprecate",
+  "diff",
+  "dist-tag",
+  "docs",
+  "doctor",
+  "edit",
+  "exec",
+  "explain",
+  "explore",
+  "find-dupes",
+  "fund",
+  "get",
+  "help",
+  "help-search",
+  "init",
+  "install",
+  "install-ci-test",
+  "install-scripts",
+  "install-test",
+  "link",
+  "ll",
+  "login",
+  "logout",
+  "ls",
+  "org",
+  "outdated",
+  "owner",
+  "pack",
+  "ping",
+  "pkg",
+  "prefix",
+  "profile",
+  "prune",
+  "publish",
+  "query",
+  "rebuild",
+  "repo",
+  "restart",
+  "root",
+  "run",
+  "sbom",
+  "search",
+  "set",
+  "shrinkwrap",
+  "stage",
+  "star",
+  "stars",
+  "start",
+  "stop",
+  "team",
+  "test",
+  "token",
+  "trust",
+  "undeprecate",
+  "uninstall",
+  "unpublish",
+  "unstar",
+  "update",
+  "version",
+  "view",
+  "whoami",
+];
+
+/** npm's alias table, as `word=command` pairs: each names a command above. */
+const ALIASES = new Map(
+  (
+    "author=owner home=docs issues=bugs info=view show=view find=search add=install unlink=uninstall remove=uninstall rm=uninstall " +
+    "r=uninstall un=uninstall rb=rebuild list=ls ln=link create=init i=install it=install-test cit=install-ci-test u=update up=update " +
+    "c=config s=search se=search tst=test t=test ddp=dedupe v=view run-script=run clean-install=ci clean-install-test=install-ci-test " +
+    "x=exec why=explain la=ll verison=version ic=ci innit=init in=install ins=install inst=install insta=install instal=install " +
+    "isnt=install isnta=install isntal=install isntall=install install-clean=ci isntall-clean=ci hlep=help dist-tags=dist-tag " +
+    "upgrade=update udpate=update rum=run sit=install-ci-test urn=run ogr=org add-user=adduser"
+  )
+    .split(" ")
+    .map((pair) => pair.split("=") as [string, string]),
+);
+
+const WORDS = [...COMMANDS, ...ALIASES.keys()];
+
+/**
+ * The npm command a command word names, as npm resolves it, or undefined when it names none:
+ * camelCase is read as kebab-case (`distTag` is `dist-tag`); then the command itself, an alias
+ * (`author` is `owner`), or a unique prefix of one word of the two lists (`pub` is `publish`,
+ * `unp` is `unpublish`; `p` and `de` are prefixes of several, so none), the alias it names resolved.
+ */
+export function npmCommand(word: string): string | undefined {
+  if (word === "") return undefined;
+  const c = /[A-Z]/.test(word) ? word.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`) : word;
+  if (COMMANDS.includes(c)) return c;
+  const alias = ALIASES.get(c);
+  if (alias !== undefined) return alias;
+  const named = WORDS.filter((w) => w.startsWith(c));
+  if (named.length !== 1) return undefined;
+  const hit = named[0] as string;
+  return ALIASES.get(hit) ?? hit;
+}
+
+/** The subcommands of `npm dist-tag` and `npm owner`, by every name npm takes for them (`set` adds a tag, `del` removes one). */
+const NPM_SUBCOMMANDS: Readonly<Record<string, ReadonlyMap<string, string>>> = {
+  "dist-tag": new Map([
+    ...["add", "a", "set", "s"].map((w): [string, string] => [w, "add"]),
+    ...["rm", "r", "del", "d", "remove"].map((w): [string, string] => [w, "rm"]),
+  ]),
+  owner: new Map([
+    ["add", "add"],
+    ["rm", "rm"],
+    ["remove", "rm"],
+  ]),
+};
+
+/**
+ * An npm command line's positional words as npm reads them: the command word resolved
+ * (`npmCommand`; kept as typed when it names none), and the subcommand of `dist-tag` and `owner`
+ * by its canonical name (`npm dist-tags set` is `dist-tag add`).
+ */
+export function npmPath(pos: readonly string[]): string[] {
+  const [word, sub, ...rest] = pos;
+  if (word === undefined) return [];
+  const command = npmCommand(word) ?? word;
+  const subs = Object.hasOwn(NPM_SUBCOMMANDS, command) ? NPM_SUBCOMMANDS[command] : undefined;
+  if (sub === undefined) return [command];
+  return [command, subs?.get(sub) ?? sub, ...rest];
+}
+
+/** A pnpm command line's positional words with pnpm's one alias of an outward command resolved: `dist-tags` is `dist-tag` (pnpm 12). */
+export function pnpmPath(pos: readonly string[]): string[] {
+  return pos[0] === "dist-tags" ? ["dist-tag", ...pos.slice(1)] : [...pos];
+}
