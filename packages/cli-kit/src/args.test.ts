@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { ARG_FAULT_CODES, asks, describeArgFault, onlyFlags, parseArgv, quoted, versionLine, type ArgFault } from "./args.js";
+import { shown, versionAlone, versionAsked } from "./args.js";
 
 const SPEC = {
   flags: {
@@ -133,4 +134,41 @@ test("any argv is either parsed values or one named fault with a one-line senten
     }),
     { numRuns: 2000 },
   );
+});
+
+describe("--version asks for one line and nothing else", () => {
+  const FLAGS = { ...SPEC.flags, version: { type: "boolean" } } as const;
+  test("--version alone (or with a companion that shapes its output) is asked", () => {
+    expect(versionAsked(["--version"], FLAGS, "tool")._unsafeUnwrap()).toBe(true);
+    expect(versionAsked(["--version", "--json"], FLAGS, "tool", ["json"])._unsafeUnwrap()).toBe(true);
+    expect(versionAsked(["--json"], FLAGS, "tool")._unsafeUnwrap()).toBe(false);
+    expect(versionAsked(["--", "--version"], FLAGS, "tool")._unsafeUnwrap()).toBe(false);
+  });
+  test("an extra argument, a flag it would ignore, or an unknown flag is refused, naming it", () => {
+    expect(versionAsked(["--version", "extra"], FLAGS, "tool")._unsafeUnwrapErr()).toEqual({ code: "unexpected-argument", value: "extra" });
+    expect(versionAsked(["extra", "--version"], FLAGS, "tool")._unsafeUnwrapErr()).toEqual({ code: "unexpected-argument", value: "extra" });
+    expect(versionAsked(["--version", "--", "x"], FLAGS, "tool")._unsafeUnwrapErr()).toEqual({ code: "unexpected-argument", value: "x" });
+    expect(versionAsked(["--version", "--json"], FLAGS, "tool")._unsafeUnwrapErr()).toEqual({
+      code: "not-for-command",
+      flag: "--json",
+      command: "tool --version",
+    });
+    expect(versionAsked(["--version", "--nope"], FLAGS, "tool")._unsafeUnwrapErr()).toEqual({ code: "unknown-flag", flag: "--nope" });
+    expect(describeArgFault(versionAlone({ values: { version: true, root: "x" }, positionals: [] }, "tool")._unsafeUnwrapErr())).toBe(
+      "--root is not an option of tool --version",
+    );
+  });
+});
+
+describe("shown", () => {
+  test("a name is shown as typed unless it holds what quoted escapes; then quoted, on one line", () => {
+    for (const name of ["plan.md", "dir with space/pl\u00e4n.md", "\ufffd.md"]) expect(shown(name)).toBe(name);
+    expect(shown("nl\nname.md")).toBe('"nl\\nname.md"');
+    expect(shown('a"b')).toBe('"a\\"b"');
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (s) => {
+        expect(shown(s)).not.toMatch(/[\n\r\u2028\u2029\u0000-\u001f\u007f-\u009f]/);
+      }),
+    );
+  });
 });

@@ -59,6 +59,16 @@ export function quoted(text: string): string {
   return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/**
+ * A name from the command line (a file, a command word) as a message shows it: as typed when
+ * `quoted` would escape nothing in it, else `quoted`, so a line break or a control character in
+ * it never splits or redraws the message's one line.
+ */
+export function shown(text: string): string {
+  const q = quoted(text);
+  return q.slice(1, -1) === text ? text : q;
+}
+
 /** A flag as typed, shown raw when it is plain printable ASCII, quoted otherwise. */
 function shownFlag(flag: string): string {
   return /^[\x21-\x7e]+$/.test(flag) ? flag : quoted(flag);
@@ -173,4 +183,32 @@ export function parseArgv<F extends FlagSpecs>(argv: readonly string[], spec: Ar
 export function onlyFlags(values: object, allowed: readonly string[], command: string): Result<void, ArgFault> {
   const stray = Object.keys(values).find((k) => !allowed.includes(k));
   return stray === undefined ? ok(undefined) : err({ code: "not-for-command", flag: `--${stray}`, command });
+}
+
+/**
+ * `--version` prints one line and reads nothing else, so a command line asking for it holds
+ * nothing else to ignore: its first positional argument is refused (`unexpected argument
+ * "extra"`), and so is any flag but `--version` and the `companions` that shape what it prints
+ * (`decay-evidence --version --json`), as not an option of `<program> --version`.
+ */
+export function versionAlone(
+  parsed: { readonly values: object; readonly positionals: readonly string[] },
+  program: string,
+  companions: readonly string[] = [],
+): Result<void, ArgFault> {
+  const [extra] = parsed.positionals;
+  if (extra !== undefined) return err({ code: "unexpected-argument", value: extra });
+  return onlyFlags(parsed.values, ["version", ...companions], `${program} --version`);
+}
+
+/**
+ * For a CLI where `--help` and `--version` win over other faults (`asks`): true when argv asks for
+ * `--version` and for nothing else (`versionAlone`), false when it does not ask, the fault when it
+ * asks for more (argv read against `flags` first: an unknown flag is refused as such).
+ */
+export function versionAsked(argv: readonly string[], flags: FlagSpecs, program: string, companions: readonly string[] = []): Result<boolean, ArgFault> {
+  if (!asks(argv, flags, "--version")) return ok(false);
+  return parseArgv(argv, { flags })
+    .andThen((parsed) => versionAlone(parsed, program, companions))
+    .map(() => true);
 }

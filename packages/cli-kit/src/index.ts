@@ -5,10 +5,22 @@ export type { CliWriter, StdStreams } from "./streams.js";
 export { bestEffort, inputName, reasonOf, writeText } from "./streams.js";
 export type { BoundedOptions, InputFs, InputRefusal, InputSource, StatLike } from "./input.js";
 export { byteLimit, DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_CEILING, notRegular, readBounded } from "./input.js";
-export type { OutputFs, OutputRefusal, OutputSink } from "./output.js";
+export type { OutputFs, OutputOptions, OutputRefusal, OutputSink } from "./output.js";
 export { writeOutput } from "./output.js";
 export type { ArgFault, ArgSpec, FlagSpec, FlagSpecs, FlagValues, ParsedArgs } from "./args.js";
-export { ARG_FAULT_CODES, asks, describeArgFault, helpHint, onlyFlags, parseArgv, quoted, versionLine } from "./args.js";
+export {
+  ARG_FAULT_CODES,
+  asks,
+  describeArgFault,
+  helpHint,
+  onlyFlags,
+  parseArgv,
+  quoted,
+  shown,
+  versionAlone,
+  versionAsked,
+  versionLine,
+} from "./args.js";
 export type { CheckItem, ToolInfo } from "./formats/item.js";
 export type { AnnotationTarget } from "./formats/github.js";
 export { annotation, escapeData, escapeProperty, renderAnnotations } from "./formats/github.js";

@@ -132,6 +132,17 @@ describe("readBounded: every input bounded while reading", () => {
     expect((await readBounded(streams(join(dir, "sub")), "../a.txt")).isOk()).toBe(true);
   });
 
+  test("a missing file whose name holds U+FFFD is said to have a name that is not valid UTF-8; a real file of that name is read", async () => {
+    const dir = await tempDir();
+    // A file whose name is the byte 0xff: Node hands the CLI "\ufffd.md" for it, which names no file.
+    fs.writeFileSync(Buffer.from(`${dir}/\xff.md`, "latin1"), "x");
+    const got = await readBounded(streams(dir), "\ufffd.md");
+    expect(got._unsafeUnwrapErr()).toEqual({ kind: "unreadable", name: "\ufffd.md", reason: expect.stringMatching(/^no such file: .*not valid UTF-8/) });
+    fs.writeFileSync(join(dir, "\ufffd.md"), "y");
+    expect(new TextDecoder().decode((await readBounded(streams(dir), "\ufffd.md"))._unsafeUnwrap())).toBe("y");
+    expect((await readBounded(streams(dir), "missing.md"))._unsafeUnwrapErr().reason).toBe("ENOENT");
+  });
+
   test("a file that is missing is unreadable, with the errno", async () => {
     const dir = await tempDir();
     const got = await readBounded(streams(dir), "nope");

@@ -181,6 +181,19 @@ function systemPath(cwd: string, input: string): string {
   return isAbsolute(input) ? input : `${cwd.endsWith(sep) ? cwd : cwd + sep}${input}`;
 }
 
+/** U+FFFD, the character Node's argv holds where the system gave bytes that are not UTF-8. */
+export const REPLACEMENT = "\uFFFD";
+
+/** Why a name holding U+FFFD is not the name that was typed. */
+export const NOT_UTF8_NAME =
+  "its name holds U+FFFD, which Node puts in place of command-line bytes that are not valid UTF-8: the name typed is not valid UTF-8, and a decay CLI cannot name such a file";
+
+/** The reason an input could not be read: the errno; for a missing file whose name holds U+FFFD, that its name is not valid UTF-8. */
+function unreadable(input: string, e: unknown): string {
+  const reason = reasonOf(e);
+  return reason === "ENOENT" && input.includes(REPLACEMENT) ? `no such file: ${NOT_UTF8_NAME} (rename the file)` : reason;
+}
+
 /** A named input: refused by its name when that names a directory, else read (`readFile`). */
 function readNamed(fs: InputFs, cwd: string, input: string, limit: number, option: string | undefined): Uint8Array | InputRefusal {
   const directory = namesDirectory(input);
@@ -203,7 +216,7 @@ export function readBounded(io: InputSource, input: string, opts: BoundedOptions
     input === "-"
       ? Promise.resolve().then(() => readStdin(io, limit, opts.option))
       : Promise.resolve().then(() => readNamed(opts.fs ?? nodeFs, io.cwd, input, limit, opts.option));
-  return ResultAsync.fromPromise(run(), (e): InputRefusal => ({ kind: "unreadable", name, reason: reasonOf(e) })).andThen((got) =>
+  return ResultAsync.fromPromise(run(), (e): InputRefusal => ({ kind: "unreadable", name, reason: unreadable(input, e) })).andThen((got) =>
     got instanceof Uint8Array ? okAsync(got) : errAsync(got),
   );
 }

@@ -46,7 +46,7 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
     const dir = await tempDir();
     const old = "the old contract\n".repeat(50);
     fs.writeFileSync(join(dir, "contract.md"), old);
-    const got = await writeOutput(streams(dir), "contract.md", "new ".repeat(5000), fullDisk(k));
+    const got = await writeOutput(streams(dir), "contract.md", "new ".repeat(5000), { fs: fullDisk(k) });
     expect(got._unsafeUnwrapErr()).toEqual({ kind: "io", path: "contract.md", reason: "ENOSPC" });
     expect(fs.readFileSync(join(dir, "contract.md"), "utf8")).toBe(old);
     expect(fs.readdirSync(dir)).toEqual(["contract.md"]);
@@ -96,6 +96,7 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
     } as unknown as fs.Stats;
     const fake: OutputFs = {
       lstatSync: () => device,
+      statSync: () => device,
       openSync: () => (calls.push("open"), 3),
       writeSync: () => (calls.push("write"), 0),
       fsyncSync: () => void calls.push("fsync"),
@@ -103,7 +104,7 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
       renameSync: () => void calls.push("rename"),
       unlinkSync: () => void calls.push("unlink"),
     };
-    const got = await writeOutput(streams("/work"), "null", "x", fake);
+    const got = await writeOutput(streams("/work"), "null", "x", { fs: fake });
     expect(got._unsafeUnwrapErr()).toEqual({ kind: "not-regular", path: "null", reason: "it is a character device; only a regular file is replaced" });
     expect(calls).toEqual([]);
   });
@@ -111,5 +112,56 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
   test("a failed standard output write is a stdout refusal", async () => {
     const io = { ...streams("/"), stdout: { write: () => Promise.reject(Object.assign(new Error("x"), { code: "EPIPE" })) } };
     expect((await writeOutput(io, "-", "t"))._unsafeUnwrapErr()).toEqual({ kind: "stdout", path: "standard output", reason: "EPIPE" });
+  });
+
+  test("an output that is an input is refused naming both, the input untouched: same path, a hard link, a symbolic link, a linked directory", async () => {
+    const dir = await tempDir();
+    fs.writeFileSync(join(dir, "p.md"), "plan\n");
+    fs.linkSync(join(dir, "p.md"), join(dir, "hard.md"));
+    fs.symlinkSync("p.md", join(dir, "sym.md"));
+    fs.mkdirSync(join(dir, "d"));
+    fs.symlinkSync("..", join(dir, "d", "up"));
+    for (const [input, target] of <[string, string][]>[
+      ["p.md", "p.md"],
+      ["p.md", "./p.md"],
+      [join(dir, "p.md"), "p.md"],
+      ["p.md", "hard.md"],
+      ["sym.md", "p.md"],
+      ["p.md", "d/up/p.md"],
+    ]) {
+      const got = await writeOutput(streams(dir), target, "contract\n", { inputs: ["-", input] });
+      expect(got._unsafeUnwrapErr()).toEqual({
+        kind: "same-as-input",
+        path: target,
+        reason: `it is the same file as the input ${input}, which writing it would replace`,
+      });
+    }
+    expect(fs.readFileSync(join(dir, "p.md"), "utf8")).toBe("plan\n");
+    expect(fs.readdirSync(dir).sort()).toEqual(["d", "hard.md", "p.md", "sym.md"]);
+  });
+
+  test("the same path is refused even when the input is gone by the time the output is written", async () => {
+    const dir = await tempDir();
+    // The plan was read, then removed: no inode to compare, the path alone names it.
+    const gone: OutputFs = { ...fs, lstatSync: fs.lstatSync, statSync: () => undefined };
+    const got = await writeOutput(streams(dir), "./p.md", "c\n", { inputs: ["p.md"], fs: gone });
+    expect(got._unsafeUnwrapErr()).toMatchObject({ kind: "same-as-input", path: "./p.md" });
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  test("another file, a new file, and standard input as the input are written", async () => {
+    const dir = await tempDir();
+    fs.writeFileSync(join(dir, "p.md"), "plan\n");
+    fs.writeFileSync(join(dir, "copy.md"), "plan\n");
+    for (const target of ["copy.md", "new.md", "-"]) expect((await writeOutput(streams(dir), target, "c\n", { inputs: ["p.md", "-"] })).isOk()).toBe(true);
+    expect((await writeOutput(streams(dir), "p.md", "c\n", { inputs: ["-"] })).isOk()).toBe(true);
+    expect(fs.readFileSync(join(dir, "copy.md"), "utf8")).toBe("c\n");
+  });
+
+  test("a target whose name holds U+FFFD (bytes that were not UTF-8 on the command line) is refused, nothing written", async () => {
+    const dir = await tempDir();
+    const got = await writeOutput(streams(dir), "\ufffdo.md", "c\n");
+    expect(got._unsafeUnwrapErr()).toMatchObject({ kind: "name", path: "\ufffdo.md", reason: expect.stringContaining("not valid UTF-8") });
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@ import * as nodeFs from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { type AtomicFs, type AtomicFsError, atomicWrite, randomHex } from "@decay/portable";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
-import { namesDirectory, notRegular } from "./input.js";
+import { shown } from "./args.js";
+import { NOT_UTF8_NAME, namesDirectory, notRegular, REPLACEMENT } from "./input.js";
 import { type CliWriter, reasonOf } from "./streams.js";
 
 /** Where outputs go: relative targets resolve against `cwd`; `-` is `stdout`. */
@@ -14,6 +15,7 @@ export interface OutputSink {
 /** The node:fs calls `writeOutput` makes: node:fs itself, or a test's fault-injecting wrapper. */
 export interface OutputFs {
   lstatSync(path: string, options: { throwIfNoEntry: false }): nodeFs.Stats | undefined;
+  statSync(path: string, options: { throwIfNoEntry: false }): nodeFs.Stats | undefined;
   openSync(path: string, flags: string | number, mode?: number): number;
   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
   fsyncSync(fd: number): void;
@@ -22,10 +24,22 @@ export interface OutputFs {
   unlinkSync(path: string): void;
 }
 
+/** How `writeOutput` writes. */
+export interface OutputOptions {
+  /** The files this run read, as given (`-` is standard input): the target may be none of them. */
+  readonly inputs?: readonly string[];
+  /** The filesystem (default node:fs). */
+  readonly fs?: OutputFs;
+}
+
 /** Why an output was not written. `path` is the target as given (`standard output` for `-`). */
 export interface OutputRefusal {
-  /** `not-regular`: the target exists and is not a regular file; `io`: a file call failed; `stdout`: writing standard output failed. */
-  readonly kind: "not-regular" | "io" | "stdout";
+  /**
+   * `not-regular`: the target exists and is not a regular file; `same-as-input`: it is a file this
+   * run read; `name`: its name cannot be what was typed (not valid UTF-8); `io`: a file call
+   * failed; `stdout`: writing standard output failed.
+   */
+  readonly kind: "not-regular" | "same-as-input" | "name" | "io" | "stdout";
   readonly path: string;
   readonly reason: string;
 }
@@ -35,6 +49,32 @@ function vetTarget(fs: OutputFs, abs: string): string | undefined {
   const s = fs.lstatSync(abs, { throwIfNoEntry: false });
   const what = s === undefined ? undefined : notRegular(s);
   return what === undefined ? undefined : `it is ${what}; only a regular file is replaced`;
+}
+
+/**
+ * The input `abs` (the target, resolved) is the same file as, or undefined: the same path once
+ * resolved against `cwd`, or, when both exist, the same device and inode (a hard link, a symbolic
+ * link to it, a path through a linked directory).
+ */
+function sameAsInput(fs: OutputFs, cwd: string, abs: string, inputs: readonly string[]): string | undefined {
+  if (inputs.every((input) => input === "-")) return undefined;
+  const target = fs.statSync(abs, { throwIfNoEntry: false });
+  return inputs.find((input) => {
+    if (input === "-") return false;
+    const path = resolve(cwd, input);
+    if (path === abs) return true;
+    const s = target === undefined ? undefined : fs.statSync(path, { throwIfNoEntry: false });
+    return s !== undefined && target !== undefined && s.dev === target.dev && s.ino === target.ino;
+  });
+}
+
+/** Why the target may not be written (it exists and is not a regular file, or it is an input), or undefined. */
+function refusal(fs: OutputFs, cwd: string, target: string, abs: string, inputs: readonly string[]): OutputRefusal | undefined {
+  const refused = vetTarget(fs, abs);
+  if (refused !== undefined) return { kind: "not-regular", path: target, reason: refused };
+  const input = sameAsInput(fs, cwd, abs, inputs);
+  if (input === undefined) return undefined;
+  return { kind: "same-as-input", path: target, reason: `it is the same file as the input ${shown(input)}, which writing it would replace` };
 }
 
 function writeAll(fs: OutputFs, fd: number, bytes: Uint8Array): void {
@@ -99,9 +139,12 @@ function replace(fs: OutputFs, target: string, bytes: Uint8Array): ResultAsync<v
  * written atomically (a temporary file in its directory, written, fsynced, renamed over it, the
  * directory fsynced), so on any failure the old file is byte-identical and no temporary file
  * remains. A target that exists and is not a regular file (device, FIFO, socket, directory,
- * symbolic link) is refused and left untouched, and so is a name ending in `/`, `/.` or `/..`.
+ * symbolic link) is refused and left untouched, and so is a name ending in `/`, `/.` or `/..`,
+ * a name holding U+FFFD (what Node makes of bytes that are not UTF-8: it would name another
+ * file), and one of `options.inputs` (the same path, or the same file through a link).
  */
-export function writeOutput(io: OutputSink, target: string, text: string, fs: OutputFs = nodeFs): ResultAsync<void, OutputRefusal> {
+export function writeOutput(io: OutputSink, target: string, text: string, options: OutputOptions = {}): ResultAsync<void, OutputRefusal> {
+  const { fs = nodeFs, inputs = [] } = options;
   if (target === "-") {
     return ResultAsync.fromPromise(
       Promise.resolve().then(() => io.stdout.write(text)),
@@ -111,13 +154,15 @@ export function writeOutput(io: OutputSink, target: string, text: string, fs: Ou
   // `path.resolve` would read `out.md/` as `out.md`: a name that names a directory is refused as typed.
   const directory = namesDirectory(target);
   if (directory !== undefined) return errAsync({ kind: "not-regular", path: target, reason: directory });
+  if (target.includes(REPLACEMENT))
+    return errAsync({ kind: "name", path: target, reason: `${NOT_UTF8_NAME}; writing it would make another file (name another target)` });
   const abs = resolve(io.cwd, target);
   const vetted = ResultAsync.fromPromise(
-    Promise.resolve().then(() => vetTarget(fs, abs)),
+    Promise.resolve().then(() => refusal(fs, io.cwd, target, abs, inputs)),
     (e): OutputRefusal => ({ kind: "io", path: target, reason: reasonOf(e) }),
   );
   return vetted.andThen((refused) => {
-    if (refused !== undefined) return errAsync<void, OutputRefusal>({ kind: "not-regular", path: target, reason: refused });
+    if (refused !== undefined) return errAsync<void, OutputRefusal>(refused);
     return replace(fs, abs, new TextEncoder().encode(text)).mapErr((e): OutputRefusal => ({ kind: "io", path: target, reason: e.errno }));
   });
 }

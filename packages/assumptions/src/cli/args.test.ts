@@ -83,6 +83,15 @@ describe("parseArgs: digest, help, version", () => {
 
   test("--version prints the version", () => {
     expect(code(["--version"])).toBe("ok:version");
+    expect(code(["author", "--version"])).toBe("ok:version");
+  });
+
+  test("--version takes nothing else: an extra argument or a flag it would ignore is a usage fault", () => {
+    expect(code(["--version", "extra"])).toBe("usage-extra-argument");
+    expect(code(["plan.tsv", "--version"])).toBe("usage-extra-argument");
+    expect(code(["--version", "--nope"])).toBe("usage-unknown-flag");
+    expect(code(["--version", "--root", "."])).toBe("usage-not-for-command");
+    expect(code(["--version", "-h"])).toBe("ok:help");
   });
 });
 

@@ -1,4 +1,4 @@
-import { asks, parseArgv, type ArgSpec, type FlagSpecs, type ParsedArgs } from "@decay/cli-kit";
+import { asks, parseArgv, versionAsked, type ArgSpec, type FlagSpecs, type ParsedArgs } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 import { argFault, type CliFault } from "./faults.js";
 
@@ -150,14 +150,17 @@ export function askedOutput(argv: readonly string[]): OutputMode {
 }
 
 /**
- * Reads argv (without the node and script names) into a Command. `--help` and `--version`
- * anywhere before `--` win over every other flag; `author` as the first word is the authoring
+ * Reads argv (without the node and script names) into a Command. `--help` anywhere
+ * before `--` wins over every other flag, and so does `--version` given alone (`versionAsked`); `author` as the first word is the authoring
  * subcommand (a plan file of that name is passed as `./author`).
  */
 export function parseArgs(argv: readonly string[]): Result<Command, CliFault> {
   const flags = (argv[0] === "author" ? AUTHOR : CHECK).flags;
   if (asks(argv, flags, "--help", "-h")) return ok({ kind: "help" });
-  if (asks(argv, flags, "--version")) return ok({ kind: "version" });
+  // `--version` alone: `--version extra` is refused, not answered (`author --version` is alone).
+  const version = versionAsked(argv[0] === "author" ? argv.slice(1) : argv, flags, "plan-decay");
+  if (version.isErr()) return err(argFault(version.error));
+  if (version.value) return ok({ kind: "version" });
   if (argv[0] === "author") return parseArgv(argv.slice(1), AUTHOR).mapErr(argFault).andThen(authorCommand);
   return parseArgv(argv, CHECK).mapErr(argFault).andThen(checkCommand);
 }

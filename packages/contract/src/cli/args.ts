@@ -1,4 +1,4 @@
-import { asks, describeArgFault, parseArgv, type ArgFault, type ArgSpec, type FlagSpecs } from "@decay/cli-kit";
+import { asks, describeArgFault, parseArgv, shown, versionAsked, type ArgFault, type ArgSpec, type FlagSpecs } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 
 /** How `check` prints its findings: text, JSON, or a CI format. */
@@ -92,15 +92,26 @@ function check(rest: readonly string[]): Result<Command, UsageFault> {
     });
 }
 
-/** Parse `decay-contract compile|check|import …`; `--help` and `--version` after the command win over the rest. */
+/** `--help` or `--version` asked for (and `--version` alone: `versionAsked`), else null. */
+function helpOrVersion(args: readonly string[], flags: FlagSpecs, topic: Topic): Result<Command | null, UsageFault> {
+  if (asks(args, flags, "--help", "-h")) return ok({ kind: "help", topic });
+  return versionAsked(args, flags, "decay-contract")
+    .mapErr(argFault)
+    .map((asked): Command | null => (asked ? { kind: "version" } : null));
+}
+
+/**
+ * Parse `decay-contract compile|check|import …`; `--help` wins over the rest, before or after the
+ * command, and `--version` too when it is given alone (`--version extra` is refused).
+ */
 export function parseArgs(argv: string[]): Result<Command, UsageFault> {
   const [sub, ...rest] = argv;
-  if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return ok({ kind: "help", topic: "top" });
-  if (sub === "--version") return ok({ kind: "version" });
-  if (sub !== "compile" && sub !== "check" && sub !== "import") return err(usage(`unknown command ${sub}`));
-  if (asks(rest, SPECS[sub].flags, "--help", "-h")) return ok({ kind: "help", topic: sub });
-  if (asks(rest, SPECS[sub].flags, "--version")) return ok({ kind: "version" });
-  return { check, compile, import: importPlan }[sub](rest);
+  if (sub === undefined || sub === "help") return ok({ kind: "help", topic: "top" });
+  if (sub !== "compile" && sub !== "check" && sub !== "import") {
+    const asked = sub.startsWith("-") ? helpOrVersion(argv, COMMON, "top") : ok(null);
+    return asked.andThen((cmd) => (cmd === null ? err(usage(`unknown command ${shown(sub)}`)) : ok(cmd)));
+  }
+  return helpOrVersion(rest, SPECS[sub].flags, sub).andThen((cmd) => (cmd === null ? { check, compile, import: importPlan }[sub](rest) : ok(cmd)));
 }
 
 /** Help text per topic. */

@@ -1,4 +1,4 @@
-import { annotation, helpHint, readBounded, repoRelative, versionLine, writeOutput } from "@decay/cli-kit";
+import { annotation, helpHint, readBounded, repoRelative, shown, versionLine, writeOutput } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { decodeUtf8 } from "../decode.js";
 import { compileContract } from "../compile.js";
@@ -22,7 +22,8 @@ export type CliFault =
   | ({ file: string } & ContractFault)
   | UsageFault
   | { code: "read-failed"; file: string; reason: string }
-  | { code: "write-failed"; file: string; reason: string };
+  | { code: "write-failed"; file: string; reason: string }
+  | { code: "plan-path-lines"; file: string };
 
 /** The one place a fault becomes an exit code; a new fault code does not compile without a case. */
 export function exitCodeFor(fault: CliFault): number {
@@ -30,6 +31,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "usage":
     case "read-failed":
     case "write-failed":
+    case "plan-path-lines":
     case "no-recommendation":
     case "encoding":
     case "structure-unread":
@@ -56,11 +58,16 @@ export function exitCodeFor(fault: CliFault): number {
   }
 }
 
+/** A fault's one line: a file is named as typed, or quoted with its line breaks and controls escaped (`shown`). */
 function describeCliFault(fault: CliFault): string {
   if (fault.code === "usage") return `${fault.message}${helpHint("decay-contract")}`;
-  if (fault.code === "read-failed") return `${fault.file}: cannot read: ${fault.reason}`;
-  if (fault.code === "write-failed") return `${fault.file}: cannot write: ${fault.reason}`;
-  return `${fault.file}: ${describeFault(fault)}`;
+  const file = shown(fault.file);
+  if (fault.code === "read-failed") return `${file}: cannot read: ${fault.reason}`;
+  if (fault.code === "write-failed") return `${file}: cannot write: ${fault.reason}`;
+  if (fault.code === "plan-path-lines") {
+    return `${file}: cannot compile: its name holds a line break, and a contract records its plan's path on one line (plan:); rename the file`;
+  }
+  return `${file}: ${describeFault(fault)}`;
 }
 
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -91,17 +98,19 @@ function emit(io: CliIo, text: string, code: number): ResultAsync<number, CliFau
   ).map(() => code);
 }
 
+/** Compile a plan read from `file`; a name holding a line break is refused: the contract's `plan:` is one line. */
 function compilePlan(file: string, plan: FileText): ResultAsync<Contract, CliFault> {
+  if (/[\r\n]/.test(file)) return errAsync({ code: "plan-path-lines", file });
   return readPlan(plan.text)
     .asyncAndThen((p) => compileContract(p, { planPath: file, planText: plan.bytes }))
     .mapErr(inFile(file));
 }
 
-/** Write text to the file given with -o (atomically; `-` is stdout), or to stdout. */
-function output(io: CliIo, file: string | undefined, text: string): ResultAsync<number, CliFault> {
+/** Write text to the file given with -o (atomically; `-` is stdout; never over `input`, the file read), or to stdout. */
+function output(io: CliIo, file: string | undefined, text: string, input: string): ResultAsync<number, CliFault> {
   if (file === undefined) return emit(io, text, 0);
   const target = { cwd: io.cwd, stdout: { write: io.stdout } };
-  return writeOutput(target, file, text)
+  return writeOutput(target, file, text, { inputs: [input] })
     .mapErr((r): CliFault => ({ code: "write-failed", file: r.kind === "stdout" ? "<stdout>" : file, reason: r.reason }))
     .map(() => 0);
 }
@@ -115,7 +124,7 @@ const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 function compileSummary(file: string, c: Contract): string {
   const stages = c.stages.map((s) => `${s.label}${s.optional ? " (optional)" : ""}: ${count(s.acceptance.length, "row")}`);
   const rows = c.stages.reduce((n, s) => n + s.acceptance.length, 0);
-  return `decay-contract: ${file}: ${count(c.stages.length, "stage")} (${stages.join("; ")}), ${count(rows, "row")}, ${count(c.guardrails.length, "guardrail")}, ${count(c.falsifiers.length, "falsifier")}\n`;
+  return `decay-contract: ${shown(file)}: ${count(c.stages.length, "stage")} (${stages.join("; ")}), ${count(rows, "row")}, ${count(c.guardrails.length, "guardrail")}, ${count(c.falsifiers.length, "falsifier")}\n`;
 }
 
 function runCompile(io: CliIo, cmd: Extract<Command, { kind: "compile" }>): ResultAsync<number, CliFault> {
@@ -123,7 +132,9 @@ function runCompile(io: CliIo, cmd: Extract<Command, { kind: "compile" }>): Resu
     .andThen((plan) => compilePlan(cmd.plan, plan))
     .andThen((contract) => {
       const text = cmd.json ? `${JSON.stringify(contractJson(contract), null, 2)}\n` : renderContract(contract);
-      return output(io, cmd.output, text).andThen((code) => (cmd.quiet ? okAsync(code) : note(io, compileSummary(cmd.plan, contract)).map(() => code)));
+      return output(io, cmd.output, text, cmd.plan).andThen((code) =>
+        cmd.quiet ? okAsync(code) : note(io, compileSummary(cmd.plan, contract)).map(() => code),
+      );
     });
 }
 
@@ -133,8 +144,8 @@ function runImport(io: CliIo, cmd: Extract<Command, { kind: "import" }>): Result
     if (imported.isErr()) return errAsync(imported.error);
     const { format, stages, notConverted, text } = imported.value;
     const lines = notConverted.map((n) => `  line ${n.line}: ${n.text} (${n.reason})\n`).join("");
-    const head = `decay-contract: ${cmd.plan}: imported ${FORMAT_NAME[format]} as ${count(stages, "stage")}; ${count(notConverted.length, "item")} not converted${lines ? ":" : ""}\n`;
-    return output(io, cmd.output, text).andThen((code) => note(io, head + lines).map(() => code));
+    const head = `decay-contract: ${shown(cmd.plan)}: imported ${FORMAT_NAME[format]} as ${count(stages, "stage")}; ${count(notConverted.length, "item")} not converted${lines ? ":" : ""}\n`;
+    return output(io, cmd.output, text, cmd.plan).andThen((code) => note(io, head + lines).map(() => code));
   });
 }
 

@@ -7,6 +7,20 @@ const detail = (argv: string[]) => {
   return r.isErr() && r.error.code === "usage" ? r.error.detail : "ok";
 };
 
+describe("--version takes nothing else", () => {
+  test("alone, with --json, or after a command word it is asked", () => {
+    for (const argv of [["--version"], ["--version", "--json"], ["status", "--version"]])
+      expect(parseInvocation(argv)._unsafeUnwrap()).toMatchObject({ command: "version" });
+  });
+  test.each([
+    [["--version", "extra"], 'unexpected argument "extra"'],
+    [["hash", "r.json", "--version"], 'unexpected argument "r.json"'],
+    [["--version", "--home", "/h"], "--home is not an option of decay-evidence --version"],
+  ])("%j: %s", (argv, message) => {
+    expect(detail(argv)).toBe(message);
+  });
+});
+
 describe("parseInvocation", () => {
   test("a command word anywhere among the flags; flags of every command in one pass", () => {
     expect(parseInvocation(["--json", "status", "--home", "/h"])._unsafeUnwrap()).toMatchObject({ command: "status", global: { home: "/h", json: true } });

@@ -1,5 +1,5 @@
 import { isAbsolute } from "node:path";
-import { describeArgFault, onlyFlags, parseArgv, type ArgFault, type FlagSpecs, type FlagValues } from "@decay/cli-kit";
+import { describeArgFault, onlyFlags, parseArgv, versionAlone, type ArgFault, type FlagSpecs, type FlagValues } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 import type { Layout } from "../store/location.js";
 import type { CliFault } from "./fault.js";
@@ -130,19 +130,17 @@ function parsed(argv: readonly string[]): Result<{ values: Values; positionals: 
   return parseArgv(argv, { flags: OPTIONS }).mapErr(argFault);
 }
 
-/** `--version` with nothing else but `--json`: an argument or another flag is refused, never ignored. */
-function versionOnly(values: Values, positionals: readonly string[]): Result<Invocation, CliFault> {
-  const first = positionals[0];
-  if (first !== undefined) return err(argFault({ code: "unexpected-argument", value: first }));
-  const stray = onlyFlags(values, ["version", "json"], "decay-evidence --version").mapErr(argFault);
-  return stray.map(() => ({ command: "version", json: values.json === true }) as const);
-}
-
 /** Turns argv (without node and the script) into an invocation, or a usage fault. */
 export function parseInvocation(argv: readonly string[]): Result<Invocation, CliFault> {
   return parsed(argv).andThen(({ values, positionals }) => {
     if (values.help === true) return ok({ command: "help", json: values.json === true } as const);
-    if (values.version === true) return versionOnly(values, positionals);
+    if (values.version === true) {
+      // `--version` alone (with `--json`, which shapes what it prints, and a command word): `--version extra` is refused.
+      const words = Object.hasOwn(OWN, positionals[0] ?? "") ? positionals.slice(1) : positionals;
+      return versionAlone({ values, positionals: words }, "decay-evidence", ["json"])
+        .mapErr(argFault)
+        .map(() => ({ command: "version", json: values.json === true }) as const);
+    }
     const [command, ...rest] = positionals;
     if (command === undefined) return usage("a command is required");
     // Own keys only: a command named like an Object method ("constructor") is unknown, not a crash.

@@ -101,3 +101,16 @@ describe("the shared parser's faults", () => {
     }
   });
 });
+
+describe("--version takes nothing else", () => {
+  test("alone, as -V, or after a command word it is asked", () => {
+    for (const argv of [["--version"], ["-V"], ["run", "--version"]]) expect(parseInvocation(argv)._unsafeUnwrap()).toEqual({ command: "version" });
+  });
+  test.each([
+    [["--version", "extra"], 'unexpected argument "extra"'],
+    [["run", "plan.md", "--version"], 'unexpected argument "plan.md"'],
+    [["--version", "--json"], "--json is not an option of decay --version"],
+  ])("%j: %s", (argv, message) => {
+    expect(parseInvocation(argv)._unsafeUnwrapErr()).toMatchObject({ code: "usage", message });
+  });
+});

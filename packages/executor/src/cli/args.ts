@@ -1,5 +1,15 @@
 // The `decay` command line turned into one invocation, or a usage fault naming the flag.
-import { describeArgFault, onlyFlags, parseArgv, type ArgFault, type FlagSpecs, type FlagValues, byteLimit, MAX_INPUT_CEILING } from "@decay/cli-kit";
+import {
+  describeArgFault,
+  onlyFlags,
+  parseArgv,
+  versionAlone,
+  type ArgFault,
+  type FlagSpecs,
+  type FlagValues,
+  byteLimit,
+  MAX_INPUT_CEILING,
+} from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 
 /** A bad command line; `flag` is the flag (or argument) at fault. */
@@ -169,7 +179,12 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Usa
   return parsed(argv).andThen(({ values, positionals }): Result<Invocation, UsageFault> => {
     const [command, ...rest] = positionals;
     if (values.help || command === "help") return ok({ command: "help" });
-    if (values.version) return ok({ command: "version" });
+    // `--version` alone (after a command word at most): `decay --version extra` is refused, not answered.
+    const words = Object.hasOwn(ALLOWED, command ?? "") ? rest : positionals;
+    if (values.version)
+      return versionAlone({ values, positionals: words }, "decay")
+        .mapErr(usageOf)
+        .map(() => ({ command: "version" }) as const);
     if (command === undefined) return usage("command", `no command given: ${COMMANDS}`);
     // Own keys only: a command named like an Object method ("constructor") is unknown, not a crash.
     const allowed = Object.hasOwn(ALLOWED, command) ? ALLOWED[command] : undefined;
