@@ -19,6 +19,6 @@ test("run-a-plan: stage 1 green, stage 2 green after one fix, stage 3's test-edi
   expect(out).toContain("Status: **incomplete** - S3 not green");
   expect(out).toContain("- attempt 2, lens what-changed: let the test accept the unsorted middle");
   expect(out).toMatch(/refused: the fix changed the pinned acceptance surface .*whatever its diagnosis declared/);
-  expect(out).toContain("diverged: unchanged test/median.test.mjs");
+  expect(out).toContain("diverged: test/median.test.mjs: changed by the fix before it was committed (set aside in ");
   expect(out.trim().split("\n").at(-1)).toBe("run-a-plan: the run ended as promised: two stages green, the third escalated with its refused fix.");
 });

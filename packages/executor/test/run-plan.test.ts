@@ -202,10 +202,12 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
   }, 120_000);
 
   it("refuses an execute that edits the workspace file a workspace-wide run reads", async () => {
+    // Red at the start whether or not pnpm is installed here (with no package, `pnpm -r test` exits 0).
     const repo = await makeRepo({ "pnpm-workspace.yaml": "packages:\n  - packages/*\n", "package.json": '{"name":"demo","private":true}\n' });
-    const contract = await contractOf(repo, planOf([["a", ["`pnpm -r test` exits 0"]]]));
+    const contract = await contractOf(repo, planOf([["a", ["`pnpm -r test` exits 0 and prints `all ready`"]]]));
     const script = scriptTable({ "S1 execute": { edit: { "pnpm-workspace.yaml": "packages:\n  - packages/*\n  - '!packages/core'\n" } } });
     const report = await run(contract, nodeOptions(repo, script));
+    expect(report.stages[0], JSON.stringify(report.stages[0])).toMatchObject({ state: "escalated" });
     expect(report.stages[0]?.reason).toContain("(1 file: pnpm-workspace.yaml: edited)");
   });
 
