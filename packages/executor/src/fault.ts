@@ -25,7 +25,8 @@ export type ExecFault =
   | { code: "history-rewritten"; branch: string; commit: string; head: string; after: string }
   | { code: "workspace-taken"; slug: string; plan: string; owner: string }
   | { code: "repo-not-top"; repo: string; top: string }
-  | { code: "stage-without-acceptance"; stage: string };
+  | { code: "stage-without-acceptance"; stage: string }
+  | { code: "pattern-timeout"; row: string; pattern: string; timeoutMs: number };
 
 /** Every fault code, for exhaustive tables (exit codes, docs). */
 export const EXEC_FAULT_CODES = [
@@ -49,6 +50,7 @@ export const EXEC_FAULT_CODES = [
   "workspace-taken",
   "repo-not-top",
   "stage-without-acceptance",
+  "pattern-timeout",
 ] as const satisfies readonly ExecFault["code"][];
 
 const list = (items: readonly string[], max = 10) => items.slice(0, max).join(", ") + (items.length > max ? `, and ${items.length - max} more` : "");
@@ -96,6 +98,8 @@ export function describeExecFault(fault: ExecFault): string {
       return `${fault.repo} is not the top of its git working tree, ${fault.top} is: a clean room is a checkout of the whole repository and runs acceptance at its top; run in ${fault.top}`;
     case "stage-without-acceptance":
       return `stage ${fault.stage} has no acceptance row: nothing can verify it, and a stage is never green by default`;
+    case "pattern-timeout":
+      return `acceptance row ${fault.row}: matching /${fault.pattern}/ against the command's output took longer than ${fault.timeoutMs} ms and was stopped, so the row has no verdict; simplify the pattern (it backtracks)`;
   }
 }
 

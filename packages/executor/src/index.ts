@@ -1,7 +1,20 @@
 // The public API of @decay/executor: named exports only, nothing else lives here.
 
 // --- ports ---
-export type { CleanRoom, CommitInfo, DiffStats, Git, Room, RoomRequest, Shell, ShellRequest, ShellResult, WorkspaceFs } from "./ports.js";
+export type {
+  CleanRoom,
+  CommitInfo,
+  DiffStats,
+  Git,
+  PatternMatcher,
+  PatternTimeout,
+  Room,
+  RoomRequest,
+  Shell,
+  ShellRequest,
+  ShellResult,
+  WorkspaceFs,
+} from "./ports.js";
 export type { StepContext } from "./runner.js";
 export { inMemoryRunner } from "./runner.js";
 
@@ -35,6 +48,7 @@ export { scriptedAgent, scriptKeys, scriptTable } from "./agent/scripted.js";
 // --- the run ---
 export type { RunOptions } from "./run/options.js";
 export { DEFAULT_PIN_GLOBS } from "./run/options.js";
+export { directPatterns } from "./run/patterns.js";
 export { runPlan } from "./run/run-plan.js";
 export type { ContractVerdict, VerifyOptions } from "./run/preflight.js";
 export { verifyContract } from "./run/preflight.js";

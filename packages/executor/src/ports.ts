@@ -33,6 +33,21 @@ export interface Shell {
   run(request: ShellRequest): ResultAsync<ShellResult, ExecFault>;
 }
 
+/** What a `PatternMatcher` answers when a match ran past its time bound, which it names. */
+export interface PatternTimeout {
+  readonly timeoutMs: number;
+}
+
+/**
+ * Judges an acceptance row's regular expression against a command's output. `atLeast` tells
+ * whether `pattern` (a JavaScript `RegExp` source, no flags) matches `text` at least `min` times,
+ * counted as a global `exec` loop counts them (an empty match steps one position on), stopping at
+ * the `min`th; or, out of its time bound, a `PatternTimeout`: never a yes or a no.
+ */
+export interface PatternMatcher {
+  atLeast(pattern: string, text: string, min: number): boolean | PatternTimeout;
+}
+
 /** A directory materialised from one commit; `dispose` removes it and every trace of it. */
 export interface Room {
   readonly dir: string;

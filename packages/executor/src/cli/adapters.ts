@@ -7,6 +7,7 @@ import type { ExecFault } from "../fault.js";
 import { isomorphicRoom } from "../isomorphic-room.js";
 import { gitCloneRoom, gitWorktreeRoom } from "../node/clean-rooms.js";
 import { systemGit } from "../node/git.js";
+import { nodePatterns } from "../node/patterns.js";
 import { describeSparesOff, type SparesOff } from "../node/spare-rooms.js";
 import { nodeShell } from "../node/shell.js";
 import type { CleanRoom } from "../ports.js";
@@ -27,7 +28,8 @@ function tmpdirNamed(room: CleanRoom): CleanRoom {
 }
 
 /**
- * fs, git, shell and clean room for a repository; the shell and rooms stop when `io.signal` aborts.
+ * fs, git, shell, clean room and pattern matcher for a repository; the shell and rooms stop when
+ * `io.signal` aborts; an acceptance regex is stopped after `nodePatterns`' default bound (10 s).
  * Rooms are made in `$TMPDIR` of `io.env` (the system's temp directory when unset), never in the
  * repository. What the adapters warn of (a spares directory not used) goes to `warn`.
  */
@@ -40,5 +42,5 @@ export function adaptersFor(io: CliIo, repo: string, room: RoomKind, warn: (text
     worktree: () => gitWorktreeRoom({ repo, shell, env: io.env, dir, onWarning }),
     isomorphic: () => isomorphicRoom({ fs, repo, shell, dir }),
   };
-  return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: tmpdirNamed(rooms[room]()) };
+  return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: tmpdirNamed(rooms[room]()), patterns: nodePatterns() };
 }

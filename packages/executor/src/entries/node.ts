@@ -10,3 +10,5 @@ export { nodeShell } from "../node/shell.js";
 export { commandAgent } from "../node/command-agent.js";
 export type { CommandAgentOptions } from "../node/command-agent.js";
 export type { NodeShellOptions } from "../node/shell.js";
+export { DEFAULT_PATTERN_TIMEOUT_MS, nodePatterns } from "../node/patterns.js";
+export type { NodePatternsOptions } from "../node/patterns.js";

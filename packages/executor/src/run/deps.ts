@@ -3,7 +3,7 @@ import { readOpenFile } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { ModelHints } from "../agent/protocol.js";
 import { type ExecFault, reasonOf } from "../fault.js";
-import type { WorkspaceFileHandle } from "../ports.js";
+import type { PatternMatcher, WorkspaceFileHandle } from "../ports.js";
 import type { StepContext } from "../runner.js";
 import type { RunOptions } from "./options.js";
 import type { RunEvent } from "../schema.js";
@@ -31,6 +31,7 @@ export interface Settings {
 /** Everything the run's steps reach: ports, settings, the contract and where the workspace is. */
 export interface Deps extends Pick<RunOptions, "repo" | "fs" | "git" | "shell" | "cleanRoom" | "agent"> {
   readonly ctx: StepContext;
+  readonly patterns: PatternMatcher;
   readonly settings: Settings;
   readonly contract: Contract;
   readonly contractText: string;

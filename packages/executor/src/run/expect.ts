@@ -1,5 +1,7 @@
 import type { AcceptanceRow } from "@decay/contract";
-import type { ShellResult } from "../ports.js";
+import { err, ok, type Result } from "neverthrow";
+import type { ExecFault } from "../fault.js";
+import type { PatternMatcher, ShellResult } from "../ports.js";
 
 /** One expectation of a row and whether the command met it. */
 export interface Check {
@@ -7,27 +9,24 @@ export interface Check {
   readonly met: boolean;
 }
 
-function countMatches(text: string, pattern: string): number {
-  const re = new RegExp(pattern, "g");
-  let n = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    n += 1;
-    if (m[0] === "") re.lastIndex += 1;
-  }
-  return n;
-}
-
 /**
  * Every expectation of a row judged against what its command did: the exit code, each printed
  * string, each regex, each count. A command that timed out or was ended by a signal meets no exit.
+ * A regex the matcher could not finish within its bound is the fault `pattern-timeout`, never a
+ * met or unmet expectation.
  */
-export function judgeRow(row: AcceptanceRow, result: ShellResult): Check[] {
+export function judgeRow(row: AcceptanceRow, result: ShellResult, patterns: PatternMatcher): Result<Check[], ExecFault> {
   const out = result.stdout;
   const checks: Check[] = [{ what: `exits ${row.expect.exit}`, met: !result.timedOut && result.exit === row.expect.exit }];
   for (const text of row.expect.stdout_contains) checks.push({ what: `prints ${JSON.stringify(text)}`, met: out.includes(text) });
-  for (const source of row.expect.stdout_matches) checks.push({ what: `matches /${source}/`, met: new RegExp(source).test(out) });
-  for (const c of row.expect.count) {
-    checks.push({ what: `at least ${c.min} of /${c.pattern}/`, met: countMatches(out, c.pattern) >= c.min });
+  const regexes = [
+    ...row.expect.stdout_matches.map((pattern) => ({ what: `matches /${pattern}/`, pattern, min: 1 })),
+    ...row.expect.count.map((c) => ({ what: `at least ${c.min} of /${c.pattern}/`, pattern: c.pattern, min: c.min })),
+  ];
+  for (const { what, pattern, min } of regexes) {
+    const met = patterns.atLeast(pattern, out, min);
+    if (typeof met !== "boolean") return err({ code: "pattern-timeout", row: row.id, pattern, timeoutMs: met.timeoutMs });
+    checks.push({ what, met });
   }
-  return checks;
+  return ok(checks);
 }

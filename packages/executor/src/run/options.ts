@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
 import { type Agent, DEFAULT_MODELS, type ModelHints } from "../agent/protocol.js";
 import type { ExecFault } from "../fault.js";
-import type { CleanRoom, Git, Shell, WorkspaceFs } from "../ports.js";
+import type { CleanRoom, Git, PatternMatcher, Shell, WorkspaceFs } from "../ports.js";
 import type { StepContext } from "../runner.js";
 import type { RunEvent } from "../schema.js";
 import type { Settings } from "./deps.js";
@@ -20,6 +20,12 @@ export interface RunOptions {
   readonly shell: Shell;
   readonly cleanRoom: CleanRoom;
   readonly agent: Agent;
+  /**
+   * Judges acceptance regexes (`matches /re/`, `at least N /re/`); default `directPatterns()`,
+   * which has no time bound. `nodePatterns()` (`./node`) stops a match at a bound: a match that
+   * runs past it is the fault `pattern-timeout`, never a verdict.
+   */
+  readonly patterns?: PatternMatcher;
   /** Where steps run; default `inMemoryRunner()`. */
   readonly runner?: StepContext;
   /** The plan's exact text; default: read from the repository at the contract's `plan` path when it is there. */

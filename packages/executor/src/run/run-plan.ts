@@ -7,6 +7,7 @@ import { atTop, type Deps, Interrupted, inRepo, readText, step, utf8Text, writeF
 import { type RunOptions, settingsOf } from "./options.js";
 import { claimWorkspace, ownedHere, readClaim, type WorkspaceClaim } from "./owner.js";
 import { slugOf, workspacePaths } from "./paths.js";
+import { directPatterns } from "./patterns.js";
 import { buildReport, writeReport } from "./report.js";
 import { renderInterruptedMd } from "./report-md.js";
 import { runStage } from "./stage.js";
@@ -252,6 +253,7 @@ export function depsOf(contract: Contract, options: RunOptions): Result<Deps, Ex
         cleanRoom: options.cleanRoom,
         agent: options.agent,
         ctx: options.runner ?? inMemoryRunner(),
+        patterns: options.patterns ?? directPatterns(),
         settings,
         contract: c,
         contractText: renderContract(c),

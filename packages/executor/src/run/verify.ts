@@ -40,7 +40,9 @@ async function runRow(d: Deps, room: Room, row: AcceptanceRow): Promise<Result<L
   });
   if (ran.isErr()) return err(ran.error);
   const r = ran.value;
-  const checks = judgeRow(row, r);
+  const judged = judgeRow(row, r, d.patterns);
+  if (judged.isErr()) return err(judged.error);
+  const checks = judged.value;
   return ok({
     id: row.id,
     run: row.run,
