@@ -12,7 +12,7 @@ export type AcceptanceProblem =
   | "nested-command";
 
 /** What a line that looks like plan structure was read as: nothing, which is a fault. */
-export type UnreadKind = "stage-heading" | "nested-heading" | "acceptance" | "exit" | "unclosed-fence";
+export type UnreadKind = "stage-heading" | "nested-heading" | "acceptance" | "exit" | "unclosed-fence" | "unclosed-comment";
 
 /** Every expected failure of @decay/contract: a code plus the data (always a line) to name it. */
 export type ContractFault =
@@ -37,7 +37,7 @@ export type ContractFault =
       kind: UnreadKind;
       text: string;
       underline?: number;
-      /** For an unclosed fence: the first line of structure it hides. */
+      /** For an unclosed fence or comment: the first line of structure it hides. */
       hides?: { line: number; text: string };
     }
   | { code: "duplicate-label"; line: number; first: number; label: string }
@@ -113,6 +113,8 @@ function unreadText(kind: UnreadKind, text: string, hides?: { line: number; text
   switch (kind) {
     case "unclosed-fence":
       return `${q(text)} opens a code fence that is never closed: it runs to the end of the plan and hides line ${hides?.line ?? 0} (${q(hides?.text ?? "")}); close it with a line of at least as many of the same backticks or tildes`;
+    case "unclosed-comment":
+      return `${q(text)} opens an HTML comment that is never closed: it runs to the end of the plan and hides line ${hides?.line ?? 0} (${q(hides?.text ?? "")}); close it with -->`;
     case "stage-heading":
       return `${q(text)} looks like a stage heading but was read as no stage: write it as a stage heading inside the recommendation (### Stage 1: Title, ### Phase B: Title, ### Step 2 — Title), ${PROSE}`;
     case "nested-heading":

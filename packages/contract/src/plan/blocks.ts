@@ -17,12 +17,13 @@ type Paragraph = { from: number; table: boolean };
 /**
  * The block state carried from one line to the next. `quotes` holds the indices of the quote boxes,
  * so that a blank line (which ends the first quote and continues every list item) and "is this line
- * in a list item" cost no walk over a deep nesting. `comment`: an HTML comment block is open.
+ * in a list item" cost no walk over a deep nesting. `comment`: the line an open HTML comment block
+ * started on; null when none is open.
  */
-export type Blocks = { boxes: Box[]; quotes: number[]; fence: Fence | null; paragraph: Paragraph | null; comment: boolean };
+export type Blocks = { boxes: Box[]; quotes: number[]; fence: Fence | null; paragraph: Paragraph | null; comment: number | null };
 
 /** A fresh block state, at the top of a document. */
-export const blocks = (): Blocks => ({ boxes: [], quotes: [], fence: null, paragraph: null, comment: false });
+export const blocks = (): Blocks => ({ boxes: [], quotes: [], fence: null, paragraph: null, comment: null });
 
 /**
  * What a line is. `opens-comment` and `comment`: the first and a later line of an HTML comment block;
@@ -150,7 +151,7 @@ function leaf(state: Blocks, line: string, start: At, no: number): BlockLine {
     return read(state, "code", w.pos);
   }
   if (line.startsWith("<!--", w.pos)) {
-    state.comment = !line.includes("-->", w.pos + 4);
+    state.comment = line.includes("-->", w.pos + 4) ? null : no;
     return read(state, "opens-comment", w.pos);
   }
   if (atxAt(line, w.pos)) return read(state, "heading", w.pos);
@@ -165,8 +166,8 @@ function leaf(state: Blocks, line: string, start: At, no: number): BlockLine {
  * between continue, and changes no container; a fence ends where its container ends.
  */
 export function blockLine(state: Blocks, line: string, no: number): BlockLine {
-  if (state.comment) {
-    state.comment = !line.includes("-->");
+  if (state.comment !== null) {
+    if (line.includes("-->")) state.comment = null;
     return read(state, "comment", 0);
   }
   const blank = blankFrom(line, 0);
@@ -197,5 +198,11 @@ export function blockLine(state: Blocks, line: string, no: number): BlockLine {
   return leaf(state, line, open(state, line, at), no);
 }
 
-/** The line number of a fence still open at the end of the text (CommonMark runs it to the end); null when none. */
-export const openFence = (state: Blocks): number | null => state.fence?.line ?? null;
+/** A block still open at the end of the text: it runs to the end (as CommonMark reads a fence or an HTML block). */
+export type OpenBlock = { kind: "fence" | "comment"; line: number };
+
+/** The fence or HTML comment block still open at the end of the text, with the index of its first line; null when none. */
+export function openBlock(state: Blocks): OpenBlock | null {
+  if (state.fence) return { kind: "fence", line: state.fence.line };
+  return state.comment === null ? null : { kind: "comment", line: state.comment };
+}

@@ -63,6 +63,53 @@ describe("a fence never closed", () => {
   });
 });
 
+describe("an HTML comment never closed", () => {
+  test("that hides a stage is refused as a fence is, naming the comment's line and the line it hides", () => {
+    const f = fault(...s1, "Acceptance: `a`", "", "<!-- note", "", "### Stage 2: b", "", "Acceptance: `b`");
+    expect(f).toMatchObject({ code: "structure-unread", kind: "unclosed-comment", line: 9, text: "<!-- note", hides: { line: 11, text: "### Stage 2: b" } });
+    expect(describeFault(f)).toMatch(/^line 9: "<!-- note" opens an HTML comment that is never closed: .*hides line 11 \("### Stage 2: b"\); close it with -->/);
+  });
+  test("in a list item or a quote it runs on all the same, and is refused", () => {
+    expect(fault(...s1, "Acceptance: `a`", "", "- <!-- old:", "", "Acceptance: `b`")).toMatchObject({ kind: "unclosed-comment", line: 9 });
+    expect(fault(...s1, "Acceptance: `a`", "", "> <!--", "## What not to do", "- x")).toMatchObject({ kind: "unclosed-comment", hides: { line: 10 } });
+  });
+  test("that hides only prose is a comment to the end of the plan", () => {
+    expect(read(...s1, "Acceptance: `a`", "", "<!-- draft", "more words").stages[0]?.acceptance).toHaveLength(1);
+  });
+  test("any plan with an unclosed fence or comment before a stage heading is refused, never compiled with fewer stages", () => {
+    const openers = fc.constantFrom(
+      { text: "```", kind: "unclosed-fence" },
+      { text: "~~~~ sh", kind: "unclosed-fence" },
+      { text: "<!--", kind: "unclosed-comment" },
+      { text: "<!-- note: later", kind: "unclosed-comment" },
+      { text: "- <!-- old:", kind: "unclosed-comment" },
+      { text: "> <!--", kind: "unclosed-comment" },
+    );
+    const filler = fc.array(fc.constantFrom("", "echo hi", "some words", "- an item", "    indented", "> quoted"), { maxLength: 4 });
+    const shape = fc.integer({ min: 2, max: 5 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 1, max: n - 1 }), openers, filler));
+    fc.assert(
+      fc.property(shape, ([n, before, opener, fill]) => {
+        const lines = [...head];
+        let openAt = 0;
+        let hidden = 0;
+        for (let k = 1; k <= n; k++) {
+          if (k === before + 1) {
+            openAt = lines.length + 1;
+            lines.push(opener.text, ...fill, "");
+            hidden = lines.length + 1;
+          }
+          lines.push(`### Stage ${k}: t${k}`, "", `Acceptance: \`run ${k}\``, "");
+        }
+        const result = readPlan(lines.join("\n"));
+        if (result.isOk()) return false;
+        expect(result.error).toMatchObject({ code: "structure-unread", kind: opener.kind, line: openAt, hides: { line: hidden } });
+        return true;
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe("code is never plan text", () => {
   test("indented code, a fence in a list item indented 4 spaces, a fence in a quote: no rows from any", () => {
     const p = read(

@@ -1,4 +1,4 @@
-import { blockLine, blocks, openFence } from "./blocks.js";
+import { blockLine, blocks, type OpenBlock, openBlock } from "./blocks.js";
 
 /** One line of a Markdown text: 1-based number, its offsets in the text, content without EOL. */
 export type Line = {
@@ -30,8 +30,8 @@ export type LineModel = {
   nested: Heading[];
   /** Indices of `<!-- decay: prose -->` marker lines. */
   proseMarks: number[];
-  /** The index of a fence's opening line when the fence is never closed (it runs to the end); null when none. */
-  openFence: number | null;
+  /** A fence or an HTML comment block never closed (it runs to the end), with its first line's index; null when none. */
+  open: OpenBlock | null;
 };
 
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
@@ -69,7 +69,7 @@ function hideFrontMatter(lines: Line[]): number {
  */
 export function lineModel(source: string): LineModel {
   const lines = splitLines(source);
-  const model: LineModel = { source, lines, headings: [], nested: [], proseMarks: [], openFence: null };
+  const model: LineModel = { source, lines, headings: [], nested: [], proseMarks: [], open: null };
   const state = blocks();
   // Where each line's content starts (past its containers): a setext heading's text is read from there.
   const content: number[] = [];
@@ -96,7 +96,7 @@ export function lineModel(source: string): LineModel {
     // A `---` under a paragraph in a list item stays a thematic break to the readers, as it always was.
     if (!line.hidden && !line.heading && RULE.test(line.text)) line.rule = true;
   }
-  model.openFence = openFence(state);
+  model.open = openBlock(state);
   return model;
 }
 

@@ -5,7 +5,7 @@ import { type LineModel, lineModel, verbatim } from "./lines.js";
 import { findSections, isStageHeading, type Section, sectionAt, sectionHeadings, sectionItems } from "./sections.js";
 import { readStageBody } from "./stage-body.js";
 import { type StageSpan, stageSpans } from "./stages.js";
-import { proseLines, type ReadSpan, unclosedFence, unreadStructure } from "./unread.js";
+import { proseLines, type ReadSpan, unclosedBlock, unreadStructure } from "./unread.js";
 
 const TASK_HEADING = /^Task\s+\d+\b/i;
 
@@ -135,8 +135,8 @@ export function readPlanLines(markdown: string): Result<PlanWithLines, ContractF
   const encoding = encodingFault(markdown);
   if (encoding) return err(encoding);
   const model = lineModel(markdown);
-  const fence = unclosedFence(model);
-  if (fence) return err(fence);
+  const unclosed = unclosedBlock(model);
+  if (unclosed) return err(unclosed);
   return recommendation(model).andThen((section) => {
     const spans = stageSpans(model, section);
     if (spans.length === 0) {

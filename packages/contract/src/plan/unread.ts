@@ -140,20 +140,21 @@ export function unreadStructure(model: LineModel, spans: ReadSpan[]): ContractFa
 }
 
 /**
- * A fence never closed runs to the end of the plan (CommonMark's reading): when what it hides holds
- * a stage-looking or section heading, or an Acceptance/Exit label, a fault naming the fence's line
- * and the first such line; a fence that hides only code is code.
+ * A fence or an HTML comment never closed runs to the end of the plan (CommonMark's reading): when
+ * what it hides holds a stage-looking or section heading, or an Acceptance/Exit label, a fault
+ * naming its first line and the first such line; one that hides only code or prose is read so.
  */
-export function unclosedFence(model: LineModel): ContractFault | null {
-  const at = model.openFence;
-  if (at === null) return null;
-  for (let i = at + 1; i < model.lines.length; i++) {
+export function unclosedBlock(model: LineModel): ContractFault | null {
+  const open = model.open;
+  if (open === null) return null;
+  for (let i = open.line + 1; i < model.lines.length; i++) {
     const text = model.lines[i]?.text ?? "";
     const atx = atxHeading(text);
     const structure = atx ? STAGE_LIKE.test(stageText(atx.text)) || namesSection(atx.text) : labelled(text);
     if (structure) {
-      const fence = model.lines[at]?.text.trim() ?? "";
-      return { code: "structure-unread", line: at + 1, kind: "unclosed-fence", text: fence, hides: { line: i + 1, text: text.trim() } };
+      const kind = open.kind === "fence" ? "unclosed-fence" : "unclosed-comment";
+      const opener = model.lines[open.line]?.text.trim() ?? "";
+      return { code: "structure-unread", line: open.line + 1, kind, text: opener, hides: { line: i + 1, text: text.trim() } };
     }
   }
   return null;
