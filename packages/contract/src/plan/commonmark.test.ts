@@ -67,7 +67,9 @@ describe("an HTML comment never closed", () => {
   test("that hides a stage is refused as a fence is, naming the comment's line and the line it hides", () => {
     const f = fault(...s1, "Acceptance: `a`", "", "<!-- note", "", "### Stage 2: b", "", "Acceptance: `b`");
     expect(f).toMatchObject({ code: "structure-unread", kind: "unclosed-comment", line: 9, text: "<!-- note", hides: { line: 11, text: "### Stage 2: b" } });
-    expect(describeFault(f)).toMatch(/^line 9: "<!-- note" opens an HTML comment that is never closed: .*hides line 11 \("### Stage 2: b"\); close it with -->/);
+    expect(describeFault(f)).toMatch(
+      /^line 9: "<!-- note" opens an HTML comment that is never closed: .*hides line 11 \("### Stage 2: b"\); close it with -->/,
+    );
   });
   test("in a list item or a quote it runs on all the same, and is refused", () => {
     expect(fault(...s1, "Acceptance: `a`", "", "- <!-- old:", "", "Acceptance: `b`")).toMatchObject({ kind: "unclosed-comment", line: 9 });
