@@ -43,6 +43,7 @@ export type ContractFault =
   | { code: "duplicate-label"; line: number; first: number; label: string }
   | { code: "import-unrecognised"; line: number }
   | { code: "duplicate-exit"; line: number; first: number }
+  | { code: "duplicate-depends"; line: number; first: number }
   | { code: "depends-unknown"; line: number; ref: string }
   | { code: "row-writer-failed"; line: number; stage: string; reason: string }
   | { code: "row-invalid"; line: number; stage: string; index: number; issue: string }
@@ -85,6 +86,8 @@ export function describeFault(fault: ContractFault): string {
       return `${at}${acceptanceText(fault)}`;
     case "duplicate-exit":
       return `${at}a second Exit: line in the same stage (the first is on line ${fault.first})`;
+    case "duplicate-depends":
+      return `${at}a second Depends on: line in the same stage (the first is on line ${fault.first}): name every stage it depends on in one line (Depends on: Stage 1, Stage 2)`;
     case "depends-unknown":
       return `${at}Depends on names ${q(fault.ref)}, which is no earlier stage of this plan`;
     case "row-writer-failed":

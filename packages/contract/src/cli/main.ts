@@ -41,6 +41,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "recommendation-not-staged":
     case "acceptance-invalid":
     case "duplicate-exit":
+    case "duplicate-depends":
     case "depends-unknown":
     case "row-writer-failed":
     case "row-invalid":

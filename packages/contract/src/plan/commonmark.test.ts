@@ -233,6 +233,28 @@ describe("Depends on: names a stage exactly", () => {
   });
 });
 
+describe("a stage has one Depends on: line", () => {
+  const three = ["### Stage 1: a", "", "Acceptance: `a`", "", "### Stage 2: b", "", "Acceptance: `b`", "", "### Stage 3: c", ""];
+  test("a second one is refused, naming both lines, as a second Exit: line is (it replaced the first in silence)", () => {
+    const f = fault(...head, ...three, "Depends on: Stage 1", "Depends on: Stage 2", "", "Acceptance: `c`");
+    expect(f).toEqual({ code: "duplicate-depends", line: 16, first: 15 });
+    expect(describeFault(f)).toBe(
+      "line 16: a second Depends on: line in the same stage (the first is on line 15): name every stage it depends on in one line (Depends on: Stage 1, Stage 2)",
+    );
+  });
+  test("also in a list, apart from the first, or with the same reference", () => {
+    expect(fault(...head, ...three, "- Depends on: none", "", "Text.", "", "- **Depends on:** S1", "", "Acceptance: `c`")).toMatchObject({
+      code: "duplicate-depends",
+      line: 19,
+      first: 15,
+    });
+    expect(fault(...head, ...three, "Depends on: S1", "Depends on: S1")).toMatchObject({ code: "duplicate-depends" });
+  });
+  test("one line naming both is read", () => {
+    expect(read(...head, ...three, "Depends on: Stage 1, Stage 2", "", "Acceptance: `c`").stages[2]?.depends_on).toEqual(["S1", "S2"]);
+  });
+});
+
 describe("a nested bullet in a guardrail belongs to its parent", () => {
   test("`- Do not drop` over `  - until …` is one guardrail, condition kept", () => {
     const p = read(

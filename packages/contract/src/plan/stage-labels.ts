@@ -1,0 +1,41 @@
+// The labels a stage's body is read for (Exit:, Acceptance:, Depends on:, Gate:), as a line may
+// spell them: in a blockquote, a list item or a checkbox, with the keyword in bold.
+import { CONTAINERS } from "./lines.js";
+
+const PREFIX = String.raw`^\s*${CONTAINERS}`;
+// The text after the colon is taken whole and its trailing blanks dropped by hand: a lazy `(.*?)`
+// before `[ \t]*$` would be quadratic on a long run of spaces.
+export const lead = (word: string) => {
+  const re = new RegExp(`${PREFIX}(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*)$`, "i");
+  return {
+    test: (text: string) => re.test(text),
+    exec: (text: string): [string, string] | null => {
+      const m = re.exec(text);
+      return m ? [m[0], trimEnd(m[1] ?? "")] : null;
+    },
+  };
+};
+/** The words read as an exit criterion. */
+const EXIT_WORD = String.raw`Exit(?:\s+(?:criterion|criteria|conditions?|gate))?`;
+/** The words read as acceptance. */
+const ACCEPTANCE_WORD = String.raw`Acceptance(?:\s+(?:criterion|criteria|tests?|checks?|commands?))?`;
+export const EXIT = lead(EXIT_WORD);
+export const ACCEPTANCE = lead(ACCEPTANCE_WORD);
+// A label alone on its line, over a list: `#### Acceptance criteria`, `**Exit criteria**`, `Acceptance`.
+// Each run of blanks is followed by a token it cannot match, so no run is split two ways (linear).
+const alone = (word: string) =>
+  new RegExp(`^ {0,3}(?:#{1,6}\\s+)?(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*(?::\\s*)?(?:(?:\\*\\*|__)\\s*)?(?:#+\\s*)?$`, "i");
+export const ACCEPTANCE_ALONE = alone(ACCEPTANCE_WORD);
+export const EXIT_ALONE = alone(EXIT_WORD);
+export const DEPENDS = lead("Depends on");
+// A milestone's gate or a verify step that names a command in backticks is acceptance too.
+export const GATE = lead("Gate|Verify|Verification");
+export const CONTINUED = /^\s*(?:>\s*)*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/i;
+export const LIST_ITEM = new RegExp(String.raw`^\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])\s+${CONTAINERS}`);
+
+/** `text` without the spaces and tabs at its end (by hand: `/[ \t]+$/` is quadratic on a long run of spaces). */
+export function trimEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+  return text.slice(0, end);
+}

@@ -1,0 +1,117 @@
+// Acceptance rows as a stage's body writes them: an `Acceptance:` line with its wrapped lines, or
+// the list under a label with nothing after its colon.
+import { err, ok, type Result } from "neverthrow";
+import type { ContractFault } from "../fault.js";
+import { acceptanceFault, parseAcceptance, type SpelledRow } from "./acceptance.js";
+import { isText, type Line, type LineModel } from "./lines.js";
+import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, LIST_ITEM } from "./stage-labels.js";
+
+/** Lines from `from` that continue an Acceptance: line's expectations (trimmed); none is dropped in silence. */
+function continuation(model: LineModel, from: number, to: number): string[] {
+  const out: string[] = [];
+  for (let i = from; i < to; i++) {
+    const line = model.lines[i];
+    // `Exit:` (or `Exit criteria`) on the next line is the stage's exit criterion, not `exits 0` wrapped.
+    if (!isText(line) || !CONTINUED.test(line.text) || EXIT.test(line.text) || EXIT_ALONE.test(line.text)) break;
+    out.push(line.text.trim().replace(/^(?:>\s*)+/, ""));
+  }
+  return out;
+}
+
+/** An acceptance row and the 1-based line it was read from. */
+export type LineRow = SpelledRow & { line: number };
+
+type Rows = Result<{ rows: LineRow[]; read: number[] }, ContractFault>;
+
+/** One acceptance line at `i` (its text after the keyword given) with its wrapped lines. */
+export function acceptanceLine(model: LineModel, i: number, to: number, text: string): Rows {
+  const wrapped = continuation(model, i + 1, to);
+  const no = model.lines[i]?.no ?? i + 1;
+  const read = Array.from({ length: wrapped.length + 1 }, (_, k) => i + k);
+  return parseAcceptance([text, ...wrapped].join(" "), no).map((row) => ({ rows: [{ ...row, line: no }], read }));
+}
+
+/** The first line of the fenced block opening at `i`: the command a user meant to run. */
+function fencedCommand(model: LineModel, i: number): string {
+  for (let k = i + 1; model.lines[k]?.hidden; k++) {
+    const t = model.lines[k]?.text.trim() ?? "";
+    if (t !== "" && !/^(`{3,}|~{3,})$/.test(t)) return t.replace(/^\$\s+/, "");
+  }
+  return "command";
+}
+
+/** Leading columns of a line inside its quotes (a tab to the next multiple of 4) and where its text starts there. */
+function indentOf(text: string): { cols: number; pos: number } {
+  let pos = 0;
+  // Quote markers are containers, not indentation: `> - a` and `>   b` sit in the same quote.
+  for (let q = text.indexOf(">"); q !== -1 && text.slice(pos, q).trim() === ""; q = text.indexOf(">", pos)) pos = q + 1;
+  if (pos > 0 && (text[pos] === " " || text[pos] === "\t")) pos++;
+  let cols = 0;
+  for (; text[pos] === " " || text[pos] === "\t"; pos++) cols += text[pos] === "\t" ? 4 - (cols % 4) : 1;
+  return { cols, pos };
+}
+
+const MARKER = /^(?:[-*+]|\d{1,9}[.)])[ \t]+/;
+
+/** A list item line: the column its content starts at (after its marker), and its text after all markers. */
+function itemAt(line: Line): { indent: number; content: number; text: string } | null {
+  const all = isText(line) ? LIST_ITEM.exec(line.text) : null;
+  if (!all) return null;
+  const { cols, pos } = indentOf(line.text);
+  const marker = MARKER.exec(line.text.slice(pos, pos + 16))?.[0] ?? "";
+  return { indent: cols, content: cols + marker.length, text: line.text.slice(all[0].length) };
+}
+
+/** The fault for a block of code under `Acceptance:`: the line to write instead, with the code's first line. */
+function codeUnder(model: LineModel, at: number, i: number): ContractFault {
+  const label = model.lines[at];
+  const next = model.lines[i];
+  const fenced = /^\s*(`{3,}|~{3,})/.test(next?.text ?? "");
+  const command = fenced ? fencedCommand(model, i) : (next?.text.trim().replace(/^\$\s+/, "") ?? "command");
+  return acceptanceFault(label?.no ?? at + 1, "fenced-command", label?.text.trim() ?? "", { write: `Acceptance: \`${command}\` exits 0` });
+}
+
+type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, ContractFault>;
+
+/**
+ * `Acceptance:` with nothing after it: the list under it, read as CommonMark reads a list. Each of
+ * its items is a command with expectations and gives one row; what is indented under an item
+ * (a paragraph, code, a nested list) belongs to that item and is no row; blank lines between items
+ * do not end the list. A line back at the margin after a blank line, a heading, or an Exit:,
+ * Acceptance: or Depends on: line ends it. An item that is no command, or a command in a nested
+ * list, is refused with its line: none is dropped in silence.
+ */
+export function acceptanceList(model: LineModel, at: number, to: number): ListRows {
+  let i = at + 1;
+  while (i < to && model.lines[i]?.text.trim() === "") i++;
+  if (model.lines[i]?.hidden && !model.lines[i]?.comment) return err(codeUnder(model, at, i));
+  const out = { rows: [] as LineRow[], read: [at], end: i };
+  let content = -1;
+  let blank = false;
+  for (; i < to; i++) {
+    const line = model.lines[i] as Line;
+    if (line.heading || line.rule) break;
+    if (line.text.trim() === "" || /^[\s>]*$/.test(line.text)) {
+      blank = true;
+      continue;
+    }
+    const item = itemAt(line);
+    const inside = content >= 0 && indentOf(line.text).cols >= content;
+    if (!inside && (ACCEPTANCE.test(line.text) || EXIT.test(line.text) || DEPENDS.test(line.text))) break;
+    if (item && !inside) {
+      if (!item.text.startsWith("`")) return err(acceptanceFault(line.no, "list-item-not-command", line.text.trim(), { unread: item.text }));
+      const one = acceptanceLine(model, i, to, item.text);
+      if (one.isErr()) return err(one.error);
+      out.rows.push(...one.value.rows);
+      out.read.push(...one.value.read);
+      i += one.value.read.length - 1;
+      content = item.content;
+      blank = false;
+    } else if (item?.text.startsWith("`")) {
+      return err(acceptanceFault(line.no, "nested-command", line.text.trim(), {}));
+    } else if (!inside && (blank || content < 0 || line.hidden)) break;
+    out.end = i + 1;
+  }
+  if (out.rows.length === 0) return err(acceptanceFault(model.lines[at]?.no ?? at + 1, "no-command", "", {}));
+  return ok(out);
+}
