@@ -9,7 +9,8 @@ export type AcceptanceProblem =
   | "fenced-command"
   | "words-before-command"
   | "list-item-not-command"
-  | "nested-command";
+  | "nested-command"
+  | "trailing-separator";
 
 /** What a line that looks like plan structure was read as: nothing, which is a fault. */
 export type UnreadKind = "stage-heading" | "nested-heading" | "acceptance" | "exit" | "unclosed-fence" | "unclosed-comment";
@@ -145,6 +146,8 @@ function acceptanceText(f: AcceptanceInvalid): string {
       return `acceptance list item not understood: ${q(f.text)} is a command in a list nested under another item, and a nested item is no row: write each command as an item of the list right under the Acceptance: label`;
     case "unrecognised":
       return `acceptance line not understood: ${quote}: ${q(f.unread ?? f.text)} is not read; after the command write ${EXPECTATIONS}`;
+    case "trailing-separator":
+      return `acceptance line not understood: ${quote} ends in ${q(f.unread ?? "")} with no expectation after it: write the expectation on the same line (a line after it continues it only when it starts with and, then, exits, prints, matches, stdout or at least)`;
     case "no-command":
       return `acceptance line not understood: ${f.text === "" ? '"Acceptance:" has nothing after it and no list of commands under it' : `${quote} holds no command in backticks`}; write Acceptance: \`command\` exits 0, ${PROSE}`;
     default:
@@ -160,6 +163,7 @@ function problemText(problem: AcceptanceProblem): string {
     case "words-before-command":
     case "list-item-not-command":
     case "nested-command":
+    case "trailing-separator":
       return `expected ${EXPECTATIONS}`;
     case "bad-regex":
       return "the regular expression does not compile";

@@ -80,8 +80,11 @@ export function acceptanceFault(line: number, problem: AcceptanceProblem, text: 
 function readExpectations(cur: Cursor, expect: Expect): { problem: AcceptanceProblem; rest: string } | null {
   const sawExit = { v: false };
   for (;;) {
-    eat(cur, /^(?:\s|,|;|\band\b|\bthen\b)+/i);
-    if (cur.pos >= cur.text.length || /^\.?\s*$/.test(cur.text.slice(cur.pos))) return null;
+    const separator = eat(cur, /^(?:\s|,|;|\band\b|\bthen\b)+/i)?.[0].trim() ?? "";
+    if (cur.pos >= cur.text.length || /^\.?\s*$/.test(cur.text.slice(cur.pos))) {
+      // `exits 0 and` at the end: the expectation it announces is not on the line, and would be lost.
+      return separator === "" ? null : { problem: "trailing-separator", rest: separator };
+    }
     const from = cur.pos;
     const step = readExpectation(cur, expect, sawExit);
     if (!step.ok) return { problem: step.problem, rest: cur.text.slice(from).trim() };
@@ -119,6 +122,7 @@ export function parseAcceptance(text: string, line: number): Result<SpelledRow, 
   }
   const expect = emptyExpect();
   const bad = readExpectations(cur, expect);
-  if (bad) return err(acceptanceFault(line, bad.problem, text, bad.problem === "unrecognised" ? { unread: bad.rest } : {}));
+  const unread = bad?.problem === "unrecognised" || bad?.problem === "trailing-separator";
+  if (bad) return err(acceptanceFault(line, bad.problem, text, unread ? { unread: bad.rest } : {}));
   return ok({ run, expect });
 }

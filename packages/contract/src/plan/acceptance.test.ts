@@ -1,0 +1,49 @@
+// An acceptance line that ends in a separator (`exits 0 and`) announces an expectation it does not
+// hold: it is refused, never read as the expectations before it with the rest lost.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { describeFault } from "../fault.js";
+import { parseAcceptance } from "./acceptance.js";
+import { readPlan } from "./read-plan.js";
+
+const plan = (...lines: string[]) => ["# Plan", "", "## Recommendation", "", "### Stage 1: A", "", ...lines].join("\n");
+
+describe("an acceptance line ending in a separator", () => {
+  test("`exits 0 and` over a line that does not continue it is refused: the expectation wrapped there would be lost", () => {
+    const f = readPlan(plan("Acceptance: `pnpm test` exits 0 and", "the summary prints `50 passed`.", ""))._unsafeUnwrapErr();
+    expect(f).toEqual({ code: "acceptance-invalid", line: 7, problem: "trailing-separator", text: "`pnpm test` exits 0 and", unread: "and" });
+    expect(describeFault(f)).toBe(
+      'line 7: acceptance line not understood: "Acceptance: `pnpm test` exits 0 and" ends in "and" with no expectation after it: write the expectation on the same line (a line after it continues it only when it starts with and, then, exits, prints, matches, stdout or at least)',
+    );
+  });
+  test("a comma, a semicolon, `then`, or a separator right after the command is refused too", () => {
+    for (const text of ["`t` exits 0,", "`t` exits 0;", "`t` prints `a` then", "`t` and", "`t` exits 0, and .", "`t` ,"]) {
+      expect(parseAcceptance(text, 1)._unsafeUnwrapErr()).toMatchObject({ problem: "trailing-separator" });
+    }
+  });
+  test("wrapped onto a line that continues it, it is read whole", () => {
+    const row = readPlan(plan("Acceptance: `pnpm test` exits 0 and", "prints `50 passed`."))._unsafeUnwrap().stages[0]?.acceptance[0];
+    expect(row?.expect).toMatchObject({ exit: 0, stdout_contains: ["50 passed"] });
+  });
+  test("a line ending in an expectation, with or without a full stop, is read", () => {
+    expect(parseAcceptance("`t` exits 0 and prints `a`.", 1).isOk()).toBe(true);
+    expect(parseAcceptance("`t` exits 0", 1).isOk()).toBe(true);
+  });
+
+  const expectation = fc.constantFrom("exits 0", "exits with 2", "passes", "prints `ok`", "matches /a+/", "at least 3 `x`");
+  const separator = fc.constantFrom(", ", " and ", "; ", " then ", ", and ");
+  const ending = fc.constantFrom(",", " and", ";", " then", ", and", " and.");
+  test("any list of expectations is read, and refused once a separator ends it", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(separator, expectation), { maxLength: 4 }), ending, (parts, end) => {
+        const body = parts.map(([sep, e], k) => (k === 0 ? ` ${e}` : `${sep}${e}`)).join("");
+        // Two exit expectations are refused on their own; keep one.
+        const exits = parts.filter(([, e]) => /^(?:exits|passes)/.test(e)).length;
+        const line = `\`cmd\`${body}`;
+        if (exits <= 1) expect(parseAcceptance(line, 1).isOk()).toBe(true);
+        expect(parseAcceptance(`${line}${end}`, 1)._unsafeUnwrapErr()).toMatchObject({ problem: exits <= 1 ? "trailing-separator" : expect.any(String) });
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
