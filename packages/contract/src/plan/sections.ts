@@ -142,11 +142,17 @@ function indentCols(text: string): number {
 const within = (line: Line | undefined, content: number): boolean =>
   line !== undefined && line.text.trim() !== "" && !line.heading && !line.rule && indentCols(line.text) >= content;
 
+/** Whether a line is code (fenced or indented): hidden, and no comment. */
+const code = (line: Line | undefined): boolean => line !== undefined && line.hidden && !line.comment;
+
 /**
  * The items of a section verbatim: each bullet or numbered item (with its continuation lines,
  * marker removed) and each paragraph that is not a list. As CommonMark reads a list item, what is
  * indented to its text (a nested list, a paragraph after a blank line, code) belongs to it: `- Do
- * not X` over `  - until Y` is one item. Nothing with content is dropped.
+ * not X` over `  - until Y` is one item. A code block belongs to the item before it even at the
+ * margin (`- Never run this against prod:` over a fenced command): apart, a guardrail reading as a
+ * bare command would invite running it. Code with no item before it is an item of its own, fences
+ * kept. Nothing with content is dropped.
  */
 export function sectionItems(model: LineModel, section: Section): string[] {
   const items: string[] = [];
@@ -172,12 +178,14 @@ export function sectionItems(model: LineModel, section: Section): string[] {
         blanks = i;
         while (blanks < section.to && model.lines[blanks]?.text.trim() === "") blanks++;
       }
-      if (within(model.lines[blanks], open.content)) {
+      // Code after blank lines belongs to the item before it: what `Never run this:` introduces.
+      const next = model.lines[blanks];
+      if (within(next, open.content) || code(next)) {
         i = blanks - 1;
         continue;
       }
     }
-    if (line.heading || line.rule || (line.hidden && !open) || line.comment) {
+    if (line.heading || line.rule || line.comment) {
       // A sub-heading is a title, a thematic break a separator, a comment no text: none is an item.
       close(i);
       continue;
@@ -189,8 +197,10 @@ export function sectionItems(model: LineModel, section: Section): string[] {
     } else if (blank && !line.hidden) {
       close(i);
     } else if (!open) {
-      // A paragraph item: lines indented under it do not nest in it.
-      open = { from: i, startAt: line.start + (line.text.length - line.text.trimStart().length), content: Number.POSITIVE_INFINITY };
+      // A paragraph item, or code with no item before it (kept whole, its indentation too): lines
+      // indented under it do not nest in it.
+      const startAt = line.start + (line.hidden ? 0 : line.text.length - line.text.trimStart().length);
+      open = { from: i, startAt, content: Number.POSITIVE_INFINITY };
     }
   }
   close(section.to);
