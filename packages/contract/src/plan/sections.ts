@@ -143,7 +143,7 @@ const within = (line: Line | undefined, content: number): boolean =>
   line !== undefined && line.text.trim() !== "" && !line.heading && !line.rule && indentCols(line.text) >= content;
 
 /** Whether a line is code (fenced or indented): hidden, and no comment. */
-const code = (line: Line | undefined): boolean => line !== undefined && line.hidden && !line.comment;
+const code = (line: Line | undefined): boolean => !!line?.hidden && !line.comment;
 
 /**
  * The items of a section verbatim: each bullet or numbered item (with its continuation lines,
