@@ -47,3 +47,32 @@ describe("an acceptance line ending in a separator", () => {
     );
   });
 });
+
+describe("a Gate:, Verify: or Verification: label over a list", () => {
+  const rows = (...lines: string[]) => readPlan(plan("Acceptance: `echo a` exits 0", "", ...lines))._unsafeUnwrap().stages[0]?.acceptance;
+  test("of commands is read as an Acceptance: list is, beside the stage's other rows (it was dropped in silence)", () => {
+    expect(rows("Verification:", "", "- `pnpm test` exits 0 and prints `50 passed`")?.map((r) => [r.run, r.expect.stdout_contains])).toEqual([
+      ["echo a", []],
+      ["pnpm test", ["50 passed"]],
+    ]);
+  });
+  test("of prose stays prose, as `Gate: PM sign-off` does", () => {
+    expect(rows("Verification:", "", "- Ask the PM to sign off", "- Check the dashboard")?.map((r) => r.run)).toEqual(["echo a"]);
+  });
+  test("mixing prose and commands is refused at the prose item, never read in part", () => {
+    const f = readPlan(plan("Acceptance: `echo a`", "", "Verify:", "", "- Ask the PM", "- `pnpm test` exits 0"))._unsafeUnwrapErr();
+    expect(f).toMatchObject({ code: "acceptance-invalid", problem: "list-item-not-command", line: 11 });
+  });
+  const label = fc.constantFrom("Gate:", "Verify:", "Verification:", "**Verification:**", "- Verify:");
+  const command = fc.constantFrom("`make check`", "`pnpm test` exits 0", "`node x.js` prints `ok`");
+  test("every command listed under any such label is a row", () => {
+    fc.assert(
+      fc.property(label, fc.array(fc.tuple(command, fc.boolean()), { minLength: 1, maxLength: 4 }), (l, items) => {
+        const list = items.flatMap(([c, gap]) => (gap ? [`- ${c}`, ""] : [`- ${c}`]));
+        const got = rows(l, "", ...list)?.map((r) => r.run);
+        expect(got).toEqual(["echo a", ...items.map(([c]) => /^`([^`]+)`/.exec(c)?.[1])]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

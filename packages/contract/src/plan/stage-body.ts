@@ -53,6 +53,22 @@ function listUnder(model: LineModel, at: number, to: number): { from: number; to
   return { from, to: end };
 }
 
+/**
+ * Whether the list right under a `Gate:`, `Verify:` or `Verification:` label with nothing after its
+ * colon holds a command in backticks: then it is read as an acceptance list, as the label with a
+ * command after its colon is a row (a list of prose under it stays prose, as `Gate: PM sign-off` does).
+ */
+function commandListUnder(model: LineModel, at: number, to: number): boolean {
+  const list = listUnder(model, at, to);
+  if (!list) return false;
+  for (let i = list.from; i < list.to; i++) {
+    const line = model.lines[i];
+    const item = isText(line) ? LIST_ITEM.exec(line.text) : null;
+    if (item && line?.text.slice(item[0].length).startsWith("`")) return true;
+  }
+  return false;
+}
+
 /** The paragraph right under a label line at `at` (blank lines before it skipped), up to a line read as something else: its range, or null. */
 function paragraphUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
   let i = at + 1;
@@ -102,7 +118,7 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       exitLine = line.no;
       body.read.push(...read.read);
       i = Math.max(i, ...read.read);
-    } else if (acc || ACCEPTANCE_ALONE.test(text)) {
+    } else if (acc || ACCEPTANCE_ALONE.test(text) || (gate?.[1] === "" && commandListUnder(model, i, span.to))) {
       const rest = acc?.[1] ?? "";
       const rows = rest === "" ? acceptanceList(model, i, span.to) : acceptanceLine(model, i, span.to, rest).map((r) => ({ ...r, end: 0 }));
       if (rows.isErr()) return err(rows.error);
