@@ -110,6 +110,8 @@ describe("the tarballs installed with plain npm", () => {
     // Exit 1 is the verdict "not every stage green": S3's test-editing fix is refused.
     expect(failed?.code).toBe(1);
     expect(`${failed?.stdout}${failed?.stderr}`).toMatch(/incomplete: S3 not green/);
-    expect(readFileSync(join(repo, ".plan-runs", "stats", "REPORT.md"), "utf8")).toContain("diverged: test/median.test.mjs: changed by the fix before it was committed");
+    expect(readFileSync(join(repo, ".plan-runs", "stats", "REPORT.md"), "utf8")).toContain(
+      "diverged: test/median.test.mjs: changed by the fix before it was committed",
+    );
   }, 180_000);
 });
