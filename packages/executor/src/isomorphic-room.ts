@@ -185,5 +185,5 @@ export function isomorphicRoom(options: IsomorphicRoomOptions): CleanRoom {
     remove: removeDir,
     drop: homes.drop,
   };
-  return { kind: "isomorphic", open: (request) => openRoom(steps, request, options.shell) };
+  return { kind: "isomorphic", open: (request) => openRoom(steps, request, options.shell), check: () => homes.base().map(() => undefined) };
 }

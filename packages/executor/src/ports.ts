@@ -80,6 +80,12 @@ export interface CleanRoom {
   open(request: RoomRequest): ResultAsync<Room, ExecFault>;
   /** Releases what the adapter keeps between rooms (spare worktrees); rooms opened afterwards start cold. */
   close?(): ResultAsync<void, ExecFault>;
+  /**
+   * Optional: whether rooms can be made where this adapter makes them (its directory exists and
+   * lies outside the repository). A run and a verification ask before they write or switch
+   * anything, so such a fault changes nothing.
+   */
+  check?(): ResultAsync<void, ExecFault>;
 }
 
 /** Lines and files a range of commits changed. */

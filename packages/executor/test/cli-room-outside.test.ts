@@ -2,7 +2,7 @@
 // decide a verdict through Node's upward module resolution. `decay verify` and `decay run` (the
 // built bin) with every room kind, rooms made in a private $TMPDIR that is empty afterwards.
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
@@ -115,6 +115,17 @@ describe("clean rooms lie outside the repository", () => {
     expect(r.stderr).toContain(`docs/lib.plan.md: $TMPDIR: ${join(realpathSync(repo), "node_modules/.tmp")} is inside the repository`);
     expect(r.stderr).not.toContain("option dir");
     expect(readdirSync(join(repo, "node_modules/.tmp"))).toEqual([]);
+  });
+
+  it("decay run with a $TMPDIR inside the repository is refused before it switches branch, commits or writes", async () => {
+    const repo = await leakyRepo();
+    mkdirSync(join(repo, "node_modules/.tmp"));
+    const before = { branch: git(repo, "branch", "--show-current"), head: git(repo, "rev-parse", "HEAD"), branches: git(repo, "branch", "--list") };
+    const r = await decay(["run", "docs/lib.plan.md", "--agent", "true"], repo, cleanEnv({ TMPDIR: join(repo, "node_modules/.tmp"), CI: "1" }));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("$TMPDIR: ");
+    expect({ branch: git(repo, "branch", "--show-current"), head: git(repo, "rev-parse", "HEAD"), branches: git(repo, "branch", "--list") }).toEqual(before);
+    expect(existsSync(join(repo, ".plan-runs"))).toBe(false);
   });
 
   it("decay verify --clean-room worktree: a spares directory in $TMPDIR someone else made first is never used and never stops the run", async () => {

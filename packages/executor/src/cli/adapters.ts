@@ -24,7 +24,8 @@ const warnOnStderr =
 /** The room, its faults about the rooms' directory naming what a `decay` user sets: `$TMPDIR`, not `dir`. */
 function tmpdirNamed(room: CleanRoom): CleanRoom {
   const named = (f: ExecFault): ExecFault => (f.code === "option-invalid" && f.option === "dir" ? { ...f, option: "$TMPDIR" } : f);
-  return { ...room, open: (request) => room.open(request).mapErr(named) };
+  const check = room.check;
+  return { ...room, open: (request) => room.open(request).mapErr(named), ...(check ? { check: () => check().mapErr(named) } : {}) };
 }
 
 /**

@@ -71,7 +71,7 @@ export function gitCloneRoom(options: GitRoomOptions): CleanRoom {
     drop: homes.drop,
   };
   const shell = options.shell ?? nodeShell();
-  return { kind: "git-clone", open: (request) => openRoom(steps, request, shell) };
+  return { kind: "git-clone", open: (request) => openRoom(steps, request, shell), check: () => homes.base().map(() => undefined) };
 }
 
 /** Options of `gitWorktreeRoom`. */
@@ -140,5 +140,10 @@ export function gitWorktreeRoom(options: GitWorktreeRoomOptions): WorktreeCleanR
     drop: homes.drop,
   };
   const shell = options.shell ?? nodeShell();
-  return { kind: "git-worktree", open: (request) => openRoom(steps, request, shell), close: () => spares.drain() };
+  return {
+    kind: "git-worktree",
+    open: (request) => openRoom(steps, request, shell),
+    close: () => spares.drain(),
+    check: () => homes.base().map(() => undefined),
+  };
 }

@@ -79,6 +79,15 @@ export function atTop(d: Pick<Deps, "repo" | "git">): ResultAsync<void, ExecFaul
   return d.git.topAbove().andThen((top) => (top === null ? okAsync(undefined) : errAsync<void, ExecFault>({ code: "repo-not-top", repo: d.repo, top })));
 }
 
+/**
+ * What must hold before a run or a verification writes or switches anything: the repository is
+ * the top of its working tree (`atTop`), and the clean room can make rooms where it makes them
+ * (`CleanRoom.check`, when the adapter has one: its directory lies outside the repository).
+ */
+export function canStart(d: Pick<Deps, "repo" | "git" | "cleanRoom">): ResultAsync<void, ExecFault> {
+  return atTop(d).andThen(() => d.cleanRoom.check?.() ?? okAsync(undefined));
+}
+
 /** An absolute path inside the repository. */
 export function inRepo(d: Pick<Deps, "repo">, path: string): string {
   return joinPath(d.repo, path);

@@ -1,7 +1,7 @@
 import type { Contract } from "@decay/contract";
 import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
-import { atTop, Interrupted, step } from "./deps.js";
+import { canStart, Interrupted, step } from "./deps.js";
 import type { RunOptions } from "./options.js";
 import { claimForVerification } from "./owner.js";
 import { depsOf } from "./run-plan.js";
@@ -46,7 +46,7 @@ export function verifyContract(contract: Contract, options: VerifyOptions): Resu
   const kind = options.kind ?? "preflight";
   const stages = stageOrder(d.contract).filter((s) => !s.optional || d.settings.includeOptional);
   const run = async (): Promise<Result<ContractVerdict, ExecFault>> => {
-    const top = await atTop(d);
+    const top = await canStart(d);
     if (top.isErr()) return err(top.error);
     // A repository with no commit is refused before the workspace is claimed: nothing is written.
     const head = await step(d, "head", () => d.git.head());

@@ -3,7 +3,7 @@ import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { inMemoryRunner } from "../runner.js";
 import type { RunReport } from "../schema.js";
-import { atTop, type Deps, Interrupted, inRepo, readText, step, utf8Text, writeFile } from "./deps.js";
+import { canStart, type Deps, Interrupted, inRepo, readText, step, utf8Text, writeFile } from "./deps.js";
 import { type RunOptions, settingsOf } from "./options.js";
 import { claimWorkspace, ownedHere, readClaim, type WorkspaceClaim } from "./owner.js";
 import { slugOf, workspacePaths } from "./paths.js";
@@ -29,7 +29,7 @@ interface Start {
 }
 
 async function readStart(d: Deps, planText: string | Uint8Array | undefined): Promise<R<Start>> {
-  const top = await atTop(d);
+  const top = await canStart(d);
   if (top.isErr()) return err(top.error);
   const head = await d.git.head();
   if (head.isErr()) return err(head.error.code === "git-failed" ? { code: "no-head", repo: d.repo } : head.error);

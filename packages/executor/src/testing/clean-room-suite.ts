@@ -117,7 +117,12 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string, dir?: s
       for (const dir of [fx.repo, join(fx.repo, ".plan-runs/rooms"), join(fx.repo, ".git"), join(fx.rooms, "..", "into-repo")]) {
         const fault = await refused(makeRoom(fx.repo, dir), at(fx.first, "inside"));
         expect(fault).toMatchObject({ code: "option-invalid", option: "dir" });
+        // An adapter that can check before a run changes anything says the same then.
+        const room = makeRoom(fx.repo, dir);
+        if (room.check) expect((await room.check())._unsafeUnwrapErr()).toMatchObject({ code: "option-invalid", option: "dir" });
       }
+      const fine = makeRoom(fx.repo, fx.rooms);
+      if (fine.check) expect((await fine.check()).isOk()).toBe(true);
       expect(readdirSync(join(fx.repo, ".plan-runs/rooms"))).toEqual([]);
       expect(readdirSync(fx.repo).filter((n) => n.startsWith("decay-"))).toEqual([]);
       rmSync(join(fx.repo, ".plan-runs"), { recursive: true, force: true });
