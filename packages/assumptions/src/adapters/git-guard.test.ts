@@ -196,3 +196,23 @@ describe("packed objects: the entry's declared size checked before inflating, in
     );
   });
 });
+
+describe("gitTree's own size limits are bounds or a fault", () => {
+  test("a maxObjectBytes or maxFileBytes that is no positive integer makes every call a fault naming it", async () => {
+    const { dir } = await repo();
+    for (const [option, value] of [
+      ["maxObjectBytes", Number.NaN],
+      ["maxObjectBytes", 0],
+      ["maxFileBytes", 1.5],
+      ["maxFileBytes", "1000"],
+    ] as const) {
+      const tree = gitTree({ fs: nodeFs, dir, ref: "HEAD", [option]: value } as Parameters<typeof gitTree>[0]);
+      for (const got of [await tree.read("a.txt", 1024), await tree.list("")]) {
+        expect(got._unsafeUnwrapErr()).toMatchObject({ code: "tree-io" });
+        expect(got._unsafeUnwrapErr().message).toContain(`gitTree option ${option} must be a positive integer number of bytes`);
+      }
+    }
+    // A valid bound reads as before.
+    expect(new TextDecoder().decode((await readA(dir, { maxObjectBytes: 1000 }))._unsafeUnwrap())).toBe("hello\n");
+  });
+});

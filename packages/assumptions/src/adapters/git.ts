@@ -139,27 +139,41 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
 }
 
 /**
+ * Why a size limit option is no bound (`NaN`, `0`, a fraction, a string would turn a check off or
+ * make every read fail), or null when it is left out or a positive integer.
+ */
+function limitIssue(option: string, value: unknown): string | null {
+  if (value === undefined || (typeof value === "number" && Number.isSafeInteger(value) && value >= 1)) return null;
+  return `gitTree option ${option} must be a positive integer number of bytes, not ${typeof value === "number" ? String(value) : typeof value}`;
+}
+
+/**
  * A TreeReader over one commit of a git repository, read from its object store without a
  * checkout (refs read by `git-refs.ts`, every object read and checked against its id by `git-store.ts`):
  * `HEAD` (of the worktree at `dir`, linked worktrees included) or a sibling's branch.
  * Modes give types: 040000 directory, 100644/100755 (and 100664, as git reads it) file, 120000 symlink, 160000 gitlink → submodule.
  * The ref (`HEAD~2^2`, `main~1`, an abbreviated id, …) is resolved once, on first use; a ref that
  * names no commit, or syntax outside what `resolveRev` reads, is a `tree-not-found` naming the ref.
+ * A `maxObjectBytes` or `maxFileBytes` that is not a positive integer makes every call a
+ * `tree-io` fault naming the option, never a read without its bound.
  */
 export function gitTree(opts: GitTreeOptions): TreeReader {
   const { dir, ref } = opts;
   const maxObjectBytes = opts.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
   const limits = { maxObjectBytes, maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
   const fs = guardedFs(opts.fs, limits);
+  const badLimit = limitIssue("maxObjectBytes", opts.maxObjectBytes) ?? limitIssue("maxFileBytes", opts.maxFileBytes);
   let start: ResultAsync<{ objects: GitObjects; root: string }, TreeError> | undefined;
   const begin = () =>
-    (start ??= locateRepository(fs, dir).andThen((layout) => {
-      // One object store for the whole tree: the commits and tags the ref passes through (each
-      // checked against its id, as git's parse_object checks it), and every tree and blob read after.
-      const read = openStore(opts.fs, joinTree(layout.commondir, "objects"), limits);
-      const objects = objectsOf(read, layout.commondir);
-      return resolveCommit({ fs, layout, ref, cache: {}, read }).map((commit) => ({ objects, root: commit.tree }));
-    }));
+    (start ??= (badLimit === null ? okAsync<void, TreeError>(undefined) : errAsync<void, TreeError>(treeError("tree-io", "", badLimit)))
+      .andThen(() => locateRepository(fs, dir))
+      .andThen((layout) => {
+        // One object store for the whole tree: the commits and tags the ref passes through (each
+        // checked against its id, as git's parse_object checks it), and every tree and blob read after.
+        const read = openStore(opts.fs, joinTree(layout.commondir, "objects"), limits);
+        const objects = objectsOf(read, layout.commondir);
+        return resolveCommit({ fs, layout, ref, cache: {}, read }).map((commit) => ({ objects, root: commit.tree }));
+      }));
   const at = <T>(path: string, then: (objects: GitObjects, found: Found) => ResultAsync<T, TreeError>) =>
     escapesTree(path)
       ? errAsync<T, TreeError>(treeError("tree-io", path, "the path leaves the tree"))
