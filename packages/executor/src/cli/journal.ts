@@ -7,6 +7,7 @@ import type { ExecFault } from "../fault.js";
 import { systemGit } from "../node/git.js";
 import { nodeShell } from "../node/shell.js";
 import type { Git, Shell } from "../ports.js";
+import { utf8Text } from "../run/deps.js";
 import { JOURNAL_FAULT_CODES, type JournalFault } from "../journal/fault.js";
 import { checkInterfaces, readTaskPlan } from "../journal/plan.js";
 import { type JournalRecord, parseRecord } from "../journal/record.js";
@@ -35,13 +36,7 @@ function readText(io: StdStreams, input: string): ResultAsync<string, CliFault> 
   const path = inputName(input);
   return readBounded(io, input)
     .mapErr((r): CliFault => ({ code: "file-unreadable", path, reason: r.reason }))
-    .andThen((bytes) => {
-      try {
-        return okAsync(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-      } catch {
-        return errAsync<string, CliFault>({ code: "file-not-utf8", path });
-      }
-    });
+    .andThen((bytes) => utf8Text(path, bytes).mapErr((): CliFault => ({ code: "file-not-utf8", path })));
 }
 
 function load(io: StdStreams, input: string): ResultAsync<Loaded, CliFault> {

@@ -3,12 +3,10 @@
 // it lists, added but never dropped or excluded. Anything else it holds can change what runs.
 import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
-import type { Deps } from "./deps.js";
+import { type Deps, utf8Text } from "./deps.js";
 
 /** The fields that name dependencies: a stage may add or change them. */
 const DEPENDENCY_FIELDS: ReadonlySet<string> = new Set(["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"]);
-
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Why the edit of the package.json at `path` between two commits counts against the surface, or
@@ -37,11 +35,12 @@ async function packageAt(d: Deps, commit: string, path: string): Promise<Result<
     if (read.error.code === "tree-too-large") return ok(`edited (larger than maxReadBytes at ${at}, so not compared)`);
     return ok(`edited (not a regular file at ${at})`);
   }
+  const text = utf8Text(path, read.value);
   try {
-    const json: unknown = JSON.parse(strictUtf8.decode(read.value));
+    const json: unknown = text.isOk() ? JSON.parse(text.value) : null;
     if (typeof json === "object" && json !== null && !Array.isArray(json)) return ok(json as Json);
   } catch {
-    // Not UTF-8 or not JSON: said below.
+    // Not JSON: said below, as text that is not UTF-8 is.
   }
   return ok(`edited (no JSON object at ${at})`);
 }
