@@ -108,17 +108,12 @@ export async function surfaceDivergence(d: Deps, range: { from: string; to: stri
  * asks for, on the surface from its commit on.
  */
 export async function executeDivergence(d: Deps, range: { from: string; to: string }): Promise<Result<string[], ExecFault>> {
-  if (range.from === range.to) return ok([]);
-  const stats = await d.git.diffStats(range.from, range.to);
-  if (stats.isErr()) return err(stats.error);
-  const before = await d.git.listFiles(range.from);
-  if (before.isErr()) return err(before.error);
-  const after = await d.git.listFiles(range.to);
-  if (after.isErr()) return err(after.error);
-  const surface = surfaceOf(d.contract, before.value, d.settings.pinGlobs);
-  const kept = new Set(after.value);
+  const files = await rangeFiles(d, range);
+  if (files.isErr() || files.value === null) return files.map(() => []);
+  const surface = surfaceOf(d.contract, files.value.before, d.settings.pinGlobs);
+  const kept = new Set(files.value.after);
   const out: string[] = [];
-  for (const p of stats.value.paths) {
+  for (const p of files.value.changed) {
     if (!surface.paths.has(p)) continue;
     if (!kept.has(p)) out.push(`${p}: deleted`);
     else if (!surface.packageManifests.has(p)) out.push(`${p}: edited`);
@@ -133,17 +128,27 @@ export async function executeDivergence(d: Deps, range: { from: string; to: stri
 
 /** Files on the surface at `from` or at `to` that the range's commits changed (added, edited, deleted). */
 async function changedSurface(d: Deps, range: { from: string; to: string }): Promise<Result<string[], ExecFault>> {
-  if (range.from === range.to) return ok([]);
+  const files = await rangeFiles(d, range);
+  if (files.isErr() || files.value === null) return files.map(() => []);
+  const surface = new Set<string>();
+  for (const tracked of [files.value.before, files.value.after]) for (const p of surfaceOf(d.contract, tracked, d.settings.pinGlobs).paths) surface.add(p);
+  return ok(files.value.changed.filter((p) => surface.has(p)));
+}
+
+/** The paths a range of commits changed (`git diff`) and the files tracked at each end; null when it changed none. */
+async function rangeFiles(
+  d: Deps,
+  range: { from: string; to: string },
+): Promise<Result<{ changed: readonly string[]; before: readonly string[]; after: readonly string[] } | null, ExecFault>> {
+  if (range.from === range.to) return ok(null);
   const stats = await d.git.diffStats(range.from, range.to);
   if (stats.isErr()) return err(stats.error);
-  if (stats.value.paths.length === 0) return ok([]);
-  const surface = new Set<string>();
-  for (const commit of [range.from, range.to]) {
-    const files = await d.git.listFiles(commit);
-    if (files.isErr()) return err(files.error);
-    for (const p of surfaceOf(d.contract, files.value, d.settings.pinGlobs).paths) surface.add(p);
-  }
-  return ok(stats.value.paths.filter((p) => surface.has(p)));
+  if (stats.value.paths.length === 0) return ok(null);
+  const before = await d.git.listFiles(range.from);
+  if (before.isErr()) return err(before.error);
+  const after = await d.git.listFiles(range.to);
+  if (after.isErr()) return err(after.error);
+  return ok({ changed: stats.value.paths, before: before.value, after: after.value });
 }
 
 /** Check the plan's assumptions file against a commit: the diverged rows (empty: the plan still holds). */
