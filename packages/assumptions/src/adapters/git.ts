@@ -10,6 +10,7 @@ import { guardedFs } from "./git-guard.js";
 import { DEFAULT_LIMITS, gitError, type ObjectReader, type ObjectType, openStore } from "./git-store.js";
 import { parseTree } from "./git-tree.js";
 import { escapesTree, joinTree, treeError } from "./tree-error.js";
+import { isByteBound } from "../core/read.js";
 
 /** The git mode of a gitlink (a submodule's commit). */
 const MODE_GITLINK = "160000";
@@ -97,17 +98,34 @@ function notA(code: "tree-not-a-file" | "tree-not-a-directory", path: string, fo
  * link or a gitlink answers at once; only one of trees alone is read further, until a tree below
  * holds something.
  */
-async function hollow(objects: GitObjects, oid: string, path: string): Promise<Result<boolean, TreeError>> {
-  const listed = await objects.entries(oid, path);
-  if (listed.isErr() || listed.value.some((e) => e.mode !== MODE_TREE)) return listed.map(() => false);
-  for (const e of listed.value) {
-    const below = await hollow(objects, e.oid, joinTree(path, e.path));
-    if (below.isErr() || !below.value) return below;
-  }
-  return ok(true);
+async function hollow(
+  objects: GitObjects,
+  oid: string,
+  path: string,
+  judged: Map<string, Promise<Result<boolean, TreeError>>>,
+): Promise<Result<boolean, TreeError>> {
+  const known = judged.get(oid);
+  if (known !== undefined) return known;
+  const answer = (async (): Promise<Result<boolean, TreeError>> => {
+    const listed = await objects.entries(oid, path);
+    if (listed.isErr() || listed.value.some((e) => e.mode !== MODE_TREE)) return listed.map(() => false);
+    for (const e of listed.value) {
+      const below = await hollow(objects, e.oid, joinTree(path, e.path), judged);
+      if (below.isErr() || !below.value) return below;
+    }
+    return ok(true);
+  })();
+  // Each tree is judged once: a chain of trees alone, listed level by level, is walked once in all.
+  judged.set(oid, answer);
+  return answer;
 }
 
-function listFound(objects: GitObjects, found: Found, path: string): ResultAsync<readonly DirEntry[], TreeError> {
+function listFound(
+  objects: GitObjects,
+  found: Found,
+  path: string,
+  judged: Map<string, Promise<Result<boolean, TreeError>>>,
+): ResultAsync<readonly DirEntry[], TreeError> {
   const oid = found.kind === "root" ? found.oid : found.entry.mode === MODE_TREE ? found.entry.oid : undefined;
   if (oid === undefined) return errAsync(notA("tree-not-a-directory", path, found));
   const listed = objects.entries(oid, path).map((entries) => entries.map((e): DirEntry => ({ name: e.path, type: typeOfMode(e.mode) })));
@@ -118,7 +136,7 @@ function listFound(objects: GitObjects, found: Found, path: string): ResultAsync
   return listed.andThen((entries) =>
     entries.some((e) => e.type !== "directory")
       ? okAsync(entries)
-      : new ResultAsync(hollow(objects, oid, path)).andThen((none) =>
+      : new ResultAsync(hollow(objects, oid, path, judged)).andThen((none) =>
           none ? errAsync(treeError("tree-io", path, `it holds only empty trees (${oid}): a checkout makes no directory there`)) : okAsync(entries),
         ),
   );
@@ -143,7 +161,7 @@ function readLinkFound(objects: GitObjects, found: Found, path: string): ResultA
  * make every read fail), or null when it is left out or a positive integer.
  */
 function limitIssue(option: string, value: unknown): string | null {
-  if (value === undefined || (typeof value === "number" && Number.isSafeInteger(value) && value >= 1)) return null;
+  if (value === undefined || isByteBound(value)) return null;
   return `gitTree option ${option} must be a positive integer number of bytes, not ${typeof value === "number" ? String(value) : typeof value}`;
 }
 
@@ -164,6 +182,8 @@ export function gitTree(opts: GitTreeOptions): TreeReader {
   const fs = guardedFs(opts.fs, limits);
   const badLimit = limitIssue("maxObjectBytes", opts.maxObjectBytes) ?? limitIssue("maxFileBytes", opts.maxFileBytes);
   let start: ResultAsync<{ objects: GitObjects; root: string }, TreeError> | undefined;
+  // Which trees a checkout makes no directory for (`hollow`), judged once each.
+  const hollowTrees = new Map<string, Promise<Result<boolean, TreeError>>>();
   const begin = () =>
     (start ??= (badLimit === null ? okAsync<void, TreeError>(undefined) : errAsync<void, TreeError>(treeError("tree-io", "", badLimit)))
       .andThen(() => locateRepository(fs, dir))
@@ -180,7 +200,7 @@ export function gitTree(opts: GitTreeOptions): TreeReader {
       : begin().andThen(({ objects, root }) => new ResultAsync(walk(objects, root, path)).andThen((found) => then(objects, found)));
   return {
     describe: opts.describe ?? `${ref} in ${dir}`,
-    list: (path) => at(path, (objects, found) => listFound(objects, found, path)),
+    list: (path) => at(path, (objects, found) => listFound(objects, found, path, hollowTrees)),
     read: (path, maxBytes) => at(path, (objects, found) => readFound(objects, found, path, maxBytes)),
     readLink: (path) => at(path, (objects, found) => readLinkFound(objects, found, path)),
   };

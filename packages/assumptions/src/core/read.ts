@@ -6,6 +6,11 @@ import type { Found } from "./locate.js";
 /** Default bound on one file read: 64 MiB. A larger file is refused, never read without bound. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
+/** Whether a size limit is a bound: a positive safe integer (so the bound plus one byte is exact). */
+export function isByteBound(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 1;
+}
+
 /**
  * The `maxBytes` option of `checkTree`, `digestPath` and `authorAssumptions`: the default when it
  * is left out, else a positive integer (a safe one, so that the bound plus one byte is exact).
@@ -15,7 +20,7 @@ export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
  */
 export function maxBytesOption(maxBytes: unknown): Result<number, OptionFault> {
   if (maxBytes === undefined) return ok(DEFAULT_MAX_BYTES);
-  if (typeof maxBytes === "number" && Number.isSafeInteger(maxBytes) && maxBytes >= 1) return ok(maxBytes);
+  if (isByteBound(maxBytes)) return ok(maxBytes);
   const given = typeof maxBytes === "number" ? String(maxBytes) : `a value of type ${maxBytes === null ? "null" : typeof maxBytes}`;
   return err({ code: "option-invalid", option: "maxBytes", issue: `must be a positive integer number of bytes (default ${DEFAULT_MAX_BYTES}), not ${given}` });
 }
