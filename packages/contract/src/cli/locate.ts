@@ -9,11 +9,13 @@ function firstLine(lines: readonly string[], from: number, test: (line: string) 
   return undefined;
 }
 
+/** A plan as the reader read it, with its lines; undefined for a contract.md. */
+type PlanRead = ReturnType<typeof readPlanLines> | undefined;
+
 /** The heading line of each stage: `## S1: …` in a contract.md, the plan's own heading in a plan. */
-function stageLines(text: string, lines: readonly string[], contract: boolean): Map<string, number> {
+function stageLines(plan: PlanRead, lines: readonly string[]): Map<string, number> {
   const at = new Map<string, number>();
-  if (!contract) {
-    const plan = readPlanLines(text);
+  if (plan !== undefined) {
     if (plan.isOk()) for (const s of plan.value.plan.stages) at.set(s.id, s.line);
     return at;
   }
@@ -39,11 +41,8 @@ const SETTING: Partial<Record<Finding["code"], RegExp>> = {
  * the reader read it from (its `Acceptance:` line or list item), never a line that merely
  * mentions the same command.
  */
-function rowLines(text: string, lines: readonly string[], contract: Contract, stages: ReadonlyMap<string, number>, isContract: boolean): Map<string, number> {
-  if (!isContract) {
-    const plan = readPlanLines(text);
-    return plan.isOk() ? plan.value.rowLines : new Map();
-  }
+function rowLines(plan: PlanRead, lines: readonly string[], contract: Contract, stages: ReadonlyMap<string, number>): Map<string, number> {
+  if (plan !== undefined) return plan.isOk() ? plan.value.rowLines : new Map();
   const at = new Map<string, number>();
   for (const stage of contract.stages) {
     let cursor = stages.get(stage.id) ?? 1;
@@ -61,8 +60,10 @@ function rowLines(text: string, lines: readonly string[], contract: Contract, st
 /** A locator for the findings of one checked file (`text`, a contract.md or a plan). */
 export function findingLocator(text: string, contract: Contract, isContract: boolean): (at: Where) => number {
   const lines = text.split("\n");
-  const stages = stageLines(text, lines, isContract);
-  const rows = rowLines(text, lines, contract, stages, isContract);
+  // A plan is read once, for its stages' and rows' lines both.
+  const plan: PlanRead = isContract ? undefined : readPlanLines(text);
+  const stages = stageLines(plan, lines);
+  const rows = rowLines(plan, lines, contract, stages);
   return (f) => {
     const line = (f.row === null ? undefined : rows.get(f.row)) ?? (f.stage === null ? undefined : stages.get(f.stage));
     if (line !== undefined) return line;

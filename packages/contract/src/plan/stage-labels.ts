@@ -5,7 +5,7 @@ import { CONTAINERS } from "./lines.js";
 const PREFIX = String.raw`^\s*${CONTAINERS}`;
 // The text after the colon is taken whole and its trailing blanks dropped by hand: a lazy `(.*?)`
 // before `[ \t]*$` would be quadratic on a long run of spaces.
-export const lead = (word: string) => {
+const lead = (word: string) => {
   const re = new RegExp(`${PREFIX}(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*)$`, "i");
   return {
     test: (text: string) => re.test(text),
@@ -34,7 +34,7 @@ export const CONTINUED = /^\s*(?:>\s*)*(?:(?:and|then|,)\s+)?(?:exits?|prints|ma
 export const LIST_ITEM = new RegExp(String.raw`^\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])\s+${CONTAINERS}`);
 
 /** `text` without the spaces and tabs at its end (by hand: `/[ \t]+$/` is quadratic on a long run of spaces). */
-export function trimEnd(text: string): string {
+function trimEnd(text: string): string {
   let end = text.length;
   while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
   return text.slice(0, end);

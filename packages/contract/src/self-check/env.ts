@@ -34,7 +34,7 @@ function longOption(name: string): string | undefined {
  * escapes and comments as the shell reads them, which env's splitting follows). Its operators run
  * nothing under env, so every command's words are kept, in order, as one list.
  */
-export const splitString = (s: string): string[] => shellWords(s).commands.flat();
+const splitString = (s: string): string[] => shellWords(s).commands.flat();
 
 /** Where env's words come from: the command line, or a string `-S` split (read before the words after it). */
 type Source = { readonly words: readonly string[]; at: number };
