@@ -40,6 +40,11 @@ export interface IsomorphicRoomOptions {
    * main working tree is refused (`option-invalid`).
    */
   readonly dir: string;
+  /**
+   * What the caller's user calls `dir`, named as the `option` of the `option-invalid` fault
+   * (default `dir`; `decay`, which takes the directory from `$TMPDIR`, passes `$TMPDIR`).
+   */
+  readonly dirName?: string;
   /** Runs a room's setup command; a room asked for a setup without one is an `option-invalid` fault. */
   readonly shell?: Shell;
   /** How many files are written at once (default 16). */
@@ -167,7 +172,7 @@ export function isomorphicRoom(options: IsomorphicRoomOptions): CleanRoom {
       Promise.resolve().then(() => placesOf(p, options.repo, options.gitdir)),
       (e): ExecFault => ({ code: "workspace-io", path: options.repo, reason: reasonOf(e) }),
     );
-  const homes = roomHomes(p, options.dir, places);
+  const homes = roomHomes(p, options.dir, places, options.dirName);
   const create = async (dir: string, commit: string) => {
     const r: Reader = { fs: options.fs, at: { dir: options.repo, cache: {}, ...(options.gitdir ? { gitdir: options.gitdir } : {}) } };
     const found = await commitOf(r, commit);

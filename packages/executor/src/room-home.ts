@@ -47,21 +47,22 @@ export function repoDirs(places: RepoPlaces): string[] {
   return [places.repo, places.common, ...(places.top === null ? [] : [places.top]), ...(main === undefined ? [] : [main === "" ? "/" : main])];
 }
 
-/** The fault for a rooms directory inside the repository. */
-function inside(dir: string, repoDir: string): ExecFault {
+/** The fault for a rooms directory inside the repository; `option` names the directory as its caller set it. */
+function inside(dir: string, repoDir: string, option: string): ExecFault {
   return {
     code: "option-invalid",
-    option: "dir",
+    option,
     issue: `${dir} is inside the repository (${repoDir}): a tool run in a room searches upward (Node's module resolution, package.json, tsconfig) and would reach the working tree; make rooms in a directory outside it`,
   };
 }
 
 /**
  * The homes of rooms under `dir`. `placesOf` answers where the repository's files are; `dir` (which
- * must exist) is refused with `option-invalid` when its real path lies inside any of `repoDirs`.
+ * must exist) is refused with `option-invalid` when its real path lies inside any of `repoDirs`,
+ * the fault's `option` naming `dir` as the caller set it (`dirName`: the option `dir`, or `$TMPDIR`).
  * The check runs once it succeeds; a failure is tried again next time.
  */
-export function roomHomes(fs: HomeFs, dir: string, placesOf: () => ResultAsync<RepoPlaces, ExecFault>): RoomHomes {
+export function roomHomes(fs: HomeFs, dir: string, placesOf: () => ResultAsync<RepoPlaces, ExecFault>, dirName = "dir"): RoomHomes {
   let checked: string | undefined;
   const real = (path: string) =>
     ResultAsync.fromPromise(
@@ -73,7 +74,7 @@ export function roomHomes(fs: HomeFs, dir: string, placesOf: () => ResultAsync<R
     return real(dir).andThen((at) =>
       placesOf().andThen((places) => {
         const hit = repoDirs(places).find((r) => isWithin(at, r));
-        if (hit !== undefined) return errAsync(inside(at, hit));
+        if (hit !== undefined) return errAsync(inside(at, hit, dirName));
         checked = at;
         return okAsync(at);
       }),

@@ -106,16 +106,19 @@ describe("clean rooms lie outside the repository", () => {
     expect(leftIn(tmp)).toEqual([]);
   });
 
-  it("a $TMPDIR inside the repository is refused before any room is made", async () => {
-    const repo = await leakyRepo();
-    mkdirSync(join(repo, "node_modules/.tmp"));
-    const r = await decay(["verify", "docs/lib.plan.md"], repo, cleanEnv({ TMPDIR: join(repo, "node_modules/.tmp"), CI: "1" }));
-    expect(r.code).toBe(2);
-    // The user set $TMPDIR, not the adapter's `dir` option: the message names what they set.
-    expect(r.stderr).toContain(`docs/lib.plan.md: $TMPDIR: ${join(realpathSync(repo), "node_modules/.tmp")} is inside the repository`);
-    expect(r.stderr).not.toContain("option dir");
-    expect(readdirSync(join(repo, "node_modules/.tmp"))).toEqual([]);
-  });
+  it.each(["clone", "worktree", "isomorphic"])(
+    "decay verify --clean-room %s: a $TMPDIR inside the repository is refused before any room is made",
+    async (kind) => {
+      const repo = await leakyRepo();
+      mkdirSync(join(repo, "node_modules/.tmp"));
+      const r = await decay(["verify", "docs/lib.plan.md", "--clean-room", kind], repo, cleanEnv({ TMPDIR: join(repo, "node_modules/.tmp"), CI: "1" }));
+      expect(r.code).toBe(2);
+      // The user set $TMPDIR, not the adapter's `dir` option: the message names what they set.
+      expect(r.stderr).toContain(`docs/lib.plan.md: $TMPDIR: ${join(realpathSync(repo), "node_modules/.tmp")} is inside the repository`);
+      expect(r.stderr).not.toContain("option dir");
+      expect(readdirSync(join(repo, "node_modules/.tmp"))).toEqual([]);
+    },
+  );
 
   it("decay run with a $TMPDIR inside the repository is refused before it switches branch, commits or writes", async () => {
     const repo = await leakyRepo();

@@ -3,7 +3,6 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { bestEffort } from "@decay/cli-kit";
-import type { ExecFault } from "../fault.js";
 import { isomorphicRoom } from "../isomorphic-room.js";
 import { gitCloneRoom, gitWorktreeRoom } from "../node/clean-rooms.js";
 import { systemGit } from "../node/git.js";
@@ -21,27 +20,22 @@ const warnOnStderr =
   (text: string): void =>
     void bestEffort(io.stderr, warningLine(text));
 
-/** The room, its faults about the rooms' directory naming what a `decay` user sets: `$TMPDIR`, not `dir`. */
-function tmpdirNamed(room: CleanRoom): CleanRoom {
-  const named = (f: ExecFault): ExecFault => (f.code === "option-invalid" && f.option === "dir" ? { ...f, option: "$TMPDIR" } : f);
-  const check = room.check;
-  return { ...room, open: (request) => room.open(request).mapErr(named), ...(check ? { check: () => check().mapErr(named) } : {}) };
-}
-
 /**
  * fs, git, shell, clean room and pattern matcher for a repository; the shell and rooms stop when
  * `io.signal` aborts; an acceptance regex is stopped after `nodePatterns`' default bound (10 s).
  * Rooms are made in `$TMPDIR` of `io.env` (the system's temp directory when unset), never in the
- * repository. What the adapters warn of (a spares directory not used) goes to `warn`.
+ * repository; their faults and warnings name that directory `$TMPDIR`, as a `decay` user sets it.
+ * What the adapters warn of (a spares directory not used) goes to `warn`.
  */
 export function adaptersFor(io: CliIo, repo: string, room: RoomKind, warn: (text: string) => void = warnOnStderr(io)) {
   const shell = nodeShell({ env: io.env, signal: io.signal });
   const dir = resolve(io.env.TMPDIR || tmpdir());
-  const onWarning = (off: SparesOff) => warn(describeSparesOff(off, "$TMPDIR"));
+  const dirName = "$TMPDIR";
+  const onWarning = (off: SparesOff) => warn(describeSparesOff(off, dirName));
   const rooms: Record<RoomKind, () => CleanRoom> = {
-    clone: () => gitCloneRoom({ repo, shell, env: io.env, dir }),
-    worktree: () => gitWorktreeRoom({ repo, shell, env: io.env, dir, onWarning }),
-    isomorphic: () => isomorphicRoom({ fs, repo, shell, dir }),
+    clone: () => gitCloneRoom({ repo, shell, env: io.env, dir, dirName }),
+    worktree: () => gitWorktreeRoom({ repo, shell, env: io.env, dir, dirName, onWarning }),
+    isomorphic: () => isomorphicRoom({ fs, repo, shell, dir, dirName }),
   };
-  return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: tmpdirNamed(rooms[room]()), patterns: nodePatterns() };
+  return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: rooms[room](), patterns: nodePatterns() };
 }

@@ -26,6 +26,11 @@ export interface GitRoomOptions {
    * linked worktree) the main working tree is refused (`option-invalid`).
    */
   readonly dir?: string;
+  /**
+   * What the caller's user calls `dir`, named as the `option` of the `option-invalid` fault
+   * (default `dir`; `decay`, which takes the directory from `$TMPDIR`, passes `$TMPDIR`).
+   */
+  readonly dirName?: string;
 }
 
 const FULL_ID = /^[0-9a-f]{40}$/;
@@ -57,7 +62,7 @@ function fullId(git: GitInvoker, commit: string): ResultAsync<string, ExecFault>
 export function gitCloneRoom(options: GitRoomOptions): CleanRoom {
   const repo = resolve(options.repo);
   const git = gitInvoker(repo, options.env);
-  const homes = nodeRoomHomes(git, repo, options.dir);
+  const homes = nodeRoomHomes(git, repo, options.dir, options.dirName);
   const steps: RoomSteps = {
     home: homes.make,
     create: (dir, commit) =>
@@ -104,7 +109,7 @@ export interface WorktreeCleanRoom extends CleanRoom {
 export function gitWorktreeRoom(options: GitWorktreeRoomOptions): WorktreeCleanRoom {
   const repo = resolve(options.repo);
   const git = gitInvoker(repo, options.env);
-  const homes = nodeRoomHomes(git, repo, options.dir);
+  const homes = nodeRoomHomes(git, repo, options.dir, options.dirName);
   const spares = sparesOf({ git, repo, count: options.spares ?? 1, env: options.env, homes, onWarning: options.onWarning });
   const prune = () => git.ok(["worktree", "prune"]).map(() => undefined);
   const add = (dir: string, id: string) => git.ok(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet", dir, id]);

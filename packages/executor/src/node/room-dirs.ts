@@ -32,9 +32,12 @@ export function repoPlacesOf(git: GitInvoker, repo: string): () => ResultAsync<R
     ]).map(([real, common, top]) => ({ repo: real, common, top }));
 }
 
-/** The homes of the rooms of the repository behind `git`, under `dir` (default `os.tmpdir()`). */
-export function nodeRoomHomes(git: GitInvoker, repo: string, dir: string | undefined): RoomHomes {
-  return roomHomes({ mkdtemp, realpath, rm }, resolve(dir ?? tmpdir()), repoPlacesOf(git, repo));
+/**
+ * The homes of the rooms of the repository behind `git`, under `dir` (default `os.tmpdir()`), whose
+ * faults name `dir` as `dirName` (default `dir`).
+ */
+export function nodeRoomHomes(git: GitInvoker, repo: string, dir: string | undefined, dirName?: string): RoomHomes {
+  return roomHomes({ mkdtemp, realpath, rm }, resolve(dir ?? tmpdir()), repoPlacesOf(git, repo), dirName);
 }
 
 /**
