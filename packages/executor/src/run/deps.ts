@@ -8,6 +8,7 @@ import type { StepContext } from "../runner.js";
 import type { RunOptions } from "./options.js";
 import type { RunEvent } from "../schema.js";
 import { joinPath, type WorkspacePaths } from "./paths.js";
+import type { TrackedFiles } from "./tracked.js";
 
 /** The options of a run once defaults are applied and checked. */
 export interface Settings {
@@ -32,6 +33,8 @@ export interface Settings {
 export interface Deps extends Pick<RunOptions, "repo" | "fs" | "git" | "shell" | "cleanRoom" | "agent"> {
   readonly ctx: StepContext;
   readonly patterns: PatternMatcher;
+  /** The paths tracked at a commit: `git.listFiles`, each commit listed once a run (`listedOnce`). */
+  readonly tracked: TrackedFiles;
   readonly settings: Settings;
   readonly contract: Contract;
   readonly contractText: string;

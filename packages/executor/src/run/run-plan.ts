@@ -8,6 +8,7 @@ import { type RunOptions, settingsOf } from "./options.js";
 import { claimWorkspace, ownedHere, readClaim, type WorkspaceClaim } from "./owner.js";
 import { slugOf, workspacePaths } from "./paths.js";
 import { directPatterns } from "./patterns.js";
+import { listedOnce } from "./tracked.js";
 import { buildReport, writeReport } from "./report.js";
 import { renderInterruptedMd } from "./report-md.js";
 import { runStage } from "./stage.js";
@@ -254,6 +255,7 @@ export function depsOf(contract: Contract, options: RunOptions): Result<Deps, Ex
         agent: options.agent,
         ctx: options.runner ?? inMemoryRunner(),
         patterns: options.patterns ?? directPatterns(),
+        tracked: listedOnce(options.git),
         settings,
         contract: c,
         contractText: renderContract(c),

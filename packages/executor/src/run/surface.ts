@@ -63,7 +63,7 @@ function treeAt(d: Deps, commit: string) {
 
 /** Pin the surface at `commit` as `unchanged` rows (authorAssumptions) into `file`; returns how many files. */
 export async function pinSurface(d: Deps, commit: string, file: string): Promise<Result<number, ExecFault>> {
-  const files = await d.git.listFiles(commit);
+  const files = await d.tracked(commit);
   if (files.isErr()) return err(files.error);
   const paths = surfacePaths(d.contract, files.value, d.settings.pinGlobs);
   let text = "# the pinned acceptance surface is empty: no file named by acceptance or matched by the pin globs\n";
@@ -144,9 +144,9 @@ async function rangeFiles(
   const stats = await d.git.diffStats(range.from, range.to);
   if (stats.isErr()) return err(stats.error);
   if (stats.value.paths.length === 0) return ok(null);
-  const before = await d.git.listFiles(range.from);
+  const before = await d.tracked(range.from);
   if (before.isErr()) return err(before.error);
-  const after = await d.git.listFiles(range.to);
+  const after = await d.tracked(range.to);
   if (after.isErr()) return err(after.error);
   return ok({ changed: stats.value.paths, before: before.value, after: after.value });
 }
@@ -174,7 +174,7 @@ export async function touchedSurface(d: Deps, head: string): Promise<Result<stri
   const dirty = await d.git.dirty();
   if (dirty.isErr()) return err(dirty.error);
   if (dirty.value.length === 0) return ok([]);
-  const files = await d.git.listFiles(head);
+  const files = await d.tracked(head);
   if (files.isErr()) return err(files.error);
   const surface = surfaceOf(d.contract, [...new Set([...files.value, ...dirty.value])], d.settings.pinGlobs).paths;
   return ok(dirty.value.filter((p) => surface.has(p)).map((p) => `${p}: changed by the fix before it was committed`));

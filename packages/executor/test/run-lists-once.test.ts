@@ -1,0 +1,49 @@
+// A run asks git for the files of each commit once: pinning, the execute check and the fix checks
+// share the listing of a commit. The Git port is the system git adapter, its listFiles counted.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { systemGit } from "../src/entries/node.js";
+import { type Git, scriptTable } from "../src/index.js";
+import { contractOf, git, makeRepo, nodeOptions, planOf, run } from "./harness.js";
+
+/** The system git adapter for `repo`, each `listFiles` call kept in `asked`. */
+function counted(repo: string): { git: Git; asked: string[] } {
+  const real = systemGit({ dir: repo });
+  const asked: string[] = [];
+  return { git: { ...real, listFiles: (commit) => (asked.push(commit), real.listFiles(commit)) }, asked };
+}
+
+const STAGES: Array<[string, string[]]> = [
+  ["a", ["`sh test/check.sh` exits 0"]],
+  ["b", ["`sh bin/show.sh b` exits 0 and prints `beta`"]],
+];
+const A_TYPO = { edit: { "src/a.txt": "alpah\n" } };
+const A_RIGHT = { edit: { "src/a.txt": "alpha\n" } };
+
+describe("a run lists the files of each commit once", () => {
+  it("a stage with a fix and a stage after it: each commit listed once, the same verdicts and pinned surfaces", async () => {
+    const repo = await makeRepo({ "README.md": "r\n", "test/check.sh": "grep -q alpha src/a.txt\n" });
+    const contract = await contractOf(repo, planOf(STAGES));
+    const { git: port, asked } = counted(repo);
+    // S1's execute is red, its fix green; S2's execute green.
+    const script = scriptTable({ "S1 execute": A_TYPO, "S1 fix": A_RIGHT, "S2 execute": { edit: { "src/b.txt": "beta\n" } } });
+    const report = await run(contract, { ...nodeOptions(repo, script), git: port });
+    expect(report.status).toBe("green");
+    expect(report.stages.map((s) => [s.id, s.state, s.attempts])).toEqual([
+      ["S1", "green", 2],
+      ["S2", "green", 1],
+    ]);
+    // S1's base, its execute, its fix (S2's base) and S2's execute: each listed once.
+    const [first, ...rest] = git(repo, "rev-list", "--reverse", "HEAD").split("\n");
+    expect(asked.toSorted()).toEqual(rest.slice(-4).toSorted());
+    expect(asked).not.toContain(first);
+    // The pinned surfaces are what acceptance names at each commit.
+    const pinned = (name: string) => readFileSync(join(repo, ".plan-runs/demo/freeze", name), "utf8");
+    for (const name of ["S1-surface.tsv", "S1-surface-a1.tsv", "S2-surface.tsv", "S2-surface-a1.tsv"]) {
+      expect(pinned(name)).toMatch(/^unchanged\tbin\/show\.sh\t/m);
+      expect(pinned(name)).toMatch(/^unchanged\tdocs\/demo\.plan\.md\t/m);
+      expect(pinned(name)).toMatch(/^unchanged\ttest\/check\.sh\t/m);
+    }
+  });
+});
