@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fifo } from "../../../test-utils/hostile.js";
@@ -114,7 +114,7 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     expect(readFileSync(join(repo, ".plan-runs/demo/REPORT.md"), "utf8")).toContain("the execute changed the acceptance surface");
   });
 
-  it("lets an execute add the tests its stage asks for and a dependency, and holds what they pin from then on", async () => {
+  it("lets an execute add the tests its stage asks for and a dependency", async () => {
     const pkg = { name: "demo", private: true, scripts: { test: "sh bin/show.sh a | grep -q alpha && sh test/new.test.sh" } };
     const repo = await makeRepo({ "package.json": `${JSON.stringify(pkg)}\n` });
     const contract = await contractOf(repo, planOf([["a", ["`npm test` exits 0"]]]));
@@ -125,8 +125,22 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     const report = await run(contract, nodeOptions(repo, script));
     expect(report.status).toBe("green");
     expect(git(repo, "show", "HEAD:package.json")).toBe(added.trim());
-    // The test the execute added is on the surface pinned at its commit, which binds the fixes.
-    expect(readFileSync(join(repo, ".plan-runs/demo/freeze/S1-surface-a1.tsv"), "utf8")).toContain("test/new.test.sh");
+    // The surface pinned at the base has no test the execute added; only the base's is written down.
+    expect(readFileSync(join(repo, ".plan-runs/demo/freeze/S1-surface.tsv"), "utf8")).not.toContain("test/new.test.sh");
+    expect(readdirSync(join(repo, ".plan-runs/demo/freeze"))).toEqual(["S1-surface.tsv"]);
+  });
+
+  it("holds a fix to the tests the execute added, though no record of that surface is written", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const contract = await contractOf(repo, planOf([["a", ["`sh test/new.test.sh` exits 0"]]]));
+    const script = scriptTable({
+      "S1 execute": { edit: { "src/a.txt": "alpah\n", "test/new.test.sh": "grep -q alpha src/a.txt\n" } },
+      "S1 fix": { edit: { "test/new.test.sh": "exit 0\n" } },
+    });
+    const report = await run(contract, nodeOptions(repo, script));
+    expect(report.stages[0]).toMatchObject({ state: "escalated", final: "red" });
+    expect(report.stages[0]?.refused_fixes[0]?.diverged[0]).toContain("test/new.test.sh: changed by the fix before it was committed");
+    expect(git(repo, "show", "HEAD:test/new.test.sh")).toBe("grep -q alpha src/a.txt");
   });
 
   it("refuses an execute that changes what `npm test` runs, the package.json scripts", async () => {
@@ -168,7 +182,7 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     const report = await run(contract, nodeOptions(repo, script));
     expect(report.status).toBe("green");
     expect(report.stages[0]?.attempts).toBe(2);
-    expect(readFileSync(join(repo, ".plan-runs/demo/freeze/S1-surface-a1.tsv"), "utf8")).toMatch(/^# the pinned acceptance surface is empty/);
+    expect(readFileSync(join(repo, ".plan-runs/demo/freeze/S1-surface.tsv"), "utf8")).toMatch(/^# the pinned acceptance surface is empty/);
   });
 
   it("lets an execute add dependencies and workspace packages to a manifest, nothing else of it, and no pinned fixture's", async () => {

@@ -41,14 +41,13 @@ function escalate(d: Deps, loop: StageLoop, stage: Stage, reason: string): Stage
   return loop;
 }
 
-/** One stage's running context: the stage, its base commit, its loop record, the pinned surface file. */
+/** One stage's running context: the stage, its base commit, its loop record. */
 interface StageRun {
   readonly d: Deps;
   readonly state: RunState;
   readonly stage: Stage;
   readonly loop: StageLoop;
   readonly base: string;
-  readonly surface: string;
 }
 
 /** An outcome that ends the stage, or the value to go on with. */
@@ -84,7 +83,7 @@ function countAttempt(run: StageRun, attempt: number): void {
   run.d.emit({ type: "attempt", stage: run.stage.id, attempt });
 }
 
-/** Attempt 1: the execute call, its commit, and the surface pinned again at that commit. */
+/** Attempt 1: the execute call and its commit, checked against the surface at the stage's base. */
 async function execute(run: StageRun): Promise<Step<string>> {
   const { d, state, stage, loop } = run;
   countAttempt(run, 1);
@@ -101,8 +100,7 @@ async function execute(run: StageRun): Promise<Step<string>> {
     if (changed.isErr()) return err(changed.error);
     if (changed.value.length > 0) return refuseExecute(run, changed.value);
   }
-  const repinned = await step(d, `${stage.id}/a1/pin`, () => pinSurface(d, head.value, run.surface));
-  return repinned.isErr() ? err(repinned.error) : next(head.value);
+  return next(head.value);
 }
 
 /**
@@ -185,7 +183,7 @@ export async function runStage(d: Deps, state: RunState, stage: Stage): Promise<
   d.emit({ type: "stage-started", stage: stage.id, label: stage.label, title: stage.title });
   const opened = await openStage(d, state, stage, loop);
   if (opened.isErr() || "done" in opened.value) return opened.map((o) => ("done" in o ? o.done : loop));
-  const run: StageRun = { d, state, stage, loop, base: opened.value.next, surface: `${d.paths.freeze}/${stage.id}-surface-a1.tsv` };
+  const run: StageRun = { d, state, stage, loop, base: opened.value.next };
   const executed = await execute(run);
   if (executed.isErr() || "done" in executed.value) return executed.map((o) => ("done" in o ? o.done : loop));
   let head = executed.value.next;

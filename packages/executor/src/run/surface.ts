@@ -76,9 +76,9 @@ export async function pinSurface(d: Deps, commit: string, file: string): Promise
   return written.map(() => paths.length);
 }
 
-// The checks below work the surface out again from git and the contract every time. The pinned
-// files under freeze/ are the record for people, never read back: they sit in the working tree,
-// where the agent that is being checked can write.
+// The checks below work the surface out again from git and the contract every time. The file
+// pinned at a stage's base under freeze/ is the record for people, never read back: it sits in the
+// working tree, where the agent that is being checked can write.
 
 /**
  * Check a fix, from the HEAD before the fix call (`from`) to its result (`to`): every file on the
