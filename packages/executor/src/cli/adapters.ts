@@ -2,7 +2,6 @@
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
-import { bestEffort } from "@decay/cli-kit";
 import { isomorphicRoom } from "../isomorphic-room.js";
 import { gitCloneRoom, gitWorktreeRoom } from "../node/clean-rooms.js";
 import { systemGit } from "../node/git.js";
@@ -12,13 +11,7 @@ import { nodeShell } from "../node/shell.js";
 import type { CleanRoom } from "../ports.js";
 import type { RoomKind } from "./args.js";
 import type { CliIo } from "./io.js";
-import { warningLine } from "./progress.js";
-
-/** A warning said on stderr, one line (`decay: warning: …`); a failed write is no fault. */
-const warnOnStderr =
-  (io: Pick<CliIo, "stderr">) =>
-  (text: string): void =>
-    void bestEffort(io.stderr, warningLine(text));
+import { warnOnStderr } from "./progress.js";
 
 /**
  * fs, git, shell, clean room and pattern matcher for a repository; the shell and rooms stop when
@@ -27,7 +20,7 @@ const warnOnStderr =
  * repository; their faults and warnings name that directory `$TMPDIR`, as a `decay` user sets it.
  * What the adapters warn of (a spares directory not used) goes to `warn`.
  */
-export function adaptersFor(io: CliIo, repo: string, room: RoomKind, warn: (text: string) => void = warnOnStderr(io)) {
+export function adaptersFor(io: CliIo, repo: string, room: RoomKind, warn = (text: string): void => void warnOnStderr(io.stderr, text)) {
   const shell = nodeShell({ env: io.env, signal: io.signal });
   const dir = resolve(io.env.TMPDIR || tmpdir());
   const dirName = "$TMPDIR";

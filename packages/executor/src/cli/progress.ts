@@ -1,6 +1,6 @@
 // How `decay run` shows a run's events: a live view redrawn in place on a terminal (log-update),
 // one plain line per event elsewhere (pipes, CI), or NDJSON for orchestrators (--json).
-import type { CliWriter } from "@decay/cli-kit";
+import { bestEffort, type CliWriter } from "@decay/cli-kit";
 import { createLogUpdate } from "log-update";
 import { RUN_EVENT_SCHEMA_ID, type RunEvent } from "../schema.js";
 import { oneLine } from "@decay/portable";
@@ -50,8 +50,10 @@ export function setAsideLine(e: { readonly stash: string; readonly paths: readon
   return `set aside the leftovers of an interrupted run (${paths}) in stash ${e.stash.slice(0, 12)}; git stash apply ${e.stash} brings them back`;
 }
 
-/** A warning as `decay` prints it on stderr: one line. */
-export const warningLine = (text: string): string => `decay: warning: ${oneLine(text)}\n`;
+/** Says a warning on stderr as `decay` does, one line (`decay: warning: …`); a failed write is no fault, so it never rejects. */
+export function warnOnStderr(stderr: CliWriter, text: string): Promise<void> {
+  return bestEffort(stderr, `decay: warning: ${oneLine(text)}\n`);
+}
 
 /** One line for an event, as plain progress prints it. */
 export function eventLine(e: RunEvent): string {

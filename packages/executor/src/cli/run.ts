@@ -13,7 +13,7 @@ import type { CliFault } from "./fault.js";
 import { type CliIo, REPORT_SCHEMA, say } from "./io.js";
 import { durableRun } from "./durable.js";
 import { agentProgram, assumptionsPath, atTop, insideRepo, type Loaded, loadContract, repoDir } from "./load.js";
-import { jsonProgress, liveProgress, plainProgress, type Progress, type RunProgress, setAsideLine, warningLine } from "./progress.js";
+import { jsonProgress, liveProgress, plainProgress, type Progress, type RunProgress, setAsideLine, warnOnStderr } from "./progress.js";
 
 export const quoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
@@ -39,7 +39,7 @@ function noticed(io: CliIo, progress: Progress): RunProgress {
       progress.event(e);
       if (e.type === "set-aside") writes.push(bestEffort(io.stderr, `decay: ${setAsideLine(e)}\n`));
     },
-    warn: (text) => writes.push(bestEffort(io.stderr, warningLine(text))),
+    warn: (text) => writes.push(warnOnStderr(io.stderr, text)),
     close: async () => {
       await Promise.all(writes);
       return progress.close();
