@@ -31,6 +31,11 @@ describe("decay: every fault exits 2 and names its input", () => {
     ],
     ["an unknown flag", ["run", "docs/stats.plan.md", "--agnet", "x"], /^decay: unknown option --agnet \(see decay --help\)\n$/],
     ["a bad number", ["run", "docs/stats.plan.md", "--agent", "node", "--budget", "two"], /--budget must be a positive integer, not "two"/],
+    [
+      "a pattern bound that is no number of milliseconds",
+      ["verify", "docs/stats.plan.md", "--pattern-timeout-ms", "0"],
+      /^decay: --pattern-timeout-ms must be a positive integer, not "0" \(see decay --help\)\n$/,
+    ],
     ["a flag of another command", ["preflight", "docs/stats.plan.md", "--agent", "node"], /--agent is not an option of decay preflight/],
     ["an unknown clean room", ["preflight", "docs/stats.plan.md", "--clean-room", "docker"], /--clean-room must be clone, worktree or isomorphic/],
     ["no command", [], /no command given/],

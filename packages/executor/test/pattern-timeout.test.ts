@@ -33,4 +33,17 @@ describe("a backtracking acceptance regex", () => {
       `decay: docs/evil.plan.md: acceptance row S1.1: matching /${EVIL}/ against the command's output took longer than 10000 ms and was stopped, so the row has no verdict; simplify the pattern (it backtracks)\n`,
     );
   });
+
+  it("stops the match at the bound --pattern-timeout-ms gives, and names that bound", { timeout: 120_000 }, async () => {
+    const dir = await makeRepo({});
+    await contractOf(dir, planOf([["evil", [ROW]]]), "evil");
+    const started = Date.now();
+    const r = await decay(["verify", "docs/evil.plan.md", "--pattern-timeout-ms", "300"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `decay: docs/evil.plan.md: acceptance row S1.1: matching /${EVIL}/ against the command's output took longer than 300 ms and was stopped, so the row has no verdict; simplify the pattern (it backtracks)\n`,
+    );
+    // Well under the default bound of 10 s (the clean room and the command take the rest).
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
 });

@@ -9,18 +9,24 @@ import { nodePatterns } from "../node/patterns.js";
 import { describeSparesOff, type SparesOff } from "../node/spare-rooms.js";
 import { nodeShell } from "../node/shell.js";
 import type { CleanRoom } from "../ports.js";
-import type { RoomKind } from "./args.js";
+import type { RoomKind, VerifyFlags } from "./args.js";
 import type { CliIo } from "./io.js";
 import { warnOnStderr } from "./progress.js";
 
 /**
- * fs, git, shell, clean room and pattern matcher for a repository; the shell and rooms stop when
- * `io.signal` aborts; an acceptance regex is stopped after `nodePatterns`' default bound (10 s).
+ * fs, git, shell, clean room and pattern matcher for a repository, the room of kind
+ * `flags.cleanRoom`; the shell and rooms stop when `io.signal` aborts; an acceptance regex is
+ * stopped after `flags.patternTimeoutMs` (default `nodePatterns`' bound, 10 s).
  * Rooms are made in `$TMPDIR` of `io.env` (the system's temp directory when unset), never in the
  * repository; their faults and warnings name that directory `$TMPDIR`, as a `decay` user sets it.
  * What the adapters warn of (a spares directory not used) goes to `warn`.
  */
-export function adaptersFor(io: CliIo, repo: string, room: RoomKind, warn = (text: string): void => void warnOnStderr(io.stderr, text)) {
+export function adaptersFor(
+  io: CliIo,
+  repo: string,
+  flags: Pick<VerifyFlags, "cleanRoom" | "patternTimeoutMs">,
+  warn = (text: string): void => void warnOnStderr(io.stderr, text),
+) {
   const shell = nodeShell({ env: io.env, signal: io.signal });
   const dir = resolve(io.env.TMPDIR || tmpdir());
   const dirName = "$TMPDIR";
@@ -30,5 +36,6 @@ export function adaptersFor(io: CliIo, repo: string, room: RoomKind, warn = (tex
     worktree: () => gitWorktreeRoom({ repo, shell, env: io.env, dir, dirName, onWarning }),
     isomorphic: () => isomorphicRoom({ fs, repo, shell, dir, dirName }),
   };
-  return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: rooms[room](), patterns: nodePatterns() };
+  const patterns = nodePatterns(flags.patternTimeoutMs === undefined ? {} : { timeoutMs: flags.patternTimeoutMs });
+  return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: rooms[flags.cleanRoom](), patterns };
 }

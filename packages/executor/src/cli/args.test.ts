@@ -61,6 +61,25 @@ describe("parseInvocation", () => {
     });
   });
 
+  test("reads --pattern-timeout-ms on run, preflight and verify; unset, the adapter's default stands", () => {
+    for (const argv of [
+      ["verify", "p.md"],
+      ["preflight", "p.md"],
+      ["run", "p.md", "--agent", "a"],
+    ]) {
+      expect(parseInvocation([...argv, "--pattern-timeout-ms", "250"])._unsafeUnwrap()).toMatchObject({ flags: { patternTimeoutMs: 250 } });
+      expect(parseInvocation(argv)._unsafeUnwrap()).not.toHaveProperty("flags.patternTimeoutMs");
+    }
+  });
+
+  test.each(["0", "-5", "1.5", "1e3", "ten", "1000000000"])("--pattern-timeout-ms %j is a usage fault naming the flag", (value) => {
+    expect(parseInvocation(["verify", "p.md", `--pattern-timeout-ms=${value}`])._unsafeUnwrapErr()).toEqual({
+      code: "usage",
+      flag: "--pattern-timeout-ms",
+      message: `--pattern-timeout-ms must be a positive integer, not ${JSON.stringify(value)}`,
+    });
+  });
+
   test.each([
     [["run", "p.md"], "--agent"],
     [["run", "p.md", "--agent", "x", "--token-target", "0"], "--token-target"],

@@ -33,6 +33,8 @@ export interface VerifyFlags {
   readonly json: boolean;
   /** `--max-input-bytes`: the bound on the plan, the contract and the assumptions file (default 64 MiB). */
   readonly maxInputBytes?: number;
+  /** `--pattern-timeout-ms`: how long one acceptance regex may run (`nodePatterns`' `timeoutMs`, default 10 s). */
+  readonly patternTimeoutMs?: number;
 }
 
 /** What `decay run` takes beyond that. */
@@ -68,13 +70,14 @@ export const OPTIONS = {
   durable: { type: "string" },
   "execute-may-edit-surface": { type: "boolean" },
   "max-input-bytes": { type: "string" },
+  "pattern-timeout-ms": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const satisfies FlagSpecs;
 
 type Values = FlagValues<typeof OPTIONS>;
 
-const VERIFY_FLAGS = ["repo", "include-optional", "clean-room", "setup", "json", "max-input-bytes"];
+const VERIFY_FLAGS = ["repo", "include-optional", "clean-room", "setup", "json", "max-input-bytes", "pattern-timeout-ms"];
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   run: [...VERIFY_FLAGS, "assumptions", "agent", "budget", "token-target", "durable", "execute-may-edit-surface"],
   preflight: VERIFY_FLAGS,
@@ -133,8 +136,11 @@ function verifyFlags(v: Values, file: string): Result<VerifyFlags, UsageFault> {
   if (limit !== undefined && maxInputBytes === undefined) {
     return usage("--max-input-bytes", `--max-input-bytes must be a whole number of bytes from 1 to ${MAX_INPUT_CEILING}, not ${JSON.stringify(limit)}`);
   }
+  const patternTimeoutMs = count("--pattern-timeout-ms", v["pattern-timeout-ms"]);
+  if (patternTimeoutMs.isErr()) return err(patternTimeoutMs.error);
   return ok({
     ...(maxInputBytes === undefined ? {} : { maxInputBytes }),
+    ...(patternTimeoutMs.value === undefined ? {} : { patternTimeoutMs: patternTimeoutMs.value }),
     file,
     repo: v.repo,
     includeOptional: v["include-optional"] === true,

@@ -103,7 +103,7 @@ export async function durableRun(io: CliIo, flags: RunFlags, argv: readonly stri
     executorId: EMBEDDED_EXECUTOR,
     appVersion: VERSION,
     ports: (_job, dir) => ({
-      ...adaptersFor({ ...io, signal: stop.signal }, dir, flags.cleanRoom, (text) => progress.warn(text)),
+      ...adaptersFor({ ...io, signal: stop.signal }, dir, flags, (text) => progress.warn(text)),
       agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env, signal: stop.signal }),
       resumeCommand: `decay ${argv.map(quoted).join(" ")}`,
       onEvent: (e) => progress.event(e),

@@ -36,7 +36,7 @@ async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
     checkout: dbos.gitCheckout(workspace, io.env),
     bundle: flags.bundle === undefined ? undefined : dbos.gitBundle(resolve(io.cwd, flags.bundle), io.env),
     ports: (_job, dir, run) => ({
-      ...adaptersFor(io, dir, flags.cleanRoom, (message) => void bestEffort(io.stderr, line({ worker: flags.executorId, level: "warn", message }))),
+      ...adaptersFor(io, dir, flags, (message) => void bestEffort(io.stderr, line({ worker: flags.executorId, level: "warn", message }))),
       agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env }),
       onEvent: (event) => void bestEffort(io.stdout, line({ run, ...event })),
     }),

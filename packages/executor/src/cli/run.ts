@@ -64,7 +64,7 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
   if (program.isErr()) return err(program.error);
   const progress = progressFor(io, flags, loaded);
   const result = await runPlan(loaded.contract, {
-    ...adaptersFor(io, repo, flags.cleanRoom, (text) => progress.warn(text)),
+    ...adaptersFor(io, repo, flags, (text) => progress.warn(text)),
     agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env, signal: io.signal }),
     planText: loaded.planText,
     assumptions: flags.assumptions,

@@ -5,11 +5,11 @@ Usage:
   decay run PLAN.md|contract.md --agent "CMD ARGS…" [--repo DIR] [--assumptions FILE]
             [--include-optional] [--budget N] [--token-target N]
             [--clean-room clone|worktree|isomorphic] [--setup "CMD"] [--json] [--durable DIR]
-            [--max-input-bytes N] [--execute-may-edit-surface]
+            [--max-input-bytes N] [--pattern-timeout-ms N] [--execute-may-edit-surface]
   decay preflight PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
-                  [--max-input-bytes N]
+                  [--max-input-bytes N] [--pattern-timeout-ms N]
   decay verify PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
-               [--max-input-bytes N]
+               [--max-input-bytes N] [--pattern-timeout-ms N]
   decay report DIR [--json]
   decay journal show|resume|next PLAN.md ...   a task plan's execution record (decay journal --help)
   decay worker --database-url URL --executor-id ID --app-version V --agent "CMD ARGS…"
@@ -48,6 +48,8 @@ Options:
                          killed run started again with the same flags resumes (docs/fleet.md)
   --max-input-bytes N    the largest plan, contract or assumptions file read, and (run) the largest
                          file read back from the working tree (default 67108864, at most 268435456)
+  --pattern-timeout-ms N how long one acceptance regex (matches /re/) may run before it is stopped,
+                         a fault with no verdict (default 10000)
 
 Exit: 0 every required stage green; 1 not green (escalated, failed, parked, stale plan, interrupted),
 the reason on the last line; 2 a fault (the message names the input). See docs/executor-cli.md.

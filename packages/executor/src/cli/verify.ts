@@ -50,7 +50,7 @@ export async function verifyCommand(io: CliIo, kind: "preflight" | "verify", fla
   // After the plan is read, so a fault of the plan is named first; before anything runs.
   const top = await atTop(repo.value, flags.repo, io.env);
   if (top.isErr()) return err(top.error);
-  const adapters = adaptersFor(io, repo.value, flags.cleanRoom);
+  const adapters = adaptersFor(io, repo.value, flags);
   const verdict = await verifyContract(loaded.value.contract, {
     ...adapters,
     planText: loaded.value.planText,
