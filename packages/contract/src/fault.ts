@@ -31,6 +31,10 @@ export type ContractFault =
       after?: string;
       /** A line that would be read. */
       write?: string;
+      /** The label the line or list was written under, as written (`Verify:`, `Acceptance criteria`); absent: `Acceptance:`. */
+      label?: string;
+      /** For a list item: the line of the label the list is under. */
+      labelLine?: number;
     }
   | {
       code: "structure-unread";
@@ -133,7 +137,9 @@ function unreadText(kind: UnreadKind, text: string, hides?: { line: number; text
 type AcceptanceInvalid = Extract<ContractFault, { code: "acceptance-invalid" }>;
 
 function acceptanceText(f: AcceptanceInvalid): string {
-  const quote = q(`Acceptance: ${f.text}`);
+  const label = f.label ?? "Acceptance:";
+  const quote = q(`${label} ${f.text}`);
+  const under = `the ${q(label)} label${f.labelLine === undefined ? "" : ` on line ${f.labelLine}`}`;
   const write = f.write === undefined ? "" : `; write: ${f.write.length <= QUOTE_LIMIT ? f.write : q(f.write)}`;
   switch (f.problem) {
     case "fenced-command":
@@ -141,15 +147,15 @@ function acceptanceText(f: AcceptanceInvalid): string {
     case "words-before-command":
       return `acceptance line not understood: ${quote}: ${q(f.unread ?? "")} before the command is not read${f.after === undefined ? "" : `, nor is ${q(f.after)} after it`}; the line starts with the command in backticks, then ${EXPECTATIONS}${write}`;
     case "list-item-not-command":
-      return `acceptance list item not understood: ${q(f.text)}: each item under an Acceptance: line starts with a command in backticks, then ${EXPECTATIONS}; for criteria a person checks, put <!-- decay: prose --> on the line before the Acceptance label`;
+      return `acceptance list item not understood: ${q(f.text)}: each item under ${under} starts with a command in backticks, then ${EXPECTATIONS}; for criteria a person checks, put <!-- decay: prose --> on the line before ${q(label)}`;
     case "nested-command":
-      return `acceptance list item not understood: ${q(f.text)} is a command in a list nested under another item, and a nested item is no row: write each command as an item of the list right under the Acceptance: label`;
+      return `acceptance list item not understood: ${q(f.text)} is a command in a list nested under another item, and a nested item is no row: write each command as an item of the list right under ${under}`;
     case "unrecognised":
       return `acceptance line not understood: ${quote}: ${q(f.unread ?? f.text)} is not read; after the command write ${EXPECTATIONS}`;
     case "trailing-separator":
       return `acceptance line not understood: ${quote} ends in ${q(f.unread ?? "")} with no expectation after it: write the expectation on the same line (a line after it continues it only when it starts with and, then, exits, prints, matches, stdout or at least)`;
     case "no-command":
-      return `acceptance line not understood: ${f.text === "" ? '"Acceptance:" has nothing after it and no list of commands under it' : `${quote} holds no command in backticks`}; write Acceptance: \`command\` exits 0, ${PROSE}`;
+      return `acceptance line not understood: ${f.text === "" ? `${q(label)} has nothing after it and no list of commands under it` : `${quote} holds no command in backticks`}; write Acceptance: \`command\` exits 0, ${PROSE}`;
     default:
       return `acceptance line not understood (${problemText(f.problem)}): ${quote}${write}`;
   }

@@ -63,6 +63,53 @@ describe("a Gate:, Verify: or Verification: label over a list", () => {
     const f = readPlan(plan("Acceptance: `echo a`", "", "Verify:", "", "- Ask the PM", "- `pnpm test` exits 0"))._unsafeUnwrapErr();
     expect(f).toMatchObject({ code: "acceptance-invalid", problem: "list-item-not-command", line: 11 });
   });
+  test("the refusal names the label the plan wrote and its line, not an Acceptance: label it does not have", () => {
+    const f = readPlan(plan("Acceptance: `echo a`", "", "Verify:", "", "- Ask the PM", "- `pnpm test` exits 0"))._unsafeUnwrapErr();
+    expect(describeFault(f)).toBe(
+      'line 11: acceptance list item not understood: "- Ask the PM": each item under the "Verify:" label on line 9 starts with a command in backticks, then exits N, prints `text`, matches /regex/ or at least N `text`|/regex/; for criteria a person checks, put <!-- decay: prose --> on the line before "Verify:"',
+    );
+  });
+  test("a command nested under an item of a Verification: list names that label and its line", () => {
+    const f = readPlan(plan("**Verification:**", "- `pnpm test`", "  - `pnpm lint`"))._unsafeUnwrapErr();
+    expect(f).toMatchObject({ problem: "nested-command", line: 9, label: "Verification:", labelLine: 7 });
+    expect(describeFault(f)).toMatch(/^line 9: .* right under the "Verification:" label on line 7$/);
+  });
+  test("an inline Verify: line that is not understood is quoted as written, with its own label", () => {
+    const f = readPlan(plan("Acceptance: `echo a`", "Verify: `pnpm test` exits 0 and"))._unsafeUnwrapErr();
+    expect(describeFault(f)).toMatch(/^line 8: acceptance line not understood: "Verify: `pnpm test` exits 0 and" ends in "and"/);
+  });
+  // The label as the plan spells it, and the words a message must quote for it.
+  const spelled = fc.constantFrom(
+    ["Verify:", "Verify:"],
+    ["Verification:", "Verification:"],
+    ["**Verification:**", "Verification:"],
+    ["- Verify:", "Verify:"],
+    ["> verify:", "verify:"],
+    ["Gate:", "Gate:"],
+    ["Acceptance:", "Acceptance:"],
+    ["#### Acceptance criteria", "Acceptance criteria"],
+  );
+  test("whatever the label and wherever the prose item, the refusal names that label, its line and the item's line", () => {
+    fc.assert(
+      fc.property(spelled, fc.nat(3), fc.nat(3), fc.boolean(), ([written, quoted], before, after, gap) => {
+        const commands = (n: number) => Array.from({ length: n }, (_, k) => `- \`cmd${k}\` exits 0`);
+        // A Gate:/Verify: list is read as rows only when it holds a command: keep one before the prose item.
+        const first = [...commands(Math.max(before, written.startsWith("#") || written === "Acceptance:" ? 0 : 1))];
+        const list = [...first, "- Ask the PM to sign off", ...commands(after)];
+        const lines = [written, ...(gap ? [""] : []), ...list];
+        const f = readPlan(plan(...lines))._unsafeUnwrapErr();
+        const item = 7 + (gap ? 1 : 0) + first.length + 1;
+        expect(f).toMatchObject({ code: "acceptance-invalid", problem: "list-item-not-command", line: item, labelLine: 7 });
+        // A fault with no label names Acceptance:; any other label is carried as written.
+        expect("label" in f ? f.label : undefined).toBe(quoted === "Acceptance:" ? undefined : quoted);
+        const message = describeFault(f);
+        expect(message.startsWith(`line ${item}: `)).toBe(true);
+        expect(message).toContain(`under the "${quoted}" label on line 7`);
+        if (!/acceptance/i.test(quoted)) expect(message).not.toMatch(/Acceptance:/);
+      }),
+      { numRuns: 300 },
+    );
+  });
   const label = fc.constantFrom("Gate:", "Verify:", "Verification:", "**Verification:**", "- Verify:");
   const command = fc.constantFrom("`make check`", "`pnpm test` exits 0", "`node x.js` prints `ok`");
   test("every command listed under any such label is a row", () => {

@@ -3,6 +3,9 @@ import type { AcceptanceProblem, ContractFault } from "../fault.js";
 import type { Expect } from "../model.js";
 import { type Cursor, readCodeSpan, regexCompiles } from "../text.js";
 
+/** The label an acceptance fault names when it carries none. */
+const ACCEPTANCE_LABEL = "Acceptance:";
+
 /** A command and its expectations as one `Acceptance:` line spells them. */
 export type SpelledRow = { run: string; expect: Expect };
 
@@ -67,13 +70,22 @@ function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): 
   return { ok: false, problem: "unrecognised" };
 }
 
-/** What an acceptance fault adds to its line and problem: the part not understood, the line to write instead. */
-export type AcceptanceHint = { unread?: string; after?: string; write?: string };
+/**
+ * What an acceptance fault adds to its line and problem: the part not understood, the line to write
+ * instead, the label as written (`Verify:`) and, for a list item, the label's line.
+ */
+export type AcceptanceHint = { unread?: string; after?: string; write?: string; label?: string; labelLine?: number };
 
 /** The `acceptance-invalid` fault for a line. */
 export function acceptanceFault(line: number, problem: AcceptanceProblem, text: string, hint: AcceptanceHint): ContractFault {
-  const data = Object.fromEntries(Object.entries(hint).filter(([, v]) => v !== undefined && v !== ""));
+  // `Acceptance:` is what a fault without a label names: the field is only there when the plan wrote another.
+  const data = Object.fromEntries(Object.entries(hint).filter(([k, v]) => v !== undefined && v !== "" && !(k === "label" && v === ACCEPTANCE_LABEL)));
   return { code: "acceptance-invalid", line, problem, text, ...data };
+}
+
+/** An acceptance fault read under `label` as written (`Verify:`), so that its message quotes what the plan says. */
+export function underLabel(fault: ContractFault, label: string): ContractFault {
+  return fault.code === "acceptance-invalid" && label !== ACCEPTANCE_LABEL ? { ...fault, label } : fault;
 }
 
 /** Read expectations from the cursor to the end of the text; the problem and the unread rest when one is not understood. */

@@ -110,6 +110,7 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
     const exitAlone = exit ? null : EXIT_ALONE.test(text);
     const gate = line.heading ? null : GATE.exec(text);
     const acc = exit || exitAlone || line.heading ? null : (ACCEPTANCE.exec(text) ?? (gate?.[1]?.startsWith("`") ? gate : null));
+    const alone = exit || exitAlone || acc ? null : ACCEPTANCE_ALONE.exec(text);
     const dep = exit || exitAlone || acc || line.heading ? null : DEPENDS.exec(text);
     if (exit || exitAlone) {
       if (body.exit !== null) return err({ code: "duplicate-exit", line: line.no, first: exitLine });
@@ -118,9 +119,11 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       exitLine = line.no;
       body.read.push(...read.read);
       i = Math.max(i, ...read.read);
-    } else if (acc || ACCEPTANCE_ALONE.test(text) || (gate?.[1] === "" && commandListUnder(model, i, span.to))) {
+    } else if (acc || alone || (gate?.[1] === "" && commandListUnder(model, i, span.to))) {
       const rest = acc?.[1] ?? "";
-      const rows = rest === "" ? acceptanceList(model, i, span.to) : acceptanceLine(model, i, span.to, rest).map((r) => ({ ...r, end: 0 }));
+      // The label as the plan writes it (`Verify:`, `Acceptance criteria`), for messages that quote it.
+      const label = acc?.[2] ?? (alone ? `${alone[1]}${alone[2] ?? ""}` : (gate?.[2] ?? "Acceptance:"));
+      const rows = rest === "" ? acceptanceList(model, i, span.to, label) : acceptanceLine(model, i, span.to, rest, label).map((r) => ({ ...r, end: 0 }));
       if (rows.isErr()) return err(rows.error);
       body.rows.push(...rows.value.rows);
       body.read.push(...rows.value.read);

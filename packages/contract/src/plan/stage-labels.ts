@@ -5,13 +5,14 @@ import { CONTAINERS } from "./lines.js";
 const PREFIX = String.raw`^\s*${CONTAINERS}`;
 // The text after the colon is taken whole and its trailing blanks dropped by hand: a lazy `(.*?)`
 // before `[ \t]*$` would be quadratic on a long run of spaces.
+// `exec` gives the line, the text after the colon, and the label as written (`Verify:`), for messages.
 const lead = (word: string) => {
-  const re = new RegExp(`${PREFIX}(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*)$`, "i");
+  const re = new RegExp(`${PREFIX}(?:\\*\\*|__)?(${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*)$`, "i");
   return {
     test: (text: string) => re.test(text),
-    exec: (text: string): [string, string] | null => {
+    exec: (text: string): [string, string, string] | null => {
       const m = re.exec(text);
-      return m ? [m[0], trimEnd(m[1] ?? "")] : null;
+      return m ? [m[0], trimEnd(m[2] ?? ""), `${m[1] ?? word}:`] : null;
     },
   };
 };
@@ -23,8 +24,9 @@ export const EXIT = lead(EXIT_WORD);
 export const ACCEPTANCE = lead(ACCEPTANCE_WORD);
 // A label alone on its line, over a list: `#### Acceptance criteria`, `**Exit criteria**`, `Acceptance`.
 // Each run of blanks is followed by a token it cannot match, so no run is split two ways (linear).
+// Its first group is the label's words as written, its second the colon when there is one.
 const alone = (word: string) =>
-  new RegExp(`^ {0,3}(?:#{1,6}\\s+)?(?:\\*\\*|__)?(?:${word})(?:\\*\\*|__)?\\s*(?::\\s*)?(?:(?:\\*\\*|__)\\s*)?(?:#+\\s*)?$`, "i");
+  new RegExp(`^ {0,3}(?:#{1,6}\\s+)?(?:\\*\\*|__)?(${word})(?:\\*\\*|__)?\\s*(?:(:)\\s*)?(?:(?:\\*\\*|__)\\s*)?(?:#+\\s*)?$`, "i");
 export const ACCEPTANCE_ALONE = alone(ACCEPTANCE_WORD);
 export const EXIT_ALONE = alone(EXIT_WORD);
 export const DEPENDS = lead("Depends on");

@@ -2,7 +2,7 @@
 // the list under a label with nothing after its colon.
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
-import { acceptanceFault, parseAcceptance, type SpelledRow } from "./acceptance.js";
+import { acceptanceFault, parseAcceptance, type SpelledRow, underLabel } from "./acceptance.js";
 import { isText, type Line, type LineModel } from "./lines.js";
 import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, LIST_ITEM } from "./stage-labels.js";
 
@@ -23,12 +23,14 @@ export type LineRow = SpelledRow & { line: number };
 
 type Rows = Result<{ rows: LineRow[]; read: number[] }, ContractFault>;
 
-/** One acceptance line at `i` (its text after the keyword given) with its wrapped lines. */
-export function acceptanceLine(model: LineModel, i: number, to: number, text: string): Rows {
+/** One acceptance line at `i` (its text after the label given, the label as written) with its wrapped lines. */
+export function acceptanceLine(model: LineModel, i: number, to: number, text: string, label: string): Rows {
   const wrapped = continuation(model, i + 1, to);
   const no = model.lines[i]?.no ?? i + 1;
   const read = Array.from({ length: wrapped.length + 1 }, (_, k) => i + k);
-  return parseAcceptance([text, ...wrapped].join(" "), no).map((row) => ({ rows: [{ ...row, line: no }], read }));
+  return parseAcceptance([text, ...wrapped].join(" "), no)
+    .map((row) => ({ rows: [{ ...row, line: no }], read }))
+    .mapErr((f) => underLabel(f, label));
 }
 
 /** The first line of the fenced block opening at `i`: the command a user meant to run. */
@@ -62,30 +64,31 @@ function itemAt(line: Line): { indent: number; content: number; text: string } |
   return { indent: cols, content: cols + marker.length, text: line.text.slice(all[0].length) };
 }
 
-/** The fault for a block of code under `Acceptance:`: the line to write instead, with the code's first line. */
-function codeUnder(model: LineModel, at: number, i: number): ContractFault {
-  const label = model.lines[at];
+/** The fault for a block of code under `Acceptance:` (the label as written): the line to write instead, with the code's first line. */
+function codeUnder(model: LineModel, at: number, i: number, label: string): ContractFault {
+  const over = model.lines[at];
   const next = model.lines[i];
   const fenced = /^\s*(`{3,}|~{3,})/.test(next?.text ?? "");
   const command = fenced ? fencedCommand(model, i) : (next?.text.trim().replace(/^\$\s+/, "") ?? "command");
-  return acceptanceFault(label?.no ?? at + 1, "fenced-command", label?.text.trim() ?? "", { write: `Acceptance: \`${command}\` exits 0` });
+  return acceptanceFault(over?.no ?? at + 1, "fenced-command", over?.text.trim() ?? "", { write: `Acceptance: \`${command}\` exits 0`, label });
 }
 
 type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, ContractFault>;
 
 /**
- * `Acceptance:` with nothing after it: the list under it, read as CommonMark reads a list. Each of
+ * `Acceptance:` (or `label` as written) with nothing after it: the list under it, read as CommonMark reads a list. Each of
  * its items is a command with expectations and gives one row; what is indented under an item
  * (a paragraph, code, a nested list) belongs to that item and is no row; blank lines between items
  * do not end the list. A line back at the margin after a blank line, a heading, or an Exit:,
  * Acceptance: or Depends on: line ends it. An item that is no command, or a command in a nested
  * list, is refused with its line: none is dropped in silence.
  */
-export function acceptanceList(model: LineModel, at: number, to: number): ListRows {
+export function acceptanceList(model: LineModel, at: number, to: number, label: string): ListRows {
   let i = at + 1;
   while (i < to && model.lines[i]?.text.trim() === "") i++;
-  if (model.lines[i]?.hidden && !model.lines[i]?.comment) return err(codeUnder(model, at, i));
+  if (model.lines[i]?.hidden && !model.lines[i]?.comment) return err(codeUnder(model, at, i, label));
   const out = { rows: [] as LineRow[], read: [at], end: i };
+  const under = { label, labelLine: model.lines[at]?.no ?? at + 1 };
   let content = -1;
   let blank = false;
   for (; i < to; i++) {
@@ -99,8 +102,8 @@ export function acceptanceList(model: LineModel, at: number, to: number): ListRo
     const inside = content >= 0 && indentOf(line.text).cols >= content;
     if (!inside && (ACCEPTANCE.test(line.text) || EXIT.test(line.text) || DEPENDS.test(line.text))) break;
     if (item && !inside) {
-      if (!item.text.startsWith("`")) return err(acceptanceFault(line.no, "list-item-not-command", line.text.trim(), { unread: item.text }));
-      const one = acceptanceLine(model, i, to, item.text);
+      if (!item.text.startsWith("`")) return err(acceptanceFault(line.no, "list-item-not-command", line.text.trim(), { unread: item.text, ...under }));
+      const one = acceptanceLine(model, i, to, item.text, label);
       if (one.isErr()) return err(one.error);
       out.rows.push(...one.value.rows);
       out.read.push(...one.value.read);
@@ -108,10 +111,10 @@ export function acceptanceList(model: LineModel, at: number, to: number): ListRo
       content = item.content;
       blank = false;
     } else if (item?.text.startsWith("`")) {
-      return err(acceptanceFault(line.no, "nested-command", line.text.trim(), {}));
+      return err(acceptanceFault(line.no, "nested-command", line.text.trim(), under));
     } else if (!inside && (blank || content < 0 || line.hidden)) break;
     out.end = i + 1;
   }
-  if (out.rows.length === 0) return err(acceptanceFault(model.lines[at]?.no ?? at + 1, "no-command", "", {}));
+  if (out.rows.length === 0) return err(acceptanceFault(under.labelLine, "no-command", "", { label }));
   return ok(out);
 }
