@@ -143,7 +143,9 @@ function acceptanceText(f: AcceptanceInvalid): string {
   const write = f.write === undefined ? "" : `; write: ${f.write.length <= QUOTE_LIMIT ? f.write : q(f.write)}`;
   switch (f.problem) {
     case "fenced-command":
-      return `${q(f.text)} is followed by a fenced block: an acceptance command is one inline code span on the Acceptance: line itself${write}`;
+      if (f.label === undefined)
+        return `${q(f.text)} is followed by a fenced block: an acceptance command is one inline code span on the Acceptance: line itself${write}`;
+      return `${q(f.text)} is followed by a code block, which is never read as acceptance: a command under ${q(label)} is one inline code span after it, or an item of a list under it; the stage's other rows would run and this block would not${write}, ${PROSE}`;
     case "words-before-command":
       return `acceptance line not understood: ${quote}: ${q(f.unread ?? "")} before the command is not read${f.after === undefined ? "" : `, nor is ${q(f.after)} after it`}; the line starts with the command in backticks, then ${EXPECTATIONS}${write}`;
     case "list-item-not-command":

@@ -123,3 +123,71 @@ describe("a Gate:, Verify: or Verification: label over a list", () => {
     );
   });
 });
+
+describe("a Gate:, Verify: or Verification: label over a code block", () => {
+  const fence = ["```sh", "pnpm test", "```"];
+  test("in a stage with another row is refused at the label: the block would be skipped in silence", () => {
+    const f = readPlan(plan("Acceptance: `echo a`", "", "Verification:", "", ...fence))._unsafeUnwrapErr();
+    expect(f).toEqual({
+      code: "acceptance-invalid",
+      line: 9,
+      problem: "fenced-command",
+      text: "Verification:",
+      label: "Verification:",
+      write: "Acceptance: `pnpm test` exits 0",
+    });
+    expect(describeFault(f)).toMatch(
+      /^line 9: "Verification:" is followed by a code block, which is never read as acceptance: .*; write: Acceptance: `pnpm test` exits 0/,
+    );
+  });
+  test("the row may come after the label, from any label", () => {
+    const f = readPlan(plan("**Verify:**", "~~~", "$ node check.mjs", "~~~", "", "Gate: `make check`"))._unsafeUnwrapErr();
+    expect(f).toMatchObject({ problem: "fenced-command", line: 7, label: "Verify:", write: "Acceptance: `node check.mjs` exits 0" });
+  });
+  test("an indented block is code as a fenced one is", () => {
+    const f = readPlan(plan("Acceptance: `echo a`", "", "Verify:", "", "    pnpm test"))._unsafeUnwrapErr();
+    expect(f).toMatchObject({ problem: "fenced-command", line: 9, write: "Acceptance: `pnpm test` exits 0" });
+  });
+  test("inside a quote, the line to write holds the command, not the quote's marker (as under Acceptance:)", () => {
+    for (const l of ["> Acceptance:", "> Verify:"]) {
+      const f = readPlan(plan("Gate: `make check`", "", l, "> ```sh", "> $ pnpm test", "> ```"))._unsafeUnwrapErr();
+      expect(f).toMatchObject({ problem: "fenced-command", line: 9, write: "Acceptance: `pnpm test` exits 0" });
+    }
+  });
+  test("in a stage with no row it compiles with none, as before: the self-check names the label's line", () => {
+    expect(readPlan(plan("Verification:", "", ...fence))._unsafeUnwrap().stages[0]?.acceptance).toEqual([]);
+  });
+  test("kept as prose with the marker, it is no row and no refusal", () => {
+    const rows = readPlan(plan("Acceptance: `echo a`", "", "<!-- decay: prose -->", "Verification:", "", ...fence))._unsafeUnwrap().stages[0]?.acceptance;
+    expect(rows?.map((r) => r.run)).toEqual(["echo a"]);
+  });
+  test("a paragraph between the label and the block leaves the block to the paragraph", () => {
+    const rows = readPlan(plan("Acceptance: `echo a`", "", "Verify:", "Run the smoke test by hand:", "", ...fence))._unsafeUnwrap().stages[0]?.acceptance;
+    expect(rows?.map((r) => r.run)).toEqual(["echo a"]);
+  });
+
+  const label = fc.constantFrom("Gate:", "Verify:", "Verification:", "**Verification:**", "- Verify:", "> Verify:");
+  const block = fc.constantFrom(["```", "pnpm test", "```"], ["~~~bash", "$ pnpm test", "~~~"], ["````", "pnpm test", "", "````"]);
+  const row = fc.constantFrom("Acceptance: `echo a`", "Verify: `echo a` exits 0", "Acceptance:\n- `echo a`");
+  test("whatever the label and the block, a stage with a row is refused at the label; one without compiles with no row", () => {
+    fc.assert(
+      fc.property(label, block, fc.boolean(), fc.option(row), fc.boolean(), (l, code, gap, other, rowFirst) => {
+        const fenced = (l.startsWith(">") ? code.map((c) => `> ${c}`) : l.startsWith("-") ? code.map((c) => `  ${c}`) : code).concat("");
+        const under = [l, ...(gap ? [""] : []), ...fenced];
+        const rowLines = other === null ? [] : [...other.split("\n"), ""];
+        const body = rowFirst ? [...rowLines, ...under] : [...under, ...rowLines];
+        const read = readPlan(plan(...body));
+        if (other === null) {
+          expect(read._unsafeUnwrap().stages[0]?.acceptance).toEqual([]);
+          return;
+        }
+        const at = 7 + (rowFirst ? rowLines.length : 0);
+        // `- Verify:` right after an Acceptance: list is an item of that list, and no command: refused as such.
+        const item = rowFirst && other.startsWith("Acceptance:\n") && l.startsWith("-");
+        const want = item ? { problem: "list-item-not-command" } : { problem: "fenced-command", write: "Acceptance: `pnpm test` exits 0" };
+        expect(read._unsafeUnwrapErr()).toMatchObject({ code: "acceptance-invalid", line: at, ...want });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

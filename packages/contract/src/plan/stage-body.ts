@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { isText, type LineModel, verbatim } from "./lines.js";
 import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, LIST_ITEM } from "./stage-labels.js";
-import { acceptanceLine, acceptanceList, type LineRow } from "./stage-rows.js";
+import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow } from "./stage-rows.js";
 import type { StageSpan } from "./stages.js";
 import { labelled } from "./unread.js";
 
@@ -102,6 +102,9 @@ function opensParagraph(model: LineModel, i: number, from: number): boolean {
 export function readStageBody(model: LineModel, span: StageSpan, prose: Set<number>): Result<StageBody, ContractFault> {
   const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional, read: [] };
   let exitLine = 0;
+  // A Gate:/Verify:/Verification: label over a code block: no row. In a stage with none, the
+  // self-check refuses the stage and names the label; beside other rows nothing would, so it is refused here.
+  let codeLabel: ContractFault | null = null;
   for (let i = span.from; i < span.to; i++) {
     const line = model.lines[i];
     if (!line || line.hidden || line.rule || prose.has(i)) continue;
@@ -128,6 +131,8 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       body.rows.push(...rows.value.rows);
       body.read.push(...rows.value.read);
       i = Math.max(i, rows.value.end - 1, ...rows.value.read);
+    } else if (gate?.[1] === "" && codeLabel === null) {
+      codeLabel = codeUnderLabel(model, i, span.to, gate[2]);
     } else if (dep) {
       // A second line would replace the first in silence: refused, as a second Exit: line is.
       if (body.dependsOn) return err({ code: "duplicate-depends", line: line.no, first: body.dependsOn.line });
@@ -138,5 +143,5 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       body.optional = true;
     }
   }
-  return ok(body);
+  return codeLabel && body.rows.length > 0 ? err(codeLabel) : ok(body);
 }

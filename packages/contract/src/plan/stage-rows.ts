@@ -33,10 +33,13 @@ export function acceptanceLine(model: LineModel, i: number, to: number, text: st
     .mapErr((f) => underLabel(f, label));
 }
 
+/** A code line's text inside its quotes (`> $ pnpm test` is `$ pnpm test`), trimmed. */
+const codeText = (text: string | undefined) => (text ?? "").replace(/^[ \t]*(?:>[ \t]*)*/, "").trim();
+
 /** The first line of the fenced block opening at `i`: the command a user meant to run. */
 function fencedCommand(model: LineModel, i: number): string {
   for (let k = i + 1; model.lines[k]?.hidden; k++) {
-    const t = model.lines[k]?.text.trim() ?? "";
+    const t = codeText(model.lines[k]?.text);
     if (t !== "" && !/^(`{3,}|~{3,})$/.test(t)) return t.replace(/^\$\s+/, "");
   }
   return "command";
@@ -68,9 +71,22 @@ function itemAt(line: Line): { indent: number; content: number; text: string } |
 function codeUnder(model: LineModel, at: number, i: number, label: string): ContractFault {
   const over = model.lines[at];
   const next = model.lines[i];
-  const fenced = /^\s*(`{3,}|~{3,})/.test(next?.text ?? "");
-  const command = fenced ? fencedCommand(model, i) : (next?.text.trim().replace(/^\$\s+/, "") ?? "command");
+  const fenced = /^(`{3,}|~{3,})/.test(codeText(next?.text));
+  const command = fenced ? fencedCommand(model, i) : codeText(next?.text).replace(/^\$\s+/, "") || "command";
   return acceptanceFault(over?.no ?? at + 1, "fenced-command", over?.text.trim() ?? "", { write: `Acceptance: \`${command}\` exits 0`, label });
+}
+
+/** The first line from `at + 1` that is not blank (or `to`). */
+function firstUnder(model: LineModel, at: number, to: number): number {
+  let i = at + 1;
+  while (i < to && model.lines[i]?.text.trim() === "") i++;
+  return i;
+}
+
+/** The fault for a code block (fenced or indented) right under the label line at `at`, blank lines between; null when none is there. */
+export function codeUnderLabel(model: LineModel, at: number, to: number, label: string): ContractFault | null {
+  const i = firstUnder(model, at, to);
+  return model.lines[i]?.hidden && !model.lines[i]?.comment ? codeUnder(model, at, i, label) : null;
 }
 
 type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, ContractFault>;
@@ -84,9 +100,9 @@ type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, Contrac
  * list, is refused with its line: none is dropped in silence.
  */
 export function acceptanceList(model: LineModel, at: number, to: number, label: string): ListRows {
-  let i = at + 1;
-  while (i < to && model.lines[i]?.text.trim() === "") i++;
-  if (model.lines[i]?.hidden && !model.lines[i]?.comment) return err(codeUnder(model, at, i, label));
+  const code = codeUnderLabel(model, at, to, label);
+  if (code) return err(code);
+  let i = firstUnder(model, at, to);
   const out = { rows: [] as LineRow[], read: [at], end: i };
   const under = { label, labelLine: model.lines[at]?.no ?? at + 1 };
   let content = -1;
