@@ -45,6 +45,16 @@ describe("npmPath and pnpmPath name the subcommands of the outward commands cano
     expect(npmPath(["author", "remove", "bob"])).toEqual(["owner", "rm", "bob"]);
     expect(npmPath(["dist-tag", "ls"])).toEqual(["dist-tag", "ls"]);
   });
+  test("token rm/delete/remove are revoke; org add is set; profile's 2fa words are enable-2fa/disable-2fa; other words stay as typed", () => {
+    for (const sub of ["revoke", "rm", "delete", "remove"]) expect(npmPath(["tok", sub, "1a2b"])).toEqual(["token", "revoke", "1a2b"]);
+    expect(npmPath(["token", "ls"])).toEqual(["token", "ls"]);
+    expect(npmPath(["ogr", "add", "o", "bob"])).toEqual(["org", "set", "o", "bob"]);
+    for (const sub of ["enable-2fa", "enable-tfa", "enable2fa", "enabletfa"]) expect(npmPath(["profile", sub])).toEqual(["profile", "enable-2fa"]);
+    for (const sub of ["disable-2fa", "disable-tfa", "disable2fa", "disabletfa"]) expect(npmPath(["profile", sub])).toEqual(["profile", "disable-2fa"]);
+    // npm reads the subcommands of access, team, trust and stage by their one name, exactly.
+    expect(npmPath(["access", "gr", "read-only"])).toEqual(["access", "gr", "read-only"]);
+    expect(npmPath(["team", "remove", "@o:t", "bob"])).toEqual(["team", "remove", "@o:t", "bob"]);
+  });
   test("a word npm does not know is kept as typed; a lone command keeps no subcommand", () => {
     expect(npmPath(["frobnicate", "a"])).toEqual(["frobnicate", "a"]);
     expect(npmPath(["pub"])).toEqual(["publish"]);

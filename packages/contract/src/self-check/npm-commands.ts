@@ -111,23 +111,31 @@ export function npmCommand(word: string): string | undefined {
   return ALIASES.get(hit) ?? hit;
 }
 
-/** The subcommands of `npm dist-tag` and `npm owner`, by every name npm takes for them (`set` adds a tag, `del` removes one). */
+/** `[word, canonical]` pairs naming one subcommand by each of `words`. */
+const named = (canonical: string, words: readonly string[]) => words.map((w): [string, string] => [w, canonical]);
+
+/**
+ * The subcommands npm takes under more than one name, by each (npm 11's `lib/commands/*.js`):
+ * `dist-tag set` adds a tag and `del` removes one; `owner remove` is `owner rm`; `token rm`,
+ * `delete` and `remove` are `token revoke`; `org add` is `org set`; `profile enable-tfa`,
+ * `enable2fa` and `enabletfa` are `enable-2fa` (and so for `disable-2fa`). Every other subcommand
+ * npm reads by its one name, exactly (no prefixes), and is kept as typed.
+ */
 const NPM_SUBCOMMANDS: Readonly<Record<string, ReadonlyMap<string, string>>> = {
-  "dist-tag": new Map([
-    ...["add", "a", "set", "s"].map((w): [string, string] => [w, "add"]),
-    ...["rm", "r", "del", "d", "remove"].map((w): [string, string] => [w, "rm"]),
-  ]),
-  owner: new Map([
-    ["add", "add"],
-    ["rm", "rm"],
-    ["remove", "rm"],
+  "dist-tag": new Map([...named("add", ["add", "a", "set", "s"]), ...named("rm", ["rm", "r", "del", "d", "remove"])]),
+  owner: new Map([...named("add", ["add"]), ...named("rm", ["rm", "remove"])]),
+  token: new Map([...named("create", ["create"]), ...named("revoke", ["revoke", "rm", "delete", "remove"])]),
+  org: new Map(named("set", ["set", "add"])),
+  profile: new Map([
+    ...named("enable-2fa", ["enable-2fa", "enable-tfa", "enable2fa", "enabletfa"]),
+    ...named("disable-2fa", ["disable-2fa", "disable-tfa", "disable2fa", "disabletfa"]),
   ]),
 };
 
 /**
  * An npm command line's positional words as npm reads them: the command word resolved
- * (`npmCommand`; kept as typed when it names none), and the subcommand of `dist-tag` and `owner`
- * by its canonical name (`npm dist-tags set` is `dist-tag add`).
+ * (`npmCommand`; kept as typed when it names none), and a subcommand npm takes under several
+ * names by its canonical one (`npm dist-tags set` is `dist-tag add`, `npm tok rm` is `token revoke`).
  */
 export function npmPath(pos: readonly string[]): string[] {
   const [word, sub, ...rest] = pos;

@@ -254,3 +254,124 @@ describe("outward detection holds under whitespace, quoting and chaining variati
     );
   });
 });
+
+// npm's commands that write to the registry, by every name npm 11 takes for them (npm 11.19's
+// lib/commands/*.js: access, token, team, org, profile, trust, stage dispatch on these words), and
+// the subcommands of the same commands that only read.
+const NPM_WRITES = [
+  "npm publish",
+  "npm unpublish pkg@1.0.0",
+  "npm deprecate pkg@1 'use pkg2'",
+  "npm undeprecate pkg@1",
+  "npm dist-tag add pkg@1.2.0 beta",
+  "npm dist-tag rm pkg beta",
+  "npm dist-tags set pkg@1 next",
+  "npm owner add bob pkg",
+  "npm owner rm bob pkg",
+  "npm author remove bob pkg",
+  "npm access grant read-write @org:devs pkg",
+  "npm access revoke @org:devs pkg",
+  "npm access set status=public pkg",
+  "npm access set mfa=none",
+  "npm access public pkg",
+  "npm access restricted pkg",
+  "npm access 2fa-required pkg",
+  "npm access 2fa-not-required pkg",
+  "npm token create --read-only",
+  "npm token revoke 1a2b3c",
+  "npm token rm 1a2b3c",
+  "npm token delete 1a2b3c",
+  "npm token remove 1a2b3c",
+  "npm team create @org:devs",
+  "npm team destroy @org:devs",
+  "npm team add @org:devs bob",
+  "npm team rm @org:devs bob",
+  "npm org set myorg bob developer",
+  "npm org add myorg bob",
+  "npm org rm myorg bob",
+  "npm profile set email a@example.test",
+  "npm profile enable-2fa auth-only",
+  "npm profile enable2fa",
+  "npm profile disable-tfa",
+  "npm star pkg",
+  "npm unstar pkg",
+  "npm trust github pkg --file release.yml --repo o/r",
+  "npm trust gitlab pkg --file .gitlab-ci.yml --project g/p",
+  "npm trust circleci pkg --org-id x",
+  "npm trust revoke pkg --id 1",
+  "npm stage publish",
+  "npm stage approve pkg@1",
+  "npm stage reject pkg@1",
+  // A unique prefix of a command, or an alias, names it.
+  "npm acc grant read-only @org:devs",
+  "npm tok create",
+  "npm tea destroy @org:devs",
+  "npm unst pkg",
+  "npm undep pkg@1",
+  "npm tru revoke pkg",
+  "npm stag publish",
+  "npm ogr rm myorg bob",
+  "npm prof set fullname x",
+  "npm --otp 123456 access grant read-only @org:devs pkg",
+];
+const NPM_READS = [
+  "npm access list packages @org",
+  "npm access list collaborators pkg",
+  "npm access get status pkg",
+  "npm token",
+  "npm token list",
+  "npm token ls",
+  "npm team ls @org",
+  "npm team ls @org:devs",
+  "npm stars",
+  "npm stars bob",
+  "npm owner ls pkg",
+  "npm owner list pkg",
+  "npm dist-tag ls pkg",
+  "npm org ls myorg",
+  "npm profile get",
+  "npm trust list pkg",
+  "npm stage list",
+  "npm stage view pkg@1",
+  "npm stage download pkg@1",
+  "npm view pkg",
+  // `sta` is a prefix of star, stars, start and stage: npm names none.
+  "npm sta pkg",
+];
+
+describe("npm's registry writes", () => {
+  test.each(NPM_WRITES.map((l) => [l]))("%s writes outward", (line) => {
+    expect(writesOutward(line)).toBe(true);
+  });
+  test.each(NPM_READS.map((l) => [l]))("%s only reads", (line) => {
+    expect(writesOutward(line)).toBe(false);
+  });
+  test("each is named by its canonical command and subcommand", () => {
+    const what = (line: string) =>
+      runView(line)
+        .commands.map(outwardWrite)
+        .find((w) => w !== null);
+    expect(what("npm tok rm 1a2b3c")).toBe("npm token revoke");
+    expect(what("npm ogr add myorg bob")).toBe("npm org set");
+    expect(what("npm profile disabletfa")).toBe("npm profile disable-2fa");
+    expect(what("npm unst pkg")).toBe("npm unstar");
+  });
+  const words = (line: string) => line.split(" ").map((w) => w.replace(/^'(.*)'$/, "$1"));
+  test("found behind wrappers, quoting and chaining; the reading ones never are", () => {
+    for (const [lines, writes] of [
+      [NPM_WRITES, true],
+      [NPM_READS, false],
+    ] as const) {
+      const line = fc
+        .constantFrom(...lines)
+        .map(words)
+        .chain(variant);
+      fc.assert(
+        fc.property(line, (l) => {
+          expect(writesOutward(l), l).toBe(writes);
+        }),
+        { numRuns: 300 },
+      );
+    }
+  });
+});
