@@ -1,5 +1,5 @@
 import { afterEnv } from "./env.js";
-import { npmCommand } from "./npm-commands.js";
+import { commandWord } from "./npm-commands.js";
 import { type ShellLine, shellWords } from "./shell-words.js";
 import { ownEntry, positionals, programName } from "./words.js";
 
@@ -99,9 +99,6 @@ const SCRIPT_RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 /** Package-manager commands that run a package.json script of the same name. */
 const SCRIPT_COMMANDS = new Set(["start", "stop", "restart"]);
 
-/** A package manager's command word by what it runs: npm's resolved as npm resolves it (`npm rum` is `run`), the others' as typed. */
-const commandWord = (name: string, word: string | undefined): string | undefined => (name === "npm" && word !== undefined ? (npmCommand(word) ?? word) : word);
-
 const EXEC_TOOLS = new Set(["npx", "pnpx", "bunx"]);
 const EXEC_SUBCOMMANDS = new Set(["exec", "dlx", "x"]);
 const EXEC_VALUE_OPTIONS = new Set(["-p", "--package", "-c", "--call"]);
@@ -115,7 +112,7 @@ function execInner(argv: string[]): { argv: string[] } | { script: string } | nu
   let i = 1;
   if (!EXEC_TOOLS.has(name)) {
     const sub = SCRIPT_RUNNERS.has(name) ? positionals(argv)[0] : undefined;
-    if (sub === undefined || !EXEC_SUBCOMMANDS.has(commandWord(name, sub) ?? sub)) return null;
+    if (sub === undefined || !EXEC_SUBCOMMANDS.has(commandWord(name, sub))) return null;
     i = argv.indexOf(sub, 1) + 1;
   }
   for (; i < argv.length; i++) {
@@ -134,7 +131,7 @@ function visit(words: string[], depth: number, view: RunView, scope: number): vo
   const name = programName(argv[0] ?? "");
   if (argv.length === 0) return;
   if (name === "eval" || name === "source" || name === ".") view.opaque.push(name);
-  const sub = SCRIPT_RUNNERS.has(name) ? commandWord(name, argv[1]) : undefined;
+  const sub = SCRIPT_RUNNERS.has(name) && argv[1] !== undefined ? commandWord(name, argv[1]) : undefined;
   if (sub === "run" || sub === "run-script") view.opaque.push(`${name} ${argv[1]} ${argv[2] ?? ""}`.trim());
   if (SCRIPT_COMMANDS.has(sub ?? "")) view.opaque.push(`${name} ${argv[1]}`);
   const operand = SHELLS.has(name) ? shellOperand(argv) : null;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { npmCommand, npmPath, pnpmPath } from "./npm-commands.js";
+import { commandWord, npmCommand, toolPath } from "./npm-commands.js";
 
 describe("npmCommand resolves a command word as npm 11 does", () => {
   test("a unique prefix of a command names it", () => {
@@ -38,7 +38,10 @@ describe("npmCommand resolves a command word as npm 11 does", () => {
   });
 });
 
-describe("npmPath and pnpmPath name the subcommands of the outward commands canonically", () => {
+const npmPath = (pos: string[]) => toolPath("npm", pos);
+const pnpmPath = (pos: string[]) => toolPath("pnpm", pos);
+
+describe("toolPath names the subcommands of the outward commands canonically", () => {
   test("dist-tag set/s/a add a tag; del/d/r/remove remove one; owner remove is rm", () => {
     for (const sub of ["add", "a", "set", "s"]) expect(npmPath(["dist-tags", sub, "x@1", "beta"])).toEqual(["dist-tag", "add", "x@1", "beta"]);
     for (const sub of ["rm", "r", "del", "d", "remove"]) expect(npmPath(["distTag", sub, "x", "beta"])).toEqual(["dist-tag", "rm", "x", "beta"]);
@@ -63,5 +66,15 @@ describe("npmPath and pnpmPath name the subcommands of the outward commands cano
   test("pnpm takes no prefixes, only its alias dist-tags", () => {
     expect(pnpmPath(["dist-tags", "add", "x@1"])).toEqual(["dist-tag", "add", "x@1"]);
     expect(pnpmPath(["pub"])).toEqual(["pub"]);
+  });
+});
+
+describe("commandWord is the one reading of a package manager's command word", () => {
+  test("npm's by npm's resolution, pnpm's dist-tags alias, any other tool's as typed", () => {
+    expect(commandWord("npm", "rum")).toBe("run");
+    expect(commandWord("npm", "frobnicate")).toBe("frobnicate");
+    expect(commandWord("pnpm", "dist-tags")).toBe("dist-tag");
+    expect(commandWord("pnpm", "pub")).toBe("pub");
+    expect(commandWord("yarn", "dist-tags")).toBe("dist-tags");
   });
 });

@@ -133,20 +133,25 @@ const NPM_SUBCOMMANDS: Readonly<Record<string, ReadonlyMap<string, string>>> = {
 };
 
 /**
- * An npm command line's positional words as npm reads them: the command word resolved
- * (`npmCommand`; kept as typed when it names none), and a subcommand npm takes under several
- * names by its canonical one (`npm dist-tags set` is `dist-tag add`, `npm tok rm` is `token revoke`).
+ * A package manager's command word as `tool` reads it: npm's resolved as npm resolves it
+ * (`npmCommand`: `npm rum` is `run`; kept as typed when it names none); pnpm's one alias of an
+ * outward command, `dist-tags`, is `dist-tag` (pnpm 12 takes no prefixes); any other tool's as typed.
  */
-export function npmPath(pos: readonly string[]): string[] {
-  const [word, sub, ...rest] = pos;
-  if (word === undefined) return [];
-  const command = npmCommand(word) ?? word;
-  const subs = Object.hasOwn(NPM_SUBCOMMANDS, command) ? NPM_SUBCOMMANDS[command] : undefined;
-  if (sub === undefined) return [command];
-  return [command, subs?.get(sub) ?? sub, ...rest];
+export function commandWord(tool: string, word: string): string {
+  if (tool === "npm") return npmCommand(word) ?? word;
+  return tool === "pnpm" && word === "dist-tags" ? "dist-tag" : word;
 }
 
-/** A pnpm command line's positional words with pnpm's one alias of an outward command resolved: `dist-tags` is `dist-tag` (pnpm 12). */
-export function pnpmPath(pos: readonly string[]): string[] {
-  return pos[0] === "dist-tags" ? ["dist-tag", ...pos.slice(1)] : [...pos];
+/**
+ * A command line's positional words as `tool` reads them: the command word by `commandWord`, and
+ * for npm a subcommand it takes under several names by its canonical one (`npm dist-tags set` is
+ * `dist-tag add`, `npm tok rm` is `token revoke`).
+ */
+export function toolPath(tool: string, pos: readonly string[]): string[] {
+  const [word, sub, ...rest] = pos;
+  if (word === undefined) return [];
+  const command = commandWord(tool, word);
+  if (sub === undefined) return [command];
+  const subs = tool === "npm" && Object.hasOwn(NPM_SUBCOMMANDS, command) ? NPM_SUBCOMMANDS[command] : undefined;
+  return [command, subs?.get(sub) ?? sub, ...rest];
 }

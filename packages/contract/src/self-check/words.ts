@@ -1,5 +1,5 @@
 // How a command's words are named: its program, and the positional words after its options.
-import { npmPath, pnpmPath } from "./npm-commands.js";
+import { toolPath } from "./npm-commands.js";
 
 /** The program name of a command word: `/usr/bin/git` is `git`. */
 export const programName = (word: string): string => word.slice(word.lastIndexOf("/") + 1);
@@ -102,8 +102,5 @@ function optionless(tool: string, argv: string[]): string[] {
  * canonical name; for pnpm, `dist-tags` is `dist-tag`. Any other tool's words are its positionals.
  */
 export function commandPath(argv: string[]): string[] {
-  const tool = programName(argv[0] ?? "");
-  const pos = positionals(argv);
-  if (tool === "npm") return npmPath(pos);
-  return tool === "pnpm" ? pnpmPath(pos) : pos;
+  return toolPath(programName(argv[0] ?? ""), positionals(argv));
 }
