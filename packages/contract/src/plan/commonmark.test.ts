@@ -333,3 +333,29 @@ describe("property: the block reader never crashes and never reads code as plan 
     );
   });
 });
+
+describe("a tab indents to the next multiple of 4 columns, as CommonMark reads it", () => {
+  test("a tab-indented item under an acceptance item is nested in it (column 4 is past its text at 2): refused, never a row", () => {
+    for (const indent of ["\t", " \t", "  \t"]) {
+      expect(fault(...s1, "Acceptance:", "- `a` exits 0", `${indent}- \`b\` exits 0`)).toMatchObject({ problem: "nested-command", line: 9 });
+    }
+  });
+  test("a tab-indented paragraph after a blank line under a guardrail belongs to it, its condition kept", () => {
+    const p = read(
+      "# Plan",
+      "",
+      "## What not to do",
+      "",
+      "- Do not drop the old column",
+      "",
+      "\tuntil the backfill has run.",
+      "- Do not rename it.",
+      "",
+      ...head.slice(2),
+      "### Stage 1: a",
+      "",
+      "Acceptance: `a`",
+    );
+    expect(p.prohibitions).toEqual(["Do not drop the old column\n\n\tuntil the backfill has run.", "Do not rename it."]);
+  });
+});

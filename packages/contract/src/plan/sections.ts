@@ -1,4 +1,5 @@
 import { type Heading, headingFrom, type Line, type LineModel, verbatim } from "./lines.js";
+import { skip } from "./scan.js";
 
 /** A section: its heading and the line range [from, to) of its body. */
 export type Section = { heading: Heading; from: number; to: number };
@@ -133,9 +134,7 @@ const ITEM = /^( {0,3})(?:[-*+]|\d+[.)])([ \t]+|$)/;
 
 /** The columns of a line's leading spaces and tabs (a tab to the next multiple of 4). */
 function indentCols(text: string): number {
-  let cols = 0;
-  for (let i = 0; text[i] === " " || text[i] === "\t"; i++) cols += text[i] === "\t" ? 4 - (cols % 4) : 1;
-  return cols;
+  return skip(text, { pos: 0, col: 0 }).col;
 }
 
 /** Whether a line is indented to `content` columns: part of the list item whose text starts there. */

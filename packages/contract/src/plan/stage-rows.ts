@@ -4,6 +4,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { acceptanceFault, parseAcceptance, type SpelledRow, underLabel } from "./acceptance.js";
 import { isText, type Line, type LineModel } from "./lines.js";
+import { skip } from "./scan.js";
 import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, LIST_ITEM } from "./stage-labels.js";
 
 /** Lines from `from` that continue an Acceptance: line's expectations (trimmed); none is dropped in silence. */
@@ -51,9 +52,8 @@ function indentOf(text: string): { cols: number; pos: number } {
   // Quote markers are containers, not indentation: `> - a` and `>   b` sit in the same quote.
   for (let q = text.indexOf(">"); q !== -1 && text.slice(pos, q).trim() === ""; q = text.indexOf(">", pos)) pos = q + 1;
   if (pos > 0 && (text[pos] === " " || text[pos] === "\t")) pos++;
-  let cols = 0;
-  for (; text[pos] === " " || text[pos] === "\t"; pos++) cols += text[pos] === "\t" ? 4 - (cols % 4) : 1;
-  return { cols, pos };
+  const at = skip(text, { pos, col: 0 });
+  return { cols: at.col, pos: at.pos };
 }
 
 const MARKER = /^(?:[-*+]|\d{1,9}[.)])[ \t]+/;
