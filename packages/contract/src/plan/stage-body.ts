@@ -98,12 +98,24 @@ function opensParagraph(model: LineModel, i: number, from: number): boolean {
   return /^ {0,3}>/.test(text) && !/^ {0,3}>/.test(prev.text);
 }
 
-/** Read Exit:, Acceptance:, Depends on: and Optional lines of one stage (hidden and prose lines ignored). */
+/**
+ * The rows a label line at `i` gives: the line itself when a command follows its colon (`rest`), else
+ * the list under it. `label` is the label as the plan writes it (`Verify:`, `Acceptance criteria`),
+ * which faults quote.
+ */
+function labelRows(model: LineModel, i: number, to: number, rest: string, label: string) {
+  return rest === "" ? acceptanceList(model, i, to, label) : acceptanceLine(model, i, to, rest, label).map((r) => ({ ...r, end: 0 }));
+}
+
+/**
+ * Read Exit:, Acceptance:, Depends on: and Optional lines of one stage (hidden and prose lines
+ * ignored). A Gate:/Verify:/Verification: label over a code block gives no row: in a stage with no
+ * row the self-check refuses the stage and names the label; beside other rows nothing would, so
+ * the first such label is refused here (`codeLabel`).
+ */
 export function readStageBody(model: LineModel, span: StageSpan, prose: Set<number>): Result<StageBody, ContractFault> {
   const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional, read: [] };
   let exitLine = 0;
-  // A Gate:/Verify:/Verification: label over a code block: no row. In a stage with none, the
-  // self-check refuses the stage and names the label; beside other rows nothing would, so it is refused here.
   let codeLabel: ContractFault | null = null;
   for (let i = span.from; i < span.to; i++) {
     const line = model.lines[i];
@@ -123,10 +135,8 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       body.read.push(...read.read);
       i = Math.max(i, ...read.read);
     } else if (acc || alone || (gate?.[1] === "" && commandListUnder(model, i, span.to))) {
-      const rest = acc?.[1] ?? "";
-      // The label as the plan writes it (`Verify:`, `Acceptance criteria`), for messages that quote it.
       const label = acc?.[2] ?? (alone ? `${alone[1]}${alone[2] ?? ""}` : (gate?.[2] ?? "Acceptance:"));
-      const rows = rest === "" ? acceptanceList(model, i, span.to, label) : acceptanceLine(model, i, span.to, rest, label).map((r) => ({ ...r, end: 0 }));
+      const rows = labelRows(model, i, span.to, acc?.[1] ?? "", label);
       if (rows.isErr()) return err(rows.error);
       body.rows.push(...rows.value.rows);
       body.read.push(...rows.value.read);
