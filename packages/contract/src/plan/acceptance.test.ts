@@ -110,7 +110,7 @@ describe("a Gate:, Verify: or Verification: label over a list", () => {
       { numRuns: 300 },
     );
   });
-  const label = fc.constantFrom("Gate:", "Verify:", "Verification:", "**Verification:**", "- Verify:");
+  const label = fc.constantFrom("Gate:", "Verify:", "Verification:", "**Verification:**", "- Verify:", "**Verification**", "#### Verify");
   const command = fc.constantFrom("`make check`", "`pnpm test` exits 0", "`node x.js` prints `ok`");
   test("every command listed under any such label is a row", () => {
     fc.assert(
@@ -166,7 +166,7 @@ describe("a Gate:, Verify: or Verification: label over a code block", () => {
     expect(rows?.map((r) => r.run)).toEqual(["echo a"]);
   });
 
-  const label = fc.constantFrom("Gate:", "Verify:", "Verification:", "**Verification:**", "- Verify:", "> Verify:");
+  const label = fc.constantFrom("Gate:", "Verify:", "Verification:", "**Verification:**", "- Verify:", "> Verify:", "**Verification**", "#### Verify");
   const block = fc.constantFrom(["```", "pnpm test", "```"], ["~~~bash", "$ pnpm test", "~~~"], ["````", "pnpm test", "", "````"]);
   const row = fc.constantFrom("Acceptance: `echo a`", "Verify: `echo a` exits 0", "Acceptance:\n- `echo a`");
   test("whatever the label and the block, a stage with a row is refused at the label; one without compiles with no row", () => {
@@ -189,5 +189,29 @@ describe("a Gate:, Verify: or Verification: label over a code block", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a Gate, Verify or Verification label alone on its line, with no colon (`**Verification**`, `#### Verify`)", () => {
+  const fence = ["```sh", "pnpm test", "```"];
+  test("over a list of commands gives rows, as the label with a colon does", () => {
+    for (const l of ["**Verification**", "#### Verify", "Verification"]) {
+      const rows = readPlan(plan("Acceptance: `echo a`", "", l, "", "- `pnpm test` exits 0"))._unsafeUnwrap().stages[0]?.acceptance;
+      expect([l, rows?.map((r) => r.run)]).toEqual([l, ["echo a", "pnpm test"]]);
+    }
+  });
+  test("over a code block beside another row is refused at the label, naming it as written", () => {
+    const f = readPlan(plan("Acceptance: `echo a`", "", "**Verification**", "", ...fence))._unsafeUnwrapErr();
+    expect(f).toMatchObject({ problem: "fenced-command", line: 9, label: "Verification", write: "Acceptance: `pnpm test` exits 0" });
+    const h = readPlan(plan("Acceptance: `echo a`", "", "#### Verify:", "", ...fence))._unsafeUnwrapErr();
+    expect(h).toMatchObject({ problem: "fenced-command", line: 9, label: "Verify:" });
+  });
+  test("over prose it stays prose; a sentence that starts with the word is no label", () => {
+    const rows = (...lines: string[]) =>
+      readPlan(plan("Acceptance: `echo a`", "", ...lines))
+        ._unsafeUnwrap()
+        .stages[0]?.acceptance.map((r) => r.run);
+    expect(rows("**Verification**", "", "- Ask the PM to sign off")).toEqual(["echo a"]);
+    expect(rows("Verify the dashboard by hand:", "", ...fence)).toEqual(["echo a"]);
   });
 });

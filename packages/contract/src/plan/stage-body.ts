@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { isText, type LineModel, verbatim } from "./lines.js";
-import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, LIST_ITEM } from "./stage-labels.js";
+import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, LIST_ITEM } from "./stage-labels.js";
 import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow } from "./stage-rows.js";
 import type { StageSpan } from "./stages.js";
 import { labelled } from "./unread.js";
@@ -99,6 +99,17 @@ function opensParagraph(model: LineModel, i: number, from: number): boolean {
 }
 
 /**
+ * A Gate:, Verify: or Verification: label with nothing after it (`gate`: the line read by GATE), or
+ * such a label alone on its line (`**Verification**`, `#### Verify`), as written; null for any other
+ * line. Over a list of commands it is read as `Acceptance:` over that list.
+ */
+function bareGate(text: string, gate: [string, string, string] | null): string | null {
+  if (gate) return gate[1] === "" ? gate[2] : null;
+  const m = GATE_ALONE.exec(text);
+  return m ? `${m[1]}${m[2] ?? ""}` : null;
+}
+
+/**
  * The rows a label line at `i` gives: the line itself when a command follows its colon (`rest`), else
  * the list under it. `label` is the label as the plan writes it (`Verify:`, `Acceptance criteria`),
  * which faults quote.
@@ -126,6 +137,7 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
     const gate = line.heading ? null : GATE.exec(text);
     const acc = exit || exitAlone || line.heading ? null : (ACCEPTANCE.exec(text) ?? (gate?.[1]?.startsWith("`") ? gate : null));
     const alone = exit || exitAlone || acc ? null : ACCEPTANCE_ALONE.exec(text);
+    const bare = bareGate(text, gate);
     const dep = exit || exitAlone || acc || line.heading ? null : DEPENDS.exec(text);
     if (exit || exitAlone) {
       if (body.exit !== null) return err({ code: "duplicate-exit", line: line.no, first: exitLine });
@@ -134,15 +146,15 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       exitLine = line.no;
       body.read.push(...read.read);
       i = Math.max(i, ...read.read);
-    } else if (acc || alone || (gate?.[1] === "" && commandListUnder(model, i, span.to))) {
-      const label = acc?.[2] ?? (alone ? `${alone[1]}${alone[2] ?? ""}` : (gate?.[2] ?? "Acceptance:"));
+    } else if (acc || alone || (bare !== null && commandListUnder(model, i, span.to))) {
+      const label = acc?.[2] ?? (alone ? `${alone[1]}${alone[2] ?? ""}` : (bare ?? "Acceptance:"));
       const rows = labelRows(model, i, span.to, acc?.[1] ?? "", label);
       if (rows.isErr()) return err(rows.error);
       body.rows.push(...rows.value.rows);
       body.read.push(...rows.value.read);
       i = Math.max(i, rows.value.end - 1, ...rows.value.read);
-    } else if (gate?.[1] === "" && codeLabel === null) {
-      codeLabel = codeUnderLabel(model, i, span.to, gate[2]);
+    } else if (bare !== null && codeLabel === null) {
+      codeLabel = codeUnderLabel(model, i, span.to, bare);
     } else if (dep) {
       // A second line would replace the first in silence: refused, as a second Exit: line is.
       if (body.dependsOn) return err({ code: "duplicate-depends", line: line.no, first: body.dependsOn.line });

@@ -32,6 +32,8 @@ export const EXIT_ALONE = alone(EXIT_WORD);
 export const DEPENDS = lead("Depends on");
 // A milestone's gate or a verify step that names a command in backticks is acceptance too.
 export const GATE = lead("Gate|Verify|Verification");
+/** `**Verification**`, `#### Verify`: a gate or verify label alone on its line, read as `Verification:` with nothing after it. */
+export const GATE_ALONE = alone("Gate|Verify|Verification");
 export const CONTINUED = /^\s*(?:>\s*)*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/i;
 export const LIST_ITEM = new RegExp(String.raw`^\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])\s+${CONTAINERS}`);
 
