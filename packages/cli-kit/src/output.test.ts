@@ -133,6 +133,7 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
       expect(got._unsafeUnwrapErr()).toEqual({
         kind: "same-as-input",
         path: target,
+        input,
         reason: `it is the same file as the input ${input}, which writing it would replace`,
       });
     }
@@ -145,7 +146,7 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
     // The plan was read, then removed: no inode to compare, the path alone names it.
     const gone: OutputFs = { ...fs, lstatSync: fs.lstatSync, statSync: () => undefined };
     const got = await writeOutput(streams(dir), "./p.md", "c\n", { inputs: ["p.md"], fs: gone });
-    expect(got._unsafeUnwrapErr()).toMatchObject({ kind: "same-as-input", path: "./p.md" });
+    expect(got._unsafeUnwrapErr()).toMatchObject({ kind: "same-as-input", path: "./p.md", input: "p.md" });
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 

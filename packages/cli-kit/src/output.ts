@@ -42,6 +42,8 @@ export interface OutputRefusal {
   readonly kind: "not-regular" | "same-as-input" | "name" | "io" | "stdout";
   readonly path: string;
   readonly reason: string;
+  /** For `same-as-input`: the input it is, as given in `OutputOptions.inputs`. */
+  readonly input?: string;
 }
 
 /** Refuses a target that exists and is not a regular file (a symbolic link included: it is never followed). */
@@ -74,7 +76,7 @@ function refusal(fs: OutputFs, cwd: string, target: string, abs: string, inputs:
   if (refused !== undefined) return { kind: "not-regular", path: target, reason: refused };
   const input = sameAsInput(fs, cwd, abs, inputs);
   if (input === undefined) return undefined;
-  return { kind: "same-as-input", path: target, reason: `it is the same file as the input ${shown(input)}, which writing it would replace` };
+  return { kind: "same-as-input", path: target, input, reason: `it is the same file as the input ${shown(input)}, which writing it would replace` };
 }
 
 function writeAll(fs: OutputFs, fd: number, bytes: Uint8Array): void {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
+import { link, lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
@@ -102,5 +102,50 @@ describe("plan-decay author", () => {
     const r = await run(dir, ["author", "--root", "tree", "--reads", "src/nope.ts"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
+  });
+
+  test("-o naming a file it reads (--reads or --edits), however spelled, is refused naming both options; the file is untouched", async () => {
+    const dir = await sampleTree();
+    await link(join(dir, "tree", "src", "a.ts"), join(dir, "hard.ts"));
+    await symlink(join("tree", "src"), join(dir, "alias"));
+    const cases = [
+      ["tree/src/a.ts", "--reads src/a.ts (tree/src/a.ts)"],
+      ["./tree/src/a.ts", "--reads src/a.ts (tree/src/a.ts)"],
+      [join(dir, "tree", "src", "a.ts"), "--reads src/a.ts (tree/src/a.ts)"],
+      ["tree/src/../src/a.ts", "--reads src/a.ts (tree/src/a.ts)"],
+      ["hard.ts", "--reads src/a.ts (tree/src/a.ts)"],
+      ["alias/a.ts", "--reads src/a.ts (tree/src/a.ts)"],
+      ["tree/src/b.ts", "--edits src/b.ts (tree/src/b.ts)"],
+      ["alias/b.ts", "--edits src/b.ts (tree/src/b.ts)"],
+    ] as const;
+    for (const [target, input] of cases) {
+      const r = await run(dir, ["author", "--root", "tree", "--reads", "src/a.ts", "--edits", "src/b.ts", "--creates", "src/c.ts", "-o", target]);
+      expect({ target, ...r }).toEqual({
+        target,
+        code: 2,
+        stdout: "",
+        stderr: `error: cannot write ${target}: -o names the same file as ${input}, a file this run read; writing it would replace that file (nothing was written)\n`,
+      });
+    }
+    expect(await readFile(join(dir, "tree", "src", "a.ts"), "utf8")).toBe(A);
+    expect(await readFile(join(dir, "tree", "src", "b.ts"), "utf8")).toBe(B);
+    expect((await readdir(join(dir, "tree", "src"))).sort()).toEqual(["a.ts", "b.ts"]);
+    expect((await readdir(dir)).sort()).toEqual(["alias", "hard.ts", "tree"]);
+  });
+
+  test("with --root . the read path itself is refused; a copy of it, or a new file beside it, is written", async () => {
+    const dir = await sampleTree();
+    const root = join(dir, "tree");
+    const refused = await run(root, ["author", "--root", ".", "--reads", "src/a.ts", "-o", "src/a.ts"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      "error: cannot write src/a.ts: -o names the same file as --reads src/a.ts (src/a.ts), a file this run read; writing it would replace that file (nothing was written)\n",
+    );
+    expect(await readFile(join(root, "src", "a.ts"), "utf8")).toBe(A);
+    await writeFile(join(dir, "copy.ts"), A);
+    for (const target of ["../copy.ts", "plan.tsv"]) {
+      expect(await run(root, ["author", "--root", ".", "--reads", "src/a.ts", "-o", target])).toEqual({ code: 0, stdout: "", stderr: "" });
+      expect(await readFile(join(root, target), "utf8")).toContain(`unchanged\tsrc/a.ts\t${sha256(A)}`);
+    }
   });
 });

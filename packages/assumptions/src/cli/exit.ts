@@ -66,6 +66,7 @@ export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
     case "root-unusable":
     case "input-unreadable":
     case "output-unwritable":
+    case "output-is-input":
     case "stdout-write-failed":
     case "report-invalid":
     case "internal":

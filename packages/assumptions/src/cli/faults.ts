@@ -1,4 +1,14 @@
-import { describeArgFault, helpHint, type ArgFault } from "@decay/cli-kit";
+import { describeArgFault, helpHint, shown, type ArgFault } from "@decay/cli-kit";
+
+/**
+ * A file a run read from disk, for naming it when `-o` would replace it: the option that named
+ * it, the path as given there, and the file's path as the run opened it (under `--root`).
+ */
+export interface ReadFile {
+  readonly option: "--reads" | "--edits";
+  readonly given: string;
+  readonly file: string;
+}
 
 /** The plan-decay fault code of each argument fault the shared parser reports. */
 export const ARG_FAULT_CODE = {
@@ -32,6 +42,7 @@ export type CliFault =
   | { readonly code: "root-unusable"; readonly root: string; readonly reason: string }
   | { readonly code: "input-unreadable"; readonly path: string; readonly reason: string }
   | { readonly code: "output-unwritable"; readonly path: string; readonly reason: string }
+  | ({ readonly code: "output-is-input"; readonly path: string } & ReadFile)
   | { readonly code: "stdout-write-failed"; readonly reason: string }
   | { readonly code: "report-invalid"; readonly reason: string }
   | { readonly code: "internal"; readonly reason: string };
@@ -53,6 +64,7 @@ export const CLI_FAULT_CODES = [
   "root-unusable",
   "input-unreadable",
   "output-unwritable",
+  "output-is-input",
   "stdout-write-failed",
   "report-invalid",
   "internal",
@@ -88,6 +100,8 @@ export function describeCliFault(fault: CliFault): string {
       return `cannot read the assumptions file ${fault.path}: ${fault.reason}`;
     case "output-unwritable":
       return `cannot write ${fault.path}: ${fault.reason} (nothing was written)`;
+    case "output-is-input":
+      return `cannot write ${shown(fault.path)}: -o names the same file as ${fault.option} ${shown(fault.given)} (${shown(fault.file)}), a file this run read; writing it would replace that file (nothing was written)`;
     case "stdout-write-failed":
       return `standard output could not be written (${fault.reason}); no verdict was delivered`;
     case "report-invalid":

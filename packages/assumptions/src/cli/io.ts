@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { bestEffort, readBounded, reasonOf, writeOutput, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
-import type { CliFault } from "./faults.js";
+import type { CliFault, ReadFile } from "./faults.js";
 
 export { bestEffort };
 export type { CliWriter };
@@ -42,10 +42,13 @@ export function checkRoot(io: CliIo, root: string): ResultAsync<string, CliFault
 
 /**
  * Writes `-o` output through the shared helper: `-` is stdout; a file is written atomically and
- * only over a regular file (all or nothing).
+ * only over a regular file (all or nothing), and never over one of `reads`, the files the run
+ * read (the same path, or the same file through a link).
  */
-export function writeAtomic(io: CliIo, path: string, text: string): ResultAsync<void, CliFault> {
-  return writeOutput(io, path, text).mapErr(
-    (r): CliFault => (r.kind === "stdout" ? { code: "stdout-write-failed", reason: r.reason } : { code: "output-unwritable", path, reason: r.reason }),
-  );
+export function writeAtomic(io: CliIo, path: string, text: string, reads: readonly ReadFile[] = []): ResultAsync<void, CliFault> {
+  return writeOutput(io, path, text, { inputs: reads.map((r) => r.file) }).mapErr((r): CliFault => {
+    if (r.kind === "stdout") return { code: "stdout-write-failed", reason: r.reason };
+    const read = r.kind === "same-as-input" ? reads.find((f) => f.file === r.input) : undefined;
+    return read === undefined ? { code: "output-unwritable", path, reason: r.reason } : { code: "output-is-input", path, ...read };
+  });
 }

@@ -1,4 +1,5 @@
 import * as nodeFs from "node:fs";
+import { join } from "node:path";
 import { annotation, versionLine } from "@decay/cli-kit";
 import { okAsync, ResultAsync } from "neverthrow";
 import { nodeTree } from "../node/tree.js";
@@ -6,7 +7,7 @@ import { withRootListed } from "./root.js";
 import type { TreeReader } from "../tree.js";
 import { askedOutput, parseArgs, type Command, type OutputMode, type TreeFlags } from "./args.js";
 import { EXIT, exitCodeFor, type GateFault } from "./exit.js";
-import { CLI_FAULT_CODES, describeCliFault, type CliFault } from "./faults.js";
+import { CLI_FAULT_CODES, describeCliFault, type CliFault, type ReadFile } from "./faults.js";
 import { authorAssumptions, checkParsed, describeFault, digestPath, parseAssumptions, type Report } from "./gate.js";
 import { bestEffort, checkRoot, emit, readInput, writeAtomic, type CliIo } from "./io.js";
 import { vetReport } from "./vet.js";
@@ -163,12 +164,23 @@ async function runDigest(io: CliIo, cmd: DigestCommand): Promise<number> {
   return deliver(io, `DIGEST ${cmd.path} ${digest.value}\n`, EXIT.digest, HUMAN);
 }
 
+/**
+ * The files `author` reads from disk, which `-o` may not replace: each `--reads` and `--edits`
+ * path under `--root`. None with `--ref` (a commit is read, not the working files) or with an
+ * embedder's own `openTree`.
+ */
+function filesRead(io: CliIo, cmd: AuthorCommand): readonly ReadFile[] {
+  if (cmd.ref !== undefined || io.openTree !== undefined) return [];
+  const named = (option: ReadFile["option"], paths: readonly string[]) => paths.map((given) => ({ option, given, file: join(cmd.root, given) }));
+  return [...named("--reads", cmd.reads), ...named("--edits", cmd.edits)];
+}
+
 async function runAuthor(io: CliIo, cmd: AuthorCommand): Promise<number> {
   const { reads, edits, creates, out } = cmd;
   const text = await openTree(io, cmd).andThen((tree) => authorAssumptions({ tree, reads, edits, creates }));
   if (text.isErr()) return fail(io, text.error, contextOf(cmd, "human"));
   if (out === undefined) return deliver(io, text.value, EXIT.holds, HUMAN);
-  const written = await writeAtomic(io, out, text.value);
+  const written = await writeAtomic(io, out, text.value, filesRead(io, cmd));
   return written.isOk() ? EXIT.holds : fail(io, written.error, HUMAN);
 }
 

@@ -34,7 +34,8 @@ usage:
   --digest PATH    print "DIGEST PATH HEX", the value an unchanged row needs, and exit 3.
   author           write an assumptions file: unchanged rows for --reads and --edits,
                    absent rows for --creates; -o writes FILE atomically instead of stdout
-                   (-o - is stdout; an existing FILE that is not a regular file is refused).
+                   (-o - is stdout; an existing FILE that is not a regular file is refused,
+                   and so is a FILE that is one of the --reads or --edits files under DIR).
 
 exit codes:
   0  every assumption holds          2  a fault or usage error (message on stderr)
