@@ -21,6 +21,12 @@ export interface TreeError {
   readonly code: "tree-not-found" | "tree-not-a-directory" | "tree-not-a-file" | "tree-too-large" | "tree-io";
   readonly path: string;
   readonly message: string;
+  /**
+   * Optional: why, for a caller that acts on it (the message is for people and may change).
+   * `not-a-repository`: `gitTree`'s `dir` holds no repository (no `.git` there and not a bare
+   * repository), with code `tree-not-found` and path `""`. Absent for every other failure.
+   */
+  readonly reason?: "not-a-repository";
 }
 
 /**

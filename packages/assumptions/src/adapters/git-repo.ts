@@ -77,12 +77,14 @@ function against(base: string, path: string): string {
 /**
  * The failure for a `dir` holding no repository: no `.git` there and not a bare repository. A
  * subdirectory of a working tree is one too: gitTree reads a repository from its top level.
+ * Marked with `reason`, so a caller tells it from other `tree-not-found` without its words.
  */
-export function notARepository(dir: string): TreeError {
+function notARepository(dir: string): TreeError {
   return {
     code: "tree-not-found",
     path: "",
     message: `${dir} is not a git repository: it holds no .git and is not a bare repository (give the repository's top level)`,
+    reason: "not-a-repository",
   };
 }
 

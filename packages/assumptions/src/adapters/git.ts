@@ -3,7 +3,6 @@ import { errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { type GitFs, gitCall, locateRepository, objectProblem } from "./git-repo.js";
 
-export { notARepository } from "./git-repo.js";
 import { resolveCommit } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
 import { guardedFs } from "./git-guard.js";

@@ -95,7 +95,7 @@ function gitTreeAt(abs: string, root: string, ref: string): ResultAsync<TreeRead
     return tree
       .list("")
       .map((): TreeReader => tree)
-      .mapErr((e): GateFault => (e.message === m.notARepository(abs).message ? notARepository(root) : e));
+      .mapErr((e): GateFault => (e.reason === "not-a-repository" ? notARepository(root) : e));
   });
 }
 

@@ -1,9 +1,10 @@
 import * as nodeFs from "node:fs";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, expectTypeOf, test } from "vitest";
 import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
 import { gitTree } from "../adapters/git.js";
+import type { TreeError } from "../tree.js";
 import { JsonFault } from "./json.js";
 import { main } from "./main.js";
 import { memoryIo } from "../../test/support/memory-io.js";
@@ -81,7 +82,38 @@ describe("plan-decay --ref: a bad ref or a root with no repository is a fault of
       code: "tree-not-found",
       path: "",
       message: `${sub} is not a git repository: it holds no .git and is not a bare repository (give the repository's top level)`,
+      reason: "not-a-repository",
     });
+  });
+
+  test("reason not-a-repository marks only a dir with no repository: a bad ref or a broken .git is another fault", async () => {
+    expectTypeOf<TreeError["reason"]>().toEqualTypeOf<"not-a-repository" | undefined>();
+    const { repo, plan } = await repoAndPlan();
+    const empty = await scratchDir("decay-ref-empty-");
+    const broken = await scratchDir("decay-ref-broken-");
+    writeFileSync(join(broken, ".git"), "not a gitdir line\n");
+    const bare = `${repo}.git`;
+    git(repo, "clone", "-q", "--bare", repo, bare);
+    const reasons: [TreeError["code"], TreeError["reason"]][] = [];
+    for (const [dir, ref] of [
+      [empty, "HEAD"],
+      [repo, "nosuchref"],
+      [bare, "nosuchref"],
+      [broken, "HEAD"],
+    ] as const) {
+      const listed = await gitTree({ fs: nodeFs, dir, ref }).list("");
+      const e = listed._unsafeUnwrapErr();
+      reasons.push([e.code, e.reason]);
+    }
+    expect(reasons).toEqual([
+      ["tree-not-found", "not-a-repository"],
+      ["tree-not-found", undefined],
+      ["tree-not-found", undefined],
+      ["tree-io", undefined],
+    ]);
+    const r = await run(["--root", broken, "--ref", "HEAD", plan]);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toBe(`error: cannot read the tree root: ${broken}/.git is a file without a "gitdir:" line\n`);
   });
 
   test("unsupported syntax is refused the same way, saying what --ref accepts", async () => {
