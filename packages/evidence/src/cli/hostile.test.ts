@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.js";
@@ -81,6 +81,20 @@ describe("section 7: the evidence store and publish", () => {
     expect((await exec(["prepare", file])).code).toBe(0);
     expect(readFileSync(snapshot, "utf8")).toBe(intact);
     expect(JSON.parse((await exec(["status", "--json"])).out).records[0].snapshot).toBe("ok");
+  });
+
+  test("status reports a snapshot longer than its content as corrupt, whatever its size, and prepare restores it", async () => {
+    const { exec, file, snapshot } = await prepared();
+    const intact = readFileSync(snapshot, "utf8");
+    for (const size of [intact.length + 1, 70 * 1024 * 1024]) {
+      truncateSync(snapshot, size);
+      const status = await exec(["status", "--max-input-bytes", "100000"]);
+      expect(status.code).toBe(1);
+      expect(status.out).toMatch(/evidence-pending pr 23 .* snapshot corrupt\n/);
+      expect(status.err).toBe("");
+      expect((await exec(["prepare", file])).code).toBe(0);
+      expect(readFileSync(snapshot, "utf8")).toBe(intact);
+    }
   });
 
   test("re-publishing a published record while the forge is down keeps it published with its URL", async () => {

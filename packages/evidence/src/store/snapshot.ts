@@ -7,7 +7,6 @@ import { contentHash, recordToJson } from "../record/hash.js";
 import type { EvidenceRecord } from "../record/schema.js";
 import type { StoreFault } from "./fault.js";
 import type { StoreFs } from "./port.js";
-import { readBounded } from "./read.js";
 import { atomicWrite, sameBytes } from "./write.js";
 
 /** What a record's snapshot file is found to be. */
@@ -31,11 +30,13 @@ export function ensureSnapshot(fs: StoreFs, root: string, path: string, bytes: U
 }
 
 /**
- * Reads the snapshot back, within `limit` bytes (a larger one is `file-too-large`, unread): `ok`
- * when it holds exactly the record's bytes, else `missing` or `corrupt`.
+ * Reads the snapshot back: `ok` when it holds exactly the record's bytes, else `missing` or
+ * `corrupt`. At most one byte more than `bytes` is read, whatever the file's size, so a longer
+ * file is `corrupt` (which it is) and never read whole.
  */
-export function snapshotState(fs: StoreFs, path: string, bytes: Uint8Array, limit: number): ResultAsync<SnapshotState, StoreFault> {
-  return readBounded(fs, path, limit)
+export function snapshotState(fs: StoreFs, path: string, bytes: Uint8Array): ResultAsync<SnapshotState, StoreFault> {
+  return fs
+    .readFile(path, bytes.length + 1)
     .map((found): SnapshotState => (sameBytes(found, bytes) ? "ok" : "corrupt"))
     .orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok<SnapshotState, StoreFault>("missing") : err(e)));
 }

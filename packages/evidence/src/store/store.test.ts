@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { jsonFloat } from "../record/number.js";
@@ -157,7 +157,7 @@ describe("writes are atomic and durable", () => {
     expect(readdirSync(store.root)).toEqual([`snapshot-${sha256(CONTENT)}.json`]);
   });
 
-  test("a snapshot is read within the store's limit: a larger one is refused unread, and restoring reads one byte past the content", async () => {
+  test("a snapshot is read one byte past the content: a longer one is corrupt, whatever the store's limit, and restoring reads no more", async () => {
     const reads: Array<[number, number]> = [];
     const inner = nodeStoreFs();
     const fs: StoreFs = { ...inner, uid: () => inner.uid(), readFile: (p, max) => inner.readFile(p, max).map((b) => (reads.push([max, b.length]), b)) };
@@ -165,9 +165,18 @@ describe("writes are atomic and durable", () => {
     const store = (await nodePendingStore({ repo: c.repo, home: c.home, fs, env: {}, maxFileBytes: 1000 }))._unsafeUnwrap();
     const path = (await store.snapshot(RECORD))._unsafeUnwrap();
     const saved = pendingEnvelope(store, RECORD).record;
+    expect((await store.snapshotState(saved))._unsafeUnwrap()).toBe("ok");
+    expect(reads).toEqual([[CONTENT.length + 2, CONTENT.length + 1]]);
+    reads.length = 0;
+    appendFileSync(path, "\n");
+    expect((await store.snapshotState(saved))._unsafeUnwrap()).toBe("corrupt");
     truncateSync(path, 50 * 1024 * 1024);
-    expect((await store.snapshotState(saved))._unsafeUnwrapErr()).toMatchObject({ code: "file-too-large", path, limit: 1000 });
-    expect(reads).toEqual([]);
+    expect((await store.snapshotState(saved))._unsafeUnwrap()).toBe("corrupt");
+    expect(reads).toEqual([
+      [CONTENT.length + 2, CONTENT.length + 2],
+      [CONTENT.length + 2, CONTENT.length + 2],
+    ]);
+    reads.length = 0;
     expect((await store.snapshot(RECORD))._unsafeUnwrap()).toBe(path);
     expect(reads).toEqual([[CONTENT.length + 2, CONTENT.length + 2]]);
     expect(readFileSync(path, "utf8")).toBe(`${CONTENT}\n`);

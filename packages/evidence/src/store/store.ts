@@ -182,7 +182,7 @@ function makeStore(fs: StoreFs, loc: Location, id: LockIdentity, limit: number):
     },
     snapshotState: (record) => {
       const { path, bytes } = snapshotFile(loc.root, contentOf(record));
-      return guard(fs, loc, path).andThen(() => snapshotState(fs, path, bytes, limit));
+      return guard(fs, loc, path).andThen(() => snapshotState(fs, path, bytes));
     },
     list: () => listEnvelopes(fs, loc, load),
     survey: () => surveyEnvelopes(fs, loc, load),
