@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { ARG_FAULT_CODES, asks, describeArgFault, onlyFlags, parseArgv, quoted, versionLine, type ArgFault } from "./args.js";
-import { shown, versionAlone, versionAsked } from "./args.js";
+import { shown, versionAfterCommand, versionAlone, versionAsked } from "./args.js";
 
 const SPEC = {
   flags: {
@@ -157,6 +157,20 @@ describe("--version asks for one line and nothing else", () => {
     expect(describeArgFault(versionAlone({ values: { version: true, root: "x" }, positionals: [] }, "tool")._unsafeUnwrapErr())).toBe(
       "--root is not an option of tool --version",
     );
+  });
+  test("after a command word: the CLI's own command word first is skipped, any other word is refused", () => {
+    const COMMANDS = { run: ["version"], report: ["version", "json"] };
+    const at = (positionals: string[], values: object = { version: true }, companions: string[] = []) =>
+      versionAfterCommand({ values, positionals }, COMMANDS, "tool", companions);
+    expect(at([]).isOk()).toBe(true);
+    expect(at(["run"]).isOk()).toBe(true);
+    expect(at(["report"], { version: true, json: true }, ["json"]).isOk()).toBe(true);
+    expect(at(["run", "plan.md"])._unsafeUnwrapErr()).toEqual({ code: "unexpected-argument", value: "plan.md" });
+    expect(at(["run", "report"])._unsafeUnwrapErr()).toEqual({ code: "unexpected-argument", value: "report" });
+    expect(at(["extra"])._unsafeUnwrapErr()).toEqual({ code: "unexpected-argument", value: "extra" });
+    for (const inherited of ["constructor", "toString", "__proto__"])
+      expect(at([inherited])._unsafeUnwrapErr()).toEqual({ code: "unexpected-argument", value: inherited });
+    expect(at(["run"], { version: true, json: true })._unsafeUnwrapErr()).toEqual({ code: "not-for-command", flag: "--json", command: "tool --version" });
   });
 });
 

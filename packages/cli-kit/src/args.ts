@@ -202,6 +202,22 @@ export function versionAlone(
 }
 
 /**
+ * `versionAlone` for a CLI whose command word may stand before `--version` (`decay run --version`):
+ * a first positional that is an own key of `commands` (the CLI's table of command words) is
+ * skipped, and what is left must be `--version` alone as `versionAlone` says.
+ */
+export function versionAfterCommand(
+  parsed: { readonly values: object; readonly positionals: readonly string[] },
+  commands: object,
+  program: string,
+  companions: readonly string[] = [],
+): Result<void, ArgFault> {
+  const [first, ...rest] = parsed.positionals;
+  const words = first !== undefined && Object.hasOwn(commands, first) ? rest : parsed.positionals;
+  return versionAlone({ values: parsed.values, positionals: words }, program, companions);
+}
+
+/**
  * For a CLI where `--help` and `--version` win over other faults (`asks`): true when argv asks for
  * `--version` and for nothing else (`versionAlone`), false when it does not ask, the fault when it
  * asks for more (argv read against `flags` first: an unknown flag is refused as such).

@@ -17,6 +17,7 @@ export {
   parseArgv,
   quoted,
   shown,
+  versionAfterCommand,
   versionAlone,
   versionAsked,
   versionLine,

@@ -1,5 +1,5 @@
 import { isAbsolute } from "node:path";
-import { describeArgFault, onlyFlags, parseArgv, versionAlone, type ArgFault, type FlagSpecs, type FlagValues } from "@decay/cli-kit";
+import { describeArgFault, onlyFlags, parseArgv, versionAfterCommand, type ArgFault, type FlagSpecs, type FlagValues } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 import type { Layout } from "../store/location.js";
 import type { CliFault } from "./fault.js";
@@ -136,8 +136,7 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Cli
     if (values.help === true) return ok({ command: "help", json: values.json === true } as const);
     if (values.version === true) {
       // `--version` alone (with `--json`, which shapes what it prints, and a command word): `--version extra` is refused.
-      const words = Object.hasOwn(OWN, positionals[0] ?? "") ? positionals.slice(1) : positionals;
-      return versionAlone({ values, positionals: words }, "decay-evidence", ["json"])
+      return versionAfterCommand({ values, positionals }, OWN, "decay-evidence", ["json"])
         .mapErr(argFault)
         .map(() => ({ command: "version", json: values.json === true }) as const);
     }

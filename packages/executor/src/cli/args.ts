@@ -3,7 +3,7 @@ import {
   describeArgFault,
   onlyFlags,
   parseArgv,
-  versionAlone,
+  versionAfterCommand,
   type ArgFault,
   type FlagSpecs,
   type FlagValues,
@@ -186,9 +186,8 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Usa
     const [command, ...rest] = positionals;
     if (values.help || command === "help") return ok({ command: "help" });
     // `--version` alone (after a command word at most): `decay --version extra` is refused, not answered.
-    const words = Object.hasOwn(ALLOWED, command ?? "") ? rest : positionals;
     if (values.version)
-      return versionAlone({ values, positionals: words }, "decay")
+      return versionAfterCommand({ values, positionals }, ALLOWED, "decay")
         .mapErr(usageOf)
         .map(() => ({ command: "version" }) as const);
     if (command === undefined) return usage("command", `no command given: ${COMMANDS}`);
