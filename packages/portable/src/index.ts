@@ -1,6 +1,6 @@
 // Internal, runtime-neutral helpers shared by the decay packages: named exports only.
 export { sha256Hex } from "./sha256.js";
-export { firstInvalidUtf8 } from "./utf8.js";
+export { decodeStrictUtf8, firstInvalidUtf8, type InvalidUtf8 } from "./utf8.js";
 export { oneLine } from "./text.js";
 export { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixNormalize, posixRelative, posixResolve } from "./posix.js";
 export { isWithin } from "./within.js";
