@@ -1,21 +1,23 @@
 // Strict text decoding of a plan or a contract: UTF-8 or a fault naming the line and byte offset.
-import { firstInvalidUtf8 } from "@decay/portable";
+import { decodeStrictUtf8, firstInvalidUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "./fault.js";
 
-const STRICT = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/** Byte `offset`'s line (1-based) and its offset in that line (0-based). */
+function lineOf(bytes: Uint8Array, offset: number): { line: number; offset: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let nl = bytes.indexOf(0x0a); nl !== -1 && nl < offset; nl = bytes.indexOf(0x0a, nl + 1)) {
+    line++;
+    lineStart = nl + 1;
+  }
+  return { line, offset, column: offset - lineStart };
+}
 
 /** Where the first byte that is not UTF-8 sits: its line (1-based), its offset in the file and in that line (0-based). */
 export function firstInvalidByte(bytes: Uint8Array): { line: number; offset: number; column: number } | undefined {
   const bad = firstInvalidUtf8(bytes);
-  if (bad === undefined) return undefined;
-  let line = 1;
-  let lineStart = 0;
-  for (let nl = bytes.indexOf(0x0a); nl !== -1 && nl < bad.start; nl = bytes.indexOf(0x0a, nl + 1)) {
-    line++;
-    lineStart = nl + 1;
-  }
-  return { line, offset: bad.start, column: bad.start - lineStart };
+  return bad === undefined ? undefined : lineOf(bytes, bad.start);
 }
 
 /**
@@ -47,12 +49,11 @@ export function decodeUtf8(bytes: Uint8Array): Result<string, ContractFault> {
   const [b0, b1] = bytes;
   if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff))
     return err({ code: "encoding", line: 1, encoding: "UTF-16 (it starts with a UTF-16 byte-order mark)" });
-  try {
-    const text = STRICT.decode(bytes);
-    return loneCr(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch {
-    const at = firstInvalidByte(bytes) ?? { line: 1, offset: 0, column: 0 };
-    const hex = (bytes[at.offset] ?? 0).toString(16).toUpperCase().padStart(2, "0");
-    return err({ code: "not-utf8", line: at.line, offset: at.offset, column: at.column, byte: hex });
-  }
+  return decodeStrictUtf8(bytes)
+    .mapErr((bad): ContractFault => {
+      const at = lineOf(bytes, bad.start);
+      const hex = (bytes[at.offset] ?? 0).toString(16).toUpperCase().padStart(2, "0");
+      return { code: "not-utf8", line: at.line, offset: at.offset, column: at.column, byte: hex };
+    })
+    .andThen(loneCr);
 }
