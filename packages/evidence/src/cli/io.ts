@@ -1,3 +1,4 @@
+import { decodeStrictUtf8 } from "@decay/portable";
 import { bestEffort, readBounded, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
 import { errAsync, okAsync, type ResultAsync } from "neverthrow";
 import type { GithubTransportOptions } from "../transport/github-config.js";
@@ -23,8 +24,6 @@ export function emit(w: CliWriter, text: string): ResultAsync<void, CliFault> {
   return writeText(w, text, (reason): CliFault => ({ code: "stdout-write-failed", reason }));
 }
 
-const STRICT = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 /**
  * Reads a UTF-8 text file (resolved against cwd) or, for `-`, standard input, through the shared
  * bounded reader (a FIFO, device or socket is refused before it is opened; nothing past
@@ -37,12 +36,8 @@ export function readText(io: CliIo, input: string, maxBytes?: number): ResultAsy
     .mapErr((r): CliFault => ({ code: "input-unreadable", path: r.name, reason: r.reason }))
     .andThen((bytes) => {
       const path = input === "-" ? "standard input" : input;
-      let text: string;
-      try {
-        text = STRICT.decode(bytes);
-      } catch {
-        return errAsync<string, CliFault>({ code: "input-not-utf8", path });
-      }
-      return text.charCodeAt(0) === 0xfeff ? errAsync<string, CliFault>({ code: "input-has-bom", path }) : okAsync(text);
+      const text = decodeStrictUtf8(bytes, { bom: "keep" });
+      if (text.isErr()) return errAsync<string, CliFault>({ code: "input-not-utf8", path });
+      return text.value.charCodeAt(0) === 0xfeff ? errAsync<string, CliFault>({ code: "input-has-bom", path }) : okAsync(text.value);
     });
 }

@@ -1,3 +1,4 @@
+import { decodeStrictUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
 import { type RecordFault, shownValue } from "../record/fault.js";
@@ -160,19 +161,14 @@ function publicationCheck<T>(schema: z.ZodType<T>, value: JsonValue | undefined)
   return parsed.success ? parsed.data : undefined;
 }
 
-const STRICT = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 /**
  * Decodes a file's bytes as strict UTF-8 without a byte order mark (the reference refuses one,
  * and so does the record reader); anything else is an invalid envelope at `path`.
  */
 export function decodeUtf8(bytes: Uint8Array, path: string): Result<string, StoreFault> {
-  let text: string;
-  try {
-    text = STRICT.decode(bytes);
-  } catch {
-    return err({ code: "invalid-envelope", path, field: "", detail: "not UTF-8 text" });
-  }
-  if (text.charCodeAt(0) === 0xfeff) return err({ code: "invalid-envelope", path, field: "", detail: "the file starts with a UTF-8 byte order mark (BOM)" });
-  return ok(text);
+  const text = decodeStrictUtf8(bytes, { bom: "keep" });
+  if (text.isErr()) return err({ code: "invalid-envelope", path, field: "", detail: "not UTF-8 text" });
+  if (text.value.charCodeAt(0) === 0xfeff)
+    return err({ code: "invalid-envelope", path, field: "", detail: "the file starts with a UTF-8 byte order mark (BOM)" });
+  return ok(text.value);
 }
