@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fifo } from "../../../../test-utils/hostile.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import type { WorkspaceFs } from "../ports.js";
-import { readBytes, type Settings } from "./deps.js";
+import { readBytes, type Settings, utf8Text } from "./deps.js";
 
 // readBytes reads maxReadBytes alone of the settings.
 const depsOf = (fs: WorkspaceFs, maxReadBytes = 1024) => ({ fs, settings: { maxReadBytes } as Settings });
@@ -144,5 +144,16 @@ describe("readBytes on memfs", () => {
     const { fs } = memfs({ "/w/plan.tsv": "small\n" });
     const ws = hooked(fs, { onHandle: (call) => call === "stat" && fs.appendFileSync("/w/plan.tsv", "x".repeat(64)) });
     expect((await readBytes(depsOf(ws, 16), "/w/plan.tsv"))._unsafeUnwrapErr()).toMatchObject({ reason: expect.stringMatching(/^larger than 16 bytes/) });
+  });
+});
+
+describe("utf8Text", () => {
+  it("decodes UTF-8 strictly, one leading BOM dropped; other bytes are a workspace-io fault naming the file", () => {
+    const bytes = (...b: number[]) => Uint8Array.from(b);
+    expect(utf8Text("p.md", new TextEncoder().encode("caf\u00e9\n"))._unsafeUnwrap()).toBe("caf\u00e9\n");
+    expect(utf8Text("p.md", bytes(0xef, 0xbb, 0xbf, 0x41))._unsafeUnwrap()).toBe("A");
+    expect(utf8Text("p.md", bytes(0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x41))._unsafeUnwrap()).toBe("\ufeffA");
+    for (const bad of [bytes(0x41, 0xff), bytes(0xc0, 0xaf), bytes(0xed, 0xa0, 0x80), bytes(0xe2, 0x82)])
+      expect(utf8Text("p.md", bad)._unsafeUnwrapErr()).toEqual({ code: "workspace-io", path: "p.md", reason: "is not UTF-8 text" });
   });
 });

@@ -1,5 +1,5 @@
 import type { Contract } from "@decay/contract";
-import { readOpenFile } from "@decay/portable";
+import { decodeStrictUtf8, readOpenFile } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { ModelHints } from "../agent/protocol.js";
 import { type ExecFault, reasonOf } from "../fault.js";
@@ -156,15 +156,9 @@ export function readBytes(d: Pick<Deps, "fs" | "settings">, path: string): Resul
   );
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
 /** Bytes as UTF-8 text; bytes that are not UTF-8 are a `workspace-io` fault naming `path`, never a silent U+FFFD. */
 export function utf8Text(path: string, bytes: Uint8Array): Result<string, ExecFault> {
-  try {
-    return ok(strictUtf8.decode(bytes));
-  } catch {
-    return err({ code: "workspace-io", path, reason: "is not UTF-8 text" });
-  }
+  return decodeStrictUtf8(bytes).mapErr((): ExecFault => ({ code: "workspace-io", path, reason: "is not UTF-8 text" }));
 }
 
 /** Read a file as UTF-8 text (see `utf8Text`); null when it does not exist. */
