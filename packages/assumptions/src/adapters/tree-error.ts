@@ -1,3 +1,4 @@
+import { decodeStrictUtf8 } from "@decay/portable";
 import { show } from "../core/describe.js";
 import type { TreeError } from "../tree.js";
 
@@ -59,13 +60,7 @@ export function escapesTree(path: string): boolean {
   return path === ".." || path.startsWith("../") || path.endsWith("/..") || path.includes("/../");
 }
 
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
-
 /** Decodes a stored name or link target; `undefined` when its bytes are not UTF-8. */
 export function decodeName(bytes: Uint8Array): string | undefined {
-  try {
-    return STRICT_UTF8.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  return decodeStrictUtf8(bytes).unwrapOr(undefined);
 }

@@ -1,18 +1,11 @@
-import { sha256Hex } from "@decay/portable";
+import { decodeStrictUtf8, sha256Hex } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
 import { nfc } from "./unicode/fold.js";
 
-// Refuses what is not UTF-8 (stray or overlong bytes, surrogates); drops one leading BOM.
-const strict = new TextDecoder("utf-8", { fatal: true });
-
-// Strict UTF-8 decoding, one leading BOM dropped.
+// Strict UTF-8 decoding (stray or overlong bytes, surrogates refused), one leading BOM dropped.
 function decodeStrict(bytes: Uint8Array): string | undefined {
-  try {
-    return strict.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  return decodeStrictUtf8(bytes).unwrapOr(undefined);
 }
 
 /**
