@@ -60,7 +60,10 @@ export function escapesTree(path: string): boolean {
   return path === ".." || path.startsWith("../") || path.endsWith("/..") || path.includes("/../");
 }
 
-/** Decodes a stored name or link target; `undefined` when its bytes are not UTF-8. */
+/**
+ * Decodes a stored name or link target; `undefined` when its bytes are not UTF-8. A leading
+ * U+FEFF is part of the name (no byte order mark in a name), as the file system spells it.
+ */
 export function decodeName(bytes: Uint8Array): string | undefined {
-  return decodeStrictUtf8(bytes).unwrapOr(undefined);
+  return decodeStrictUtf8(bytes, { bom: "keep" }).unwrapOr(undefined);
 }
