@@ -1,6 +1,6 @@
-import { decodeStrictUtf8 } from "@decay/portable";
 import { bestEffort, readBounded, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
 import { errAsync, okAsync, type ResultAsync } from "neverthrow";
+import { utf8WithoutBom } from "../store/envelope.js";
 import type { GithubTransportOptions } from "../transport/github-config.js";
 import type { Transport } from "../transport/port.js";
 import type { StoreFs } from "../store/port.js";
@@ -36,8 +36,8 @@ export function readText(io: CliIo, input: string, maxBytes?: number): ResultAsy
     .mapErr((r): CliFault => ({ code: "input-unreadable", path: r.name, reason: r.reason }))
     .andThen((bytes) => {
       const path = input === "-" ? "standard input" : input;
-      const text = decodeStrictUtf8(bytes, { bom: "keep" });
-      if (text.isErr()) return errAsync<string, CliFault>({ code: "input-not-utf8", path });
-      return text.value.charCodeAt(0) === 0xfeff ? errAsync<string, CliFault>({ code: "input-has-bom", path }) : okAsync(text.value);
+      const text = utf8WithoutBom(bytes);
+      if (text.isOk()) return okAsync(text.value);
+      return errAsync<string, CliFault>({ code: text.error === "bom" ? "input-has-bom" : "input-not-utf8", path });
     });
 }

@@ -162,13 +162,26 @@ function publicationCheck<T>(schema: z.ZodType<T>, value: JsonValue | undefined)
 }
 
 /**
- * Decodes a file's bytes as strict UTF-8 without a byte order mark (the reference refuses one,
- * and so does the record reader); anything else is an invalid envelope at `path`.
+ * Bytes as strict UTF-8 text without a byte order mark, the one rule for every text this package
+ * reads (the reference refuses a BOM): else why not, `not-utf8` or `bom`.
+ */
+export function utf8WithoutBom(bytes: Uint8Array): Result<string, "not-utf8" | "bom"> {
+  const text = decodeStrictUtf8(bytes, { bom: "keep" });
+  if (text.isErr()) return err("not-utf8");
+  return text.value.charCodeAt(0) === 0xfeff ? err("bom") : ok(text.value);
+}
+
+/**
+ * Decodes a file's bytes as strict UTF-8 without a byte order mark (`utf8WithoutBom`); anything
+ * else is an invalid envelope at `path`.
  */
 export function decodeUtf8(bytes: Uint8Array, path: string): Result<string, StoreFault> {
-  const text = decodeStrictUtf8(bytes, { bom: "keep" });
-  if (text.isErr()) return err({ code: "invalid-envelope", path, field: "", detail: "not UTF-8 text" });
-  if (text.value.charCodeAt(0) === 0xfeff)
-    return err({ code: "invalid-envelope", path, field: "", detail: "the file starts with a UTF-8 byte order mark (BOM)" });
-  return ok(text.value);
+  return utf8WithoutBom(bytes).mapErr(
+    (why): StoreFault => ({
+      code: "invalid-envelope",
+      path,
+      field: "",
+      detail: why === "bom" ? "the file starts with a UTF-8 byte order mark (BOM)" : "not UTF-8 text",
+    }),
+  );
 }
