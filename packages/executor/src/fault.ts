@@ -26,7 +26,8 @@ export type ExecFault =
   | { code: "workspace-taken"; slug: string; plan: string; owner: string }
   | { code: "repo-not-top"; repo: string; top: string }
   | { code: "stage-without-acceptance"; stage: string }
-  | { code: "pattern-timeout"; row: string; pattern: string; timeoutMs: number };
+  | { code: "pattern-timeout"; row: string; pattern: string; timeoutMs: number }
+  | { code: "pattern-interrupted"; row: string; pattern: string };
 
 /** Every fault code, for exhaustive tables (exit codes, docs). */
 export const EXEC_FAULT_CODES = [
@@ -51,6 +52,7 @@ export const EXEC_FAULT_CODES = [
   "repo-not-top",
   "stage-without-acceptance",
   "pattern-timeout",
+  "pattern-interrupted",
 ] as const satisfies readonly ExecFault["code"][];
 
 const list = (items: readonly string[], max = 10) => items.slice(0, max).join(", ") + (items.length > max ? `, and ${items.length - max} more` : "");
@@ -100,6 +102,8 @@ export function describeExecFault(fault: ExecFault): string {
       return `stage ${fault.stage} has no acceptance row: nothing can verify it, and a stage is never green by default`;
     case "pattern-timeout":
       return `acceptance row ${fault.row}: matching /${fault.pattern}/ against the command's output took longer than ${fault.timeoutMs} ms and was stopped, so the row has no verdict; simplify the pattern (it backtracks)`;
+    case "pattern-interrupted":
+      return `acceptance row ${fault.row}: matching /${fault.pattern}/ against the command's output was interrupted (SIGINT), so the row has no verdict`;
   }
 }
 

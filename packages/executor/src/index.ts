@@ -7,6 +7,7 @@ export type {
   DiffStats,
   Git,
   PatternMatcher,
+  PatternInterrupted,
   PatternTimeout,
   Room,
   RoomRequest,

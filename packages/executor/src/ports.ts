@@ -38,14 +38,20 @@ export interface PatternTimeout {
   readonly timeoutMs: number;
 }
 
+/** What a `PatternMatcher` answers when the user interrupted a match (Ctrl-C): no verdict either. */
+export interface PatternInterrupted {
+  readonly interrupted: true;
+}
+
 /**
  * Judges an acceptance row's regular expression against a command's output. `atLeast` tells
  * whether `pattern` (a JavaScript `RegExp` source, no flags) matches `text` at least `min` times,
  * counted as a global `exec` loop counts them (an empty match steps one position on), stopping at
- * the `min`th; or, out of its time bound, a `PatternTimeout`: never a yes or a no.
+ * the `min`th; or, out of its time bound, a `PatternTimeout`, or, stopped by the user, a
+ * `PatternInterrupted`: never a yes or a no.
  */
 export interface PatternMatcher {
-  atLeast(pattern: string, text: string, min: number): boolean | PatternTimeout;
+  atLeast(pattern: string, text: string, min: number): boolean | PatternTimeout | PatternInterrupted;
 }
 
 /** A directory materialised from one commit; `dispose` removes it and every trace of it. */

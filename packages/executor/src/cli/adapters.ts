@@ -16,7 +16,7 @@ import { warnOnStderr } from "./progress.js";
 /**
  * fs, git, shell, clean room and pattern matcher for a repository, the room of kind
  * `flags.cleanRoom`; the shell and rooms stop when `io.signal` aborts; an acceptance regex is
- * stopped after `flags.patternTimeoutMs` (default `nodePatterns`' bound, 10 s).
+ * stopped after `flags.patternTimeoutMs` (default `nodePatterns`' bound, 10 s), or by Ctrl-C.
  * Rooms are made in `$TMPDIR` of `io.env` (the system's temp directory when unset), never in the
  * repository; their faults and warnings name that directory `$TMPDIR`, as a `decay` user sets it.
  * What the adapters warn of (a spares directory not used) goes to `warn`.
@@ -36,6 +36,7 @@ export function adaptersFor(
     worktree: () => gitWorktreeRoom({ repo, shell, env: io.env, dir, dirName, onWarning }),
     isomorphic: () => isomorphicRoom({ fs, repo, shell, dir, dirName }),
   };
-  const patterns = nodePatterns(flags.patternTimeoutMs === undefined ? {} : { timeoutMs: flags.patternTimeoutMs });
+  // Ctrl-C stops a match in flight; the bin's SIGINT listener then parks the run.
+  const patterns = nodePatterns({ breakOnSigint: true, ...(flags.patternTimeoutMs === undefined ? {} : { timeoutMs: flags.patternTimeoutMs }) });
   return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: rooms[flags.cleanRoom](), patterns };
 }

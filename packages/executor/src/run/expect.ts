@@ -12,8 +12,8 @@ export interface Check {
 /**
  * Every expectation of a row judged against what its command did: the exit code, each printed
  * string, each regex, each count. A command that timed out or was ended by a signal meets no exit.
- * A regex the matcher could not finish within its bound is the fault `pattern-timeout`, never a
- * met or unmet expectation.
+ * A regex the matcher could not finish within its bound is the fault `pattern-timeout`, one the user
+ * interrupted `pattern-interrupted`: never a met or unmet expectation.
  */
 export function judgeRow(row: AcceptanceRow, result: ShellResult, patterns: PatternMatcher): Result<Check[], ExecFault> {
   const out = result.stdout;
@@ -25,8 +25,9 @@ export function judgeRow(row: AcceptanceRow, result: ShellResult, patterns: Patt
   ];
   for (const { what, pattern, min } of regexes) {
     const met = patterns.atLeast(pattern, out, min);
-    if (typeof met !== "boolean") return err({ code: "pattern-timeout", row: row.id, pattern, timeoutMs: met.timeoutMs });
-    checks.push({ what, met });
+    if (typeof met === "boolean") checks.push({ what, met });
+    else if ("interrupted" in met) return err({ code: "pattern-interrupted", row: row.id, pattern });
+    else return err({ code: "pattern-timeout", row: row.id, pattern, timeoutMs: met.timeoutMs });
   }
   return ok(checks);
 }
