@@ -141,6 +141,24 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
     expect(fs.readdirSync(dir).sort()).toEqual(["d", "hard.md", "p.md", "sym.md"]);
   });
 
+  test("an input not made yet is refused as the output through a linked directory; the same name elsewhere is written", async () => {
+    const dir = await tempDir();
+    fs.mkdirSync(join(dir, "tree", "src"), { recursive: true });
+    fs.mkdirSync(join(dir, "other"));
+    fs.symlinkSync(join("tree", "src"), join(dir, "alias"));
+    fs.writeFileSync(join(dir, "tree", "src", "a.ts"), "a\n");
+    for (const target of ["alias/c.ts", "./alias/../alias/c.ts", join(dir, "alias", "c.ts")]) {
+      const got = await writeOutput(streams(dir), target, "plan\n", { inputs: ["tree/src/c.ts"] });
+      expect(got._unsafeUnwrapErr()).toMatchObject({ kind: "same-as-input", path: target, input: "tree/src/c.ts" });
+    }
+    // A file below a file is nothing there: no refusal, and no crash on ENOTDIR.
+    const inputs = ["tree/src/c.ts", "tree/src/a.ts/sub/c.ts"];
+    // Written twice: once new (directories compared), once over itself (files compared).
+    for (const text of ["one\n", "plan\n"]) expect((await writeOutput(streams(dir), "other/c.ts", text, { inputs })).isOk()).toBe(true);
+    expect(fs.readdirSync(join(dir, "tree", "src"))).toEqual(["a.ts"]);
+    expect(fs.readFileSync(join(dir, "other", "c.ts"), "utf8")).toBe("plan\n");
+  });
+
   test("the same path is refused even when the input is gone by the time the output is written", async () => {
     const dir = await tempDir();
     // The plan was read, then removed: no inode to compare, the path alone names it.

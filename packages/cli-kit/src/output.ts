@@ -53,20 +53,39 @@ function vetTarget(fs: OutputFs, abs: string): string | undefined {
   return what === undefined ? undefined : `it is ${what}; only a regular file is replaced`;
 }
 
+/** `stat` of a path, or undefined when nothing is there (ENOENT, or ENOTDIR: a file where a directory would be). */
+function statOf(fs: OutputFs, path: string): nodeFs.Stats | undefined {
+  try {
+    return fs.statSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    if (reasonOf(e) === "ENOTDIR") return undefined;
+    throw e;
+  }
+}
+
+function sameFile(a: nodeFs.Stats | undefined, b: nodeFs.Stats | undefined): boolean {
+  return a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
+}
+
 /**
  * The input `abs` (the target, resolved) is the same file as, or undefined: the same path once
- * resolved against `cwd`, or, when both exist, the same device and inode (a hard link, a symbolic
- * link to it, a path through a linked directory).
+ * resolved against `cwd`; when both exist, the same device and inode (a hard link, a symbolic
+ * link to it, a path through a linked directory); and when the target does not exist yet, the
+ * same name in the same directory (by device and inode), so a file still to be made, such as one a
+ * plan says will be created, is matched through a linked directory too.
  */
 function sameAsInput(fs: OutputFs, cwd: string, abs: string, inputs: readonly string[]): string | undefined {
   if (inputs.every((input) => input === "-")) return undefined;
   const target = fs.statSync(abs, { throwIfNoEntry: false });
+  let folder: nodeFs.Stats | undefined;
   return inputs.find((input) => {
     if (input === "-") return false;
     const path = resolve(cwd, input);
     if (path === abs) return true;
-    const s = target === undefined ? undefined : fs.statSync(path, { throwIfNoEntry: false });
-    return s !== undefined && target !== undefined && s.dev === target.dev && s.ino === target.ino;
+    if (target !== undefined) return sameFile(statOf(fs, path), target);
+    if (basename(path) !== basename(abs)) return false;
+    folder ??= statOf(fs, dirname(abs));
+    return sameFile(statOf(fs, dirname(path)), folder);
   });
 }
 
