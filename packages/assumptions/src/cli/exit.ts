@@ -67,6 +67,7 @@ export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
     case "input-unreadable":
     case "output-unwritable":
     case "output-is-input":
+    case "output-in-plan":
     case "stdout-write-failed":
     case "report-invalid":
     case "internal":

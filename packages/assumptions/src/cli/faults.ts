@@ -1,13 +1,15 @@
 import { describeArgFault, helpHint, shown, type ArgFault } from "@decay/cli-kit";
 
 /**
- * A file a run read from disk, for naming it when `-o` would replace it: the option that named
- * it, the path as given there, and the file's path as the run opened it (under `--root`).
+ * A file the plan `author` writes names, for naming it when `-o` would replace or make it: the
+ * option that named it, the path as given there, the file's path under `--root` (as the run
+ * opened it, or would), and the `--ref` its digest was read from instead of this file, if any.
  */
-export interface ReadFile {
-  readonly option: "--reads" | "--edits";
+export interface PlanFile {
+  readonly option: "--reads" | "--edits" | "--creates";
   readonly given: string;
   readonly file: string;
+  readonly ref?: string;
 }
 
 /** The plan-decay fault code of each argument fault the shared parser reports. */
@@ -42,7 +44,8 @@ export type CliFault =
   | { readonly code: "root-unusable"; readonly root: string; readonly reason: string }
   | { readonly code: "input-unreadable"; readonly path: string; readonly reason: string }
   | { readonly code: "output-unwritable"; readonly path: string; readonly reason: string }
-  | ({ readonly code: "output-is-input"; readonly path: string } & ReadFile)
+  | ({ readonly code: "output-is-input"; readonly path: string } & PlanFile)
+  | ({ readonly code: "output-in-plan"; readonly path: string } & PlanFile)
   | { readonly code: "stdout-write-failed"; readonly reason: string }
   | { readonly code: "report-invalid"; readonly reason: string }
   | { readonly code: "internal"; readonly reason: string };
@@ -65,12 +68,25 @@ export const CLI_FAULT_CODES = [
   "input-unreadable",
   "output-unwritable",
   "output-is-input",
+  "output-in-plan",
   "stdout-write-failed",
   "report-invalid",
   "internal",
 ] as const satisfies readonly CliFault["code"][];
 
 const HINT = helpHint("plan-decay");
+
+/** How a file of the plan was named: the option, the path as given, and the file under `--root`. */
+function namedBy(file: PlanFile): string {
+  return `${file.option} ${shown(file.given)} (${shown(file.file)})`;
+}
+
+/** Why `-o` may not write a file of the plan that this run did not read from disk. */
+function inPlan(file: PlanFile): string {
+  if (file.option === "--creates") return "a path the plan says is absent; writing the plan there would make its own absent row false before the work starts";
+  const ref = file.ref === undefined ? "" : ` (its digest taken from --ref ${shown(file.ref)})`;
+  return `a file the plan pins as unchanged${ref}; writing it would replace the working copy of a file the plan describes`;
+}
 
 /** The one place a CLI fault becomes a sentence. */
 export function describeCliFault(fault: CliFault): string {
@@ -101,7 +117,9 @@ export function describeCliFault(fault: CliFault): string {
     case "output-unwritable":
       return `cannot write ${fault.path}: ${fault.reason} (nothing was written)`;
     case "output-is-input":
-      return `cannot write ${shown(fault.path)}: -o names the same file as ${fault.option} ${shown(fault.given)} (${shown(fault.file)}), a file this run read; writing it would replace that file (nothing was written)`;
+      return `cannot write ${shown(fault.path)}: -o names the same file as ${namedBy(fault)}, a file this run read; writing it would replace that file (nothing was written)`;
+    case "output-in-plan":
+      return `cannot write ${shown(fault.path)}: -o names the same file as ${namedBy(fault)}, ${inPlan(fault)} (nothing was written)`;
     case "stdout-write-failed":
       return `standard output could not be written (${fault.reason}); no verdict was delivered`;
     case "report-invalid":

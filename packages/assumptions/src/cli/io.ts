@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { bestEffort, readBounded, reasonOf, writeOutput, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
-import type { CliFault, ReadFile } from "./faults.js";
+import type { CliFault, PlanFile } from "./faults.js";
 
 export { bestEffort };
 export type { CliWriter };
@@ -42,13 +42,16 @@ export function checkRoot(io: CliIo, root: string): ResultAsync<string, CliFault
 
 /**
  * Writes `-o` output through the shared helper: `-` is stdout; a file is written atomically and
- * only over a regular file (all or nothing), and never over one of `reads`, the files the run
- * read (the same path, or the same file through a link).
+ * only over a regular file (all or nothing), and never over one of `plan`, the files the plan
+ * names (the same path, or the same file through a link): `output-is-input` for one this run
+ * read from disk, `output-in-plan` for a create or a file read from `--ref`.
  */
-export function writeAtomic(io: CliIo, path: string, text: string, reads: readonly ReadFile[] = []): ResultAsync<void, CliFault> {
-  return writeOutput(io, path, text, { inputs: reads.map((r) => r.file) }).mapErr((r): CliFault => {
+export function writeAtomic(io: CliIo, path: string, text: string, plan: readonly PlanFile[] = []): ResultAsync<void, CliFault> {
+  return writeOutput(io, path, text, { inputs: plan.map((f) => f.file) }).mapErr((r): CliFault => {
     if (r.kind === "stdout") return { code: "stdout-write-failed", reason: r.reason };
-    const read = r.kind === "same-as-input" ? reads.find((f) => f.file === r.input) : undefined;
-    return read === undefined ? { code: "output-unwritable", path, reason: r.reason } : { code: "output-is-input", path, ...read };
+    const named = r.kind === "same-as-input" ? plan.find((f) => f.file === r.input) : undefined;
+    if (named === undefined) return { code: "output-unwritable", path, reason: r.reason };
+    const read = named.option !== "--creates" && named.ref === undefined;
+    return { code: read ? "output-is-input" : "output-in-plan", path, ...named };
   });
 }

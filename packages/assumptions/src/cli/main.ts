@@ -7,7 +7,7 @@ import { withRootListed } from "./root.js";
 import type { TreeReader } from "../tree.js";
 import { askedOutput, parseArgs, type Command, type OutputMode, type TreeFlags } from "./args.js";
 import { EXIT, exitCodeFor, type GateFault } from "./exit.js";
-import { CLI_FAULT_CODES, describeCliFault, type CliFault, type ReadFile } from "./faults.js";
+import { CLI_FAULT_CODES, describeCliFault, type CliFault, type PlanFile } from "./faults.js";
 import { authorAssumptions, checkParsed, describeFault, digestPath, parseAssumptions, type Report } from "./gate.js";
 import { bestEffort, checkRoot, emit, readInput, writeAtomic, type CliIo } from "./io.js";
 import { vetReport } from "./vet.js";
@@ -165,14 +165,15 @@ async function runDigest(io: CliIo, cmd: DigestCommand): Promise<number> {
 }
 
 /**
- * The files `author` reads from disk, which `-o` may not replace: each `--reads` and `--edits`
- * path under `--root`. None with `--ref` (a commit is read, not the working files) or with an
- * embedder's own `openTree`.
+ * The files under `--root` that the plan `author` writes names, which `-o` may not replace or
+ * make: each `--reads`, `--edits` and `--creates` path, whether read from the working files or,
+ * with `--ref`, from a commit (the plan still describes the working copy), or through an
+ * embedder's own `openTree`: a plan is never written over a path it names.
  */
-function filesRead(io: CliIo, cmd: AuthorCommand): readonly ReadFile[] {
-  if (cmd.ref !== undefined || io.openTree !== undefined) return [];
-  const named = (option: ReadFile["option"], paths: readonly string[]) => paths.map((given) => ({ option, given, file: join(cmd.root, given) }));
-  return [...named("--reads", cmd.reads), ...named("--edits", cmd.edits)];
+function planFiles(cmd: AuthorCommand): readonly PlanFile[] {
+  const from = cmd.ref === undefined ? {} : { ref: cmd.ref };
+  const named = (option: PlanFile["option"], paths: readonly string[]) => paths.map((given) => ({ option, given, file: join(cmd.root, given), ...from }));
+  return [...named("--reads", cmd.reads), ...named("--edits", cmd.edits), ...named("--creates", cmd.creates)];
 }
 
 async function runAuthor(io: CliIo, cmd: AuthorCommand): Promise<number> {
@@ -180,7 +181,7 @@ async function runAuthor(io: CliIo, cmd: AuthorCommand): Promise<number> {
   const text = await openTree(io, cmd).andThen((tree) => authorAssumptions({ tree, reads, edits, creates }));
   if (text.isErr()) return fail(io, text.error, contextOf(cmd, "human"));
   if (out === undefined) return deliver(io, text.value, EXIT.holds, HUMAN);
-  const written = await writeAtomic(io, out, text.value, filesRead(io, cmd));
+  const written = await writeAtomic(io, out, text.value, planFiles(cmd));
   return written.isOk() ? EXIT.holds : fail(io, written.error, HUMAN);
 }
 

@@ -35,7 +35,8 @@ usage:
   author           write an assumptions file: unchanged rows for --reads and --edits,
                    absent rows for --creates; -o writes FILE atomically instead of stdout
                    (-o - is stdout; an existing FILE that is not a regular file is refused,
-                   and so is a FILE that is one of the --reads or --edits files under DIR).
+                   and so is a FILE the plan names: a --reads, --edits or --creates path
+                   under DIR, with or without --ref).
 
 exit codes:
   0  every assumption holds          2  a fault or usage error (message on stderr)
