@@ -1,4 +1,4 @@
-import { firstInvalidUtf8 } from "@decay/portable";
+import type { InvalidUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { ParseFault } from "./faults.js";
 import type { Assumption, AssumptionKind } from "./model.js";
@@ -32,7 +32,7 @@ function fieldsOf(kind: string): 2 | 3 | undefined {
 function decode(input: string | Uint8Array): Result<string, ParseFault> {
   if (typeof input === "string") return crOnly(input.startsWith("\uFEFF") ? input.slice(1) : input);
   const text = strictText(input);
-  return text === undefined ? err({ code: "plan-not-utf8", ...firstBadLine(input) }) : crOnly(text);
+  return text.isOk() ? crOnly(text.value) : err({ code: "plan-not-utf8", ...firstBadLine(input, text.error) });
 }
 
 // What a line starts with after a CR when the file's lines end in CR alone: a row or a comment.
@@ -48,11 +48,10 @@ function crOnly(text: string): Result<string, ParseFault> {
   return err({ code: "cr-line-endings", line: 1 });
 }
 
-// The first line that is not UTF-8 and its offending bytes, as hex: from the start of the sequence
-// that cannot be completed through the byte that ends it (a line's end is not part of it), at
-// most four.
-function firstBadLine(bytes: Uint8Array): { line: number; value: string } {
-  const bad = firstInvalidUtf8(bytes) ?? { start: bytes.length, end: bytes.length };
+// The line of `bad`, the first sequence that is not UTF-8 (as the decoder that refused the bytes
+// found it), and its offending bytes, as hex: from the start of the sequence that cannot be
+// completed through the byte that ends it (a line's end is not part of it), at most four.
+function firstBadLine(bytes: Uint8Array, bad: InvalidUtf8): { line: number; value: string } {
   let line = 1;
   for (let nl = bytes.indexOf(10); nl !== -1 && nl < bad.start; nl = bytes.indexOf(10, nl + 1)) line += 1;
   const through = bad.end < bytes.length && bytes[bad.end] !== 10 ? bad.end + 1 : bad.end;

@@ -42,16 +42,40 @@ describe("strictText", () => {
           edgy.map((b) => new Uint8Array(b)),
         ),
         (bytes) => {
-          expect(strictText(bytes)).toBe(reference(bytes));
+          expect(strictText(bytes).unwrapOr(undefined)).toBe(reference(bytes));
           const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
-          expect(strictText(withBom)).toBe(reference(withBom));
+          expect(strictText(withBom).unwrapOr(undefined)).toBe(reference(withBom));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+  test("property: a refusal says where the bytes stop being UTF-8, as a fatal TextDecoder sees it", () => {
+    // `start`: the longest prefix that decodes whole; `end`: the longest that decodes as the start
+    // of a stream (a sequence cut short by the prefix's end is not yet a fault there).
+    const longest = (bytes: Uint8Array, stream: boolean): number => {
+      let n = bytes.length;
+      for (; n > 0; n -= 1) {
+        try {
+          new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, n), { stream });
+          break;
+        } catch {}
+      }
+      return n;
+    };
+    fc.assert(
+      fc.property(
+        edgy.map((b) => new Uint8Array(b)),
+        (bytes) => {
+          const got = strictText(bytes);
+          if (got.isErr()) expect(got.error).toEqual({ start: longest(bytes, false), end: longest(bytes, true) });
         },
       ),
       { numRuns: 5000 },
     );
   });
   test("one leading BOM is dropped, a second is kept", () => {
-    expect(strictText(bytesOf("\uFEFF\uFEFFcafé"))).toBe("\uFEFFcafé");
+    expect(strictText(bytesOf("\uFEFF\uFEFFcafé"))._unsafeUnwrap()).toBe("\uFEFFcafé");
   });
 });
 

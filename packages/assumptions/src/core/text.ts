@@ -1,4 +1,4 @@
-import { decodeStrictUtf8, sha256Hex } from "@decay/portable";
+import { decodeStrictUtf8, type InvalidUtf8, sha256Hex } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
 import { nfc } from "./unicode/fold.js";
@@ -9,11 +9,12 @@ function decodeStrict(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * Bytes as a string under strict UTF-8, one leading BOM dropped; `undefined` when they are not
- * UTF-8.
+ * Bytes as a string under strict UTF-8, one leading BOM dropped; else where they stop being UTF-8
+ * (the first bad sequence, as the shared decoder found it on its way to refusing them), so a
+ * caller that names the offending bytes does not scan for them again.
  */
-export function strictText(bytes: Uint8Array): string | undefined {
-  return decodeStrict(bytes);
+export function strictText(bytes: Uint8Array): Result<string, InvalidUtf8> {
+  return decodeStrictUtf8(bytes);
 }
 
 /**
