@@ -36,6 +36,11 @@ describe("decay: every fault exits 2 and names its input", () => {
       ["verify", "docs/stats.plan.md", "--pattern-timeout-ms", "0"],
       /^decay: --pattern-timeout-ms must be a positive integer, not "0" \(see decay --help\)\n$/,
     ],
+    [
+      "a worker's pattern bound that is no number of milliseconds",
+      ["worker", "--database-url", "postgresql://db/decay", "--executor-id", "w", "--app-version", "v", "--agent", "node", "--pattern-timeout-ms", "1e3"],
+      /^decay: --pattern-timeout-ms must be a positive integer, not "1e3" \(see decay --help\)\n$/,
+    ],
     ["a flag of another command", ["preflight", "docs/stats.plan.md", "--agent", "node"], /--agent is not an option of decay preflight/],
     ["an unknown clean room", ["preflight", "docs/stats.plan.md", "--clean-room", "docker"], /--clean-room must be clone, worktree or isomorphic/],
     ["no command", [], /no command given/],

@@ -121,9 +121,19 @@ export function splitCommand(text: string): Result<string[], string> {
   return words.length === 0 ? err("no command") : ok(words);
 }
 
-function count(flag: string, text: string | undefined): Result<number | undefined, UsageFault> {
+/** A count flag's value (`--budget`, `--concurrency` …): a positive integer of at most 9 digits, else a usage fault naming `flag`. */
+export function count(flag: string, text: string | undefined): Result<number | undefined, UsageFault> {
   if (text === undefined) return ok(undefined);
   return /^[1-9][0-9]{0,8}$/.test(text) ? ok(Number(text)) : usage(flag, `${flag} must be a positive integer, not ${JSON.stringify(text)}`);
+}
+
+/**
+ * `--pattern-timeout-ms`, read alike by every command that judges acceptance (`run`, `preflight`,
+ * `verify`, `worker`): given, the matcher's bound (`patternTimeoutMs`); not given, nothing, so the
+ * adapter's default stands.
+ */
+export function patternTimeoutOf(text: string | undefined): Result<Pick<VerifyFlags, "patternTimeoutMs">, UsageFault> {
+  return count("--pattern-timeout-ms", text).map((ms) => (ms === undefined ? {} : { patternTimeoutMs: ms }));
 }
 
 function verifyFlags(v: Values, file: string): Result<VerifyFlags, UsageFault> {
@@ -136,11 +146,11 @@ function verifyFlags(v: Values, file: string): Result<VerifyFlags, UsageFault> {
   if (limit !== undefined && maxInputBytes === undefined) {
     return usage("--max-input-bytes", `--max-input-bytes must be a whole number of bytes from 1 to ${MAX_INPUT_CEILING}, not ${JSON.stringify(limit)}`);
   }
-  const patternTimeoutMs = count("--pattern-timeout-ms", v["pattern-timeout-ms"]);
-  if (patternTimeoutMs.isErr()) return err(patternTimeoutMs.error);
+  const patternTimeout = patternTimeoutOf(v["pattern-timeout-ms"]);
+  if (patternTimeout.isErr()) return err(patternTimeout.error);
   return ok({
     ...(maxInputBytes === undefined ? {} : { maxInputBytes }),
-    ...(patternTimeoutMs.value === undefined ? {} : { patternTimeoutMs: patternTimeoutMs.value }),
+    ...patternTimeout.value,
     file,
     repo: v.repo,
     includeOptional: v["include-optional"] === true,

@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseInvocation } from "./args.js";
 import { parseFleet } from "./fleet-args.js";
 
 const URL = ["--database-url", "postgresql://db/decay"];
@@ -31,6 +33,33 @@ describe("parseFleet", () => {
         queue: undefined,
       },
     });
+  });
+
+  const WORKER = ["worker", ...URL, "--executor-id", "w1", "--app-version", "v", "--agent", "a"];
+
+  it("reads --pattern-timeout-ms on a worker; unset, the matcher's default stands", () => {
+    expect(parseFleet([...WORKER, "--pattern-timeout-ms", "250"])._unsafeUnwrap()).toMatchObject({ flags: { patternTimeoutMs: 250 } });
+    expect(parseFleet(WORKER)._unsafeUnwrap()).not.toHaveProperty("flags.patternTimeoutMs");
+  });
+
+  it.each(["0", "-5", "1.5", "1e3", "ten", "1000000000"])("refuses --pattern-timeout-ms %j on a worker as decay run does", (value) => {
+    const fault = { code: "usage", flag: "--pattern-timeout-ms", message: `--pattern-timeout-ms must be a positive integer, not ${JSON.stringify(value)}` };
+    expect(parseFleet([...WORKER, `--pattern-timeout-ms=${value}`])._unsafeUnwrapErr()).toEqual(fault);
+    expect(parseInvocation(["run", "p.md", "--agent", "a", `--pattern-timeout-ms=${value}`])._unsafeUnwrapErr()).toEqual(fault);
+  });
+
+  it("reads any --pattern-timeout-ms text exactly as decay run does: the same bound or the same fault, never a throw", () => {
+    const text = fc.oneof(fc.stringMatching(/^-?[0-9]{0,11}$/), fc.string());
+    fc.assert(
+      fc.property(text, (t) => {
+        const worker = parseFleet([...WORKER, `--pattern-timeout-ms=${t}`]).map((i) => (i.command === "worker" ? i.flags.patternTimeoutMs : null));
+        const run = parseInvocation(["run", "p.md", "--agent", "a", `--pattern-timeout-ms=${t}`]).map((i) =>
+          i.command === "run" ? i.flags.patternTimeoutMs : null,
+        );
+        expect(worker.isOk() ? { ok: worker.value } : { err: worker.error }).toEqual(run.isOk() ? { ok: run.value } : { err: run.error });
+        if (worker.isOk()) expect(worker.value).toBe(Number(t));
+      }),
+    );
   });
 
   it("reads enqueue and runs, show ID included", () => {

@@ -5,10 +5,10 @@ import { type FlagSpecs, type FlagValues, onlyFlags, parseArgv } from "@decay/cl
 import { err, ok, Result } from "neverthrow";
 import { queueNameIssue } from "../node/dbos/affinity.js";
 import { redactUrl } from "../node/dbos/fault.js";
-import { type RoomKind, splitCommand, type UsageFault, usageOf } from "./args.js";
+import { count, OPTIONS as RUN_OPTIONS, patternTimeoutOf, type RoomKind, splitCommand, type UsageFault, usageOf, type VerifyFlags } from "./args.js";
 
-/** `decay worker …`. */
-export interface WorkerFlags {
+/** `decay worker …`; `patternTimeoutMs` is read as `decay run` reads it (`patternTimeoutOf`). */
+export interface WorkerFlags extends Pick<VerifyFlags, "patternTimeoutMs"> {
   readonly databaseUrl: string;
   readonly executorId: string;
   readonly appVersion: string;
@@ -49,6 +49,7 @@ const OPTIONS = {
   "clean-room": { type: "string" },
   bundle: { type: "string" },
   queue: { type: "string" },
+  "pattern-timeout-ms": RUN_OPTIONS["pattern-timeout-ms"],
   repo: { type: "string" },
   "include-optional": { type: "boolean" },
   "execute-may-edit-surface": { type: "boolean" },
@@ -61,7 +62,7 @@ type Values = FlagValues<typeof OPTIONS>;
 
 /** The flags each fleet command takes (`decay --help` lists each on that command's usage line). */
 export const FLEET_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  worker: ["database-url", "executor-id", "app-version", "concurrency", "workspace", "agent", "clean-room", "bundle", "queue"],
+  worker: ["database-url", "executor-id", "app-version", "concurrency", "workspace", "agent", "clean-room", "bundle", "queue", "pattern-timeout-ms"],
   enqueue: ["database-url", "repo", "queue", "include-optional", "execute-may-edit-surface", "budget", "setup", "json"],
   runs: ["database-url", "json"],
 };
@@ -96,11 +97,6 @@ function databaseUrl(v: Values, command: string): Result<string, UsageFault> {
   });
 }
 
-function count(flag: string, text: string | undefined): Result<number | undefined, UsageFault> {
-  if (text === undefined) return ok(undefined);
-  return /^[1-9][0-9]{0,8}$/.test(text) ? ok(Number(text)) : usage(flag, `${flag} must be a positive integer, not ${JSON.stringify(text)}`);
-}
-
 function queue(text: string | undefined): Result<string | undefined, UsageFault> {
   const issue = text === undefined ? undefined : queueNameIssue(text);
   return issue === undefined ? ok(text) : usage("--queue", `--queue ${issue}`);
@@ -116,8 +112,9 @@ function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
   if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(agentText.value)}: ${agent.error}`);
   return Result.combine([databaseUrl(v, "worker"), needed(v, "executor-id", "worker"), needed(v, "app-version", "worker")]).andThen(
     ([databaseUrl, executorId, appVersion]) =>
-      Result.combine([count("--concurrency", v.concurrency), queue(v.queue)]).map(
-        ([concurrency, queueName]): WorkerFlags => ({
+      Result.combine([count("--concurrency", v.concurrency), queue(v.queue), patternTimeoutOf(v["pattern-timeout-ms"])]).map(
+        ([concurrency, queueName, patternTimeout]): WorkerFlags => ({
+          ...patternTimeout,
           databaseUrl,
           executorId,
           appVersion,

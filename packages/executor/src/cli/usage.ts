@@ -14,6 +14,7 @@ Usage:
   decay journal show|resume|next PLAN.md ...   a task plan's execution record (decay journal --help)
   decay worker --database-url URL --executor-id ID --app-version V --agent "CMD ARGS…"
             [--concurrency N] [--workspace DIR] [--clean-room K] [--bundle DIR] [--queue NAME]
+            [--pattern-timeout-ms N]
   decay enqueue PLAN.md|contract.md --repo SOURCE --database-url URL [--queue NAME]
                 [--include-optional] [--execute-may-edit-surface] [--budget N] [--setup "CMD"] [--json]
   decay runs [show ID] --database-url URL [--json]
@@ -49,7 +50,7 @@ Options:
   --max-input-bytes N    the largest plan, contract or assumptions file read, and (run) the largest
                          file read back from the working tree (default 67108864, at most 268435456)
   --pattern-timeout-ms N how long one acceptance regex (matches /re/) may run before it is stopped,
-                         a fault with no verdict (default 10000)
+                         a fault with no verdict (default 10000); on worker, in every run it serves
 
 Exit: 0 every required stage green; 1 not green (escalated, failed, parked, stale plan, interrupted),
 the reason on the last line; 2 a fault (the message names the input). See docs/executor-cli.md.
