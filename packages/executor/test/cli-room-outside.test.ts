@@ -2,12 +2,12 @@
 // decide a verdict through Node's upward module resolution. `decay verify` and `decay run` (the
 // built bin) with every room kind, rooms made in a private $TMPDIR that is empty afterwards.
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
 import { cleanEnv, decay, EDIT_AGENT } from "./cli-process.js";
-import { git, makeRepo, writeFiles } from "./harness.js";
+import { git, makeRepo, roomsDir, squatSpares, writeFiles } from "./harness.js";
 
 const PLAN = `# Plan: x
 
@@ -40,30 +40,6 @@ async function leakyRepo(): Promise<string> {
   // In the working tree the acceptance passes: only the commit's files must decide.
   expect(execFileSync(process.execPath, ["test/answer.test.mjs"], { cwd: repo, encoding: "utf8" })).toBe("answer ok\n");
   return repo;
-}
-
-/** A private temp directory for the rooms of one command, outside the repository. */
-async function roomsDir(): Promise<string> {
-  const dir = join(await tempDir("decay-rooms-"), "tmp");
-  mkdirSync(dir, { mode: 0o700 });
-  return dir;
-}
-
-/**
- * Makes `<tmp>/decay-spares-<uid>` as another local user would, first, on a shared /tmp: owned by
- * another uid when the tests run as root (they can give it away), else open to everyone (all a
- * non-root test can make). Answers what the warning must say of it.
- */
-function squatSpares(tmp: string): { dir: string; why: string } {
-  const uid = process.getuid?.() ?? -1;
-  const dir = join(tmp, `decay-spares-${uid}`);
-  mkdirSync(dir, { mode: 0o700 });
-  if (uid === 0) {
-    chownSync(dir, 4242, 4242);
-    return { dir, why: "it is owned by uid 4242, not by this user (uid 0)" };
-  }
-  chmodSync(dir, 0o777);
-  return { dir, why: "others have access to it (mode 777)" };
 }
 
 /** The lines of `decay: warning: …` in `stderr`. */

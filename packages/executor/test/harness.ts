@@ -1,5 +1,5 @@
 // Shared by the executor's tests: real temp git repositories, a plan compiled with
-// @decay/contract, and runPlan over the Node adapters with a scripted agent.
+// @decay/contract, runPlan over the Node adapters with a scripted agent, and the rooms' $TMPDIR.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { join } from "node:path";
@@ -108,4 +108,28 @@ export function outcome(report: RunReport) {
     green: report.end.green,
     stages: report.stages.map((s) => ({ id: s.id, final: s.final, refused: s.refused_fixes.map((f) => f.lens) })),
   };
+}
+
+/** A private temp directory for the rooms of one command, outside the repository. */
+export async function roomsDir(): Promise<string> {
+  const dir = join(await tempDir("decay-rooms-"), "tmp");
+  fs.mkdirSync(dir, { mode: 0o700 });
+  return dir;
+}
+
+/**
+ * Makes `<tmp>/decay-spares-<uid>` as another local user would, first, on a shared /tmp: owned by
+ * another uid when the tests run as root (they can give it away), else open to everyone (all a
+ * non-root test can make). Answers what the warning must say of it.
+ */
+export function squatSpares(tmp: string): { dir: string; why: string } {
+  const uid = process.getuid?.() ?? -1;
+  const dir = join(tmp, `decay-spares-${uid}`);
+  fs.mkdirSync(dir, { mode: 0o700 });
+  if (uid === 0) {
+    fs.chownSync(dir, 4242, 4242);
+    return { dir, why: "it is owned by uid 4242, not by this user (uid 0)" };
+  }
+  fs.chmodSync(dir, 0o777);
+  return { dir, why: "others have access to it (mode 777)" };
 }

@@ -86,9 +86,18 @@ export interface FleetWorker {
 
 /**
  * Start `decay worker` with executor id `id` on the database at `url` (workspace `<work>/<id>`,
- * concurrency 2); `started` collects the child so the test can kill it whatever the outcome.
+ * concurrency 2), in `env` (default `cleanEnv()`); `started` collects the child so the test can
+ * kill it whatever the outcome.
  */
-export function fleetWorker(url: string, started: ChildProcess[], work: string, id: string, agent: string, extra: string[] = []): FleetWorker {
+export function fleetWorker(
+  url: string,
+  started: ChildProcess[],
+  work: string,
+  id: string,
+  agent: string,
+  extra: string[] = [],
+  env?: Record<string, string>,
+): FleetWorker {
   const lines: string[] = [];
   const args = [
     "worker",
@@ -106,7 +115,7 @@ export function fleetWorker(url: string, started: ChildProcess[], work: string, 
     agent,
     ...extra,
   ];
-  const w = start(args, work, (l) => lines.push(l));
+  const w = start(args, work, (l) => lines.push(l), env);
   started.push(w.child);
   let exit: Ran | null = null;
   let stderr = "";

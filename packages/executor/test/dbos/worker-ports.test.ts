@@ -1,12 +1,14 @@
 // What a `decay worker` hands the runs it serves, on a real Postgres: its --pattern-timeout-ms is
-// the bound on their acceptance regexes.
-import { writeFileSync } from "node:fs";
+// the bound on their acceptance regexes, and a spares directory in its $TMPDIR it may not use is a
+// warning on its stderr (none when the spares are used).
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import type { RunSummary } from "../../src/entries/dbos.js";
-import { decay } from "../cli-process.js";
-import { git, makeRepo, planOf, writeFiles } from "../harness.js";
-import { fleetRuns, fleetSuite, fleetWorker, gatedAgent } from "./fleet-harness.js";
+import { cleanEnv, decay } from "../cli-process.js";
+import { git, makeRepo, planOf, roomsDir, squatSpares, writeFiles } from "../harness.js";
+import { fleetRuns, fleetSuite, fleetWorker, gatedAgent, plansRepo } from "./fleet-harness.js";
 import { eventually } from "./helpers.js";
 
 const { db, started } = fleetSuite();
@@ -36,6 +38,12 @@ const logged = (stderr: string, level: string) =>
     .map((l) => JSON.parse(l) as { worker: string; level: string; message: string })
     .filter((l) => l.level === level);
 
+/**
+ * The warnings of a worker's log about spare rooms (DBOS warns on the same log of its own matters,
+ * such as a dispatcher still finishing at shutdown).
+ */
+const sparesWarnings = (stderr: string) => logged(stderr, "warn").filter((l) => /spare/i.test(l.message));
+
 const EVIL = "^(a|a)*$";
 
 describe("decay worker --pattern-timeout-ms", () => {
@@ -63,5 +71,57 @@ describe("decay worker --pattern-timeout-ms", () => {
     expect(logged(done.stderr, "error").filter((l) => l.message.startsWith(`run ${id}: `))).toEqual([
       { worker: "wp", level: "error", message: `run ${id}: ${sentence}` },
     ]);
+  }, 300_000);
+});
+
+describe("decay worker --clean-room worktree: the spares directory in its $TMPDIR", () => {
+  it("when another user holds it, is never used, and the worker says so on stderr once for each run; the runs still go green", async () => {
+    const work = await tempDir("decay-worker-spares-");
+    const repo = await plansRepo(2);
+    const tmp = await roomsDir();
+    const squat = squatSpares(tmp);
+    const { gate, agent } = gatedAgent(work);
+    writeFileSync(gate, "");
+    const w = fleetWorker(db.url, started, work, "wsq", agent, ["--queue", "q-squat", "--clean-room", "worktree"], cleanEnv({ TMPDIR: tmp }));
+    await w.serving();
+
+    for (const plan of ["docs/p0.plan.md", "docs/p1.plan.md"]) {
+      const id = await enqueued(repo, plan, "q-squat");
+      expect(await ended(id, work)).toMatchObject({ status: "SUCCESS", outcome: "green", green: ["S1", "S2"] });
+    }
+    expect(readdirSync(squat.dir)).toEqual([]);
+
+    w.child.kill("SIGINT");
+    const done = await w.done;
+    expect(done.code).toBe(0);
+    // Each run builds its rooms on the worker afresh, so each says it once.
+    const warning = {
+      worker: "wsq",
+      level: "warn",
+      message: `${squat.dir} cannot hold spare worktree rooms: ${squat.why}; each worktree room is checked out afresh instead; to keep spares, set $TMPDIR to a directory of your own`,
+    };
+    expect(sparesWarnings(done.stderr)).toEqual([warning, warning]);
+  }, 300_000);
+
+  it("when it is the worker's own, holds the run's spare afterwards, and the worker warns of nothing", async () => {
+    const work = await tempDir("decay-worker-spares-");
+    const repo = await plansRepo(1);
+    const tmp = await roomsDir();
+    const { gate, agent } = gatedAgent(work);
+    writeFileSync(gate, "");
+    const w = fleetWorker(db.url, started, work, "wown", agent, ["--queue", "q-own", "--clean-room", "worktree"], cleanEnv({ TMPDIR: tmp }));
+    await w.serving();
+
+    const id = await enqueued(repo, "docs/p0.plan.md", "q-own");
+    expect(await ended(id, work)).toMatchObject({ status: "SUCCESS", outcome: "green", green: ["S1", "S2"] });
+    w.child.kill("SIGINT");
+    const done = await w.done;
+    expect(done.code).toBe(0);
+    expect(sparesWarnings(done.stderr)).toEqual([]);
+    // The run's rooms were parked and claimed there: its last room is the spare it leaves.
+    const spares = join(tmp, `decay-spares-${process.getuid?.()}`);
+    const [kept, ...more] = readdirSync(spares);
+    expect(more).toEqual([]);
+    expect(readdirSync(join(spares, kept as string))).toEqual(["spare-0"]);
   }, 300_000);
 });
