@@ -175,6 +175,12 @@ describe("an acceptance list is read as CommonMark reads a list", () => {
       line: 11,
     });
   });
+  test.each([["---"], ["***"], ["___"]])("a %s indented into an item is the item's content: the items after it are still rows", (rule) => {
+    expect(runs(...s1, "Acceptance:", "", "- `a`", `  ${rule}`, "- `b`")).toEqual([["a", "b"]]);
+    expect(runs(...s1, "Acceptance:", "", "- `a`", "", `  ${rule}`, "", "- `b`", "- `c`")).toEqual([["a", "b", "c"]]);
+    expect(runs(...s1, "Acceptance:", "", "1. `a`", `   ${rule}`, "2. `b`")).toEqual([["a", "b"]]);
+    expect(runs(...s1, "Acceptance:", "", "1) `a`", "", `   ${rule}`, "   why it matters", "2) `b`")).toEqual([["a", "b"]]);
+  });
   test("a paragraph back at the margin after a blank line ends the list; what follows is read as before", () => {
     const p = read(...s1, "Acceptance:", "", "- `a`", "", "Then deploy.", "", "Exit: done");
     expect(p.stages[0]).toMatchObject({ exit_criterion: "done", acceptance: [{ run: "a" }] });

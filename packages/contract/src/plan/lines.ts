@@ -10,7 +10,7 @@ export type Line = {
   hidden: boolean;
   /** Part of a heading at the margin (an ATX heading line, or a setext heading's text and underline); see `LineModel.nested`. */
   heading: boolean;
-  /** A thematic break (`---`, `***`, `___`) that is not a setext underline. */
+  /** A thematic break (`---`, `***`, `___`) that is not a setext underline, in no list item. */
   rule: boolean;
   /** Part of an HTML comment block (hidden too). */
   comment: boolean;
@@ -93,8 +93,8 @@ export function lineModel(source: string): LineModel {
         .join(" ");
       addHeading(model, b.nested, { index: b.from, level: b.level, text, body: i + 1 });
     }
-    // A `---` under a paragraph in a list item stays a thematic break to the readers, as it always was.
-    if (!line.hidden && !line.heading && RULE.test(line.text)) line.rule = true;
+    // A break inside a list item (`  ---` under `- \`a\``) is the item's content, as in CommonMark: it ends no list.
+    if (!line.hidden && !line.heading && !line.listed && RULE.test(line.text)) line.rule = true;
   }
   model.open = openBlock(state);
   return model;
