@@ -3,7 +3,7 @@
 // setext), thematic breaks and paragraphs. One pass, each line scanned a bounded number of times:
 // linear on any input. The line model takes headings, comments and code from here, never from a
 // line's raw text, so `- ### Stage 2` or `> <!--` are read at their container's content.
-import { type At, atxAt, blankFrom, fenceAt, markerAt, ruleAt, run, skip, underlineAt, uniformFrom } from "./scan.js";
+import { type At, atxAt, blankFrom, fenceAt, type ListItem, listItemAt, ruleAt, run, skip, underlineAt, uniformFrom } from "./scan.js";
 
 /** A container a line may continue: a block quote, or a list item whose content starts at `indent`. */
 type Box = { quote: true } | { quote: false; indent: number };
@@ -57,9 +57,12 @@ function interrupts(text: string, at: At, col: number): boolean {
   if (at.col - col >= 4 || at.pos >= text.length) return at.pos >= text.length;
   const c = text[at.pos];
   if (c === ">" || fenceAt(text, at.pos) || atxAt(text, at.pos) || ruleAt(text, at.pos) || text.startsWith("<!--", at.pos)) return true;
-  const m = markerAt(text, at.pos);
-  return m !== null && !blankFrom(text, at.pos + m.len) && (m.ordered === null || m.ordered === 1);
+  return interruptingItem(text, listItemAt(text, at));
 }
+
+/** Whether a list item may interrupt a paragraph: it holds text and, if ordered, is numbered 1. */
+const interruptingItem = (text: string, item: ListItem | null): boolean =>
+  item !== null && item.text < text.length && (item.ordered === null || item.ordered === 1);
 
 /** Continue the open containers on a line: how many it continues, and where its content starts. */
 function continued(state: Blocks, text: string): { matched: number; at: At } {
@@ -100,15 +103,9 @@ function open(state: Blocks, text: string, from: At): At {
       if (text[at.pos] === " " || text[at.pos] === "\t") at = { pos: at.pos + 1, col: at.col + 1 };
       continue;
     }
-    const m = markerAt(text, w.pos);
-    const empty = m !== null && blankFrom(text, w.pos + m.len);
-    // A list item interrupts a paragraph only when it holds text and, if ordered, is numbered 1.
-    if (!m || (state.paragraph && (empty || (m.ordered !== null && m.ordered !== 1)))) return at;
-    const end = { pos: w.pos + m.len, col: w.col + m.len };
-    const content = skip(text, end);
-    // Five or more spaces after the marker: the content is indented code one column past it.
-    const far = empty || content.col - end.col > 4;
-    at = far ? { pos: Math.min(end.pos + 1, text.length), col: end.col + 1 } : content;
+    const item = listItemAt(text, w);
+    if (!item || (state.paragraph && !interruptingItem(text, item))) return at;
+    at = item.content;
     push(state, { quote: false, indent: at.col });
   }
 }

@@ -346,6 +346,37 @@ describe("a tab indents to the next multiple of 4 columns, as CommonMark reads i
       expect(fault(...s1, "Acceptance:", "- `a` exits 0", `${indent}- \`b\` exits 0`)).toMatchObject({ problem: "nested-command", line: 9 });
     }
   });
+  test("a tab after an acceptance item's marker puts its text at column 4: an item indented 3 is the next item, a row", () => {
+    for (const marker of ["-\t", "- \t", "1.\t", "1)\t"]) {
+      const next = marker.startsWith("-") ? "-" : "2.";
+      expect([marker, runs(...s1, "Acceptance:", `${marker}\`a\``, `   ${next} \`b\``)]).toEqual([marker, [["a", "b"]]]);
+      expect([marker, runs(...s1, "Acceptance:", `${marker}\`a\``, "", "\tWhy: it is fast.", "", "    Still about a.", `${next}\t\`b\``)]).toEqual([
+        marker,
+        [["a", "b"]],
+      ]);
+      expect([marker, fault(...s1, "Acceptance:", `${marker}\`a\``, `\t- \`b\``)]).toMatchObject([marker, { problem: "nested-command", line: 9 }]);
+    }
+  });
+  test("a tab after a numbered stage's marker puts its text at column 4: an item indented 3 is the next stage", () => {
+    const rec = [...head.slice(0, 3), ""];
+    for (const [first, second] of [
+      ["1.\t**A** do a", "   2.\t**B** do b"],
+      ["1. \t**A** do a", "   2. **B** do b"],
+      ["1)\t**A** do a", "   2) **B** do b"],
+    ]) {
+      const p = read(...rec, first as string, "   Acceptance: `a`", second as string, "\tAcceptance: `b`");
+      expect([first, p.stages.map((s) => [s.label, s.title, s.acceptance.map((r) => r.run)])]).toEqual([
+        first,
+        [
+          ["1", "A", ["a"]],
+          ["2", "B", ["b"]],
+        ],
+      ]);
+    }
+    // Indented 4 (a tab) it is a sub-step of the item before it, as with spaces.
+    const nested = read(...rec, "1.\t**A** do a", "\t1. sub-step", "   Acceptance: `a`", "2.\t**B** do b", "\tAcceptance: `b`");
+    expect(nested.stages.map((s) => s.label)).toEqual(["1", "2"]);
+  });
   test("a tab-indented paragraph after a blank line under a guardrail belongs to it, its condition kept", () => {
     const p = read(
       "# Plan",

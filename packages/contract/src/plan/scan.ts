@@ -77,6 +77,25 @@ export function markerAt(text: string, pos: number): { len: number; ordered: num
   return after === undefined || after === " " || after === "\t" ? { len, ordered } : null;
 }
 
+/**
+ * A list item whose marker is at `at`: its number when ordered, where its marker ends, where its
+ * text starts (past every blank after the marker) and where its content starts as CommonMark counts
+ * it: 1 to 4 columns past the marker (a tab to the next multiple of 4), else 1 (an empty item, or
+ * one whose text is indented code).
+ */
+export type ListItem = { ordered: number | null; end: At; text: number; content: At };
+
+/** The list item whose marker is at `at`; null when there is none. */
+export function listItemAt(text: string, at: At): ListItem | null {
+  const m = markerAt(text, at.pos);
+  if (!m) return null;
+  const end = { pos: at.pos + m.len, col: at.col + m.len };
+  const after = skip(text, end);
+  const far = after.pos >= text.length || after.col - end.col > 4;
+  const content = far ? { pos: Math.min(end.pos + 1, text.length), col: end.col + 1 } : after;
+  return { ordered: m.ordered, end, text: after.pos, content };
+}
+
 /** The number of ASCII digits at `pos`, at most 9 (a list number has at most 9). */
 function run9(text: string, pos: number): number {
   let n = 0;

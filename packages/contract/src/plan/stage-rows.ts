@@ -4,7 +4,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { acceptanceFault, parseAcceptance, type SpelledRow, underLabel } from "./acceptance.js";
 import { isText, type Line, type LineModel } from "./lines.js";
-import { skip } from "./scan.js";
+import { listItemAt, skip } from "./scan.js";
 import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, LIST_ITEM } from "./stage-labels.js";
 
 /** Lines from `from` that continue an Acceptance: line's expectations (trimmed); none is dropped in silence. */
@@ -56,15 +56,17 @@ function indentOf(text: string): { cols: number; pos: number } {
   return { cols: at.col, pos: at.pos };
 }
 
-const MARKER = /^(?:[-*+]|\d{1,9}[.)])[ \t]+/;
-
-/** A list item line: the column its content starts at (after its marker), and its text after all markers. */
+/**
+ * A list item line: the column its marker sits at, the column its content starts at (as CommonMark
+ * counts it: a tab after the marker runs to the next multiple of 4), and its text after all markers.
+ */
 function itemAt(line: Line): { indent: number; content: number; text: string } | null {
   const all = isText(line) ? LIST_ITEM.exec(line.text) : null;
   if (!all) return null;
   const { cols, pos } = indentOf(line.text);
-  const marker = MARKER.exec(line.text.slice(pos, pos + 16))?.[0] ?? "";
-  return { indent: cols, content: cols + marker.length, text: line.text.slice(all[0].length) };
+  // A marker followed by a blank that is no space or tab is no item to CommonMark: its text is taken to start one column past it.
+  const content = listItemAt(line.text, { pos, col: cols })?.content.col ?? cols + 1;
+  return { indent: cols, content, text: line.text.slice(all[0].length) };
 }
 
 /** The fault for a block of code under `Acceptance:` (the label as written): the line to write instead, with the code's first line. */

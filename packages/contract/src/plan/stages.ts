@@ -1,4 +1,5 @@
-import { headingFrom, type LineModel } from "./lines.js";
+import { headingFrom, type Line, type LineModel } from "./lines.js";
+import { type ListItem, listItemAt, skip } from "./scan.js";
 import { isStageHeading, type Section, stageMatch } from "./sections.js";
 
 /** Where one stage sits in the plan: its label, title and body range, before its body is read. */
@@ -39,7 +40,6 @@ function headingStages(model: LineModel, section: Section): StageSpan[] {
   return spans;
 }
 
-const NUMBERED = /^( {0,3})(\d+)[.)][ \t]+/;
 const BOLD_TITLE = /^\*\*(.+?)\*\*[ \t]*(?:[:.—–-][ \t]*)?/;
 const blankAt = (text: string, i: number): boolean => text[i] === " " || text[i] === "\t";
 
@@ -68,18 +68,28 @@ function plainTitle(content: string): [string, string] | null {
   return content === "" ? null : [content, content];
 }
 
+/** A numbered item at the margin (indented at most 3 columns, text after its marker): its number as written, where its marker sits, and the item. */
+function numberedAt(line: Line): { label: string; indent: number; item: ListItem } | null {
+  if (line.hidden) return null;
+  const at = skip(line.text, { pos: 0, col: 0 }, 4);
+  const item = at.col > 3 ? null : listItemAt(line.text, at);
+  if (item?.ordered == null || item.end.pos >= line.text.length) return null;
+  return { label: line.text.slice(at.pos, item.end.pos - 1), indent: at.col, item };
+}
+
 /** Stages opened by top-level numbered list items (`1. **Title** body…`) inside the section. */
 function itemStages(model: LineModel, section: Section): StageSpan[] {
   const spans: StageSpan[] = [];
-  // Where the last item's text starts: a numbered line indented that far is nested in it, one
-  // indented less is the next item (Markdown's rule), `1.` then ` 2.` alike.
+  // The column where the last item's content starts (a tab after its marker runs to the next
+  // multiple of 4): a numbered line indented that far is nested in it, one indented less is the
+  // next item (Markdown's rule), `1.` then ` 2.` alike.
   let column = 0;
   for (let i = section.from; i < section.to; i++) {
     const line = model.lines[i];
     if (!line) break;
-    const m = line.hidden ? null : NUMBERED.exec(line.text);
+    const m = numberedAt(line);
     const last = spans[spans.length - 1];
-    if (!m?.[2] || (last !== undefined && (m[1] ?? "").length >= column)) {
+    if (!m || (last !== undefined && m.indent >= column)) {
       // A paragraph back at the margin after a blank line ends the list (Markdown's rule).
       const after = model.lines[i - 1]?.text.trim() === "" && /^\S/.test(line.text);
       if (last && last.to === section.to && after && !line.hidden) last.to = i;
@@ -88,14 +98,14 @@ function itemStages(model: LineModel, section: Section): StageSpan[] {
     if (last && last.to === section.to) last.to = i;
     // After a paragraph that ended the list, the item numbered next resumes it (`3.` after `2.`,
     // with `Then:` between); any other number starts a list that is not the stages.
-    if (last && last.to !== i && Number(m[2]) !== Number(last.label) + 1) break;
-    column = m[0].length;
-    const content = line.text.slice(m[0].length);
+    if (last && last.to !== i && Number(m.label) !== Number(last.label) + 1) break;
+    column = m.item.content.col;
+    const content = line.text.slice(m.item.text);
     const t = BOLD_TITLE.exec(content) ?? plainTitle(content);
     const rest = t ? content.slice(t[0].length) : "";
     const span: StageSpan = {
-      label: m[2],
-      title: (t?.[1] ?? content).trim() === "" ? m[2] : (t?.[1] ?? content),
+      label: m.label,
+      title: (t?.[1] ?? content).trim() === "" ? m.label : (t?.[1] ?? content),
       optional: /\(optional\)/i.test(t?.[1] ?? ""),
       index: i,
       from: i + 1,
@@ -103,7 +113,7 @@ function itemStages(model: LineModel, section: Section): StageSpan[] {
     };
     if (rest.trim() !== "") {
       span.from = i;
-      span.startAt = line.start + m[0].length + (t ? t[0].length : 0);
+      span.startAt = line.start + m.item.text + (t ? t[0].length : 0);
     }
     spans.push(span);
   }
