@@ -215,3 +215,55 @@ describe("a Gate, Verify or Verification label alone on its line, with no colon 
     expect(rows("Verify the dashboard by hand:", "", ...fence)).toEqual(["echo a"]);
   });
 });
+
+describe("a setext heading label (`Verify` over `---` or `===`) reads as its ATX heading (`## Verify`)", () => {
+  /** Stage 1 (a level-1 heading, so a level-2 label stays inside it) with the row `echo a`, then `lines`. */
+  const stage = (...lines: string[]) => ["# Stage 1: A", "", "Acceptance: `echo a`", "", ...lines, "", "- `pnpm test` exits 0", "- `pnpm lint`"].join("\n");
+  const read = (text: string) =>
+    readPlan(text)
+      ._unsafeUnwrap()
+      .stages.map((s) => [s.acceptance.map((r) => r.run), s.exit_criterion]);
+  test.each([
+    [["Verification", "------------"], ["## Verification"]],
+    [["Verify", "---"], ["## Verify"]],
+    [["Verify:", "---"], ["## Verify:"]],
+    [["Acceptance criteria", "---"], ["## Acceptance criteria"]],
+  ])("%j at the margin: the list under it gives rows, as under %j", (setext, atx) => {
+    expect(read(stage(...setext))).toEqual([[["echo a", "pnpm test", "pnpm lint"], null]]);
+    expect(read(stage(...setext))).toEqual(read(stage(...atx)));
+  });
+  test("inside a numbered stage's item, underlined with === or ---: the list under it gives rows, as under `# Verify`", () => {
+    const item = (...label: string[]) =>
+      [
+        "# Plan",
+        "",
+        "## Recommendation",
+        "",
+        "1. **A** do a",
+        "   Acceptance: `echo a`",
+        "",
+        ...label,
+        "",
+        "   - `pnpm test`",
+        "2. **B** do b",
+        "   Acceptance: `b`",
+      ].join("\n");
+    const want = [
+      [["echo a", "pnpm test"], null],
+      [["b"], null],
+    ];
+    for (const label of [["   Verify", "   ==="], ["   Verification", "   ---"], ["   # Verify"]]) expect([label, read(item(...label))]).toEqual([label, want]);
+  });
+  test("an exit criteria label as a setext heading takes the list under it, as `## Exit criteria` does", () => {
+    const exit = (...label: string[]) => read(["# Stage 1: A", "", "Acceptance: `echo a`", "", ...label, "", "- users see refunds"].join("\n"));
+    expect(exit("Exit criteria", "---")).toEqual([[["echo a"], "- users see refunds"]]);
+    expect(exit("Exit criteria", "---")).toEqual(exit("## Exit criteria"));
+  });
+  test("a heading of two lines, the first `Verify`, is no label: its list stays prose", () => {
+    expect(read(stage("Verify", "these by hand", "---"))).toEqual([[["echo a"], null]]);
+  });
+  test("over a code block beside another row it is refused at the label, as the ATX heading is", () => {
+    const f = readPlan(["# Stage 1: A", "", "Acceptance: `echo a`", "", "Verify", "---", "", "```sh", "pnpm test", "```"].join("\n"))._unsafeUnwrapErr();
+    expect(f).toMatchObject({ problem: "fenced-command", line: 5, label: "Verify", write: "Acceptance: `pnpm test` exits 0" });
+  });
+});

@@ -130,16 +130,28 @@ export function atxHeading(text: string): { level: number; text: string } | null
   return { level, text: text.slice(pos + level, end).trim() };
 }
 
-/** The position in `model.headings` (which are in line order) of the first heading at or after line index `line`. */
-export function headingFrom(model: LineModel, line: number): number {
+/** The position in `headings` (in line order) of the first heading at or after line index `line`. */
+function firstFrom(headings: Heading[], line: number): number {
   let lo = 0;
-  let hi = model.headings.length;
+  let hi = headings.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if ((model.headings[mid] as Heading).index < line) lo = mid + 1;
+    if ((headings[mid] as Heading).index < line) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** The position in `model.headings` (which are in line order) of the first heading at or after line index `line`. */
+export const headingFrom = (model: LineModel, line: number): number => firstFrom(model.headings, line);
+
+/** The index of the line under line index `line` when it underlines it, the two a setext heading (at the margin or in a container); undefined otherwise. */
+export function underlineOf(model: LineModel, line: number): number | undefined {
+  for (const list of [model.headings, model.nested]) {
+    const h = list[firstFrom(list, line)];
+    if (h?.index === line && h.body === line + 2) return line + 1;
+  }
+  return undefined;
 }
 
 /** Whether a line is plan text a reader looks at: not hidden, not a heading, not a thematic break. */

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
-import { isText, type LineModel, verbatim } from "./lines.js";
+import { isText, type LineModel, underlineOf, verbatim } from "./lines.js";
 import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, LIST_ITEM } from "./stage-labels.js";
 import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow } from "./stage-rows.js";
 import type { StageSpan } from "./stages.js";
@@ -111,11 +111,26 @@ function bareGate(text: string, gate: [string, string, string] | null): string |
 
 /**
  * The rows a label line at `i` gives: the line itself when a command follows its colon (`rest`), else
- * the list under it. `label` is the label as the plan writes it (`Verify:`, `Acceptance criteria`),
- * which faults quote.
+ * the list under `at` (the label's line, or a setext heading's underline). `label` is the label as
+ * the plan writes it (`Verify:`, `Acceptance criteria`), which faults quote.
  */
-function labelRows(model: LineModel, i: number, to: number, rest: string, label: string) {
-  return rest === "" ? acceptanceList(model, i, to, label) : acceptanceLine(model, i, to, rest, label).map((r) => ({ ...r, end: 0 }));
+function labelRows(model: LineModel, i: number, at: number, to: number, rest: string, label: string) {
+  return rest === "" ? acceptanceList(model, at, to, label, i) : acceptanceLine(model, i, to, rest, label).map((r) => ({ ...r, end: 0 }));
+}
+
+/**
+ * The labels line `i` (its text as read, `heading` when it is part of a heading at the margin) is
+ * read for, and `at`: the line what it labels is under. A label alone as a setext heading (`Verify`
+ * over `---`) reads as its ATX form (`## Verify`): `at` is its underline (else `i`).
+ */
+function labelsOf(model: LineModel, i: number, text: string, heading: boolean) {
+  const exit = heading ? null : EXIT.exec(text);
+  const exitAlone = exit ? null : EXIT_ALONE.test(text);
+  const gate = heading ? null : GATE.exec(text);
+  const acc = exit || exitAlone || heading ? null : (ACCEPTANCE.exec(text) ?? (gate?.[1]?.startsWith("`") ? gate : null));
+  const alone = exit || exitAlone || acc ? null : ACCEPTANCE_ALONE.exec(text);
+  const dep = exit || exitAlone || acc || heading ? null : DEPENDS.exec(text);
+  return { at: underlineOf(model, i) ?? i, exit, exitAlone, acc, alone, bare: bareGate(text, gate), dep };
 }
 
 /**
@@ -132,29 +147,25 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
     const line = model.lines[i];
     if (!line || line.hidden || line.rule || prose.has(i)) continue;
     const text = i === span.from && span.startAt !== undefined ? line.text.slice(span.startAt - line.start) : line.text;
-    const exit = line.heading ? null : EXIT.exec(text);
-    const exitAlone = exit ? null : EXIT_ALONE.test(text);
-    const gate = line.heading ? null : GATE.exec(text);
-    const acc = exit || exitAlone || line.heading ? null : (ACCEPTANCE.exec(text) ?? (gate?.[1]?.startsWith("`") ? gate : null));
-    const alone = exit || exitAlone || acc ? null : ACCEPTANCE_ALONE.exec(text);
-    const bare = bareGate(text, gate);
-    const dep = exit || exitAlone || acc || line.heading ? null : DEPENDS.exec(text);
+    const { at, exit, exitAlone, acc, alone, bare, dep } = labelsOf(model, i, text, line.heading);
+    // A setext heading's lines before its underline are read with it.
+    const headLines = Array.from({ length: at - i }, (_, k) => i + k);
     if (exit || exitAlone) {
       if (body.exit !== null) return err({ code: "duplicate-exit", line: line.no, first: exitLine });
-      const read = exitAt(model, i, span.to, exit?.[1] ?? "");
+      const read = exitAt(model, exit?.[1] ? i : at, span.to, exit?.[1] ?? "");
       body.exit = read.exit;
       exitLine = line.no;
-      body.read.push(...read.read);
+      body.read.push(...headLines, ...read.read);
       i = Math.max(i, ...read.read);
-    } else if (acc || alone || (bare !== null && commandListUnder(model, i, span.to))) {
+    } else if (acc || alone || (bare !== null && commandListUnder(model, at, span.to))) {
       const label = acc?.[2] ?? (alone ? `${alone[1]}${alone[2] ?? ""}` : (bare ?? "Acceptance:"));
-      const rows = labelRows(model, i, span.to, acc?.[1] ?? "", label);
+      const rows = labelRows(model, i, at, span.to, acc?.[1] ?? "", label);
       if (rows.isErr()) return err(rows.error);
       body.rows.push(...rows.value.rows);
-      body.read.push(...rows.value.read);
+      body.read.push(...headLines, ...rows.value.read);
       i = Math.max(i, rows.value.end - 1, ...rows.value.read);
     } else if (bare !== null && codeLabel === null) {
-      codeLabel = codeUnderLabel(model, i, span.to, bare);
+      codeLabel = codeUnderLabel(model, at, span.to, bare, i);
     } else if (dep) {
       // A second line would replace the first in silence: refused, as a second Exit: line is.
       if (body.dependsOn) return err({ code: "duplicate-depends", line: line.no, first: body.dependsOn.line });

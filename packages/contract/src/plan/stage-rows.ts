@@ -69,7 +69,7 @@ function itemAt(line: Line): { indent: number; content: number; text: string } |
   return { indent: cols, content, text: line.text.slice(all[0].length) };
 }
 
-/** The fault for a block of code under `Acceptance:` (the label as written): the line to write instead, with the code's first line. */
+/** The fault for a block of code under `Acceptance:` (the label as written, on line index `at`): the line to write instead, with the code's first line. */
 function codeUnder(model: LineModel, at: number, i: number, label: string): ContractFault {
   const over = model.lines[at];
   const next = model.lines[i];
@@ -85,10 +85,14 @@ function firstUnder(model: LineModel, at: number, to: number): number {
   return i;
 }
 
-/** The fault for a code block (fenced or indented) right under the label line at `at`, blank lines between; null when none is there. */
-export function codeUnderLabel(model: LineModel, at: number, to: number, label: string): ContractFault | null {
+/**
+ * The fault for a code block (fenced or indented) right under the label line at `at`, blank lines
+ * between; null when none is there. `written`: the line the label is written on, when it is not `at`
+ * (a setext heading's text, over its underline at `at`).
+ */
+export function codeUnderLabel(model: LineModel, at: number, to: number, label: string, written = at): ContractFault | null {
   const i = firstUnder(model, at, to);
-  return model.lines[i]?.hidden && !model.lines[i]?.comment ? codeUnder(model, at, i, label) : null;
+  return model.lines[i]?.hidden && !model.lines[i]?.comment ? codeUnder(model, written, i, label) : null;
 }
 
 type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, ContractFault>;
@@ -101,12 +105,12 @@ type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, Contrac
  * Acceptance: or Depends on: line ends it. An item that is no command, or a command in a nested
  * list, is refused with its line: none is dropped in silence.
  */
-export function acceptanceList(model: LineModel, at: number, to: number, label: string): ListRows {
-  const code = codeUnderLabel(model, at, to, label);
+export function acceptanceList(model: LineModel, at: number, to: number, label: string, written = at): ListRows {
+  const code = codeUnderLabel(model, at, to, label, written);
   if (code) return err(code);
   let i = firstUnder(model, at, to);
   const out = { rows: [] as LineRow[], read: [at], end: i };
-  const under = { label, labelLine: model.lines[at]?.no ?? at + 1 };
+  const under = { label, labelLine: model.lines[written]?.no ?? written + 1 };
   let content = -1;
   let blank = false;
   for (; i < to; i++) {
