@@ -187,6 +187,33 @@ describe("an acceptance list is read as CommonMark reads a list", () => {
   });
 });
 
+describe("a thematic break inside a list item or a block quote ends nothing; one at the margin is a separator", () => {
+  test.each([
+    ["in a quoted list", ["> Acceptance:", ">", "> - `a`", "> ---", "> - `b`"]],
+    ["in an item of a quoted list", ["> Acceptance:", ">", "> - `a`", ">   ---", "> - `b`"]],
+    ["in a quote inside an item", ["Acceptance:", "", "- `a`", "  > note", "  > ***", "- `b`"]],
+    ["in a quote inside an item, after a blank line", ["Acceptance:", "", "- `a`", "", "  > ___", "", "- `b`"]],
+    ["in an item, indented 4 under `1.  `", ["Acceptance:", "", "1.  `a`", "", "    ---", "", "2.  `b`"]],
+  ])("%s: the rows after it are read", (_, lines) => {
+    expect(runs(...s1, ...lines)).toEqual([["a", "b"]]);
+  });
+  test("a command in a list in a quote inside an item is nested in the item: refused, never a row of the list", () => {
+    expect(fault(...s1, "Acceptance:", "", "- `a`", "", "  > - `x`", "", "- `b`")).toMatchObject({ problem: "nested-command", line: 11 });
+  });
+  test("in a guardrail item after a blank line: the paragraph after it is still the item's", () => {
+    const p = read("# Plan", "", "## What not to do", "", "- Do not X", "", "  ---", "", "  unless Y.", "- Do not Z", "", ...s1.slice(2), "Acceptance: `a`");
+    expect(p.prohibitions).toEqual(["Do not X\n\n  ---\n\n  unless Y.", "Do not Z"]);
+  });
+  test("in an item of an exit criteria list: the items after it are the criterion's", () => {
+    const p = read(...s1, "Acceptance: `a`", "", "Exit criteria:", "- users see refunds", "  ---", "- the old path is gone");
+    expect(p.stages[0]?.exit_criterion).toBe("- users see refunds\n  ---\n- the old path is gone");
+  });
+  test("at the margin it ends the list, the guardrail, and the stage's instructions", () => {
+    const p = read(...s1, "Acceptance:", "", "- `a`", "---", "Exit: done", "", "---");
+    expect(p.stages[0]).toMatchObject({ acceptance: [{ run: "a" }], exit_criterion: "done", instructions: "\nAcceptance:\n\n- `a`\n---\nExit: done" });
+  });
+});
+
 describe("only a paragraph's first line marks a stage optional; code never does", () => {
   const check = async (text: string) => {
     const p = readPlan(text)._unsafeUnwrap();

@@ -10,7 +10,7 @@ export type Line = {
   hidden: boolean;
   /** Part of a heading at the margin (an ATX heading line, or a setext heading's text and underline); see `LineModel.nested`. */
   heading: boolean;
-  /** A thematic break (`---`, `***`, `___`) that is not a setext underline, in no list item. */
+  /** A thematic break (`---`, `***`, `___`) at the margin, as the block reader reads one: no setext underline, in no list item or block quote. */
   rule: boolean;
   /** Part of an HTML comment block (hidden too). */
   comment: boolean;
@@ -34,7 +34,6 @@ export type LineModel = {
   open: OpenBlock | null;
 };
 
-const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const PROSE_MARK = /^<!--\s*decay:\s*prose\s*-->\s*$/i;
 
 function splitLines(source: string): Line[] {
@@ -65,7 +64,8 @@ function hideFrontMatter(lines: Line[]): number {
  * Split text into lines (LF, CR stripped from content) and read each as CommonMark reads blocks
  * (blocks.ts): code (fenced, also in list items and block quotes, and indented), HTML comment
  * blocks and front matter are hidden; headings (ATX and setext) and thematic breaks are marked. A
- * heading inside a list item or a block quote is no section or stage heading: it goes to `nested`.
+ * heading inside a list item or a block quote is no section or stage heading: it goes to `nested`;
+ * a thematic break there is no separator (`rule` marks only those at the margin).
  */
 export function lineModel(source: string): LineModel {
   const lines = splitLines(source);
@@ -92,9 +92,10 @@ export function lineModel(source: string): LineModel {
         .map((l, k) => l.text.slice(content[b.from + k]).trim())
         .join(" ");
       addHeading(model, b.nested, { index: b.from, level: b.level, text, body: i + 1 });
+    } else if (b.kind === "break") {
+      // A break inside a list item or a quote (`  ---` under `- \`a\``) is its content, as in CommonMark: it ends no list.
+      line.rule = !b.nested;
     }
-    // A break inside a list item (`  ---` under `- \`a\``) is the item's content, as in CommonMark: it ends no list.
-    if (!line.hidden && !line.heading && !line.listed && RULE.test(line.text)) line.rule = true;
   }
   model.open = openBlock(state);
   return model;

@@ -46,27 +46,44 @@ function fencedCommand(model: LineModel, i: number): string {
   return "command";
 }
 
-/** Leading columns of a line inside its quotes (a tab to the next multiple of 4) and where its text starts there. */
-function indentOf(text: string): { cols: number; pos: number } {
+/**
+ * Leading columns of a line inside its first `depth` quotes (all when not given; a tab to the next
+ * multiple of 4), where its text starts there, and how many quote markers were passed.
+ */
+function indentOf(text: string, depth = Number.POSITIVE_INFINITY): { cols: number; pos: number; quotes: number } {
   let pos = 0;
+  let quotes = 0;
   // Quote markers are containers, not indentation: `> - a` and `>   b` sit in the same quote.
-  for (let q = text.indexOf(">"); q !== -1 && text.slice(pos, q).trim() === ""; q = text.indexOf(">", pos)) pos = q + 1;
+  for (let q = text.indexOf(">"); quotes < depth && q !== -1 && text.slice(pos, q).trim() === ""; q = text.indexOf(">", pos)) {
+    pos = q + 1;
+    quotes++;
+  }
   if (pos > 0 && (text[pos] === " " || text[pos] === "\t")) pos++;
   const at = skip(text, { pos, col: 0 });
-  return { cols: at.col, pos: at.pos };
+  return { cols: at.col, pos: at.pos, quotes };
 }
 
+/** An open list item: the column its content starts at inside its quotes, and how many quotes hold it. */
+type OpenItem = { content: number; quotes: number };
+
 /**
- * A list item line: the column its marker sits at, the column its content starts at (as CommonMark
- * counts it: a tab after the marker runs to the next multiple of 4), and its text after all markers.
+ * A list item line: the item (its content's column as CommonMark counts it: a tab after the marker
+ * runs to the next multiple of 4) and its text after all markers.
  */
-function itemAt(line: Line): { indent: number; content: number; text: string } | null {
+function itemAt(line: Line): { item: OpenItem; text: string } | null {
   const all = isText(line) ? LIST_ITEM.exec(line.text) : null;
   if (!all) return null;
-  const { cols, pos } = indentOf(line.text);
+  const { cols, pos, quotes } = indentOf(line.text);
   // A marker followed by a blank that is no space or tab is no item to CommonMark: its text is taken to start one column past it.
   const content = listItemAt(line.text, { pos, col: cols })?.content.col ?? cols + 1;
-  return { indent: cols, content, text: line.text.slice(all[0].length) };
+  return { item: { content, quotes }, text: line.text.slice(all[0].length) };
+}
+
+/** Whether a line is inside the open item: in its quotes, indented to its content (a quote there, `  > note` under `- a`, is the item's). */
+function insideItem(text: string, item: OpenItem | null): boolean {
+  if (!item) return false;
+  const at = indentOf(text, item.quotes);
+  return at.quotes === item.quotes && at.cols >= item.content;
 }
 
 /** The fault for a block of code under `Acceptance:` (the label as written, on line index `at`): the line to write instead, with the code's first line. */
@@ -111,7 +128,7 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
   let i = firstUnder(model, at, to);
   const out = { rows: [] as LineRow[], read: [at], end: i };
   const under = { label, labelLine: model.lines[written]?.no ?? written + 1 };
-  let content = -1;
+  let open: OpenItem | null = null;
   let blank = false;
   for (; i < to; i++) {
     const line = model.lines[i] as Line;
@@ -121,7 +138,7 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
       continue;
     }
     const item = itemAt(line);
-    const inside = content >= 0 && indentOf(line.text).cols >= content;
+    const inside = insideItem(line.text, open);
     if (!inside && (ACCEPTANCE.test(line.text) || EXIT.test(line.text) || DEPENDS.test(line.text))) break;
     if (item && !inside) {
       if (!item.text.startsWith("`")) return err(acceptanceFault(line.no, "list-item-not-command", line.text.trim(), { unread: item.text, ...under }));
@@ -130,11 +147,11 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
       out.rows.push(...one.value.rows);
       out.read.push(...one.value.read);
       i += one.value.read.length - 1;
-      content = item.content;
+      open = item.item;
       blank = false;
     } else if (item?.text.startsWith("`")) {
       return err(acceptanceFault(line.no, "nested-command", line.text.trim(), under));
-    } else if (!inside && (blank || content < 0 || line.hidden)) break;
+    } else if (!inside && (blank || open === null || line.hidden)) break;
     out.end = i + 1;
   }
   if (out.rows.length === 0) return err(acceptanceFault(under.labelLine, "no-command", "", { label }));
