@@ -63,9 +63,14 @@ describe("toolPath names the subcommands of the outward commands canonically", (
     expect(npmPath(["pub"])).toEqual(["publish"]);
     expect(npmPath([])).toEqual([]);
   });
-  test("pnpm takes no prefixes, only its alias dist-tags", () => {
+  test("pnpm takes no prefixes, only its aliases of registry commands: dist-tags, owners, adduser, token rm|delete|remove", () => {
     expect(pnpmPath(["dist-tags", "add", "x@1"])).toEqual(["dist-tag", "add", "x@1"]);
+    expect(pnpmPath(["owners", "rm", "x", "bob"])).toEqual(["owner", "rm", "x", "bob"]);
+    expect(pnpmPath(["adduser"])).toEqual(["login"]);
+    for (const sub of ["revoke", "rm", "delete", "remove"]) expect(pnpmPath(["token", sub, "1a2b"])).toEqual(["token", "revoke", "1a2b"]);
+    expect(pnpmPath(["token", "ls"])).toEqual(["token", "ls"]);
     expect(pnpmPath(["pub"])).toEqual(["pub"]);
+    expect(pnpmPath(["tok", "rm"])).toEqual(["tok", "rm"]);
   });
 });
 
@@ -74,6 +79,7 @@ describe("commandWord is the one reading of a package manager's command word", (
     expect(commandWord("npm", "rum")).toBe("run");
     expect(commandWord("npm", "frobnicate")).toBe("frobnicate");
     expect(commandWord("pnpm", "dist-tags")).toBe("dist-tag");
+    expect(commandWord("pnpm", "owners")).toBe("owner");
     expect(commandWord("pnpm", "pub")).toBe("pub");
     expect(commandWord("yarn", "dist-tags")).toBe("dist-tags");
   });

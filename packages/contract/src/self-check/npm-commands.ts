@@ -1,5 +1,6 @@
 // How npm names its commands: npm 11's command list and alias table (lib/utils/cmd-list.js), read
-// the way npm's `deref` reads them, so `npm pub`, `npm publ` and `npm unpub` are the commands they run.
+// the way npm's `deref` reads them, so `npm pub`, `npm publ` and `npm unpub` are the commands they run;
+// and pnpm's few aliases of its registry commands.
 
 /** npm's commands (npm 11.19, `lib/utils/cmd-list.js`). */
 const COMMANDS = [
@@ -132,26 +133,43 @@ const NPM_SUBCOMMANDS: Readonly<Record<string, ReadonlyMap<string, string>>> = {
   ]),
 };
 
+/** pnpm's aliases of its registry commands (pnpm 12: `dist-tags`, `owners`, and `adduser` for `login`). */
+const PNPM_ALIASES: ReadonlyMap<string, string> = new Map([
+  ["dist-tags", "dist-tag"],
+  ["owners", "owner"],
+  ["adduser", "login"],
+]);
+
+/** The subcommands pnpm takes under more than one name, by each: `token rm`, `delete` and `remove` are `token revoke`. */
+const PNPM_SUBCOMMANDS: Readonly<Record<string, ReadonlyMap<string, string>>> = {
+  token: new Map(named("revoke", ["revoke", "rm", "delete", "remove"])),
+};
+
 /**
  * A package manager's command word as `tool` reads it: npm's resolved as npm resolves it
- * (`npmCommand`: `npm rum` is `run`; kept as typed when it names none); pnpm's one alias of an
- * outward command, `dist-tags`, is `dist-tag` (pnpm 12 takes no prefixes); any other tool's as typed.
+ * (`npmCommand`: `npm rum` is `run`; kept as typed when it names none); pnpm's aliases of its
+ * registry commands by the command they name (pnpm 12 takes no prefixes); any other tool's as typed.
  */
 export function commandWord(tool: string, word: string): string {
   if (tool === "npm") return npmCommand(word) ?? word;
-  return tool === "pnpm" && word === "dist-tags" ? "dist-tag" : word;
+  return (tool === "pnpm" && PNPM_ALIASES.get(word)) || word;
+}
+
+/** The subcommands `tool` takes under several names, for `command`; undefined when it has none. */
+function subcommands(tool: string, command: string): ReadonlyMap<string, string> | undefined {
+  const table = tool === "npm" ? NPM_SUBCOMMANDS : tool === "pnpm" ? PNPM_SUBCOMMANDS : {};
+  return Object.hasOwn(table, command) ? table[command] : undefined;
 }
 
 /**
  * A command line's positional words as `tool` reads them: the command word by `commandWord`, and
- * for npm a subcommand it takes under several names by its canonical one (`npm dist-tags set` is
- * `dist-tag add`, `npm tok rm` is `token revoke`).
+ * for npm and pnpm a subcommand taken under several names by its canonical one (`npm dist-tags set`
+ * is `dist-tag add`, `npm tok rm` and `pnpm token delete` are `token revoke`).
  */
 export function toolPath(tool: string, pos: readonly string[]): string[] {
   const [word, sub, ...rest] = pos;
   if (word === undefined) return [];
   const command = commandWord(tool, word);
   if (sub === undefined) return [command];
-  const subs = tool === "npm" && Object.hasOwn(NPM_SUBCOMMANDS, command) ? NPM_SUBCOMMANDS[command] : undefined;
-  return [command, subs?.get(sub) ?? sub, ...rest];
+  return [command, subcommands(tool, command)?.get(sub) ?? sub, ...rest];
 }

@@ -313,6 +313,14 @@ const NPM_WRITES = [
   "npm ogr rm myorg bob",
   "npm prof set fullname x",
   "npm --otp 123456 access grant read-only @org:devs pkg",
+  // Logging in or out writes credentials to the registry session (a token made or revoked there).
+  "npm login",
+  "npm login --scope=@org --registry=https://registry.example.test",
+  "npm adduser",
+  "npm add-user",
+  "npm logout",
+  "npm logi",
+  "npm logo --scope=@org",
 ];
 const NPM_READS = [
   "npm access list packages @org",
@@ -337,41 +345,121 @@ const NPM_READS = [
   "npm view pkg",
   // `sta` is a prefix of star, stars, start and stage: npm names none.
   "npm sta pkg",
+  // `log` is a prefix of login and logout: npm names neither; whoami only reads the session.
+  "npm log",
+  "npm whoami",
 ];
 
-describe("npm's registry writes", () => {
-  test.each(NPM_WRITES.map((l) => [l]))("%s writes outward", (line) => {
-    expect(writesOutward(line)).toBe(true);
+/** A package manager's registry writes are found, by the names it takes, behind wrappers, quoting and chaining; its reading forms never are. */
+function registryWrites(tool: string, writes: string[], reads: string[], named: [string, string][]) {
+  describe(`${tool}'s registry writes`, () => {
+    test.each(writes.map((l) => [l]))("%s writes outward", (line) => {
+      expect(writesOutward(line)).toBe(true);
+    });
+    test.each(reads.map((l) => [l]))("%s only reads", (line) => {
+      expect(writesOutward(line)).toBe(false);
+    });
+    test("each is named by its canonical command and subcommand", () => {
+      const what = (line: string) =>
+        runView(line)
+          .commands.map(outwardWrite)
+          .find((w) => w !== null);
+      for (const [line, name] of named) expect([line, what(line)]).toEqual([line, name]);
+    });
+    const words = (line: string) => line.split(" ").map((w) => w.replace(/^'(.*)'$/, "$1"));
+    test("found behind wrappers, quoting and chaining; the reading ones never are", () => {
+      for (const [lines, write] of [
+        [writes, true],
+        [reads, false],
+      ] as const) {
+        fc.assert(
+          fc.property(
+            fc
+              .constantFrom(...lines)
+              .map(words)
+              .chain(variant),
+            (l) => {
+              expect(writesOutward(l), l).toBe(write);
+            },
+          ),
+          { numRuns: 300 },
+        );
+      }
+    });
   });
-  test.each(NPM_READS.map((l) => [l]))("%s only reads", (line) => {
-    expect(writesOutward(line)).toBe(false);
-  });
-  test("each is named by its canonical command and subcommand", () => {
-    const what = (line: string) =>
-      runView(line)
-        .commands.map(outwardWrite)
-        .find((w) => w !== null);
-    expect(what("npm tok rm 1a2b3c")).toBe("npm token revoke");
-    expect(what("npm ogr add myorg bob")).toBe("npm org set");
-    expect(what("npm profile disabletfa")).toBe("npm profile disable-2fa");
-    expect(what("npm unst pkg")).toBe("npm unstar");
-  });
-  const words = (line: string) => line.split(" ").map((w) => w.replace(/^'(.*)'$/, "$1"));
-  test("found behind wrappers, quoting and chaining; the reading ones never are", () => {
-    for (const [lines, writes] of [
-      [NPM_WRITES, true],
-      [NPM_READS, false],
-    ] as const) {
-      const line = fc
-        .constantFrom(...lines)
-        .map(words)
-        .chain(variant);
-      fc.assert(
-        fc.property(line, (l) => {
-          expect(writesOutward(l), l).toBe(writes);
-        }),
-        { numRuns: 300 },
-      );
-    }
-  });
-});
+}
+
+registryWrites("npm", NPM_WRITES, NPM_READS, [
+  ["npm tok rm 1a2b3c", "npm token revoke"],
+  ["npm ogr add myorg bob", "npm org set"],
+  ["npm profile disabletfa", "npm profile disable-2fa"],
+  ["npm unst pkg", "npm unstar"],
+  ["npm add-user", "npm adduser"],
+  ["npm logi", "npm login"],
+]);
+
+// pnpm 11 and 12 run the registry commands themselves (no more passing them to npm): the forms
+// that write, by the names pnpm takes for them (`owners`, `adduser`, `token rm|delete|remove`),
+// and the forms of the same commands that only read.
+const PNPM_WRITES = [
+  "pnpm publish",
+  "pnpm unpublish pkg@1.0.0",
+  "pnpm deprecate pkg@1 'use pkg2'",
+  "pnpm undeprecate pkg@1",
+  "pnpm dist-tag add pkg@1.2.0 beta",
+  "pnpm dist-tags rm pkg beta",
+  "pnpm owner add pkg bob",
+  "pnpm owners rm pkg bob",
+  "pnpm access set status=public @org/pkg",
+  "pnpm access set mfa=none @org/pkg",
+  "pnpm access grant read-write @org:devs @org/pkg",
+  "pnpm access revoke @org:devs @org/pkg",
+  "pnpm star pkg",
+  "pnpm unstar pkg",
+  "pnpm team create @org:devs",
+  "pnpm team destroy @org:devs",
+  "pnpm team add @org:devs alice",
+  "pnpm team rm @org:devs alice",
+  "pnpm stage publish",
+  "pnpm stage publish -r --tag next",
+  "pnpm stage approve",
+  "pnpm stage approve 1a2b 3c4d --otp 123456",
+  "pnpm stage reject 1a2b",
+  "pnpm login",
+  "pnpm adduser --scope @org",
+  "pnpm logout --registry https://registry.example.test",
+  "pnpm token create --read-only",
+  "pnpm token revoke 1a2b",
+  "pnpm token rm 1a2b",
+  "pnpm token delete 1a2b",
+  "pnpm token remove 1a2b",
+  "pnpm --filter app --otp 123456 access grant read-only @org:devs @org/pkg",
+];
+const PNPM_READS = [
+  "pnpm access list packages @org",
+  "pnpm access list collaborators @org/pkg",
+  "pnpm access ls",
+  "pnpm access get status @org/pkg",
+  "pnpm team ls @org",
+  "pnpm team list @org:devs",
+  "pnpm team @org",
+  "pnpm stars",
+  "pnpm stars alice",
+  "pnpm stage list",
+  "pnpm stage view 1a2b",
+  "pnpm stage download 1a2b",
+  "pnpm token",
+  "pnpm token list",
+  "pnpm token ls",
+  "pnpm owner ls pkg",
+  "pnpm owners list pkg",
+  "pnpm dist-tag ls pkg",
+  "pnpm whoami",
+  "pnpm view pkg",
+];
+
+registryWrites("pnpm", PNPM_WRITES, PNPM_READS, [
+  ["pnpm token delete 1a2b", "pnpm token revoke"],
+  ["pnpm owners add pkg bob", "pnpm owner add"],
+  ["pnpm adduser", "pnpm login"],
+]);

@@ -1,53 +1,64 @@
 import { commandPath, ownEntry, programName } from "./words.js";
 
 /**
+ * The registry writes npm and pnpm both run (pnpm 11 and 12 run them itself, no longer passing them
+ * to npm). `access list|get`, `token list` (and `token` alone), `team ls`, `owner ls`, `dist-tag
+ * ls`, `stage list|view|download`, `stars` and `whoami` only read. Logging in makes a token on the
+ * registry, and logging out revokes it.
+ */
+const REGISTRY_WRITES = [
+  "publish",
+  "unpublish",
+  "deprecate",
+  "undeprecate",
+  "dist-tag add",
+  "dist-tag rm",
+  "owner add",
+  "owner rm",
+  "access grant",
+  "access revoke",
+  "access set",
+  "token create",
+  "token revoke",
+  "team create",
+  "team destroy",
+  "team add",
+  "team rm",
+  "star",
+  "unstar",
+  "stage publish",
+  "stage approve",
+  "stage reject",
+  "login",
+  "logout",
+];
+
+/**
  * The closed list: tool → subcommand paths (space-joined positionals, each by its canonical name:
- * `commandPath` resolves npm's abbreviations and aliases) that write outward.
+ * `commandPath` resolves npm's abbreviations and aliases, and pnpm's) that write outward.
  */
 export const OUTWARD: Record<string, string[]> = {
   git: ["push", "send-email", "svn dcommit"],
   npm: [
-    "publish",
-    "unpublish",
-    "deprecate",
-    "undeprecate",
-    "dist-tag add",
-    "dist-tag rm",
-    "owner add",
-    "owner rm",
-    // `access list` and `access get` only read.
-    "access grant",
-    "access revoke",
-    "access set",
+    ...REGISTRY_WRITES,
     // npm 8 and older: in npm 11 a usage error, so naming them costs nothing.
     "access public",
     "access restricted",
     "access 2fa-required",
     "access 2fa-not-required",
-    // `token list` (and `npm token` alone), `team ls`, `org ls`, `profile get`, `trust list`,
-    // `stage list|view|download` and `npm stars` only read.
-    "token create",
-    "token revoke",
-    "team create",
-    "team destroy",
-    "team add",
-    "team rm",
+    // `org ls`, `profile get` and `trust list` only read; `adduser` is npm's own command (pnpm's is `login`).
     "org set",
     "org rm",
     "profile set",
     "profile enable-2fa",
     "profile disable-2fa",
-    "star",
-    "unstar",
     "trust github",
     "trust gitlab",
     "trust circleci",
     "trust revoke",
-    "stage publish",
-    "stage approve",
-    "stage reject",
+    "adduser",
   ],
-  pnpm: ["publish", "unpublish", "deprecate", "dist-tag add", "dist-tag rm", "owner add", "owner rm"],
+  pnpm: REGISTRY_WRITES,
   yarn: ["publish", "npm publish", "unpublish", "npm tag add", "npm tag remove"],
   bun: ["publish"],
   gh: [
