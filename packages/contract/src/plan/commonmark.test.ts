@@ -214,6 +214,22 @@ describe("a thematic break inside a list item or a block quote ends nothing; one
   });
 });
 
+describe("every reader takes a list item the same way (one reading: itemLine)", () => {
+  const guardrails = (...lines: string[]) => read("# Plan", "", "## What not to do", "", ...lines, "", ...s1.slice(2), "Acceptance: `a`").prohibitions;
+  test("a guardrail whose marker a tab follows has its text at column 4: an item indented 3 is the next guardrail, not part of it", () => {
+    expect(guardrails("-\tDo not drop the column.", "   - Do not rename it.")).toEqual(["Do not drop the column.", "Do not rename it."]);
+    expect(guardrails("1.\tDo not drop it.", "", "\tUntil the backfill ran.", "2.\tDo not rename it.")).toEqual([
+      "Do not drop it.\n\n\tUntil the backfill ran.",
+      "Do not rename it.",
+    ]);
+  });
+  test("an empty item under Acceptance: is an item that is no command, refused with its line, with or without a blank after its marker", () => {
+    for (const empty of ["-", "- ", "2."]) {
+      expect([empty, fault(...s1, "Acceptance:", "", "- `a`", empty, "- `b`")]).toMatchObject([empty, { problem: "list-item-not-command", line: 10 }]);
+    }
+  });
+});
+
 describe("only a paragraph's first line marks a stage optional; code never does", () => {
   const check = async (text: string) => {
     const p = readPlan(text)._unsafeUnwrap();

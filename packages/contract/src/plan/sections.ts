@@ -1,4 +1,5 @@
 import { type Heading, headingFrom, type Line, type LineModel, verbatim } from "./lines.js";
+import { type ItemLine, itemLine } from "./list-item.js";
 import { skip } from "./scan.js";
 
 /** A section: its heading and the line range [from, to) of its body. */
@@ -130,7 +131,11 @@ export function findSections(model: LineModel, kind: "prohibitions" | "falsifier
   return out;
 }
 
-const ITEM = /^( {0,3})(?:[-*+]|\d+[.)])([ \t]+|$)/;
+/** The list item a line opens at the margin (no quote, its marker indented at most 3 columns); null when none. */
+function marginItem(text: string): ItemLine | null {
+  const item = itemLine(text);
+  return item && item.quotes === 0 && item.indent <= 3 ? item : null;
+}
 
 /** The columns of a line's leading spaces and tabs (a tab to the next multiple of 4). */
 function indentCols(text: string): number {
@@ -189,10 +194,10 @@ export function sectionItems(model: LineModel, section: Section): string[] {
       close(i);
       continue;
     }
-    const marker = line.hidden ? null : ITEM.exec(line.text);
-    if (marker) {
+    const item = line.hidden ? null : marginItem(line.text);
+    if (item) {
       close(i);
-      open = { from: i, startAt: line.start + marker[0].length, content: marker[0].length + (marker[2] === "" ? 1 : 0) };
+      open = { from: i, startAt: line.start + item.start, content: item.content };
     } else if (blank && !line.hidden) {
       close(i);
     } else if (!open) {

@@ -1,7 +1,8 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { isText, type LineModel, underlineOf, verbatim } from "./lines.js";
-import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, LIST_ITEM } from "./stage-labels.js";
+import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE } from "./stage-labels.js";
+import { itemLine } from "./list-item.js";
 import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow } from "./stage-rows.js";
 import type { StageSpan } from "./stages.js";
 import { labelled } from "./unread.js";
@@ -32,11 +33,14 @@ function splitRefs(text: string): string[] {
   return refs.length === 1 && /^(?:none|nothing|-|—)$/i.test(refs[0] ?? "") ? [] : refs;
 }
 
+/** Whether a line opens a list item. */
+const isItem = (text: string | undefined): boolean => itemLine(text ?? "") !== null;
+
 /** The list right under a label line at `at` (blank lines before it skipped): its line range, or null. */
 function listUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
   let i = at + 1;
   while (i < to && model.lines[i]?.text.trim() === "") i++;
-  if (!LIST_ITEM.test(model.lines[i]?.text ?? "") || !isText(model.lines[i])) return null;
+  if (!isText(model.lines[i]) || !isItem(model.lines[i]?.text)) return null;
   const from = i;
   let end = i;
   for (; i < to; i++) {
@@ -44,8 +48,8 @@ function listUnder(model: LineModel, at: number, to: number): { from: number; to
     if (!line || line.heading || line.rule) break;
     const blank = line.text.trim() === "";
     const next = model.lines[i + 1]?.text ?? "";
-    if (blank && !LIST_ITEM.test(next) && !/^\s+\S/.test(next)) break;
-    if (!blank && !LIST_ITEM.test(line.text) && !/^\s/.test(line.text) && !line.hidden) break;
+    if (blank && !isItem(next) && !/^\s+\S/.test(next)) break;
+    if (!blank && !isItem(line.text) && !/^\s/.test(line.text) && !line.hidden) break;
     // An item that is itself an Acceptance:, Exit: or Depends on: line is read as that, never swallowed.
     if (!blank && (ACCEPTANCE.test(line.text) || EXIT.test(line.text) || DEPENDS.test(line.text))) break;
     if (!blank) end = i + 1;
@@ -63,8 +67,7 @@ function commandListUnder(model: LineModel, at: number, to: number): boolean {
   if (!list) return false;
   for (let i = list.from; i < list.to; i++) {
     const line = model.lines[i];
-    const item = isText(line) ? LIST_ITEM.exec(line.text) : null;
-    if (item && line?.text.slice(item[0].length).startsWith("`")) return true;
+    if (isText(line) && itemLine(line.text)?.text.startsWith("`")) return true;
   }
   return false;
 }

@@ -35,7 +35,6 @@ export const GATE = lead("Gate|Verify|Verification");
 /** `**Verification**`, `#### Verify`: a gate or verify label alone on its line, read as `Verification:` with nothing after it. */
 export const GATE_ALONE = alone("Gate|Verify|Verification");
 export const CONTINUED = /^\s*(?:>\s*)*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/i;
-export const LIST_ITEM = new RegExp(String.raw`^\s*(?:>\s*)*(?:[-*+]|\d{1,9}[.)])\s+${CONTAINERS}`);
 
 /** `text` without the spaces and tabs at its end (by hand: `/[ \t]+$/` is quadratic on a long run of spaces). */
 function trimEnd(text: string): string {

@@ -4,8 +4,8 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { acceptanceFault, parseAcceptance, type SpelledRow, underLabel } from "./acceptance.js";
 import { isText, type Line, type LineModel } from "./lines.js";
-import { listItemAt, skip } from "./scan.js";
-import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, LIST_ITEM } from "./stage-labels.js";
+import { indentOf, itemLine } from "./list-item.js";
+import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE } from "./stage-labels.js";
 
 /** Lines from `from` that continue an Acceptance: line's expectations (trimmed); none is dropped in silence. */
 function continuation(model: LineModel, from: number, to: number): string[] {
@@ -46,38 +46,8 @@ function fencedCommand(model: LineModel, i: number): string {
   return "command";
 }
 
-/**
- * Leading columns of a line inside its first `depth` quotes (all when not given; a tab to the next
- * multiple of 4), where its text starts there, and how many quote markers were passed.
- */
-function indentOf(text: string, depth = Number.POSITIVE_INFINITY): { cols: number; pos: number; quotes: number } {
-  let pos = 0;
-  let quotes = 0;
-  // Quote markers are containers, not indentation: `> - a` and `>   b` sit in the same quote.
-  for (let q = text.indexOf(">"); quotes < depth && q !== -1 && text.slice(pos, q).trim() === ""; q = text.indexOf(">", pos)) {
-    pos = q + 1;
-    quotes++;
-  }
-  if (pos > 0 && (text[pos] === " " || text[pos] === "\t")) pos++;
-  const at = skip(text, { pos, col: 0 });
-  return { cols: at.col, pos: at.pos, quotes };
-}
-
 /** An open list item: the column its content starts at inside its quotes, and how many quotes hold it. */
 type OpenItem = { content: number; quotes: number };
-
-/**
- * A list item line: the item (its content's column as CommonMark counts it: a tab after the marker
- * runs to the next multiple of 4) and its text after all markers.
- */
-function itemAt(line: Line): { item: OpenItem; text: string } | null {
-  const all = isText(line) ? LIST_ITEM.exec(line.text) : null;
-  if (!all) return null;
-  const { cols, pos, quotes } = indentOf(line.text);
-  // A marker followed by a blank that is no space or tab is no item to CommonMark: its text is taken to start one column past it.
-  const content = listItemAt(line.text, { pos, col: cols })?.content.col ?? cols + 1;
-  return { item: { content, quotes }, text: line.text.slice(all[0].length) };
-}
 
 /** Whether a line is inside the open item: in its quotes, indented to its content (a quote there, `  > note` under `- a`, is the item's). */
 function insideItem(text: string, item: OpenItem | null): boolean {
@@ -137,7 +107,7 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
       blank = true;
       continue;
     }
-    const item = itemAt(line);
+    const item = isText(line) ? itemLine(line.text) : null;
     const inside = insideItem(line.text, open);
     if (!inside && (ACCEPTANCE.test(line.text) || EXIT.test(line.text) || DEPENDS.test(line.text))) break;
     if (item && !inside) {
@@ -147,7 +117,7 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
       out.rows.push(...one.value.rows);
       out.read.push(...one.value.read);
       i += one.value.read.length - 1;
-      open = item.item;
+      open = item;
       blank = false;
     } else if (item?.text.startsWith("`")) {
       return err(acceptanceFault(line.no, "nested-command", line.text.trim(), under));
