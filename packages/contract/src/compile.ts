@@ -1,7 +1,7 @@
 import { sha256Hex } from "@decay/portable";
 import { err, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { ContractFault } from "./fault.js";
-import { badPattern } from "./structure.js";
+import { rowIssue } from "./structure.js";
 import { AcceptanceRow, Contract, type Plan, type PlanStage, type Stage } from "./model.js";
 
 /** A port that writes acceptance rows for a stage the plan gave none (an agent, a human). */
@@ -33,8 +33,8 @@ function validateRows(stage: PlanStage, rows: unknown): Result<AcceptanceRow[], 
     }
     const want = `${stage.id}.${index + 1}`;
     if (parsed.data.id !== want) return fault(index, `id must be ${want}, not ${parsed.data.id}`);
-    const bad = badPattern(parsed.data);
-    if (bad !== null) return fault(index, `regular expression does not compile: ${bad}`);
+    const bad = rowIssue(parsed.data);
+    if (bad !== null) return fault(index, `${bad.field}: ${bad.issue}`);
     out.push(parsed.data);
   }
   return ok(out);

@@ -1,10 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { Contract, type Stage } from "./model.js";
+import { Contract } from "./model.js";
 import { parseContract } from "./parse-contract.js";
 import { renderContract } from "./render.js";
 import { sealContract } from "../test/support/seal.js";
 import { contractArb } from "../test/support/arbitrary.js";
+import { bareContract } from "../test/support/bare.js";
 
 describe("contract.md round trip", () => {
   test("parseContract(renderContract(c)) equals c, and re-rendering gives the same bytes", () => {
@@ -21,15 +22,7 @@ describe("contract.md round trip", () => {
   });
 });
 
-const bare = (stages: Stage[]): Contract => ({
-  plan: "p.md",
-  plan_sha256: "a".repeat(64),
-  fresh_state: "head",
-  commit_per_stage: true,
-  guardrails: [],
-  falsifiers: [],
-  stages,
-});
+const bare = bareContract;
 
 describe("parseContract refuses out loud", () => {
   test("never throws on any string", () => {
@@ -90,14 +83,15 @@ describe("parseContract checks what the schema cannot", () => {
     expect(fault).toMatchObject({ code: "contract-invalid", line: 23, path: "stages.0.depends_on.0" });
     expect(fault.code === "contract-invalid" ? fault.issue : "").toMatch(issue);
   });
-  test("a row whose regex does not compile is refused at its stage's heading line, never run as written", () => {
+  test("a row whose regex does not compile is refused at the row's line, never run as written", () => {
     const row = { id: "S1.1", run: "node t.mjs", expect: { exit: 0, stdout_contains: [], stdout_matches: ["ok"], count: [] } };
     const md = renderContract(
       bare([{ id: "S1", label: "Stage 1", title: "t", instructions: "", exit_criterion: null, acceptance: [row], depends_on: [], optional: false }]),
     );
     expect(parseContract(md).isOk()).toBe(true);
+    expect(md.split("\n")[38]).toMatch(/^\| S1\.1 \|/);
     const fault = parseContract(sealed(md.replace("| `ok` |", "| `(` |")))._unsafeUnwrapErr();
-    expect(fault).toMatchObject({ code: "contract-invalid", line: 23, path: "stages.0.acceptance.0.expect" });
+    expect(fault).toMatchObject({ code: "contract-invalid", line: 39, path: "stages.0.acceptance.0.expect" });
     const counted = parseContract(sealed(md.replace("| `ok` |  |", "| `ok` | 2 `[` |")))._unsafeUnwrapErr();
     expect(counted).toMatchObject({ code: "contract-invalid", path: "stages.0.acceptance.0.expect" });
   });

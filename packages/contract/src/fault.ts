@@ -1,8 +1,12 @@
+/** Why a regular expression cannot be an acceptance pattern (they are compiled without flags). */
+export type PatternProblem = "bad-regex" | "unicode-escape" | "empty-match";
+
 /** Why an acceptance line could not be read. */
 export type AcceptanceProblem =
+  | PatternProblem
   | "no-command"
   | "unrecognised"
-  | "bad-regex"
+  | "count-of-lines"
   | "duplicate-exit"
   | "command-has-newline"
   | "count-too-large"
@@ -47,6 +51,7 @@ export type ContractFault =
     }
   | { code: "duplicate-label"; line: number; first: number; label: string }
   | { code: "import-unrecognised"; line: number }
+  | { code: "import-duplicate"; line: number; first: number; label: string }
   | { code: "duplicate-exit"; line: number; first: number }
   | { code: "duplicate-depends"; line: number; first: number }
   | { code: "depends-unknown"; line: number; ref: string }
@@ -57,7 +62,8 @@ export type ContractFault =
   | { code: "contract-integrity"; line: number; field: string; recorded: string; found: string }
   | { code: "contract-version"; line: number; found: string; supported: readonly string[] }
   | { code: "not-utf8"; line: number; offset: number; column: number; byte: string }
-  | { code: "cr-line-endings"; line: number };
+  | { code: "cr-line-endings"; line: number }
+  | { code: "contract-crlf"; line: number };
 
 /** The most characters of a plan's own text a message quotes; the rest is counted, not echoed. */
 const QUOTE_LIMIT = 80;
@@ -81,6 +87,8 @@ export function describeFault(fault: ContractFault): string {
       return `${at}${unreadText(fault.kind, fault.text, fault.hides)}${fault.underline === undefined ? "" : `; the line ${fault.underline} under it (--- or ===) makes it a heading: put a blank line between them`}`;
     case "import-unrecognised":
       return `${at}not a task plan (### Task N), a spec-kit tasks.md (## Phase N with - [ ] T001 tasks) or an OpenSpec tasks.md (## 1. Group with - [ ] 1.1 tasks): nothing to import`;
+    case "import-duplicate":
+      return `${at}a second ${q(fault.label)} (the first is on line ${fault.first}): each becomes a stage, and a stage needs its own number; renumber one of them`;
     case "duplicate-label":
       return `${at}a second stage labelled ${q(fault.label)} (the first is on line ${fault.first}): each stage needs its own label`;
     case "task-plan":
@@ -109,6 +117,8 @@ export function describeFault(fault: ContractFault): string {
       return `${at}contract format ${q(JSON.stringify(fault.found).slice(1, -1))} is not supported; this reader supports ${fault.supported.join(", ")}`;
     case "cr-line-endings":
       return `${at}the line ends in CR alone; convert line endings to LF or CRLF`;
+    case "contract-crlf":
+      return `${at}the contract has CRLF line endings, and its digest is of the LF text it was written with: convert it to LF, or mark contract.md -text in .gitattributes so git leaves its line endings alone`;
     case "not-utf8":
       return `${at}the file is not valid UTF-8: byte 0x${fault.byte} at byte offset ${fault.offset} (byte ${fault.column} of the line) cannot be decoded`;
   }
@@ -174,12 +184,28 @@ function problemText(problem: AcceptanceProblem): string {
     case "trailing-separator":
       return `expected ${EXPECTATIONS}`;
     case "bad-regex":
-      return "the regular expression does not compile";
+    case "unicode-escape":
+    case "empty-match":
+      return patternProblemText(problem);
+    case "count-of-lines":
+      return "at least N counts matches of the pattern in the whole output, not lines: write at least N /regex/";
     case "duplicate-exit":
       return "two exit codes";
     case "command-has-newline":
       return "a command is one line";
     case "count-too-large":
       return `a count of at most ${Number.MAX_SAFE_INTEGER}`;
+  }
+}
+
+/** The sentence for a pattern an acceptance row cannot hold; the plan reader and the contract reader both say it. */
+export function patternProblemText(problem: PatternProblem): string {
+  switch (problem) {
+    case "bad-regex":
+      return "the regular expression does not compile";
+    case "unicode-escape":
+      return "\\p{…} and \\P{…} mean a Unicode property only with the u flag, and acceptance patterns are compiled without flags, where they match the text p{…}: write the characters out, as in [A-Za-z]";
+    case "empty-match":
+      return "an at least pattern that matches the empty string counts positions, not output: write one that needs at least one character";
   }
 }

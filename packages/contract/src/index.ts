@@ -18,7 +18,7 @@ export {
 export { CONTRACT_SCHEMA_ID, ContractJson, contractJson, FINDINGS_SCHEMA_ID, FindingsJson, findingsJson } from "./json-output.js";
 
 // --- faults ---
-export type { AcceptanceProblem, ContractFault, UnreadKind } from "./fault.js";
+export type { AcceptanceProblem, ContractFault, PatternProblem, UnreadKind } from "./fault.js";
 export { describeFault } from "./fault.js";
 
 // --- plan reader ---

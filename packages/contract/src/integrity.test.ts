@@ -44,6 +44,16 @@ describe("a contract records its stage count and body digest; parsing verifies b
     expect(parseContract(edited)._unsafeUnwrapErr()).toMatchObject({ code: "contract-integrity", field: "body_sha256" });
   });
 
+  test("a contract whose line endings became CRLF (git core.autocrlf) says so, not that it was edited", () => {
+    const crlf = two.replace(/\n/g, "\r\n");
+    const fault = parseContract(crlf)._unsafeUnwrapErr();
+    expect(fault).toEqual({ code: "contract-crlf", line: 1 });
+    expect(describeFault(fault)).toBe(
+      "line 1: the contract has CRLF line endings, and its digest is of the LF text it was written with: convert it to LF, or mark contract.md -text in .gitattributes so git leaves its line endings alone",
+    );
+    expect(parseContract(`\uFEFF${crlf}`)._unsafeUnwrapErr()).toEqual({ code: "contract-crlf", line: 1 });
+  });
+
   test("a BOM is accepted, and the contract is still a contract", () => {
     expect(looksLikeContract(`\uFEFF${two}`)).toBe(true);
     expect(parseContract(`\uFEFF${two}`)._unsafeUnwrap()).toEqual(parseContract(two)._unsafeUnwrap());

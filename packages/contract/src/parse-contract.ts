@@ -6,7 +6,8 @@ import { CONTRACT_FORMAT, NONE, PREAMBLE, SUPPORTED_FORMATS, TABLE_DELIMITER, TA
 import { validated } from "./structure.js";
 import { type Cursor, readCodeSpan, readInlineValue, splitRow } from "./text.js";
 
-type Reader = { lines: string[]; i: number };
+/** The lines being read, the cursor, and the 1-based line of each row read so far, one list per table. */
+type Reader = { lines: string[]; i: number; rowLines: number[][] };
 type R<T> = Result<T, ContractFault>;
 
 const at = (r: Reader): string | undefined => r.lines[r.i]?.replace(/\r$/, "");
@@ -141,6 +142,8 @@ function readRow(r: Reader): R<AcceptanceRow> {
 }
 
 function readTable(r: Reader): R<AcceptanceRow[]> {
+  const rowLines: number[] = [];
+  r.rowLines.push(rowLines);
   if (at(r) === NONE) {
     r.i++;
     return ok([]);
@@ -149,6 +152,7 @@ function readTable(r: Reader): R<AcceptanceRow[]> {
   if (head.isErr()) return err(head.error);
   const rows: AcceptanceRow[] = [];
   while (at(r)?.startsWith("|")) {
+    rowLines.push(r.i + 1);
     const row = readRow(r);
     if (row.isErr()) return err(row.error);
     rows.push(row.value);
@@ -239,15 +243,19 @@ export function looksLikeContract(text: string): boolean {
 /**
  * Read a contract.md written by `renderContract` (docs/contract-format.md); every fault names the
  * line. One leading BOM is accepted. The recorded stage count and body digest are verified: a
- * truncated or edited contract is a `contract-integrity` fault, an unknown format a `contract-version` one.
+ * truncated or edited contract is a `contract-integrity` fault, an unknown format a `contract-version`
+ * one, and one whose line endings became CRLF (the renderer writes LF) a `contract-crlf` one.
  */
 export function parseContract(markdown: string): Result<Contract, ContractFault> {
-  const r: Reader = { lines: (markdown.startsWith(BOM) ? markdown.slice(1) : markdown).split("\n"), i: 0 };
+  const r: Reader = { lines: (markdown.startsWith(BOM) ? markdown.slice(1) : markdown).split("\n"), i: 0, rowLines: [] };
+  if (r.lines[0] === "---\r") return err({ code: "contract-crlf", line: 1 });
   return frontMatter(r).andThen(({ front, integrity }) => {
     const body = r.lines.slice(r.i).join("\n");
     const parsed = readBody(r).andThen((lists) => readStages(r).map((s) => ({ lists, ...s })));
     if (parsed.isErr()) return err(bodyMismatch(integrity, body) ?? parsed.error);
     const { lists, stages, lines } = parsed.value;
-    return validated(front, lists, stages, lines).andThen((contract) => verifyBody(integrity, body, stages.length).map(() => contract));
+    return validated(front, lists, stages, { stages: lines, rows: r.rowLines }).andThen((contract) =>
+      verifyBody(integrity, body, stages.length).map(() => contract),
+    );
   });
 }

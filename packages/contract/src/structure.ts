@@ -1,20 +1,28 @@
 import { err, ok, type Result } from "neverthrow";
-import type { ContractFault } from "./fault.js";
+import { type ContractFault, patternProblemText } from "./fault.js";
 import { type AcceptanceRow, Contract, type Stage } from "./model.js";
-import { regexCompiles } from "./text.js";
+import { patternProblem } from "./patterns.js";
 
-/** A broken cross-reference inside a contract: which stage, which field, what is wrong. */
-export type StructureIssue = { stage: number; path: string; issue: string };
+/** A broken cross-reference inside a contract: which stage (and row), which field, what is wrong. */
+export type StructureIssue = { stage: number; row?: number; path: string; issue: string };
 
-/** The first regex of a row (`stdout_matches`, `count` patterns) that does not compile; null when all do. */
-export function badPattern(row: AcceptanceRow): string | null {
-  const patterns = [...row.expect.stdout_matches, ...row.expect.count.map((c) => c.pattern)];
-  return patterns.find((p) => !regexCompiles(p)) ?? null;
+/**
+ * What keeps a row from being run as written: a blank command (nothing would run, and the row would
+ * pass), or a pattern `patternProblem` refuses; the field (`run`, `expect`) and why, null when none.
+ */
+export function rowIssue(row: AcceptanceRow): { field: "run" | "expect"; issue: string } | null {
+  if (row.run.trim() === "") return { field: "run", issue: "the command is blank: a row with nothing to run would pass by default" };
+  const patterns = [...row.expect.stdout_matches.map((p) => [p, false] as const), ...row.expect.count.map((c) => [c.pattern, true] as const)];
+  for (const [pattern, counted] of patterns) {
+    const problem = patternProblem(pattern, counted);
+    if (problem !== null) return { field: "expect", issue: `${patternProblemText(problem)}: ${pattern}` };
+  }
+  return null;
 }
 
 /**
  * The invariants the schema alone cannot state: stages are S1…Sn in order, rows of stage Sk are
- * Sk.1…Sk.m in order, every regex of a row compiles, and depends_on names only earlier stages, each once.
+ * Sk.1…Sk.m in order, no row has an issue (`rowIssue`), and depends_on names only earlier stages, each once.
  */
 export function structureIssue(contract: Contract): StructureIssue | null {
   for (const [k, stage] of contract.stages.entries()) {
@@ -23,8 +31,8 @@ export function structureIssue(contract: Contract): StructureIssue | null {
     for (const [j, row] of stage.acceptance.entries()) {
       const want = `${stage.id}.${j + 1}`;
       if (row.id !== want) return at(`acceptance.${j}.id`, `row ${j + 1} of ${stage.id} must be ${want}, not ${row.id}`);
-      const bad = badPattern(row);
-      if (bad !== null) return at(`acceptance.${j}.expect`, `regular expression does not compile: ${bad}`);
+      const bad = rowIssue(row);
+      if (bad !== null) return { ...at(`acceptance.${j}.${bad.field}`, `row ${row.id}: ${bad.issue}`), row: j };
     }
     for (const [j, dep] of stage.depends_on.entries()) {
       const n = Number(dep.slice(1));
@@ -35,22 +43,25 @@ export function structureIssue(contract: Contract): StructureIssue | null {
   return null;
 }
 
-/** A parsed contract through its schema and structure rules; a fault names the stage's line. */
+/** A parsed contract through its schema and structure rules; a fault names the row's line, or the stage's. */
 export function validated(
   front: object,
   body: { guardrails: string[]; falsifiers: string[] },
   stages: Stage[],
-  lines: number[],
+  lines: { stages: number[]; rows: number[][] },
 ): Result<Contract, ContractFault> {
   const parsed = Contract.safeParse({ ...front, ...body, stages });
   const broken = parsed.success ? structureIssue(parsed.data) : null;
-  if (broken) return err({ code: "contract-invalid", line: lines[broken.stage] ?? 1, path: broken.path, issue: broken.issue } as const);
+  if (broken) {
+    const line = (broken.row === undefined ? undefined : lines.rows[broken.stage]?.[broken.row]) ?? lines.stages[broken.stage] ?? 1;
+    return err({ code: "contract-invalid", line, path: broken.path, issue: broken.issue } as const);
+  }
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0];
   const stageIndex = issue?.path[0] === "stages" ? Number(issue.path[1]) : -1;
   return err({
     code: "contract-invalid",
-    line: lines[stageIndex] ?? 1,
+    line: lines.stages[stageIndex] ?? 1,
     path: issue?.path.join(".") ?? "",
     issue: issue?.message ?? "invalid",
   } as const);

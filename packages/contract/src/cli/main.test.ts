@@ -32,6 +32,18 @@ async function run(argv: string[], opts: { failStdout?: boolean } = {}) {
 const refunds = "fixtures/plans/refunds-report.plan.md";
 const trip = (name: string) => `fixtures/plans/self-check/${name}.contract.md`;
 
+describe("decay-contract check of a contract with CRLF line endings", () => {
+  test("exits 2 naming the line endings, not an edit", async () => {
+    const dir = await tempDir();
+    const compiled = await run(["compile", refunds]);
+    await writeFile(join(dir, "crlf.md"), compiled.stdout.replace(/\n/g, "\r\n"));
+    const r = await run(["check", join(dir, "crlf.md")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/crlf\.md: line 1: the contract has CRLF line endings.*contract\.md -text in \.gitattributes/);
+    expect(r.stderr).not.toContain("truncated or edited");
+  });
+});
+
 describe("decay-contract compile", () => {
   test("writes contract.md to stdout; it reads back as the expected contract", async () => {
     const r = await run(["compile", refunds]);

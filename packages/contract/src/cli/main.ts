@@ -37,6 +37,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "structure-unread":
     case "duplicate-label":
     case "import-unrecognised":
+    case "import-duplicate":
     case "task-plan":
     case "recommendation-not-staged":
     case "acceptance-invalid":
@@ -51,6 +52,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "contract-version":
     case "not-utf8":
     case "cr-line-endings":
+    case "contract-crlf":
       return 2;
     default: {
       const never: never = fault;

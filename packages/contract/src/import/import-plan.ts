@@ -53,6 +53,18 @@ function groupsOf(model: LineModel, pattern: RegExp): { groups: Group[]; others:
 
 const EXIT_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*)?Exit(?:\s+criteri(?:on|a))?(?:\*\*)?\s*:/im;
 
+/** The second of two groups with one number (each becomes a stage, which needs its own label); null when there is none. */
+function duplicateGroup(groups: Group[], format: ImportFormat): ContractFault | null {
+  const first = new Map<string, number>();
+  for (const g of groups) {
+    const seen = first.get(g.number);
+    const label = `${format === "task-plan" ? "Task" : format === "spec-kit" ? "Phase" : "Group"} ${g.number}`;
+    if (seen !== undefined) return { code: "import-duplicate", line: g.heading.index + 1, first: seen, label };
+    first.set(g.number, g.heading.index + 1);
+  }
+  return null;
+}
+
 /** One group as a stage: heading, verbatim body, then the Exit: and Acceptance: lines made for it. */
 function stageBlock(model: LineModel, g: Group, format: ImportFormat, out: NotConverted[]): string {
   const label = format === "spec-kit" ? `Phase ${g.number}` : `Stage ${g.number}`;
@@ -106,6 +118,8 @@ export function importPlan(markdown: string): Result<Imported, ContractFault> {
   const found = detect(model);
   if (!found) return err({ code: "import-unrecognised", line: (model.headings[0]?.index ?? 0) + 1 });
   const { groups, others } = groupsOf(model, found.pattern);
+  const duplicate = duplicateGroup(groups, found.format);
+  if (duplicate) return err(duplicate);
   const level = groups[0]?.heading.level ?? 2;
   const outer = Math.max(1, level - 1);
   const notConverted: NotConverted[] = [];

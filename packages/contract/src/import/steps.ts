@@ -12,7 +12,8 @@ const label = (word: string) => new RegExp(String.raw`^\s*(?:[-*+]\s+)?(?:\[[ xX
 const RUN = label("Run");
 const EXPECTED = label("Expected");
 const CHECKPOINT = label("Checkpoint");
-const PASSES = /^(?:PASS(?:ES|ED)?|all (?:tests? )?pass(?:es)?|succeeds?|success|exit(?:s)?(?: with)?(?: code)? 0)\b/i;
+// A whole expectation that means "exits 0" and nothing more; one that says more is listed, never cut to it.
+const PASSES = /^(?:PASS(?:ES|ED)?|all (?:tests? )?pass(?:es)?|succeeds?|success|exit(?:s)?(?: with)?(?: code)? 0)\s*\.?$/i;
 const FAILS = /^(?:FAIL|fails|error)/i;
 const LITERAL = /^(?:(?:output|stdout)?\s*(?:contains|prints|shows|includes)?:?\s*)?(?:`([^`]+)`|"([^"]+)")\s*\.?$/i;
 
@@ -76,7 +77,7 @@ function convertRun(model: LineModel, i: number, to: number, out: Converted): nu
   }
   const want = expectation(run, exp.text);
   if (want === null && exp.text === "") skip("the expected output is a block under Expected:; acceptance needs an exit code, PASS or a quoted text");
-  else if (want === null) skip(`Expected: ${exp.text} is not an exit code, PASS or a quoted text the output must hold`);
+  else if (want === null) skip(`Expected: ${exp.text} is not, as a whole, an exit code, PASS or a quoted text the output must hold`);
   else out.acceptance.push(`Acceptance: ${codeSpan(run)} ${want}`);
   return exp.index;
 }

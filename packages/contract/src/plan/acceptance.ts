@@ -1,7 +1,8 @@
 import { err, ok, type Result } from "neverthrow";
 import type { AcceptanceProblem, ContractFault } from "../fault.js";
 import type { Expect } from "../model.js";
-import { type Cursor, readCodeSpan, regexCompiles } from "../text.js";
+import { patternProblem } from "../patterns.js";
+import { type Cursor, readCodeSpan } from "../text.js";
 
 /** The label an acceptance fault names when it carries none. */
 const ACCEPTANCE_LABEL = "Acceptance:";
@@ -46,10 +47,12 @@ function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): 
   }
   const least = eat(cur, /^(?:prints\s+)?at least\s+(\d+)\s+(?:[a-z]+\s+){0,3}/i);
   if (least) {
+    if (/\blines?\b/i.test(least[0])) return { ok: false, problem: "count-of-lines" };
     const literal = readCodeSpan(cur);
     const pattern = literal !== null && literal !== "" ? escapeRegex(literal) : readSlashRegex(cur);
     if (pattern === null) return { ok: false, problem: "unrecognised" };
-    if (!regexCompiles(pattern)) return { ok: false, problem: "bad-regex" };
+    const bad = patternProblem(pattern, true);
+    if (bad !== null) return { ok: false, problem: bad };
     const min = Number(least[1]);
     if (!Number.isSafeInteger(min)) return { ok: false, problem: "count-too-large" };
     expect.count.push({ pattern, min });
@@ -63,7 +66,8 @@ function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): 
     }
     const re = readSlashRegex(cur);
     if (re === null) return { ok: false, problem: "unrecognised" };
-    if (!regexCompiles(re)) return { ok: false, problem: "bad-regex" };
+    const bad = patternProblem(re, false);
+    if (bad !== null) return { ok: false, problem: bad };
     expect.stdout_matches.push(re);
     return { ok: true };
   }

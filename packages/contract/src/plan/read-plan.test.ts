@@ -70,7 +70,7 @@ describe("readPlan: acceptance lines", () => {
     });
   });
   test("exits N, prints, matches and at least N combine", () => {
-    expect(rowOf("Acceptance: `t` exits 3, prints `a b`, matches /^ok$/ and at least 5 lines matching /✓/")?.expect).toEqual({
+    expect(rowOf("Acceptance: `t` exits 3, prints `a b`, matches /^ok$/ and at least 5 matching /✓/")?.expect).toEqual({
       exit: 3,
       stdout_contains: ["a b"],
       stdout_matches: ["^ok$"],
