@@ -21,4 +21,9 @@ const io: CliIo = {
   signal: controller.signal,
   live: process.stdout.isTTY ? process.stdout : undefined,
 };
-main(process.argv.slice(2), io).then(finish, () => finish(2));
+// main answers a thrown command itself; were it ever to reject, the seal reports that as an
+// internal error (its unhandled-rejection handler), exit 2, never a silent one.
+main(process.argv.slice(2), io).then(finish, (e: unknown) => {
+  finish(2);
+  throw e;
+});

@@ -14,6 +14,7 @@ export type CliFault =
   | { readonly code: "assumptions-unreadable"; readonly file: string; readonly reason: string }
   | { readonly code: "assumptions-invalid"; readonly file: string; readonly fault: ParseFault }
   | { readonly code: "write-failed"; readonly file: string; readonly reason: string }
+  | { readonly code: "report-invalid"; readonly file: string; readonly reason: string }
   | { readonly code: "repo-unreadable"; readonly repo: string; readonly reason: string }
   | { readonly code: "repo-not-top"; readonly repo: string; readonly top: string | null; readonly reason: string }
   | { readonly code: "agent-not-found"; readonly command: string; readonly reason: string }
@@ -31,6 +32,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "assumptions-unreadable":
     case "assumptions-invalid":
     case "write-failed":
+    case "report-invalid":
     case "repo-unreadable":
     case "repo-not-top":
     case "agent-not-found":
@@ -65,6 +67,8 @@ function sentence(fault: CliFault): string {
       return `--assumptions ${fault.file}: ${describeAssumptionsFault(fault.fault)}`;
     case "write-failed":
       return `${fault.file}: cannot write: ${fault.reason}`;
+    case "report-invalid":
+      return `${fault.file}: ${fault.reason}`;
     case "repo-unreadable":
       return `--repo ${fault.repo}: ${fault.reason}`;
     case "repo-not-top":

@@ -1,11 +1,13 @@
 // `decay`'s main: parse, dispatch to the command, and turn a fault into its message and exit code.
-import { bestEffort, versionLine } from "@decay/cli-kit";
+import { bestEffort, inputName, versionLine } from "@decay/cli-kit";
+import { oneLine } from "@decay/portable";
 import { err, type Result } from "neverthrow";
 import { FLEET_COMMANDS, parseInvocation } from "./args.js";
 import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
 import { type CliIo, say } from "./io.js";
 import { fleetMain } from "./fleet.js";
 import { journalMain } from "./journal.js";
+import { parseJournalArgs } from "./journal-args.js";
 import { reportCommand } from "./report.js";
 import { runCommand } from "./run.js";
 import { HELP } from "./usage.js";
@@ -31,8 +33,21 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<Result<numb
   }
 }
 
-/** Run `decay` with `argv` (after the program name); resolves to the exit code (0, 1 or 2). */
+/**
+ * Run `decay` with `argv` (after the program name); resolves to the exit code (0, 1 or 2). An
+ * exception a command throws (a bug) is exit 2 with one line on stderr naming the input, never lost.
+ */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await command(argv, io);
+  } catch (e) {
+    const input = inputOf(argv);
+    await bestEffort(io.stderr, `decay: ${oneLine(`${input === null ? "" : `${input}: `}internal error: ${thrown(e)}`)}\n`);
+    return 2;
+  }
+}
+
+async function command(argv: readonly string[], io: CliIo): Promise<number> {
   // The journal commands parse and fail on their own (decay journal --help).
   if (argv[0] === "journal") return journalMain(argv.slice(1), io);
   // The fleet commands (docs/fleet.md) parse and fail on their own too.
@@ -42,6 +57,31 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   if (out.isOk()) return out.value;
   await bestEffort(io.stderr, `decay: ${describeCliFault(out.error)}${out.error.code === "usage" ? misplaced(argv) : ""}\n`);
   return exitCodeFor(out.error);
+}
+
+/** What was thrown, as `RangeError: Maximum call stack size exceeded` (its name and message, no stack). */
+function thrown(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** The input a command line names (the plan, or report's DIR), as faults name it; null when it names none. */
+function inputOf(argv: readonly string[]): string | null {
+  if (argv[0] === "journal") {
+    const cmd = parseJournalArgs(argv.slice(1));
+    return cmd.isOk() && cmd.value.kind !== "help" ? inputName(cmd.value.plan) : null;
+  }
+  const inv = parseInvocation(argv);
+  if (inv.isErr()) return null;
+  const named = inv.value;
+  switch (named.command) {
+    case "report":
+      return named.dir;
+    case "help":
+    case "version":
+      return null;
+    default:
+      return named.flags.file;
+  }
 }
 
 /** A hint when options came before a command that parses its own (`decay --json journal show`). */

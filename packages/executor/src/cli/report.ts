@@ -3,11 +3,19 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readBounded } from "@decay/cli-kit";
+import { decodeStrictUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
+import { RunReport } from "../schema.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, say } from "./io.js";
 
-function workspaceOf(dir: string, given: string): Result<string, CliFault> {
+/** The workspace: its absolute path, and its name as the user wrote DIR (`ws`, `./.plan-runs/p`). */
+interface Workspace {
+  readonly path: string;
+  readonly named: string;
+}
+
+function workspaceOf(dir: string, given: string): Result<Workspace, CliFault> {
   const has = (d: string) => {
     try {
       return statSync(join(d, "REPORT.md")).isFile();
@@ -15,14 +23,14 @@ function workspaceOf(dir: string, given: string): Result<string, CliFault> {
       return false;
     }
   };
-  if (has(dir)) return ok(dir);
+  if (has(dir)) return ok({ path: dir, named: given });
   let runs: string[] = [];
   try {
     runs = readdirSync(join(dir, ".plan-runs")).filter((r) => has(join(dir, ".plan-runs", r)));
   } catch {
     // not a repository with runs either
   }
-  if (runs.length === 1) return ok(join(dir, ".plan-runs", runs[0] as string));
+  if (runs.length === 1) return ok({ path: join(dir, ".plan-runs", runs[0] as string), named: join(given, ".plan-runs", runs[0] as string) });
   const reason =
     runs.length > 1
       ? `holds several runs (${runs.join(", ")}): name one, e.g. ${join(given, ".plan-runs", runs[0] as string)}`
@@ -30,15 +38,59 @@ function workspaceOf(dir: string, given: string): Result<string, CliFault> {
   return err({ code: "read-failed", file: given, reason });
 }
 
-/** Print REPORT.md (or report.json); exit 0. */
+/** The first field of `input` that `parsed` (the schema's output, which drops fields it does not name) lacks, as a path; null when none. */
+function extraField(input: unknown, parsed: unknown, path: string): string | null {
+  if (typeof input !== "object" || input === null || typeof parsed !== "object" || parsed === null) return null;
+  for (const key of Object.keys(input)) {
+    const at = Array.isArray(input) ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`;
+    if (!Object.hasOwn(parsed, key)) return at;
+    const inner = extraField((input as Record<string, unknown>)[key], (parsed as Record<string, unknown>)[key], at);
+    if (inner !== null) return inner;
+  }
+  return null;
+}
+
+/**
+ * report.json's text when it is a run report: JSON that run-report.schema.json accepts, with no
+ * field the schema does not name; else what is wrong with it.
+ */
+export function checkRunReport(text: string): Result<string, string> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return err(`not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const parsed = RunReport.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = (issue?.path ?? []).map(String).join(".");
+    return err(`${at === "" ? "" : `field ${at}: `}${issue?.message ?? "does not match"} (run-report.schema.json)`);
+  }
+  const extra = extraField(json, parsed.data, "");
+  return extra === null ? ok(text) : err(`field ${extra} is not in run-report.schema.json`);
+}
+
+/** The report's text: strict UTF-8 (never a U+FFFD in place of a bad byte), and for report.json a run report; else a fault naming the file. */
+function reportText(file: string, bytes: Uint8Array, json: boolean): Result<string, CliFault> {
+  const decoded = decodeStrictUtf8(bytes).mapErr(
+    (bad) => `not UTF-8 text: byte 0x${(bytes[bad.start] ?? 0).toString(16).toUpperCase().padStart(2, "0")} at byte offset ${bad.start} cannot be decoded`,
+  );
+  const text = json ? decoded.andThen(checkRunReport) : decoded;
+  return text.mapErr((reason): CliFault => ({ code: "report-invalid", file, reason: json ? `not a run report: ${reason}` : reason }));
+}
+
+/** Print REPORT.md (or report.json, once checked against its schema); exit 0. */
 export async function reportCommand(io: CliIo, dir: string, json: boolean): Promise<Result<number, CliFault>> {
   const ws = workspaceOf(resolve(io.cwd, dir), dir);
   if (ws.isErr()) return err(ws.error);
-  const file = join(ws.value, json ? "report.json" : "REPORT.md");
+  const name = json ? "report.json" : "REPORT.md";
+  const file = join(ws.value.named, name);
   // Bounded, and a FIFO, device or socket in its place is refused before it is opened.
-  const read = await readBounded(io, file);
+  const read = await readBounded(io, join(ws.value.path, name));
   if (read.isErr()) return err({ code: "read-failed", file, reason: read.error.reason });
-  const text = new TextDecoder().decode(read.value);
-  const failed = await say(io, text.endsWith("\n") ? text : `${text}\n`);
+  const text = reportText(file, read.value, json);
+  if (text.isErr()) return err(text.error);
+  const failed = await say(io, text.value.endsWith("\n") ? text.value : `${text.value}\n`);
   return failed === null ? ok(0) : err({ code: "write-failed", file: "<stdout>", reason: failed });
 }

@@ -1,0 +1,51 @@
+// report.json is printed only when it is a run report: JSON that run-report.schema.json accepts,
+// with no field the schema does not name. Anything else is refused with what is wrong, never thrown.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { REPORT } from "../../test/run-report-fixture.js";
+import { RunReport } from "../schema.js";
+import { checkRunReport } from "./report.js";
+
+describe("checkRunReport", () => {
+  test("a run's report is kept byte for byte", () => {
+    const text = `${JSON.stringify(REPORT, null, 2)}\n`;
+    expect(RunReport.safeParse(REPORT).success).toBe(true);
+    expect(checkRunReport(text)._unsafeUnwrap()).toBe(text);
+  });
+
+  test.each([
+    ['{"status":"gre', /^not JSON \(/],
+    ["\0".repeat(64), /^not JSON \(/],
+    ["", /^not JSON \(/],
+    ['{"status":"green"}', /^field version: .*\(run-report\.schema\.json\)$/],
+    [JSON.stringify({ ...REPORT, status: "done" }), /^field status: /],
+    [JSON.stringify({ ...REPORT, verdict: "green" }), /^field verdict is not in run-report\.schema\.json$/],
+    [JSON.stringify({ ...REPORT, stages: [{ ...REPORT.stages[0], extra: 1 }] }), /^field stages\[0\]\.extra is not in run-report\.schema\.json$/],
+    [JSON.stringify({ ...REPORT, cost: { ...REPORT.cost, tokens: { ...REPORT.cost.tokens, review: 3 } } }), /^field cost\.tokens\.review is not in/],
+    ['{"__proto__":{"status":"green"},' + JSON.stringify(REPORT).slice(1), /^field __proto__ is not in/],
+  ])("refuses %j", (text, reason) => {
+    expect(checkRunReport(text)._unsafeUnwrapErr()).toMatch(reason);
+  });
+
+  test("never throws; what it keeps, the schema accepts, and a field it does not name is refused", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ ...REPORT, stages: [v] })),
+        ),
+        (text) => {
+          const out = checkRunReport(text);
+          if (out.isOk()) expect(RunReport.safeParse(JSON.parse(text)).success).toBe(true);
+        },
+      ),
+    );
+    const names = fc.string({ minLength: 1 }).filter((k) => !Object.hasOwn(REPORT, k));
+    fc.assert(
+      fc.property(names, fc.jsonValue(), (key, value) => {
+        expect(checkRunReport(JSON.stringify({ ...REPORT, [key]: value }))._unsafeUnwrapErr()).toMatch(/is not in run-report\.schema\.json$/);
+      }),
+    );
+  });
+});

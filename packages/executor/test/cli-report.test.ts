@@ -1,0 +1,48 @@
+// `decay report DIR` through the built bin: a report that is not one (cut short, NUL bytes, not
+// UTF-8, not a run report) is exit 2 naming the file, with nothing on stdout.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../../test-utils/tmp.js";
+import { REPORT } from "./run-report-fixture.js";
+import { decay } from "./cli-process.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await tempDir();
+  mkdirSync(join(dir, "ws"));
+  writeFileSync(join(dir, "ws/REPORT.md"), "# Run report\n");
+  writeFileSync(join(dir, "ws/report.json"), `${JSON.stringify(REPORT, null, 2)}\n`);
+});
+
+describe("decay report", () => {
+  it("prints a report that is one, exit 0", async () => {
+    expect(await decay(["report", "ws"], dir)).toEqual({ code: 0, stdout: "# Run report\n", stderr: "" });
+    const json = await decay(["report", "ws", "--json"], dir);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(REPORT);
+  });
+
+  it.each([
+    ["cut short", '{"status":"gre', /^decay: ws\/report\.json: not a run report: not JSON \(.*\)\n$/],
+    ["64 NUL bytes", "\0".repeat(64), /^decay: ws\/report\.json: not a run report: not JSON \(.*\)\n$/],
+    ["a forged status", '{"status":"green"}', /^decay: ws\/report\.json: not a run report: field version: .*\n$/],
+    [
+      "not UTF-8",
+      Buffer.from([0x7b, 0xff, 0x7d]),
+      /^decay: ws\/report\.json: not a run report: not UTF-8 text: byte 0xFF at byte offset 1 cannot be decoded\n$/,
+    ],
+  ])("--json refuses report.json %s, exit 2", async (_, content, message) => {
+    writeFileSync(join(dir, "ws/report.json"), content);
+    const ran = await decay(["report", "ws", "--json"], dir);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(message);
+    expect(ran.stdout).toBe("");
+  });
+
+  it("refuses a REPORT.md that is not UTF-8, naming it, never printing U+FFFD", async () => {
+    writeFileSync(join(dir, "ws/REPORT.md"), Buffer.from([0xff, 0xfe, 0x00]));
+    const ran = await decay(["report", "ws"], dir);
+    expect(ran).toEqual({ code: 2, stdout: "", stderr: "decay: ws/REPORT.md: not UTF-8 text: byte 0xFF at byte offset 0 cannot be decoded\n" });
+  });
+});
