@@ -4,6 +4,8 @@
 export type JournalFault =
   | { code: "record-line-invalid"; line: number; text: string; issue: string }
   | { code: "record-unclosed"; line: number }
+  /** A block left open (opened at `line`) hides the heading at `heading`: see `hiddenHeading`. */
+  | { code: "heading-hidden"; line: number; kind: "fence" | "comment"; nested?: number; closed?: number; heading: number; text: string }
   | { code: "plan-invalid"; line: number; issue: string }
   | { code: "task-unknown"; task: number }
   | { code: "state-invalid"; task: number; issue: string };
@@ -12,6 +14,7 @@ export type JournalFault =
 export const JOURNAL_FAULT_CODES = [
   "record-line-invalid",
   "record-unclosed",
+  "heading-hidden",
   "plan-invalid",
   "task-unknown",
   "state-invalid",
@@ -24,6 +27,8 @@ export function describeJournalFault(fault: JournalFault): string {
       return `line ${fault.line} of the record is malformed (${fault.issue}): ${JSON.stringify(fault.text)}`;
     case "record-unclosed":
       return `the fenced block opened at line ${fault.line} is never closed, so the record cannot be read or written there`;
+    case "heading-hidden":
+      return hiddenText(fault);
     case "plan-invalid":
       return `line ${fault.line} of the plan: ${fault.issue}`;
     case "task-unknown":
@@ -31,4 +36,11 @@ export function describeJournalFault(fault: JournalFault): string {
     case "state-invalid":
       return `Task ${fault.task}: ${fault.issue}`;
   }
+}
+
+function hiddenText(f: Extract<JournalFault, { code: "heading-hidden" }>): string {
+  const hides = `hides the heading ${JSON.stringify(f.text)} at line ${f.heading}, which is read as no heading`;
+  if (f.kind === "comment") return `the HTML comment opened at line ${f.line} is never closed (-->) and ${hides}: close the comment`;
+  if (f.closed === undefined || f.nested === undefined) return `the fenced block opened at line ${f.line} is never closed and ${hides}: close the block`;
+  return `the fenced block opened at line ${f.line} is never closed: the fence at line ${f.closed} that ends it is the end of the block opened at line ${f.nested} inside it, so it ${hides}: close the block of line ${f.line}`;
 }

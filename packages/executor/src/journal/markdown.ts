@@ -1,4 +1,6 @@
-// Lines of a markdown file with their line endings, and which of them sit inside fenced code.
+// Lines of a markdown file with their line endings, and which of them are no text: fenced code
+// and HTML comments.
+import type { JournalFault } from "./fault.js";
 
 /** One line: its text without the line ending, and the ending itself ("" on a last line without one). */
 export interface MdLine {
@@ -40,30 +42,85 @@ export function closes(text: string, marker: string): boolean {
   return !!m?.[1] && m[1][0] === marker[0] && m[1].length >= marker.length;
 }
 
-/** For each line, true when it lies inside a fenced code block (its fence lines included). */
-export function fencedMask(lines: readonly MdLine[]): boolean[] {
-  return scanFences(lines).mask;
+/**
+ * A fenced code block or an HTML comment block. `close` is its last line, null when it runs to the
+ * end of the text. `nested`, for a fence: the first line inside it that opens a fence of the same
+ * character at least as long with an info string (```` ```text ```` inside ```` ``` ````), whose
+ * own closing fence would end this block instead: the sign of a fence left open above it.
+ */
+export interface Block {
+  readonly kind: "fence" | "comment";
+  readonly open: number;
+  readonly close: number | null;
+  readonly info: string;
+  readonly nested: number | null;
 }
 
-/** The index of the line opening a fenced block that is still open at the end of the text, or null. */
-export function unclosedFence(lines: readonly MdLine[]): number | null {
-  return scanFences(lines).open;
+/** Which lines are no markdown text (inside fenced code or an HTML comment, their delimiting lines included), and the blocks that hide them. */
+export interface Scan {
+  readonly hidden: readonly boolean[];
+  readonly blocks: readonly Block[];
 }
 
-function scanFences(lines: readonly MdLine[]): { mask: boolean[]; open: number | null } {
-  const mask: boolean[] = [];
-  let open: { marker: string; index: number } | null = null;
-  lines.forEach((line, index) => {
-    if (open !== null) {
-      mask.push(true);
-      if (closes(line.text, open.marker)) open = null;
+/** An HTML comment block opens on a line starting `<!--` (after up to three spaces) and ends on the first line holding `-->`. */
+const COMMENT = /^ {0,3}<!--/;
+
+/** The fenced blocks and HTML comment blocks of the lines, in one pass. */
+export function scanBlocks(lines: readonly MdLine[]): Scan {
+  const hidden: boolean[] = [];
+  const blocks: Block[] = [];
+  let open: { kind: "fence" | "comment"; open: number; marker: string; info: string; nested: number | null } | null = null;
+  const end = (close: number | null): void => {
+    if (open) blocks.push({ kind: open.kind, open: open.open, close, info: open.info, nested: open.nested });
+    open = null;
+  };
+  lines.forEach(({ text }, index) => {
+    hidden.push(true);
+    if (open?.kind === "fence") {
+      if (closes(text, open.marker)) return end(index);
+      const inner = fenceOf(text);
+      const marker = open.marker;
+      if (open.nested === null && inner && inner.info !== "" && inner.marker[0] === marker[0] && inner.marker.length >= marker.length) open.nested = index;
       return;
     }
-    const fence = fenceOf(line.text);
-    if (fence) open = { marker: fence.marker, index };
-    mask.push(fence !== null);
+    if (open?.kind === "comment") {
+      if (text.includes("-->")) end(index);
+      return;
+    }
+    const fence = fenceOf(text);
+    if (fence) open = { kind: "fence", open: index, marker: fence.marker, info: fence.info, nested: null };
+    else if (COMMENT.test(text)) {
+      open = { kind: "comment", open: index, marker: "", info: "", nested: null };
+      if (text.includes("-->")) end(index);
+    } else hidden[index] = false;
   });
-  return { mask, open: (open as { index: number } | null)?.index ?? null };
+  end(null);
+  return { hidden, blocks };
+}
+
+/** The index of the line opening a block (fenced code or an HTML comment) still open at the end of the text, or null. */
+export function unclosedBlock(scan: Scan): number | null {
+  const last = scan.blocks[scan.blocks.length - 1];
+  return last && last.close === null ? last.open : null;
+}
+
+/**
+ * The first heading `wanted` accepts that a block left open hides (see `Block.nested`), as the
+ * fault `heading-hidden`; null when none. A block that closes as written hides what it holds on
+ * purpose (a quoted example). Each line is looked at once.
+ */
+export function hiddenHeading(lines: readonly MdLine[], scan: Scan, wanted: (h: { level: number; text: string }) => boolean): JournalFault | null {
+  for (const b of scan.blocks) {
+    if (b.close !== null && b.nested === null) continue;
+    for (let i = b.open + 1; i < (b.close ?? lines.length); i++) {
+      const text = (lines[i] as MdLine).text;
+      const h = headingOf(text);
+      if (!h || !wanted(h)) continue;
+      const nested = b.close === null || b.nested === null ? null : { nested: b.nested + 1, closed: b.close + 1 };
+      return { code: "heading-hidden", line: b.open + 1, kind: b.kind, ...nested, heading: i + 1, text: text.trim() };
+    }
+  }
+  return null;
 }
 
 /** An ATX heading outside fenced code: its level and text. */

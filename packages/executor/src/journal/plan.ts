@@ -2,7 +2,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
 import type { JournalFault } from "./fault.js";
-import { fencedMask, headingOf, type MdLine, splitLines } from "./markdown.js";
+import { headingOf, hiddenHeading, type MdLine, scanBlocks, splitLines } from "./markdown.js";
 import type { PlanTask, TaskPlan } from "./schema.js";
 
 const HEADER = /^(Spec|Goal|Global constraints|Execution):[ \t]*(.*)$/;
@@ -16,22 +16,24 @@ const unquote = (s: string): string =>
     .replace(/^`([^`]*)`$/, "$1")
     .trim();
 
+/** A `## Task <n>` heading (level 2 or deeper). */
+const isTaskHeading = (h: { level: number; text: string }): boolean => h.level >= 2 && TASK_HEADING.test(h.text);
+
 interface Heading {
   readonly index: number;
   readonly level: number;
   readonly text: string;
 }
 
-function headings(lines: readonly MdLine[]): Heading[] {
-  const fenced = fencedMask(lines);
+function headings(lines: readonly MdLine[], hidden: readonly boolean[]): Heading[] {
   return lines.flatMap((l, index) => {
-    const h = fenced[index] ? null : headingOf(l.text);
+    const h = hidden[index] ? null : headingOf(l.text);
     return h ? [{ index, ...h }] : [];
   });
 }
 
 /** The fields of one task section; a field given twice is refused. */
-function readTask(lines: readonly MdLine[], fenced: readonly boolean[], h: Heading, end: number): Result<PlanTask, JournalFault> {
+function readTask(lines: readonly MdLine[], hidden: readonly boolean[], h: Heading, end: number): Result<PlanTask, JournalFault> {
   const m = TASK_HEADING.exec(h.text);
   const task: PlanTask = {
     n: Number(m?.[1]),
@@ -52,7 +54,7 @@ function readTask(lines: readonly MdLine[], fenced: readonly boolean[], h: Headi
   };
   const seen = new Set<string>();
   for (let i = h.index + 1; i < end; i++) {
-    const f = fenced[i] ? null : FIELD.exec((lines[i] as MdLine).text);
+    const f = hidden[i] ? null : FIELD.exec((lines[i] as MdLine).text);
     if (!f?.[1]) continue;
     if (seen.has(f[1])) return err({ code: "plan-invalid", line: i + 1, issue: `Task ${task.n} gives ${f[1]} twice` });
     seen.add(f[1]);
@@ -91,16 +93,19 @@ function readHeader(lines: readonly MdLine[], until: number): Result<Omit<TaskPl
 /** Read a task plan: the header (`Spec`, `Goal`, `Global constraints`, `Execution`) and each `## Task <n>` section's fields. Never throws. */
 export function readTaskPlan(markdown: string): Result<TaskPlan, JournalFault> {
   const lines = splitLines(markdown);
-  const fenced = fencedMask(lines);
-  const all = headings(lines);
-  const taskHeadings = all.filter((h) => h.level >= 2 && TASK_HEADING.test(h.text));
+  const scan = scanBlocks(lines);
+  // A task heading hidden by a block left open: the task would be lost in silence.
+  const lost = hiddenHeading(lines, scan, isTaskHeading);
+  if (lost) return err(lost);
+  const all = headings(lines, scan.hidden);
+  const taskHeadings = all.filter(isTaskHeading);
   const first = all.find((h) => h.level >= 2);
   return readHeader(lines, first ? first.index : lines.length).andThen((header) => {
     if (taskHeadings.length === 0) return err({ code: "plan-invalid", line: 1, issue: "the plan has no `## Task <n>` section" } as const);
     const tasks: PlanTask[] = [];
     for (const h of taskHeadings) {
       const end = all.find((o) => o.index > h.index && o.level <= h.level)?.index ?? lines.length;
-      const task = readTask(lines, fenced, h, end);
+      const task = readTask(lines, scan.hidden, h, end);
       if (task.isErr()) return err(task.error);
       if (tasks.some((t) => t.n === task.value.n))
         return err({ code: "plan-invalid", line: h.index + 1, issue: `Task ${task.value.n} appears twice` } as const);

@@ -3,7 +3,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { JournalFault } from "./fault.js";
 import { parseLine, renderLine } from "./line.js";
-import { fenceOf, closes, fencedMask, headingOf, type MdLine, splitLines } from "./markdown.js";
+import { headingOf, hiddenHeading, type MdLine, type Scan, scanBlocks, splitLines } from "./markdown.js";
 import type { RecordLine } from "./schema.js";
 
 /** One line of the record's text block: where it stands (1-based), its line ending, what it says. */
@@ -27,43 +27,45 @@ export interface JournalRecord {
 
 const SECTION_TITLES = { execution: /^execution record$/i, verification: /^verification record$/i } as const;
 
-/** The last record section outside fenced code: a plan's execution record first, else a spec's verification record. */
-function findSection(lines: readonly MdLine[], fenced: readonly boolean[]): JournalRecord["section"] {
+/** Whether a heading opens a record section. */
+const isRecordHeading = (h: { level: number; text: string }): boolean =>
+  h.level === 2 && (SECTION_TITLES.execution.test(h.text) || SECTION_TITLES.verification.test(h.text));
+
+/** The last record section outside fenced code and HTML comments: a plan's execution record first, else a spec's verification record. */
+function findSection(lines: readonly MdLine[], hidden: readonly boolean[]): JournalRecord["section"] {
   const headings = lines.flatMap((l, i) => {
-    const h = fenced[i] ? null : headingOf(l.text);
+    const h = hidden[i] ? null : headingOf(l.text);
     return h ? [{ ...h, index: i }] : [];
   });
   for (const kind of ["execution", "verification"] as const) {
-    const found = headings.filter((h) => h.level === 2 && SECTION_TITLES[kind].test(h.text)).pop();
+    const at = headings.findLastIndex((h) => h.level === 2 && SECTION_TITLES[kind].test(h.text));
+    const found = headings[at];
     if (!found) continue;
-    const next = headings.find((h) => h.index > found.index && h.level <= 2);
+    const next = headings.slice(at + 1).find((h) => h.level <= 2);
     return { kind, heading: found.index, end: next ? next.index : lines.length };
   }
   return null;
 }
 
 /** The first ```` ```text ```` block of the section (other fenced blocks are stepped over), or null; a fault when it is never closed. */
-function findBlock(lines: readonly MdLine[], section: NonNullable<JournalRecord["section"]>): Result<JournalRecord["block"], JournalFault> {
-  let open: { index: number; marker: string; text: boolean } | null = null;
-  for (let i = section.heading + 1; i < section.end; i++) {
-    const text = (lines[i] as MdLine).text;
-    if (!open) {
-      const fence = fenceOf(text);
-      if (fence) open = { index: i, marker: fence.marker, text: fence.info === "text" };
-    } else if (closes(text, open.marker)) {
-      if (open.text) return ok({ open: open.index, close: i });
-      open = null;
-    }
+function findBlock(scan: Scan, section: NonNullable<JournalRecord["section"]>): Result<JournalRecord["block"], JournalFault> {
+  for (const b of scan.blocks) {
+    if (b.open <= section.heading || b.open >= section.end || b.kind !== "fence" || b.info !== "text") continue;
+    return b.close === null ? err({ code: "record-unclosed", line: b.open + 1 }) : ok({ open: b.open, close: b.close });
   }
-  return open?.text ? err({ code: "record-unclosed", line: open.index + 1 }) : ok(null);
+  return ok(null);
 }
 
 /** Read the record of a plan or spec into typed lines; a malformed line is refused with its line number. Never throws. */
 export function parseRecord(markdown: string): Result<JournalRecord, JournalFault> {
   const lines = splitLines(markdown);
-  const section = findSection(lines, fencedMask(lines));
+  const scan = scanBlocks(lines);
+  // A record heading hidden by a block left open: the record would be read as another, or as none.
+  const hidden = hiddenHeading(lines, scan, isRecordHeading);
+  if (hidden) return err(hidden);
+  const section = findSection(lines, scan.hidden);
   if (!section) return ok({ source: markdown, section: null, block: null, entries: [] });
-  return findBlock(lines, section).andThen((block) => {
+  return findBlock(scan, section).andThen((block) => {
     const entries: RecordEntry[] = [];
     for (let i = (block?.open ?? 0) + 1; block && i < block.close; i++) {
       const { text, eol } = lines[i] as MdLine;
