@@ -1,9 +1,9 @@
 // The last line of a report (`Next step: …`) and the checklist of tasks, from the plan and record.
-import { interfaceEdges } from "./plan.js";
+import { interfaceEdges, positions } from "./plan.js";
 import { failClaims, linesOf, openRulings, specStatus, taskStates } from "./read.js";
 import type { JournalRecord } from "./record.js";
-import { nextRound } from "./rounds.js";
-import type { TaskPlan, TaskState } from "./schema.js";
+import { decideRound, roundsByLoop } from "./rounds.js";
+import type { PlanTask, TaskPlan, TaskState } from "./schema.js";
 
 /** What nextStep reads. `states` overrides the record's (a derived resume's states); `invocation` is the host's skill prefix. */
 export interface NextStepInput {
@@ -49,17 +49,21 @@ function row(input: NextStepInput, states: Map<number, TaskState>): [string | nu
   const fullPass = last?.verdict === "PASS" && last.depth === "full";
   const outwardWaits = rest.length > 0 && rest.every(({ t }) => t.outward !== null);
   if (rest.some(({ s }) => s.state === "blocked") || openRulings(record).length > 0 || (outwardWaits && fullPass)) return [null, "awaiting user"];
+  // Only a task whose loop has Round lines can be stopped by the Round rule; each is grouped once.
+  const looped = roundsByLoop(record);
   for (const { t } of rest) {
-    const round = nextRound(record, `task-${t.n}`, input.limit === undefined ? {} : { limit: input.limit });
-    if (!round.go) return [null, `${round.cause}, awaiting user`];
+    const rounds = looped.get(`task-${t.n}`);
+    const round = rounds ? decideRound(record, `task-${t.n}`, rounds, input.limit === undefined ? {} : { limit: input.limit }) : null;
+    if (round && !round.go) return [null, `${round.cause}, awaiting user`];
   }
   const fail = failClaims(plan, record);
   const unplanned = (fail?.claims ?? []).filter((c) => c.task === null).map((c) => c.claim);
   if (unplanned.length > 0) return ["plan-craft", unplanned.join(", ")];
   if (fail && fail.claims.length === 0 && rest.length === 0) return ["plan-craft", "the last Verify is a FAIL and no Round verify line names its claims"];
   if (rest.length === 0 || outwardWaits) return ["verify", "all tasks done, check the tree"];
+  const at = positions(plan);
   const next = checkOrder(plan)
-    .map((n) => tasks.find(({ t }) => t.n === n))
+    .map((n) => tasks[at.get(n) ?? -1])
     .find((x) => x && x.s.state !== "done");
   return ["implement", `Task ${next?.t.n} is ${next?.s.state}`];
 }
@@ -71,23 +75,89 @@ export function nextStep(input: NextStepInput): string {
   return `Next step: ${name} - ${detail}`;
 }
 
-/** Task numbers in execution dependency order: a task after every task its Consumes names or uses; otherwise file order. */
+/**
+ * Task numbers in execution dependency order: a task after every task its Consumes names or uses;
+ * otherwise file order. Each step takes the first task in file order whose dependencies are all
+ * placed; when none is (a cycle), the first task left. Every edge is looked at once (a count of
+ * unplaced dependencies per task, a heap of the ready ones by position).
+ */
 export function checkOrder(plan: TaskPlan): number[] {
   const { edges } = interfaceEdges(plan);
+  const at = positions(plan);
+  const count = plan.tasks.length;
+  const waiting = new Array<number>(count).fill(0);
+  const dependents: number[][] = plan.tasks.map(() => []);
+  plan.tasks.forEach((t, k) => {
+    if (at.get(t.n) !== k) return; // a repeated number is placed with its first task
+    for (const d of edges.get(t.n) ?? []) {
+      const from = at.get(d);
+      if (from === undefined) continue;
+      waiting[k] = (waiting[k] as number) + 1;
+      (dependents[from] as number[]).push(k);
+    }
+  });
+  const placed = new Array<boolean>(count).fill(false);
+  const ready = minHeap();
+  waiting.forEach((w, k) => {
+    if (w === 0) ready.push(k);
+  });
   const order: number[] = [];
-  const left = plan.tasks.map((t) => t.n);
-  while (left.length > 0) {
-    const k = left.findIndex((n) => (edges.get(n) ?? []).every((d) => order.includes(d)));
-    order.push(...left.splice(Math.max(k, 0), 1)); // a cycle: take the first left, in file order
+  let firstLeft = 0;
+  while (order.length < count) {
+    let k = ready.pop();
+    while (k !== undefined && placed[k]) k = ready.pop();
+    if (k === undefined) {
+      while (placed[firstLeft]) firstLeft++;
+      k = firstLeft;
+    }
+    placed[k] = true;
+    order.push((plan.tasks[k] as PlanTask).n);
+    for (const next of dependents[k] as number[]) {
+      waiting[next] = (waiting[next] as number) - 1;
+      if (waiting[next] === 0 && !placed[next]) ready.push(next);
+    }
   }
   return order;
+}
+
+/** A binary min-heap of task positions. */
+function minHeap(): { push(k: number): void; pop(): number | undefined } {
+  const h: number[] = [];
+  const swap = (i: number, j: number) => {
+    const t = h[i] as number;
+    h[i] = h[j] as number;
+    h[j] = t;
+  };
+  return {
+    push(k) {
+      h.push(k);
+      for (let i = h.length - 1; i > 0 && (h[(i - 1) >> 1] as number) > (h[i] as number); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+    },
+    pop() {
+      if (h.length === 0) return undefined;
+      const top = h[0];
+      const last = h.pop() as number;
+      if (h.length > 0) {
+        h[0] = last;
+        for (let i = 0; ; ) {
+          const l = 2 * i + 1;
+          const m = l + 1 < h.length && (h[l + 1] as number) < (h[l] as number) ? l + 1 : l;
+          if (m >= h.length || (h[i] as number) <= (h[m] as number)) break;
+          swap(i, m);
+          i = m;
+        }
+      }
+      return top;
+    },
+  };
 }
 
 /** The checklist of every plan task in dependency order: `[x]` when done, `[ ]` with its state otherwise; numbers and titles kept. */
 export function checklist(plan: TaskPlan, record: JournalRecord, states?: ReadonlyMap<number, TaskState>): string[] {
   const now = states ?? taskStates(plan, record);
+  const at = positions(plan);
   return checkOrder(plan).map((n) => {
-    const t = plan.tasks.find((x) => x.n === n);
+    const t = plan.tasks[at.get(n) ?? -1];
     const s = now.get(n)?.state ?? "pending";
     const title = t?.title ? `Task ${n}: ${t.title}` : `Task ${n}`;
     return s === "done" ? `- [x] ${title}` : `- [ ] ${title} (${s})`;

@@ -2,6 +2,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
 import type { JournalFault } from "./fault.js";
+import { substringIndex } from "./first-occurrence.js";
 import { headingOf, hiddenHeading, type MdLine, scanBlocks, splitLines } from "./markdown.js";
 import type { PlanTask, TaskPlan } from "./schema.js";
 
@@ -102,17 +103,30 @@ export function readTaskPlan(markdown: string): Result<TaskPlan, JournalFault> {
   const first = all.find((h) => h.level >= 2);
   return readHeader(lines, first ? first.index : lines.length).andThen((header) => {
     if (taskHeadings.length === 0) return err({ code: "plan-invalid", line: 1, issue: "the plan has no `## Task <n>` section" } as const);
+    const ends = sectionEnds(all, lines.length);
     const tasks: PlanTask[] = [];
+    const numbers = new Set<number>();
     for (const h of taskHeadings) {
-      const end = all.find((o) => o.index > h.index && o.level <= h.level)?.index ?? lines.length;
-      const task = readTask(lines, scan.hidden, h, end);
+      const task = readTask(lines, scan.hidden, h, ends.get(h.index) ?? lines.length);
       if (task.isErr()) return err(task.error);
-      if (tasks.some((t) => t.n === task.value.n))
-        return err({ code: "plan-invalid", line: h.index + 1, issue: `Task ${task.value.n} appears twice` } as const);
+      if (numbers.has(task.value.n)) return err({ code: "plan-invalid", line: h.index + 1, issue: `Task ${task.value.n} appears twice` } as const);
+      numbers.add(task.value.n);
       tasks.push(task.value);
     }
     return ok({ ...header, tasks });
   });
+}
+
+/** Where each heading's section ends: the line of the next heading of its level or higher, else `count`; one pass (a stack of open sections). */
+function sectionEnds(all: readonly Heading[], count: number): Map<number, number> {
+  const ends = new Map<number, number>();
+  const open: Heading[] = [];
+  for (const h of all) {
+    while (open.length > 0 && (open[open.length - 1] as Heading).level >= h.level) ends.set((open.pop() as Heading).index, h.index);
+    open.push(h);
+  }
+  for (const h of open) ends.set(h.index, count);
+  return ends;
 }
 
 /** Why a `Consumes` does not agree with what earlier tasks produce. */
@@ -135,28 +149,75 @@ function consumedItems(consumes: string): string[] {
   return text === "" ? [] : [text];
 }
 
+/** Each task's position in the plan by its number (the first, should a number repeat). */
+export function positions(plan: TaskPlan): Map<number, number> {
+  const at = new Map<number, number>();
+  plan.tasks.forEach((t, k) => {
+    if (!at.has(t.n)) at.set(t.n, k);
+  });
+  return at;
+}
+
+/**
+ * The first task (by position) whose `Produces` (normalised: `produced`) holds a string: all of
+ * them in one text indexed once, so a lookup costs the string's length, not a walk over the tasks.
+ */
+function firstProducerOf(produced: readonly (string | null)[]): (item: string) => number | null {
+  const starts: number[] = [];
+  const owners: number[] = [];
+  let text = "";
+  produced.forEach((p, k) => {
+    if (p === null) return;
+    starts.push(text.length);
+    owners.push(k);
+    // A line break joins them: no normalised Produces or Consumes item holds one, so no match spans two.
+    text += `${p}\n`;
+  });
+  const index = substringIndex(text);
+  return (item) => {
+    const at = index.first(item);
+    if (at < 0) return null;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return owners[lo] ?? null;
+  };
+}
+
 /** For each task, the tasks its Consumes names or is produced by (for ordering), and the Consumes nothing earlier produces. */
 export function interfaceEdges(plan: TaskPlan): { edges: Map<number, number[]>; findings: InterfaceFinding[] } {
   const edges = new Map<number, number[]>();
   const findings: InterfaceFinding[] = [];
-  plan.tasks.forEach((task, at) => {
+  const at = positions(plan);
+  const produced = plan.tasks.map((t) => (t.produces === null ? null : norm(t.produces)));
+  const firstProducer = firstProducerOf(produced);
+  plan.tasks.forEach((task, k) => {
     const deps: number[] = [];
     const named = [...(task.consumes ?? "").matchAll(/\bTask\s+(\d+)/gi)].map((m) => Number(m[1]));
     for (const n of named) {
-      const k = plan.tasks.findIndex((t) => t.n === n);
-      if (k < 0 || k >= at) findings.push({ task: task.n, consumes: task.consumes ?? "", issue: k < 0 ? "unknown-task" : "not-earlier", from: n });
+      const from = at.get(n);
+      if (from === undefined || from >= k)
+        findings.push({ task: task.n, consumes: task.consumes ?? "", issue: from === undefined ? "unknown-task" : "not-earlier", from: n });
     }
-    const earlier = plan.tasks.slice(0, at).filter((t) => named.length === 0 || named.includes(t.n));
+    // When the Consumes names tasks, only the named earlier ones (in file order) may produce it.
+    const namedEarlier = [...new Set(named.map((n) => at.get(n) ?? k))].filter((p) => p < k).sort((a, b) => a - b);
     for (const item of consumedItems(task.consumes ?? "")) {
-      const producer = earlier.find((t) => t.produces !== null && norm(t.produces).includes(item));
-      if (producer) deps.push(producer.n);
+      const producer = named.length > 0 ? namedEarlier.find((p) => produced[p]?.includes(item)) : earlier(firstProducer(item), k);
+      if (producer !== undefined) deps.push((plan.tasks[producer] as PlanTask).n);
       else findings.push({ task: task.n, consumes: item, issue: "not-produced", from: named[0] ?? null });
     }
-    const known = named.filter((n) => n !== task.n && plan.tasks.some((t) => t.n === n));
+    const known = named.filter((n) => n !== task.n && at.has(n));
     edges.set(task.n, [...new Set([...deps, ...known])]);
   });
   return { edges, findings };
 }
+
+/** A task position when it comes before position `k`. */
+const earlier = (p: number | null, k: number): number | undefined => (p !== null && p < k ? p : undefined);
 
 /** Check that each task's `Consumes` names something an earlier task `Produces`; an empty list means the interfaces agree. */
 export function checkInterfaces(plan: TaskPlan): InterfaceFinding[] {

@@ -78,14 +78,22 @@ export function failClaims(plan: TaskPlan, record: JournalRecord): FailClaims | 
   const after = record.entries.slice(at + 1).map((e) => e.value);
   const round = after.filter((l): l is Line<"round"> => l.kind === "round" && l.loop === "verify").pop();
   const tags = [...new Set(round?.cause.match(CLAIM) ?? [])].filter((t) => !/-F\d+$/.test(t));
-  const claims = tags.map((claim) => ({
-    claim,
-    task: plan.tasks.find((t) => new RegExp(`\\b${claim}\\b`).test(t.body))?.n ?? null,
-  }));
+  const naming = tags.length === 0 ? new Map<string, number>() : firstNaming(plan);
+  const claims = tags.map((claim) => ({ claim, task: naming.get(claim) ?? null }));
   const rulings = after.filter((l): l is Line<"ruling"> => l.kind === "ruling").map((l) => l.text);
   // The claim as a whole word: a Ruling on AC40 did not handle AC4.
   const handled = new Set(tags.filter((c) => rulings.some((r) => new RegExp(`\\bVerify FAIL on ${c}\\b`).test(r))));
   return { claims, handled };
+}
+
+/**
+ * For each word of the tasks' sections (a run of letters, digits and `_`, as `\b` bounds it), the
+ * first task whose section holds it: a claim tag is named by a task when it is one of its words.
+ */
+function firstNaming(plan: TaskPlan): Map<string, number> {
+  const first = new Map<string, number>();
+  for (const t of plan.tasks) for (const [w] of t.body.matchAll(/\w+/g)) if (!first.has(w)) first.set(w, t.n);
+  return first;
 }
 
 /** The spec's `Status:` word (`approved`, `draft`, …), or null when the spec names none. */

@@ -35,7 +35,29 @@ function unacceptedReviews(record: JournalRecord): boolean[] {
  * loop other than a task's, two review rounds with findings and none accepted stop it.
  */
 export function nextRound(record: JournalRecord, loop: string, options: RoundOptions = {}): RoundDecision {
-  const rounds = linesOf(record, "round").filter((r) => r.loop === loop);
+  return decideRound(
+    record,
+    loop,
+    linesOf(record, "round").filter((r) => r.loop === loop),
+    options,
+  );
+}
+
+type RoundLine = Extract<RecordLine, { kind: "round" }>;
+
+/** The record's Round lines grouped by loop, in one pass. */
+export function roundsByLoop(record: JournalRecord): Map<string, RoundLine[]> {
+  const by = new Map<string, RoundLine[]>();
+  for (const r of linesOf(record, "round")) {
+    const group = by.get(r.loop);
+    if (group) group.push(r);
+    else by.set(r.loop, [r]);
+  }
+  return by;
+}
+
+/** `nextRound` given the loop's own Round lines (`rounds`), so a caller deciding many loops groups them once. */
+export function decideRound(record: JournalRecord, loop: string, rounds: readonly RoundLine[], options: RoundOptions = {}): RoundDecision {
   const limit = options.limit ?? 3;
   const seen = new Map<string, string>();
   for (const r of [...rounds.map((x) => x.cause), ...(options.cause ? [options.cause] : [])]) {
