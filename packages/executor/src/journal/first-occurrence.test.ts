@@ -8,7 +8,10 @@ describe("substringIndex", () => {
     fc.assert(
       fc.property(str, fc.array(str, { maxLength: 12 }), (text, queries) => {
         const index = substringIndex(text);
-        for (const q of [...queries, text, text.slice(1), text.slice(0, -1)]) expect(index.first(q)).toBe(text.indexOf(q));
+        for (const q of queries) expect(index.first(q)).toBe(text.indexOf(q));
+        // Every substring of the text, and each with one more unit after it.
+        for (let i = 0; i <= text.length; i++)
+          for (let j = i; j <= text.length; j++) for (const q of [text.slice(i, j), `${text.slice(i, j)}a`]) expect(index.first(q)).toBe(text.indexOf(q));
       }),
       { numRuns: 500 },
     );
