@@ -100,6 +100,27 @@ describe("helpers", () => {
     expect(versionLine("plan-decay", "0.1.0")).toBe("plan-decay 0.1.0\n");
   });
 
+  test("asks: a word that is not made only of the spec's flags asks for nothing; parseArgv names its first unknown letter", () => {
+    const spec = { help: { type: "boolean", short: "h" } } as const;
+    for (const word of ["-hotfix.tsv", "-xh.tsv", "-h=", "--help=x"]) expect(asks([word], spec, "--help", "-h"), word).toBe(false);
+    expect(parseArgv(["-hotfix.tsv"], { flags: spec })._unsafeUnwrapErr()).toEqual({ code: "unknown-flag", flag: "-o" });
+    expect(parseArgv(["-xh.tsv"], { flags: spec })._unsafeUnwrapErr()).toEqual({ code: "unknown-flag", flag: "-x" });
+    // `--help` given as such still wins over a bad word before it.
+    expect(asks(["-xh.tsv", "--help"], spec, "--help", "-h")).toBe(true);
+    expect(asks(["-o=h"], SPEC.flags, "--help", "-h")).toBe(false);
+  });
+
+  test("a one-letter flag given =VALUE: -o= needs a value, -o=FILE says to write -o FILE or --output=FILE", () => {
+    expect(fault(["-o="])).toEqual({ code: "missing-value", flag: "-o" });
+    expect(fault(["-o=out.md"])).toEqual({ code: "equals-after-short", flag: "-o", long: "--output", value: "out.md" });
+    expect(fault(["-ho=a\nb"])).toEqual({ code: "equals-after-short", flag: "-o", long: "--output", value: "a\nb" });
+    expect(describeArgFault(fault(["-o=out.md"]))).toBe('-o=out.md would be read as the value "=out.md": write -o out.md or --output=out.md');
+    expect(describeArgFault(fault(["-o=a\nb"]))).toBe('-o="a\\nb" would be read as the value "=a\\nb": write -o "a\\nb" or --output="a\\nb"');
+    // A value that only holds `=` later, or `--output=` spelled long, is as before.
+    expect(parseArgv(["-oa=b"], SPEC)._unsafeUnwrap().values).toEqual({ output: "a=b" });
+    expect(parseArgv(["--output==x"], SPEC)._unsafeUnwrap().values).toEqual({ output: "=x" });
+  });
+
   test("quoted text never holds a line break or a control character", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), (s) => {

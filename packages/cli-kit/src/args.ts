@@ -42,7 +42,9 @@ export type ArgFault =
   | { readonly code: "unexpected-value"; readonly flag: string; readonly value: string }
   | { readonly code: "repeated-flag"; readonly flag: string }
   | { readonly code: "unexpected-argument"; readonly value: string }
-  | { readonly code: "not-for-command"; readonly flag: string; readonly command: string };
+  | { readonly code: "not-for-command"; readonly flag: string; readonly command: string }
+  /** `-o=FILE`: a one-letter flag's value written after `=`, which would be taken as `=FILE`. */
+  | { readonly code: "equals-after-short"; readonly flag: string; readonly long: string; readonly value: string };
 
 /** Every argument fault code, in one tuple. */
 export const ARG_FAULT_CODES = [
@@ -52,6 +54,7 @@ export const ARG_FAULT_CODES = [
   "repeated-flag",
   "unexpected-argument",
   "not-for-command",
+  "equals-after-short",
 ] as const satisfies readonly ArgFault["code"][];
 
 /** Text from the command line, safe on one line: quoted with every control or line-breaking character escaped. */
@@ -89,6 +92,8 @@ export function describeArgFault(fault: ArgFault): string {
       return `unexpected argument ${quoted(fault.value)}`;
     case "not-for-command":
       return `${fault.flag} is not an option of ${fault.command}`;
+    case "equals-after-short":
+      return `${fault.flag}=${shown(fault.value)} would be read as the value ${quoted(`=${fault.value}`)}: write ${fault.flag} ${shown(fault.value)} or ${fault.long}=${shown(fault.value)}`;
   }
 }
 
@@ -105,14 +110,18 @@ export function versionLine(name: string, version: string): string {
 /**
  * True when argv holds one of `flags` (as spelled: `--help`, `-h`) before any `--`, alone or in a
  * group of short flags (`-hq`), read as `parseArgv` reads it against `spec` (which says whose
- * short flag takes a value: `-oh` is `-o h`), so `--help` can win over every other fault.
+ * short flag takes a value: `-oh` is `-o h`), so `--help` can win over every other fault. A word
+ * that is not made only of the spec's flags (`-hotfix.tsv` where `-o` is unknown, `-xh`, `-o=h`,
+ * `--help=x`) asks for nothing: `parseArgv` refuses it, naming its first unknown letter.
  */
 export function asks(argv: readonly string[], spec: FlagSpecs, ...flags: readonly string[]): boolean {
   const { tokens } = parseArgs({ args: [...argv], options: nodeOptions(spec), strict: false, allowPositionals: true, tokens: true });
+  const known = (t: OptionToken) => (specOf(spec, t) !== undefined || flags.includes(t.rawName)) && !equalsAfterShort(t);
+  const misspelled = new Set(tokens.filter((t) => t.kind === "option" && !known(t)).map((t) => t.index));
   for (const t of tokens) {
     if (t.kind === "option-terminator") return false;
-    if (t.kind !== "option") continue;
-    if (flags.includes(t.rawName)) return true;
+    if (t.kind !== "option" || misspelled.has(t.index)) continue;
+    if (flags.includes(t.rawName) && t.inlineValue !== true) return true;
     // A separate argument taken as a value is no value to parseArgv when it looks like a flag:
     // `-o -h` asks for help, and `-o --` ends the options there.
     if (t.inlineValue === false && t.value === "--") return false;
@@ -132,10 +141,20 @@ function specOf(flags: FlagSpecs, t: OptionToken): FlagSpec | undefined {
   return spelled ? spec : undefined;
 }
 
+/** A one-letter flag's value glued on with `=` (`-o=FILE`, `-o=`): `-o` and `=FILE` to node, never meant so. */
+function equalsAfterShort(t: OptionToken): boolean {
+  return !t.rawName.startsWith("--") && t.inlineValue === true && t.value?.startsWith("=") === true;
+}
+
 /** The value of an option token, or the fault in it. */
 function valueOf(spec: FlagSpec, t: OptionToken): Result<string | true, ArgFault> {
   if (spec.type === "boolean") return t.value === undefined ? ok(true) : err({ code: "unexpected-value", flag: t.rawName, value: t.value });
   const v = t.value;
+  if (equalsAfterShort(t) && v !== undefined) {
+    return v === "="
+      ? err({ code: "missing-value", flag: t.rawName })
+      : err({ code: "equals-after-short", flag: t.rawName, long: `--${t.name}`, value: v.slice(1) });
+  }
   const optionLike = t.inlineValue !== true && v !== undefined && v.length > 1 && v.startsWith("-");
   if (v === undefined || optionLike || (v === "" && spec.allowEmpty !== true)) return err({ code: "missing-value", flag: t.rawName });
   return ok(v);

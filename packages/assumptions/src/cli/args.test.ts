@@ -76,7 +76,9 @@ describe("parseArgs: digest, help, version", () => {
   test("--help and -h win over everything before --, even errors", () => {
     expect(code(["--help"])).toBe("ok:help");
     expect(code(["--nope", "-h"])).toBe("ok:help");
-    expect(code(["-hx"])).toBe("ok:help");
+    // A word holding h beside a letter that is no flag is no request for help: a file named -hotfix.tsv.
+    expect(code(["-hx"])).toBe("usage-unknown-flag");
+    expect(code(["--root", "t", "-hotfix.tsv"])).toBe("usage-unknown-flag");
     expect(code(["author", "--help"])).toBe("ok:help");
     expect(code(["--root", "t", "--", "--help"])).toBe("ok:check");
   });

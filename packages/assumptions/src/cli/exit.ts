@@ -57,6 +57,7 @@ export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
     case "usage-bad-value":
     case "usage-repeated-flag":
     case "usage-not-for-command":
+    case "usage-equals-after-short":
     case "usage-missing-root":
     case "usage-empty-root":
     case "usage-missing-input":

@@ -20,6 +20,7 @@ export const ARG_FAULT_CODE = {
   "repeated-flag": "usage-repeated-flag",
   "unexpected-argument": "usage-extra-argument",
   "not-for-command": "usage-not-for-command",
+  "equals-after-short": "usage-equals-after-short",
 } as const satisfies Record<ArgFault["code"], string>;
 
 type ArgFaultCode = (typeof ARG_FAULT_CODE)[ArgFault["code"]];
@@ -58,6 +59,7 @@ export const CLI_FAULT_CODES = [
   "usage-bad-value",
   "usage-repeated-flag",
   "usage-not-for-command",
+  "usage-equals-after-short",
   "usage-missing-root",
   "usage-empty-root",
   "usage-missing-input",
@@ -97,6 +99,7 @@ export function describeCliFault(fault: CliFault): string {
     case "usage-repeated-flag":
     case "usage-extra-argument":
     case "usage-not-for-command":
+    case "usage-equals-after-short":
       return `${describeArgFault(fault.arg)}${HINT}`;
     case "usage-bad-value":
       return `${fault.flag} ${JSON.stringify(fault.value)} is not accepted: expected ${fault.expected}`;

@@ -109,7 +109,9 @@ export function parseArgs(argv: string[]): Result<Command, UsageFault> {
   if (sub === undefined || sub === "help") return ok({ kind: "help", topic: "top" });
   if (sub !== "compile" && sub !== "check" && sub !== "import") {
     const asked = sub.startsWith("-") ? helpOrVersion(argv, COMMON, "top") : ok(null);
-    return asked.andThen((cmd) => (cmd === null ? err(usage(`unknown command ${shown(sub)}`)) : ok(cmd)));
+    // A dash word that is no flag (`-hotfix.md`) is refused naming its first unknown letter.
+    const flag = (): Result<unknown, UsageFault> => (sub.startsWith("-") ? parseArgv([sub], { flags: COMMON }).mapErr(argFault) : ok(null));
+    return asked.andThen((cmd) => (cmd === null ? flag().andThen(() => err(usage(`unknown command ${shown(sub)}`))) : ok(cmd)));
   }
   return helpOrVersion(rest, SPECS[sub].flags, sub).andThen((cmd) => (cmd === null ? { check, compile, import: importPlan }[sub](rest) : ok(cmd)));
 }
