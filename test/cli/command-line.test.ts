@@ -175,3 +175,18 @@ test("property: a dash word exits 0 only when it is a group of the command's own
     { numRuns: 400 },
   );
 });
+
+test("decay-contract check - --plan -: standard input named twice is refused before it is read, naming both places", async () => {
+  const dir = await scene();
+  for (const args of [
+    ["check", "-", "--plan", "-"],
+    ["check", "--plan=-", "--", "-"],
+  ]) {
+    const r = await runBin(BINS.contract, args, { cwd: dir, stdin: HOLDS });
+    expect({ args, status: r.status, stderr: r.stderr }).toEqual({
+      args,
+      status: 2,
+      stderr: "decay-contract: standard input (-) is named twice: as FILE and as --plan; give one of them as a file (see decay-contract --help)\n",
+    });
+  }
+});

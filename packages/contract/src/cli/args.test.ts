@@ -23,6 +23,12 @@ describe("parseArgs", () => {
     expect(parseArgs(["check", "c.md", "--format=sarif"])._unsafeUnwrap()).toMatchObject({ kind: "check", format: "sarif", json: false });
     expect(parseArgs(["check", "--json", "c.md"])._unsafeUnwrap()).toMatchObject({ format: "json", json: true });
   });
+  test("check refuses standard input as both FILE and --plan, naming both", () => {
+    expect(parseArgs(["check", "-", "--plan", "-"])._unsafeUnwrapErr().message).toBe(
+      "standard input (-) is named twice: as FILE and as --plan; give one of them as a file",
+    );
+    expect(parseArgs(["check", "-", "--plan", "p.md"])._unsafeUnwrap()).toMatchObject({ file: "-", plan: "p.md" });
+  });
   test.each([
     [["compile", "p.md", "-o"]],
     [["check", "c.md", "--plan"]],

@@ -85,6 +85,8 @@ function check(rest: readonly string[]): Result<Command, UsageFault> {
     .mapErr(argFault)
     .andThen(({ values: v, positionals: [file] }): Result<Command, UsageFault> => {
       if (file === undefined) return err(usage("check takes exactly one file"));
+      // Standard input can be read once: refused here, before either read.
+      if (file === "-" && v.plan === "-") return err(usage("standard input (-) is named twice: as FILE and as --plan; give one of them as a file"));
       const plan = v.plan === undefined ? {} : { plan: v.plan };
       return checkFormat(v.json === true, v.format).andThen((format) =>
         maxInput(v["max-input-bytes"]).map((limit): Command => ({ kind: "check", file, json: format === "json", format, ...plan, ...limit })),
