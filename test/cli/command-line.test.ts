@@ -190,3 +190,31 @@ test("decay-contract check - --plan -: standard input named twice is refused bef
     });
   }
 });
+
+describe("a name from the command line enters a fault message quoted when it holds a line break or a control character", () => {
+  test("plan-decay: --root and the assumptions file", async () => {
+    const dir = await scene();
+    const root = await runBin(BINS.gate, ["--root", "a\nb", "x.tsv"], { cwd: dir });
+    expect(root.status).toBe(2);
+    expect(root.stderr).toMatch(/^error: --root "a\\nb" cannot be checked: [^\n]+\n$/);
+    const file = await runBin(BINS.gate, ["--root", "root", "p\u001b[2J\nPLAN HOLDS.tsv"], { cwd: dir });
+    expect(file.status).toBe(2);
+    expect(file.stderr).toMatch(/^error: cannot read the assumptions file "p\\u001b\[2J\\nPLAN HOLDS.tsv": [^\n]+\n$/);
+    fs.mkdirSync(join(dir, "r\u001b[2J"));
+    const ref = await runBin(BINS.gate, ["--root", "r\u001b[2J", "--ref", "HEAD", "--digest", "a.ts"], { cwd: dir });
+    expect(ref.status).toBe(2);
+    expect(ref.stderr).toContain('"r\\u001b[2J" is not a git repository');
+  });
+
+  test("decay-evidence: a record file and --repo", async () => {
+    const dir = await scene();
+    const hash = await runBin(BINS.evidence, ["hash", "r\nPLAN.json"], { cwd: dir });
+    expect(hash.status).toBe(2);
+    expect(hash.stderr).toMatch(/^decay-evidence: cannot read "r\\nPLAN.json": [^\n]+\n$/);
+    fs.mkdirSync(join(dir, "h"));
+    const repo = await runBin(BINS.evidence, ["status", "--home", join(dir, "h"), "--repo", "a\nb\u001b[2J"], { cwd: dir });
+    expect(repo.status).toBe(2);
+    expect(repo.stderr.split("\n").filter((l) => l !== "")).toHaveLength(1);
+    expect(repo.stderr).toContain('a\\nb\\u001b[2J"');
+  });
+});

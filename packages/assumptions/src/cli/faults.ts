@@ -114,11 +114,11 @@ export function describeCliFault(fault: CliFault): string {
     case "usage-nothing-to-author":
       return "author needs at least one --reads, --edits or --creates path";
     case "root-unusable":
-      return `--root ${fault.root} cannot be checked: ${fault.reason}`;
+      return `--root ${shown(fault.root)} cannot be checked: ${fault.reason}`;
     case "input-unreadable":
-      return `cannot read the assumptions file ${fault.path}: ${fault.reason}`;
+      return `cannot read the assumptions file ${shown(fault.path)}: ${fault.reason}`;
     case "output-unwritable":
-      return `cannot write ${fault.path}: ${fault.reason} (nothing was written)`;
+      return `cannot write ${shown(fault.path)}: ${fault.reason} (nothing was written)`;
     case "output-is-input":
       return `cannot write ${shown(fault.path)}: -o names the same file as ${namedBy(fault)}, a file this run read; writing it would replace that file (nothing was written)`;
     case "output-in-plan":

@@ -1,6 +1,6 @@
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
-import { annotation, versionLine } from "@decay/cli-kit";
+import { annotation, shown, versionLine } from "@decay/cli-kit";
 import { okAsync, ResultAsync } from "neverthrow";
 import { nodeTree } from "../node/tree.js";
 import { withRootListed } from "./root.js";
@@ -101,7 +101,7 @@ function gitTreeAt(abs: string, root: string, ref: string): ResultAsync<TreeRead
 
 /** `--root` names no repository for `--ref`: said with the rule, naming the root as given. */
 function notARepository(root: string): GateFault {
-  const message = `${root} is not a git repository: with --ref, --root must be a repository's top level (the directory holding .git) or a bare repository`;
+  const message = `${shown(root)} is not a git repository: with --ref, --root must be a repository's top level (the directory holding .git) or a bare repository`;
   return { code: "tree-not-found", path: "", message };
 }
 

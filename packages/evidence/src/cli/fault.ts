@@ -1,4 +1,4 @@
-import { helpHint } from "@decay/cli-kit";
+import { helpHint, shown } from "@decay/cli-kit";
 import { describeEvidenceFault, type EvidenceFault } from "../fault.js";
 
 /** What only the CLI can get wrong: its arguments, its input and output, its configuration. */
@@ -15,19 +15,29 @@ export type CliOwnFault =
 /** Every fault `decay-evidence` reports. */
 export type CliFault = CliOwnFault | EvidenceFault;
 
+/** The fields of an evidence fault that hold a path or a name, which may come from the command line. */
+const NAMES = ["path", "repo", "home", "project", "root"] as const;
+
+/** The fault with each name in it `shown`, so a line break or an escape in `--repo` or `--home` stays on the message's one line. */
+function namesShown(f: EvidenceFault): EvidenceFault {
+  const copy: Record<string, unknown> = { ...f };
+  for (const name of NAMES) if (typeof copy[name] === "string") copy[name] = shown(copy[name]);
+  return copy as EvidenceFault;
+}
+
 /** The one place a CLI fault becomes a sentence. */
 export function describeCliFault(f: CliFault): string {
   switch (f.code) {
     case "usage":
       return `usage: ${f.detail}${helpHint("decay-evidence")}`;
     case "input-unreadable":
-      return `cannot read ${f.path}: ${f.reason}`;
+      return `cannot read ${shown(f.path)}: ${f.reason}`;
     case "input-not-utf8":
-      return `${f.path} is not valid UTF-8`;
+      return `${shown(f.path)} is not valid UTF-8`;
     case "input-has-bom":
-      return `${f.path} starts with a UTF-8 byte order mark (BOM); a record is UTF-8 without one (the envelope reader and the reference refuse it too)`;
+      return `${shown(f.path)} starts with a UTF-8 byte order mark (BOM); a record is UTF-8 without one (the envelope reader and the reference refuse it too)`;
     case "path-not-utf8":
-      return `the path ${f.path} holds bytes that are not UTF-8 (shown as U+FFFD); the store folder would not be the one the reference names for it, so the path is refused`;
+      return `the path ${shown(f.path)} holds bytes that are not UTF-8 (shown as U+FFFD); the store folder would not be the one the reference names for it, so the path is refused`;
     case "token-missing":
       return "GITHUB_TOKEN is not set; publishing needs a token in the environment";
     case "github-repo-mismatch":
@@ -35,7 +45,7 @@ export function describeCliFault(f: CliFault): string {
     case "stdout-write-failed":
       return `writing to standard output failed: ${f.reason}`;
     default:
-      return describeEvidenceFault(f);
+      return describeEvidenceFault(namesShown(f));
   }
 }
 
