@@ -218,3 +218,33 @@ describe("a name from the command line enters a fault message quoted when it hol
     expect(repo.stderr).toContain('a\\nb\\u001b[2J"');
   });
 });
+
+describe("a missing, looping or unreadable input is said in words, never as a bare errno code", () => {
+  test("no such file, a symbolic link loop, a --repo that is a file", async () => {
+    const dir = await scene();
+    fs.symlinkSync("l1", join(dir, "l2"));
+    fs.symlinkSync("l2", join(dir, "l1"));
+    fs.mkdirSync(join(dir, "h"));
+    const runs = [
+      [BINS.gate, ["--root", "root", "nope.tsv"], "error: cannot read the assumptions file nope.tsv: no such file or directory\n"],
+      [BINS.gate, ["--root", "gone", "x.tsv"], "error: --root gone cannot be checked: no such file or directory\n"],
+      [BINS.contract, ["check", "l1"], "decay-contract: l1: cannot read: too many levels of symbolic links\n"],
+      [BINS.evidence, ["hash", "nope.json"], "decay-evidence: cannot read nope.json: no such file or directory\n"],
+      [DECAY, ["journal", "show", "l1"], "decay: cannot read l1: too many levels of symbolic links\n"],
+      [
+        BINS.evidence,
+        ["status", "--home", join(dir, "h"), "--repo", "p.md"],
+        `decay-evidence: evidence store: ${join(dir, "p.md")} is not the root of a git checkout (not a directory)\n`,
+      ],
+      [
+        BINS.evidence,
+        ["status", "--home", join(dir, "h"), "--repo", "p.md/x"],
+        `decay-evidence: evidence store: ${join(dir, "p.md/x")} is not the root of a git checkout (a part of the path is not a directory)\n`,
+      ],
+    ] as const;
+    for (const [bin, args, stderr] of runs) {
+      const r = await runBin(bin, args, { cwd: dir });
+      expect({ args, status: r.status, stderr: r.stderr }).toEqual({ args, status: 2, stderr });
+    }
+  });
+});

@@ -116,7 +116,7 @@ describe("readBounded: every input bounded while reading", () => {
         reason: `its name ends with "${ending}", so it names a directory, not a regular file`,
       });
     }
-    expect((await readBounded(streams(dir), ".a.txt"))._unsafeUnwrapErr().reason).toBe("ENOENT");
+    expect((await readBounded(streams(dir), ".a.txt"))._unsafeUnwrapErr().reason).toBe("no such file or directory");
   });
 
   test("the name is handed to the system as typed, not folded first: `missing/../a.txt` is ENOENT, as `cat` says", async () => {
@@ -125,7 +125,7 @@ describe("readBounded: every input bounded while reading", () => {
     expect((await readBounded(streams(dir), "missing/../a.txt"))._unsafeUnwrapErr()).toEqual({
       kind: "unreadable",
       name: "missing/../a.txt",
-      reason: "ENOENT",
+      reason: "no such file or directory",
     });
     fs.mkdirSync(join(dir, "sub"));
     expect((await readBounded(streams(dir), "sub/../a.txt")).isOk()).toBe(true);
@@ -140,13 +140,13 @@ describe("readBounded: every input bounded while reading", () => {
     expect(got._unsafeUnwrapErr()).toEqual({ kind: "unreadable", name: "\ufffd.md", reason: expect.stringMatching(/^no such file: .*not valid UTF-8/) });
     fs.writeFileSync(join(dir, "\ufffd.md"), "y");
     expect(new TextDecoder().decode((await readBounded(streams(dir), "\ufffd.md"))._unsafeUnwrap())).toBe("y");
-    expect((await readBounded(streams(dir), "missing.md"))._unsafeUnwrapErr().reason).toBe("ENOENT");
+    expect((await readBounded(streams(dir), "missing.md"))._unsafeUnwrapErr().reason).toBe("no such file or directory");
   });
 
   test("a file that is missing is unreadable, with the errno", async () => {
     const dir = await tempDir();
     const got = await readBounded(streams(dir), "nope");
-    expect(got._unsafeUnwrapErr()).toEqual({ kind: "unreadable", name: "nope", reason: "ENOENT" });
+    expect(got._unsafeUnwrapErr()).toEqual({ kind: "unreadable", name: "nope", reason: "no such file or directory" });
   });
 
   test("a file that grows after its fstat is still bounded", async () => {

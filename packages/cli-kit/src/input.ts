@@ -1,7 +1,7 @@
 import * as nodeFs from "node:fs";
 import { isAbsolute, sep } from "node:path";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
-import { reasonOf } from "./streams.js";
+import { reasonInWords, reasonOf } from "./streams.js";
 
 /** The most any `--max-input-bytes` accepts: 256 MiB, far below the longest string the engine makes. */
 export const MAX_INPUT_CEILING = 256 * 1024 * 1024;
@@ -188,10 +188,9 @@ export const REPLACEMENT = "\uFFFD";
 export const NOT_UTF8_NAME =
   "its name holds U+FFFD, which Node puts in place of command-line bytes that are not valid UTF-8: the name typed is not valid UTF-8, and a decay CLI cannot name such a file";
 
-/** The reason an input could not be read: the errno; for a missing file whose name holds U+FFFD, that its name is not valid UTF-8. */
+/** The reason an input could not be read: the errno in words; for a missing file whose name holds U+FFFD, that its name is not valid UTF-8. */
 function unreadable(input: string, e: unknown): string {
-  const reason = reasonOf(e);
-  return reason === "ENOENT" && input.includes(REPLACEMENT) ? `no such file: ${NOT_UTF8_NAME} (rename the file)` : reason;
+  return reasonOf(e) === "ENOENT" && input.includes(REPLACEMENT) ? `no such file: ${NOT_UTF8_NAME} (rename the file)` : reasonInWords(e);
 }
 
 /** A named input: refused by its name when that names a directory, else read (`readFile`). */

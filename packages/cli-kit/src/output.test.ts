@@ -47,7 +47,7 @@ describe("writeOutput: every -o, atomic and never over a non-regular file", () =
     const old = "the old contract\n".repeat(50);
     fs.writeFileSync(join(dir, "contract.md"), old);
     const got = await writeOutput(streams(dir), "contract.md", "new ".repeat(5000), { fs: fullDisk(k) });
-    expect(got._unsafeUnwrapErr()).toEqual({ kind: "io", path: "contract.md", reason: "ENOSPC" });
+    expect(got._unsafeUnwrapErr()).toEqual({ kind: "io", path: "contract.md", reason: "no space left on device" });
     expect(fs.readFileSync(join(dir, "contract.md"), "utf8")).toBe(old);
     expect(fs.readdirSync(dir)).toEqual(["contract.md"]);
   });

@@ -1,10 +1,10 @@
 import * as nodeFs from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { type AtomicFs, type AtomicFsError, atomicWrite, randomHex } from "@decay/portable";
+import { type AtomicFs, type AtomicFsError, atomicWrite, errnoSentence, randomHex } from "@decay/portable";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { shown } from "./args.js";
 import { NOT_UTF8_NAME, namesDirectory, notRegular, REPLACEMENT } from "./input.js";
-import { type CliWriter, reasonOf } from "./streams.js";
+import { type CliWriter, reasonInWords, reasonOf } from "./streams.js";
 
 /** Where outputs go: relative targets resolve against `cwd`; `-` is `stdout`. */
 export interface OutputSink {
@@ -180,10 +180,10 @@ export function writeOutput(io: OutputSink, target: string, text: string, option
   const abs = resolve(io.cwd, target);
   const vetted = ResultAsync.fromPromise(
     Promise.resolve().then(() => refusal(fs, io.cwd, target, abs, inputs)),
-    (e): OutputRefusal => ({ kind: "io", path: target, reason: reasonOf(e) }),
+    (e): OutputRefusal => ({ kind: "io", path: target, reason: reasonInWords(e) }),
   );
   return vetted.andThen((refused) => {
     if (refused !== undefined) return errAsync<void, OutputRefusal>(refused);
-    return replace(fs, abs, new TextEncoder().encode(text)).mapErr((e): OutputRefusal => ({ kind: "io", path: target, reason: e.errno }));
+    return replace(fs, abs, new TextEncoder().encode(text)).mapErr((e): OutputRefusal => ({ kind: "io", path: target, reason: errnoSentence(e.errno) }));
   });
 }

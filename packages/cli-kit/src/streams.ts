@@ -1,3 +1,4 @@
+import { errnoSentence } from "@decay/portable";
 import { ResultAsync } from "neverthrow";
 import type { StatLike } from "./input.js";
 
@@ -24,6 +25,11 @@ export function reasonOf(e: unknown): string {
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code === "string") return code;
   return e instanceof Error ? e.message : String(e);
+}
+
+/** Why a file could not be read or written, in words (`no such file or directory`): `reasonOf` through the one errno table. */
+export function reasonInWords(e: unknown): string {
+  return errnoSentence(reasonOf(e));
 }
 
 /** Writes to a stream; any failure (EPIPE or other, thrown or rejected) becomes the caller's fault value. */

@@ -16,3 +16,12 @@ test("each evidence fault is rendered by the area that owns it", () => {
   expect(describeEvidenceFault(publish)).toBe(describePublishFault(publish));
   expect(describeEvidenceFault(transport)).toContain("socket hang up");
 });
+
+test("a store file-system fault says a known errno in words and keeps the code; an unknown one keeps the system's message", () => {
+  expect(describeStoreFault({ code: "store-fs", op: "realpath", path: "/h/x", errno: "EACCES", message: "EACCES: permission denied, realpath '/h/x'" })).toBe(
+    "evidence store: realpath /h/x failed: permission denied (EACCES)",
+  );
+  expect(describeStoreFault({ code: "store-fs", op: "open", path: "/h/x", errno: "EIO", message: "i/o error" })).toBe(
+    "evidence store: open /h/x failed (EIO): i/o error",
+  );
+});

@@ -27,7 +27,7 @@ async function repoWith(files: Record<string, string>): Promise<string> {
 
 describe("decay run --assumptions", () => {
   it.each([
-    ["a missing file", {}, "nothere.tsv", "decay: --assumptions nothere.tsv: cannot read: ENOENT\n"],
+    ["a missing file", {}, "nothere.tsv", "decay: --assumptions nothere.tsv: cannot read: no such file or directory\n"],
     [
       "a malformed file",
       { "bad.tsv": "exists\tsrc/stats.mjs\ngarbage line\n" },

@@ -18,7 +18,7 @@ beforeAll(async () => {
 
 describe("decay: every fault exits 2 and names its input", () => {
   it.each([
-    ["a missing plan", ["run", "docs/nothere.plan.md", "--agent", "node"], /docs\/nothere\.plan\.md: cannot read: ENOENT/],
+    ["a missing plan", ["run", "docs/nothere.plan.md", "--agent", "node"], /docs\/nothere\.plan\.md: cannot read: no such file or directory/],
     [
       "an unreadable repository",
       ["run", "docs/stats.plan.md", "--repo", "/nonexistent/repo", "--agent", "node"],

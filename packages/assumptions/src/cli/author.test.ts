@@ -64,7 +64,7 @@ describe("plan-decay author", () => {
     const dir = await sampleTree();
     const r = await run(dir, ["author", "--root", "tree", "--reads", "src/a.ts", "-o", "missing-dir/plan.tsv"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: cannot write missing-dir\/plan\.tsv: ENOENT/);
+    expect(r.stderr).toMatch(/^error: cannot write missing-dir\/plan\.tsv: no such file or directory/);
     expect((await readdir(dir)).sort()).toEqual(["tree"]);
   });
 

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { bestEffort, readBounded, reasonOf, writeOutput, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
+import { bestEffort, readBounded, reasonInWords, writeOutput, writeText, type CliWriter, type StdStreams } from "@decay/cli-kit";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { TreeReader } from "../tree.js";
 import type { CliFault, PlanFile } from "./faults.js";
@@ -36,7 +36,7 @@ export function checkRoot(io: CliIo, root: string): ResultAsync<string, CliFault
   const abs = resolve(io.cwd, root);
   return ResultAsync.fromPromise(
     Promise.resolve().then(() => statSync(abs)),
-    (e): CliFault => ({ code: "root-unusable", root, reason: reasonOf(e) }),
+    (e): CliFault => ({ code: "root-unusable", root, reason: reasonInWords(e) }),
   ).andThen((s) => (s.isDirectory() ? okAsync(abs) : errAsync<string, CliFault>({ code: "root-unusable", root, reason: "not a directory" })));
 }
 

@@ -50,7 +50,7 @@ describe("a plan whose name holds a line break", () => {
   });
   test("a file that cannot be read is named on one line too", async () => {
     const r = await run(["compile", "gone\r\nplan.md"], await tempDir());
-    expect([r.code, r.stderr]).toEqual([2, 'decay-contract: "gone\\r\\nplan.md": cannot read: ENOENT\n']);
+    expect([r.code, r.stderr]).toEqual([2, 'decay-contract: "gone\\r\\nplan.md": cannot read: no such file or directory\n']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { errnoSentence } from "@decay/portable";
 import type { StoreFsError } from "./port.js";
 
 /**
@@ -31,7 +32,10 @@ export type StoreFaultCode = StoreFault["code"];
 export function describeStoreFault(f: StoreFault): string {
   switch (f.code) {
     case "store-fs":
-      return `evidence store: ${f.op} ${f.path} failed (${f.errno}): ${f.message}`;
+      // A code the errno table knows is said in its words; any other keeps the system's message.
+      return errnoSentence(f.errno) === f.errno
+        ? `evidence store: ${f.op} ${f.path} failed (${f.errno}): ${f.message}`
+        : `evidence store: ${f.op} ${f.path} failed: ${errnoSentence(f.errno)} (${f.errno})`;
     case "home-unusable":
       return f.home === null
         ? "evidence store: HOME is not set; pass a home directory"

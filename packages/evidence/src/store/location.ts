@@ -93,7 +93,12 @@ export function locate(fs: StoreFs, opts: LocateOptions): ResultAsync<Location, 
     if (!isAbsolutePath(opts.repo)) return err<Location, StoreFault>({ code: "not-a-repository-root", repo: opts.repo, detail: "the path is relative" });
     const repo = yield* fs
       .realpath(opts.repo)
-      .mapErr((e): StoreFault => (e.errno === "ENOENT" ? { code: "not-a-repository-root", repo: opts.repo, detail: "no such directory" } : e));
+      .mapErr(
+        (e): StoreFault =>
+          e.errno === "ENOENT" || e.errno === "ENOTDIR"
+            ? { code: "not-a-repository-root", repo: opts.repo, detail: e.errno === "ENOENT" ? "no such directory" : "a part of the path is not a directory" }
+            : e,
+      );
     const key = yield* projectKey(fs, repo);
     const home = yield* usableHome(fs, opts.home ?? opts.env.HOME);
     const project = [repo, key].find((p) => isWithin(home, p));

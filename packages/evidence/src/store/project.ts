@@ -25,7 +25,7 @@ function gitDirOf(fs: StoreFs, repo: string): ResultAsync<string, StoreFault> {
   const dotGit = `${repo}/.git`;
   return fs
     .realpath(dotGit)
-    .mapErr((e): StoreFault => (e.errno === "ENOENT" ? notRoot(repo, "no .git here") : e))
+    .mapErr((e): StoreFault => (e.errno === "ENOENT" ? notRoot(repo, "no .git here") : e.errno === "ENOTDIR" ? notRoot(repo, "not a directory") : e))
     .andThen((real) => fs.lstat(real).map((s) => ({ real, type: s.type })))
     .andThen(({ real, type }): ResultAsync<string, StoreFault> => {
       if (type === "directory") return okAsync(real);

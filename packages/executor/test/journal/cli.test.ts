@@ -91,9 +91,9 @@ describe("decay journal (main)", () => {
     const bad = await call(["journal", "show", "bad.md"], dir);
     expect(bad).toMatchObject({ code: 2, stdout: "" });
     expect(bad.stderr).toMatch(/^decay: bad.md: line 6 of the record is malformed/);
-    expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: ENOENT\n");
+    expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: no such file or directory\n");
     // A name holding a line break stays on the fault's one line, the break shown escaped.
-    expect((await call(["journal", "show", "two\nlines.md"], dir)).stderr).toBe("decay: cannot read two\\nlines.md: ENOENT\n");
+    expect((await call(["journal", "show", "two\nlines.md"], dir)).stderr).toBe("decay: cannot read two\\nlines.md: no such file or directory\n");
     expect(await call(["journal", "resume", "bad.md"], dir)).toMatchObject({ code: 2, stderr: "decay: journal resume needs --repo DIR (see decay --help)\n" });
     // A --repo that is no directory is named as such, not as git failing to start.
     expect(await call(["journal", "resume", "bad.md", "--repo", "nope"], dir)).toMatchObject({

@@ -1,0 +1,20 @@
+// The system's error codes as the words a message shows: one table for every decay CLI and store.
+
+/** The sentence of each errno code a decay message may meet, in the words `strerror` uses. */
+const SENTENCES: Readonly<Record<string, string>> = {
+  ENOENT: "no such file or directory",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  ELOOP: "too many levels of symbolic links",
+  ENOTDIR: "not a directory",
+  EISDIR: "is a directory",
+  ENAMETOOLONG: "file name too long",
+  ENOSPC: "no space left on device",
+  EROFS: "read-only file system",
+  EEXIST: "file exists",
+};
+
+/** The words for an errno code (`ENOENT` is `no such file or directory`); a code not in the table is returned as it is. */
+export function errnoSentence(code: string): string {
+  return Object.hasOwn(SENTENCES, code) ? (SENTENCES[code] as string) : code;
+}
