@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { type Heading, type LineModel, lineModel, verbatim } from "../plan/lines.js";
 import { stageText } from "../plan/sections.js";
+import { afterContainers } from "../plan/lines.js";
 import { LABEL } from "../plan/unread.js";
 import { convertBody, type NotConverted } from "./steps.js";
 
@@ -97,7 +98,7 @@ function preamble(model: LineModel, to: number): string {
 }
 
 function paragraphHasLabel(lines: string[], from: number): boolean {
-  for (let k = from; k < lines.length && lines[k]?.trim() !== ""; k++) if (LABEL.test(lines[k] ?? "")) return true;
+  for (let k = from; k < lines.length && lines[k]?.trim() !== ""; k++) if (afterContainers(LABEL, lines[k] ?? "")) return true;
   return false;
 }
 

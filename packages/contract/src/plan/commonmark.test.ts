@@ -361,6 +361,13 @@ describe("every pattern over a plan line is linear", () => {
     const result = readPlan(plan(...s1, "Acceptance: `a`", "", line, ""));
     expect(result.isOk() || result.error.line === 9).toBe(true);
   });
+  test.each([
+    ["2,500,000 list markers", `${"- ".repeat(2_500_000)}x`],
+    ["10,000,000 quote markers", `${">".repeat(10_000_000)}x`],
+  ])("a line of %s (deeper than a regex's backtracking stack) is read, or refused with its line", (_, line) => {
+    const result = readPlan(plan(...s1, "Acceptance: `a`", "", line, ""));
+    expect(result.isOk() || result.error.line === 9).toBe(true);
+  });
   test("a numbered stage's title with a long run of spaces", () => {
     const p = read(...head, `1. Add${spaces}x. Then more.`, "", "   Acceptance: `a`");
     expect(p.stages[0]?.title).toBe(`Add${spaces}x`);

@@ -182,4 +182,27 @@ export function verbatim(model: LineModel, from: number, to: number, startAt?: n
  * (`-`, `*`, `+`, `1.`, `1)`) and task checkboxes (`[ ]`, `[x]`): `- > Acceptance:` is a quote in a
  * list item, `> - [x] Acceptance:` a checked item in a quote.
  */
-export const CONTAINERS = String.raw`(?:>\s*|(?:[-*+]|\d{1,9}[.)])\s+|\[[ xX]\]\s+)*`;
+const CONTAINER = /(?:>\s*|(?:[-*+]|\d{1,9}[.)])\s+|\[[ xX]\]\s+)/y;
+
+/**
+ * Where the run of container markers that starts at `pos` ends (`pos` when there is none). Read one
+ * marker at a time: a regex repeating the group would backtrack through a stack as deep as the run,
+ * and a line of millions of markers would overflow it.
+ */
+export const containersEnd = (text: string, pos: number): number => repeatEnd(CONTAINER, text, pos);
+
+/** Where a run of sticky `one` (each match non-empty) from `pos` ends, matched one at a time. */
+export function repeatEnd(one: RegExp, text: string, pos: number): number {
+  let at = pos;
+  for (;;) {
+    one.lastIndex = at;
+    if (!one.test(text)) return at;
+    at = one.lastIndex;
+  }
+}
+
+/** Match sticky `re` at a line's label: past its leading blanks and its container markers. */
+export function afterContainers(re: RegExp, text: string): RegExpExecArray | null {
+  re.lastIndex = containersEnd(text, text.length - text.trimStart().length);
+  return re.exec(text);
+}

@@ -1,6 +1,6 @@
 // What a list item is, for every reader of a stage's body and of a section: one reading of where an
 // item's marker sits, how far its content is indented and where its text starts.
-import { CONTAINERS } from "./lines.js";
+import { containersEnd } from "./lines.js";
 import { listItemAt, skip } from "./scan.js";
 
 /**
@@ -30,7 +30,6 @@ export type ItemLine = { quotes: number; indent: number; content: number; start:
 
 const MARKER = /^(?:[-*+]|\d{1,9}[.)])(?=\s|$)/;
 const BLANKS = /^\s*/;
-const MARKERS = new RegExp(`^${CONTAINERS}`);
 
 /**
  * The list item a line opens, past any quotes (`> - a`); null when it opens none. A marker is
@@ -46,5 +45,5 @@ export function itemLine(text: string): ItemLine | null {
   // A blank after the marker that is no space or tab is no item to CommonMark: its content is taken to start one column past the marker.
   const content = listItemAt(text, { pos, col: cols })?.content.col ?? cols + marker.length + 1;
   const rest = text.slice(start);
-  return { quotes, indent: cols, content, start, text: rest.slice(MARKERS.exec(rest)?.[0].length ?? 0) };
+  return { quotes, indent: cols, content, start, text: rest.slice(containersEnd(rest, 0)) };
 }

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
-import { isText, type LineModel, underlineOf, verbatim } from "./lines.js";
+import { isText, type LineModel, repeatEnd, underlineOf, verbatim } from "./lines.js";
 import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE } from "./stage-labels.js";
 import { itemLine } from "./list-item.js";
 import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow } from "./stage-rows.js";
@@ -21,7 +21,13 @@ export type StageBody = {
 // A paragraph that marks the stage (`Optional.`, `**Optional:**`), never a list item of its tasks or
 // text inside one: `- Optional: log progress` is a task, and skipping the stage over it would skip
 // its acceptance. Code (hidden) never marks it, nor a line indented 4 or more.
-const OPTIONAL = /^ {0,3}(?:>\s*)*(?:\*\*|__)?Optional(?:\s+(?:stage|phase|step|milestone))?(?:\*\*|__)?\s*(?:[.:;—–(]|-\s|$)/i;
+const OPTIONAL_WORD = /(?:\*\*|__)?Optional(?:\s+(?:stage|phase|step|milestone))?(?:\*\*|__)?\s*(?:[.:;—–(]|-\s|$)/iy;
+const QUOTE = />\s*/y;
+/** Whether a line (up to 3 spaces in, past its quote markers, taken one at a time) says `Optional`. */
+function saysOptional(text: string): boolean {
+  OPTIONAL_WORD.lastIndex = repeatEnd(QUOTE, text, Math.min(3, text.length - text.replace(/^ +/, "").length));
+  return OPTIONAL_WORD.test(text);
+}
 
 /** Split `Phase 1, Phase 2 and S3` into its references; `none` is no reference. */
 function splitRefs(text: string): string[] {
@@ -174,7 +180,7 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       if (body.dependsOn) return err({ code: "duplicate-depends", line: line.no, first: body.dependsOn.line });
       body.dependsOn = { refs: splitRefs(dep[1] ?? ""), line: line.no };
       body.read.push(i);
-    } else if (!line.listed && OPTIONAL.test(text) && opensParagraph(model, i, span.from)) {
+    } else if (!line.listed && saysOptional(text) && opensParagraph(model, i, span.from)) {
       // Only a paragraph's first line marks the stage: `optional.` wrapped from the line before is prose.
       body.optional = true;
     }

@@ -1,17 +1,16 @@
 // The labels a stage's body is read for (Exit:, Acceptance:, Depends on:, Gate:), as a line may
 // spell them: in a blockquote, a list item or a checkbox, with the keyword in bold.
-import { CONTAINERS } from "./lines.js";
+import { afterContainers } from "./lines.js";
 
-const PREFIX = String.raw`^\s*${CONTAINERS}`;
 // The text after the colon is taken whole and its trailing blanks dropped by hand: a lazy `(.*?)`
 // before `[ \t]*$` would be quadratic on a long run of spaces.
 // `exec` gives the line, the text after the colon, and the label as written (`Verify:`), for messages.
 const lead = (word: string) => {
-  const re = new RegExp(`${PREFIX}(?:\\*\\*|__)?(${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*)$`, "i");
+  const re = new RegExp(`(?:\\*\\*|__)?(${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*)$`, "iy");
   return {
-    test: (text: string) => re.test(text),
+    test: (text: string) => afterContainers(re, text) !== null,
     exec: (text: string): [string, string, string] | null => {
-      const m = re.exec(text);
+      const m = afterContainers(re, text);
       return m ? [m[0], trimEnd(m[2] ?? ""), `${m[1] ?? word}:`] : null;
     },
   };

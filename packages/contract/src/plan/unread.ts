@@ -1,16 +1,16 @@
 import type { ContractFault } from "../fault.js";
-import { atxHeading, CONTAINERS, type Heading, headingFrom, type LineModel } from "./lines.js";
+import { afterContainers, atxHeading, type Heading, headingFrom, type LineModel } from "./lines.js";
 import { namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
 import type { StageSpan } from "./stages.js";
 
 /** A stage as read: where it sits and which of its lines were read as structure. */
 export type ReadSpan = { span: StageSpan; read: number[]; heading: boolean };
 
-/** Acceptance or Exit as a line's label (after list, quote, checkbox, heading and bold markers). */
+/** Acceptance or Exit as a line's label after list, quote, checkbox, heading and bold markers (sticky: match it with `afterContainers`). */
 export const LABEL = new RegExp(
-  String.raw`^\s*${CONTAINERS}(?:#{1,6}\s+)?(?:\*\*|__|\*|_)?(acceptance|exit)` +
+  String.raw`(?:#{1,6}\s+)?(?:\*\*|__|\*|_)?(acceptance|exit)` +
     String.raw`(?:\s+(?:criteria|criterion|conditions?|gate|tests?|checks?|commands?))?(?:\*\*|__|\*|_)?\s*(?::|#+\s*$|$)`,
-  "i",
+  "iy",
 );
 
 /**
@@ -19,13 +19,13 @@ export const LABEL = new RegExp(
  * Each would be a row lost in silence; prose that only mentions acceptance has no such label.
  */
 const ACCEPTANCE_SPELLED = new RegExp(
-  String.raw`^\s*${CONTAINERS}(?:#{1,6}\s+)?(?:\|\s*)?(?:\*\*|__|\*|_)?(?:\p{L}+\s+)?` +
+  String.raw`(?:#{1,6}\s+)?(?:\|\s*)?(?:\*\*|__|\*|_)?(?:\p{L}+\s+)?` +
     String.raw`acceptance(?:(?:\s*\([^)\n]{0,40}\)|\s+[\p{L}\d#.]+){0,2}\s*(?:(?:\*\*|__|\*|_)\s*)?[:：]|\s*(?:(?:\*\*|__|\*|_)\s*)?[-—–|]+\s*\x60)`,
-  "iu",
+  "iuy",
 );
 
 /** Whether a line labels itself acceptance or an exit criterion, in a spelling read or not. */
-export const labelled = (text: string): boolean => LABEL.test(text) || ACCEPTANCE_SPELLED.test(text);
+export const labelled = (text: string): boolean => afterContainers(LABEL, text) !== null || afterContainers(ACCEPTANCE_SPELLED, text) !== null;
 
 /**
  * The lines a `<!-- decay: prose -->` marker covers: the next paragraph, or the next heading's whole
@@ -127,7 +127,7 @@ export function unreadStructure(model: LineModel, spans: ReadSpan[]): ContractFa
   for (const [i, line] of model.lines.entries()) {
     if (heading && heading.line <= line.no) return heading;
     if (line.hidden || read.has(i) || prose.has(i)) continue;
-    const label = LABEL.exec(line.text)?.[1] ?? (ACCEPTANCE_SPELLED.test(line.text) ? "acceptance" : undefined);
+    const label = afterContainers(LABEL, line.text)?.[1] ?? (afterContainers(ACCEPTANCE_SPELLED, line.text) ? "acceptance" : undefined);
     if (label) {
       const kind = label.toLowerCase() === "exit" ? "exit" : "acceptance";
       // A `---` right under a line makes it a setext heading: say so, it is rarely meant.
