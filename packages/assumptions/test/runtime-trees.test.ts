@@ -120,8 +120,8 @@ describe.skipIf(process.getuid?.() === 0 && !hasSetpriv())("an unreadable direct
     const r = await cli(["--root", tree, "--json", rows], { wrap: unprivileged });
     const missing = await cli(["--root", tree, "--json", join(dir, "no-plan.tsv")], { wrap: unprivileged });
     await chmod(tree, 0o755);
-    expect([r.status, r.stderr]).toEqual([2, "error: cannot read the tree root: EACCES\n"]);
-    expect(JSON.parse(r.stdout).fault).toEqual({ code: "tree-io", message: "cannot read the tree root: EACCES" });
+    expect([r.status, r.stderr]).toEqual([2, "error: cannot read the tree root: permission denied (EACCES)\n"]);
+    expect(JSON.parse(r.stdout).fault).toEqual({ code: "tree-io", message: "cannot read the tree root: permission denied (EACCES)" });
     expect(JSON.parse(missing.stdout).fault.code).toBe("tree-io");
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { errnoSentence } from "./errno.js";
+import { directoryErrnoSentence, errnoSentence } from "./errno.js";
 
 const WORDS: Record<string, string> = {
   ENOENT: "no such file or directory",
@@ -14,4 +14,12 @@ const WORDS: Record<string, string> = {
 test("the codes a CLI meets reading or writing a file are words; any other text is kept as it is", () => {
   for (const [code, words] of Object.entries(WORDS)) expect(errnoSentence(code), code).toBe(words);
   fc.assert(fc.property(fc.string(), (s) => void expect(typeof errnoSentence(s)).toBe("string")));
+});
+
+test("a path that must be a directory says so when it is missing or runs through a file; other codes read as for any file", () => {
+  expect(directoryErrnoSentence("ENOENT")).toBe("no such directory");
+  expect(directoryErrnoSentence("ENOTDIR")).toBe("a part of the path is not a directory");
+  expect(directoryErrnoSentence("EACCES")).toBe("permission denied");
+  expect(directoryErrnoSentence("EIO")).toBe("EIO");
+  expect(directoryErrnoSentence("toString")).toBe("toString");
 });

@@ -18,3 +18,14 @@ const SENTENCES: Readonly<Record<string, string>> = {
 export function errnoSentence(code: string): string {
   return Object.hasOwn(SENTENCES, code) ? (SENTENCES[code] as string) : code;
 }
+
+/** The sentences that differ when the path must name a directory (a `--repo`, a store's root). */
+const DIRECTORY_SENTENCES: Readonly<Record<string, string>> = {
+  ENOENT: "no such directory",
+  ENOTDIR: "a part of the path is not a directory",
+};
+
+/** The words for an errno code met resolving a path that must be a directory (`ENOENT` is `no such directory`); else as {@link errnoSentence}. */
+export function directoryErrnoSentence(code: string): string {
+  return Object.hasOwn(DIRECTORY_SENTENCES, code) ? (DIRECTORY_SENTENCES[code] as string) : errnoSentence(code);
+}

@@ -1,7 +1,7 @@
 import type { FsDirent, FsLikeSync, FsStats } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { TreeError } from "../tree.js";
-import { errorCode, treeError } from "./tree-error.js";
+import { errorCode, errorSaid, treeError } from "./tree-error.js";
 
 /** What an lstat/fstat answer must tell the adapter. */
 export type StatsLike = Omit<FsStats, "mode" | "uid">;
@@ -26,7 +26,7 @@ export function fromErrno(op: Op, path: string, e: unknown): TreeError {
   if (code === "ENOENT") return treeError("tree-not-found", path);
   if (code === "ENOTDIR") return op === "list" ? treeError("tree-not-a-directory", path) : treeError("tree-not-found", path);
   if (code === "EINVAL" && op === "readLink") return treeError("tree-not-a-file", path, "not a symbolic link");
-  return treeError("tree-io", path, code);
+  return treeError("tree-io", path, errorSaid(e));
 }
 
 /** Runs one throwing fs call, its error mapped once, here. */

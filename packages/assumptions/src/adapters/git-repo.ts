@@ -7,7 +7,7 @@ import type { TreeError } from "../tree.js";
 import { formatProblem } from "./git-format.js";
 import { isRefusal } from "./git-guard.js";
 import { BrokenRef, lookUpRef, type ReadRef, symrefTarget } from "./git-refs.js";
-import { errorCode, errorWords, joinTree, treeError } from "./tree-error.js";
+import { errorCode, errorSaid, errorWords, joinTree, treeError } from "./tree-error.js";
 
 /** A filesystem isomorphic-git can use (node:fs, a memfs `fs`), typed for the one call made here. */
 export type GitFs = PromiseFsClient & {
@@ -62,7 +62,7 @@ function asText(raw: Uint8Array | string): string {
 function readText(fs: GitFs, path: string): ResultAsync<string | undefined, TreeError> {
   return unlessMissing(
     async () => asText(await fs.promises.readFile(path)),
-    (e) => treeError("tree-io", "", `${path}: ${errorCode(e)}`),
+    (e) => treeError("tree-io", "", `${path}: ${errorSaid(e)}`),
   );
 }
 
@@ -110,7 +110,7 @@ function readable(fs: GitFs, layout: RepoLayout): ResultAsync<RepoLayout, TreeEr
   const replace = joinTree(layout.commondir, "refs/replace");
   const replaceRefs = unlessMissing(
     () => fs.promises.readdir(replace),
-    (e) => treeError("tree-io", "", `${replace}: ${errorCode(e)}`),
+    (e) => treeError("tree-io", "", `${replace}: ${errorSaid(e)}`),
   );
   return ResultAsync.combine([at("config"), at("objects/info/alternates"), at("packed-refs"), at("info/grafts"), replaceRefs]).andThen(
     ([config, alternates, packedRefs, grafts, replaced]) => {
@@ -142,7 +142,7 @@ function lookUp(fs: GitFs, layout: RepoLayout, name: string, exactly = false): R
     });
   return gitCall(
     () => lookUpRef(read, layout.commondir, name, exactly),
-    (e) => treeError("tree-io", "", e instanceof BrokenRef ? e.message : `resolving "${name}": ${errorCode(e)}`),
+    (e) => treeError("tree-io", "", e instanceof BrokenRef ? e.message : `resolving "${name}": ${errorSaid(e)}`),
   );
 }
 

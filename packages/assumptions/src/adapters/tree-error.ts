@@ -1,4 +1,4 @@
-import { decodeStrictUtf8 } from "@decay/portable";
+import { decodeStrictUtf8, errnoSentence } from "@decay/portable";
 import { show } from "../core/describe.js";
 import type { TreeError } from "../tree.js";
 
@@ -29,6 +29,13 @@ export function errorCode(e: unknown): string {
   const { code, detail } = (e ?? {}) as { code?: unknown; detail?: unknown };
   if (code === "GitStoreRefused" && typeof detail === "string") return detail;
   return typeof code === "string" ? code : String(e);
+}
+
+/** The error's code said in words, the code kept after them (`permission denied (EACCES)`); a code the table lacks as it is. */
+export function errorSaid(e: unknown): string {
+  const code = errorCode(e);
+  const words = errnoSentence(code);
+  return words === code ? code : `${words} (${code})`;
 }
 
 /**

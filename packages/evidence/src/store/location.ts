@@ -1,4 +1,4 @@
-import { isAbsolutePath, isWithin, posixJoin, posixRelative } from "@decay/portable";
+import { directoryErrnoSentence, isAbsolutePath, isWithin, posixJoin, posixRelative } from "@decay/portable";
 import { err, errAsync, ok, okAsync, safeTry, type ResultAsync } from "neverthrow";
 import { slug } from "../record/slug.js";
 import type { StoreFault } from "./fault.js";
@@ -95,9 +95,7 @@ export function locate(fs: StoreFs, opts: LocateOptions): ResultAsync<Location, 
       .realpath(opts.repo)
       .mapErr(
         (e): StoreFault =>
-          e.errno === "ENOENT" || e.errno === "ENOTDIR"
-            ? { code: "not-a-repository-root", repo: opts.repo, detail: e.errno === "ENOENT" ? "no such directory" : "a part of the path is not a directory" }
-            : e,
+          e.errno === "ENOENT" || e.errno === "ENOTDIR" ? { code: "not-a-repository-root", repo: opts.repo, detail: directoryErrnoSentence(e.errno) } : e,
       );
     const key = yield* projectKey(fs, repo);
     const home = yield* usableHome(fs, opts.home ?? opts.env.HOME);

@@ -2,6 +2,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { bestEffort, inputName, readBounded, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
+import { directoryErrnoSentence } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { systemGit } from "../node/git.js";
@@ -97,7 +98,8 @@ function notADirectory(dir: string): string | null {
   try {
     return statSync(dir).isDirectory() ? null : "it is not a directory";
   } catch (e) {
-    return (e as { code?: string }).code === "ENOENT" ? "no such directory" : String((e as { code?: string }).code ?? e);
+    const code = (e as { code?: unknown }).code;
+    return typeof code === "string" ? directoryErrnoSentence(code) : String(e);
   }
 }
 

@@ -115,6 +115,11 @@ describe("decay journal (main)", () => {
       code: 2,
       stderr: "decay: cannot read --repo nope: no such directory\n",
     });
+    // A --repo running through a file says so in words, not as a bare errno code.
+    expect(await call(["journal", "next", "bad.md", "--repo", "bad.md/x"], dir)).toMatchObject({
+      code: 2,
+      stderr: "decay: cannot read --repo bad.md/x: a part of the path is not a directory\n",
+    });
     expect(await call(["journal"], dir)).toMatchObject({
       code: 2,
       stdout: "",
