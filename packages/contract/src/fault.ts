@@ -52,6 +52,14 @@ export type ContractFault =
   | { code: "duplicate-label"; line: number; first: number; label: string }
   | { code: "import-unrecognised"; line: number }
   | { code: "import-duplicate"; line: number; first: number; label: string }
+  | {
+      code: "import-unclosed";
+      line: number;
+      kind: "fence" | "comment";
+      text: string;
+      /** The first line it hides that the import reads (a heading, a step label), else the first that is not blank; absent when none. */
+      hides?: { line: number; text: string };
+    }
   | { code: "duplicate-exit"; line: number; first: number }
   | { code: "duplicate-depends"; line: number; first: number }
   | { code: "depends-unknown"; line: number; ref: string }
@@ -87,6 +95,8 @@ export function describeFault(fault: ContractFault): string {
       return `${at}${unreadText(fault.kind, fault.text, fault.hides)}${fault.underline === undefined ? "" : `; the line ${fault.underline} under it (--- or ===) makes it a heading: put a blank line between them`}`;
     case "import-unrecognised":
       return `${at}not a task plan (### Task N), a spec-kit tasks.md (## Phase N with - [ ] T001 tasks) or an OpenSpec tasks.md (## 1. Group with - [ ] 1.1 tasks): nothing to import`;
+    case "import-unclosed":
+      return `${at}${unclosedText(fault.kind, fault.text, fault.hides, ", and would hide what the import writes after it")}`;
     case "import-duplicate":
       return `${at}a second ${q(fault.label)} (the first is on line ${fault.first}): each becomes a stage, and a stage needs its own number; renumber one of them`;
     case "duplicate-label":
@@ -127,12 +137,20 @@ export function describeFault(fault: ContractFault): string {
 const EXPECTATIONS = "exits N, prints `text`, matches /regex/ or at least N `text`|/regex/";
 const PROSE = "or put <!-- decay: prose --> on the line before it to keep it as prose";
 
+/** A fence or an HTML comment never closed: what it hides, and how to close it; `after` says what else it would hide. */
+function unclosedText(kind: "fence" | "comment", text: string, hides?: { line: number; text: string }, after = ""): string {
+  const what = kind === "fence" ? "a code fence" : "an HTML comment";
+  const close = kind === "fence" ? "a line of at least as many of the same backticks or tildes" : "-->";
+  const hidden = hides === undefined ? "" : ` and hides line ${hides.line} (${q(hides.text)})`;
+  return `${q(text)} opens ${what} that is never closed: it runs to the end of the plan${hidden}${after}; close it with ${close}`;
+}
+
 function unreadText(kind: UnreadKind, text: string, hides?: { line: number; text: string }): string {
   switch (kind) {
     case "unclosed-fence":
-      return `${q(text)} opens a code fence that is never closed: it runs to the end of the plan and hides line ${hides?.line ?? 0} (${q(hides?.text ?? "")}); close it with a line of at least as many of the same backticks or tildes`;
+      return unclosedText("fence", text, hides);
     case "unclosed-comment":
-      return `${q(text)} opens an HTML comment that is never closed: it runs to the end of the plan and hides line ${hides?.line ?? 0} (${q(hides?.text ?? "")}); close it with -->`;
+      return unclosedText("comment", text, hides);
     case "stage-heading":
       return `${q(text)} looks like a stage heading but was read as no stage: write it as a stage heading inside the recommendation (### Stage 1: Title, ### Phase B: Title, ### Step 2 — Title), ${PROSE}`;
     case "nested-heading":

@@ -180,3 +180,18 @@ describe("the built bin", () => {
     expect((await exec(["compile", "fixtures/plans/malformed/no-recommendation.plan.md"])).code).toBe(2);
   });
 });
+
+describe("decay-contract import of a plan with a fence never closed", () => {
+  test("exits 2 naming the file and the fence's line; nothing is written, no count of 0 items is claimed", async () => {
+    const dir = await tempDir();
+    const plan = join(dir, "tasks.md");
+    const out = join(dir, "staged.plan.md");
+    await writeFile(plan, ["# P", "", "### Task 1: A", "", "```bash", "npm test", "", "Run: `npm test`", "Expected: PASS", "", "### Task 2: B", ""].join("\n"));
+    const r = await run(["import", plan, "-o", out]);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toBe(
+      `decay-contract: ${plan}: line 5: "\`\`\`bash" opens a code fence that is never closed: it runs to the end of the plan and hides line 8 ("Run: \`npm test\`"), and would hide what the import writes after it; close it with a line of at least as many of the same backticks or tildes\n`,
+    );
+    await expect(readFile(out, "utf8")).rejects.toThrow(/ENOENT/);
+  });
+});

@@ -38,6 +38,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "duplicate-label":
     case "import-unrecognised":
     case "import-duplicate":
+    case "import-unclosed":
     case "task-plan":
     case "recommendation-not-staged":
     case "acceptance-invalid":

@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { compileContract } from "../compile.js";
+import { describeFault } from "../fault.js";
+import { lineModel } from "../plan/lines.js";
 import { readPlan } from "../plan/read-plan.js";
 import { selfCheck } from "../self-check/check.js";
 import { importPlan } from "./import-plan.js";
@@ -153,6 +155,110 @@ describe("importPlan properties", () => {
         if (imported.isOk()) void readPlan(imported.value.text);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("a fence or an HTML comment never closed is refused, naming its line: what it swallows never vanishes", () => {
+  const plan = (...body: string[]) => ["# P", "", "### Task 1: A", "", ...body, "", "### Task 2: B", "", "Run: `npm run b`", "Expected: PASS", ""].join("\n");
+  test("a fence that swallows the task's Run:/Expected: lines and the tasks after it", () => {
+    const f = importPlan(plan("```bash", "npm test", "", "Run: `npm test`", "Expected: PASS"))._unsafeUnwrapErr();
+    expect(f).toEqual({ code: "import-unclosed", line: 5, kind: "fence", text: "```bash", hides: { line: 8, text: "Run: `npm test`" } });
+    expect(describeFault(f)).toBe(
+      'line 5: "```bash" opens a code fence that is never closed: it runs to the end of the plan and hides line 8 ("Run: `npm test`"), and would hide what the import writes after it; close it with a line of at least as many of the same backticks or tildes',
+    );
+  });
+  test("an HTML comment never closed, and a fence in a list item, are refused too", () => {
+    expect(importPlan(plan("<!-- old steps", "Run: `npm test`"))._unsafeUnwrapErr()).toMatchObject({ code: "import-unclosed", line: 5, kind: "comment" });
+    const listed = importPlan(["# P", "", "### Task 1: A", "", "- step:", "  ~~~", "  Run: `npm test`"].join("\n"))._unsafeUnwrapErr();
+    expect(listed).toMatchObject({ code: "import-unclosed", line: 6, kind: "fence", hides: { line: 7 } });
+  });
+  test("a fence at the very end hides nothing of the source, and is refused all the same: the import's own lines would follow it", () => {
+    const f = importPlan(["# P", "", "### Task 1: A", "", "Run: `npm test`", "Expected: PASS", "", "```"].join("\n"))._unsafeUnwrapErr();
+    expect(f).toEqual({ code: "import-unclosed", line: 8, kind: "fence", text: "```" });
+    expect(describeFault(f)).toMatch(
+      /^line 8: "```" opens a code fence that is never closed: it runs to the end of the plan, and would hide what the import writes after it; close it/,
+    );
+  });
+  test("a Run: step before the first task belongs to no stage: it is listed, with its line", () => {
+    const imported = importPlan(
+      ["# P", "", "Run: `pnpm install`", "Expected: PASS", "", "### Task 1: A", "", "Run: `npm test`", "Expected: PASS"].join("\n"),
+    )._unsafeUnwrap();
+    expect(imported.notConverted).toEqual([
+      { line: 3, text: "Run: `pnpm install`", reason: "a step before the first task or phase belongs to no stage: kept as prose" },
+    ]);
+    expect(imported.text).toContain("- line 3: Run: `pnpm install` (a step before the first task or phase belongs to no stage: kept as prose)");
+  });
+  test("a closed fence is code, kept verbatim in its stage, as CommonMark reads it", () => {
+    const imported = importPlan(plan("```bash", "Run: `npm test`", "```", "", "Run: `npm test`", "Expected: PASS"))._unsafeUnwrap();
+    expect(imported.notConverted).toEqual([]);
+    expect(
+      readPlan(imported.text)
+        ._unsafeUnwrap()
+        .stages.map((s) => s.acceptance.map((r) => r.run)),
+    ).toEqual([["npm test"], ["npm run b"]]);
+    expect(imported.text).toContain("```bash\nRun: `npm test`\n```");
+  });
+});
+
+// A task plan with fence lines (and a comment opener) dropped anywhere: headings, steps, prose.
+const taskLines = (k: number) =>
+  fc.array(fc.constantFrom(`Run: \`cmd ${k}\``, "Expected: PASS", "Expected: FAIL with x", 'Expected: "ok"', "text", "", "- item", "  more"), { maxLength: 6 });
+const fences = fc.constantFrom("```", "```bash", "~~~", "````", "  ```", "- ```", "> ```", "<!-- c", "-->");
+const fencedTaskPlan = fc
+  .array(taskLines(0), { minLength: 1, maxLength: 4 })
+  .map((tasks) => [
+    "# Plan",
+    "",
+    ...tasks.flatMap((body, k) => [`### Task ${k + 1}: t${k + 1}`, "", ...body.map((l) => l.replace("cmd 0", `cmd ${k + 1}`)), ""]),
+  ])
+  .chain((lines) =>
+    fc.array(fc.tuple(fc.nat({ max: lines.length }), fences), { minLength: 1, maxLength: 3 }).map((inserts) => {
+      const out = [...lines];
+      for (const [at, fence] of [...inserts].sort((a, b) => b[0] - a[0])) out.splice(at, 0, fence);
+      return out.join("\n");
+    }),
+  );
+
+describe("importPlan with fences placed anywhere: nothing a task said disappears in silence", () => {
+  test("an open block is refused at its line; else every source line is in the output, every Run: read as text is converted or listed, and the output closes every block", () => {
+    fc.assert(
+      fc.property(fencedTaskPlan, (source) => {
+        const model = lineModel(source);
+        const imported = importPlan(source);
+        if (model.open !== null) {
+          expect(imported._unsafeUnwrapErr()).toMatchObject({ code: "import-unclosed", line: model.open.line + 1 });
+          return;
+        }
+        const tasks = model.headings.filter((h) => /^Task \d+/.test(h.text));
+        if (tasks.length === 0) {
+          expect(imported._unsafeUnwrapErr()).toMatchObject({ code: "import-unrecognised" });
+          return;
+        }
+        const { text, notConverted, stages } = imported._unsafeUnwrap();
+        expect(stages).toBe(tasks.length);
+        const out = lineModel(text);
+        expect(out.open).toBeNull();
+        // Every line of the source is in the output (a task heading as its stage heading); only an
+        // HTML comment or a thematic break that ends a section may be trimmed, as the reader trims them.
+        const outLines = new Set(text.split("\n"));
+        for (const [i, line] of model.lines.entries()) {
+          if (!line.comment && !line.rule && !tasks.some((h) => h.index === i)) expect(outLines.has(line.text), line.text).toBe(true);
+        }
+        // Every Run: step that is plan text is an acceptance row, or listed with its line.
+        const rows = readPlan(text)
+          ._unsafeUnwrap()
+          .stages.flatMap((s) => s.acceptance.map((r) => r.run));
+        const listed = new Set(notConverted.map((n) => n.line));
+        for (const line of model.lines) {
+          const cmd = /^Run: `(.*)`$/.exec(line.text)?.[1];
+          if (cmd !== undefined && !line.hidden) expect(rows.includes(cmd) || listed.has(line.no), line.text).toBe(true);
+        }
+        // What is listed is what the Not converted section holds, read as text, item for item.
+        const items = out.lines.filter((l) => !l.hidden && /^- line \d+: /.test(l.text));
+        expect(items.map((l) => Number(/\d+/.exec(l.text)?.[0]))).toEqual(notConverted.map((n) => n.line));
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -1,10 +1,9 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
-import { type Heading, type LineModel, lineModel, verbatim } from "../plan/lines.js";
+import { afterContainers, atxHeading, type Heading, type LineModel, lineModel, verbatim } from "../plan/lines.js";
 import { stageText } from "../plan/sections.js";
-import { afterContainers } from "../plan/lines.js";
-import { LABEL } from "../plan/unread.js";
-import { convertBody, type NotConverted } from "./steps.js";
+import { hiddenLine, LABEL } from "../plan/unread.js";
+import { convertBody, convertsIn, isStep, type NotConverted } from "./steps.js";
 
 /** The plan formats `importPlan` reads. */
 export type ImportFormat = "task-plan" | "spec-kit" | "openspec";
@@ -66,6 +65,19 @@ function duplicateGroup(groups: Group[], format: ImportFormat): ContractFault | 
   return null;
 }
 
+/**
+ * A fence or an HTML comment never closed runs to the end of the plan: it hides the steps and tasks
+ * after it, and would hide every line the import writes after it. A fault naming its line and the
+ * first line it hides (a heading or a step, else any text); null when every block closes.
+ */
+function unclosed(model: LineModel): ContractFault | null {
+  const open = model.open;
+  if (open === null) return null;
+  const at = hiddenLine(model, open, (t) => atxHeading(t) !== null || isStep(t)) ?? hiddenLine(model, open, (t) => t.trim() !== "");
+  const hides = at === null ? {} : { hides: { line: at + 1, text: model.lines[at]?.text.trim() ?? "" } };
+  return { code: "import-unclosed", line: open.line + 1, kind: open.kind, text: model.lines[open.line]?.text.trim() ?? "", ...hides };
+}
+
 /** One group as a stage: heading, verbatim body, then the Exit: and Acceptance: lines made for it. */
 function stageBlock(model: LineModel, g: Group, format: ImportFormat, out: NotConverted[]): string {
   const label = format === "spec-kit" ? `Phase ${g.number}` : `Stage ${g.number}`;
@@ -102,6 +114,12 @@ function paragraphHasLabel(lines: string[], from: number): boolean {
   return false;
 }
 
+/** The `Run:` and `Checkpoint:` steps before the first group: in no task or phase, so in no stage; each is listed. */
+function preambleSteps(model: LineModel, to: number): NotConverted[] {
+  const reason = "a step before the first task or phase belongs to no stage: kept as prose";
+  return model.lines.slice(0, to).flatMap((l) => (!l.hidden && convertsIn(l.text) ? [{ line: l.no, text: l.text.trim(), reason }] : []));
+}
+
 function notConvertedBlock(level: number, items: NotConverted[]): string {
   const lines = items.map((n) => `- line ${n.line}: ${n.text} (${n.reason})`);
   return ["<!-- decay: prose -->", `${"#".repeat(level)} Not converted`, "", ...lines].join("\n");
@@ -112,10 +130,13 @@ function notConvertedBlock(level: number, items: NotConverted[]): string {
  * N`, `T001` checkboxes, `Checkpoint:`) or an OpenSpec `tasks.md` (`## 1. Group`, `- [ ] 1.1 task`)
  * into a plan in the staged format: one stage per task or phase, its body verbatim, each
  * `Run:` + `Expected:` pair an `Acceptance:` line, a checkpoint its `Exit:`; what could not be
- * converted is listed in a `## Not converted` section and returned.
+ * converted is listed in a `## Not converted` section and returned. A fence or an HTML comment
+ * never closed is a fault (`import-unclosed`): what it swallowed would vanish in silence.
  */
 export function importPlan(markdown: string): Result<Imported, ContractFault> {
   const model = lineModel(markdown);
+  const open = unclosed(model);
+  if (open) return err(open);
   const found = detect(model);
   if (!found) return err({ code: "import-unrecognised", line: (model.headings[0]?.index ?? 0) + 1 });
   const { groups, others } = groupsOf(model, found.pattern);
@@ -123,8 +144,9 @@ export function importPlan(markdown: string): Result<Imported, ContractFault> {
   if (duplicate) return err(duplicate);
   const level = groups[0]?.heading.level ?? 2;
   const outer = Math.max(1, level - 1);
-  const notConverted: NotConverted[] = [];
-  const blocks = [preamble(model, groups[0]?.heading.index ?? 0), `${"#".repeat(outer)} Stages`];
+  const top = groups[0]?.heading.index ?? 0;
+  const notConverted = preambleSteps(model, top);
+  const blocks = [preamble(model, top), `${"#".repeat(outer)} Stages`];
   for (const g of groups) blocks.push(stageBlock(model, g, found.format, notConverted));
   for (const h of others) {
     const next = model.headings.find((x) => x.index > h.index && x.level <= level);

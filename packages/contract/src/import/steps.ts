@@ -12,6 +12,12 @@ const label = (word: string) => new RegExp(String.raw`^\s*(?:[-*+]\s+)?(?:\[[ xX
 const RUN = label("Run");
 const EXPECTED = label("Expected");
 const CHECKPOINT = label("Checkpoint");
+
+/** Whether a line is a step the import converts in a task or phase: `Run:` or `Checkpoint:`. */
+export const convertsIn = (text: string): boolean => RUN.test(text) || CHECKPOINT.test(text);
+
+/** Whether a line is a step the import reads: `Run:`, `Expected:` or `Checkpoint:`. */
+export const isStep = (text: string): boolean => convertsIn(text) || EXPECTED.test(text);
 // A whole expectation that means "exits 0" and nothing more; one that says more is listed, never cut to it.
 const PASSES = /^(?:PASS(?:ES|ED)?|all (?:tests? )?pass(?:es)?|succeeds?|success|exit(?:s)?(?: with)?(?: code)? 0)\s*\.?$/i;
 const FAILS = /^(?:FAIL|fails|error)/i;

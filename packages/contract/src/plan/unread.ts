@@ -1,4 +1,5 @@
 import type { ContractFault } from "../fault.js";
+import type { OpenBlock } from "./blocks.js";
 import { afterContainers, atxHeading, type Heading, headingFrom, type LineModel } from "./lines.js";
 import { namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
 import type { StageSpan } from "./stages.js";
@@ -139,6 +140,18 @@ export function unreadStructure(model: LineModel, spans: ReadSpan[]): ContractFa
   return heading;
 }
 
+/** The index of the first line after the open block's first line that `holds`; null when none does. */
+export function hiddenLine(model: LineModel, open: OpenBlock, holds: (text: string) => boolean): number | null {
+  for (let i = open.line + 1; i < model.lines.length; i++) if (holds(model.lines[i]?.text ?? "")) return i;
+  return null;
+}
+
+/** Whether a line is plan structure: a stage-looking or section heading, or an Acceptance/Exit label. */
+function structureLine(text: string): boolean {
+  const atx = atxHeading(text);
+  return atx ? STAGE_LIKE.test(stageText(atx.text)) || namesSection(atx.text) : labelled(text);
+}
+
 /**
  * A fence or an HTML comment never closed runs to the end of the plan (CommonMark's reading): when
  * what it hides holds a stage-looking or section heading, or an Acceptance/Exit label, a fault
@@ -146,16 +159,9 @@ export function unreadStructure(model: LineModel, spans: ReadSpan[]): ContractFa
  */
 export function unclosedBlock(model: LineModel): ContractFault | null {
   const open = model.open;
-  if (open === null) return null;
-  for (let i = open.line + 1; i < model.lines.length; i++) {
-    const text = model.lines[i]?.text ?? "";
-    const atx = atxHeading(text);
-    const structure = atx ? STAGE_LIKE.test(stageText(atx.text)) || namesSection(atx.text) : labelled(text);
-    if (structure) {
-      const kind = open.kind === "fence" ? "unclosed-fence" : "unclosed-comment";
-      const opener = model.lines[open.line]?.text.trim() ?? "";
-      return { code: "structure-unread", line: open.line + 1, kind, text: opener, hides: { line: i + 1, text: text.trim() } };
-    }
-  }
-  return null;
+  const i = open === null ? null : hiddenLine(model, open, structureLine);
+  if (open === null || i === null) return null;
+  const kind = open.kind === "fence" ? "unclosed-fence" : "unclosed-comment";
+  const opener = model.lines[open.line]?.text.trim() ?? "";
+  return { code: "structure-unread", line: open.line + 1, kind, text: opener, hides: { line: i + 1, text: model.lines[i]?.text.trim() ?? "" } };
 }
