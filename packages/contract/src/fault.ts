@@ -224,6 +224,6 @@ export function patternProblemText(problem: PatternProblem): string {
     case "unicode-escape":
       return "\\p{…} and \\P{…} mean a Unicode property only with the u flag, and acceptance patterns are compiled without flags, where they match the text p{…}: write the characters out, as in [A-Za-z]";
     case "empty-match":
-      return "an at least pattern that matches the empty string counts positions, not output: write one that needs at least one character";
+      return "an at least pattern that matches the empty string at some position (x*, ^, \\b, (?=a), (?<=a)) counts positions, not output: write one that needs at least one character wherever it matches";
   }
 }

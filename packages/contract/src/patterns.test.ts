@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 import { describeFault } from "./fault.js";
 import type { AcceptanceRow, Contract } from "./model.js";
 import { parseContract } from "./parse-contract.js";
+import { patternProblem } from "./patterns.js";
 import { readPlan } from "./plan/read-plan.js";
 import { renderContract } from "./render.js";
 import { bareContract } from "../test/support/bare.js";
@@ -52,6 +53,36 @@ describe("at least N lines matching: the count is of matches in the whole output
     const { fault, rowLine } = contractFault(row("t", { count: [{ pattern: "x*", min: 5 }] }));
     expect(fault).toMatchObject({ code: "contract-invalid", line: rowLine, path: "stages.0.acceptance.0.expect" });
     expect(describeFault(fault)).toMatch(/^line \d+: stages\.0\.acceptance\.0\.expect: row S1\.1: .*matches the empty string.*: x\*$/);
+  });
+
+  test.each(["/\\b/", "/(?=a)/", "/(?<=x)/", "/(?<!^)/", "/x?(?=y)/", "/(?<=a)b*/", "/ok|\\b/", "/(?:(?=a)|b)+/", "/()\\1(?=a)/", "/(?=a)+/"])(
+    "at least N %s, which matches the empty string at some position of some output (not of the empty one), is refused",
+    (re) => {
+      expect(new RegExp(re.slice(1, -1)).test("")).toBe(false);
+      expectRefused(`\`t\` at least 2 ${re}`, "empty-match", "matches the empty string at some position");
+      const { fault } = contractFault(row("t", { count: [{ pattern: re.slice(1, -1), min: 2 }] }));
+      expect(fault).toMatchObject({ code: "contract-invalid", path: "stages.0.acceptance.0.expect" });
+    },
+  );
+
+  test.each([
+    "/\\bok\\b/",
+    "/^ok/",
+    "/ok$/",
+    "/(?<=x)y/",
+    "/a(?=b)/",
+    "/(?!x)./",
+    "/[\\b]/",
+    "/\\\\b/",
+    "/\\1/",
+    "/(a)\\1/",
+    "/(?<n>a)\\k<n>/",
+    "/a{1,2}?/",
+    "/[]]/",
+    "/(?<=[(])x/",
+    "/(?=[)])./",
+  ])("at least N %s needs a character wherever it matches, and is read", (re) => {
+    expect(readPlan(plan(`\`t\` at least 2 ${re}`))._unsafeUnwrap().stages[0]?.acceptance[0]?.expect.count).toEqual([{ pattern: re.slice(1, -1), min: 2 }]);
   });
 
   test("matches /x*/ stays accepted: a match anywhere is asked for, not a count", () => {
@@ -104,5 +135,63 @@ describe("a row with a blank command is refused (finding 6)", () => {
     const { fault, rowLine } = contractFault(row(run, {}));
     expect(fault).toMatchObject({ code: "contract-invalid", line: rowLine, path: "stages.0.acceptance.0.run" });
     expect(describeFault(fault)).toContain("row S1.1: the command is blank");
+  });
+});
+
+// Regex sources built from pieces that consume a character, assertions and zero-width groups.
+const piece = fc.constantFrom("a", "b", ".", "[ab]", "\\b", "\\B", "^", "$", "(?=a)", "(?!a)", "(?<=a)", "(?<!b)", "\\1", "[\\b]", "\\n", "x{0}");
+const quantifier = fc.constantFrom("", "", "", "*", "+", "?", "*?", "{0,2}", "{1,2}");
+const source: fc.Arbitrary<string> = fc
+  .letrec<{ re: string }>((tie) => ({
+    re: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.tuple(piece, quantifier).map(([p, q]) => p + q),
+      fc.array(tie("re"), { minLength: 1, maxLength: 3 }).map((xs) => xs.join("")),
+      fc.tuple(tie("re"), tie("re")).map(([a, b]) => `${a}|${b}`),
+      fc
+        .tuple(fc.constantFrom("(", "(?:", "(?=", "(?!", "(?<=", "(?<!"), tie("re"), quantifier)
+        .map(([open, re, q]) => `${open}${re})${open.startsWith("(?<") ? "" : q}`),
+    ),
+  }))
+  .re.filter((re) => {
+    try {
+      new RegExp(re);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+const output = fc.string({ unit: fc.constantFrom("a", "b", "x", " ", "\n", "\b"), maxLength: 12 });
+
+/** The lengths of the matches a global exec loop finds (an empty match steps one position on), as a count of matches does. */
+function matchLengths(pattern: string, text: string): number[] {
+  const re = new RegExp(pattern, "g");
+  const out: number[] = [];
+  for (let m = re.exec(text); m !== null && out.length < 100; m = re.exec(text)) {
+    out.push(m[0].length);
+    if (m[0] === "") re.lastIndex += 1;
+  }
+  return out;
+}
+
+describe("a count's verdict never comes from a zero-length match", () => {
+  test("a pattern an at least count may hold matches at least one character wherever it matches, in any output", () => {
+    fc.assert(
+      fc.property(source, fc.array(output, { minLength: 1, maxLength: 4 }), (re, texts) => {
+        fc.pre(patternProblem(re, true) === null);
+        for (const text of texts) expect(matchLengths(re, text), `${re} on ${JSON.stringify(text)}`).not.toContain(0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("the rule refuses no more than it must where there is no assertion: such a pattern is refused exactly when it matches the empty string", () => {
+    fc.assert(
+      fc.property(source, (re) => {
+        fc.pre(!/\\[bB]|[$^]|\(\?<?[=!]|\\1/.test(re.replace(/\[\\b\]/g, "")));
+        expect(patternProblem(re, true) === "empty-match").toBe(new RegExp(re).test(""));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

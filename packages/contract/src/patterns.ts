@@ -15,14 +15,60 @@ function hasPropertyEscape(source: string): boolean {
   return false;
 }
 
+const LOOKAROUND = ["(?=", "(?!", "(?<=", "(?<!"];
+
+/**
+ * The source with every assertion made one that always holds: `\b` and each lookahead or lookbehind
+ * `A` become `(?:A|)`; `^`, `$` and `\B` hold at the one position of the empty string already.
+ * Character classes, escapes and groups are copied, so group numbers (and backreferences) keep their
+ * meaning. The result matches the empty string exactly when some path through the pattern consumes
+ * nothing, whatever its assertions would say.
+ */
+function assertionsHold(source: string): string {
+  let out = "";
+  const looks: boolean[] = [];
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string;
+    if (c === "\\") {
+      const next = source[i + 1] ?? "";
+      out += next === "b" ? "(?:\\b|)" : `\\${next}`;
+      i++;
+    } else if (c === "[") {
+      // A class runs to its first unescaped `]` (`[]` is the empty class); `\b` in it is a backspace.
+      let j = i + 1;
+      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+      out += source.slice(i, j + 1);
+      i = j;
+    } else if (c === "(") {
+      const look = LOOKAROUND.some((l) => source.startsWith(l, i));
+      looks.push(look);
+      out += look ? "(?:(" : "(";
+    } else out += c === ")" && looks.pop() ? ")|)" : c;
+  }
+  return out;
+}
+
+/**
+ * Whether a pattern can match the empty string at some position of some text: `x*`, but also `\b`,
+ * `(?=a)` or `(?<=x)`, which match nothing at an empty output and an empty string inside another.
+ * A pattern is taken to match empty when a path through it consumes nothing with every assertion
+ * holding: this may refuse a pattern whose assertions never hold together (`(?=a)(?!a)`), never
+ * accept one that matches empty anywhere.
+ */
+function canMatchEmpty(source: string): boolean {
+  const relaxed = assertionsHold(source);
+  // The rewrite keeps a source that compiles compiling; if it ever did not, refusing is the safe answer.
+  return !regexCompiles(relaxed) || new RegExp(relaxed).test("");
+}
+
 /**
  * Why `source` cannot be an acceptance pattern: it does not compile, it holds `\p{…}` or `\P{…}`
- * (a Unicode property only under the `u` flag), or, for an `at least` count, it matches the empty
- * string; null when it can.
+ * (a Unicode property only under the `u` flag), or, for an `at least` count, it can match the empty
+ * string at some position (`canMatchEmpty`), so a count would count positions; null when it can.
  */
 export function patternProblem(source: string, counted: boolean): PatternProblem | null {
   if (!regexCompiles(source)) return "bad-regex";
   if (hasPropertyEscape(source)) return "unicode-escape";
-  if (counted && new RegExp(source).test("")) return "empty-match";
+  if (counted && canMatchEmpty(source)) return "empty-match";
   return null;
 }
