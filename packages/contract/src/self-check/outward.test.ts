@@ -434,6 +434,11 @@ const PNPM_WRITES = [
   "pnpm token delete 1a2b",
   "pnpm token remove 1a2b",
   "pnpm --filter app --otp 123456 access grant read-only @org:devs @org/pkg",
+  // pnpm.io documents `pnpm profile` writing the registry profile (pnpm 12.4.2 answers "not implemented").
+  "pnpm profile set fullname x",
+  "pnpm profile set password",
+  "pnpm profile enable-2fa auth-only",
+  "pnpm profile disable-2fa",
 ];
 const PNPM_READS = [
   "pnpm access list packages @org",
@@ -456,10 +461,64 @@ const PNPM_READS = [
   "pnpm dist-tag ls pkg",
   "pnpm whoami",
   "pnpm view pkg",
+  "pnpm profile get",
+  "pnpm profile get email",
+  // pnpm has no org or trust command: it looks for a script or a binary of that name instead.
+  "pnpm org ls myorg",
+  "pnpm trust list pkg",
 ];
 
 registryWrites("pnpm", PNPM_WRITES, PNPM_READS, [
   ["pnpm token delete 1a2b", "pnpm token revoke"],
   ["pnpm owners add pkg bob", "pnpm owner add"],
   ["pnpm adduser", "pnpm login"],
+  ["pnpm profile set email a@example.test", "pnpm profile set"],
+]);
+
+// yarn: Berry's `npm` commands (`yarn npm login` makes a token on the registry) and Classic's own
+// registry commands (`owner`, `tag`, `team`, each by `rm` and `remove`); the forms that only read.
+const YARN_WRITES = [
+  "yarn publish",
+  "yarn npm publish --access public",
+  "yarn unpublish pkg",
+  "yarn npm tag add pkg@1.2.0 beta",
+  "yarn npm tag remove pkg beta",
+  "yarn npm login",
+  "yarn npm login --scope org",
+  "yarn owner add bob pkg",
+  "yarn owner rm bob pkg",
+  "yarn owner remove bob pkg",
+  "yarn tag add pkg@1.2.0 beta",
+  "yarn tag rm pkg beta",
+  "yarn tag remove pkg beta",
+  "yarn team create @org:devs",
+  "yarn team destroy @org:devs",
+  "yarn team add @org:devs bob",
+  "yarn team rm @org:devs bob",
+  "yarn team remove @org:devs bob",
+  "yarn workspace app npm login --publish",
+];
+const YARN_READS = [
+  "yarn npm whoami",
+  "yarn npm info pkg",
+  "yarn npm tag list pkg",
+  "yarn npm audit",
+  // Only the local configuration changes: Berry's logout drops the stored token, Classic's login stores a name.
+  "yarn npm logout",
+  "yarn login",
+  "yarn logout",
+  "yarn owner list pkg",
+  "yarn owner ls pkg",
+  "yarn tag list pkg",
+  "yarn tag ls pkg",
+  "yarn team list @org",
+  "yarn team ls @org:devs",
+  "yarn info pkg",
+  "yarn add pkg",
+];
+
+registryWrites("yarn", YARN_WRITES, YARN_READS, [
+  ["yarn npm login", "yarn npm login"],
+  ["yarn owner remove bob pkg", "yarn owner remove"],
+  ["yarn team rm @org:devs bob", "yarn team rm"],
 ]);

@@ -58,8 +58,21 @@ export const OUTWARD: Record<string, string[]> = {
     "trust revoke",
     "adduser",
   ],
-  pnpm: REGISTRY_WRITES,
-  yarn: ["publish", "npm publish", "unpublish", "npm tag add", "npm tag remove"],
+  // pnpm.io documents `profile` as writing the registry profile (pnpm 12.4.2 says "not implemented");
+  // pnpm has no `org` or `trust` command (it runs a script or binary of that name).
+  pnpm: [...REGISTRY_WRITES, "profile set", "profile enable-2fa", "profile disable-2fa"],
+  // Berry's `npm login` makes a token on the registry (its `npm logout` only edits local config);
+  // Classic's `owner`, `tag` and `team` write the registry (`list`/`ls` only read).
+  yarn: [
+    "publish",
+    "npm publish",
+    "unpublish",
+    "npm tag add",
+    "npm tag remove",
+    "npm login",
+    ...["owner", "tag"].flatMap((c) => [`${c} add`, `${c} rm`, `${c} remove`]),
+    ...["create", "destroy", "add", "rm", "remove"].map((sub) => `team ${sub}`),
+  ],
   bun: ["publish"],
   gh: [
     "pr create",
