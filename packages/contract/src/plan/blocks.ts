@@ -35,9 +35,10 @@ export type BlockKind = "code" | "opens-comment" | "comment" | "blank" | "headin
 /**
  * One line as read: its kind; where its content starts (past its containers' markers and
  * indentation, and its own indentation up to 3 columns); whether a container (a list item or a block
- * quote) holds it, and a list item; for an underline, its paragraph's first line and its level.
+ * quote) holds it, and a list item, and how many containers hold it (`depth`); for an underline, its
+ * paragraph's first line and its level.
  */
-export type BlockLine = { kind: BlockKind; content: number; nested: boolean; listed: boolean; from: number; level: number };
+export type BlockLine = { kind: BlockKind; content: number; nested: boolean; listed: boolean; depth: number; from: number; level: number };
 
 /** Close every box from index `n` on. */
 function truncate(state: Blocks, n: number): void {
@@ -120,7 +121,8 @@ function closes(fence: Fence, text: string, at: At): boolean {
 
 /** The line as read, in the state after it. */
 function read(state: Blocks, kind: BlockKind, content: number, from = -1, level = 0): BlockLine {
-  return { kind, content, nested: state.boxes.length > 0, listed: state.boxes.length > state.quotes.length, from, level };
+  const depth = state.boxes.length;
+  return { kind, content, nested: depth > 0, listed: depth > state.quotes.length, depth, from, level };
 }
 
 /** A line of paragraph text at `pos`: it opens a paragraph at line `no` or continues the open one. */

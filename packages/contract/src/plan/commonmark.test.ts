@@ -208,6 +208,38 @@ describe("a thematic break inside a list item or a block quote ends nothing; one
     const p = read(...s1, "Acceptance: `a`", "", "Exit criteria:", "- users see refunds", "  ---", "- the old path is gone");
     expect(p.stages[0]?.exit_criterion).toBe("- users see refunds\n  ---\n- the old path is gone");
   });
+  describe("at a numbered stage's text, in the stage's item, it ends the list or paragraph under a label, as at the margin", () => {
+    /** A plan of one numbered stage whose body (indented to the item's text) is `body`. */
+    const numbered = (...body: string[]) => read(...head, "1. **Build** the parser.", "", ...body.map((l) => (l === "" ? "" : `   ${l}`)));
+    test.each([["---"], ["***"], ["___"]])("%s after an exit criteria list: the verification list after it gives its rows", (rule) => {
+      const p = numbered(
+        "Acceptance: `true` exits 0",
+        "",
+        "Exit criteria",
+        "- the parser reads every sample",
+        "",
+        rule,
+        "",
+        "**Verification**",
+        "- `false` exits 0",
+      );
+      expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true", "false"]);
+      expect(p.stages[0]?.exit_criterion).toBe("   - the parser reads every sample");
+    });
+    test("after an exit criteria paragraph: the verification list after it gives its rows", () => {
+      const p = numbered("Acceptance: `true` exits 0", "", "Exit criteria", "the build is done", "***", "#### Verify", "- `false` exits 0");
+      expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true", "false"]);
+      expect(p.stages[0]?.exit_criterion).toBe("   the build is done");
+    });
+    test("after an acceptance list: the list after it is no row of the one the break ended", () => {
+      const p = numbered("Acceptance:", "", "- `true` exits 0", "---", "- `rm -rf build` exits 0");
+      expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true"]);
+    });
+    test("indented into an exit criteria item it is still the item's", () => {
+      const p = numbered("Acceptance: `true` exits 0", "", "Exit criteria", "- users see refunds", "  ---", "- the old path is gone");
+      expect(p.stages[0]?.exit_criterion).toBe("   - users see refunds\n     ---\n   - the old path is gone");
+    });
+  });
   test("at the margin it ends the list, the guardrail, and the stage's instructions", () => {
     const p = read(...s1, "Acceptance:", "", "- `a`", "---", "Exit: done", "", "---");
     expect(p.stages[0]).toMatchObject({ acceptance: [{ run: "a" }], exit_criterion: "done", instructions: "\nAcceptance:\n\n- `a`\n---\nExit: done" });

@@ -12,6 +12,13 @@ export type Line = {
   heading: boolean;
   /** A thematic break (`---`, `***`, `___`) at the margin, as the block reader reads one: no setext underline, in no list item or block quote. */
   rule: boolean;
+  /**
+   * For a thematic break anywhere (at the margin or in containers), how many containers hold it; -1 on
+   * any other line. A break in fewer containers than a list item's text ends that list (see `endsList`).
+   */
+  breakDepth: number;
+  /** How many containers (list items, block quotes) hold the line, as the block reader reads it. */
+  depth: number;
   /** Part of an HTML comment block (hidden too). */
   comment: boolean;
   /** Inside a list item (its first line, a continuation, or code in it), as CommonMark reads containers. */
@@ -43,7 +50,7 @@ function splitLines(source: string): Line[] {
     const nl = source.indexOf("\n", start);
     const end = nl === -1 ? source.length : nl;
     const text = source.slice(start, end).replace(/\r$/, "");
-    lines.push({ no, start, end, text, hidden: false, heading: false, rule: false, comment: false, listed: false });
+    lines.push({ no, start, end, text, hidden: false, heading: false, rule: false, breakDepth: -1, depth: 0, comment: false, listed: false });
     if (nl === -1) break;
     start = nl + 1;
   }
@@ -77,6 +84,7 @@ export function lineModel(source: string): LineModel {
     const line = lines[i] as Line;
     const b = blockLine(state, line.text, i);
     line.listed = b.listed;
+    line.depth = b.depth;
     content[i] = b.content;
     if (b.kind === "code") line.hidden = true;
     else if (b.kind === "comment" || b.kind === "opens-comment") {
@@ -95,6 +103,7 @@ export function lineModel(source: string): LineModel {
     } else if (b.kind === "break") {
       // A break inside a list item or a quote (`  ---` under `- \`a\``) is its content, as in CommonMark: it ends no list.
       line.rule = !b.nested;
+      line.breakDepth = b.depth;
     }
   }
   model.open = openBlock(state);
@@ -156,6 +165,13 @@ export function underlineOf(model: LineModel, line: number): number | undefined 
 }
 
 /** Whether a line is plan text a reader looks at: not hidden, not a heading, not a thematic break. */
+/**
+ * Whether `line` is a thematic break that ends the list whose first item is `first`: one held by fewer
+ * containers than the item's text (at the margin, or at a numbered stage's text under its items), as
+ * CommonMark closes the item there. A break indented into the item is the item's content.
+ */
+export const endsList = (line: Line, first: Line): boolean => line.breakDepth >= 0 && line.breakDepth < first.depth;
+
 export const isText = (line: Line | undefined): line is Line => !!line && !line.hidden && !line.heading && !line.rule;
 
 /**

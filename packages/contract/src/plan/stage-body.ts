@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
-import { isText, type LineModel, repeatEnd, underlineOf, verbatim } from "./lines.js";
+import { endsList, isText, type Line, type LineModel, repeatEnd, underlineOf, verbatim } from "./lines.js";
 import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE } from "./stage-labels.js";
 import { itemLine } from "./list-item.js";
 import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow } from "./stage-rows.js";
@@ -48,10 +48,11 @@ function listUnder(model: LineModel, at: number, to: number): { from: number; to
   while (i < to && model.lines[i]?.text.trim() === "") i++;
   if (!isText(model.lines[i]) || !isItem(model.lines[i]?.text)) return null;
   const from = i;
+  const first = model.lines[from] as Line;
   let end = i;
   for (; i < to; i++) {
     const line = model.lines[i];
-    if (!line || line.heading || line.rule) break;
+    if (!line || line.heading || line.rule || endsList(line, first)) break;
     const blank = line.text.trim() === "";
     const next = model.lines[i + 1]?.text ?? "";
     if (blank && !isItem(next) && !/^\s+\S/.test(next)) break;
@@ -86,7 +87,8 @@ function paragraphUnder(model: LineModel, at: number, to: number): { from: numbe
   for (; i < to; i++) {
     const line = model.lines[i];
     // A line that labels itself (Acceptance:, Exit:, Depends on:, Gate:) is read as that, or refused, never swallowed.
-    if (!isText(line) || line.text.trim() === "" || labelled(line.text) || DEPENDS.test(line.text) || GATE.test(line.text)) break;
+    // A thematic break in any container ends it, as CommonMark ends a paragraph there.
+    if (!isText(line) || line.breakDepth >= 0 || line.text.trim() === "" || labelled(line.text) || DEPENDS.test(line.text) || GATE.test(line.text)) break;
   }
   return i > from ? { from, to: i } : null;
 }

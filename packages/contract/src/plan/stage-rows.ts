@@ -3,7 +3,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { acceptanceFault, parseAcceptance, type SpelledRow, underLabel } from "./acceptance.js";
-import { isText, type Line, type LineModel } from "./lines.js";
+import { endsList, isText, type Line, type LineModel } from "./lines.js";
 import { indentOf, itemLine } from "./list-item.js";
 import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE } from "./stage-labels.js";
 
@@ -100,9 +100,10 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
   const under = { label, labelLine: model.lines[written]?.no ?? written + 1 };
   let open: OpenItem | null = null;
   let blank = false;
+  const first = model.lines[i];
   for (; i < to; i++) {
     const line = model.lines[i] as Line;
-    if (line.heading || line.rule) break;
+    if (line.heading || line.rule || (first && endsList(line, first))) break;
     if (line.text.trim() === "" || /^[\s>]*$/.test(line.text)) {
       blank = true;
       continue;
