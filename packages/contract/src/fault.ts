@@ -17,7 +17,15 @@ export type AcceptanceProblem =
   | "trailing-separator";
 
 /** What a line that looks like plan structure was read as: nothing, which is a fault. */
-export type UnreadKind = "stage-heading" | "nested-heading" | "acceptance" | "exit" | "unclosed-fence" | "unclosed-comment";
+export type UnreadKind =
+  | "stage-heading"
+  | "nested-heading"
+  | "heading-no-space"
+  | "heading-html"
+  | "acceptance"
+  | "exit"
+  | "unclosed-fence"
+  | "unclosed-comment";
 
 /** Every expected failure of @decay/contract: a code plus the data (always a line) to name it. */
 export type ContractFault =
@@ -48,6 +56,8 @@ export type ContractFault =
       underline?: number;
       /** For an unclosed fence or comment: the first line of structure it hides. */
       hides?: { line: number; text: string };
+      /** For a stage heading spelt as no heading: the heading to write. */
+      write?: string;
     }
   | { code: "duplicate-label"; line: number; first: number; label: string }
   | { code: "import-unrecognised"; line: number }
@@ -92,7 +102,7 @@ export function describeFault(fault: ContractFault): string {
     case "encoding":
       return `${at}the plan is ${fault.encoding}, not UTF-8: save it as UTF-8 and compile again`;
     case "structure-unread":
-      return `${at}${unreadText(fault.kind, fault.text, fault.hides)}${fault.underline === undefined ? "" : `; the line ${fault.underline} under it (--- or ===) makes it a heading: put a blank line between them`}`;
+      return `${at}${unreadText(fault)}${fault.underline === undefined ? "" : `; the line ${fault.underline} under it (--- or ===) makes it a heading: put a blank line between them`}`;
     case "import-unrecognised":
       return `${at}not a task plan (### Task N), a spec-kit tasks.md (## Phase N with - [ ] T001 tasks) or an OpenSpec tasks.md (## 1. Group with - [ ] 1.1 tasks): nothing to import`;
     case "import-unclosed":
@@ -145,7 +155,9 @@ function unclosedText(kind: "fence" | "comment", text: string, hides?: { line: n
   return `${q(text)} opens ${what} that is never closed: it runs to the end of the plan${hidden}${after}; close it with ${close}`;
 }
 
-function unreadText(kind: UnreadKind, text: string, hides?: { line: number; text: string }): string {
+const OPENS_NO_STAGE = "it opens no stage, and its lines would be read as the text above it";
+
+function unreadText({ kind, text, hides, write }: Extract<ContractFault, { code: "structure-unread" }>): string {
   switch (kind) {
     case "unclosed-fence":
       return unclosedText("fence", text, hides);
@@ -155,6 +167,10 @@ function unreadText(kind: UnreadKind, text: string, hides?: { line: number; text
       return `${q(text)} looks like a stage heading but was read as no stage: write it as a stage heading inside the recommendation (### Stage 1: Title, ### Phase B: Title, ### Step 2 — Title), ${PROSE}`;
     case "nested-heading":
       return `${q(text)} is a heading inside a list item or a block quote, which is never a stage: write the stage heading at the margin, with no list marker, > or indent before its #, ${PROSE}`;
+    case "heading-no-space":
+      return `${q(text)} looks like a stage heading but is no heading (a # heading needs a space after its #s): ${OPENS_NO_STAGE}; write ${q(write ?? "")}, ${PROSE}`;
+    case "heading-html":
+      return `${q(text)} looks like a stage heading but is HTML, never read as a heading: ${OPENS_NO_STAGE}; write ${q(write ?? "")}, ${PROSE}`;
     case "acceptance":
       return `${q(text)} looks like an acceptance line but was not read: write it inside a stage as Acceptance: \`command\` exits 0, ${PROSE}`;
     case "exit":

@@ -1,5 +1,6 @@
 import type { ContractFault } from "../fault.js";
 import type { OpenBlock } from "./blocks.js";
+import { headingSpelling } from "./heading-spelling.js";
 import { afterContainers, atxHeading, type Heading, headingFrom, type LineModel } from "./lines.js";
 import { namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
 import type { StageSpan } from "./stages.js";
@@ -102,19 +103,33 @@ function boldStageLines(model: LineModel, prose: Set<number>): Heading[] {
   return out;
 }
 
+/** The first line that spells a stage heading as no heading (`###Stage 2`, `<h3>Stage 2</h3>`), with the heading to write; null when none. */
+function misspeltHeading(model: LineModel, prose: Set<number>): ContractFault | null {
+  for (const [i, line] of model.lines.entries()) {
+    const spelling = line.hidden || prose.has(i) ? null : headingSpelling(line.text);
+    if (spelling) return { code: "structure-unread", line: line.no, kind: spelling.kind, text: line.text.trim(), write: spelling.write };
+  }
+  return null;
+}
+
 /**
- * The first stage-looking heading (or bold line) that became no stage and sits in no stage's body,
- * or a stage-looking heading inside a list item or a block quote, which is never a stage; null when none.
+ * The first of: a stage-looking heading (or bold line) that became no stage and sits in no stage's
+ * body, a stage-looking heading inside a list item or a block quote, which is never a stage, and a
+ * stage heading spelt as no heading; null when none.
  */
 function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<number>): ContractFault | null {
   const looks = (x: Heading) => !prose.has(x.index) && STAGE_LIKE.test(stageText(x.text));
   const candidates = [...model.headings, ...boldStageLines(model, prose)].sort((a, b) => a.index - b.index);
   const h = candidates.find((x) => looks(x) && !accountedFor(x, spans));
   const nested = model.nested.find(looks);
-  if (nested && (!h || nested.index < h.index)) {
-    return { code: "structure-unread", line: nested.index + 1, kind: "nested-heading", text: model.lines[nested.index]?.text.trim() ?? nested.text };
+  const faults: ContractFault[] = [];
+  if (nested) {
+    faults.push({ code: "structure-unread", line: nested.index + 1, kind: "nested-heading", text: model.lines[nested.index]?.text.trim() ?? nested.text });
   }
-  return h ? { code: "structure-unread", line: h.index + 1, kind: "stage-heading", text: h.text } : null;
+  if (h) faults.push({ code: "structure-unread", line: h.index + 1, kind: "stage-heading", text: h.text });
+  const misspelt = misspeltHeading(model, prose);
+  if (misspelt) faults.push(misspelt);
+  return faults.reduce<ContractFault | null>((first, f) => (first === null || f.line < first.line ? f : first), null);
 }
 
 /**

@@ -51,6 +51,9 @@ function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbit
     piece([`Acceptance: run \`${c}\` and expect 0`], [], true),
     piece(["Acceptance:", "", "```sh", c, "```"], [], true),
     piece([`${"#".repeat(level)} Stage 9-10: misplaced`], [], true),
+    // A stage heading with no space after its #s, or in HTML, is no heading: refused, never merged into this stage.
+    piece([`${"#".repeat(level)}Stage ${k}1: no space`], [], true),
+    piece([`<h${level}>Phase ${k}2: in HTML</h${level}>`], [], true),
     bold,
     piece(["#### Exit criteria", "", "- it works", "- it is fast"]),
     piece(["#### Notes on this stage"]),
