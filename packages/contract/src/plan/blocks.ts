@@ -3,7 +3,7 @@
 // setext), thematic breaks and paragraphs. One pass, each line scanned a bounded number of times:
 // linear on any input. The line model takes headings, comments and code from here, never from a
 // line's raw text, so `- ### Stage 2` or `> <!--` are read at their container's content.
-import { type At, atxAt, blankFrom, fenceAt, type ListItem, listItemAt, ruleAt, run, skip, underlineAt, uniformFrom } from "./scan.js";
+import { type At, atxAt, blankFrom, contentEnd, fenceAt, type ListItem, listItemAt, ruleAt, run, skip, underlineAt, uniformFrom } from "./scan.js";
 
 /** A container a line may continue: a block quote, or a list item whose content starts at `indent`. */
 type Box = { quote: true } | { quote: false; indent: number };
@@ -65,24 +65,45 @@ function interrupts(text: string, at: At, col: number): boolean {
 const interruptingItem = (text: string, item: ListItem | null): boolean =>
   item !== null && item.text < text.length && (item.ordered === null || item.ordered === 1);
 
-/** Continue the open containers on a line: how many it continues, and where its content starts. */
+/** The index of the first quote box at or after box index `from` (the number of boxes when none), found by halving `quotes`. */
+function nextQuote(state: Blocks, from: number): number {
+  let lo = 0;
+  let hi = state.quotes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((state.quotes[mid] as number) < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return state.quotes[lo] ?? state.boxes.length;
+}
+
+/**
+ * Continue the open containers on a line: how many it continues, and where its content starts.
+ * Each box continued takes at least one column of the line, except list items once the rest of the
+ * line is blank: those up to the next quote are continued at once, so a line costs its length (and
+ * a halving of the quotes), never the depth of the nesting.
+ */
 function continued(state: Blocks, text: string): { matched: number; at: At } {
   let at: At = { pos: 0, col: 0 };
+  const end = contentEnd(text);
   // A blank line continues every list item and no quote.
-  if (blankFrom(text, 0)) return { matched: state.quotes[0] ?? state.boxes.length, at: skip(text, at) };
+  if (end === 0) return { matched: state.quotes[0] ?? state.boxes.length, at: skip(text, at) };
   let matched = 0;
-  for (const box of state.boxes) {
+  for (; matched < state.boxes.length; matched++) {
+    const box = state.boxes[matched] as Box;
     if (box.quote) {
       const w = skip(text, at);
       if (w.col - at.col > 3 || text[w.pos] !== ">") break;
       at = { pos: w.pos + 1, col: w.col + 1 };
       if (text[at.pos] === " " || text[at.pos] === "\t") at = { pos: at.pos + 1, col: at.col + 1 };
-    } else if (!blankFrom(text, at.pos)) {
+    } else if (at.pos >= end) {
+      // Blank from here: every list item up to the next quote goes on, and that quote (no `>` left) does not.
+      return { matched: nextQuote(state, matched), at };
+    } else {
       const w = skip(text, at, box.indent);
       if (w.col < box.indent) break;
       at = w;
     }
-    matched++;
   }
   return { matched, at };
 }

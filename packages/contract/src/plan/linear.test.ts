@@ -74,3 +74,24 @@ describe("many prose marks, sections and stages", () => {
     expect(p.stages.map((s) => s.depends_on)).toEqual(Array.from({ length: k }, (_, i) => (i ? [`S${i}`] : [])));
   });
 });
+
+describe("deeply nested lists", () => {
+  // Each line once asked, for every list item it continues, whether the rest of the line was blank:
+  // a scan over the rest of its indentation per item, so the reading grew with the cube of the
+  // depth (1,500 levels took 15 s, 4,000 levels minutes).
+  const levels = 4_000;
+  const nest = Array.from({ length: levels }, (_, i) => `${"  ".repeat(i)}- x`);
+  test("4,000 nested list levels in a falsifiers section are one falsifier", () => {
+    const p = read("# P", "", recommendation, "", "## Falsifiers", "", nest);
+    expect(p.falsifiers).toEqual([nest.join("\n").slice(2)]);
+  });
+  test("4,000 nested list levels in a stage's instructions are its text", () => {
+    const p = read("# P", "", recommendation, "", nest);
+    expect(p.stages.map((s) => [s.instructions, s.acceptance.map((r) => r.run)])).toEqual([[`\nAcceptance: \`a\`\n\n${nest.join("\n")}`, ["a"]]]);
+  });
+  // A line blank inside a quote continues every list item the quote holds: it once walked them all.
+  test("200,000 blank lines in a quote that holds 100,000 nested list items", () => {
+    const p = read("# P", "", recommendation, "", `> ${"- ".repeat(n / 2)}x`, times(n, ">"), "> Acceptance: `b`");
+    expect(p.stages.map((s) => s.acceptance.map((r) => r.run))).toEqual([["a", "b"]]);
+  });
+});

@@ -30,6 +30,13 @@ export function blankFrom(text: string, pos: number): boolean {
   return true;
 }
 
+/** The index just past the last character of a line that is no space or tab (0 for a blank line): text from `pos` is blank when `pos` is at or past it. */
+export function contentEnd(text: string): number {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+  return end;
+}
+
 /** A fence opening at `pos`: three or more backticks with no backtick after them, or three or more tildes. */
 export function fenceAt(text: string, pos: number): { char: string; len: number } | null {
   const c = text[pos];
