@@ -25,7 +25,8 @@ export type UnreadKind =
   | "acceptance"
   | "exit"
   | "unclosed-fence"
-  | "unclosed-comment";
+  | "unclosed-comment"
+  | "rule-in-list";
 
 /** Every expected failure of @decay/contract: a code plus the data (always a line) to name it. */
 export type ContractFault =
@@ -54,7 +55,7 @@ export type ContractFault =
       kind: UnreadKind;
       text: string;
       underline?: number;
-      /** For an unclosed fence or comment: the first line of structure it hides. */
+      /** For an unclosed fence or comment: the first line of structure it hides; for a thematic break in an acceptance list, the first item after it. */
       hides?: { line: number; text: string };
       /** For a stage heading spelt as no heading: the heading to write. */
       write?: string;
@@ -171,6 +172,8 @@ function unreadText({ kind, text, hides, write }: Extract<ContractFault, { code:
       return `${q(text)} looks like a stage heading but is no heading (a # heading needs a space after its #s): ${OPENS_NO_STAGE}; write ${q(write ?? "")}, ${PROSE}`;
     case "heading-html":
       return `${q(text)} looks like a stage heading but is HTML, never read as a heading: ${OPENS_NO_STAGE}; write ${q(write ?? "")}, ${PROSE}`;
+    case "rule-in-list":
+      return `${q(text)} is a thematic break between the items of an acceptance list: it ends the list, so line ${hides?.line ?? 0} (${q(hides?.text ?? "")}) and the items after it would be read as instructions, not rows; delete the break, or write Acceptance: over the items after it`;
     case "acceptance":
       return `${q(text)} looks like an acceptance line but was not read: write it inside a stage as Acceptance: \`command\` exits 0, ${PROSE}`;
     case "exit":

@@ -231,9 +231,11 @@ describe("a thematic break inside a list item or a block quote ends nothing; one
       expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true", "false"]);
       expect(p.stages[0]?.exit_criterion).toBe("   the build is done");
     });
-    test("after an acceptance list: the list after it is no row of the one the break ended", () => {
-      const p = numbered("Acceptance:", "", "- `true` exits 0", "---", "- `rm -rf build` exits 0");
-      expect(p.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true"]);
+    test("between the items of an acceptance list: refused, as at the margin; never more rows of the list it ended", () => {
+      const f = readPlan(plan(...head, "1. **Build** the parser.", "", "   Acceptance:", "", "   - `true` exits 0", "   ---", "   - `rm -rf build` exits 0"));
+      expect(f._unsafeUnwrapErr()).toMatchObject({ code: "structure-unread", kind: "rule-in-list", line: 10, hides: { line: 11 } });
+      const prose = numbered("Acceptance:", "", "- `true` exits 0", "---", "- tidy the build folder");
+      expect(prose.stages[0]?.acceptance.map((r) => r.run)).toEqual(["true"]);
     });
     test("indented into an exit criteria item it is still the item's", () => {
       const p = numbered("Acceptance: `true` exits 0", "", "Exit criteria", "- users see refunds", "  ---", "- the old path is gone");
@@ -243,6 +245,32 @@ describe("a thematic break inside a list item or a block quote ends nothing; one
   test("at the margin it ends the list, the guardrail, and the stage's instructions", () => {
     const p = read(...s1, "Acceptance:", "", "- `a`", "---", "Exit: done", "", "---");
     expect(p.stages[0]).toMatchObject({ acceptance: [{ run: "a" }], exit_criterion: "done", instructions: "\nAcceptance:\n\n- `a`\n---\nExit: done" });
+  });
+});
+
+describe("a thematic break at the margin between the items of an acceptance list", () => {
+  // CommonMark ends the list there, and the items after it would be instructions, not rows: refused.
+  test.each([
+    ["---", ["- `a` exits 0", "---", "- `b` exits 0"]],
+    ["***", ["- `a` exits 0", "", "***", "", "- `b` prints `ok`"]],
+    ["___", ["1. `a`", "___", "2. `b`"]],
+    ["- - -", ["- `a`", "", "- - -", "- [ ] `b` matches /ok/"]],
+  ])("%s: refused, naming the break and the first item after it", (rule, lines) => {
+    const f = fault(...s1, "Acceptance:", "", ...lines, "- `c` exits 0");
+    const at = 9 + lines.indexOf(rule);
+    const item = 9 + lines.length - 1;
+    expect(f).toMatchObject({ code: "structure-unread", kind: "rule-in-list", line: at, text: rule, hides: { line: item, text: lines.at(-1) } });
+    expect(describeFault(f)).toBe(
+      `line ${at}: "${rule}" is a thematic break between the items of an acceptance list: it ends the list, so line ${item} ("${lines.at(-1)}") and the items after it would be read as instructions, not rows; delete the break, or write Acceptance: over the items after it`,
+    );
+  });
+  test("a break over prose, a prose list, a new Acceptance: label or the next stage is read as before", () => {
+    const list = ["Acceptance:", "", "- `a`", "", "---", ""];
+    expect(runs(...s1, ...list, "Then deploy `b` exits 0.")).toEqual([["a"]]);
+    expect(runs(...s1, ...list, "- Deploy `b` afterwards.", "- `src/b.ts` holds the handler")).toEqual([["a"]]);
+    expect(runs(...s1, ...list, "- `src/b.ts` holds the handler, see below")).toEqual([["a"]]);
+    expect(runs(...s1, ...list, "Acceptance:", "", "- `b` exits 0")).toEqual([["a", "b"]]);
+    expect(runs(...s1, ...list, "### Stage 2: b", "", "- `b` exits 0")).toEqual([["a"], []]);
   });
 });
 

@@ -85,6 +85,19 @@ export function codeUnderLabel(model: LineModel, at: number, to: number, label: 
 type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, ContractFault>;
 
 /**
+ * A thematic break (line index `at`) that ends an acceptance list (see `endsList`) where the first
+ * line after it (blank lines skipped) is an item the list would read as a row: CommonMark ends the
+ * list there, and that item and those after it would be instructions. The fault naming both; null otherwise.
+ */
+function breakInList(model: LineModel, at: number, to: number): ContractFault | null {
+  const next = model.lines[firstUnder(model, at, to)];
+  const item = isText(next) ? itemLine(next.text) : null;
+  if (!next || !item || parseAcceptance(item.text, next.no).isErr()) return null;
+  const text = model.lines[at]?.text.trim() ?? "";
+  return { code: "structure-unread", line: at + 1, kind: "rule-in-list", text, hides: { line: next.no, text: next.text.trim() } };
+}
+
+/**
  * `Acceptance:` (or `label` as written) with nothing after it: the list under it, read as CommonMark reads a list. Each of
  * its items is a command with expectations and gives one row; what is indented under an item
  * (a paragraph, code, a nested list) belongs to that item and is no row; blank lines between items
@@ -103,7 +116,10 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
   const first = model.lines[i];
   for (; i < to; i++) {
     const line = model.lines[i] as Line;
-    if (line.heading || line.rule || (first && endsList(line, first))) break;
+    const ends = line.rule || (first !== undefined && endsList(line, first));
+    const cut = ends && out.rows.length > 0 ? breakInList(model, i, to) : null;
+    if (cut) return err(cut);
+    if (line.heading || ends) break;
     if (line.text.trim() === "" || /^[\s>]*$/.test(line.text)) {
       blank = true;
       continue;
