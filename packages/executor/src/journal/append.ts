@@ -3,7 +3,7 @@
 import { err, ok, Result } from "neverthrow";
 import type { JournalFault } from "./fault.js";
 import { parseLine, renderLine } from "./line.js";
-import { type MdLine, scanBlocks, splitLines, unclosedBlock } from "./markdown.js";
+import { leftOpen, type MdLine, scanBlocks, splitLines, unclosedBlock } from "./markdown.js";
 import { type JournalRecord, parseRecord } from "./record.js";
 import type { RecordLine, TaskState } from "./schema.js";
 
@@ -43,12 +43,13 @@ function newBlock(record: JournalRecord, texts: readonly string[]): string {
   return insertAt(source, at, lead + block + (section && section.end < lines.length ? eol : ""));
 }
 
-/** A new block, unless the file ends inside a fenced block that would swallow it. */
+/** A new block, unless the file ends inside a fenced block or an HTML comment that would swallow it. */
 function newRecordBlock(record: JournalRecord, added: readonly RecordLine[]): Result<string, JournalFault> {
   const all = splitLines(record.source);
-  const open = unclosedBlock(scanBlocks(all));
+  const unclosed = unclosedBlock(scanBlocks(all));
+  const open = unclosed && leftOpen(unclosed);
   const atEnd = !record.section || record.section.end === all.length;
-  if (open !== null && atEnd) return err({ code: "record-unclosed", line: open + 1 });
+  if (open && atEnd) return err({ code: "record-unclosed", ...open });
   return checkedAll(added, 1).map((texts) => newBlock(record, texts));
 }
 

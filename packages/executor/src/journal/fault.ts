@@ -1,11 +1,23 @@
 // The journal's expected failures: a stable `code` plus the data naming the input.
 
+/**
+ * A block left open: a fence or an HTML comment opened at `line` and never closed, or a fence
+ * closed (at `closed`) only by the closing fence of the block opened at `nested` inside it.
+ */
+export interface LeftOpen {
+  line: number;
+  kind: "fence" | "comment";
+  nested?: number;
+  closed?: number;
+}
+
 /** Every expected failure of the journal functions; `line` is 1-based in the markdown given. */
 export type JournalFault =
   | { code: "record-line-invalid"; line: number; text: string; issue: string }
-  | { code: "record-unclosed"; line: number }
-  /** A block left open (opened at `line`) hides the heading at `heading`: see `hiddenHeading`. */
-  | { code: "heading-hidden"; line: number; kind: "fence" | "comment"; nested?: number; closed?: number; heading: number; text: string }
+  /** A block left open where the record is read or written: see `LeftOpen`. */
+  | ({ code: "record-unclosed" } & LeftOpen)
+  /** A block left open hides the heading at `heading`: see `hiddenHeading`. */
+  | ({ code: "heading-hidden"; heading: number; text: string } & LeftOpen)
   | { code: "plan-invalid"; line: number; issue: string }
   | { code: "task-unknown"; task: number }
   | { code: "state-invalid"; task: number; issue: string };
@@ -26,9 +38,9 @@ export function describeJournalFault(fault: JournalFault): string {
     case "record-line-invalid":
       return `line ${fault.line} of the record is malformed (${fault.issue}): ${JSON.stringify(fault.text)}`;
     case "record-unclosed":
-      return `the fenced block opened at line ${fault.line} is never closed, so the record cannot be read or written there`;
+      return leftOpenText(fault, "the record cannot be read or written there");
     case "heading-hidden":
-      return hiddenText(fault);
+      return leftOpenText(fault, `it hides the heading ${JSON.stringify(fault.text)} at line ${fault.heading}, which is read as no heading`);
     case "plan-invalid":
       return `line ${fault.line} of the plan: ${fault.issue}`;
     case "task-unknown":
@@ -38,9 +50,9 @@ export function describeJournalFault(fault: JournalFault): string {
   }
 }
 
-function hiddenText(f: Extract<JournalFault, { code: "heading-hidden" }>): string {
-  const hides = `hides the heading ${JSON.stringify(f.text)} at line ${f.heading}, which is read as no heading`;
-  if (f.kind === "comment") return `the HTML comment opened at line ${f.line} is never closed (-->) and ${hides}: close the comment`;
-  if (f.closed === undefined || f.nested === undefined) return `the fenced block opened at line ${f.line} is never closed and ${hides}: close the block`;
-  return `the fenced block opened at line ${f.line} is never closed: the fence at line ${f.closed} that ends it is the end of the block opened at line ${f.nested} inside it, so it ${hides}: close the block of line ${f.line}`;
+/** What a block left open is, `so` what follows from it, and how to mend it. */
+function leftOpenText(f: LeftOpen, so: string): string {
+  if (f.kind === "comment") return `the HTML comment opened at line ${f.line} is never closed (-->), so ${so}: close the comment`;
+  if (f.closed === undefined || f.nested === undefined) return `the fenced block opened at line ${f.line} is never closed, so ${so}: close the block`;
+  return `the fenced block opened at line ${f.line} is never closed: the fence at line ${f.closed} that ends it is the end of the block opened at line ${f.nested} inside it, so ${so}: close the block of line ${f.line}`;
 }

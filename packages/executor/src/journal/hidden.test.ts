@@ -31,7 +31,7 @@ describe("a block left open that hides a heading", () => {
     expect(parseRecord(`${TASKS}<!--\n\n${RECORD}`)._unsafeUnwrapErr()).toMatchObject({ code: "heading-hidden", line: 10, kind: "comment", heading: 12 });
     const lost = readTaskPlan("## Task 1: a\n\n```sh\nmake\n\n## Task 2: b\n")._unsafeUnwrapErr();
     expect(lost).toEqual({ code: "heading-hidden", line: 3, kind: "fence", heading: 6, text: "## Task 2: b" });
-    expect(describeJournalFault(lost)).toMatch(/^the fenced block opened at line 3 is never closed and hides the heading "## Task 2: b" at line 6/);
+    expect(describeJournalFault(lost)).toMatch(/^the fenced block opened at line 3 is never closed, so it hides the heading "## Task 2: b" at line 6/);
   });
 
   it("reads a record quoted in a block that closes as written, and a longer fence around a text block, as quoted", () => {
@@ -39,6 +39,37 @@ describe("a block left open that hides a heading", () => {
     const record = parseRecord(quoted)._unsafeUnwrap();
     expect(record.section?.heading).toBe(14);
     expect(taskStates(readTaskPlan(quoted)._unsafeUnwrap(), record).get(1)).toEqual({ state: "pending" });
+  });
+});
+
+describe("a block left open inside the record section, above its text block", () => {
+  const HEAD = `${TASKS}\n## Execution record\n\n`;
+  const BLOCK = "```text\nBase: unset\nTask 1: done - true -> ok\n```\n";
+
+  it("refuses a comment never closed that hides the text block, naming its line, never an empty record", () => {
+    const fault = parseRecord(`${HEAD}<!-- TODO: tidy these notes up\n\n${BLOCK}`)._unsafeUnwrapErr();
+    expect(fault).toEqual({ code: "record-unclosed", line: 13, kind: "comment" });
+    expect(describeJournalFault(fault)).toBe(
+      "the HTML comment opened at line 13 is never closed (-->), so the record cannot be read or written there: close the comment",
+    );
+  });
+
+  it("refuses a lone fence that the text block's own fence closes, naming both lines", () => {
+    const fault = parseRecord(`${HEAD}Notes:\n\`\`\`\n\n${BLOCK}`)._unsafeUnwrapErr();
+    expect(fault).toEqual({ code: "record-unclosed", line: 14, kind: "fence", nested: 16, closed: 19 });
+    expect(describeJournalFault(fault)).toBe(
+      "the fenced block opened at line 14 is never closed: the fence at line 19 that ends it is the end of the block opened at line 16 inside it, so the record cannot be read or written there: close the block of line 14",
+    );
+  });
+
+  it("refuses a fence of the other character never closed, which runs to the end of the file", () => {
+    expect(parseRecord(`${HEAD}~~~\n${BLOCK}`)._unsafeUnwrapErr()).toEqual({ code: "record-unclosed", line: 13, kind: "fence" });
+  });
+
+  it("still steps over closed blocks before the text block, and reads a record commented out as none", () => {
+    const record = parseRecord(`${HEAD}<!-- a note -->\n\`\`\`sh\nmake\n\`\`\`\n${BLOCK}`)._unsafeUnwrap();
+    expect(record.entries.map((e) => e.line)).toEqual([18, 19]);
+    expect(parseRecord(`${HEAD}<!--\n${BLOCK}-->\n`)._unsafeUnwrap().entries).toEqual([]);
   });
 });
 
@@ -57,10 +88,15 @@ describe("HTML comments are no text", () => {
 
 describe("property: never a state from a record that was not read", () => {
   const md = `${TASKS}\n${RECORD}`;
-  const lineCount = md.split("\n").length;
-  it("a fence or comment opener put on any line above the record: refused, or the same states", () => {
+  const openers = ["```", "~~~", "````", "```sh", "<!--", "<!-- x"];
+  const heading = md.split("\n").indexOf("## Execution record");
+  const textBlock = md.split("\n").indexOf("```text");
+  // An opener goes on any line up to the text block's opening fence: above the record heading, and
+  // between the heading and its text block (each opener in each of those spots is tried every run).
+  const inSection = openers.flatMap((o) => [heading + 1, textBlock].map((at): [number, string] => [at, o]));
+  it("a fence or comment opener put on any line above the record's text block: refused, or the same states", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: lineCount - 8 }), fc.constantFrom("```", "~~~", "````", "```sh", "<!--", "<!-- x"), (at, opener) => {
+      fc.property(fc.integer({ min: 0, max: textBlock }), fc.constantFrom(...openers), (at, opener) => {
         const lines = md.split("\n");
         lines.splice(at, 0, opener);
         const changed = lines.join("\n");
@@ -71,6 +107,7 @@ describe("property: never a state from a record that was not read", () => {
         expect(states.get(1)).toEqual({ state: "done", evidence: "true -> ok" });
         expect(states.get(2)).toEqual({ state: "in progress", evidence: "started at 9b1e44c" });
       }),
+      { examples: inSection },
     );
   });
 });

@@ -1,6 +1,6 @@
 // Lines of a markdown file with their line endings, and which of them are no text: fenced code
 // and HTML comments.
-import type { JournalFault } from "./fault.js";
+import type { JournalFault, LeftOpen } from "./fault.js";
 
 /** One line: its text without the line ending, and the ending itself ("" on a last line without one). */
 export interface MdLine {
@@ -98,10 +98,17 @@ export function scanBlocks(lines: readonly MdLine[]): Scan {
   return { hidden, blocks };
 }
 
-/** The index of the line opening a block (fenced code or an HTML comment) still open at the end of the text, or null. */
-export function unclosedBlock(scan: Scan): number | null {
+/** A block (fenced code or an HTML comment) still open at the end of the text, or null. */
+export function unclosedBlock(scan: Scan): Block | null {
   const last = scan.blocks[scan.blocks.length - 1];
-  return last && last.close === null ? last.open : null;
+  return last && last.close === null ? last : null;
+}
+
+/** A block left open, as fault data (1-based lines): never closed, or closed only by a block opened inside it (see `Block.nested`); null for one that closes as written. */
+export function leftOpen(b: Block): LeftOpen | null {
+  if (b.close !== null && b.nested === null) return null;
+  const nested = b.close === null || b.nested === null ? null : { nested: b.nested + 1, closed: b.close + 1 };
+  return { line: b.open + 1, kind: b.kind, ...nested };
 }
 
 /**
@@ -111,13 +118,13 @@ export function unclosedBlock(scan: Scan): number | null {
  */
 export function hiddenHeading(lines: readonly MdLine[], scan: Scan, wanted: (h: { level: number; text: string }) => boolean): JournalFault | null {
   for (const b of scan.blocks) {
-    if (b.close !== null && b.nested === null) continue;
+    const open = leftOpen(b);
+    if (!open) continue;
     for (let i = b.open + 1; i < (b.close ?? lines.length); i++) {
       const text = (lines[i] as MdLine).text;
       const h = headingOf(text);
       if (!h || !wanted(h)) continue;
-      const nested = b.close === null || b.nested === null ? null : { nested: b.nested + 1, closed: b.close + 1 };
-      return { code: "heading-hidden", line: b.open + 1, kind: b.kind, ...nested, heading: i + 1, text: text.trim() };
+      return { code: "heading-hidden", ...open, heading: i + 1, text: text.trim() };
     }
   }
   return null;

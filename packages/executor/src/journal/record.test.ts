@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { appendRecord, setTaskState } from "./append.js";
+import { describeJournalFault } from "./fault.js";
 import { parseRecord, renderRecord } from "./record.js";
 
 const sample = readFileSync(new URL("../../../../fixtures/plans/task-plan-with-record.plan.md", import.meta.url), "utf8");
@@ -34,7 +35,7 @@ describe("parseRecord", () => {
   });
 
   it("refuses a text block that is never closed, naming the line it opens on", () => {
-    expect(parseRecord("## Execution record\n\n```text\nTask 1: pending\n")._unsafeUnwrapErr()).toEqual({ code: "record-unclosed", line: 3 });
+    expect(parseRecord("## Execution record\n\n```text\nTask 1: pending\n")._unsafeUnwrapErr()).toEqual({ code: "record-unclosed", line: 3, kind: "fence" });
   });
 
   it("takes no heading inside fenced code for the record, and steps over other fenced blocks in the section", () => {
@@ -90,7 +91,21 @@ describe("appendRecord", () => {
   });
 
   it("refuses to add a record after a fenced block the file never closes", () => {
-    expect(appendRecord("# Spec\n\n```sh\nnpm test\n", [{ kind: "branch", branch: "b" }])._unsafeUnwrapErr()).toEqual({ code: "record-unclosed", line: 3 });
+    expect(appendRecord("# Spec\n\n```sh\nnpm test\n", [{ kind: "branch", branch: "b" }])._unsafeUnwrapErr()).toEqual({
+      code: "record-unclosed",
+      line: 3,
+      kind: "fence",
+    });
+  });
+
+  it("refuses to add a record after an HTML comment the file never closes, saying it is a comment", () => {
+    const fault = appendRecord("# Spec\n\nStatus: approved\n\n<!-- reviewer notes, to finish\n", [
+      { kind: "base", base: "unset", where: null },
+    ])._unsafeUnwrapErr();
+    expect(fault).toEqual({ code: "record-unclosed", line: 5, kind: "comment" });
+    expect(describeJournalFault(fault)).toBe(
+      "the HTML comment opened at line 5 is never closed (-->), so the record cannot be read or written there: close the comment",
+    );
   });
 
   it("adds a text block to a record section that has none, before the next section", () => {

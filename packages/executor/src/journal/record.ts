@@ -3,7 +3,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { JournalFault } from "./fault.js";
 import { parseLine, renderLine } from "./line.js";
-import { headingOf, hiddenHeading, type MdLine, type Scan, scanBlocks, splitLines } from "./markdown.js";
+import { headingOf, hiddenHeading, leftOpen, type MdLine, type Scan, scanBlocks, splitLines } from "./markdown.js";
 import type { RecordLine } from "./schema.js";
 
 /** One line of the record's text block: where it stands (1-based), its line ending, what it says. */
@@ -47,11 +47,17 @@ function findSection(lines: readonly MdLine[], hidden: readonly boolean[]): Jour
   return null;
 }
 
-/** The first ```` ```text ```` block of the section (other fenced blocks are stepped over), or null; a fault when it is never closed. */
+/**
+ * The first ```` ```text ```` block of the section, or null. Blocks that close as written before it
+ * are stepped over; one left open before it (see `leftOpen`) would hide it, and the text block
+ * itself never closed, are faults: never an empty record read from a block the reader could not see.
+ */
 function findBlock(scan: Scan, section: NonNullable<JournalRecord["section"]>): Result<JournalRecord["block"], JournalFault> {
   for (const b of scan.blocks) {
-    if (b.open <= section.heading || b.open >= section.end || b.kind !== "fence" || b.info !== "text") continue;
-    return b.close === null ? err({ code: "record-unclosed", line: b.open + 1 }) : ok({ open: b.open, close: b.close });
+    if (b.open <= section.heading || b.open >= section.end) continue;
+    if (b.kind === "fence" && b.info === "text" && b.close !== null) return ok({ open: b.open, close: b.close });
+    const open = b.kind === "fence" && b.info === "text" ? { line: b.open + 1, kind: b.kind } : leftOpen(b);
+    if (open) return err({ code: "record-unclosed", ...open });
   }
   return ok(null);
 }
