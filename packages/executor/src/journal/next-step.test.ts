@@ -40,6 +40,18 @@ describe("nextStep: the first matching row of the report table", () => {
     expect(step(lines)).toBe("Next step: none - task-2: the limit of 3 automatic rounds is reached, awaiting user");
   });
 
+  it("a round limit the user gave stops an unfinished task's loop at that count, with Round lines or none: 0 allows no automatic round", () => {
+    const at = (limit: number, lines: string[]) => {
+      const record = parseRecord(`## Execution record\n\n\`\`\`text\n${[base, ...lines].join("\n")}\n\`\`\`\n`)._unsafeUnwrap();
+      return nextStep({ plan, record, spec: "Status: approved", limit });
+    };
+    expect(at(0, ["Task 1: pending"])).toBe("Next step: none - task-1: the limit of 0 automatic rounds is reached, awaiting user");
+    expect(at(0, ["Task 1: done - t -> ok"])).toBe("Next step: none - task-2: the limit of 0 automatic rounds is reached, awaiting user");
+    expect(at(1, ["Task 1: done - t -> ok", "Round task-2 1: a"])).toBe("Next step: none - task-2: the limit of 1 automatic rounds is reached, awaiting user");
+    expect(at(1, ["Task 1: pending"])).toBe("Next step: implement - Task 1 is pending");
+    expect(at(0, [...doneAll, "Task 4: done - t -> ok"])).toBe("Next step: verify - all tasks done, check the tree");
+  });
+
   it("a failing claim no task covers: plan-craft with the claim", () => {
     expect(step([...doneAll, "Task 4: done - grep -> ok", "Verify: FAIL full tree 4b825dc6 2026-11-30 14:05", "Round verify 1: AC9 not met"])).toBe(
       "Next step: plan-craft - AC9",

@@ -49,12 +49,12 @@ function row(input: NextStepInput, states: Map<number, TaskState>): [string | nu
   const fullPass = last?.verdict === "PASS" && last.depth === "full";
   const outwardWaits = rest.length > 0 && rest.every(({ t }) => t.outward !== null);
   if (rest.some(({ s }) => s.state === "blocked") || openRulings(record).length > 0 || (outwardWaits && fullPass)) return [null, "awaiting user"];
-  // Only a task whose loop has Round lines can be stopped by the Round rule; each is grouped once.
+  // Every unfinished task's loop goes through the Round rule, as nextRound would decide it: a loop
+  // with no Round line too (a limit of 0 allows no automatic round). Round lines are grouped once.
   const looped = roundsByLoop(record);
   for (const { t } of rest) {
-    const rounds = looped.get(`task-${t.n}`);
-    const round = rounds ? decideRound(record, `task-${t.n}`, rounds, input.limit === undefined ? {} : { limit: input.limit }) : null;
-    if (round && !round.go) return [null, `${round.cause}, awaiting user`];
+    const round = decideRound(record, `task-${t.n}`, looped.get(`task-${t.n}`) ?? [], input.limit === undefined ? {} : { limit: input.limit });
+    if (!round.go) return [null, `${round.cause}, awaiting user`];
   }
   const fail = failClaims(plan, record);
   const unplanned = (fail?.claims ?? []).filter((c) => c.task === null).map((c) => c.claim);
