@@ -1,10 +1,12 @@
 // The task reader and the checks index the tasks once (review finding 9: they walked the task list
 // once per task). These properties hold them to the plain readings they replace: each model below
-// is the obvious quadratic one, small and clearly right.
+// is the obvious quadratic one, small and clearly right. The last test holds the work itself to the
+// plan's size: it counts, never times.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkOrder } from "./next-step.js";
-import { interfaceEdges, readTaskPlan } from "./plan.js";
+import { checklist, checkOrder, nextStep } from "./next-step.js";
+import { checkInterfaces, interfaceEdges, readTaskPlan } from "./plan.js";
+import { parseRecord } from "./record.js";
 import type { TaskPlan } from "./schema.js";
 
 const norm = (s: string): string => s.replace(/\s+/g, " ").trim();
@@ -88,5 +90,88 @@ describe("indexed once, read as before", () => {
       [2, null, "`y`", 2],
       [3, null, null, 1],
     ]);
+  });
+});
+
+/** The Array.prototype methods that call a function per element they walk. */
+const CALLING = ["every", "filter", "find", "findIndex", "findLast", "findLastIndex", "flatMap", "forEach", "map", "reduce", "some"];
+
+/** The others that walk an array, with the number of elements each call walks. */
+const WALKING: Record<string, (a: unknown[], args: unknown[], result: unknown) => number> = {
+  includes: (a) => a.length,
+  indexOf: (a) => a.length,
+  slice: (_a, _args, result) => (result as unknown[]).length,
+  splice: (a, args) => a.length - Math.min(Number(args[0] ?? 0), a.length),
+};
+
+type Method = (this: unknown[], ...args: unknown[]) => unknown;
+
+/**
+ * How many array elements `run` walks: each call of a CALLING method's function (wrapped to count
+ * it), and what each WALKING call walks. Array.prototype is wrapped only while `run` runs
+ * (synchronously) and put back after: a plain count of the work, never a time.
+ */
+function arrayWork(run: () => void): number {
+  const proto = Array.prototype as unknown as Record<string, Method>;
+  const originals = [...CALLING, ...Object.keys(WALKING)].map((name) => [name, proto[name] as Method] as const);
+  let work = 0;
+  for (const [name, original] of originals) {
+    const walked = WALKING[name];
+    proto[name] = walked
+      ? function (this: unknown[], ...args: unknown[]) {
+          const before = [...this];
+          const result = original.apply(this, args);
+          work += walked(before, args, result);
+          return result;
+        }
+      : function (this: unknown[], f: unknown, ...rest: unknown[]) {
+          const counted = (...a: unknown[]) => {
+            work++;
+            return (f as (...a: unknown[]) => unknown)(...a);
+          };
+          return original.call(this, counted, ...rest);
+        };
+  }
+  try {
+    run();
+  } finally {
+    for (const [name, original] of originals) proto[name] = original;
+  }
+  return work;
+}
+
+/**
+ * A plan of `n` chained tasks (each consumes what the one before produces, every other one naming
+ * it) whose record is half done, with a failing Verify whose Round names a claim of every task.
+ */
+function chainedPlan(n: number): string {
+  const tasks = Array.from({ length: n }, (_, i) => {
+    const k = i + 1;
+    const consumes = k === 1 ? "" : `Consumes: \`item-${k - 1}\`${k % 2 === 0 ? ` from Task ${k - 1}` : ""}\n`;
+    return `## Task ${k}: step ${k}\n\nProduces: \`item-${k}\`\n${consumes}Check: \`true\` -> AC${k} ok\n\n`;
+  });
+  const states = Array.from({ length: n }, (_, i) => `Task ${i + 1}: ${i < n / 2 ? "done - true -> ok" : "pending"}`);
+  const claims = Array.from({ length: n }, (_, i) => `AC${i + 1}`).join(" ");
+  const record = ["Base: unset", ...states, "Verify: FAIL full tree 4b825dc6 2026-11-30 14:05", `Round verify 1: ${claims}`];
+  return `# Plan: chain\n\nSpec: none\n\n${tasks.join("")}## Execution record\n\n\`\`\`text\n${record.join("\n")}\n\`\`\`\n`;
+}
+
+/** What `decay journal show` and `next` compute: the plan and record read, states, checklist, findings, next step. */
+function showAndNext(markdown: string): void {
+  const plan = readTaskPlan(markdown)._unsafeUnwrap();
+  const record = parseRecord(markdown)._unsafeUnwrap();
+  checklist(plan, record);
+  checkInterfaces(plan);
+  nextStep({ plan, record, limit: 3 });
+}
+
+describe("the work grows with the plan, not with the square of its task count", () => {
+  it("four times the tasks walk at most five times the array elements (a walk per task would be sixteen)", () => {
+    const small = chainedPlan(250);
+    const large = chainedPlan(1000);
+    const atSmall = arrayWork(() => showAndNext(small));
+    const atLarge = arrayWork(() => showAndNext(large));
+    expect(atSmall).toBeGreaterThan(250);
+    expect(atLarge / atSmall).toBeLessThan(5);
   });
 });
