@@ -22,7 +22,7 @@ describe("decay: every fault exits 2 and names its input", () => {
     [
       "an unreadable repository",
       ["run", "docs/stats.plan.md", "--repo", "/nonexistent/repo", "--agent", "node"],
-      /--repo \/nonexistent\/repo: cannot be read and written/,
+      /--repo \/nonexistent\/repo: no such directory\n$/,
     ],
     [
       "an agent command that does not exist",

@@ -3,29 +3,33 @@
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, dirname, join, relative, resolve } from "node:path";
 import { parseAssumptions } from "@decay/assumptions";
-import { readBounded } from "@decay/cli-kit";
+import { readBounded, reasonOf } from "@decay/cli-kit";
 import { compileContract, type Contract, decodeUtf8, looksLikeContract, parseContract, planDrift, planSha256, readPlan } from "@decay/contract";
-import { isWithin } from "@decay/portable";
+import { directoryErrnoSentence, isWithin } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import { treePlace } from "../node/git.js";
 import { gitInvoker } from "../node/git-process.js";
 import { refusals } from "../run/validate.js";
 import type { CliFault } from "./fault.js";
 
-const reason = (e: unknown) => {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : e instanceof Error ? e.message : String(e);
-};
-
-/** The repository as an absolute path: an existing, readable and writable directory. */
+/**
+ * The repository as an absolute path: an existing, readable and writable directory. Why it is not
+ * is said in words from the shared errno table, as for a path that must be a directory
+ * (`no such directory`, `a part of the path is not a directory`).
+ */
 export function repoDir(cwd: string, given: string | undefined): Result<string, CliFault> {
   const repo = resolve(cwd, given ?? ".");
+  const refused = (reason: string): Result<string, CliFault> => err({ code: "repo-unreadable", repo: given ?? ".", reason });
   try {
-    if (!statSync(repo).isDirectory()) return err({ code: "repo-unreadable", repo: given ?? ".", reason: "is not a directory" });
+    if (!statSync(repo).isDirectory()) return refused("is not a directory");
+  } catch (e) {
+    return refused(directoryErrnoSentence(reasonOf(e)));
+  }
+  try {
     accessSync(repo, constants.R_OK | constants.W_OK | constants.X_OK);
     return ok(repo);
   } catch (e) {
-    return err({ code: "repo-unreadable", repo: given ?? ".", reason: `cannot be read and written (${reason(e)})` });
+    return refused(`cannot be read and written (${directoryErrnoSentence(reasonOf(e))})`);
   }
 }
 
