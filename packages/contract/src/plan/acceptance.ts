@@ -3,6 +3,7 @@ import type { AcceptanceProblem, ContractFault } from "../fault.js";
 import type { Expect } from "../model.js";
 import { patternProblem } from "../patterns.js";
 import { type Cursor, readCodeSpan } from "../text.js";
+import { repeatEnd } from "./lines.js";
 
 /** The label an acceptance fault names when it carries none. */
 const ACCEPTANCE_LABEL = "Acceptance:";
@@ -92,11 +93,17 @@ export function underLabel(fault: ContractFault, label: string): ContractFault {
   return fault.code === "acceptance-invalid" && label !== ACCEPTANCE_LABEL ? { ...fault, label } : fault;
 }
 
+/** One separator between expectations (sticky): a run of them is read one at a time, never by a repeated group whose backtracking stack grows with the run. */
+const SEPARATOR = /(?:\s+|,|;|\band\b|\bthen\b)/iy;
+
 /** Read expectations from the cursor to the end of the text; the problem and the unread rest when one is not understood. */
 function readExpectations(cur: Cursor, expect: Expect): { problem: AcceptanceProblem; rest: string } | null {
   const sawExit = { v: false };
   for (;;) {
-    const separator = eat(cur, /^(?:\s|,|;|\band\b|\bthen\b)+/i)?.[0].trim() ?? "";
+    const rest = cur.text.slice(cur.pos);
+    const end = repeatEnd(SEPARATOR, rest, 0);
+    cur.pos += end;
+    const separator = rest.slice(0, end).trim();
     if (cur.pos >= cur.text.length || /^\.?\s*$/.test(cur.text.slice(cur.pos))) {
       // `exits 0 and` at the end: the expectation it announces is not on the line, and would be lost.
       return separator === "" ? null : { problem: "trailing-separator", rest: separator };

@@ -428,6 +428,28 @@ describe("every pattern over a plan line is linear", () => {
     const result = readPlan(plan(...s1, "Acceptance: `a`", "", line, ""));
     expect(result.isOk() || result.error.line === 9).toBe(true);
   });
+  // Each line sits where a pattern with a repeated group is tried on it: after an `Acceptance:` line
+  // (a wrapped expectation), in code under a label, between expectations, in a stage number.
+  const deep = 5_000_000;
+  test.each([
+    ["quote markers after an Acceptance: line", 8, [...s1, "Acceptance: `a` exits 0", `${">".repeat(2 * deep)}x`]],
+    ["quotes before a wrapped expectation", 8, [...s1, "Acceptance: `a`", `${"> ".repeat(deep)}exits 0`]],
+    ["quote markers in code under Verify:", 7, [...s1, "Verify:", "", "```", `${">".repeat(2 * deep)}x`, "```"]],
+    ["quote markers in indented code under Acceptance:", 7, [...s1, "Acceptance:", "", `    ${">".repeat(2 * deep)}x`]],
+    ["separators between expectations", 7, [...s1, `Acceptance: \`a\` exits 0${" ,".repeat(deep)} prints "x"`]],
+    ["spaces between expectations", 7, [...s1, `Acceptance: \`a\` exits 0${" ".repeat(2 * deep)}prints "x"`]],
+    ["a stage number", 9, [...s1, "Acceptance: `a`", "", `### Stage 2${".1".repeat(deep)}: b`, "", "Acceptance: `b`"]],
+    ["an outline number before a stage", 5, [...head, `### 1${".1".repeat(deep)} Stage 1: a`, "", "Acceptance: `a`"]],
+    ["a stage named in Depends on:", 8, [...s1, "Acceptance: `a`", `Depends on: Stage 1${".1".repeat(deep)}`]],
+  ])("%s, millions of characters long, is read or refused with its line, never a crash", (_, line, lines) => {
+    const result = readPlan(plan(...(lines as string[])));
+    expect(result.isOk() || result.error.line === line).toBe(true);
+  });
+  test("a stage number of 200 digits and dots is read; a longer one is refused with its line (it looks like a stage)", () => {
+    const stage = (n: number) => [...s1, "Acceptance: `a`", "", `### Stage 2${".1".repeat(n)}: b`, "", "Acceptance: `b`"];
+    expect(read(...stage(99)).stages[1]?.label).toBe(`Stage 2${".1".repeat(99)}`);
+    expect(fault(...stage(100))).toMatchObject({ code: "structure-unread", line: 9 });
+  });
   test("a numbered stage's title with a long run of spaces", () => {
     const p = read(...head, `1. Add${spaces}x. Then more.`, "", "   Acceptance: `a`");
     expect(p.stages[0]?.title).toBe(`Add${spaces}x`);

@@ -51,7 +51,9 @@ function duplicateLabel(stages: PlanStage[]): ContractFault | null {
 }
 
 /** The number part of a label or reference (`Phase 1.2` → `1.2`, `S3` → `3`, `2` → `2`); null when it has none. */
-const NUMBER = /^(?:(?:stage|phase|step|milestone|item)\s+|s)?(\d+(?:\.\d+)*[a-z]?|[ivx]{1,5}|[a-z])$/i;
+// A dotted number (`1.2.3`) is digits and dots with no `..`, read by character classes: a repeated
+// group `\d+(?:\.\d+)*` would backtrack through a stack as deep as the number, and overflow it.
+const NUMBER = /^(?:(?:stage|phase|step|milestone|item)\s+|s)?((?![\d.]*\.\.)\d(?:[\d.]*\d)?[a-z]?|[ivx]{1,5}|[a-z])$/i;
 
 /**
  * The stages read so far, indexed for `Depends on:`: by label (any case and spacing; the first

@@ -31,10 +31,12 @@ const KEYWORD = "[Ss]tage|STAGE|[Pp]hase|PHASE|[Ss]tep|STEP|[Mm]ilestone|MILESTO
  * A heading that opens a stage: `Stage 2: t`, `Stage 2 — t`, `Stage 2 (optional): t`, `S2: t`,
  * `Phase 2`, `Phase 2 Title`, `Step B`, `Phase II`, `Step 2.1`, `Milestone 3`. Test it on
  * `stageText(heading)`, which drops wrapping emphasis. Groups: label, `(optional)`, then the title
- * in one of groups 3 to 5.
+ * in one of groups 3 to 5. A stage number runs to at most 200 digits and dots, so that its repeated
+ * group never backtracks through a deep stack; a longer one is no stage and is refused as a
+ * stage-looking heading, with its line.
  */
 export const STAGE_HEADING = new RegExp(
-  String.raw`^((?:${KEYWORD})\s+(?:\d+(?:\.\d+)*[a-z]?|[IVX]{1,5}|[A-Z])(?![\p{L}\d])|[Ss]\d+(?![\p{L}\d]))` +
+  String.raw`^((?:${KEYWORD})\s+(?:(?=[\d.]{0,200}(?![\d.]))\d+(?:\.\d+)*[a-z]?|[IVX]{1,5}|[A-Z])(?![\p{L}\d])|[Ss]\d+(?![\p{L}\d]))` +
     String.raw`(?:\s*(\([Oo]ptional\)))?(?:\s*$|\s*[:.]\s*(.*)$|\s+[—–-]\s*(.*)$|\s+(.*)$)`,
   "u",
 );
@@ -54,7 +56,8 @@ export const STAGE_LIKE = new RegExp(
   "u",
 );
 
-const OUTLINE_NUMBER = new RegExp(String.raw`^(?:§\s*)?\d+(?:\.\d+)*\.?\s+(?=[*_]*(?:${KEYWORD})\b)`, "u");
+// Digits and dots with no `..` (`6.1`, `6.1.`), by character classes: never a repeated group, whose backtracking stack grows with the number.
+const OUTLINE_NUMBER = new RegExp(String.raw`^(?:§\s*)?(?=\d)(?![\d.]*\.\.)[\d.]+\s+(?=[*_]*(?:${KEYWORD})\b)`, "u");
 
 /** A heading's text without a section number or the emphasis that opens it: `6.1 Stage 1: A`, `**Stage 1: A**`, `**Stage 1:** A`, `_Phase B_`. */
 export function stageText(text: string): string {

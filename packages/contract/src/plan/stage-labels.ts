@@ -1,6 +1,6 @@
 // The labels a stage's body is read for (Exit:, Acceptance:, Depends on:, Gate:), as a line may
 // spell them: in a blockquote, a list item or a checkbox, with the keyword in bold.
-import { afterContainers } from "./lines.js";
+import { afterContainers, repeatEnd } from "./lines.js";
 
 // The text after the colon is taken whole and its trailing blanks dropped by hand: a lazy `(.*?)`
 // before `[ \t]*$` would be quadratic on a long run of spaces.
@@ -33,7 +33,20 @@ export const DEPENDS = lead("Depends on");
 export const GATE = lead("Gate|Verify|Verification");
 /** `**Verification**`, `#### Verify`: a gate or verify label alone on its line, read as `Verification:` with nothing after it. */
 export const GATE_ALONE = alone("Gate|Verify|Verification");
-export const CONTINUED = /^\s*(?:>\s*)*(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/i;
+/** One blockquote marker with the blanks after it (sticky: a run of them is read by `repeatEnd`). */
+export const QUOTE = />\s*/y;
+const CONTINUED_WORD = /(?:(?:and|then|,)\s+)?(?:exits?|prints|matches|stdout|at least)\b/iy;
+/**
+ * A line that continues an Acceptance: line's expectations (`and exits 0`, `> prints "ok"`). The
+ * quotes before the words are read one at a time: a repeated group would backtrack through a stack
+ * as deep as the run, and a line of millions of `>` would overflow it.
+ */
+export const CONTINUED = {
+  test: (text: string): boolean => {
+    CONTINUED_WORD.lastIndex = repeatEnd(QUOTE, text, text.length - text.trimStart().length);
+    return CONTINUED_WORD.test(text);
+  },
+};
 
 /** `text` without the spaces and tabs at its end (by hand: `/[ \t]+$/` is quadratic on a long run of spaces). */
 function trimEnd(text: string): string {

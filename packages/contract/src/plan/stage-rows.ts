@@ -3,9 +3,9 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { acceptanceFault, parseAcceptance, type SpelledRow, underLabel } from "./acceptance.js";
-import { endsList, isText, type Line, type LineModel } from "./lines.js";
+import { endsList, isText, type Line, type LineModel, repeatEnd } from "./lines.js";
 import { indentOf, itemLine } from "./list-item.js";
-import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE } from "./stage-labels.js";
+import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, QUOTE } from "./stage-labels.js";
 
 /** Lines from `from` that continue an Acceptance: line's expectations (trimmed); none is dropped in silence. */
 function continuation(model: LineModel, from: number, to: number): string[] {
@@ -14,7 +14,8 @@ function continuation(model: LineModel, from: number, to: number): string[] {
     const line = model.lines[i];
     // `Exit:` (or `Exit criteria`) on the next line is the stage's exit criterion, not `exits 0` wrapped.
     if (!isText(line) || !CONTINUED.test(line.text) || EXIT.test(line.text) || EXIT_ALONE.test(line.text)) break;
-    out.push(line.text.trim().replace(/^(?:>\s*)+/, ""));
+    const text = line.text.trim();
+    out.push(text.slice(repeatEnd(QUOTE, text, 0)));
   }
   return out;
 }
@@ -34,8 +35,10 @@ export function acceptanceLine(model: LineModel, i: number, to: number, text: st
     .mapErr((f) => underLabel(f, label));
 }
 
+/** A code line's quote marker with the blanks around it (sticky), read one at a time by `repeatEnd`: never a stack as deep as the run. */
+const CODE_QUOTE = /[ \t]*>[ \t]*/y;
 /** A code line's text inside its quotes (`> $ pnpm test` is `$ pnpm test`), trimmed. */
-const codeText = (text: string | undefined) => (text ?? "").replace(/^[ \t]*(?:>[ \t]*)*/, "").trim();
+const codeText = (text = "") => text.slice(repeatEnd(CODE_QUOTE, text, 0)).trim();
 
 /** The first line of the fenced block opening at `i`: the command a user meant to run. */
 function fencedCommand(model: LineModel, i: number): string {
