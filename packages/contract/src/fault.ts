@@ -241,7 +241,7 @@ export function patternProblemText(problem: PatternProblem): string {
     case "bad-regex":
       return "the regular expression does not compile";
     case "unicode-escape":
-      return "\\p{…} and \\P{…} mean a Unicode property only with the u flag, and acceptance patterns are compiled without flags, where they match the text p{…}: write the characters out, as in [A-Za-z]";
+      return "\\p{…}, \\P{…} and \\u{…} mean a Unicode property or code point only with the u flag, and acceptance patterns are compiled without flags, where \\p{L} matches the text p{L} and \\u{41} the letter u 41 times: write the characters out, as in [A-Za-z] or A";
     case "empty-match":
       return "an at least pattern that matches the empty string at some position (x*, ^, \\b, (?=a), (?<=a)) counts positions, not output: write one that needs at least one character wherever it matches";
   }

@@ -90,6 +90,20 @@ describe("at least N lines matching: the count is of matches in the whole output
   });
 });
 
+describe("\\u{…} is a code point only with the u flag: without it \\u{41} is the letter u 41 times", () => {
+  test.each(["`t` matches /\\u{41}/", "`t` at least 2 /\\u{1F600}/", "`t` matches /[\\u{41}\\u{42}]/", "`t` matches /a\\u{x}/"])(
+    "%s is refused by the plan reader, as \\p{ is",
+    (text) => {
+      expectRefused(text, "unicode-escape", "\\u{41} the letter u 41 times");
+    },
+  );
+
+  test("\\u0041 (four digits, a code unit without the u flag too) and an escaped backslash before u{ are read", () => {
+    expect(readPlan(plan("`t` matches /\\u0041/"))._unsafeUnwrap().stages[0]?.acceptance[0]?.expect.stdout_matches).toEqual(["\\u0041"]);
+    expect(readPlan(plan("`t` matches /\\\\u{2}/")).isOk()).toBe(true);
+  });
+});
+
 describe("\\p{…} and \\P{…} mean a Unicode property only with the u flag, which acceptance patterns do not have (finding 7)", () => {
   test.each(["`t` matches /\\p{L}/", "`t` at least 2 /\\P{Lu}+/", "`t` matches /[\\p{N}]/"])("%s is refused by the plan reader", (text) => {
     expectRefused(text, "unicode-escape", "compiled without flags");
@@ -100,15 +114,21 @@ describe("\\p{…} and \\P{…} mean a Unicode property only with the u flag, wh
     expect(readPlan(plan("`t` at least 2 `\\p{L}`")).isOk()).toBe(true);
   });
 
-  test("parseContract refuses it in a matches or a count cell, naming the row and its line", () => {
-    for (const expect_ of [{ stdout_matches: ["\\p{L}"] }, { count: [{ pattern: "\\P{L}", min: 1 }] }]) {
+  test("parseContract refuses it (or \\u{…}) in a matches or a count cell, naming the row and its line", () => {
+    const cells = [
+      { stdout_matches: ["\\p{L}"] },
+      { count: [{ pattern: "\\P{L}", min: 1 }] },
+      { stdout_matches: ["\\u{41}"] },
+      { count: [{ pattern: "a\\u{3}", min: 1 }] },
+    ];
+    for (const expect_ of cells) {
       const { fault, rowLine } = contractFault(row("t", expect_));
       expect(fault).toMatchObject({ code: "contract-invalid", line: rowLine, path: "stages.0.acceptance.0.expect" });
       expect(describeFault(fault)).toContain("row S1.1: ");
     }
   });
 
-  test("a pattern without \\p{ or \\P{ that compiles is accepted by both readers", () => {
+  test("a pattern without \\p{, \\P{ or \\u{ that compiles is accepted by both readers", () => {
     const source = fc.stringMatching(/^[a-z\\{}pP.*+?^$|()[\]0-9]{1,8}$/);
     fc.assert(
       fc.property(source, (src) => {
@@ -120,7 +140,7 @@ describe("\\p{…} and \\P{…} mean a Unicode property only with the u flag, wh
             return false;
           }
         })();
-        const unicode = /(?:^|[^\\])(?:\\\\)*\\[pP]\{/.test(src);
+        const unicode = /(?:^|[^\\])(?:\\\\)*\\[pPu]\{/.test(src);
         if (!compiles || src.includes("/") || src.includes("`")) return;
         const parsed = parseContract(renderContract(contract(row("t", { stdout_matches: [src] }))));
         expect(parsed.isOk()).toBe(!unicode);

@@ -4,12 +4,16 @@
 import type { PatternProblem } from "./fault.js";
 import { regexCompiles } from "./text.js";
 
-/** Whether a regex source holds `\p{` or `\P{` as an escape (not after an escaped backslash). */
-function hasPropertyEscape(source: string): boolean {
+/**
+ * Whether a regex source holds `\p{`, `\P{` or `\u{` as an escape (not after an escaped backslash):
+ * a Unicode property or a code point under the `u` flag; without it the text `p{…}`, and `\u{41}` the
+ * letter u 41 times.
+ */
+function hasUnicodeOnlyEscape(source: string): boolean {
   for (let i = 0; i < source.length; i++) {
     if (source[i] !== "\\") continue;
     const next = source[i + 1];
-    if ((next === "p" || next === "P") && source[i + 2] === "{") return true;
+    if ((next === "p" || next === "P" || next === "u") && source[i + 2] === "{") return true;
     i++;
   }
   return false;
@@ -62,13 +66,13 @@ function canMatchEmpty(source: string): boolean {
 }
 
 /**
- * Why `source` cannot be an acceptance pattern: it does not compile, it holds `\p{…}` or `\P{…}`
- * (a Unicode property only under the `u` flag), or, for an `at least` count, it can match the empty
+ * Why `source` cannot be an acceptance pattern: it does not compile, it holds `\p{…}`, `\P{…}` or
+ * `\u{…}` (a Unicode property or code point only under the `u` flag), or, for an `at least` count, it can match the empty
  * string at some position (`canMatchEmpty`), so a count would count positions; null when it can.
  */
 export function patternProblem(source: string, counted: boolean): PatternProblem | null {
   if (!regexCompiles(source)) return "bad-regex";
-  if (hasPropertyEscape(source)) return "unicode-escape";
+  if (hasUnicodeOnlyEscape(source)) return "unicode-escape";
   if (counted && canMatchEmpty(source)) return "empty-match";
   return null;
 }
