@@ -95,6 +95,21 @@ describe("parseContract checks what the schema cannot", () => {
     const counted = parseContract(sealed(md.replace("| `ok` |  |", "| `ok` | 2 `[` |")))._unsafeUnwrapErr();
     expect(counted).toMatchObject({ code: "contract-invalid", path: "stages.0.acceptance.0.expect" });
   });
+  test("a row id out of order and a schema fault in a row are refused at the row's line, not the stage heading's", () => {
+    const row = (id: string, run: string) => ({ id, run, expect: { exit: 0, stdout_contains: [], stdout_matches: [], count: [] } });
+    const stage = { id: "S1", label: "Stage 1", title: "t", instructions: "", exit_criterion: null, depends_on: [], optional: false };
+    const md = renderContract(bare([{ ...stage, acceptance: [row("S1.1", "true"), row("S1.2", "echo ok")] }]));
+    const rowLine = md.split("\n").findIndex((l) => l.startsWith("| S1.2 |")) + 1;
+    const headingLine = md.split("\n").indexOf("## S1: t") + 1;
+    expect(rowLine).toBeGreaterThan(headingLine);
+    const id = parseContract(sealed(md.replace("| S1.2 |", "| S1.3 |")))._unsafeUnwrapErr();
+    expect(id).toMatchObject({ code: "contract-invalid", line: rowLine, path: "stages.0.acceptance.1.id" });
+    const exit = parseContract(sealed(md.replace("| S1.2 | `echo ok` | 0 |", "| S1.2 | `echo ok` | 300 |")))._unsafeUnwrapErr();
+    expect(exit).toMatchObject({ code: "contract-invalid", line: rowLine, path: "stages.0.acceptance.1.expect.exit" });
+    // A fault in the stage's own fields still names its heading.
+    const stageId = parseContract(sealed(md.replace("## S1: t", "## S4: t")))._unsafeUnwrapErr();
+    expect(stageId).toMatchObject({ code: "contract-invalid", line: headingLine });
+  });
   test("a contract with no stage is refused: it would be done by default", () => {
     const md = base("none");
     const empty = md.slice(0, md.indexOf("## S1: t"));

@@ -26,13 +26,18 @@ export function rowIssue(row: AcceptanceRow): { field: "run" | "expect"; issue: 
  */
 export function structureIssue(contract: Contract): StructureIssue | null {
   for (const [k, stage] of contract.stages.entries()) {
-    const at = (path: string, issue: string) => ({ stage: k, path: `stages.${k}.${path}`, issue });
+    const at = (path: string, issue: string, row?: number): StructureIssue => ({
+      stage: k,
+      path: `stages.${k}.${path}`,
+      issue,
+      ...(row === undefined ? {} : { row }),
+    });
     if (stage.id !== `S${k + 1}`) return at("id", `stage ${k + 1} must be S${k + 1}, not ${stage.id}`);
     for (const [j, row] of stage.acceptance.entries()) {
       const want = `${stage.id}.${j + 1}`;
-      if (row.id !== want) return at(`acceptance.${j}.id`, `row ${j + 1} of ${stage.id} must be ${want}, not ${row.id}`);
+      if (row.id !== want) return at(`acceptance.${j}.id`, `row ${j + 1} of ${stage.id} must be ${want}, not ${row.id}`, j);
       const bad = rowIssue(row);
-      if (bad !== null) return { ...at(`acceptance.${j}.${bad.field}`, `row ${row.id}: ${bad.issue}`), row: j };
+      if (bad !== null) return at(`acceptance.${j}.${bad.field}`, `row ${row.id}: ${bad.issue}`, j);
     }
     for (const [j, dep] of stage.depends_on.entries()) {
       const n = Number(dep.slice(1));
@@ -43,7 +48,10 @@ export function structureIssue(contract: Contract): StructureIssue | null {
   return null;
 }
 
-/** A parsed contract through its schema and structure rules; a fault names the row's line, or the stage's. */
+/**
+ * A parsed contract through its schema and structure rules; a fault names the row's line when it is
+ * about a row (a structure issue with `row`, a schema issue at `stages.K.acceptance.J…`), or the stage's.
+ */
 export function validated(
   front: object,
   body: { guardrails: string[]; falsifiers: string[] },
@@ -51,18 +59,13 @@ export function validated(
   lines: { stages: number[]; rows: number[][] },
 ): Result<Contract, ContractFault> {
   const parsed = Contract.safeParse({ ...front, ...body, stages });
+  const lineOf = (stage: number, row: number | undefined) => (row === undefined ? undefined : lines.rows[stage]?.[row]) ?? lines.stages[stage] ?? 1;
   const broken = parsed.success ? structureIssue(parsed.data) : null;
-  if (broken) {
-    const line = (broken.row === undefined ? undefined : lines.rows[broken.stage]?.[broken.row]) ?? lines.stages[broken.stage] ?? 1;
-    return err({ code: "contract-invalid", line, path: broken.path, issue: broken.issue } as const);
-  }
+  if (broken) return err({ code: "contract-invalid", line: lineOf(broken.stage, broken.row), path: broken.path, issue: broken.issue } as const);
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0];
-  const stageIndex = issue?.path[0] === "stages" ? Number(issue.path[1]) : -1;
-  return err({
-    code: "contract-invalid",
-    line: lines.stages[stageIndex] ?? 1,
-    path: issue?.path.join(".") ?? "",
-    issue: issue?.message ?? "invalid",
-  } as const);
+  const path = issue?.path ?? [];
+  const stageIndex = path[0] === "stages" ? Number(path[1]) : -1;
+  const rowIndex = path[0] === "stages" && path[2] === "acceptance" && typeof path[3] === "number" ? path[3] : undefined;
+  return err({ code: "contract-invalid", line: lineOf(stageIndex, rowIndex), path: path.join("."), issue: issue?.message ?? "invalid" } as const);
 }
