@@ -116,6 +116,10 @@ describe("helpers", () => {
     expect(fault(["-ho=a\nb"])).toEqual({ code: "equals-after-short", flag: "-o", long: "--output", value: "a\nb" });
     expect(describeArgFault(fault(["-o=out.md"]))).toBe('-o=out.md would be read as the value "=out.md": write -o out.md or --output=out.md');
     expect(describeArgFault(fault(["-o=a\nb"]))).toBe('-o="a\\nb" would be read as the value "=a\\nb": write -o "a\\nb" or --output="a\\nb"');
+    // `-o -h` would ask for help and `-o --x` be `-o needs a value`: a value that looks like a flag is offered only as --output=VALUE.
+    expect(describeArgFault(fault(["-o=-h"]))).toBe('-o=-h would be read as the value "=-h": write --output=-h');
+    expect(describeArgFault(fault(["-o=--"]))).toBe('-o=-- would be read as the value "=--": write --output=--');
+    expect(describeArgFault(fault(["-o=-"]))).toBe('-o=- would be read as the value "=-": write -o - or --output=-');
     // A value that only holds `=` later, or `--output=` spelled long, is as before.
     expect(parseArgv(["-oa=b"], SPEC)._unsafeUnwrap().values).toEqual({ output: "a=b" });
     expect(parseArgv(["--output==x"], SPEC)._unsafeUnwrap().values).toEqual({ output: "=x" });

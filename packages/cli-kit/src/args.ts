@@ -92,8 +92,11 @@ export function describeArgFault(fault: ArgFault): string {
       return `unexpected argument ${quoted(fault.value)}`;
     case "not-for-command":
       return `${fault.flag} is not an option of ${fault.command}`;
-    case "equals-after-short":
-      return `${fault.flag}=${shown(fault.value)} would be read as the value ${quoted(`=${fault.value}`)}: write ${fault.flag} ${shown(fault.value)} or ${fault.long}=${shown(fault.value)}`;
+    case "equals-after-short": {
+      // `-o -h` would ask for help and `-o --x` need a value: a value that looks like a flag is offered only in the `=` form.
+      const separate = looksLikeFlag(fault.value) ? "" : `${fault.flag} ${shown(fault.value)} or `;
+      return `${fault.flag}=${shown(fault.value)} would be read as the value ${quoted(`=${fault.value}`)}: write ${separate}${fault.long}=${shown(fault.value)}`;
+    }
   }
 }
 
@@ -141,6 +144,9 @@ function specOf(flags: FlagSpecs, t: OptionToken): FlagSpec | undefined {
   return spelled ? spec : undefined;
 }
 
+/** Whether a separate argument is read as a flag rather than as the value before it: `-h`, `--x`, not `-` alone. */
+const looksLikeFlag = (arg: string): boolean => arg.length > 1 && arg.startsWith("-");
+
 /** A one-letter flag's value glued on with `=` (`-o=FILE`, `-o=`): `-o` and `=FILE` to node, never meant so. */
 function equalsAfterShort(t: OptionToken): boolean {
   return !t.rawName.startsWith("--") && t.inlineValue === true && t.value?.startsWith("=") === true;
@@ -155,7 +161,7 @@ function valueOf(spec: FlagSpec, t: OptionToken): Result<string | true, ArgFault
       ? err({ code: "missing-value", flag: t.rawName })
       : err({ code: "equals-after-short", flag: t.rawName, long: `--${t.name}`, value: v.slice(1) });
   }
-  const optionLike = t.inlineValue !== true && v !== undefined && v.length > 1 && v.startsWith("-");
+  const optionLike = t.inlineValue !== true && v !== undefined && looksLikeFlag(v);
   if (v === undefined || optionLike || (v === "" && spec.allowEmpty !== true)) return err({ code: "missing-value", flag: t.rawName });
   return ok(v);
 }

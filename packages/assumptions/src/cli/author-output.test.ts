@@ -54,6 +54,23 @@ async function snapshot(dir: string, under = ""): Promise<Record<string, string>
   return seen;
 }
 
+describe("plan-decay author -o=VALUE: the advice it is refused with works as written", () => {
+  test.each(["-h", "--x.md", "out.md"])("-o=%s: each spelling offered writes the plan to that file", async (name) => {
+    const dir = await sampleTree();
+    const argv = ["author", "--root", "tree", "--reads", "src/a.ts"];
+    const refused = await run(dir, [...argv, `-o=${name}`]);
+    expect([refused.code, refused.stdout]).toEqual([2, ""]);
+    const advice = /: write (.*) \(see plan-decay --help\)\n$/.exec(refused.stderr)?.[1] ?? "";
+    expect(advice).toContain(`--output=${name}`);
+    for (const spelling of advice.split(" or ")) {
+      await rm(join(dir, name), { force: true });
+      const r = await run(dir, [...argv, ...spelling.split(" ")]);
+      expect([spelling, r.code, r.stdout]).toEqual([spelling, 0, ""]);
+      expect(await readFile(join(dir, name), "utf8")).toContain("src/a.ts");
+    }
+  });
+});
+
 /**
  * Runs `author` with `argv` and `-o TARGET` for each case: each is refused, exit 2, with
  * `error: cannot write TARGET: -o names the same file as WHY (nothing was written)`.

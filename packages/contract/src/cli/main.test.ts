@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
@@ -15,7 +15,7 @@ import { main } from "./main.js";
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const fixture = (name: string): unknown => JSON.parse(readFileSync(join(root, "fixtures/plans", name), "utf8"));
 
-async function run(argv: string[], opts: { failStdout?: boolean } = {}) {
+async function run(argv: string[], opts: { failStdout?: boolean; cwd?: string } = {}) {
   const out = { stdout: "", stderr: "" };
   const io: CliIo = {
     stdout: async (t) => {
@@ -23,7 +23,7 @@ async function run(argv: string[], opts: { failStdout?: boolean } = {}) {
       out.stdout += t;
     },
     stderr: async (t) => void (out.stderr += t),
-    cwd: root,
+    cwd: opts.cwd ?? root,
     env: {},
   };
   return { code: await main(argv, io), ...out };
@@ -74,6 +74,19 @@ describe("decay-contract compile", () => {
     expect(r.stderr).toBe(
       `decay-contract: ${join(dir, "p.md")}: line ${lines}: the file is not valid UTF-8: byte 0xFF at byte offset ${head.length + 1} (byte 1 of the line) cannot be decoded\n`,
     );
+  });
+  test.each(["-h", "--x.md", "out.md"])("-o=%s is refused, and each spelling its advice offers writes that file", async (name) => {
+    const dir = await tempDir();
+    const refused = await run(["compile", join(root, refunds), `-o=${name}`], { cwd: dir });
+    expect([refused.code, refused.stdout]).toEqual([2, ""]);
+    const advice = /: write (.*) \(see decay-contract --help\)\n$/.exec(refused.stderr)?.[1] ?? "";
+    expect(advice).toContain(`--output=${name}`);
+    for (const spelling of advice.split(" or ")) {
+      await rm(join(dir, name), { force: true });
+      const r = await run(["compile", join(root, refunds), ...spelling.split(" ")], { cwd: dir });
+      expect([spelling, r.code, r.stdout]).toEqual([spelling, 0, ""]);
+      expect(parseContract(await readFile(join(dir, name), "utf8")).isOk()).toBe(true);
+    }
   });
   test("-o writes the file and nothing to stdout", async () => {
     const dir = await tempDir();
