@@ -104,6 +104,23 @@ describe("decodeStrictUtf8", () => {
     );
   });
 
+  test("property: a refusal names where the bytes stop being UTF-8, as a fatal TextDecoder sees it", () => {
+    // `start`: the longest prefix that decodes whole; `end`: the longest that decodes as the start
+    // of a stream (a sequence cut short by the prefix's end is not yet a fault there).
+    const longest = (bytes: Uint8Array, stream: boolean): number => {
+      let n = bytes.length;
+      while (n > 0 && !decodes(bytes.subarray(0, n), stream)) n -= 1;
+      return n;
+    };
+    fc.assert(
+      fc.property(edgy, (bytes) => {
+        const got = decodeStrictUtf8(bytes);
+        if (got.isErr()) expect(got.error).toEqual({ start: longest(bytes, false), end: longest(bytes, true) });
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   test("property: round-trips: the text of UTF-8 encodes back to the same bytes", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), (s) => {

@@ -1,37 +1,19 @@
-import { createHash } from "node:crypto";
 import { link, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { A, B, run, sampleTree as plainTree, sha256 } from "../../test/support/author-tree.js";
 import { commitSpec, scratchDir } from "../../test/support/test-fixtures.js";
-import { memoryIo } from "../../test/support/memory-io.js";
 import { nodeTree } from "../node/tree.js";
-import type { TreeReader } from "../tree.js";
-import { main } from "./main.js";
 
 // `author -o` never writes a file the plan it writes names: a create (its absent row would be
 // false at once), nor, with --ref, a read or an edit (the plan describes the working copy it
 // would replace). Real temp directories and a real repository; every spelling of the same file.
 
-const A = "export const a = 1;\n";
-const B = "export const b = 2;\n";
 const EDITED = "export const a = 1; // the user's work, not committed\n";
-
-async function run(cwd: string, argv: string[], openTree?: (root: string) => TreeReader) {
-  const m = memoryIo(openTree === undefined ? { cwd } : { cwd, openTree });
-  const code = await main(argv, m.io);
-  return { code, stdout: m.stdout(), stderr: m.stderr() };
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
 
 /** `DIR/tree/src/{a,b}.ts`, and `alias`, a link to `tree/src` beside it. */
 async function sampleTree(): Promise<string> {
-  const dir = await scratchDir("plan-decay-author-out-");
-  await mkdir(join(dir, "tree", "src"), { recursive: true });
-  await writeFile(join(dir, "tree", "src", "a.ts"), A);
-  await writeFile(join(dir, "tree", "src", "b.ts"), B);
+  const dir = await plainTree();
   await symlink(join("tree", "src"), join(dir, "alias"));
   return dir;
 }

@@ -1,32 +1,8 @@
-import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { link, lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { tempDir } from "../../../../test-utils/tmp.js";
-import { main } from "./main.js";
-import { memoryIo } from "../../test/support/memory-io.js";
-
-const A = "export const a = 1;\n";
-const B = "export const b = 2;\n";
-
-async function sampleTree(): Promise<string> {
-  const dir = await tempDir("plan-decay-author-");
-  await mkdir(join(dir, "tree", "src"), { recursive: true });
-  await writeFile(join(dir, "tree", "src", "a.ts"), A);
-  await writeFile(join(dir, "tree", "src", "b.ts"), B);
-  return dir;
-}
-
-async function run(cwd: string, argv: string[]) {
-  const m = memoryIo({ cwd });
-  const code = await main(argv, m.io);
-  return { code, stdout: m.stdout(), stderr: m.stderr() };
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
+import { A, B, run, sampleTree, sha256 } from "../../test/support/author-tree.js";
 
 describe("plan-decay author", () => {
   test("writes unchanged rows for reads and edits, absent rows for creates, and the plan then holds", async () => {

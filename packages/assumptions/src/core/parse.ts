@@ -1,10 +1,9 @@
-import type { InvalidUtf8 } from "@decay/portable";
+import { decodeStrictUtf8, type InvalidUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { ParseFault } from "./faults.js";
 import type { Assumption, AssumptionKind } from "./model.js";
 import { isPadded, parsePath } from "./path.js";
 import { checkCharacters } from "./rules.js";
-import { strictText } from "./text.js";
 
 const BLANK = /^[ \t]*$/;
 const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
@@ -31,7 +30,8 @@ function fieldsOf(kind: string): 2 | 3 | undefined {
 
 function decode(input: string | Uint8Array): Result<string, ParseFault> {
   if (typeof input === "string") return crOnly(input.startsWith("\uFEFF") ? input.slice(1) : input);
-  const text = strictText(input);
+  // Where the bytes stop being UTF-8 comes with the refusal, so the bad line is found without a second scan.
+  const text = decodeStrictUtf8(input);
   return text.isOk() ? crOnly(text.value) : err({ code: "plan-not-utf8", ...firstBadLine(input, text.error) });
 }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { firstCrOrNonAscii, normaliseBytes, strictText } from "./text.js";
+import { firstCrOrNonAscii, normaliseBytes } from "./text.js";
 
 // The normalised text the gate looks for literals in.
 const decodeText = (bytes: Uint8Array, path?: string) => normaliseBytes(bytes, path).map((n) => n.text());
@@ -18,64 +18,6 @@ describe("decodeText on ASCII", () => {
       }),
       { numRuns: 2000 },
     );
-  });
-});
-
-describe("strictText", () => {
-  const fatal = new TextDecoder("utf-8", { fatal: true });
-  const reference = (bytes: Uint8Array): string | undefined => {
-    try {
-      return fatal.decode(bytes);
-    } catch {
-      return undefined;
-    }
-  };
-  // Bytes near UTF-8's edges: lead bytes, continuations, overlong forms, surrogates, a BOM.
-  const edgy = fc.array(fc.constantFrom(0x00, 0x41, 0x80, 0xbf, 0xc0, 0xc2, 0xe0, 0xed, 0xa0, 0xef, 0xbb, 0xf0, 0xf4, 0x90, 0xf5, 0xff), {
-    maxLength: 12,
-  });
-  test("property: refuses exactly what a fatal TextDecoder refuses, and gives its text otherwise", () => {
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.uint8Array({ maxLength: 12 }),
-          edgy.map((b) => new Uint8Array(b)),
-        ),
-        (bytes) => {
-          expect(strictText(bytes).unwrapOr(undefined)).toBe(reference(bytes));
-          const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
-          expect(strictText(withBom).unwrapOr(undefined)).toBe(reference(withBom));
-        },
-      ),
-      { numRuns: 5000 },
-    );
-  });
-  test("property: a refusal says where the bytes stop being UTF-8, as a fatal TextDecoder sees it", () => {
-    // `start`: the longest prefix that decodes whole; `end`: the longest that decodes as the start
-    // of a stream (a sequence cut short by the prefix's end is not yet a fault there).
-    const longest = (bytes: Uint8Array, stream: boolean): number => {
-      let n = bytes.length;
-      for (; n > 0; n -= 1) {
-        try {
-          new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, n), { stream });
-          break;
-        } catch {}
-      }
-      return n;
-    };
-    fc.assert(
-      fc.property(
-        edgy.map((b) => new Uint8Array(b)),
-        (bytes) => {
-          const got = strictText(bytes);
-          if (got.isErr()) expect(got.error).toEqual({ start: longest(bytes, false), end: longest(bytes, true) });
-        },
-      ),
-      { numRuns: 5000 },
-    );
-  });
-  test("one leading BOM is dropped, a second is kept", () => {
-    expect(strictText(bytesOf("\uFEFF\uFEFFcafé"))._unsafeUnwrap()).toBe("\uFEFFcafé");
   });
 });
 

@@ -1,21 +1,7 @@
-import { decodeStrictUtf8, type InvalidUtf8, sha256Hex } from "@decay/portable";
+import { decodeStrictUtf8, sha256Hex } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { CheckFault } from "./faults.js";
 import { nfc } from "./unicode/fold.js";
-
-// Strict UTF-8 decoding (stray or overlong bytes, surrogates refused), one leading BOM dropped.
-function decodeStrict(bytes: Uint8Array): string | undefined {
-  return decodeStrictUtf8(bytes).unwrapOr(undefined);
-}
-
-/**
- * Bytes as a string under strict UTF-8, one leading BOM dropped; else where they stop being UTF-8
- * (the first bad sequence, as the shared decoder found it on its way to refusing them), so a
- * caller that names the offending bytes does not scan for them again.
- */
-export function strictText(bytes: Uint8Array): Result<string, InvalidUtf8> {
-  return decodeStrictUtf8(bytes);
-}
 
 /**
  * A file's normalised text, worked out only as far as it is asked for. The bytes up to `head` are
@@ -85,7 +71,8 @@ export function normaliseBytes(bytes: Uint8Array, path?: string): Result<Normali
   // two pieces joined, a copy of the whole that decoding it whole does not make. From the start,
   // the decoder also drops a leading BOM (a BOM is not ASCII, so `other` is 0).
   const head = other - 1 < folded.length / 2 ? 0 : other - 1;
-  const decoded = decodeStrict(head === 0 ? folded : folded.subarray(head));
+  // Strict UTF-8 (stray or overlong bytes, surrogates refused); from the start, one leading BOM dropped.
+  const decoded = decodeStrictUtf8(head === 0 ? folded : folded.subarray(head)).unwrapOr(undefined);
   if (decoded === undefined) return notUtf8(path);
   const tail = nfc(decoded);
   const body = head === 0 && hasBom(folded) ? folded.subarray(3) : folded;
