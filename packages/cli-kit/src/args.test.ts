@@ -110,6 +110,19 @@ describe("helpers", () => {
     expect(asks(["-o=h"], SPEC.flags, "--help", "-h")).toBe(false);
   });
 
+  test("a `-` among a group's letters is an unknown letter of the group, never an end of options no one typed", () => {
+    const spec = { help: { type: "boolean", short: "h" }, quiet: { type: "boolean", short: "q" } } as const;
+    for (const word of ["-h-", "-h- ", "-h-x", "-qh-"]) {
+      expect(asks([word], spec, "--help", "-h"), word).toBe(false);
+      expect(parseArgv([word, "plan.md"], { flags: spec })._unsafeUnwrapErr(), word).toEqual({ code: "unknown-flag", flag: "--" });
+    }
+    // `-q-` read as `-q --` would take every later word as a file, the flags among them too.
+    expect(parseArgv(["-q-", "--help"], { flags: spec })._unsafeUnwrapErr()).toEqual({ code: "unknown-flag", flag: "--" });
+    // A letter unknown before the `-` is the one named; a real `--` still ends the options.
+    expect(parseArgv(["-x-"], { flags: spec })._unsafeUnwrapErr()).toEqual({ code: "unknown-flag", flag: "-x" });
+    expect(parseArgv(["-q", "--", "-h-"], { flags: spec })._unsafeUnwrap()).toMatchObject({ positionals: ["-h-"] });
+  });
+
   test("a one-letter flag given =VALUE: -o= needs a value, -o=FILE says to write -o FILE or --output=FILE", () => {
     expect(fault(["-o="])).toEqual({ code: "missing-value", flag: "-o" });
     expect(fault(["-o=out.md"])).toEqual({ code: "equals-after-short", flag: "-o", long: "--output", value: "out.md" });

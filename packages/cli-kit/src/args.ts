@@ -120,7 +120,7 @@ export function versionLine(name: string, version: string): string {
 export function asks(argv: readonly string[], spec: FlagSpecs, ...flags: readonly string[]): boolean {
   const { tokens } = parseArgs({ args: [...argv], options: nodeOptions(spec), strict: false, allowPositionals: true, tokens: true });
   const known = (t: OptionToken) => (specOf(spec, t) !== undefined || flags.includes(t.rawName)) && !equalsAfterShort(t);
-  const misspelled = new Set(tokens.filter((t) => t.kind === "option" && !known(t)).map((t) => t.index));
+  const misspelled = new Set(tokens.filter((t) => (t.kind === "option" && !known(t)) || dashInGroup(argv, t)).map((t) => t.index));
   for (const t of tokens) {
     if (t.kind === "option-terminator") return false;
     if (t.kind !== "option" || misspelled.has(t.index)) continue;
@@ -133,6 +133,12 @@ export function asks(argv: readonly string[], spec: FlagSpecs, ...flags: readonl
   }
   return false;
 }
+
+/**
+ * Whether a token is the `-` of a group of short flags (`-h-x`): node reads `-h-x` as `-h -- -x`, an
+ * end of options no one typed. It is an unknown letter of the group, never the end of the options.
+ */
+const dashInGroup = (argv: readonly string[], t: { kind: string; index: number }): boolean => t.kind === "option-terminator" && argv[t.index] !== "--";
 
 type OptionToken = { readonly name: string; readonly rawName: string; readonly value?: string | undefined; readonly inlineValue?: boolean | undefined };
 
@@ -184,6 +190,7 @@ export function parseArgv<F extends FlagSpecs>(argv: readonly string[], spec: Ar
   const values: Record<string, string | true | string[]> = {};
   const positionals: string[] = [];
   for (const t of tokens) {
+    if (dashInGroup(argv, t)) return err({ code: "unknown-flag", flag: "--" });
     if (t.kind === "option-terminator") continue;
     if (t.kind === "positional") {
       if (positionals.length === (spec.maxPositionals ?? Number.POSITIVE_INFINITY)) return err({ code: "unexpected-argument", value: t.value });
