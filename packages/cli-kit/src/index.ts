@@ -3,6 +3,8 @@ export type { ProcessLike, SealOptions, WriteSync } from "./process.js";
 export { sealedProcess } from "./process.js";
 export type { CliWriter, StdStreams } from "./streams.js";
 export { bestEffort, inputName, reasonInWords, reasonOf, writeText } from "./streams.js";
+export type { JsonFaultBody } from "./json-fault.js";
+export { jsonAsked, jsonFaultLine } from "./json-fault.js";
 export type { BoundedOptions, InputFs, InputRefusal, InputSource, StatLike } from "./input.js";
 export { byteLimit, DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_CEILING, notRegular, readBounded } from "./input.js";
 export type { OutputFs, OutputOptions, OutputRefusal, OutputSink } from "./output.js";

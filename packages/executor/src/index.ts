@@ -61,6 +61,8 @@ export { failureSignature, normaliseOutput } from "./run/signature.js";
 
 // --- documented data ---
 export {
+  CLI_FAULT_SCHEMA_ID,
+  CliFaultOutput,
   LedgerEntry,
   LedgerKind,
   LedgerRow,

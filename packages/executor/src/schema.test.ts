@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { AgentReply, AgentRequest } from "./agent/protocol.js";
-import { LedgerEntry, RunEventLine, RunReport } from "./schema.js";
+import { CliFaultOutput, LedgerEntry, RunEventLine, RunReport } from "./schema.js";
 import { VerificationOutput } from "./verification.js";
 
 const doc = (name: string): unknown => JSON.parse(readFileSync(fileURLToPath(new URL(`../schemas/${name}`, import.meta.url)), "utf8"));
@@ -19,6 +19,7 @@ describe("the JSON Schemas in schemas/ cannot drift from the zod schemas", () =>
     ["agent-request.schema.json", AgentRequest],
     ["agent-reply.schema.json", AgentReply],
     ["verification.schema.json", VerificationOutput],
+    ["cli-fault.schema.json", CliFaultOutput],
   ] as const)("schemas/%s", (name, schema) => {
     expect(doc(name)).toEqual({ $id: idOf(name), ...z.toJSONSchema(schema) });
   });

@@ -167,3 +167,21 @@ export const RUN_EVENT_SCHEMA_ID = "https://unpkg.com/@decay/executor/schemas/ru
 
 /** One event line of `decay run --json`: a progress event after `$schema` and the output format's `version`. */
 export const RunEventLine = z.union(RunEvent.options.map((event) => event.extend({ $schema: z.literal(RUN_EVENT_SCHEMA_ID), version: z.literal(1) })));
+
+/** The `$id` of schemas/cli-fault.schema.json: the `$schema` of the fault object `decay … --json` prints. */
+export const CLI_FAULT_SCHEMA_ID = "https://unpkg.com/@decay/executor/schemas/cli-fault.schema.json";
+
+/**
+ * What `decay … --json` prints on stdout when the command hits a fault instead of reaching a
+ * verdict (the last line, after any events of `run`): the fault's code and the sentence stderr carries.
+ */
+export const CliFaultOutput = z
+  .object({
+    $schema: z.literal(CLI_FAULT_SCHEMA_ID),
+    version: z.literal(1),
+    fault: z.object({ code: z.string().min(1), message: z.string().min(1) }).strict(),
+  })
+  .strict()
+  .describe("A fault of a decay command run with --json (docs/executor-cli.md): never a verdict; the exit code is 2 (1 for an interrupted command).");
+/** The fault object of `decay … --json`. */
+export type CliFaultOutput = z.infer<typeof CliFaultOutput>;

@@ -49,10 +49,14 @@ describe("decay: every fault exits 2 and names its input", () => {
       ["run", "docs/stats.plan.md", "--agent", "node", "--durable", "src/../.state"],
       /^decay: --durable src\/\.\.\/\.state: the state directory is inside the repository; give one outside it \(see decay --help\)\n$/,
     ],
-    ["options before journal", ["--json", "journal", "show", "docs/stats.plan.md"], /\(options of decay journal go after it: decay journal \[options\]\)\n$/],
+    [
+      "options before journal",
+      ["--include-optional", "journal", "show", "docs/stats.plan.md"],
+      /\(options of decay journal go after it: decay journal \[options\]\)\n$/,
+    ],
     [
       "options before a fleet command",
-      ["--json", "runs", "--database-url", "postgres://u@h/d"],
+      ["--include-optional", "runs", "--database-url", "postgres://u@h/d"],
       /\(options of decay runs go after it: decay runs \[options\]\)\n$/,
     ],
   ])("%s", async (_name, args, message) => {

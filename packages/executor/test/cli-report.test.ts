@@ -1,9 +1,10 @@
 // `decay report DIR` through the built bin: a report that is not one (cut short, NUL bytes, not
-// UTF-8, not a run report) is exit 2 naming the file, with nothing on stdout.
+// UTF-8, not a run report) is exit 2 naming the file, never printed (under --json, the fault object).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
+import { CLI_FAULT_SCHEMA_ID } from "../src/index.js";
 import { REPORT } from "./run-report-fixture.js";
 import { decay } from "./cli-process.js";
 
@@ -37,7 +38,11 @@ describe("decay report", () => {
     const ran = await decay(["report", "ws", "--json"], dir);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(message);
-    expect(ran.stdout).toBe("");
+    expect(JSON.parse(ran.stdout)).toEqual({
+      $schema: CLI_FAULT_SCHEMA_ID,
+      version: 1,
+      fault: { code: "report-invalid", message: ran.stderr.slice("decay: ".length, -1) },
+    });
   });
 
   it("refuses a REPORT.md that is not UTF-8, naming it, never printing U+FFFD", async () => {

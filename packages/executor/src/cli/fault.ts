@@ -24,6 +24,11 @@ export type CliFault =
   | { readonly code: "dbos"; readonly fault: DbosFault }
   | { readonly code: "dbos-missing"; readonly reason: string };
 
+/** Whether the fault is standard output itself failing (`<stdout>`), where no fault object can be printed. */
+export function stdoutFailed(fault: CliFault): boolean {
+  return fault.code === "write-failed" && fault.file === "<stdout>";
+}
+
 /** The exit code of a fault: 2, except a run its user interrupted, which is parked (1). */
 export function exitCodeFor(fault: CliFault): number {
   switch (fault.code) {

@@ -12,7 +12,7 @@ import type { RunDetail, RunSummary } from "../node/dbos/status.js";
 import { commandAgent } from "../node/command-agent.js";
 import { adaptersFor } from "./adapters.js";
 import { type Dbos, loadDbos } from "./dbos-load.js";
-import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
+import type { CliFault } from "./fault.js";
 import { type EnqueueFlags, parseFleet, type WorkerFlags } from "./fleet-args.js";
 import { type CliIo, say } from "./io.js";
 import { agentProgram, loadContract } from "./load.js";
@@ -145,19 +145,14 @@ async function runs(io: CliIo, dbos: Dbos, databaseUrl: string, id: string | nul
   return shown.andThen((code) => (fault ? err<number, CliFault>({ code: "dbos", fault: { code: "run-fault", id: value.id, fault } }) : ok(code)));
 }
 
-/** `decay worker|enqueue|runs …`: the exit code (every fault 2). */
-export async function fleetMain(argv: readonly string[], io: CliIo): Promise<number> {
-  const out = await (async (): Promise<R> => {
-    const inv = parseFleet(argv);
-    if (inv.isErr()) return err(inv.error);
-    const dbos = await loadDbos();
-    if (dbos.isErr()) return err(dbos.error);
-    const i = inv.value;
-    if (i.command === "worker") return worker(io, dbos.value, i.flags);
-    if (i.command === "enqueue") return enqueue(io, dbos.value, i.flags);
-    return runs(io, dbos.value, i.databaseUrl, i.id, i.json);
-  })();
-  if (out.isOk()) return out.value;
-  await bestEffort(io.stderr, `decay: ${describeCliFault(out.error)}\n`);
-  return exitCodeFor(out.error);
+/** `decay worker|enqueue|runs …`: the exit code, or the fault (every fault is exit 2; `decay`'s main says it). */
+export async function fleetCommand(argv: readonly string[], io: CliIo): Promise<R> {
+  const inv = parseFleet(argv);
+  if (inv.isErr()) return err(inv.error);
+  const dbos = await loadDbos();
+  if (dbos.isErr()) return err(dbos.error);
+  const i = inv.value;
+  if (i.command === "worker") return worker(io, dbos.value, i.flags);
+  if (i.command === "enqueue") return enqueue(io, dbos.value, i.flags);
+  return runs(io, dbos.value, i.databaseUrl, i.id, i.json);
 }

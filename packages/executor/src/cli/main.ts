@@ -1,11 +1,12 @@
 // `decay`'s main: parse, dispatch to the command, and turn a fault into its message and exit code.
-import { bestEffort, inputName, versionLine } from "@decay/cli-kit";
+import { bestEffort, inputName, jsonAsked, jsonFaultLine, versionLine } from "@decay/cli-kit";
 import { oneLine } from "@decay/portable";
 import { err, type Result } from "neverthrow";
 import { FLEET_COMMANDS, parseInvocation } from "./args.js";
-import { type CliFault, describeCliFault, exitCodeFor } from "./fault.js";
+import { CLI_FAULT_SCHEMA_ID } from "../schema.js";
+import { type CliFault, describeCliFault, exitCodeFor, stdoutFailed } from "./fault.js";
 import { type CliIo, say } from "./io.js";
-import { fleetMain } from "./fleet.js";
+import { fleetCommand } from "./fleet.js";
 import { journalMain } from "./journal.js";
 import { parseJournalArgs } from "./journal-args.js";
 import { reportCommand } from "./report.js";
@@ -42,21 +43,30 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await command(argv, io);
   } catch (e) {
     const input = inputOf(argv);
-    await bestEffort(io.stderr, `decay: ${oneLine(`${input === null ? "" : `${input}: `}internal error: ${thrown(e)}`)}\n`);
-    return 2;
+    return fail(io, argv, "internal", oneLine(`${input === null ? "" : `${input}: `}internal error: ${thrown(e)}`), 2);
   }
+}
+
+/**
+ * Says a fault: `decay: <message>` on stderr and, when the command line asks for `--json`, the
+ * fault object on stdout (docs/executor-cli.md), unless stdout itself is what failed.
+ */
+async function fail(io: CliIo, argv: readonly string[], code: string, message: string, exit: number, toStdout = true): Promise<number> {
+  await bestEffort(io.stderr, `decay: ${message}\n`);
+  if (toStdout && jsonAsked(argv)) await bestEffort(io.stdout, jsonFaultLine(CLI_FAULT_SCHEMA_ID, { code, message }));
+  return exit;
 }
 
 async function command(argv: readonly string[], io: CliIo): Promise<number> {
   // The journal commands parse and fail on their own (decay journal --help).
   if (argv[0] === "journal") return journalMain(argv.slice(1), io);
-  // The fleet commands (docs/fleet.md) parse and fail on their own too.
-  if (FLEET_COMMANDS.includes(argv[0] ?? "")) return fleetMain(argv, io);
-  const out = await dispatch(argv, io);
+  // The fleet commands (docs/fleet.md) parse on their own too.
+  const fleet = FLEET_COMMANDS.includes(argv[0] ?? "");
+  const out = fleet ? await fleetCommand(argv, io) : await dispatch(argv, io);
   if (typeof out === "number") return out;
   if (out.isOk()) return out.value;
-  await bestEffort(io.stderr, `decay: ${describeCliFault(out.error)}${out.error.code === "usage" ? misplaced(argv) : ""}\n`);
-  return exitCodeFor(out.error);
+  const f = out.error;
+  return fail(io, argv, f.code, `${describeCliFault(f)}${f.code === "usage" && !fleet ? misplaced(argv) : ""}`, exitCodeFor(f), !stdoutFailed(f));
 }
 
 /** What was thrown, as `RangeError: Maximum call stack size exceeded` (its name and message, no stack). */
