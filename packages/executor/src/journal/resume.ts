@@ -7,6 +7,7 @@ import type { Git, Shell } from "../ports.js";
 import type { JournalFault } from "./fault.js";
 import { baseOf, failClaims, isRevisionMarker, lastRounds, linesOf, openRulings, specStatus, taskStates } from "./read.js";
 import type { JournalRecord } from "./record.js";
+import { overlapIndex } from "./overlap.js";
 import { recheckRuling, type Recheck } from "./recheck.js";
 import type { PlanTask, RecordLine, TaskPlan, TaskState } from "./schema.js";
 
@@ -53,9 +54,6 @@ type Effects = Pick<ResumeOptions, "git" | "shell"> & { readonly base: string; r
 const touches = (paths: readonly string[], files: readonly string[]): boolean =>
   paths.some((p) => files.some((f) => p === f || p.startsWith(`${f.replace(/\/$/, "")}/`)));
 
-/** Two tasks share a file: the same path, or one inside a folder the other lists. */
-const overlap = (a: PlanTask, b: PlanTask): boolean => touches(a.files, b.files) || touches(b.files, a.files);
-
 /** A trace of a task: a commit in Base..HEAD touching its Files, or a change to them in the working tree. */
 function hasTrace(fx: Effects, task: PlanTask): ResultAsync<boolean, ExecFault> {
   if (task.files.length === 0) return okAsync(true); // nothing to look for: it stays on its evidence
@@ -98,22 +96,29 @@ function untraced(w: Work, plan: TaskPlan, fx: Effects): ResultAsync<PlanTask[],
   });
 }
 
-/** Rule 2: a done task overlapping a later traced done task reruns its check; the outcome is explained or sends it back. */
+/**
+ * Rule 2: a done task overlapping a later traced done task reruns its check; the outcome is
+ * explained or sends it back. The tasks are indexed by their Files once (overlap.ts), so the rule
+ * takes time linear in the plan, not in the square of its traced tasks.
+ */
 function overlaps(w: Work, plan: TaskPlan, record: JournalRecord, traced: PlanTask[], o: ResumeOptions & { cwd: string }): ResultAsync<void, ExecFault> {
-  const marker = linesOf(record, "ruling").find((r) => isRevisionMarker(r.text))?.text ?? null;
+  const rulings = linesOf(record, "ruling");
+  const marker = rulings.find((r) => isRevisionMarker(r.text))?.text ?? null;
+  const said = new Set(rulings.map((r) => r.text));
+  const done = overlapIndex(traced);
+  // No rule sets a task in progress, so the tasks in progress are known before any recheck.
+  const inProgress = overlapIndex(plan.tasks.filter((t) => w.states.get(t.n)?.state === "in progress"));
   return safeTry(async function* () {
     for (const task of traced) {
-      const later = traced.filter((t) => t.n > task.n && overlap(task, t));
-      if (later.length === 0) continue;
+      if (!done.hasLater(task)) continue;
       const rc = yield* recheckOne(task, o);
       if (!rc) continue;
       w.rechecks.push(rc);
       if (rc.passed) continue;
-      const partial = plan.tasks.find((t) => t.n > task.n && w.states.get(t.n)?.state === "in progress" && overlap(task, t)) ?? null;
-      const outcome = recheckRuling(task, rc, { later, marker, partial });
+      const outcome = recheckRuling(task, rc, { later: done.later(task), marker, partial: inProgress.later(task)[0] ?? null });
       if (outcome.back) change(w, task.n, { state: "pending" }, outcome.ruling);
       // A failure already explained in the record is not explained again on every resume.
-      else if (!linesOf(record, "ruling").some((r) => r.text === outcome.ruling)) w.rulings.push({ kind: "ruling", text: outcome.ruling });
+      else if (!said.has(outcome.ruling)) w.rulings.push({ kind: "ruling", text: outcome.ruling });
       if (outcome.waitFor !== null) w.waiting.push({ n: task.n, after: outcome.waitFor });
     }
     return ok(undefined);
