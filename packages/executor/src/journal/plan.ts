@@ -160,32 +160,18 @@ export function positions(plan: TaskPlan): Map<number, number> {
 
 /**
  * The first task (by position) whose `Produces` (normalised: `produced`) holds a string: all of
- * them in one text indexed once, so a lookup costs the string's length, not a walk over the tasks.
+ * them indexed once, so a lookup costs the string's length, not a walk over the tasks.
  */
 function firstProducerOf(produced: readonly (string | null)[]): (item: string) => number | null {
-  const starts: number[] = [];
   const owners: number[] = [];
-  let text = "";
+  const texts: string[] = [];
   produced.forEach((p, k) => {
     if (p === null) return;
-    starts.push(text.length);
     owners.push(k);
-    // A line break joins them: no normalised Produces or Consumes item holds one, so no match spans two.
-    text += `${p}\n`;
+    texts.push(p);
   });
-  const index = substringIndex(text);
-  return (item) => {
-    const at = index.first(item);
-    if (at < 0) return null;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return owners[lo] ?? null;
-  };
+  const index = substringIndex(texts);
+  return (item) => owners[index.first(item)] ?? null;
 }
 
 /** For each task, the tasks its Consumes names or is produced by (for ordering), and the Consumes nothing earlier produces. */
