@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Contract } from "@decay/contract";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
-import { type AgentRequest, type ExecFault, RunReport, runPlan, scriptTable, verifyContract } from "../src/index.js";
+import { type AgentRequest, CLI_FAULT_SCHEMA_ID, type ExecFault, RunReport, runPlan, scriptTable, verifyContract } from "../src/index.js";
 import { depsOf, loopStages } from "../src/run/run-plan.js";
 import { newState } from "../src/run/state.js";
 import { verifyPass } from "../src/run/verify.js";
@@ -49,7 +49,12 @@ describe("decay with --include-optional and an optional stage with no acceptance
     ]) {
       const r = await decay(args, repo);
       expect(r.code, args[0]).toBe(2);
-      expect(r.stdout, args[0]).toBe("");
+      // A fault is never a verdict: nothing on stdout, or under --json the fault object alone.
+      expect(r.stdout, args[0]).toBe(
+        args.includes("--json")
+          ? `${JSON.stringify({ $schema: CLI_FAULT_SCHEMA_ID, version: 1, fault: { code: "exec", message: r.stderr.slice(7, -1) } })}\n`
+          : "",
+      );
       expect(r.stderr, args[0]).toContain(`decay: docs/op.plan.md: ${REFUSAL}`);
       expect(standing(repo), args[0]).toEqual(before);
     }

@@ -24,9 +24,12 @@ export type CliFault =
   | { readonly code: "dbos"; readonly fault: DbosFault }
   | { readonly code: "dbos-missing"; readonly reason: string };
 
-/** Whether the fault is standard output itself failing (`<stdout>`), where no fault object can be printed. */
-export function stdoutFailed(fault: CliFault): boolean {
-  return fault.code === "write-failed" && fault.file === "<stdout>";
+/**
+ * Whether stdout gets no fault object under `--json`: stdout itself failed (`<stdout>`), or the
+ * fault is that of a run `decay runs show` has just printed in full, its fault included.
+ */
+export function saidOnStdout(fault: CliFault): boolean {
+  return (fault.code === "write-failed" && fault.file === "<stdout>") || (fault.code === "dbos" && fault.fault.code === "run-fault");
 }
 
 /** The exit code of a fault: 2, except a run its user interrupted, which is parked (1). */
