@@ -1,7 +1,7 @@
 // `decay journal show|resume|next`: flags become library calls; faults go back to main as values.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { bestEffort, inputName, readBounded, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
+import { bestEffort, inputName, readBounded, reasonOf, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
 import { directoryErrnoSentence } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
@@ -98,8 +98,7 @@ function notADirectory(dir: string): string | null {
   try {
     return statSync(dir).isDirectory() ? null : "it is not a directory";
   } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    return typeof code === "string" ? directoryErrnoSentence(code) : String(e);
+    return directoryErrnoSentence(reasonOf(e));
   }
 }
 
