@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readTaskPlan } from "./plan.js";
 import { failClaims, lastRounds, openRulings, specStatus } from "./read.js";
@@ -49,5 +50,27 @@ describe("reading a record", () => {
       { claim: "AC3", task: null },
     ]);
     expect(failClaims(plan, record("Verify: FAIL full tree abcd1234 2026-11-30 14:05", "Verify: PASS full tree abcd1234 2026-11-30 15:05"))).toBeNull();
+  });
+
+  it("counts a claim handled when a Ruling after the failing Verify names it as a whole word after `Verify FAIL on `, as a search per claim and Ruling would", () => {
+    const plan = readTaskPlan("## Task 1: a\nCovers AC1 AC4 AC40.\n")._unsafeUnwrap();
+    const claims = fc.constantFrom("AC1", "AC4", "AC40", "B7");
+    const piece = fc.oneof(claims, fc.constantFrom("Verify FAIL on ", "Verify FAIL on", "xVerify FAIL on ", " ", "-", "0", ", ", "and "));
+    const ruling = fc.array(piece, { maxLength: 8 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(fc.uniqueArray(claims, { minLength: 1 }), fc.array(ruling, { maxLength: 4 }), (tags, rulings) => {
+        const r = record(
+          "Verify: FAIL full tree abcd1234 2026-11-30 14:05",
+          `Round verify 1: ${tags.join(" ")}`,
+          ...rulings.map((t) => `Ruling: user answered - ${t}`),
+        );
+        const texts = r.entries.flatMap((e) => (e.value.kind === "ruling" ? [e.value.text] : []));
+        const expected = tags.filter((c) => texts.some((t) => new RegExp(`\\bVerify FAIL on ${c}\\b`).test(t)));
+        expect([...(failClaims(plan, r)?.handled ?? [])].sort()).toEqual(expected.sort());
+      }),
+      { numRuns: 500 },
+    );
+    const twice = record("Verify: FAIL full tree abcd1234 2026-11-30 14:05", "Round verify 1: AC4 AC40", "Ruling: on Verify FAIL on Verify FAIL on AC4 - done");
+    expect([...(failClaims(plan, twice)?.handled ?? [])]).toEqual(["AC4"]);
   });
 });

@@ -56,6 +56,8 @@ export const isRevisionMarker = (text: string): boolean => text.startsWith("plan
 
 /** A claim tag: `AC4`, `C12`, `R2-F1` (the last kind belongs to review, not to a task). */
 const CLAIM = /\b[A-Z]{1,4}\d+(?:-F\d+)?\b/g;
+/** The word a Ruling names after `Verify FAIL on `, read ahead so that the next search starts at it. */
+const RULED = /\bVerify FAIL on (?=(\w+))/g;
 
 /** The claims of a failing last Verify, and for each the task that covers it (null when none does). */
 export interface FailClaims {
@@ -80,9 +82,11 @@ export function failClaims(plan: TaskPlan, record: JournalRecord): FailClaims | 
   const tags = [...new Set(round?.cause.match(CLAIM) ?? [])].filter((t) => !/-F\d+$/.test(t));
   const naming = tags.length === 0 ? new Map<string, number>() : firstNaming(plan);
   const claims = tags.map((claim) => ({ claim, task: naming.get(claim) ?? null }));
-  const rulings = after.filter((l): l is Line<"ruling"> => l.kind === "ruling").map((l) => l.text);
-  // The claim as a whole word: a Ruling on AC40 did not handle AC4.
-  const handled = new Set(tags.filter((c) => rulings.some((r) => new RegExp(`\\bVerify FAIL on ${c}\\b`).test(r))));
+  // The claim as a whole word after `Verify FAIL on ` (a Ruling on AC40 did not handle AC4): each
+  // Ruling is scanned once, the word looked at without being consumed, so `on Verify FAIL on AC4` counts.
+  const ruled = new Set<string>();
+  for (const l of after) if (l.kind === "ruling") for (const [, word] of l.text.matchAll(RULED)) ruled.add(word as string);
+  const handled = new Set(tags.filter((c) => ruled.has(c)));
   return { claims, handled };
 }
 
