@@ -114,10 +114,13 @@ describe("helpers", () => {
     const spec = { help: { type: "boolean", short: "h" }, quiet: { type: "boolean", short: "q" } } as const;
     for (const word of ["-h-", "-h- ", "-h-x", "-qh-"]) {
       expect(asks([word], spec, "--help", "-h"), word).toBe(false);
-      expect(parseArgv([word, "plan.md"], { flags: spec })._unsafeUnwrapErr(), word).toEqual({ code: "unknown-flag", flag: "--" });
+      expect(parseArgv([word, "plan.md"], { flags: spec })._unsafeUnwrapErr(), word).toEqual({ code: "unknown-flag", flag: "--", group: word });
     }
+    // Said so that it cannot be read as a real `--`; the word quoted when it holds a space.
+    expect(describeArgFault(parseArgv(["-h-x"], { flags: spec })._unsafeUnwrapErr())).toBe('unknown option -- (the "-" among the one-letter flags of -h-x)');
+    expect(describeArgFault(parseArgv(["-h- "], { flags: spec })._unsafeUnwrapErr())).toBe('unknown option -- (the "-" among the one-letter flags of "-h- ")');
     // `-q-` read as `-q --` would take every later word as a file, the flags among them too.
-    expect(parseArgv(["-q-", "--help"], { flags: spec })._unsafeUnwrapErr()).toEqual({ code: "unknown-flag", flag: "--" });
+    expect(parseArgv(["-q-", "--help"], { flags: spec })._unsafeUnwrapErr()).toEqual({ code: "unknown-flag", flag: "--", group: "-q-" });
     // A letter unknown before the `-` is the one named; a real `--` still ends the options.
     expect(parseArgv(["-x-"], { flags: spec })._unsafeUnwrapErr()).toEqual({ code: "unknown-flag", flag: "-x" });
     expect(parseArgv(["-q", "--", "-h-"], { flags: spec })._unsafeUnwrap()).toMatchObject({ positionals: ["-h-"] });

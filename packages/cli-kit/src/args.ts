@@ -37,7 +37,7 @@ export interface ParsedArgs<F extends FlagSpecs> {
 
 /** A command line the spec refuses; `flag` is the flag as it was spelled (or the canonical `--name`). */
 export type ArgFault =
-  | { readonly code: "unknown-flag"; readonly flag: string }
+  | { readonly code: "unknown-flag"; readonly flag: string; readonly group?: string }
   | { readonly code: "missing-value"; readonly flag: string }
   | { readonly code: "unexpected-value"; readonly flag: string; readonly value: string }
   | { readonly code: "repeated-flag"; readonly flag: string }
@@ -81,7 +81,7 @@ function shownFlag(flag: string): string {
 export function describeArgFault(fault: ArgFault): string {
   switch (fault.code) {
     case "unknown-flag":
-      return `unknown option ${shownFlag(fault.flag)}`;
+      return `unknown option ${shownFlag(fault.flag)}${fault.group === undefined ? "" : ` (the "-" among the one-letter flags of ${shownFlag(fault.group)})`}`;
     case "missing-value":
       return `${fault.flag} needs a value`;
     case "unexpected-value":
@@ -190,7 +190,7 @@ export function parseArgv<F extends FlagSpecs>(argv: readonly string[], spec: Ar
   const values: Record<string, string | true | string[]> = {};
   const positionals: string[] = [];
   for (const t of tokens) {
-    if (dashInGroup(argv, t)) return err({ code: "unknown-flag", flag: "--" });
+    if (dashInGroup(argv, t)) return err({ code: "unknown-flag", flag: "--", group: argv[t.index] as string });
     if (t.kind === "option-terminator") continue;
     if (t.kind === "positional") {
       if (positionals.length === (spec.maxPositionals ?? Number.POSITIVE_INFINITY)) return err({ code: "unexpected-argument", value: t.value });
