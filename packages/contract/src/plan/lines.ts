@@ -12,11 +12,8 @@ export type Line = {
   heading: boolean;
   /** A thematic break (`---`, `***`, `___`) at the margin, as the block reader reads one: no setext underline, in no list item or block quote. */
   rule: boolean;
-  /**
-   * For a thematic break anywhere (at the margin or in containers), how many containers hold it; -1 on
-   * any other line. A break in fewer containers than a list item's text ends that list (see `endsList`).
-   */
-  breakDepth: number;
+  /** A thematic break anywhere, at the margin or in containers (see `endsList`). */
+  thematic: boolean;
   /** How many containers (list items, block quotes) hold the line, as the block reader reads it. */
   depth: number;
   /** Part of an HTML comment block (hidden too). */
@@ -50,7 +47,7 @@ function splitLines(source: string): Line[] {
     const nl = source.indexOf("\n", start);
     const end = nl === -1 ? source.length : nl;
     const text = source.slice(start, end).replace(/\r$/, "");
-    lines.push({ no, start, end, text, hidden: false, heading: false, rule: false, breakDepth: -1, depth: 0, comment: false, listed: false });
+    lines.push({ no, start, end, text, hidden: false, heading: false, rule: false, thematic: false, depth: 0, comment: false, listed: false });
     if (nl === -1) break;
     start = nl + 1;
   }
@@ -103,7 +100,7 @@ export function lineModel(source: string): LineModel {
     } else if (b.kind === "break") {
       // A break inside a list item or a quote (`  ---` under `- \`a\``) is its content, as in CommonMark: it ends no list.
       line.rule = !b.nested;
-      line.breakDepth = b.depth;
+      line.thematic = true;
     }
   }
   model.open = openBlock(state);
@@ -164,14 +161,14 @@ export function underlineOf(model: LineModel, line: number): number | undefined 
   return undefined;
 }
 
-/** Whether a line is plan text a reader looks at: not hidden, not a heading, not a thematic break. */
 /**
  * Whether `line` is a thematic break that ends the list whose first item is `first`: one held by fewer
  * containers than the item's text (at the margin, or at a numbered stage's text under its items), as
  * CommonMark closes the item there. A break indented into the item is the item's content.
  */
-export const endsList = (line: Line, first: Line): boolean => line.breakDepth >= 0 && line.breakDepth < first.depth;
+export const endsList = (line: Line, first: Line): boolean => line.thematic && line.depth < first.depth;
 
+/** Whether a line is plan text a reader looks at: not hidden, not a heading, not a thematic break. */
 export const isText = (line: Line | undefined): line is Line => !!line && !line.hidden && !line.heading && !line.rule;
 
 /**

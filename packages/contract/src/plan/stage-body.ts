@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { endsList, isText, type Line, type LineModel, repeatEnd, underlineOf, verbatim } from "./lines.js";
-import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE } from "./stage-labels.js";
+import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
 import { itemLine } from "./list-item.js";
 import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow } from "./stage-rows.js";
 import type { StageSpan } from "./stages.js";
@@ -22,7 +22,6 @@ export type StageBody = {
 // text inside one: `- Optional: log progress` is a task, and skipping the stage over it would skip
 // its acceptance. Code (hidden) never marks it, nor a line indented 4 or more.
 const OPTIONAL_WORD = /(?:\*\*|__)?Optional(?:\s+(?:stage|phase|step|milestone))?(?:\*\*|__)?\s*(?:[.:;—–(]|-\s|$)/iy;
-const QUOTE = />\s*/y;
 /** Whether a line (up to 3 spaces in, past its quote markers, taken one at a time) says `Optional`. */
 function saysOptional(text: string): boolean {
   OPTIONAL_WORD.lastIndex = repeatEnd(QUOTE, text, Math.min(3, text.length - text.replace(/^ +/, "").length));
@@ -88,7 +87,7 @@ function paragraphUnder(model: LineModel, at: number, to: number): { from: numbe
     const line = model.lines[i];
     // A line that labels itself (Acceptance:, Exit:, Depends on:, Gate:) is read as that, or refused, never swallowed.
     // A thematic break in any container ends it, as CommonMark ends a paragraph there.
-    if (!isText(line) || line.breakDepth >= 0 || line.text.trim() === "" || labelled(line.text) || DEPENDS.test(line.text) || GATE.test(line.text)) break;
+    if (!isText(line) || line.thematic || line.text.trim() === "" || labelled(line.text) || DEPENDS.test(line.text) || GATE.test(line.text)) break;
   }
   return i > from ? { from, to: i } : null;
 }
