@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { directoryErrnoSentence, errnoSentence } from "./errno.js";
+import { directoryErrnoSentence, errnoSaid, errnoSentence } from "./errno.js";
 
 const WORDS: Record<string, string> = {
   ENOENT: "no such file or directory",
@@ -22,4 +22,11 @@ test("a path that must be a directory says so when it is missing or runs through
   expect(directoryErrnoSentence("EACCES")).toBe("permission denied");
   expect(directoryErrnoSentence("EIO")).toBe("EIO");
   expect(directoryErrnoSentence("toString")).toBe("toString");
+});
+
+test("a known code is said in words with the code kept after them; an unknown one is left to the caller", () => {
+  expect(errnoSaid("EACCES")).toBe("permission denied (EACCES)");
+  expect(errnoSaid("ELOOP")).toBe("too many levels of symbolic links (ELOOP)");
+  expect(errnoSaid("EIO")).toBeNull();
+  expect(errnoSaid("constructor")).toBeNull();
 });

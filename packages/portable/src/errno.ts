@@ -19,6 +19,11 @@ export function errnoSentence(code: string): string {
   return Object.hasOwn(SENTENCES, code) ? (SENTENCES[code] as string) : code;
 }
 
+/** The words for an errno code with the code after them (`permission denied (EACCES)`); null for a code the table does not know. */
+export function errnoSaid(code: string): string | null {
+  return Object.hasOwn(SENTENCES, code) ? `${SENTENCES[code] as string} (${code})` : null;
+}
+
 /** The sentences that differ when the path must name a directory (a `--repo`, a store's root). */
 const DIRECTORY_SENTENCES: Readonly<Record<string, string>> = {
   ENOENT: "no such directory",

@@ -1,4 +1,4 @@
-import { decodeStrictUtf8, errnoSentence } from "@decay/portable";
+import { decodeStrictUtf8, errnoSaid } from "@decay/portable";
 import { show } from "../core/describe.js";
 import type { TreeError } from "../tree.js";
 
@@ -34,8 +34,7 @@ export function errorCode(e: unknown): string {
 /** The error's code said in words, the code kept after them (`permission denied (EACCES)`); a code the table lacks as it is. */
 export function errorSaid(e: unknown): string {
   const code = errorCode(e);
-  const words = errnoSentence(code);
-  return words === code ? code : `${words} (${code})`;
+  return errnoSaid(code) ?? code;
 }
 
 /**

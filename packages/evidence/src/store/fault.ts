@@ -1,4 +1,4 @@
-import { errnoSentence } from "@decay/portable";
+import { errnoSaid } from "@decay/portable";
 import type { StoreFsError } from "./port.js";
 
 /**
@@ -31,11 +31,11 @@ export type StoreFaultCode = StoreFault["code"];
 /** Renders one store fault as a sentence naming the path or value it is about. */
 export function describeStoreFault(f: StoreFault): string {
   switch (f.code) {
-    case "store-fs":
+    case "store-fs": {
       // A code the errno table knows is said in its words; any other keeps the system's message.
-      return errnoSentence(f.errno) === f.errno
-        ? `evidence store: ${f.op} ${f.path} failed (${f.errno}): ${f.message}`
-        : `evidence store: ${f.op} ${f.path} failed: ${errnoSentence(f.errno)} (${f.errno})`;
+      const said = errnoSaid(f.errno);
+      return said === null ? `evidence store: ${f.op} ${f.path} failed (${f.errno}): ${f.message}` : `evidence store: ${f.op} ${f.path} failed: ${said}`;
+    }
     case "home-unusable":
       return f.home === null
         ? "evidence store: HOME is not set; pass a home directory"
