@@ -27,8 +27,8 @@ export default defineConfig([
     // their sources, so their type-only modules are inlined too (resolved through node_modules they were not).
     dts: { entry },
     external: ["vitest"],
-    // Each build cleans only its own outputs: the two builds run at the same time.
-    clean: ["**", "!bin.*"],
+    // No build cleans: the builds run at the same time, and tsup's declaration step would delete every
+    // .d.ts of the other (its clean ignores the patterns); `pnpm build` empties dist first.
   },
   {
     ...shared,
@@ -39,6 +39,5 @@ export default defineConfig([
     // neverthrow and @noble/hashes too, which every run loads: each file resolved and loaded
     // at start costs the gate time on a small plan (docs/performance.md).
     noExternal: ["@decay/cli-kit", "@decay/portable", "neverthrow", "@noble/hashes"],
-    clean: ["bin.*"],
   },
 ]);

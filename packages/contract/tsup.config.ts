@@ -16,7 +16,8 @@ const shared = {
 
 export default defineConfig([
   // ESM: the entries and the bin, which shares their chunks. The bin is ESM only: a CommonJS copy
-  // would ship unused. Each build cleans only its own outputs: the two builds run at the same time.
-  { ...shared, entry: { ...entry, bin: "src/bin.ts" }, format: ["esm"], clean: ["**/*.js", "**/*.js.map", "**/*.d.ts"] },
-  { ...shared, entry, format: ["cjs"], clean: ["**/*.cjs", "**/*.cjs.map", "**/*.d.cts"] },
+  // would ship unused. No build cleans: the builds run at the same time, and tsup's declaration step
+  // would delete every .d.ts of the other (its clean ignores the patterns); `pnpm build` empties dist first.
+  { ...shared, entry: { ...entry, bin: "src/bin.ts" }, format: ["esm"] },
+  { ...shared, entry, format: ["cjs"] },
 ]);

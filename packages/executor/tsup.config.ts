@@ -25,8 +25,8 @@ export default defineConfig([
     format: ["esm", "cjs"],
     dts: { entry },
     external: ["vitest"],
-    // Each build cleans only its own outputs: the two builds run at the same time.
-    clean: ["**", "!cli.*", "!bin.*", "!dbos.*"],
+    // No build cleans: the builds run at the same time, and tsup's declaration step would delete every
+    // .d.ts of the others (its clean ignores the patterns); `pnpm build` empties dist first.
   },
   {
     ...shared,
@@ -38,7 +38,6 @@ export default defineConfig([
     // `decay run --durable` and the fleet commands load ./dbos at run time, by name: the DBOS and
     // PGlite peers stay out of the CLI and load only when asked for.
     external: ["@decay/executor/dbos", ...DBOS_PEERS],
-    clean: ["cli.*", "bin.*"],
   },
   {
     ...shared,
@@ -48,6 +47,5 @@ export default defineConfig([
     dts: { entry: { dbos: "src/entries/dbos.ts" } },
     external: DBOS_PEERS,
     splitting: false,
-    clean: ["dbos.*"],
   },
 ]);
