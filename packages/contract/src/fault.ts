@@ -21,6 +21,7 @@ export type UnreadKind =
   | "stage-heading"
   | "nested-heading"
   | "heading-no-space"
+  | "heading-too-deep"
   | "heading-html"
   | "acceptance"
   | "exit"
@@ -170,10 +171,12 @@ function unreadText({ kind, text, hides, write }: Extract<ContractFault, { code:
       return `${q(text)} is a heading inside a list item or a block quote, which is never a stage: write the stage heading at the margin, with no list marker, > or indent before its #, ${PROSE}`;
     case "heading-no-space":
       return `${q(text)} looks like a stage heading but is no heading (a # heading needs a space after its #s): ${OPENS_NO_STAGE}; write ${q(write ?? "")}, ${PROSE}`;
+    case "heading-too-deep":
+      return `${q(text)} looks like a stage heading but is no heading (a # heading has at most six #s): ${OPENS_NO_STAGE}; write ${q(write ?? "")}, ${PROSE}`;
     case "heading-html":
       return `${q(text)} looks like a stage heading but is HTML, never read as a heading: ${OPENS_NO_STAGE}; write ${q(write ?? "")}, ${PROSE}`;
     case "rule-in-list":
-      return `${q(text)} is a thematic break between the items of an acceptance list: it ends the list, so line ${hides?.line ?? 0} (${q(hides?.text ?? "")}) and the items after it would be read as instructions, not rows; delete the break, or write Acceptance: over the items after it`;
+      return `${q(text)} is a thematic break between the items of an acceptance list: it ends the list, so line ${hides?.line ?? 0} (${q(hides?.text ?? "")}) and the items after it would be read as instructions, not rows; delete the break, or write Acceptance: over the items after it, ${PROSE}`;
     case "acceptance":
       return `${q(text)} looks like an acceptance line but was not read: write it inside a stage as Acceptance: \`command\` exits 0, ${PROSE}`;
     case "exit":

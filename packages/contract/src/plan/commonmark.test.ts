@@ -261,8 +261,33 @@ describe("a thematic break at the margin between the items of an acceptance list
     const item = 9 + lines.length - 1;
     expect(f).toMatchObject({ code: "structure-unread", kind: "rule-in-list", line: at, text: rule, hides: { line: item, text: lines.at(-1) } });
     expect(describeFault(f)).toBe(
-      `line ${at}: "${rule}" is a thematic break between the items of an acceptance list: it ends the list, so line ${item} ("${lines.at(-1)}") and the items after it would be read as instructions, not rows; delete the break, or write Acceptance: over the items after it`,
+      `line ${at}: "${rule}" is a thematic break between the items of an acceptance list: it ends the list, so line ${item} ("${lines.at(-1)}") and the items after it would be read as instructions, not rows; delete the break, or write Acceptance: over the items after it, or put <!-- decay: prose --> on the line before it to keep it as prose`,
     );
+  });
+  test.each([
+    ["prose", ["- `a` exits 0", "", "---", "", "Then, once it is green:", "", "- `b` exits 0"]],
+    ["a prose list and code", ["- `a`", "***", "- tidy the folder", "", "```sh", "ls", "```", "- `b` prints `ok`"]],
+    ["a comment and a deeper item", ["- `a`", "", "___", "<!-- the deploy checks -->", "", "  - `b` exits 0"]],
+  ])("a break, then %s, then an item that would be a row: refused, naming the break and that item", (_, lines) => {
+    // The repro: `decay-contract check` took the first of these as a stage with one row, `a`; `b` ran never.
+    const f = fault(...s1, "Acceptance:", "", ...lines);
+    const rule = lines.find((l) => /^(?:---|\*\*\*|___)$/.test(l)) ?? "";
+    const item = 9 + lines.length - 1;
+    expect(f).toMatchObject({
+      code: "structure-unread",
+      kind: "rule-in-list",
+      line: 9 + lines.indexOf(rule),
+      text: rule,
+      hides: { line: item, text: lines.at(-1)?.trim() },
+    });
+  });
+  test("what comes after the break is looked at up to the next heading, label or stage, and a prose mark keeps an item as prose", () => {
+    const list = ["Acceptance:", "", "- `a`", "", "---", "", "Then:", ""];
+    expect(runs(...s1, ...list, "#### Rollback", "", "- `git revert HEAD` exits 0")).toEqual([["a"]]);
+    expect(runs(...s1, ...list, "Exit criteria:", "", "- `b` exits 0")).toEqual([["a"]]);
+    expect(runs(...s1, ...list, "**Verification**", "", "- `b` exits 0")).toEqual([["a", "b"]]);
+    expect(runs(...s1, ...list, "<!-- decay: prose -->", "- `git revert HEAD` exits 0")).toEqual([["a"]]);
+    expect(runs(...s1, ...list, "### Stage 2: b", "", "- `b` exits 0")).toEqual([["a"], []]);
   });
   test("a break over prose, a prose list, a new Acceptance: label or the next stage is read as before", () => {
     const list = ["Acceptance:", "", "- `a`", "", "---", ""];
@@ -440,6 +465,8 @@ describe("every pattern over a plan line is linear", () => {
     ["spaces between expectations", 7, [...s1, `Acceptance: \`a\` exits 0${" ".repeat(2 * deep)}prints "x"`]],
     ["a stage number", 9, [...s1, "Acceptance: `a`", "", `### Stage 2${".1".repeat(deep)}: b`, "", "Acceptance: `b`"]],
     ["an outline number before a stage", 5, [...head, `### 1${".1".repeat(deep)} Stage 1: a`, "", "Acceptance: `a`"]],
+    ["quote markers before an item after a break in an acceptance list", 9, [...s1, "Acceptance:", "- `a`", "---", `${"> ".repeat(deep)}- \`b\` exits 0`]],
+    ["the only stage's number", 5, [...head, `### Stage 1${".1".repeat(deep)}: a`, "", "Acceptance: `a`"]],
     ["a stage named in Depends on:", 8, [...s1, "Acceptance: `a`", `Depends on: Stage 1${".1".repeat(deep)}`]],
   ])("%s, millions of characters long, is read or refused with its line, never a crash", (_, line, lines) => {
     const result = readPlan(plan(...(lines as string[])));
@@ -449,6 +476,17 @@ describe("every pattern over a plan line is linear", () => {
     const stage = (n: number) => [...s1, "Acceptance: `a`", "", `### Stage 2${".1".repeat(n)}: b`, "", "Acceptance: `b`"];
     expect(read(...stage(99)).stages[1]?.label).toBe(`Stage 2${".1".repeat(99)}`);
     expect(fault(...stage(100))).toMatchObject({ code: "structure-unread", line: 9 });
+  });
+  test("a plan whose only stage heading has a number too long is refused at that heading, never at the section above it", () => {
+    // The repro: `decay-contract check` named line 3, `## Recommendation` ("holds no stage headings").
+    const long = `### Stage 1${".1".repeat(100)}: a`;
+    expect(fault(...head, long, "", "Acceptance: `a`")).toMatchObject({ code: "structure-unread", kind: "stage-heading", line: 5 });
+    // With no section to name, the plan's first heading below its title was named instead.
+    expect(fault("# Plan", "", "## What not to do", "", "- x", "", long, "", "Acceptance: `a`")).toMatchObject({ kind: "stage-heading", line: 7 });
+    // A stage heading spelt as no heading, the only one, is named the same way.
+    expect(fault(...head, "###Stage 1: a", "", "Acceptance: `a`")).toMatchObject({ kind: "heading-no-space", line: 5 });
+    // With no stage-looking heading, a section with no stages is still refused as such.
+    expect(fault(...head, "Do the work.", "", "Acceptance: `a`")).toMatchObject({ code: "recommendation-not-staged", line: 3 });
   });
   test("a numbered stage's title with a long run of spaces", () => {
     const p = read(...head, `1. Add${spaces}x. Then more.`, "", "   Acceptance: `a`");

@@ -75,6 +75,19 @@ describe("many prose marks, sections and stages", () => {
   });
 });
 
+describe("thematic breaks after acceptance lists", () => {
+  // What follows a break that ends an acceptance list is looked at up to the next label or heading:
+  // each line once, however many lists and breaks there are.
+  test("100,000 acceptance lists in one stage, each ended by a break over a line of prose", () => {
+    const p = read("# P", "", recommendation, "", times(n / 2, "Acceptance:\n- `b`\n---\nThen:"));
+    expect(p.stages[0]?.acceptance.length).toBe(n / 2 + 1);
+  });
+  test("a break over 200,000 lines of prose items, then a row: refused with the break's line", () => {
+    const f = readPlan(["# P", "", recommendation, "", "Acceptance:", "- `b`", "---", times(n, "- tidy up"), "- `c` exits 0"].flat().join("\n"));
+    expect(f._unsafeUnwrapErr()).toMatchObject({ code: "structure-unread", kind: "rule-in-list", line: 11, hides: { line: n + 12 } });
+  });
+});
+
 describe("deeply nested lists", () => {
   // Each line once asked, for every list item it continues, whether the rest of the line was blank:
   // a scan over the rest of its indentation per item, so the reading grew with the cube of the

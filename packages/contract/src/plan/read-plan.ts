@@ -5,7 +5,7 @@ import { type LineModel, lineModel, verbatim } from "./lines.js";
 import { findSections, isStageHeading, type Section, sectionAt, sectionHeadings, sectionItems } from "./sections.js";
 import { readStageBody } from "./stage-body.js";
 import { type StageSpan, stageSpans } from "./stages.js";
-import { proseLines, type ReadSpan, unclosedBlock, unreadStructure } from "./unread.js";
+import { proseLines, type ReadSpan, unclosedBlock, unreadHeading, unreadStructure } from "./unread.js";
 
 const TASK_HEADING = /^Task\s+\d+\b/i;
 
@@ -139,15 +139,13 @@ export function readPlanLines(markdown: string): Result<PlanWithLines, ContractF
   const model = lineModel(markdown);
   const unclosed = unclosedBlock(model);
   if (unclosed) return err(unclosed);
-  return recommendation(model).andThen((section) => {
+  // No stage read, a stage-looking heading not taken (a stage number too long, `###Stage 1`) is why: its line is named.
+  const unstaged = (fault: ContractFault) => err(unreadHeading(model, [], proseLines(model)) ?? fault);
+  const found = recommendation(model);
+  if (found.isErr()) return found.error.code === "no-recommendation" ? unstaged(found.error) : err(found.error);
+  return found.andThen((section) => {
     const spans = stageSpans(model, section);
-    if (spans.length === 0) {
-      return err({
-        code: "recommendation-not-staged",
-        line: section.heading.index + 1,
-        heading: section.heading.text,
-      } as const);
-    }
+    if (spans.length === 0) return unstaged({ code: "recommendation-not-staged", line: section.heading.index + 1, heading: section.heading.text });
     const earlier: Earlier = { stages: [], byLabel: new Map(), byNumber: new Map() };
     const stages = earlier.stages;
     const read: ReadSpan[] = [];

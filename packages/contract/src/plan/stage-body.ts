@@ -122,10 +122,10 @@ function bareGate(text: string, gate: [string, string, string] | null): string |
 /**
  * The rows a label line at `i` gives: the line itself when a command follows its colon (`rest`), else
  * the list under `at` (the label's line, or a setext heading's underline). `label` is the label as
- * the plan writes it (`Verify:`, `Acceptance criteria`), which faults quote.
+ * the plan writes it (`Verify:`, `Acceptance criteria`), which faults quote; `prose`: the lines a prose mark covers.
  */
-function labelRows(model: LineModel, i: number, at: number, to: number, rest: string, label: string) {
-  return rest === "" ? acceptanceList(model, at, to, label, i) : acceptanceLine(model, i, to, rest, label).map((r) => ({ ...r, end: 0 }));
+function labelRows(model: LineModel, i: number, at: number, to: number, rest: string, label: string, prose: ReadonlySet<number>) {
+  return rest === "" ? acceptanceList(model, at, to, label, i, prose) : acceptanceLine(model, i, to, rest, label).map((r) => ({ ...r, end: 0 }));
 }
 
 /**
@@ -169,7 +169,7 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       i = Math.max(i, ...read.read);
     } else if (acc || alone || (bare !== null && commandListUnder(model, at, span.to))) {
       const label = acc?.[2] ?? (alone ? `${alone[1]}${alone[2] ?? ""}` : (bare ?? "Acceptance:"));
-      const rows = labelRows(model, i, at, span.to, acc?.[1] ?? "", label);
+      const rows = labelRows(model, i, at, span.to, acc?.[1] ?? "", label, prose);
       if (rows.isErr()) return err(rows.error);
       body.rows.push(...rows.value.rows);
       body.read.push(...headLines, ...rows.value.read);

@@ -5,7 +5,8 @@ import type { ContractFault } from "../fault.js";
 import { acceptanceFault, parseAcceptance, type SpelledRow, underLabel } from "./acceptance.js";
 import { endsList, isText, type Line, type LineModel, repeatEnd } from "./lines.js";
 import { indentOf, itemLine } from "./list-item.js";
-import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, QUOTE } from "./stage-labels.js";
+import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
+import { labelled } from "./unread.js";
 
 /** Lines from `from` that continue an Acceptance: line's expectations (trimmed); none is dropped in silence. */
 function continuation(model: LineModel, from: number, to: number): string[] {
@@ -87,17 +88,29 @@ export function codeUnderLabel(model: LineModel, at: number, to: number, label: 
 
 type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, ContractFault>;
 
+/** Whether a line is read as a label of its own (acceptance or exit in any spelling, `Depends on:`, a gate): what follows it is that label's. */
+const ownLabel = (text: string): boolean => labelled(text) || DEPENDS.test(text) || GATE.test(text) || GATE_ALONE.test(text);
+
 /**
- * A thematic break (line index `at`) that ends an acceptance list (see `endsList`) where the first
- * line after it (blank lines skipped) is an item the list would read as a row: CommonMark ends the
- * list there, and that item and those after it would be instructions. The fault naming both; null otherwise.
+ * A thematic break (line index `at`) that ends an acceptance list (see `endsList`) where an item
+ * the list would read as a row follows before the next heading, the stage's end or a label line
+ * that reads what follows it (blank lines, prose and code between are passed over; lines `prose`
+ * covers are no row): CommonMark ends the list at the break, and that item would be instructions.
+ * The fault naming both; null otherwise. Each line after the break is looked at once.
  */
-function breakInList(model: LineModel, at: number, to: number): ContractFault | null {
-  const next = model.lines[firstUnder(model, at, to)];
-  const item = isText(next) ? itemLine(next.text) : null;
-  if (!next || !item || parseAcceptance(item.text, next.no).isErr()) return null;
-  const text = model.lines[at]?.text.trim() ?? "";
-  return { code: "structure-unread", line: at + 1, kind: "rule-in-list", text, hides: { line: next.no, text: next.text.trim() } };
+function breakInList(model: LineModel, at: number, to: number, prose: ReadonlySet<number>): ContractFault | null {
+  for (let i = at + 1; i < to; i++) {
+    const next = model.lines[i];
+    if (!next || next.heading) return null;
+    if (!isText(next) || prose.has(i)) continue;
+    if (ownLabel(next.text)) return null;
+    const item = itemLine(next.text);
+    if (item && parseAcceptance(item.text, next.no).isOk()) {
+      const text = model.lines[at]?.text.trim() ?? "";
+      return { code: "structure-unread", line: at + 1, kind: "rule-in-list", text, hides: { line: next.no, text: next.text.trim() } };
+    }
+  }
+  return null;
 }
 
 /**
@@ -108,7 +121,7 @@ function breakInList(model: LineModel, at: number, to: number): ContractFault | 
  * Acceptance: or Depends on: line ends it. An item that is no command, or a command in a nested
  * list, is refused with its line: none is dropped in silence.
  */
-export function acceptanceList(model: LineModel, at: number, to: number, label: string, written = at): ListRows {
+export function acceptanceList(model: LineModel, at: number, to: number, label: string, written = at, prose: ReadonlySet<number> = new Set()): ListRows {
   const code = codeUnderLabel(model, at, to, label, written);
   if (code) return err(code);
   let i = firstUnder(model, at, to);
@@ -120,7 +133,7 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
   for (; i < to; i++) {
     const line = model.lines[i] as Line;
     const ends = line.rule || (first !== undefined && endsList(line, first));
-    const cut = ends && out.rows.length > 0 ? breakInList(model, i, to) : null;
+    const cut = ends && out.rows.length > 0 ? breakInList(model, i, to, prose) : null;
     if (cut) return err(cut);
     if (line.heading || ends) break;
     if (line.text.trim() === "" || /^[\s>]*$/.test(line.text)) {

@@ -1,8 +1,8 @@
 import type { ContractFault } from "../fault.js";
 import type { OpenBlock } from "./blocks.js";
-import { headingSpelling } from "./heading-spelling.js";
+import { headingSpelling, htmlHeadingOver } from "./heading-spelling.js";
 import { afterContainers, atxHeading, type Heading, headingFrom, type LineModel } from "./lines.js";
-import { namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
+import { isStageHeading, namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
 import type { StageSpan } from "./stages.js";
 
 /** A stage as read: where it sits and which of its lines were read as structure. */
@@ -103,11 +103,30 @@ function boldStageLines(model: LineModel, prose: Set<number>): Heading[] {
   return out;
 }
 
-/** The first line that spells a stage heading as no heading (`###Stage 2`, `<h3>Stage 2</h3>`), with the heading to write; null when none. */
+/**
+ * The first line that spells a stage heading as no heading (`###Stage 2`, `####### Stage 2`,
+ * `<h3>Stage 2</h3>`, or `<h2>` over `Stage 2` over `</h2>`), with the heading to write; null when
+ * none. Seven or more `#`s are told to write the level of the plan's stage headings (else six).
+ */
 function misspeltHeading(model: LineModel, prose: Set<number>): ContractFault | null {
-  for (const [i, line] of model.lines.entries()) {
-    const spelling = line.hidden || prose.has(i) ? null : headingSpelling(line.text);
-    if (spelling) return { code: "structure-unread", line: line.no, kind: spelling.kind, text: line.text.trim(), write: spelling.write };
+  const { lines } = model;
+  const level = model.headings.find(isStageHeading)?.level ?? 6;
+  // A line an HTML heading may run over, blank lines too (CommonMark reads `<h2>`, a blank line and
+  // `Stage 2` as an HTML block over a paragraph: a heading to whoever reads the page). Code, a
+  // break, a prose line or a Markdown heading of its own ends it.
+  const text = (i: number, k: number): string | null => {
+    const l = lines[i];
+    const opensHeading = k > 0 && model.headings[headingFrom(model, i)]?.index === i;
+    return !l || l.hidden || l.rule || prose.has(i) || opensHeading ? null : l.text;
+  };
+  for (const [i, line] of lines.entries()) {
+    if (line.hidden || prose.has(i)) continue;
+    const over = htmlHeadingOver((k) => text(i + k, k));
+    const spelling = over ? over.spelling : headingSpelling(line.text, level);
+    if (spelling) {
+      const written = lines.slice(i, i + (over?.lines ?? 1)).map((l) => l.text.trim());
+      return { code: "structure-unread", line: line.no, kind: spelling.kind, text: written.join(" "), write: spelling.write };
+    }
   }
   return null;
 }
@@ -115,9 +134,10 @@ function misspeltHeading(model: LineModel, prose: Set<number>): ContractFault | 
 /**
  * The first of: a stage-looking heading (or bold line) that became no stage and sits in no stage's
  * body, a stage-looking heading inside a list item or a block quote, which is never a stage, and a
- * stage heading spelt as no heading; null when none.
+ * stage heading spelt as no heading; null when none. With no spans (no stage was read), the reason
+ * none was: a fault naming that heading's line, where one naming the section would point elsewhere.
  */
-function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<number>): ContractFault | null {
+export function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<number>): ContractFault | null {
   const looks = (x: Heading) => !prose.has(x.index) && STAGE_LIKE.test(stageText(x.text));
   const candidates = [...model.headings, ...boldStageLines(model, prose)].sort((a, b) => a.index - b.index);
   const h = candidates.find((x) => looks(x) && !accountedFor(x, spans));

@@ -14,8 +14,9 @@ export type GeneratedPlan = {
   badLines: number[];
 };
 
-type Piece = { lines: string[]; runs: string[]; bad: boolean };
-const piece = (lines: string[], runs: string[] = [], bad = false): Piece => ({ lines, runs, bad });
+/** Lines, the commands of the rows they give, whether they must be refused, and at which of its lines (the first when not given). */
+type Piece = { lines: string[]; runs: string[]; bad: boolean; badAt?: number };
+const piece = (lines: string[], runs: string[] = [], bad = false, badAt?: number): Piece => ({ lines, runs, bad, ...(badAt === undefined ? {} : { badAt }) });
 
 /** Body pieces of stage `k`: prose, acceptance in every form read, near-misses, hidden text. */
 function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbitrary<Piece> {
@@ -54,6 +55,11 @@ function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbit
     // A stage heading with no space after its #s, or in HTML, is no heading: refused, never merged into this stage.
     piece([`${"#".repeat(level)}Stage ${k}1: no space`], [], true),
     piece([`<h${level}>Phase ${k}2: in HTML</h${level}>`], [], true),
+    // Seven #s and an HTML heading over lines are no heading either.
+    piece([`####### Stage ${k}3: too deep`], [], true),
+    piece([`<h${level}>`, `Step ${k}4: in HTML over lines`, `</h${level}>`], [], true),
+    // A break ends an acceptance list: an item after it that would be a row, prose between, is refused at the break.
+    piece(["Acceptance:", "", `- \`${c}\` exits 0`, "", "---", "", "Then:", "", `- \`${c}r\` exits 0`], [c], true, 4),
     bold,
     piece(["#### Exit criteria", "", "- it works", "- it is fast"]),
     piece(["#### Notes on this stage"]),
@@ -61,8 +67,11 @@ function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbit
   );
 }
 
-/** A stage heading for stage `k` at `level`, with its label and unique title. */
-function stageHeading(k: number, level: number): fc.Arbitrary<{ lines: string[]; label: string; title: string }> {
+/** A stage heading: its lines, label and title, and whether it must be refused (at its first line). */
+type StageHead = { lines: string[]; label: string; title: string; bad?: boolean };
+
+/** A stage heading for stage `k` at `level`, with its label and unique title; now and then one whose number is too long to be a stage. */
+function stageHeading(k: number, level: number): fc.Arbitrary<StageHead> {
   const title = `title${k}`;
   const h = "#".repeat(level);
   const letter = String.fromCharCode(65 + (k % 26));
@@ -75,7 +84,9 @@ function stageHeading(k: number, level: number): fc.Arbitrary<{ lines: string[];
     { lines: [`${h} S${k}: ${title}`], label: `S${k}`, title },
   ];
   if (level === 2) forms.push({ lines: [`Stage ${k}: ${title}`, "-------------"], label: `Stage ${k}`, title });
-  return fc.constantFrom(...forms);
+  // A stage number over 200 digits and dots opens no stage: refused at its heading, the only stage's too.
+  const long = { lines: [`${h} Stage ${k}${".1".repeat(101)}: ${title}`], label: `Stage ${k}`, title, bad: true };
+  return fc.oneof({ arbitrary: fc.constantFrom(...forms), weight: 12 }, { arbitrary: fc.constant(long), weight: 1 });
 }
 
 const guardrailSection = (n: number, head: string): fc.Arbitrary<{ lines: string[]; items: string[] }> =>
@@ -110,7 +121,7 @@ export const planArb: fc.Arbitrary<GeneratedPlan> = fc
 type Parts = {
   level: number;
   withHeading: boolean;
-  stages: { lines: string[]; label: string; title: string }[];
+  stages: StageHead[];
   bodies: Piece[][];
   pre: { lines: string[]; items: string[] } | null;
   post: { lines: string[]; items: string[] } | null;
@@ -131,12 +142,13 @@ function assemble({ level, withHeading, stages, bodies, pre, post }: Parts): Gen
   const out: GeneratedPlan["stages"] = [];
   const badLines: number[] = [];
   for (const [k, s] of stages.entries()) {
-    push(s.lines);
+    if (s.bad) badLines.push(push(s.lines));
+    else push(s.lines);
     const body = bodies[k] ?? [];
     let exits = 0;
     for (const p of body) {
       const at = push(p.lines);
-      if (p.bad) badLines.push(at);
+      if (p.bad) badLines.push(at + (p.badAt ?? 0));
       // A second Exit line in one stage is a fault too, named at that line.
       if (/^(?:#+ )?Exit criteria/.test(p.lines[0] ?? "") && ++exits > 1) badLines.push(at);
     }
