@@ -207,4 +207,32 @@ describe("decay-contract import of a plan with a fence never closed", () => {
     );
     await expect(readFile(out, "utf8")).rejects.toThrow(/ENOENT/);
   });
+  test("a fence that closes over a task heading: written, and the heading is counted and named as not converted", async () => {
+    // The repro: this plan imported as 2 stages with "0 items not converted", Task 3 gone into Task 2's code.
+    const dir = await tempDir();
+    const plan = join(dir, "tasks.md");
+    const out = join(dir, "staged.plan.md");
+    const body = [
+      "# P",
+      "",
+      "### Task 1: A",
+      "",
+      "Run: `npm run a`",
+      "Expected: PASS",
+      "",
+      "### Task 2: B",
+      "",
+      "```sh",
+      "npm test",
+      "",
+      "### Task 3: C",
+      "```",
+      "",
+    ];
+    await writeFile(plan, body.join("\n"));
+    const r = await run(["import", plan, "-o", out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/imported a task plan as 2 stages; 1 item not converted:\n {2}line 13: ### Task 3: C \(a task heading inside a code block, /);
+    expect(await readFile(out, "utf8")).toContain("- line 13: ### Task 3: C (a task heading inside a code block, ");
+  });
 });

@@ -201,10 +201,83 @@ describe("a fence or an HTML comment never closed is refused, naming its line: w
   });
 });
 
+describe("a task heading CommonMark reads as no heading is listed as not converted, with its line", () => {
+  const plan = (...body: string[]) => ["# P", "", "### Task 1: A", "", ...body, "", "### Task 2: B", "", "Run: `npm run b`", "Expected: PASS", ""].join("\n");
+  const CODE = "a task heading inside a code block, which Markdown never reads as a heading: no stage is made of it, and its steps are not converted";
+  test("in a fence that closes: CommonMark's code, kept verbatim in its stage, and listed", () => {
+    // The repro: `decay-contract import` made 2 stages of 3 tasks and said "0 items not converted".
+    const imported = importPlan(plan("```sh", "npm test", "", "### Task 3: Deploy", "", "Run: `npm run deploy`", "Expected: PASS", "```"))._unsafeUnwrap();
+    expect(imported.stages).toBe(2);
+    expect(imported.notConverted).toEqual([{ line: 8, text: "### Task 3: Deploy", reason: CODE }]);
+    expect(imported.text).toContain(`\n- line 8: ### Task 3: Deploy (${CODE})`);
+    expect(imported.text).toContain("```sh\nnpm test\n\n### Task 3: Deploy\n");
+    expect(readPlan(imported.text)._unsafeUnwrap().stages).toHaveLength(2);
+  });
+  test("in an indented code block, a fence in a quote or a list item: listed", () => {
+    const lines = (...body: string[]) =>
+      importPlan(plan(...body))
+        ._unsafeUnwrap()
+        .notConverted.map((n) => [n.line, n.reason === CODE]);
+    expect(lines("Some text.", "", "    ### Task 3: Deploy")).toEqual([[7, true]]);
+    expect(lines("> ~~~", "> ### Task 3: Deploy", "> ~~~")).toEqual([[6, true]]);
+    expect(lines("- step:", "  ```", "  ### Task 3: Deploy", "  ```")).toEqual([[7, true]]);
+  });
+  test("in an HTML comment, with the steps it hides (the comment is trimmed from the output, so the list is all that is left of it)", () => {
+    const imported = importPlan(
+      plan("<!--", "### Task 3: Deploy", "Run: `npm run deploy`", "Expected: PASS", "-->", "<!-- Checkpoint: deployed -->"),
+    )._unsafeUnwrap();
+    expect(imported.notConverted.map((n) => [n.line, n.text, n.reason.split(",")[0]])).toEqual([
+      [6, "### Task 3: Deploy", "a task heading inside an HTML comment"],
+      [7, "Run: `npm run deploy`", "a step inside an HTML comment is not converted"],
+      [10, "<!-- Checkpoint: deployed -->", "a step inside an HTML comment is not converted"],
+    ]);
+  });
+  test("inside a list item or a block quote: listed, its lines read with the task above", () => {
+    const imported = importPlan(plan("- ### Task 3: Deploy", "", "> ### Task 4: Tidy"))._unsafeUnwrap();
+    expect(imported.notConverted.map((n) => [n.line, n.text, n.reason.split(":")[0]])).toEqual([
+      [5, "- ### Task 3: Deploy", "a task heading inside a list item or a block quote is no heading of its own"],
+      [7, "> ### Task 4: Tidy", "a task heading inside a list item or a block quote is no heading of its own"],
+    ]);
+  });
+  test("a task heading under millions of quote markers, in code or a comment, is read in one pass and listed, never a crash", () => {
+    const deep = `${">".repeat(5_000_000)} ### Task 3: C`;
+    for (const [open, close] of [
+      ["```", "```"],
+      ["<!--", "-->"],
+    ]) {
+      expect(
+        importPlan(plan(open ?? "", deep, close ?? ""))
+          ._unsafeUnwrap()
+          .notConverted.map((n) => [n.line, n.text.length]),
+      ).toEqual([[6, deep.length]]);
+    }
+  });
+  test("a step in code is an example, and a shell comment in an OpenSpec plan's code is no group: neither is listed", () => {
+    expect(importPlan(plan("```yaml", "- run: npm test", "Run: `npm test`", "```"))._unsafeUnwrap().notConverted).toEqual([]);
+    const openspec = [
+      "# Tasks",
+      "",
+      "## 1. Setup",
+      "",
+      "- [ ] 1.1 Install",
+      "",
+      "```sh",
+      "# 2. then build",
+      "npm ci",
+      "```",
+      "",
+      "## 2. Build",
+      "",
+      "- [ ] 2.1 Build",
+    ];
+    expect(importPlan(openspec.join("\n"))._unsafeUnwrap()).toMatchObject({ format: "openspec", stages: 2, notConverted: [] });
+  });
+});
+
 // A task plan with fence lines (and a comment opener) dropped anywhere: headings, steps, prose.
 const taskLines = (k: number) =>
   fc.array(fc.constantFrom(`Run: \`cmd ${k}\``, "Expected: PASS", "Expected: FAIL with x", 'Expected: "ok"', "text", "", "- item", "  more"), { maxLength: 6 });
-const fences = fc.constantFrom("```", "```bash", "~~~", "````", "  ```", "- ```", "> ```", "<!-- c", "-->");
+const fences = fc.constantFrom("```", "```bash", "~~~", "````", "  ```", "- ```", "> ```", "<!-- c", "-->", "- ### Task 8: in an item", "> ### Task 9: quoted");
 const fencedTaskPlan = fc
   .array(taskLines(0), { minLength: 1, maxLength: 4 })
   .map((tasks) => [
@@ -253,6 +326,12 @@ describe("importPlan with fences placed anywhere: nothing a task said disappears
         for (const line of model.lines) {
           const cmd = /^Run: `(.*)`$/.exec(line.text)?.[1];
           if (cmd !== undefined && !line.hidden) expect(rows.includes(cmd) || listed.has(line.no), line.text).toBe(true);
+        }
+        // Every task heading CommonMark reads as none (in code, a comment, a list item or a quote), and every Run: in a comment, is listed.
+        for (const [i, line] of model.lines.entries()) {
+          const hiddenTask = line.hidden && /^[\s>-]*(?:<!--\s*)?### Task \d+/.test(line.text);
+          const unread = hiddenTask || model.nested.some((h) => h.index === i) || (line.comment && /^Run: `/.test(line.text));
+          if (unread) expect(listed.has(line.no), line.text).toBe(true);
         }
         // What is listed is what the Not converted section holds, read as text, item for item.
         const items = out.lines.filter((l) => !l.hidden && /^- line \d+: /.test(l.text));

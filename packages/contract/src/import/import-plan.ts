@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
-import { afterContainers, atxHeading, type Heading, type LineModel, lineModel, verbatim } from "../plan/lines.js";
+import { afterContainers, atxHeading, containersEnd, type Heading, type LineModel, lineModel, verbatim } from "../plan/lines.js";
 import { stageText } from "../plan/sections.js";
 import { hiddenLine, LABEL } from "../plan/unread.js";
 import { convertBody, convertsIn, isStep, type NotConverted } from "./steps.js";
@@ -53,12 +53,15 @@ function groupsOf(model: LineModel, pattern: RegExp): { groups: Group[]; others:
 
 const EXIT_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*)?Exit(?:\s+criteri(?:on|a))?(?:\*\*)?\s*:/im;
 
+/** What a group of each format is called in messages. */
+const GROUP_WORD: Record<ImportFormat, string> = { "task-plan": "Task", "spec-kit": "Phase", openspec: "Group" };
+
 /** The second of two groups with one number (each becomes a stage, which needs its own label); null when there is none. */
 function duplicateGroup(groups: Group[], format: ImportFormat): ContractFault | null {
   const first = new Map<string, number>();
   for (const g of groups) {
     const seen = first.get(g.number);
-    const label = `${format === "task-plan" ? "Task" : format === "spec-kit" ? "Phase" : "Group"} ${g.number}`;
+    const label = `${GROUP_WORD[format]} ${g.number}`;
     if (seen !== undefined) return { code: "import-duplicate", line: g.heading.index + 1, first: seen, label };
     first.set(g.number, g.heading.index + 1);
   }
@@ -76,6 +79,46 @@ function unclosed(model: LineModel): ContractFault | null {
   const at = hiddenLine(model, open, (t) => atxHeading(t) !== null || isStep(t)) ?? hiddenLine(model, open, (t) => t.trim() !== "");
   const hides = at === null ? {} : { hides: { line: at + 1, text: model.lines[at]?.text.trim() ?? "" } };
   return { code: "import-unclosed", line: open.line + 1, kind: open.kind, text: model.lines[open.line]?.text.trim() ?? "", ...hides };
+}
+
+/** A hidden line's text with its comment markers (`<!--`, `-->`) and its container markers dropped. */
+function uncommented(text: string): string {
+  let t = text.trim();
+  if (t.startsWith("<!--")) t = t.slice(4);
+  if (t.endsWith("-->")) t = t.slice(0, -3);
+  t = t.trim();
+  return t.slice(containersEnd(t, 0));
+}
+
+/**
+ * What looks like a group heading or a step but that CommonMark reads as none, so that the import
+ * makes no stage of it and converts nothing in it: a group heading in code (fenced or indented), in
+ * an HTML comment, or inside a list item or a block quote, and a `Run:` or `Checkpoint:` step in an
+ * HTML comment (a step in code is an example, as a workflow's `run:` is). Each is listed with its line; none is skipped in silence.
+ * An OpenSpec group heading (`## 1. Setup`) is taken only at the groups' level: `# 1. install` in a shell block is a comment.
+ */
+function unreadGroups(model: LineModel, found: { format: ImportFormat; pattern: RegExp }, level: number): NotConverted[] {
+  const word = GROUP_WORD[found.format].toLowerCase();
+  const isGroup = (h: { level: number; text: string } | null) =>
+    h !== null && found.pattern.test(stageText(h.text)) && (found.format !== "openspec" || h.level === level);
+  const out: NotConverted[] = [];
+  for (const line of model.lines) {
+    if (!line.hidden) continue;
+    const text = uncommented(line.text);
+    const where = line.comment ? "an HTML comment" : "a code block";
+    if (isGroup(atxHeading(text))) {
+      const reason = `a ${word} heading inside ${where}, which Markdown never reads as a heading: no stage is made of it, and its steps are not converted`;
+      out.push({ line: line.no, text: line.text.trim(), reason });
+    } else if (line.comment && convertsIn(text)) {
+      out.push({ line: line.no, text: line.text.trim(), reason: "a step inside an HTML comment is not converted" });
+    }
+  }
+  for (const h of model.nested) {
+    if (!isGroup(h)) continue;
+    const reason = `a ${word} heading inside a list item or a block quote is no heading of its own: no stage is made of it, and its lines are read with the ${word} above it`;
+    out.push({ line: h.index + 1, text: model.lines[h.index]?.text.trim() ?? h.text, reason });
+  }
+  return out;
 }
 
 /** One group as a stage: heading, verbatim body, then the Exit: and Acceptance: lines made for it. */
@@ -145,7 +188,7 @@ export function importPlan(markdown: string): Result<Imported, ContractFault> {
   const level = groups[0]?.heading.level ?? 2;
   const outer = Math.max(1, level - 1);
   const top = groups[0]?.heading.index ?? 0;
-  const notConverted = preambleSteps(model, top);
+  const notConverted = [...preambleSteps(model, top), ...unreadGroups(model, found, level)];
   const blocks = [preamble(model, top), `${"#".repeat(outer)} Stages`];
   for (const g of groups) blocks.push(stageBlock(model, g, found.format, notConverted));
   for (const h of others) {
