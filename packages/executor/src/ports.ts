@@ -132,6 +132,15 @@ export interface Git {
   revert(from: string, to: string, message: string): ResultAsync<string, ExecFault>;
   /** Commits reachable from `to` and not from `from` (all of `to`'s history when `from` is null), newest first, optionally only those touching `paths`. */
   log(from: string | null, to: string, paths?: readonly string[]): ResultAsync<readonly CommitInfo[], ExecFault>;
+  /**
+   * Every path some commit in `from..to` changed, each once, from the top of the working tree: a
+   * commit with one parent against that parent (a rename as both its paths), a root commit all its
+   * files, a merge only the paths whose content differs from every one of its parents (what the merge
+   * itself wrote: a conflict resolved, an edit made while merging). What a merge took from one side
+   * is the change of that side's own commits, which the range holds too. Every commit in the range
+   * counts, side branches included, with no history simplification.
+   */
+  changedPaths(from: string, to: string): ResultAsync<readonly string[], ExecFault>;
   /** Changed files and lines between two commits. */
   diffStats(from: string, to: string): ResultAsync<DiffStats, ExecFault>;
   /** The patch between two commits, as `git diff` prints it. */

@@ -10,10 +10,10 @@ import { nodeShell } from "../node/shell.js";
 import type { Git, Shell } from "../ports.js";
 import { utf8Text } from "../run/deps.js";
 import { JOURNAL_FAULT_CODES, type JournalFault } from "../journal/fault.js";
-import { checkInterfaces, readTaskPlan } from "../journal/plan.js";
+import { interfaceEdges, readTaskPlan } from "../journal/plan.js";
 import { type JournalRecord, parseRecord } from "../journal/record.js";
 import { renderTaskState } from "../journal/line.js";
-import { checklist, nextStep } from "../journal/next-step.js";
+import { checklistIn, nextStep, orderBy } from "../journal/next-step.js";
 import { applyResume, deriveResume, type Resume } from "../journal/resume.js";
 import { taskStates } from "../journal/read.js";
 import type { TaskPlan } from "../journal/schema.js";
@@ -22,7 +22,7 @@ import { type CliFault, describeCliFault, exitCodeFor } from "./journal-fault.js
 
 /** The streams and, optionally, the adapters `resume` uses (default: `systemGit` and `nodeShell` over `env`). */
 export interface JournalIo extends StdStreams {
-  readonly git?: (dir: string) => Pick<Git, "head" | "log" | "dirty">;
+  readonly git?: (dir: string) => Pick<Git, "head" | "changedPaths" | "dirty">;
   readonly shell?: Shell;
 }
 
@@ -56,13 +56,14 @@ function loadSpec(io: StdStreams, plan: TaskPlan, repo: string | null, spec: str
   return readText(io, resolve(io.cwd, repo ?? ".", plan.spec));
 }
 
-function show(l: Loaded): string {
+/** `show`'s text. The interfaces are read once (one index of every Produces) for both the checklist's order and the findings. */
+export function show(l: Pick<Loaded, "plan" | "record">): string {
   const states = taskStates(l.plan, l.record);
   const lines = l.plan.tasks.map((t) => `Task ${t.n}: ${renderTaskState(states.get(t.n) ?? { state: "pending" })}`);
-  const findings = checkInterfaces(l.plan).map(
-    (f) => `interface: Task ${f.task} consumes ${f.consumes}: ${f.issue}${f.from === null ? "" : ` (Task ${f.from})`}`,
-  );
-  return `${[...lines, "", ...checklist(l.plan, l.record), ...(findings.length > 0 ? ["", ...findings] : [])].join("\n")}\n`;
+  const { edges, findings: found } = interfaceEdges(l.plan);
+  const findings = found.map((f) => `interface: Task ${f.task} consumes ${f.consumes}: ${f.issue}${f.from === null ? "" : ` (Task ${f.from})`}`);
+  const list = checklistIn(l.plan, states, orderBy(l.plan, edges));
+  return `${[...lines, "", ...list, ...(findings.length > 0 ? ["", ...findings] : [])].join("\n")}\n`;
 }
 
 function describeResume(r: Resume, l: Loaded, next: string): string {

@@ -1,12 +1,21 @@
 // The task reader and the checks index the tasks once (review finding 9: they walked the task list
 // once per task). These properties hold them to the plain readings they replace: each model below
-// is the obvious quadratic one, small and clearly right. The last test holds the work itself to the
-// plan's size: it counts, never times.
+// is the obvious quadratic one, small and clearly right. The last tests hold the work itself to the
+// plan's size: they count, never time.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../../test-utils/tmp.js";
+import { show } from "../cli/journal.js";
+import { systemGit } from "../node/git.js";
+import { nodeShell } from "../node/shell.js";
+import type { Git } from "../ports.js";
 import { checklist, checkOrder, nextStep } from "./next-step.js";
 import { checkInterfaces, interfaceEdges, readTaskPlan } from "./plan.js";
 import { parseRecord } from "./record.js";
+import { deriveResume } from "./resume.js";
 import type { TaskPlan } from "./schema.js";
 
 const norm = (s: string): string => s.replace(/\s+/g, " ").trim();
@@ -108,10 +117,10 @@ type Method = (this: unknown[], ...args: unknown[]) => unknown;
 
 /**
  * How many array elements `run` walks: each call of a CALLING method's function (wrapped to count
- * it), and what each WALKING call walks. Array.prototype is wrapped only while `run` runs
- * (synchronously) and put back after: a plain count of the work, never a time.
+ * it), and what each WALKING call walks. Array.prototype is wrapped only while `run` runs (until
+ * its promise settles, when it returns one) and put back after: a plain count of the work, never a time.
  */
-function arrayWork(run: () => void): number {
+async function arrayWork(run: () => void | Promise<void>): Promise<number> {
   const proto = Array.prototype as unknown as Record<string, Method>;
   const originals = [...CALLING, ...Object.keys(WALKING)].map((name) => [name, proto[name] as Method] as const);
   let work = 0;
@@ -133,7 +142,7 @@ function arrayWork(run: () => void): number {
         };
   }
   try {
-    run();
+    await run();
   } finally {
     for (const [name, original] of originals) proto[name] = original;
   }
@@ -166,12 +175,99 @@ function showAndNext(markdown: string): void {
 }
 
 describe("the work grows with the plan, not with the square of its task count", () => {
-  it("four times the tasks walk at most five times the array elements (a walk per task would be sixteen)", () => {
+  it("four times the tasks walk at most five times the array elements (a walk per task would be sixteen)", async () => {
     const small = chainedPlan(250);
     const large = chainedPlan(1000);
-    const atSmall = arrayWork(() => showAndNext(small));
-    const atLarge = arrayWork(() => showAndNext(large));
+    const atSmall = await arrayWork(() => showAndNext(small));
+    const atLarge = await arrayWork(() => showAndNext(large));
     expect(atSmall).toBeGreaterThan(250);
     expect(atLarge / atSmall).toBeLessThan(5);
+  });
+});
+
+const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
+const AS_TEST = { ...GIT_ENV, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@x.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@x.invalid" };
+const gitIn = (dir: string, ...args: string[]) => execFileSync("git", ["-C", dir, ...args], { env: AS_TEST, encoding: "utf8" }).trim();
+
+/**
+ * A repository and plan of `n` done tasks: one in three traced by a commit in Base..HEAD, one in
+ * three by an uncommitted file (the working tree holds `n` changed files), one in three by nothing.
+ */
+async function resumeCase(n: number): Promise<{ dir: string; markdown: string }> {
+  const dir = await tempDir("decay-linear-");
+  const put = (path: string) => {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), `${path}\n`);
+  };
+  gitIn(dir, "init", "-q", "-b", "main");
+  put("README.md");
+  gitIn(dir, "add", "-A");
+  gitIn(dir, "commit", "-q", "-m", "base");
+  const base = gitIn(dir, "rev-parse", "HEAD");
+  for (let i = 0; i < n; i++) if (i % 3 === 0) put(`src/t${i}/c.ts`);
+  gitIn(dir, "add", "-A");
+  gitIn(dir, "commit", "-q", "-m", "work");
+  for (let i = 0; i < n; i++) put(`w/${i % 3 === 1 ? `t${i}` : `other${i}`}.txt`);
+  const files = (i: number) => (i % 3 === 0 ? `src/t${i}/, docs/t${i}.md` : i % 3 === 1 ? `w/t${i}.txt, lib/t${i}.ts` : `gone/t${i}.ts, w/t${i}`);
+  const tasks = Array.from({ length: n }, (_, i) => `## Task ${i + 1}: t\n\nFiles: ${files(i)}\n\n`);
+  const states = Array.from({ length: n }, (_, i) => `Task ${i + 1}: done - sh check -> exit 0`);
+  const record = [`Base: ${base} Root: ${dir} Branch: main`, ...states];
+  return { dir, markdown: `# Plan: p\n\nSpec: none\n\n${tasks.join("")}## Execution record\n\n\`\`\`text\n${record.join("\n")}\n\`\`\`\n` };
+}
+
+/** Resume's rule 1 on the case, through the system git with every call counted: the array work, the git calls, the tasks sent back. */
+async function resumeWork(c: { dir: string; markdown: string }): Promise<{ work: number; calls: number; back: number }> {
+  const real = systemGit({ dir: c.dir, env: GIT_ENV });
+  let calls = 0;
+  const git = Object.fromEntries(
+    Object.entries(real).map(([name, f]) => [name, typeof f === "function" ? (...a: unknown[]) => (calls++, (f as (...a: unknown[]) => unknown)(...a)) : f]),
+  ) as unknown as Git;
+  const plan = readTaskPlan(c.markdown)._unsafeUnwrap();
+  const record = parseRecord(c.markdown)._unsafeUnwrap();
+  let back = -1;
+  const work = await arrayWork(async () => {
+    back = (await deriveResume({ plan, record, git, shell: nodeShell(), cwd: c.dir }))._unsafeUnwrap().changes.length;
+  });
+  return { work, calls, back };
+}
+
+describe("resume's trace rule grows with the plan and the changed paths, not with their product", () => {
+  it("four times the done tasks and dirty files: the same git calls, at most five times the array work (dirty x files would be sixteen)", async () => {
+    const small = await resumeWork(await resumeCase(300));
+    const large = await resumeWork(await resumeCase(1200));
+    expect([small.back, large.back]).toEqual([100, 400]);
+    expect(large.calls).toBe(small.calls);
+    expect(small.work).toBeGreaterThan(300);
+    expect(large.work / small.work).toBeLessThan(5);
+  }, 120_000);
+});
+
+/** How many characters `run` reads by `charCodeAt` (the Produces index reads each Produces through it): a count, never a time. */
+function charReads(run: () => void): number {
+  const proto = String.prototype;
+  const original = proto.charCodeAt;
+  let reads = 0;
+  proto.charCodeAt = function (this: string, at: number) {
+    reads++;
+    return original.call(this, at);
+  };
+  try {
+    run();
+  } finally {
+    proto.charCodeAt = original;
+  }
+  return reads;
+}
+
+describe("decay journal show reads the plan's interfaces once", () => {
+  it("its checklist order and its findings share one index of every Produces", () => {
+    const markdown = chainedPlan(500).replace(/Produces: `item-(\d+)`/g, (_, k) => `Produces: \`${"long interface text ".repeat(10)}item-${k}\``);
+    const plan = readTaskPlan(markdown)._unsafeUnwrap();
+    const record = parseRecord(markdown)._unsafeUnwrap();
+    const once = charReads(() => void interfaceEdges(plan));
+    const shown = charReads(() => void show({ plan, record }));
+    expect(once).toBeGreaterThan(500 * 200);
+    expect(shown).toBeLessThan(once * 1.2);
+    expect(show({ plan, record })).toContain(checklist(plan, record).join("\n"));
   });
 });

@@ -82,7 +82,11 @@ export function nextStep(input: NextStepInput): string {
  * unplaced dependencies per task, a heap of the ready ones by position).
  */
 export function checkOrder(plan: TaskPlan): number[] {
-  const { edges } = interfaceEdges(plan);
+  return orderBy(plan, interfaceEdges(plan).edges);
+}
+
+/** checkOrder over edges already found (`interfaceEdges`), for a caller that also wants their findings. */
+export function orderBy(plan: TaskPlan, edges: ReadonlyMap<number, readonly number[]>): number[] {
   const at = positions(plan);
   const count = plan.tasks.length;
   const waiting = new Array<number>(count).fill(0);
@@ -154,9 +158,13 @@ function minHeap(): { push(k: number): void; pop(): number | undefined } {
 
 /** The checklist of every plan task in dependency order: `[x]` when done, `[ ]` with its state otherwise; numbers and titles kept. */
 export function checklist(plan: TaskPlan, record: JournalRecord, states?: ReadonlyMap<number, TaskState>): string[] {
-  const now = states ?? taskStates(plan, record);
+  return checklistIn(plan, states ?? taskStates(plan, record), checkOrder(plan));
+}
+
+/** The checklist of the tasks in `order` (task numbers, as checkOrder gives them) with their states `now`. */
+export function checklistIn(plan: TaskPlan, now: ReadonlyMap<number, TaskState>, order: readonly number[]): string[] {
   const at = positions(plan);
-  return checkOrder(plan).map((n) => {
+  return order.map((n) => {
     const t = plan.tasks[at.get(n) ?? -1];
     const s = now.get(n)?.state ?? "pending";
     const title = t?.title ? `Task ${n}: ${t.title}` : `Task ${n}`;

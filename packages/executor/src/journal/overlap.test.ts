@@ -2,7 +2,7 @@
 // paths meeting when equal or when one starts with the other's folder (one trailing `/` dropped) and `/`.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { overlapIndex } from "./overlap.js";
+import { overlapIndex, touchIndex } from "./overlap.js";
 import { readTaskPlan } from "./plan.js";
 import type { PlanTask } from "./schema.js";
 
@@ -53,5 +53,23 @@ describe("overlapIndex", () => {
     const index = overlapIndex([task(1, [deep, "w"]), ...many]);
     expect(index.hasLater(task(0, [deep]))).toBe(true);
     expect(index.later(task(1, ["w"]))).toHaveLength(100_000);
+  });
+});
+
+describe("touchIndex", () => {
+  it("answers as the pairwise reading: a changed path equal to a file, or inside a folder one names", () => {
+    fc.assert(
+      fc.property(fc.array(path, { maxLength: 8 }), fc.array(fc.array(path, { maxLength: 3 }), { maxLength: 6 }), (changed, asked) => {
+        const index = touchIndex(changed);
+        for (const files of asked) expect(index.touches(files)).toBe(touches(changed, files));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("a changed path is never a folder: a file inside it is not touched", () => {
+    expect(touchIndex(["sub"]).touches(["sub/x.ts"])).toBe(false);
+    expect(touchIndex(["sub/x.ts"]).touches(["sub"])).toBe(true);
+    expect(touchIndex(["sub/x.ts"]).touches(["sub/x.ts/"])).toBe(false);
   });
 });

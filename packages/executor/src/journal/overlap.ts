@@ -1,5 +1,7 @@
 // Which tasks share a file, found through one tree of path components instead of comparing every
-// pair of tasks (resume's rule 2 did, once per done task: quadratic in the tasks with a trace).
+// pair of tasks (resume's rule 2 did, once per done task: quadratic in the tasks with a trace); and,
+// through the same tree, whether any path a range of commits or the working tree changed touches a
+// task's Files (resume's rule 1 compared every such path with every file of every done task).
 //
 // Two paths meet when they are equal, or when one lies inside a folder the other names:
 // `p.startsWith(f + "/")`, with one trailing `/` of the folder `f` dropped first. Split on `/`,
@@ -59,35 +61,70 @@ function below(from: Node, into: Set<number>): void {
   }
 }
 
+/** Puts `path` into the tree as an exact path of entry `i` ranked `rank`; returns its node. */
+function insertExact(root: Node, path: string, i: number, rank: number): Node {
+  const exact = walk(root, path.split("/"), true, (at) => {
+    at.belowMax = Math.max(at.belowMax, rank);
+  }) as Node;
+  exact.exact.push(i);
+  exact.exactMax = Math.max(exact.exactMax, rank);
+  return exact;
+}
+
+/**
+ * Visits what meets each of `paths` in the tree: the exact paths at its node, the folders above it
+ * (when `folder` is given), and the exact paths below its folder node.
+ */
+function meet(root: Node, paths: readonly string[], exact: (at: Node) => void, folder: ((at: Node) => void) | null, under: (at: Node) => void): void {
+  for (const path of paths) {
+    const at = walk(root, path.split("/"), false, (above, depth) => folder !== null && depth > 0 && folder(above));
+    if (at !== null) exact(at);
+    const own = walk(root, folderParts(path), false, () => undefined);
+    if (own !== null) under(own);
+  }
+}
+
+/** Changed paths indexed once, to ask whether any of them touches a task's Files. */
+export interface TouchIndex {
+  /** Whether an indexed path equals one of `files` or lies inside a folder one of them names (one trailing `/` dropped). */
+  touches(files: readonly string[]): boolean;
+}
+
+/**
+ * Index changed paths once (time and memory linear in their length); each question then costs the
+ * length of the files asked about. A changed path never counts as a folder: a task's file inside
+ * it is not touched (`git log -- sub/x` does not list a commit that changed a submodule `sub`).
+ */
+export function touchIndex(paths: readonly string[]): TouchIndex {
+  const root = node();
+  for (const path of paths) insertExact(root, path, 0, 0);
+  return {
+    touches(files) {
+      let max = -1;
+      const seen = (at: Node) => (max = Math.max(max, at.exactMax));
+      meet(root, files, seen, null, (at) => (max = Math.max(max, at.belowMax)));
+      return max >= 0;
+    },
+  };
+}
+
 /** Index `tasks` by their `Files` once: time and memory linear in the length of their paths. */
 export function overlapIndex(tasks: readonly PlanTask[]): OverlapIndex {
   const root = node();
   tasks.forEach((task, i) => {
     for (const path of task.files) {
-      const exact = walk(root, path.split("/"), true, (at) => {
-        at.belowMax = Math.max(at.belowMax, task.n);
-      }) as Node;
-      exact.exact.push(i);
-      exact.exactMax = Math.max(exact.exactMax, task.n);
+      insertExact(root, path, i, task.n);
       const folder = walk(root, folderParts(path), true, () => undefined) as Node;
       folder.folder.push(i);
       folder.folderMax = Math.max(folder.folderMax, task.n);
     }
   });
-  /** Visits what meets each of `task`'s paths: the node's exact paths, the folders above it, and the exact paths below its folder node. */
-  const meet = (task: PlanTask, exact: (at: Node) => void, folder: (at: Node) => void, under: (at: Node) => void): void => {
-    for (const path of task.files) {
-      const at = walk(root, path.split("/"), false, (above, depth) => depth > 0 && folder(above));
-      if (at !== null) exact(at);
-      const own = walk(root, folderParts(path), false, () => undefined);
-      if (own !== null) under(own);
-    }
-  };
   return {
     hasLater(task) {
       let max = -1;
       meet(
-        task,
+        root,
+        task.files,
         (at) => (max = Math.max(max, at.exactMax)),
         (at) => (max = Math.max(max, at.folderMax)),
         (at) => (max = Math.max(max, at.belowMax)),
@@ -97,7 +134,8 @@ export function overlapIndex(tasks: readonly PlanTask[]): OverlapIndex {
     later(task) {
       const found = new Set<number>();
       meet(
-        task,
+        root,
+        task.files,
         (at) => at.exact.forEach((i) => found.add(i)),
         (at) => at.folder.forEach((i) => found.add(i)),
         (at) => below(at, found),

@@ -1,13 +1,13 @@
 // Resume: from the plan, the record, git and the tasks' own checks, which task states change and
 // the Ruling lines that say why. Nothing is written here; the caller appends (applyResume).
-import { ok, okAsync, type Result, ResultAsync, safeTry } from "neverthrow";
+import { err, ok, okAsync, type Result, ResultAsync, safeTry } from "neverthrow";
 import { appendRecord, setTaskState } from "./append.js";
 import type { ExecFault } from "../fault.js";
 import type { Git, Shell } from "../ports.js";
 import type { JournalFault } from "./fault.js";
 import { baseOf, failClaims, isRevisionMarker, lastRounds, linesOf, openRulings, specStatus, taskStates } from "./read.js";
 import type { JournalRecord } from "./record.js";
-import { overlapIndex } from "./overlap.js";
+import { overlapIndex, type TouchIndex, touchIndex } from "./overlap.js";
 import { recheckRuling, type Recheck } from "./recheck.js";
 import type { PlanTask, RecordLine, TaskPlan, TaskState } from "./schema.js";
 
@@ -15,7 +15,7 @@ import type { PlanTask, RecordLine, TaskPlan, TaskState } from "./schema.js";
 export interface ResumeOptions {
   readonly plan: TaskPlan;
   readonly record: JournalRecord;
-  readonly git: Pick<Git, "head" | "log" | "dirty">;
+  readonly git: Pick<Git, "head" | "changedPaths" | "dirty">;
   readonly shell: Shell;
   /** The spec's markdown (for its `Status`); omit when the plan has no spec. */
   readonly spec?: string | null;
@@ -49,16 +49,47 @@ export interface Resume {
   readonly stop: string | null;
 }
 
-type Effects = Pick<ResumeOptions, "git" | "shell"> & { readonly base: string; readonly head: string; readonly dirty: readonly string[] };
+interface Effects {
+  readonly base: string;
+  readonly head: string;
+  /** Every path a commit in Base..HEAD changed or the working tree changes (the foreign dirty paths left out), indexed once. */
+  readonly changed: TouchIndex;
+  /** Whether any path changed at all (a task naming the whole tree, `.`, asks only that). */
+  readonly anyChanged: boolean;
+}
 
-const touches = (paths: readonly string[], files: readonly string[]): boolean =>
-  paths.some((p) => files.some((f) => p === f || p.startsWith(`${f.replace(/\/$/, "")}/`)));
+/**
+ * A task's Files as git reads a literal pathspec: `.` and empty components dropped, `..` taking the
+ * one before it away, a trailing `/` (or `/.`) kept as "a folder only". `all` for the whole tree
+ * (`.`); null for a path that is absolute or climbs out of the repository, which names no file in it.
+ */
+function pathspecOf(file: string): string | "all" | null {
+  if (file.startsWith("/")) return null;
+  const parts: string[] = [];
+  const components = file.split("/");
+  for (const c of components) {
+    if (c === "" || c === ".") continue;
+    if (c !== "..") parts.push(c);
+    else if (parts.pop() === undefined) return null;
+  }
+  if (parts.length === 0) return "all";
+  const last = components[components.length - 1];
+  const folderOnly = last === "" || last === "." || last === "..";
+  return `${parts.join("/")}${folderOnly ? "/" : ""}`;
+}
 
 /** A trace of a task: a commit in Base..HEAD touching its Files, or a change to them in the working tree. */
-function hasTrace(fx: Effects, task: PlanTask): ResultAsync<boolean, ExecFault> {
-  if (task.files.length === 0) return okAsync(true); // nothing to look for: it stays on its evidence
-  if (touches(fx.dirty, task.files)) return okAsync(true);
-  return fx.git.log(fx.base, fx.head, task.files).map((commits) => commits.length > 0);
+function hasTrace(fx: Effects, task: PlanTask): Result<boolean, ExecFault> {
+  if (task.files.length === 0) return ok(true); // nothing to look for: it stays on its evidence
+  const specs: string[] = [];
+  for (const file of task.files) {
+    const spec = pathspecOf(file);
+    if (spec === null)
+      return err({ code: "option-invalid", option: `Files of Task ${task.n}`, issue: `${JSON.stringify(file)} is not a path inside the repository` });
+    if (spec === "all") return ok(fx.anyChanged);
+    specs.push(spec);
+  }
+  return ok(fx.changed.touches(specs));
 }
 
 /** Working state while rules apply. */
@@ -78,22 +109,22 @@ function change(w: Work, n: number, to: TaskState, ruling: string): void {
 }
 
 /** Rule 1: a done task with no trace goes back to pending. Returns the done tasks that keep a trace. */
-function untraced(w: Work, plan: TaskPlan, fx: Effects): ResultAsync<PlanTask[], ExecFault> {
-  return safeTry(async function* () {
-    const traced: PlanTask[] = [];
-    for (const task of plan.tasks) {
-      if (w.states.get(task.n)?.state !== "done") continue;
-      if (yield* hasTrace(fx, task)) traced.push(task);
-      else
-        change(
-          w,
-          task.n,
-          { state: "pending" },
-          `Task ${task.n} back to pending - no commit in ${fx.base.slice(0, 7)}..${fx.head.slice(0, 7)} touches its Files and none of them changed in the working tree - low, the task runs again`,
-        );
-    }
-    return ok(traced);
-  });
+function untraced(w: Work, plan: TaskPlan, fx: Effects): Result<PlanTask[], ExecFault> {
+  const traced: PlanTask[] = [];
+  for (const task of plan.tasks) {
+    if (w.states.get(task.n)?.state !== "done") continue;
+    const trace = hasTrace(fx, task);
+    if (trace.isErr()) return err(trace.error);
+    if (trace.value) traced.push(task);
+    else
+      change(
+        w,
+        task.n,
+        { state: "pending" },
+        `Task ${task.n} back to pending - no commit in ${fx.base.slice(0, 7)}..${fx.head.slice(0, 7)} touches its Files and none of them changed in the working tree - low, the task runs again`,
+      );
+  }
+  return ok(traced);
 }
 
 /**
@@ -192,14 +223,17 @@ export function deriveResume(o: ResumeOptions): ResultAsync<Resume, ExecFault> {
   });
   if (base === null) return okAsync(finish(true, []));
   const cwd = o.cwd ?? linesOf(record, "base").pop()?.where?.root ?? ".";
-  return ResultAsync.combine([o.git.head(), o.git.dirty()]).andThen(([head, dirty]) => {
-    // Someone else's uncommitted changes (Initial dirty state) are no task's trace.
-    const foreign = new Set(linesOf(record, "dirty").flatMap((l) => l.paths.map((p) => p.path)));
-    const fx: Effects = { git: o.git, shell: o.shell, base, head, dirty: dirty.filter((p) => !foreign.has(p)) };
-    return untraced(w, plan, fx)
-      .andThen((traced) => overlaps(w, plan, record, traced, { ...o, cwd }))
-      .map(() => finish(false, reopen(w, plan, record, { status, path: o.specPath ?? plan.spec })));
-  });
+  return ResultAsync.combine([o.git.head(), o.git.dirty()]).andThen(([head, dirty]) =>
+    o.git.changedPaths(base, head).andThen((committed) => {
+      // Someone else's uncommitted changes (Initial dirty state) are no task's trace.
+      const foreign = new Set(linesOf(record, "dirty").flatMap((l) => l.paths.map((p) => p.path)));
+      const paths = [...committed, ...dirty.filter((p) => !foreign.has(p))];
+      const fx: Effects = { base, head, changed: touchIndex(paths), anyChanged: paths.length > 0 };
+      return untraced(w, plan, fx)
+        .asyncAndThen((traced) => overlaps(w, plan, record, traced, { ...o, cwd }))
+        .map(() => finish(false, reopen(w, plan, record, { status, path: o.specPath ?? plan.spec })));
+    }),
+  );
 }
 
 /** Write a derived resume into the plan: each changed Task line's state in place, then the Ruling lines appended. */

@@ -185,6 +185,38 @@ describe("systemGit: history", () => {
     expect((await g.log(null, c3, []))._unsafeUnwrap()).toEqual([]);
   });
 
+  it("changedPaths: every path the range changed once, renames as both paths, side branches included, from the top", async () => {
+    const { dir, c1 } = await repo();
+    commit(dir, { "d/e f.txt": "1\n", "\nnew line.txt": "n\n", "é.txt": "e\n" }, "odd names");
+    git(dir, "mv", "a.txt", "moved.txt");
+    git(dir, "commit", "-q", "-m", "rename");
+    git(dir, "switch", "-q", "-c", "side");
+    commit(dir, { "side.txt": "s\n" }, "side");
+    git(dir, "switch", "-q", "main");
+    commit(dir, { "d/e f.txt": "2\n" }, "main");
+    git(dir, "merge", "-q", "--no-ff", "side");
+    const paths = (await open(join(dir, "d")).changedPaths(c1, "HEAD"))._unsafeUnwrap();
+    expect([...paths].sort()).toEqual(["\nnew line.txt", "a.txt", "d/e f.txt", "moved.txt", "side.txt", "é.txt"]);
+    expect((await open(dir).changedPaths("HEAD", "HEAD"))._unsafeUnwrap()).toEqual([]);
+  });
+
+  it("changedPaths: a merge counts only for what differs from every parent; a root commit for all its files", async () => {
+    const { dir, c1 } = await repo();
+    git(dir, "switch", "-q", "-c", "side");
+    commit(dir, { "s.txt": "s\n" }, "side");
+    git(dir, "switch", "-q", "main");
+    const m1 = commit(dir, { "m.txt": "m\n" }, "main");
+    git(dir, "merge", "-q", "--no-ff", "--no-commit", "side");
+    const merge = commit(dir, { "evil.txt": "written while merging\n" }, "merge");
+    expect((await open(dir).changedPaths(m1, merge))._unsafeUnwrap()).toEqual(["evil.txt", "s.txt"]);
+    git(dir, "config", "log.showRoot", "false");
+    git(dir, "switch", "-q", "--orphan", "other");
+    const root = commit(dir, { "o.txt": "o\n" }, "other root");
+    expect((await open(dir).changedPaths(c1, root))._unsafeUnwrap()).toEqual(["o.txt"]);
+    const fault = (await open(dir).changedPaths(c1, "f".repeat(40)))._unsafeUnwrapErr();
+    expect(fault.code === "git-failed" && `${fault.op} ${fault.reason}`).toMatch(/^log .*(bad|unknown) (object|revision)/s);
+  });
+
   it("diffStats counts files and lines, a binary file as a file with no lines; diff is the patch", async () => {
     const { dir, c1 } = await repo();
     put(dir, { "a.txt": "a\nmore\n", "t.txt": "1\n2\n3\n" });
@@ -244,7 +276,14 @@ describe("systemGit: nothing reaches another repository", () => {
     await g.revert(start, id, "undo work");
     put(dir, { "z.txt": "z\n" });
     await g.setAside("aside");
-    for (const r of [await g.log(null, "HEAD"), await g.diffStats("main", "HEAD"), await g.listFiles("HEAD"), await g.dirty()]) expect(r.isOk()).toBe(true);
+    for (const r of [
+      await g.log(null, "HEAD"),
+      await g.changedPaths(start, "HEAD"),
+      await g.diffStats("main", "HEAD"),
+      await g.listFiles("HEAD"),
+      await g.dirty(),
+    ])
+      expect(r.isOk()).toBe(true);
     expect([git(bare, "for-each-ref"), git(bare, "count-objects", "-v"), git(dir, "config", "--get-regexp", "^remote")]).toEqual(before);
   });
 

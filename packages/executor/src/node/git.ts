@@ -104,10 +104,11 @@ function undoable(git: GitInvoker, at: Where, from: string, to: string): ResultA
 }
 
 /** Reading history: commits, diffs and the files of a commit. */
-function history(git: GitInvoker): Pick<Git, "log" | "diffStats" | "diff" | "listFiles"> {
+function history(git: GitInvoker): Pick<Git, "log" | "changedPaths" | "diffStats" | "diff" | "listFiles"> {
   const DIFF = ["diff", "--no-ext-diff", "--no-textconv"];
   return {
     log: (from, to, paths) => log(git, from, to, paths),
+    changedPaths: (from, to) => changedPaths(git, from, to),
     diffStats: (from, to) => git.ok([...DIFF, "--numstat", "-z", "--no-renames", "--end-of-options", from, to, "--"]).map(parseNumstat),
     diff: (from, to) => git.ok([...DIFF, "--no-color", "--end-of-options", from, to, "--"]),
     listFiles: (commit) =>
@@ -185,4 +186,30 @@ function log(git: GitInvoker, from: string | null, to: string, paths?: readonly 
         return { id: record.slice(0, nl), message: record.slice(nl + 1).replace(/\s+$/, "") };
       }),
   );
+}
+
+/**
+ * One `git log` over the whole range, every commit's paths and no commit line (`--format=`): `-c`
+ * lists a merge's paths that differ from all its parents, `--root` a root commit's files whatever
+ * `log.showRoot` says, `--no-renames` both paths of a rename, and `diff.relative` off keeps the paths
+ * from the top of the working tree in a directory below it.
+ */
+function changedPaths(git: GitInvoker, from: string, to: string): ResultAsync<readonly string[], ExecFault> {
+  const args = [
+    "-c",
+    "diff.relative=false",
+    "log",
+    "-z",
+    "--format=",
+    "--name-only",
+    "-c",
+    "--root",
+    "--no-renames",
+    "--no-ext-diff",
+    "--end-of-options",
+    to,
+    `^${from}`,
+    "--",
+  ];
+  return git.ok(args).map((out) => [...new Set(out.split("\0").filter((p) => p !== ""))]);
 }
