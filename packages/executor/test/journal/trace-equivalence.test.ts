@@ -2,8 +2,8 @@
 // `git log Base..HEAD -- <files>` per done task. On small random histories in real repositories
 // (commits on two branches, merges of every kind, dirty files) it must agree with a plain model of
 // the rule read through git plumbing, and with the old per-task answer except where the docs say why
-// the old answer was wrong (docs/journal.md, "What a merge counts as").
-import { rm } from "node:fs/promises";
+// the old answer was wrong (docs/journal.md, resume rule 1: which commits count).
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -49,7 +49,6 @@ type Write = { readonly file: string; readonly text: string | null };
 const touches = (path: string, spec: string): boolean => path === spec || path.startsWith(`${spec.replace(/\/$/, "")}/`);
 
 async function apply(dir: string, writes: readonly Write[]): Promise<void> {
-  const { mkdir, writeFile } = await import("node:fs/promises");
   for (const w of writes) {
     const at = join(dir, w.file);
     if (w.text === null) await rm(at, { force: true });
