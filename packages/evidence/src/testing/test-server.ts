@@ -23,7 +23,9 @@ export type ServerFault =
   | { readonly kind: "status"; readonly status: number; readonly headers?: Readonly<Record<string, string>> }
   | { readonly kind: "drop" }
   | { readonly kind: "drop-after-apply" }
-  | { readonly kind: "delay"; readonly ms: number };
+  | { readonly kind: "delay"; readonly ms: number }
+  /** HTTP 200 with a body of `bytes` bytes (`[`, then spaces), streamed until sent or the client goes away. */
+  | { readonly kind: "flood"; readonly bytes: number };
 
 /** A request the server received. */
 export interface ServerRequest {
@@ -170,6 +172,24 @@ async function route(s: State, req: IncomingMessage, res: ServerResponse, drop: 
   send(res, list !== null ? 201 : 200, commentJson(s, url.origin, written));
 }
 
+/** Streams `bytes` bytes (`[` then spaces) with backpressure, stopping early when the client goes away. */
+function flood(res: ServerResponse, bytes: number): void {
+  res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+  const spaces = Buffer.alloc(64 * 1024, 0x20);
+  res.write("[");
+  let sent = 1;
+  res.once("close", () => void (sent = bytes));
+  const pump = (): void => {
+    while (sent < bytes) {
+      const part = spaces.subarray(0, Math.min(spaces.length, bytes - sent));
+      sent += part.length;
+      if (!res.write(part)) return void res.once("drain", pump);
+    }
+    res.end();
+  };
+  pump();
+}
+
 function takeFault(s: State, method: string): ServerFault | undefined {
   const queue = s.faults.get(method);
   return queue === undefined ? undefined : queue.shift();
@@ -181,6 +201,7 @@ async function handle(s: State, req: IncomingMessage, res: ServerResponse): Prom
   const fault = takeFault(s, req.method ?? "");
   if (fault?.kind === "drop") return void req.socket.destroy();
   if (fault?.kind === "status") return send(res, fault.status, { message: `injected ${fault.status}` }, { ...fault.headers });
+  if (fault?.kind === "flood") return flood(res, fault.bytes);
   if (fault?.kind === "delay") await new Promise((r) => setTimeout(r, fault.ms));
   const drop = fault?.kind === "drop-after-apply" ? () => void req.socket.destroy() : () => undefined;
   await route(s, req, res, drop);

@@ -21,6 +21,8 @@ export interface GithubTransportOptions {
   readonly maxRetryAfterMs?: number;
   /** Listing stops, incomplete, after this many pages (default 1 000). */
   readonly maxPages?: number;
+  /** A reply body longer than this many bytes fails the request unread past it (default 67 108 864, 64 MiB). */
+  readonly maxReplyBytes?: number;
   /** The clock, in milliseconds since the epoch (default `Date.now`). */
   readonly now?: () => number;
   /** How to wait before a retry (default: a timer). */
@@ -42,9 +44,17 @@ export interface GithubConfig {
   readonly timeoutMs: number;
   readonly maxRetryAfterMs: number;
   readonly maxPages: number;
+  readonly maxReplyBytes: number;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
 }
+
+/**
+ * The default bound on one reply body: 64 MiB, far above a page of 100 GitHub comments (each at
+ * most 65 536 characters, even written as `\uXXXX` escapes) and far below the longest string the
+ * engine makes.
+ */
+export const DEFAULT_MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
 const SEGMENT = /^[A-Za-z0-9._-]+$/;
 const HOST = /^[a-z0-9.-]+(:\d+)?$/i;
@@ -99,7 +109,8 @@ export function githubConfig(opts: GithubTransportOptions): Result<GithubConfig,
       nonNegative(opts.timeoutMs, 30_000, "timeoutMs"),
       nonNegative(opts.maxRetryAfterMs, 5_000, "maxRetryAfterMs"),
       nonNegative(opts.maxPages, 1_000, "maxPages"),
-    ]).map(([settleMs, timeoutMs, maxRetryAfterMs, maxPages]) => ({
+      nonNegative(opts.maxReplyBytes, DEFAULT_MAX_REPLY_BYTES, "maxReplyBytes"),
+    ]).map(([settleMs, timeoutMs, maxRetryAfterMs, maxPages, maxReplyBytes]) => ({
       token: opts.token,
       repo: opts.repo,
       host,
@@ -112,6 +123,7 @@ export function githubConfig(opts: GithubTransportOptions): Result<GithubConfig,
       timeoutMs,
       maxRetryAfterMs,
       maxPages,
+      maxReplyBytes,
       now: opts.now ?? Date.now,
       sleep: opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
     })),

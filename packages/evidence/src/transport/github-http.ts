@@ -22,6 +22,33 @@ type Outcome =
 
 const USER_AGENT = "decay-evidence (+https://github.com/decay)";
 
+/**
+ * The reply's body as text, read to at most `limit` bytes, or `undefined` when it is longer: a
+ * hostile or broken server can never make the process hold more than the bound. Decoded as
+ * `Response.text()` decodes it.
+ */
+async function boundedText(res: Response, limit: number): Promise<string | undefined> {
+  if (res.body === null) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    total += chunk.value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(chunk.value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
 /** One HTTP exchange; never rejects (the adapter edge where fetch's throws become values). */
 async function attempt(cfg: GithubConfig, method: string, url: string, body: unknown): Promise<Raw> {
   const controller = new AbortController();
@@ -40,7 +67,8 @@ async function attempt(cfg: GithubConfig, method: string, url: string, body: unk
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    const text = await res.text();
+    const text = await boundedText(res, cfg.maxReplyBytes);
+    if (text === undefined) return { kind: "failed", reason: `HTTP ${res.status} with a reply longer than ${cfg.maxReplyBytes} bytes, not read past that` };
     return { kind: "reply", status: res.status, headers: res.headers, text };
   } catch (e) {
     const reason = controller.signal.aborted ? `no reply within ${cfg.timeoutMs} ms` : `network error (${e instanceof Error ? e.message : String(e)})`;

@@ -178,3 +178,23 @@ describe("identity", () => {
       expect(String(headers["user-agent"])).toMatch(/decay/);
     }));
 });
+
+describe("a reply longer than maxReplyBytes", () => {
+  // 8 MiB streamed by a real local server: read past a 1 MiB bound only by a transport without one.
+  const FLOOD = { kind: "flood", bytes: 8 * 1024 * 1024 } as const;
+
+  test("a read is transport-unavailable, its body not read past the bound", () =>
+    withHarness({ maxReplyBytes: 1024 * 1024 }, async ({ transport, server, target }) => {
+      server.inject("GET", FLOOD);
+      const result = await transport.lookup({ ...target, keyHash: KEY });
+      expect(result._unsafeUnwrapErr()).toMatchObject({ code: "transport-unavailable", message: expect.stringContaining("longer than 1048576 bytes") });
+    }));
+
+  test("a write is an unknown outcome, sent once", () =>
+    withHarness({ maxReplyBytes: 1024 * 1024 }, async ({ transport, server, target }) => {
+      server.inject("POST", FLOOD);
+      const result = await transport.create({ ...target, keyHash: KEY, body: BODY });
+      expect(result._unsafeUnwrapErr()).toMatchObject({ code: "transport-unknown-outcome", message: expect.stringContaining("longer than 1048576 bytes") });
+      expect(count(server, "POST")).toBe(1);
+    }));
+});

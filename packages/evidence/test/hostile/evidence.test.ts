@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { BINS, ENDLESS, MEMORY_TEST_LIMIT, expectFault, expectUnderTwiceTheLimit, fifo, runBin, snapshot } from "../../../../test-utils/hostile.js";
 import { MEMORY_BOUND_KIB } from "../../../../test-utils/hostile.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
+import { startTestServer } from "../../src/testing/test-server.js";
 
 const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
 "merge_sha":"0123456789abcdef0123456789abcdef01234567","deployment":{"id":"deployment-8","version":"build-19"},"timestamp":100,
@@ -108,5 +109,34 @@ describe("decay-evidence: inputs", () => {
       env: { GITHUB_TOKEN: "tok" },
     });
     expectFault(run, "ftp://x", /its scheme is ftp, not https or http/);
+  });
+
+  test("a server answering 1 GiB: publish stays pending (exit 1), reads at most the 64 MiB reply bound, publishes on the next run", async () => {
+    const { dir, repo } = await scene();
+    const prepared = await evidence(["prepare", "r.json", "--home", dir], repo);
+    const path = prepared.stdout.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+    const hash = (await evidence(["hash", "r.json"], repo)).stdout.split("\n")[0]?.replace("content_sha256 ", "") ?? "";
+    const server = await startTestServer({ repo: "forge.test/owner/repo", tokens: { tok: { author: { id: 17n, login: "owner" } } } });
+    try {
+      const publish = () =>
+        runBin(
+          BINS.evidence,
+          ["publish", path, "--home", dir, "--github", "owner/repo", "--allow-publish", "--content-sha256", hash, "--api-url", server.baseUrl],
+          {
+            cwd: repo,
+            env: { GITHUB_TOKEN: "tok" },
+          },
+        );
+      server.inject("GET", { kind: "flood", bytes: 1024 * 1024 * 1024 });
+      const flooded = await publish();
+      expect([flooded.status, flooded.stdout, flooded.stderr]).toEqual([1, `evidence-pending ${path}\nreason transport-unavailable\n`, ""]);
+      const again = await publish();
+      expect([again.status, again.stdout]).toEqual([0, expect.stringMatching(/^published https:\/\/forge\.test\/owner\/repo\/pull\/23#issuecomment-/)]);
+      expect(server.comments.size).toBe(1);
+      // The flood's peak over a run that met none: under twice the 64 MiB bound on one reply.
+      expect(flooded.maxRssKiB - again.maxRssKiB).toBeLessThan((2 * 64 * 1024 * 1024) / 1024);
+    } finally {
+      await server.close();
+    }
   });
 });
