@@ -7,6 +7,7 @@ import type { JsonValue } from "../record/number.js";
 import { commentBody, contentHash, keyHash, recordKey } from "../record/hash.js";
 import { slug } from "../record/slug.js";
 import { parseRecordJson } from "../record/validate.js";
+import { inFile } from "../record/fault.js";
 import type { Envelope } from "../store/envelope.js";
 import { nodeStoreFs } from "../node/store-fs.js";
 import { nodePendingStore } from "../node/store.js";
@@ -15,7 +16,7 @@ import type { PendingStore } from "../store/store.js";
 import type { GlobalOptions } from "./args.js";
 import type { CliFault } from "./fault.js";
 import type { JsonObject } from "./output.js";
-import { readText, type CliIo } from "./io.js";
+import { inputName, readText, type CliIo } from "./io.js";
 import { prepare } from "../publish/prepare.js";
 import type { EvidenceRecord } from "../record/schema.js";
 
@@ -26,11 +27,11 @@ export interface Outcome {
   readonly json: JsonObject;
 }
 
-/** Reads and validates a record file, bounded by `maxBytes`. */
+/** Reads and validates a record file, bounded by `maxBytes`; a refusal names the file. */
 export function readRecord(io: CliIo, file: string, maxBytes?: number): ResultAsync<EvidenceRecord, CliFault> {
   return readText(io, file, maxBytes).andThen((text) => {
     const record = parseRecordJson(text);
-    return record.isOk() ? okAsync(record.value) : errAsync<EvidenceRecord, CliFault>(record.error);
+    return record.isOk() ? okAsync(record.value) : errAsync<EvidenceRecord, CliFault>(inFile(record.error, inputName(file)));
   });
 }
 

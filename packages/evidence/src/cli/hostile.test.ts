@@ -48,7 +48,10 @@ describe("inputs are bounded (decay-evidence)", () => {
   test("a record nested 20000 deep is a fault naming the limit and where; a NUL the parser quotes is escaped", async () => {
     const { repo } = await project();
     const deep = await run(["hash", writeRecordFile(repo, "deep.json", "[".repeat(20000))], { cwd: repo });
-    expect([deep.code, deep.err]).toEqual([2, "decay-evidence: invalid JSON at line 1, column 513: arrays and objects nested deeper than 512\n"]);
+    expect([deep.code, deep.err]).toEqual([
+      2,
+      "decay-evidence: records/deep.json: invalid JSON at line 1, column 513: arrays and objects nested deeper than 512\n",
+    ]);
     const nul = await run(["hash", writeRecordFile(repo, "nul.json", '{"a":1\u0000}')], { cwd: repo });
     expect(nul.code).toBe(2);
     expect(nul.err).toContain("\\u0000");

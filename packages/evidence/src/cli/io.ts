@@ -24,6 +24,11 @@ export function emit(w: CliWriter, text: string): ResultAsync<void, CliFault> {
   return writeText(w, text, (reason): CliFault => ({ code: "stdout-write-failed", reason }));
 }
 
+/** How a message names an input: `standard input` for `-`, else the name as given. */
+export function inputName(input: string): string {
+  return input === "-" ? "standard input" : input;
+}
+
 /**
  * Reads a UTF-8 text file (resolved against cwd) or, for `-`, standard input, through the shared
  * bounded reader (a FIFO, device or socket is refused before it is opened; nothing past
@@ -35,7 +40,7 @@ export function readText(io: CliIo, input: string, maxBytes?: number): ResultAsy
   return readBounded(io, input, opts)
     .mapErr((r): CliFault => ({ code: "input-unreadable", path: r.name, reason: r.reason }))
     .andThen((bytes) => {
-      const path = input === "-" ? "standard input" : input;
+      const path = inputName(input);
       const text = utf8WithoutBom(bytes);
       if (text.isOk()) return okAsync(text.value);
       return errAsync<string, CliFault>({ code: text.error === "bom" ? "input-has-bom" : "input-not-utf8", path });

@@ -38,14 +38,23 @@ const CREDENTIAL_NAMES: Readonly<Record<CredentialKind, string>> = {
   "private-key": "a private key",
 };
 
-/** Why a JSON text or an evidence record was refused. */
-export type RecordFault =
+/**
+ * Why a JSON text or an evidence record was refused; `path`, once the text is known to come from a
+ * file (a record file, standard input, an envelope), names it.
+ */
+export type RecordFault = (
   | { readonly code: "invalid-json"; readonly detail: string; readonly line: number; readonly column: number }
   | { readonly code: "duplicate-key"; readonly key: string; readonly line: number; readonly column: number }
   | { readonly code: "number-out-of-range"; readonly text: string }
   | { readonly code: "nesting-too-deep"; readonly limit: number; readonly line: number; readonly column: number }
   | { readonly code: "invalid-record"; readonly rule: RecordRule; readonly field: string }
-  | { readonly code: "credential-in-check"; readonly field: string; readonly kind: CredentialKind };
+  | { readonly code: "credential-in-check"; readonly field: string; readonly kind: CredentialKind }
+) & { readonly path?: string };
+
+/** The fault as read from the file `path`, so its sentence names the file. */
+export function inFile(fault: RecordFault, path: string): RecordFault {
+  return { ...fault, path };
+}
 
 /** The most characters of the record's own text (a key, a field name, a number) a message quotes. */
 const QUOTE_LIMIT = 80;
@@ -70,8 +79,12 @@ export function shownValue(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-/** The one place a record fault becomes a sentence. */
+/** The one place a record fault becomes a sentence, led by the file it names, if any. */
 export function describeRecordFault(fault: RecordFault): string {
+  return fault.path === undefined ? faultSentence(fault) : `${fault.path}: ${faultSentence(fault)}`;
+}
+
+function faultSentence(fault: RecordFault): string {
   switch (fault.code) {
     case "invalid-json":
       return `invalid JSON at line ${fault.line}, column ${fault.column}: ${oneLine(fault.detail, QUOTE_LIMIT)}`;

@@ -1,7 +1,7 @@
 import { decodeStrictUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
-import { type RecordFault, shownValue } from "../record/fault.js";
+import { inFile, type RecordFault, shownValue } from "../record/fault.js";
 import { contentHash, recordToJson } from "../record/hash.js";
 import { isJsonNumber, jsonInt, type JsonValue } from "../record/number.js";
 import { CONTENT_FIELDS, recordFields, type EvidenceRecord } from "../record/schema.js";
@@ -87,7 +87,7 @@ export function decodeEnvelope(value: JsonValue, path: string, pathFor: (record:
     return bad("record", "expected the 12 content fields and the 5 publication fields");
   }
   const content = validateRecord(Object.fromEntries(CONTENT_FIELDS.map((k) => [k, raw[k] ?? null])));
-  if (content.isErr()) return err(content.error);
+  if (content.isErr()) return err(inFile(content.error, path));
   const record = content.value;
   const digest = contentHash(record);
   if (raw.content_sha256 !== digest) {

@@ -1,7 +1,7 @@
 import { posixBasename, posixDirname, posixRelative } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import { canonicalJson } from "../record/canonical.js";
-import type { RecordFault } from "../record/fault.js";
+import { inFile, type RecordFault } from "../record/fault.js";
 import { contentHash, keyHash, recordKey } from "../record/hash.js";
 import { parseJson } from "../record/json.js";
 import type { EvidenceRecord, RecordKey } from "../record/schema.js";
@@ -109,7 +109,7 @@ function loadEnvelope(
   return guard(fs, loc, path)
     .andThen(() => readBounded(fs, path, limit))
     .andThen((bytes) => decodeUtf8(bytes, path))
-    .andThen((text) => parseJson(text))
+    .andThen((text) => parseJson(text).mapErr((f) => inFile(f, path)))
     .andThen((value) => decodeEnvelope(value, path, (r) => pathFor(recordKey(r))));
 }
 

@@ -1,0 +1,76 @@
+// Every refusal of a record file, standard input or an envelope names what it refused: the user
+// of `prepare` must be able to tell their record from the store's envelope.
+import { readFileSync, writeFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { project, runCli, VECTOR_RECORD, writeRecordFile } from "../../test/support/cli-testing.js";
+
+const RECORD = VECTOR_RECORD;
+const PUBLISH = ["--github", "owner/repo", "--api-url", "http://127.0.0.1:9"];
+
+async function prepared() {
+  const { repo, home } = await project();
+  const exec = (argv: string[], stdin?: string) =>
+    runCli(argv, { cwd: repo, env: { HOME: home, GITHUB_TOKEN: "tok" }, ...(stdin === undefined ? {} : { stdin }) });
+  const out = await exec(["prepare", writeRecordFile(repo, "r.json", RECORD)]);
+  expect(out.code).toBe(0);
+  return { repo, exec, path: out.out.split("\n")[0]?.replace("evidence-pending ", "") ?? "" };
+}
+
+describe("a record or envelope that cannot be read as one is named", () => {
+  test("a record file cut short, one missing its fields, standard input: each named (hash and prepare)", async () => {
+    const { repo, exec } = await prepared();
+    const cut = writeRecordFile(repo, "cut.json", RECORD.slice(0, 60));
+    const empty = writeRecordFile(repo, "obj.json", '{"a":1}');
+    for (const command of ["hash", "prepare"]) {
+      expect(await exec([command, cut])).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/^decay-evidence: records\/cut\.json: invalid JSON at line 1, /),
+      });
+      expect(await exec([command, empty])).toMatchObject({ code: 2, err: "decay-evidence: records/obj.json: invalid content fields (field schema)\n" });
+      expect(await exec([command, "-"], "[1,")).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/^decay-evidence: standard input: invalid JSON at line 1, /),
+      });
+    }
+  });
+
+  test("an envelope cut short or edited by hand: prepare, publish and status name the envelope, not the record", async () => {
+    const { exec, path } = await prepared();
+    const intact = readFileSync(path, "utf8");
+    writeFileSync(path, intact.slice(0, 300));
+    for (const argv of [
+      ["prepare", "records/r.json"],
+      ["publish", path, ...PUBLISH],
+    ]) {
+      expect(await exec(argv)).toMatchObject({
+        code: 2,
+        out: "",
+        err: `decay-evidence: ${path}: invalid JSON at line 1, column 301: End of string '"' expected but reached end of input at position 300\n`,
+      });
+    }
+    expect((await exec(["status"])).out).toContain(`unreadable ${path}\n  ${path}: invalid JSON at line 1, column 301`);
+    writeFileSync(path, intact.replace('"pr":23', '"pr":-1'));
+    const json = await exec(["prepare", "records/r.json", "--json"]);
+    expect([json.code, JSON.parse(json.out).fault]).toEqual([2, { code: "invalid-record", message: `${path}: invalid PR (field pr)` }]);
+  });
+
+  test("property: any text in a record file is hashed or refused in one line naming the file, never thrown", async () => {
+    const { repo, exec } = await prepared();
+    const text = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 40 }),
+      fc.nat({ max: RECORD.length }).map((n) => RECORD.slice(0, n)),
+      fc.tuple(fc.nat({ max: RECORD.length }), fc.string({ maxLength: 3 })).map(([n, s]) => RECORD.slice(0, n) + s + RECORD.slice(n)),
+    );
+    await fc.assert(
+      fc.asyncProperty(text, async (t) => {
+        const file = writeRecordFile(repo, "in put.json", t);
+        const r = await exec(["hash", file]);
+        if (r.code === 0) return;
+        expect(r.code).toBe(2);
+        expect(r.err).toMatch(/^decay-evidence: [^\n]*records\/in put\.json[^\n]*\n$/);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
