@@ -9,6 +9,7 @@ export type CliOwnFault =
   | { readonly code: "input-has-bom"; readonly path: string }
   | { readonly code: "path-not-utf8"; readonly path: string }
   | { readonly code: "token-missing" }
+  | { readonly code: "publish-settings"; readonly detail: string }
   | { readonly code: "github-repo-mismatch"; readonly given: string; readonly record: string }
   | { readonly code: "stdout-write-failed"; readonly reason: string };
 
@@ -40,6 +41,8 @@ export function describeCliFault(f: CliFault): string {
       return `the path ${shown(f.path)} holds bytes that are not UTF-8 (shown as U+FFFD); the store folder would not be the one the reference names for it, so the path is refused`;
     case "token-missing":
       return "GITHUB_TOKEN is not set; publishing needs a token in the environment";
+    case "publish-settings":
+      return `cannot publish with the GITHUB_TOKEN and --api-url given: ${f.detail}; nothing was saved or sent`;
     case "github-repo-mismatch":
       return `--github ${f.given} does not match the record's repository ${f.record}; refusing to publish elsewhere`;
     case "stdout-write-failed":
@@ -61,6 +64,7 @@ export function exitCodeFor(f: CliFault): 2 {
     case "input-has-bom":
     case "path-not-utf8":
     case "token-missing":
+    case "publish-settings":
     case "github-repo-mismatch":
     case "stdout-write-failed":
       return 2;

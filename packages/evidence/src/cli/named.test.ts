@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { project, runCli, VECTOR_RECORD, writeRecordFile } from "../../test/support/cli-testing.js";
+import { startTestServer } from "../testing/test-server.js";
 
 const RECORD = VECTOR_RECORD;
 const PUBLISH = ["--github", "owner/repo", "--api-url", "http://127.0.0.1:9"];
@@ -72,5 +73,34 @@ describe("a record or envelope that cannot be read as one is named", () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe("publish settings the transport would refuse on every call are a fault (exit 2), before anything is saved or sent", () => {
+  test("plain http to a host that is not loopback, and a GITHUB_TOKEN holding whitespace", async () => {
+    const { repo, home } = await project();
+    const run = (argv: string[], token: string) => runCli(argv, { cwd: repo, env: { HOME: home, GITHUB_TOKEN: token } });
+    const path = (await run(["prepare", writeRecordFile(repo, "r.json", RECORD)], "tok")).out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+    const hash = (await run(["hash", "records/r.json"], "tok")).out.split("\n")[0]?.replace("content_sha256 ", "") ?? "";
+    const server = await startTestServer({ repo: "forge.test/owner/repo", tokens: { tok: { author: { id: 17n, login: "owner" } } } });
+    try {
+      const publish = (api: string, token: string) =>
+        run(["publish", path, "--github", "owner/repo", "--allow-publish", "--content-sha256", hash, "--api-url", api], token);
+      const before = readFileSync(path, "utf8");
+      expect(await publish("http://forge.example/api", "tok")).toEqual({
+        code: 2,
+        out: "",
+        err: "decay-evidence: cannot publish with the GITHUB_TOKEN and --api-url given: API URL http://forge.example must use https (the token would travel in the clear); nothing was saved or sent\n",
+      });
+      expect(await publish(server.baseUrl, "tok spaced")).toMatchObject({
+        code: 2,
+        out: "",
+        err: expect.stringContaining("the token is empty or holds whitespace"),
+      });
+      expect([readFileSync(path, "utf8"), server.requests]).toEqual([before, []]);
+      expect(await publish(server.baseUrl, "tok")).toMatchObject({ code: 0, out: expect.stringMatching(/^published https:\/\/forge\.test\//) });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { publish } from "../publish/publish.js";
 import type { SavedRecord } from "../store/envelope.js";
 import type { PendingStore } from "../store/store.js";
 import { githubTransport } from "../transport/github.js";
+import { githubConfig } from "../transport/github-config.js";
 import type { GlobalOptions, PublishFlags } from "./args.js";
 import { openStore, type Outcome } from "./commands.js";
 import type { CliFault } from "./fault.js";
@@ -60,8 +61,12 @@ export function publishCommand(io: CliIo, file: string, flags: PublishFlags, glo
         return errAsync<Outcome, CliFault>({ code: "github-repo-mismatch", given: flags.github, record: record.repo });
       }
       const author = flags.authorId === undefined || flags.authorLogin === undefined ? undefined : { id: flags.authorId, login: flags.authorLogin };
-      const make = io.transport ?? githubTransport;
-      const transport = make({ token, repo: record.repo, ...(flags.apiUrl === undefined ? {} : { baseUrl: flags.apiUrl }), ...(author ? { author } : {}) });
+      const options = { token, repo: record.repo, ...(flags.apiUrl === undefined ? {} : { baseUrl: flags.apiUrl }), ...(author ? { author } : {}) };
+      // Settings the transport would refuse on every call (plain http to a remote host, a token
+      // holding whitespace) are the operator's input: exit 2 before anything is saved or sent.
+      const settings = githubConfig(options);
+      if (settings.isErr()) return errAsync<Outcome, CliFault>({ code: "publish-settings", detail: settings.error.message });
+      const transport = (io.transport ?? githubTransport)(options);
       const authority = authorityFor(record, flags);
       return publish(path, { store, transport, ...(authority ? { authority } : {}) }).andThen((saved) => outcomeOf(store, path, saved));
     }),
