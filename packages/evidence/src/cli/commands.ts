@@ -1,7 +1,6 @@
 import { posix, resolve } from "node:path";
 import { oneLine } from "@decay/portable";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
-import { describeEvidenceFault } from "../fault.js";
 import type { SnapshotState } from "../store/snapshot.js";
 import type { JsonValue } from "../record/number.js";
 import { commentBody, contentHash, keyHash, recordKey } from "../record/hash.js";
@@ -14,7 +13,7 @@ import { nodePendingStore } from "../node/store.js";
 import type { StoreFs } from "../store/port.js";
 import type { PendingStore } from "../store/store.js";
 import type { GlobalOptions } from "./args.js";
-import type { CliFault } from "./fault.js";
+import { type CliFault, describeCliFault } from "./fault.js";
 import type { JsonObject } from "./output.js";
 import { inputName, readText, type CliIo } from "./io.js";
 import { prepare } from "../publish/prepare.js";
@@ -85,7 +84,7 @@ export function slugCommand(io: CliIo, path: string): ResultAsync<Outcome, CliFa
 }
 
 function storeNote(store: PendingStore): string {
-  return store.unusedLegacy === null ? "" : `note: the legacy store ${store.unusedLegacy} is not used; the new location holds data\n`;
+  return store.unusedLegacy === null ? "" : `note: the legacy store ${oneLine(store.unusedLegacy)} is not used; the new location holds data\n`;
 }
 
 /** `prepare RECORD.json`: saves the snapshot and the pending envelope; prints its path. */
@@ -94,7 +93,7 @@ export function prepareCommand(io: CliIo, file: string, global: GlobalOptions): 
     openStore(io, global).andThen((store) =>
       prepare(record, { store }).map((path) => ({
         exit: 0 as const,
-        text: `evidence-pending ${path}\n${storeNote(store)}`,
+        text: `evidence-pending ${oneLine(path)}\n${storeNote(store)}`,
         json: { path, root: store.root, legacy: store.legacy, unused_legacy: store.unusedLegacy },
       })),
     ),
@@ -150,16 +149,17 @@ export function statusCommand(io: CliIo, global: GlobalOptions): ResultAsync<Out
     store.survey().andThen(({ envelopes, unreadable }) =>
       withSnapshots(store, envelopes).map((listed) => {
         const bad = listed.some((l) => l.envelope.record.evidence_status !== "published" || l.snapshot !== "ok") || unreadable.length > 0;
-        const broken = unreadable.map((u) => `unreadable ${u.path}\n  ${describeEvidenceFault(u.fault)}\n`).join("");
+        // A name in the store's folder is anyone's text: escaped like an envelope's, it cannot split or redraw a line.
+        const broken = unreadable.map((u) => `unreadable ${oneLine(u.path)}\n  ${describeCliFault(u.fault)}\n`).join("");
         return {
           exit: bad ? (1 as const) : (0 as const),
-          text: `store ${store.root}\n${storeNote(store)}${listed.map(statusLine).join("")}${broken}`,
+          text: `store ${oneLine(store.root)}\n${storeNote(store)}${listed.map(statusLine).join("")}${broken}`,
           json: {
             root: store.root,
             legacy: store.legacy,
             unused_legacy: store.unusedLegacy,
             records: listed.map(statusJson),
-            unreadable: unreadable.map((u) => ({ path: u.path, code: u.fault.code, message: describeEvidenceFault(u.fault) })),
+            unreadable: unreadable.map((u) => ({ path: u.path, code: u.fault.code, message: describeCliFault(u.fault) })),
           },
         };
       }),

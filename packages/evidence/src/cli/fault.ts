@@ -16,8 +16,8 @@ export type CliOwnFault =
 /** Every fault `decay-evidence` reports. */
 export type CliFault = CliOwnFault | EvidenceFault;
 
-/** The fields of an evidence fault that hold a path or a name, which may come from the command line. */
-const NAMES = ["path", "repo", "home", "project", "root"] as const;
+/** The fields of an evidence fault that hold a path, a name or a value from outside: the command line, the store's folder, a hand-edited envelope. */
+const NAMES = ["path", "repo", "home", "project", "root", "expected", "actual"] as const;
 
 /** The fault with each name in it `shown`, so a line break or an escape in `--repo` or `--home` stays on the message's one line. */
 function namesShown(f: EvidenceFault): EvidenceFault {

@@ -1,6 +1,7 @@
 // Every refusal of a record file, standard input or an envelope names what it refused: the user
 // of `prepare` must be able to tell their record from the store's envelope.
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { project, runCli, VECTOR_RECORD, writeRecordFile } from "../../test/support/cli-testing.js";
@@ -102,5 +103,34 @@ describe("publish settings the transport would refuse on every call are a fault 
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("paths printed by prepare and status are escaped, so no name can split or redraw a line", () => {
+  test("a file in the store named with a line break and an escape; a --home holding a line break", async () => {
+    const { repo, home } = await project();
+    const odd = join(home, "h\nx");
+    mkdirSync(odd);
+    const run = (argv: string[]) => runCli([...argv, "--home", odd], { cwd: repo, env: { HOME: home } });
+    const prepared = await run(["prepare", writeRecordFile(repo, "r.json", RECORD)]);
+    expect(prepared.code).toBe(0);
+    expect(prepared.out).toMatch(/^evidence-pending [^\n]*\/h\\nx\/\.decay\/[^\n]*\.json\n$/);
+    const root = join(odd, ".decay", "evidence", readdirSync(join(odd, ".decay", "evidence"))[0] ?? "");
+    const envelope = readdirSync(root).find((n) => !n.startsWith("snapshot-")) ?? "";
+    copyFileSync(join(root, envelope), join(root, "zz\n\u001b[31mRED.json"));
+    const edited = JSON.parse(readFileSync(join(root, envelope), "utf8"));
+    edited.record.content_sha256 = "x\n\u001b[2J";
+    writeFileSync(join(root, `${"0".repeat(64)}.json`), JSON.stringify(edited));
+    const status = await run(["status"]);
+    expect(status.code).toBe(1);
+    expect(status.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    const lines = status.out.split("\n");
+    expect(lines[0]).toMatch(/^store [^\n]*\/h\\nx\/\.decay\/evidence\//);
+    expect(lines.filter((l) => l.startsWith("unreadable ")).sort()).toEqual([
+      expect.stringMatching(/\/0{64}\.json$/),
+      expect.stringMatching(/\/zz\\n\\u001b\[31mRED\.json$/),
+    ]);
+    expect(lines.filter((l) => !/^(store|evidence-pending|unreadable) |^ {2}\S|^$/.test(l))).toEqual([]);
+    expect(status.out).toContain('saved content_sha256 "x\\n\\u001b[2J" does not match');
   });
 });

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { oneLine } from "@decay/portable";
 import { errAsync, type ResultAsync } from "neverthrow";
 import { grantPublication, type PublicationAuthority } from "../publish/authority.js";
 import { publish } from "../publish/publish.js";
@@ -41,7 +42,7 @@ function outcomeOf(store: PendingStore, path: string, saved: SavedRecord): Resul
       return { exit: 0, text: `published ${url}\n`, json: { evidence_status: "published", canonical_url: url, path } };
     }
     const reason = envelope.reason ?? "not-published";
-    return { exit: 1, text: `evidence-pending ${path}\nreason ${reason}\n`, json: { evidence_status: "evidence-pending", reason, path } };
+    return { exit: 1, text: `evidence-pending ${oneLine(path)}\nreason ${reason}\n`, json: { evidence_status: "evidence-pending", reason, path } };
   });
 }
 
