@@ -226,4 +226,15 @@ describe("shown", () => {
       }),
     );
   });
+
+  test("property: a name is never shown as nothing; shown as typed or as its JSON string", () => {
+    expect(shown("")).toBe('""');
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 6 }), (s) => {
+        const seen = shown(s);
+        expect(seen).not.toBe("");
+        if (seen !== s) expect(JSON.parse(seen)).toBe(s);
+      }),
+    );
+  });
 });

@@ -65,11 +65,11 @@ export function quoted(text: string): string {
 /**
  * A name from the command line (a file, a command word) as a message shows it: as typed when
  * `quoted` would escape nothing in it, else `quoted`, so a line break or a control character in
- * it never splits or redraws the message's one line.
+ * it never splits or redraws the message's one line. An empty name is `""`, never nothing.
  */
 export function shown(text: string): string {
   const q = quoted(text);
-  return q.slice(1, -1) === text ? text : q;
+  return text !== "" && q.slice(1, -1) === text ? text : q;
 }
 
 /** A flag as typed, shown raw when it is plain printable ASCII, quoted otherwise. */

@@ -31,6 +31,12 @@ describe("notRegular: the one regular-file decision", () => {
 });
 
 describe("readBounded: every input bounded while reading", () => {
+  test("an empty name is refused as naming no file, never read as the working directory", async () => {
+    const dir = await tempDir();
+    const got = await readBounded(streams(dir), "");
+    expect(got._unsafeUnwrapErr()).toEqual({ kind: "unreadable", name: "", reason: "the name is empty, and an empty argument names no file" });
+  });
+
   test("a regular file within the limit is read whole", async () => {
     const dir = await tempDir();
     fs.writeFileSync(join(dir, "a.txt"), "hello");

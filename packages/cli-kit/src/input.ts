@@ -193,8 +193,12 @@ function unreadable(input: string, e: unknown): string {
   return reasonOf(e) === "ENOENT" && input.includes(REPLACEMENT) ? `no such file: ${NOT_UTF8_NAME} (rename the file)` : reasonInWords(e);
 }
 
-/** A named input: refused by its name when that names a directory, else read (`readFile`). */
+/**
+ * A named input: refused by its name when it is empty (the system would read the working
+ * directory) or names a directory, else read (`readFile`).
+ */
 function readNamed(fs: InputFs, cwd: string, input: string, limit: number, option: string | undefined): Uint8Array | InputRefusal {
+  if (input === "") return { kind: "unreadable", name: input, reason: "the name is empty, and an empty argument names no file" };
   const directory = namesDirectory(input);
   if (directory !== undefined) return { kind: "not-regular", name: input, reason: directory };
   return readFile(fs, systemPath(cwd, input), input, limit, option);

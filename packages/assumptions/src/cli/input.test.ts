@@ -28,6 +28,20 @@ async function run(argv: string[], opts: Parameters<typeof memoryIo>[0] = {}) {
 }
 
 describe("plan-decay reads every assumptions file bounded", () => {
+  test("an empty file name is refused as naming no file, never read as the working directory (after -- too)", async () => {
+    for (const argv of [
+      ["--root", HOLDS, ""],
+      ["--root", HOLDS, "--", ""],
+    ]) {
+      const r = await run(argv);
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        2,
+        "",
+        'error: cannot read the assumptions file "": the name is empty, and an empty argument names no file\n',
+      ]);
+    }
+  });
+
   test("a FIFO nobody writes is refused before it is opened: exit 2 naming it", async () => {
     const dir = await tempDir();
     execFileSync("mkfifo", [join(dir, "plan.tsv")]);

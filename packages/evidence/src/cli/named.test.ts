@@ -20,6 +20,17 @@ async function prepared() {
 }
 
 describe("a record or envelope that cannot be read as one is named", () => {
+  test("an empty file name is refused as naming no file (hash, prepare), never read as the working directory", async () => {
+    const { exec } = await prepared();
+    for (const command of ["hash", "prepare"]) {
+      expect(await exec([command, ""])).toEqual({
+        code: 2,
+        out: "",
+        err: 'decay-evidence: cannot read "": the name is empty, and an empty argument names no file\n',
+      });
+    }
+  });
+
   test("a record file cut short, one missing its fields, standard input: each named (hash and prepare)", async () => {
     const { repo, exec } = await prepared();
     const cut = writeRecordFile(repo, "cut.json", RECORD.slice(0, 60));
