@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { project, runCli, VECTOR_RECORD, writeRecordFile } from "../../test/support/cli-testing.js";
+import { nodePendingStore } from "../node/store.js";
 import { startTestServer } from "../testing/test-server.js";
 
 const RECORD = VECTOR_RECORD;
@@ -16,7 +17,7 @@ async function prepared() {
     runCli(argv, { cwd: repo, env: { HOME: home, GITHUB_TOKEN: "tok" }, ...(stdin === undefined ? {} : { stdin }) });
   const out = await exec(["prepare", writeRecordFile(repo, "r.json", RECORD)]);
   expect(out.code).toBe(0);
-  return { repo, exec, path: out.out.split("\n")[0]?.replace("evidence-pending ", "") ?? "" };
+  return { repo, home, exec, path: out.out.split("\n")[0]?.replace("evidence-pending ", "") ?? "" };
 }
 
 describe("a record or envelope that cannot be read as one is named", () => {
@@ -143,5 +144,25 @@ describe("paths printed by prepare and status are escaped, so no name can split 
     ]);
     expect(lines.filter((l) => !/^(store|evidence-pending|unreadable) |^ {2}\S|^$/.test(l))).toEqual([]);
     expect(status.out).toContain('saved content_sha256 "x\\n\\u001b[2J" does not match');
+  });
+});
+
+describe("a prepare that meets the attempt's lock held says what holds it", () => {
+  test("exit 2 naming the lock and its owner, saying a prepare or publish is running; the envelope untouched", async () => {
+    const { repo, home, exec, path } = await prepared();
+    const store = (await nodePendingStore({ repo, home, env: {} }))._unsafeUnwrap();
+    const envelope = (await store.load(path))._unsafeUnwrap();
+    const held = (await store.lock(envelope.record))._unsafeUnwrap();
+    try {
+      const before = readFileSync(path, "utf8");
+      const r = await exec(["prepare", writeRecordFile(repo, "r2.json", RECORD.replace("health checks passed", "rerun"))]);
+      expect([r.code, r.out]).toEqual([2, ""]);
+      expect(r.err).toMatch(
+        /^decay-evidence: evidence store: \S+\.lock is locked by process \d+ on \S+: a prepare or publish of this attempt is running; try again when it ends\n$/,
+      );
+      expect(readFileSync(path, "utf8")).toBe(before);
+    } finally {
+      (await held.release())._unsafeUnwrap();
+    }
   });
 });

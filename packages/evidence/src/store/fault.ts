@@ -67,7 +67,7 @@ export function describeStoreFault(f: StoreFault): string {
     case "immutable-changed":
       return `evidence store: ${f.path} already holds different content; an immutable snapshot never changes`;
     case "lock-held":
-      return `evidence store: ${f.path} is locked by ${f.owner}; another publication of this attempt is running`;
+      return `evidence store: ${f.path} is locked by ${f.owner}: a prepare or publish of this attempt is running; try again when it ends`;
     case "not-a-regular-file":
       return `evidence store: ${f.path} is ${f.kind === "directory" ? "a directory" : "a FIFO, socket or device"}, not a regular file; refusing to read or write it`;
     case "file-too-large":

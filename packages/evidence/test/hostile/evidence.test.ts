@@ -139,4 +139,31 @@ describe("decay-evidence: inputs", () => {
       await server.close();
     }
   });
+
+  test("six prepare processes at once, one attempt, six contents: each saved or refused on the lock, none lost", async () => {
+    const { dir, repo } = await scene();
+    const files = Array.from({ length: 6 }, (_, i) => {
+      fs.writeFileSync(join(repo, `r${i}.json`), RECORD.replace("health checks passed", `run ${i}`));
+      return `r${i}.json`;
+    });
+    const hashes = await Promise.all(files.map(async (f) => (await evidence(["hash", f], repo)).stdout.split("\n")[0]?.replace("content_sha256 ", "")));
+    const runs = await Promise.all(files.map((f) => evidence(["prepare", f, "--home", dir], repo)));
+    const saved = hashes.filter((_, i) => runs[i]?.status === 0);
+    for (const r of runs.filter((x) => x.status !== 0)) {
+      expect([r.status, r.stderr]).toEqual([
+        2,
+        expect.stringMatching(/\.lock is locked by process \d+ on .+: a prepare or publish of this attempt is running; try again when it ends\n$/),
+      ]);
+    }
+    expect(saved.length).toBeGreaterThan(0);
+    const path =
+      runs
+        .find((r) => r.status === 0)
+        ?.stdout.split("\n")[0]
+        ?.replace("evidence-pending ", "") ?? "";
+    const envelope = JSON.parse(fs.readFileSync(path, "utf8")) as { record: { content_sha256: string; history: string[] } };
+    expect([...envelope.record.history, envelope.record.content_sha256].sort()).toEqual([...saved].sort());
+    const status = await evidence(["status", "--home", dir], repo);
+    expect([status.status, status.stdout.match(/^evidence-pending /gm)?.length, status.stdout.includes("unreadable")]).toEqual([1, 1, false]);
+  });
 });
