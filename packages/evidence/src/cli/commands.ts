@@ -79,7 +79,8 @@ export function slugCommand(io: CliIo, path: string): ResultAsync<Outcome, CliFa
     .andThen(visiblePath)
     .map((real) => {
       const value = slug(real);
-      return { exit: 0, text: `${value}\n`, json: { slug: value } } as const;
+      // The text line escapes what could split or redraw it; --json gives the folder name exactly.
+      return { exit: 0, text: `${oneLine(value)}\n`, json: { slug: value } } as const;
     });
 }
 

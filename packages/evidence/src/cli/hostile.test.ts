@@ -138,7 +138,7 @@ describe("section 7: the evidence store and publish", () => {
     writeFileSync(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]));
     const again = await exec(["prepare", file]);
     expect(again.code).toBe(2);
-    expect(again.err).toContain(`${path}: invalid pending envelope at : the file starts with a UTF-8 byte order mark (BOM)`);
+    expect(again.err).toContain(`${path}: invalid pending envelope at its top level: the file starts with a UTF-8 byte order mark (BOM)`);
     writeRecordFile(repo, "bom.json", `\uFEFF${RECORD}`);
     const record = await exec(["hash", "records/bom.json"]);
     expect([record.code, record.err]).toEqual([2, expect.stringContaining("records/bom.json starts with a UTF-8 byte order mark (BOM)")]);

@@ -147,6 +147,28 @@ describe("paths printed by prepare and status are escaped, so no name can split 
   });
 });
 
+describe("slug and the store's top-level refusal, in words on one line", () => {
+  test("slug of a checkout named with a line break and an escape: escaped in text, exact under --json", async () => {
+    const { repo } = await project();
+    const odd = join(repo, "a\nb\u001b[31m");
+    const text = await runCli(["slug", odd], { cwd: repo });
+    expect(text).toMatchObject({ code: 0, out: expect.stringMatching(/^a\\nb\\u001b\[31m-[0-9a-f]{12}\n$/) });
+    const json = await runCli(["slug", odd, "--json"], { cwd: repo });
+    expect(JSON.parse(json.out).slug).toMatch(/^a\nb\u001b\[31m-[0-9a-f]{12}$/);
+  });
+
+  test("publish of a snapshot (JSON that is not an envelope) says the envelope is refused at its top level", async () => {
+    const { exec, path } = await prepared();
+    const root = path.slice(0, path.lastIndexOf("/"));
+    const snapshot = join(root, readdirSync(root).find((n) => n.startsWith("snapshot-")) ?? "");
+    expect(await exec(["publish", snapshot, ...PUBLISH])).toEqual({
+      code: 2,
+      out: "",
+      err: `decay-evidence: evidence store: ${snapshot}: invalid pending envelope at its top level: expected exactly record, write_state, comment_id, reason\n`,
+    });
+  });
+});
+
 describe("a prepare that meets the attempt's lock held says what holds it", () => {
   test("exit 2 naming the lock and its owner, saying a prepare or publish is running; the envelope untouched", async () => {
     const { repo, home, exec, path } = await prepared();

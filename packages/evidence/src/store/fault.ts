@@ -59,7 +59,7 @@ export function describeStoreFault(f: StoreFault): string {
     case "git-failed":
       return `evidence store: git ${f.args.join(" ")} failed: ${f.detail}`;
     case "invalid-envelope":
-      return `evidence store: ${f.path}: invalid pending envelope at ${f.field}: ${f.detail}`;
+      return `evidence store: ${f.path}: invalid pending envelope at ${f.field === "" ? "its top level" : f.field}: ${f.detail}`;
     case "content-hash-mismatch":
       return `evidence store: ${f.path}: saved content_sha256 ${f.actual} does not match the content (${f.expected})`;
     case "envelope-path-mismatch":
