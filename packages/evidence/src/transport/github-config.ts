@@ -21,6 +21,8 @@ export interface GithubTransportOptions {
   readonly maxRetryAfterMs?: number;
   /** Listing stops, incomplete, after this many pages (default 1 000). */
   readonly maxPages?: number;
+  /** A lookup asks for no further page once this long has passed since it began (default 120 000 ms): it is then incomplete. */
+  readonly maxLookupMs?: number;
   /** A reply body longer than this many bytes fails the request unread past it (default 67 108 864, 64 MiB). */
   readonly maxReplyBytes?: number;
   /** The clock, in milliseconds since the epoch (default `Date.now`). */
@@ -45,6 +47,7 @@ export interface GithubConfig {
   readonly maxRetryAfterMs: number;
   readonly maxPages: number;
   readonly maxReplyBytes: number;
+  readonly maxLookupMs: number;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
 }
@@ -110,7 +113,8 @@ export function githubConfig(opts: GithubTransportOptions): Result<GithubConfig,
       nonNegative(opts.maxRetryAfterMs, 5_000, "maxRetryAfterMs"),
       nonNegative(opts.maxPages, 1_000, "maxPages"),
       nonNegative(opts.maxReplyBytes, DEFAULT_MAX_REPLY_BYTES, "maxReplyBytes"),
-    ]).map(([settleMs, timeoutMs, maxRetryAfterMs, maxPages, maxReplyBytes]) => ({
+      nonNegative(opts.maxLookupMs, 120_000, "maxLookupMs"),
+    ]).map(([settleMs, timeoutMs, maxRetryAfterMs, maxPages, maxReplyBytes, maxLookupMs]) => ({
       token: opts.token,
       repo: opts.repo,
       host,
@@ -124,6 +128,7 @@ export function githubConfig(opts: GithubTransportOptions): Result<GithubConfig,
       maxRetryAfterMs,
       maxPages,
       maxReplyBytes,
+      maxLookupMs,
       now: opts.now ?? Date.now,
       sleep: opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
     })),

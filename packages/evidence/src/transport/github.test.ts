@@ -32,6 +32,15 @@ describe("paging", () => {
       expect(lookup).toEqual({ complete: false, absence_confirmed: false, matches: [] });
     }));
 
+  test("a lookup past maxLookupMs asks for no further page: incomplete, never confirming absence", () =>
+    withHarness({ maxLookupMs: 250 }, async ({ transport, server, target }) => {
+      for (let i = 0; i < 250; i += 1) server.seed(target.pr, `comment ${i}`, STRANGER);
+      server.inject("GET", { kind: "delay", ms: 400 }, 3);
+      const lookup = (await transport.lookup({ ...target, keyHash: KEY }))._unsafeUnwrap();
+      expect(lookup).toEqual({ complete: false, absence_confirmed: false, matches: [] });
+      expect(count(server, "GET")).toBe(1);
+    }));
+
   test("a next link that leaves the API origin is not followed (the token would go with it)", async () => {
     const evil: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);

@@ -70,8 +70,13 @@ function pageMatches(cfg: GithubConfig, json: unknown, prefix: string): Result<F
   );
 }
 
-function readPages(cfg: GithubConfig, url: URL, prefix: string, page: number, found: ForgeComment[]): ResultAsync<Listing, TransportError> {
-  if (page > cfg.maxPages) return okAsync({ complete: false, matches: found });
+/**
+ * Reads the listing page by page from `url`. It stops, incomplete, after `maxPages` pages or once
+ * `deadline` (by `now`) has passed before a page is asked for: a server that pages forever, or
+ * slowly, cannot keep a lookup running for hours.
+ */
+function readPages(cfg: GithubConfig, url: URL, prefix: string, page: number, found: ForgeComment[], deadline: number): ResultAsync<Listing, TransportError> {
+  if (page > cfg.maxPages || (page > 1 && cfg.now() > deadline)) return okAsync({ complete: false, matches: found });
   return githubRequest(cfg, "GET", url).andThen((reply) => {
     const step = pageMatches(cfg, reply.json, prefix).andThen((matches) =>
       nextLink(reply.headers.get("link")).andThen((next) =>
@@ -82,13 +87,13 @@ function readPages(cfg: GithubConfig, url: URL, prefix: string, page: number, fo
     const seen = new Set(found.map((c) => c.id));
     const all = [...found, ...step.value.matches.filter((c) => !seen.has(c.id))];
     const { next } = step.value;
-    return next === undefined ? okAsync({ complete: true, matches: all }) : readPages(cfg, next, prefix, page + 1, all);
+    return next === undefined ? okAsync({ complete: true, matches: all }) : readPages(cfg, next, prefix, page + 1, all, deadline);
   });
 }
 
 function lookup(cfg: GithubConfig, writes: WriteTimes, target: ForgeTarget & { readonly keyHash: string }): ResultAsync<ForgeLookup, TransportError> {
   const url = apiUrl(cfg, `${repoPath(cfg)}/${target.pr}/comments?per_page=100`);
-  return readPages(cfg, url, markerPrefix(target.keyHash), 1, []).map(({ complete, matches }) => {
+  return readPages(cfg, url, markerPrefix(target.keyHash), 1, [], cfg.now() + cfg.maxLookupMs).map(({ complete, matches }) => {
     const last = writes.get(target.pr);
     const settled = last === undefined || cfg.now() - last >= cfg.settleMs;
     // Authoritative over every marked comment, whoever wrote it: `publish` judges its own absence
