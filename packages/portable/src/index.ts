@@ -5,6 +5,7 @@ export { oneLine } from "./text.js";
 export { directoryErrnoSentence, errnoSaid, errnoSentence } from "./errno.js";
 export { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixNormalize, posixRelative, posixResolve } from "./posix.js";
 export { isWithin } from "./within.js";
+export { mapBounded } from "./map-bounded.js";
 export { type DirStat, type PrivateDirIssue, privateDirIssue } from "./private-dir.js";
 export type { FsDirent, FsLike, FsLikeCallback, FsLikeSync, FsStats } from "./fs-like.js";
 export { isReadLimit, type OpenFile, type ReadAt, readOpenFile, readUpTo, readUpToAsync } from "./bounded-read.js";

@@ -1,5 +1,5 @@
 import { posix, resolve } from "node:path";
-import { oneLine } from "@decay/portable";
+import { mapBounded, oneLine } from "@decay/portable";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { SnapshotState } from "../store/snapshot.js";
 import type { JsonValue } from "../record/number.js";
@@ -11,7 +11,7 @@ import type { Envelope } from "../store/envelope.js";
 import { nodeStoreFs } from "../node/store-fs.js";
 import { nodePendingStore } from "../node/store.js";
 import type { StoreFs } from "../store/port.js";
-import type { PendingStore } from "../store/store.js";
+import { FILES_IN_FLIGHT, type PendingStore } from "../store/store.js";
 import type { GlobalOptions } from "./args.js";
 import { type CliFault, describeCliFault } from "./fault.js";
 import type { JsonObject } from "./output.js";
@@ -133,10 +133,16 @@ function statusJson({ envelope: e, snapshot }: Listed): JsonValue {
   };
 }
 
-/** Every readable envelope with its snapshot's state (a snapshot that cannot be read is `corrupt`). */
+/**
+ * Every readable envelope with its snapshot's state (a snapshot that cannot be read is `corrupt`),
+ * read a few at a time so that running out of descriptors never reads as damage.
+ */
 function withSnapshots(store: PendingStore, envelopes: readonly Envelope[]): ResultAsync<Listed[], CliFault> {
   return ResultAsync.fromSafePromise(
-    Promise.all(envelopes.map(async (envelope) => ({ envelope, snapshot: (await store.snapshotState(envelope.record)).unwrapOr("corrupt" as const) }))),
+    mapBounded(envelopes, FILES_IN_FLIGHT, async (envelope) => ({
+      envelope,
+      snapshot: (await store.snapshotState(envelope.record)).unwrapOr("corrupt" as const),
+    })),
   );
 }
 

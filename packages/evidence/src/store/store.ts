@@ -1,4 +1,4 @@
-import { posixBasename, posixDirname, posixRelative } from "@decay/portable";
+import { mapBounded, posixBasename, posixDirname, posixRelative } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import { canonicalJson } from "../record/canonical.js";
 import { inFile, type RecordFault } from "../record/fault.js";
@@ -128,18 +128,22 @@ function listEnvelopes(fs: StoreFs, loc: Location, load: (path: string) => Resul
     );
 }
 
-/** Loads every envelope it can; each one that does not load is kept with its fault. */
+/**
+ * How many store files a survey (and `status`'s snapshot check) reads at once: thousands opened
+ * together would run out of descriptors, and a file refused with EMFILE is not a damaged file.
+ */
+export const FILES_IN_FLIGHT = 16;
+
+/** Loads every envelope it can, a few at a time; each one that does not load is kept with its fault. */
 function surveyEnvelopes(fs: StoreFs, loc: Location, load: (path: string) => ResultAsync<Envelope, StoreFault | RecordFault>): ResultAsync<Survey, StoreFault> {
   return checkRootPath(fs, loc)
     .andThen(() => fs.readdir(loc.root))
     .andThen((names) =>
       ResultAsync.fromSafePromise(
-        Promise.all(
-          [...names]
-            .filter(isEnvelopeName)
-            .sort()
-            .map(async (name) => ({ path: `${loc.root}/${name}`, got: await load(`${loc.root}/${name}`) })),
-        ),
+        mapBounded([...names].filter(isEnvelopeName).sort(), FILES_IN_FLIGHT, async (name) => ({
+          path: `${loc.root}/${name}`,
+          got: await load(`${loc.root}/${name}`),
+        })),
       ),
     )
     .map((all) => ({

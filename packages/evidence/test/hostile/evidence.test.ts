@@ -1,6 +1,6 @@
 // decay-evidence (the built bin) against the shared hostile inputs: every one a fault (exit 2),
 // one line naming the input, no stack trace, memory bounded, the temp dir as it was.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -165,5 +165,23 @@ describe("decay-evidence: inputs", () => {
     expect([...envelope.record.history, envelope.record.content_sha256].sort()).toEqual([...saved].sort());
     const status = await evidence(["status", "--home", dir], repo);
     expect([status.status, status.stdout.match(/^evidence-pending /gm)?.length, status.stdout.includes("unreadable")]).toEqual([1, 1, false]);
+  });
+
+  test("a store of 400 files under a limit of 200 descriptors: status reads them a few at a time, no EMFILE read as damage", async () => {
+    const { dir, repo } = await scene();
+    const prepared = await evidence(["prepare", "r.json", "--home", dir], repo);
+    const path = prepared.stdout.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
+    const root = path.slice(0, path.lastIndexOf("/"));
+    for (let i = 1; i < 400; i += 1) fs.writeFileSync(join(root, `${i.toString(16).padStart(64, "0")}.json`), "{}");
+    const run = spawnSync("sh", ["-c", 'ulimit -n 200 && exec "$0" "$@"', process.execPath, BINS.evidence, "status", "--home", dir], {
+      cwd: repo,
+      env: { PATH: process.env["PATH"] ?? "", HOME: dir },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect([run.status, run.stderr]).toEqual([1, ""]);
+    expect(run.stdout).not.toContain("EMFILE");
+    expect(run.stdout).toContain(`evidence-pending pr 23 task "Task 9" attempt "attempt-1" reason not-published\n  ${path}\n`);
+    expect(run.stdout.match(/^unreadable /gm)?.length).toBe(399);
   });
 });
