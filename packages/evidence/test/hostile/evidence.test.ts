@@ -8,6 +8,9 @@ import { BINS, ENDLESS, MEMORY_TEST_LIMIT, expectFault, expectUnderTwiceTheLimit
 import { MEMORY_BOUND_KIB } from "../../../../test-utils/hostile.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { startTestServer } from "../../src/testing/test-server.js";
+import { nodePendingStore } from "../../src/node/store.js";
+import { prepare } from "../../src/publish/prepare.js";
+import { parseRecordJson } from "../../src/record/validate.js";
 
 const RECORD = `{"schema":"evidence-record-v1","repo":"forge.test/owner/repo","pr":23,"task":"Task 9","attempt":"attempt-1",
 "merge_sha":"0123456789abcdef0123456789abcdef01234567","deployment":{"id":"deployment-8","version":"build-19"},"timestamp":100,
@@ -26,6 +29,16 @@ async function scene(extra: (repo: string) => void = () => undefined) {
   fs.writeFileSync(join(repo, "r.json"), RECORD);
   extra(repo);
   return { dir, repo, before: snapshot(dir) };
+}
+
+/** `decay-evidence status --home dir` in `repo`, in a shell that first lowers its open-file limit to 200. */
+function statusWithin200Descriptors(dir: string, repo: string) {
+  return spawnSync("sh", ["-c", 'ulimit -n 200 && exec "$0" "$@"', process.execPath, BINS.evidence, "status", "--home", dir], {
+    cwd: repo,
+    env: { PATH: process.env["PATH"] ?? "", HOME: dir },
+    encoding: "utf8",
+    timeout: 20_000,
+  });
 }
 
 describe("decay-evidence: inputs", () => {
@@ -173,15 +186,22 @@ describe("decay-evidence: inputs", () => {
     const path = prepared.stdout.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
     const root = path.slice(0, path.lastIndexOf("/"));
     for (let i = 1; i < 400; i += 1) fs.writeFileSync(join(root, `${i.toString(16).padStart(64, "0")}.json`), "{}");
-    const run = spawnSync("sh", ["-c", 'ulimit -n 200 && exec "$0" "$@"', process.execPath, BINS.evidence, "status", "--home", dir], {
-      cwd: repo,
-      env: { PATH: process.env["PATH"] ?? "", HOME: dir },
-      encoding: "utf8",
-      timeout: 20_000,
-    });
+    const run = statusWithin200Descriptors(dir, repo);
     expect([run.status, run.stderr]).toEqual([1, ""]);
     expect(run.stdout).not.toContain("EMFILE");
     expect(run.stdout).toContain(`evidence-pending pr 23 task "Task 9" attempt "attempt-1" reason not-published\n  ${path}\n`);
     expect(run.stdout.match(/^unreadable /gm)?.length).toBe(399);
+  });
+
+  test("300 records under a limit of 200 descriptors: status checks every snapshot a few at a time, none called corrupt", async () => {
+    const { dir, repo } = await scene();
+    const store = (await nodePendingStore({ repo, home: dir, env: {} }))._unsafeUnwrap();
+    for (let i = 0; i < 300; i += 1) {
+      const record = parseRecordJson(RECORD.replace('"attempt-1"', `"attempt-${i}"`))._unsafeUnwrap();
+      (await prepare(record, { store }))._unsafeUnwrap();
+    }
+    const run = statusWithin200Descriptors(dir, repo);
+    expect([run.status, run.stderr]).toEqual([1, ""]);
+    expect([run.stdout.match(/^evidence-pending .* reason not-published\n/gm)?.length, /corrupt|unreadable|EMFILE/.test(run.stdout)]).toEqual([300, false]);
   });
 });
