@@ -85,6 +85,22 @@ describe("commandAgent", () => {
     expect(await ended(pid)).toBe(true);
   });
 
+  test("a program that exits while a daemon it started holds its stdout returns nothing, and does not hang", async () => {
+    const pidFile = join(dir, "daemon.pid");
+    const daemon = program(
+      "daemon",
+      `import { spawn } from "node:child_process"; import { writeFileSync } from "node:fs";
+       const d = spawn("sleep", ["300"], { detached: true, stdio: ["ignore", "inherit", "inherit"] }); d.unref(); writeFileSync(${JSON.stringify(pidFile)}, String(d.pid));
+       process.stdout.write(JSON.stringify({ tokens: 1, chosen: 0, reason: "started a daemon" }));`,
+    );
+    const out = await callAgent(commandAgent({ ...daemon, outputGraceMs: 200 }), request(), 1);
+    const { readFileSync } = await import("node:fs");
+    process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+    expect(!out.ok && out.reason).toMatch(
+      /exited 0, but a process it started outside its process group \(setsid, a daemon\) still held its stdout or stderr open 200 ms later/,
+    );
+  });
+
   test("aborting the signal kills the call in flight and any later call", async () => {
     const controller = new AbortController();
     const started = join(dir, "started");

@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { jsonReply } from "../agent/call.js";
 import type { Agent, AgentRequest } from "../agent/protocol.js";
 import { reasonOf } from "../fault.js";
+import { heldSentence, OUTPUT_GRACE_MS, releaseHeldOutput } from "./held-output.js";
 import { tail } from "./tail.js";
 
 /** Options of `commandAgent`. */
@@ -25,6 +26,11 @@ export interface CommandAgentOptions {
   readonly stderrTailBytes?: number;
   /** Milliseconds between SIGTERM and SIGKILL; default 1000. */
   readonly killGraceMs?: number;
+  /**
+   * Milliseconds the program's pipes may stay open after it exits; default 2000. Past that the
+   * call returns nothing: a process it left outside its group (a daemon) holds them.
+   */
+  readonly outputGraceMs?: number;
 }
 
 /** Why a call returned nothing, in one sentence naming the program and, when any, its stderr's tail. */
@@ -86,6 +92,8 @@ function callOnce(opts: CommandAgentOptions, request: AgentRequest): Promise<str
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     let failed = false;
     child.on("exit", () => signalGroup(child, "SIGKILL"));
+    const grace = opts.outputGraceMs ?? OUTPUT_GRACE_MS;
+    const output = releaseHeldOutput(child, grace);
     child.on("error", (e) => {
       failed = true;
       reject(why(opts, `could not start: ${reasonOf(e)}`, ""));
@@ -97,6 +105,7 @@ function callOnce(opts: CommandAgentOptions, request: AgentRequest): Promise<str
       if (failed) return;
       const stderr = errs.text();
       if (stopped !== null) return reject(why(opts, stopped, stderr));
+      if (output.held()) return reject(why(opts, `exited ${exit ?? signal}, ${heldSentence(grace)}`, stderr));
       try {
         resolve(judge(opts, { exit, signal, stdout: Buffer.concat(out).toString("utf8"), stderr, overflow }));
       } catch (e) {

@@ -72,6 +72,21 @@ describe("nodeShell", () => {
     expect(await ended(Number(readFileSync(join(cwd, "bg.pid"), "utf8")))).toBe(true);
   });
 
+  it("a command that exits while a process of another session holds its output is a fault, never a result, and does not hang", async () => {
+    const cwd = await tempDir();
+    const sh = nodeShell({ outputGraceMs: 200 });
+    const r = await sh.run({ command: "setsid sleep 300 & echo $! > daemon.pid; sleep 0.2; echo ok", cwd, timeoutMs: 30_000 });
+    const pid = Number(readFileSync(join(cwd, "daemon.pid"), "utf8"));
+    try {
+      expect(r._unsafeUnwrapErr()).toMatchObject({
+        code: "shell-failed",
+        reason: expect.stringMatching(/^it exited 0, but a process it started outside its process group .* 200 ms later/),
+      });
+    } finally {
+      process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("a directory that does not exist is a shell-failed fault, not a throw", async () => {
     const cwd = join(await tempDir(), "missing");
     const r = await shell.run({ command: "true", cwd, timeoutMs: 1000 });

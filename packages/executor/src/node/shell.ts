@@ -5,6 +5,7 @@ import { stat } from "node:fs/promises";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
 import type { Shell, ShellRequest, ShellResult } from "../ports.js";
+import { heldSentence, OUTPUT_GRACE_MS, releaseHeldOutput } from "./held-output.js";
 import { tail } from "./tail.js";
 
 /** Options of `nodeShell`. */
@@ -15,6 +16,17 @@ export interface NodeShellOptions {
   readonly killGraceMs?: number;
   /** Aborting kills the running command's process group (SIGTERM, then SIGKILL after the grace); no command starts after it. */
   readonly signal?: AbortSignal;
+  /**
+   * Milliseconds a command's pipes may stay open after it exits (default 2000). Past that the run
+   * is a `shell-failed` fault, never a result: a process it left outside its group holds them.
+   */
+  readonly outputGraceMs?: number;
+}
+
+/** The two graces of a run: SIGTERM to SIGKILL, and exit to the pipes' close. */
+interface Graces {
+  readonly kill: number;
+  readonly output: number;
 }
 
 const DEFAULT_CAP = 64 * 1024;
@@ -27,7 +39,7 @@ const DEFAULT_CAP = 64 * 1024;
  */
 export function nodeShell(options: NodeShellOptions = {}): Shell {
   const base = options.env ?? process.env;
-  const grace = options.killGraceMs ?? 1000;
+  const grace: Graces = { kill: options.killGraceMs ?? 1000, output: options.outputGraceMs ?? OUTPUT_GRACE_MS };
   return {
     run: (request) => new ResultAsync(runOnce(base, grace, request, options.signal)),
   };
@@ -59,7 +71,7 @@ async function spawnFault(request: ShellRequest, e: unknown): Promise<ExecFault>
 
 function runOnce(
   base: NodeShellOptions["env"],
-  grace: number,
+  grace: Graces,
   request: ShellRequest,
   signal: AbortSignal | undefined,
 ): Promise<Result<ShellResult, ExecFault>> {
@@ -82,7 +94,7 @@ function runOnce(
 
 function collect(
   child: ChildProcess,
-  grace: number,
+  grace: Graces,
   request: ShellRequest,
   started: number,
   signal: AbortSignal | undefined,
@@ -96,7 +108,7 @@ function collect(
   let killer: ReturnType<typeof setTimeout> | undefined;
   const stop = () => {
     signalGroup(child, "SIGTERM");
-    killer ??= setTimeout(() => signalGroup(child, "SIGKILL"), grace);
+    killer ??= setTimeout(() => signalGroup(child, "SIGKILL"), grace.kill);
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -105,6 +117,7 @@ function collect(
   signal?.addEventListener("abort", stop, { once: true });
   // The leader is gone: whatever it left running in its group would hold the pipes open.
   child.on("exit", () => signalGroup(child, "SIGKILL"));
+  const output = releaseHeldOutput(child, grace.output);
   return new Promise((resolve) => {
     let failed = false;
     child.on("error", (e) => {
@@ -117,6 +130,11 @@ function collect(
       signal?.removeEventListener("abort", stop);
       if (killer !== undefined) clearTimeout(killer);
       if (failed) return;
+      // Output cut short by a process out of the group's reach is no result to judge a row by.
+      if (output.held() && !timedOut && !signal?.aborted) {
+        const reason = `it exited ${exit ?? ended}, ${heldSentence(grace.output)}`;
+        return resolve(err({ code: "shell-failed", command: request.command, cwd: request.cwd, reason }));
+      }
       resolve(
         ok({
           exit,
