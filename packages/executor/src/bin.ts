@@ -6,8 +6,10 @@ import { main } from "./cli/main.js";
 
 // Ctrl-C parks a run: the signal reaches the adapters, which kill the command in flight (its whole
 // process group); the run writes RESUME.md and main exits 1. The library installs no handler.
+// SIGTERM (docker stop, a CI cancel, timeout) and SIGHUP (a closed terminal) park it the same way:
+// left to their default, they ended decay at once and left the agent's group running, orphaned.
 const controller = new AbortController();
-process.on("SIGINT", () => controller.abort());
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => controller.abort());
 const { streams, finish } = sealedProcess(process, "decay", { writeSync, fstatSync });
 const io: CliIo = {
   get stdin() {

@@ -4,20 +4,27 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { ended } from "../../../../test-utils/process.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
-import { decay } from "../cli-process.js";
+import { decay, start } from "../cli-process.js";
 import { git, makeRepo, planOf } from "../harness.js";
 
 /** A shell line that starts `sleep 300` in a session of its own (out of any group kill), its pid added to `pidFile`. */
 const daemon = (pidFile: string) => `setsid sleep 300 & echo $! >> ${pidFile}; sleep 0.3`;
 
-/** Kill every daemon whose pid `pidFile` lists. */
+/** Kill every process whose pid `pidFile` lists and that still runs. */
 function reap(pidFile: string): void {
   if (!existsSync(pidFile)) return;
-  for (const pid of readFileSync(pidFile, "utf8")
+  const pids = readFileSync(pidFile, "utf8")
     .split("\n")
-    .filter((l) => l !== ""))
-    process.kill(Number(pid), "SIGKILL");
+    .filter((l) => l !== "");
+  for (const pid of pids) {
+    try {
+      process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // ended already
+    }
+  }
 }
 
 describe("decay: a process left holding a command's output", () => {
@@ -54,4 +61,34 @@ describe("decay: a process left holding a command's output", () => {
       reap(pidFile);
     }
   }, 60_000);
+});
+
+describe("decay: a signal other than Ctrl-C", () => {
+  test.each(["SIGTERM", "SIGHUP"] as const)(
+    "%s mid-call parks the run as Ctrl-C does: the agent's group is killed, RESUME.md written, exit 1",
+    async (signal) => {
+      const dir = await tempDir("decay-signal-");
+      const pidFile = join(dir, "agent.pid");
+      const agent = join(dir, "agent.sh");
+      // The agent's own child, in its group: what a real agent runs (a build, a test) while it works.
+      writeFileSync(agent, `#!/bin/sh\ncat >/dev/null\nsleep 300 &\necho $! > ${pidFile}\nwait\n`, { mode: 0o755 });
+      const repo = await makeRepo({ "docs/d.plan.md": planOf([["work", ["`test -f done.txt` exits 0"]]]) });
+      const run = start(["run", "docs/d.plan.md", "--agent", agent], repo, (line, child) => {
+        if (!/S1 a1 execute/.test(line)) return;
+        const sent = setInterval(() => {
+          if (!existsSync(pidFile)) return;
+          clearInterval(sent);
+          child.kill(signal);
+        }, 20);
+      });
+      const r = await run.done;
+      const left = await ended(Number(readFileSync(pidFile, "utf8")));
+      reap(pidFile);
+      expect(r.code).toBe(1);
+      expect(r.stdout.trim().split("\n").at(-1)).toBe("parked: interrupted at step S1/a1/execute/t1; RESUME.md written; run the same command again to resume");
+      expect(existsSync(join(repo, ".plan-runs/d/RESUME.md"))).toBe(true);
+      expect(left, "the agent's child ended with the run").toBe(true);
+    },
+    60_000,
+  );
 });
