@@ -23,6 +23,8 @@ export type ExecFault =
   | { code: "interrupted"; step: string }
   | { code: "branch-switched"; expected: string; actual: string | null; after: string }
   | { code: "history-rewritten"; branch: string; commit: string; head: string; after: string }
+  /** A call that only reads (diagnose, adjudicate) changed paths, or committed (`head`: where HEAD is now, else null). */
+  | { code: "read-only-call-wrote"; after: string; paths: string[]; head: string | null }
   | { code: "workspace-taken"; slug: string; plan: string; owner: string }
   | { code: "repo-not-top"; repo: string; top: string }
   | { code: "stage-without-acceptance"; stage: string }
@@ -48,6 +50,7 @@ export const EXEC_FAULT_CODES = [
   "interrupted",
   "branch-switched",
   "history-rewritten",
+  "read-only-call-wrote",
   "workspace-taken",
   "repo-not-top",
   "stage-without-acceptance",
@@ -94,6 +97,11 @@ export function describeExecFault(fault: ExecFault): string {
       return `after ${fault.after}, ${fault.actual === null ? "HEAD is detached" : `branch ${fault.actual} is checked out`}, not the run's branch ${fault.expected}: the run makes no commit anywhere else; switch back to ${fault.expected} and run again`;
     case "history-rewritten":
       return `after ${fault.after}, ${fault.branch} no longer holds commit ${fault.commit} (HEAD is ${fault.head}): its history was rewritten (a reset, rebase or amend); the run commits only on top of what it verified`;
+    case "read-only-call-wrote":
+      return `${fault.after} only reads, but it ${[
+        ...(fault.paths.length > 0 ? [`changed ${list(fault.paths)} in the working tree`] : []),
+        ...(fault.head === null ? [] : [`committed (HEAD is now ${fault.head})`]),
+      ].join(" and ")}: the run commits an execute's or a fix's work only, and the diagnoses after it must not see it; undo that and run again`;
     case "workspace-taken":
       return `the slug ${JSON.stringify(fault.slug)} of the plan ${fault.plan} is taken: the workspace .plan-runs/${fault.slug}/ and the branch plan/${fault.slug} belong to the plan ${fault.owner} (plan files with the same name share a slug); rename ${fault.plan} so its file name differs, or, once ${fault.owner}'s run is no longer wanted, remove .plan-runs/${fault.slug}/ and the branch plan/${fault.slug}`;
     case "repo-not-top":

@@ -12,10 +12,19 @@ const PLAN = planOf([["a", ["`sh test/check.sh` exits 0"]]]);
 const SCRIPT = scriptTable({ "S1 execute": { edit: { "src/a.txt": "wrong\n" } } });
 
 /** An agent whose `role` calls first do `act` in the repository (real git), then reply as the script says. */
-function agentThat(repo: string, role: "execute" | "fix", act: (dir: string) => void): Agent {
+function agentThat(repo: string, role: keyof Agent, act: (dir: string) => void): Agent {
   const base = nodeOptions(repo, SCRIPT).agent;
   const wrap = async <T>(call: (r: T) => Promise<unknown>, r: T) => (act(repo), call(r));
-  return role === "execute" ? { ...base, execute: (r) => wrap(base.execute, r) } : { ...base, fix: (r) => wrap(base.fix, r) };
+  switch (role) {
+    case "execute":
+      return { ...base, execute: (r) => wrap(base.execute, r) };
+    case "diagnose":
+      return { ...base, diagnose: (r) => wrap(base.diagnose, r) };
+    case "adjudicate":
+      return { ...base, adjudicate: (r) => wrap(base.adjudicate, r) };
+    case "fix":
+      return { ...base, fix: (r) => wrap(base.fix, r) };
+  }
 }
 
 /** Write files and commit them, as an agent would. */
@@ -110,6 +119,36 @@ describe("an agent that switches branches during a call", () => {
     const agent = agentThat(repo, "fix", (dir) => (writeFiles(dir, { "src/a.txt": "alpha\n" }), git(dir, "checkout", "-q", "--detach")));
     const result = await runPlan(contract, nodeOptions(repo, SCRIPT, { agent }));
     expect(result.isErr() && result.error).toMatchObject({ code: "branch-switched", expected: "plan/demo", actual: null });
+    expect(git(repo, "log", "--format=%s", "main..plan/demo")).not.toContain("(fix)");
+  });
+});
+
+describe("an agent that writes during a call that only reads", () => {
+  it("a diagnose that edits the tree: a fault naming the call and the path, never committed as the fix's work", async () => {
+    const repo = await makeRepo({ "test/check.sh": CHECK });
+    const contract = await contractOf(repo, PLAN);
+    const agent = agentThat(repo, "diagnose", (dir) => writeFiles(dir, { "src/a.txt": "alpha\n" }));
+    const result = await runPlan(contract, nodeOptions(repo, SCRIPT, { agent }));
+    expect(result.isErr() && result.error).toEqual({
+      code: "read-only-call-wrote",
+      after: "the diagnose call S1/a1/diagnose/what-changed/t1",
+      paths: ["src/a.txt"],
+      head: null,
+    });
+    expect(git(repo, "log", "--format=%s", "main..plan/demo")).not.toContain("(fix)");
+  });
+
+  it("an adjudicate that commits: a fault naming the call and the new HEAD", async () => {
+    const repo = await makeRepo({ "test/check.sh": CHECK });
+    const contract = await contractOf(repo, PLAN);
+    const agent = agentThat(repo, "adjudicate", (dir) => agentCommit(dir, { "src/a.txt": "alpha\n" }, "agent: a fix of its own"));
+    const result = await runPlan(contract, nodeOptions(repo, SCRIPT, { agent }));
+    expect(result.isErr() && result.error).toEqual({
+      code: "read-only-call-wrote",
+      after: "the adjudicate call S1/a1/adjudicate/t1",
+      paths: [],
+      head: git(repo, "rev-parse", "HEAD"),
+    });
     expect(git(repo, "log", "--format=%s", "main..plan/demo")).not.toContain("(fix)");
   });
 });

@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import { callAgent, type CallOutcome, type ReplyOf } from "../agent/call.js";
 import type { AgentRequest } from "../agent/protocol.js";
 import type { ExecFault } from "../fault.js";
-import { onOwnBranch } from "./commit.js";
+import { leftUntouched, onOwnBranch, untouchedBefore } from "./commit.js";
 import { type Deps, guarded } from "./deps.js";
 import { addTokens, type RunState, totalTokens } from "./state.js";
 
@@ -16,7 +16,8 @@ export type Asked<T> = { readonly reply: T } | { readonly stop: "parked" | "toke
  * Ask the agent, as one step per try: a call that returns nothing is tried again until `parkAfter`
  * calls in a row have returned nothing (the run parks). Before each call the token target is a
  * ceiling: at or past it (less the reserve), nothing more is asked. After each call the run's
- * branch must still be checked out and still hold the HEAD from before it (`onOwnBranch`).
+ * branch must still be checked out and still hold the HEAD from before it (`onOwnBranch`); after
+ * a diagnose or adjudicate call, which only reads, nothing may have changed (`leftUntouched`).
  */
 export async function ask<R extends AgentRequest>(
   d: Deps,
@@ -34,6 +35,8 @@ export async function ask<R extends AgentRequest>(
     // Read outside the call's step: a resumed run checks the branch as it is now, not as recorded.
     const before = await d.git.head();
     if (before.isErr()) return err(before.error);
+    const readOnly = role === "diagnose" || role === "adjudicate" ? await untouchedBefore(d, before.value) : null;
+    if (readOnly?.isErr()) return err(readOnly.error);
     const out = await guarded<{ ok: true; value: CallOutcome<ReplyOf<R>> } | { ok: false; fault: ExecFault }>(d, `${name}/t${t}`, async () => {
       const request = await build();
       if (request.isErr()) return { ok: false, fault: request.error };
@@ -44,6 +47,10 @@ export async function ask<R extends AgentRequest>(
     if (!out.ok) return err(out.fault);
     const still = await onOwnBranch(d, before.value, `the ${role} call ${name}/t${t}`);
     if (still.isErr()) return err(still.error);
+    if (readOnly?.isOk()) {
+      const untouched = await leftUntouched(d, readOnly.value, `the ${role} call ${name}/t${t}`);
+      if (untouched.isErr()) return err(untouched.error);
+    }
     const call = out.value;
     state.calls += 1;
     state.tokens[role] = addTokens(state.tokens[role], call.tokens);

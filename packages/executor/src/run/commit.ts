@@ -45,6 +45,33 @@ export async function onOwnBranch(d: Deps, since: string, after: string): Promis
   return ok(head.value);
 }
 
+/** HEAD and the paths with uncommitted changes before a call that only reads. */
+export interface Untouched {
+  readonly head: string;
+  readonly dirty: readonly string[];
+}
+
+/** The repository as a read-only call (diagnose, adjudicate) is about to find it. */
+export async function untouchedBefore(d: Deps, head: string): Promise<Result<Untouched, ExecFault>> {
+  return (await d.git.dirty()).map((dirty) => ({ head, dirty }));
+}
+
+/**
+ * A call that only reads left HEAD where it was and changed no path that was clean before: its
+ * edits would otherwise be committed as the next fix's work, and the lenses asked after it would
+ * see them. Else the fault `read-only-call-wrote`, naming the call (`after`) and what it changed.
+ */
+export async function leftUntouched(d: Deps, before: Untouched, after: string): Promise<Result<void, ExecFault>> {
+  const head = await d.git.head();
+  if (head.isErr()) return err(head.error);
+  const dirty = await d.git.dirty();
+  if (dirty.isErr()) return err(dirty.error);
+  const was = new Set(before.dirty);
+  const paths = dirty.value.filter((p) => !was.has(p));
+  const moved = head.value === before.head ? null : head.value;
+  return paths.length === 0 && moved === null ? ok(undefined) : err({ code: "read-only-call-wrote", after, paths, head: moved });
+}
+
 /**
  * Commit what an execute or fix call left in the working tree, as a step safe to run twice, once
  * the branch is checked to still hold `since` (the HEAD before the call). Returns HEAD afterwards

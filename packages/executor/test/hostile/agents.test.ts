@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { ended } from "../../../../test-utils/process.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
-import { decay, start } from "../cli-process.js";
-import { git, makeRepo, planOf } from "../harness.js";
+import { agentFlag, decay, start } from "../cli-process.js";
+import { fixtureRepo, git, makeRepo, planOf } from "../harness.js";
 
 /** A shell line that starts `sleep 300` in a session of its own (out of any group kill), its pid added to `pidFile`. */
 const daemon = (pidFile: string) => `setsid sleep 300 & echo $! >> ${pidFile}; sleep 0.3`;
@@ -91,4 +91,26 @@ describe("decay: a signal other than Ctrl-C", () => {
     },
     60_000,
   );
+});
+
+describe("decay: an agent that edits during a diagnosis", () => {
+  test("exit 2 naming the diagnose call and the path; the edit is not committed as the fix's", async () => {
+    const repo = await fixtureRepo();
+    const script = join(await tempDir("decay-diagnose-"), "script.json");
+    const solved = "export function count(xs) {\n  return xs.length;\n}\nexport function sum(xs) {\n  return xs.reduce((a, b) => a + b, 0);\n}\n";
+    writeFileSync(
+      script,
+      JSON.stringify({
+        "S1 execute": { tokens: 5 },
+        "S1 diagnose what-changed": { edit: { "src/stats.mjs": solved }, reply: { tokens: 1, cause: "c", fix: "f", acceptance_effect: "none" } },
+      }),
+    );
+    const r = await decay(["run", "docs/stats.plan.md", "--agent", agentFlag(script)], repo);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "decay: docs/stats.plan.md: the diagnose call S1/a1/diagnose/what-changed/t1 only reads, but it changed src/stats.mjs in the working tree: the run commits an execute's or a fix's work only, and the diagnoses after it must not see it; undo that and run again\n",
+    );
+    expect(r.stdout).not.toMatch(/S1 verify a2|done:/);
+    expect(git(repo, "log", "--format=%s", "main..plan/stats")).not.toMatch(/\(fix\)/);
+  }, 60_000);
 });
