@@ -25,6 +25,8 @@ export type ExecFault =
   | { code: "history-rewritten"; branch: string; commit: string; head: string; after: string }
   /** A call that only reads (diagnose, adjudicate) changed paths, or committed (`head`: where HEAD is now, else null). */
   | { code: "read-only-call-wrote"; after: string; paths: string[]; head: string | null }
+  /** The runs' workspace (`.plan-runs/`) would be committed: `paths` no longer ignored, `commits` an agent made that hold it. */
+  | { code: "workspace-unignored"; after: string; paths: string[]; commits: string[] }
   | { code: "workspace-taken"; slug: string; plan: string; owner: string }
   | { code: "repo-not-top"; repo: string; top: string }
   | { code: "stage-without-acceptance"; stage: string }
@@ -51,6 +53,7 @@ export const EXEC_FAULT_CODES = [
   "branch-switched",
   "history-rewritten",
   "read-only-call-wrote",
+  "workspace-unignored",
   "workspace-taken",
   "repo-not-top",
   "stage-without-acceptance",
@@ -102,6 +105,8 @@ export function describeExecFault(fault: ExecFault): string {
         ...(fault.paths.length > 0 ? [`changed ${list(fault.paths)} in the working tree`] : []),
         ...(fault.head === null ? [] : [`committed (HEAD is now ${fault.head})`]),
       ].join(" and ")}: the run commits an execute's or a fix's work only, and the diagnoses after it must not see it; undo that and run again`;
+    case "workspace-unignored":
+      return `after ${fault.after}, the runs' workspace .plan-runs/ would be committed (${list([...fault.paths, ...fault.commits.map((c) => `commit ${c.slice(0, 12)}`)])}): the run never commits its own records; keep .plan-runs/ ignored (its line in .gitignore) and untracked (git rm -r --cached .plan-runs)${fault.commits.length > 0 ? ", drop those commits" : ""}, then run again`;
     case "workspace-taken":
       return `the slug ${JSON.stringify(fault.slug)} of the plan ${fault.plan} is taken: the workspace .plan-runs/${fault.slug}/ and the branch plan/${fault.slug} belong to the plan ${fault.owner} (plan files with the same name share a slug); rename ${fault.plan} so its file name differs, or, once ${fault.owner}'s run is no longer wanted, remove .plan-runs/${fault.slug}/ and the branch plan/${fault.slug}`;
     case "repo-not-top":

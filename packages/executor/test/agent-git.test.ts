@@ -27,6 +27,19 @@ function agentThat(repo: string, role: keyof Agent, act: (dir: string) => void):
   }
 }
 
+/** A run of PLAN in a fresh repository whose `role` calls first do `act`: the repository and the run's result. */
+async function runActing(role: keyof Agent, act: (dir: string) => void) {
+  const repo = await makeRepo({ "test/check.sh": CHECK });
+  const contract = await contractOf(repo, PLAN);
+  return { repo, result: await runPlan(contract, nodeOptions(repo, SCRIPT, { agent: agentThat(repo, role, act) })) };
+}
+
+/** The run ended with `fault`, and no commit on plan/demo matches `never` in its subject or its file names. */
+function endedWith(ran: Awaited<ReturnType<typeof runActing>>, fault: Record<string, unknown>, never: RegExp): void {
+  expect(ran.result.isErr() && ran.result.error).toMatchObject(fault);
+  expect(git(ran.repo, "log", "--format=%s", "--name-only", "main..plan/demo")).not.toMatch(never);
+}
+
 /** Write files and commit them, as an agent would. */
 function agentCommit(dir: string, files: Record<string, string>, message: string): void {
   writeFiles(dir, files);
@@ -125,30 +138,31 @@ describe("an agent that switches branches during a call", () => {
 
 describe("an agent that writes during a call that only reads", () => {
   it("a diagnose that edits the tree: a fault naming the call and the path, never committed as the fix's work", async () => {
-    const repo = await makeRepo({ "test/check.sh": CHECK });
-    const contract = await contractOf(repo, PLAN);
-    const agent = agentThat(repo, "diagnose", (dir) => writeFiles(dir, { "src/a.txt": "alpha\n" }));
-    const result = await runPlan(contract, nodeOptions(repo, SCRIPT, { agent }));
-    expect(result.isErr() && result.error).toEqual({
-      code: "read-only-call-wrote",
-      after: "the diagnose call S1/a1/diagnose/what-changed/t1",
-      paths: ["src/a.txt"],
-      head: null,
-    });
-    expect(git(repo, "log", "--format=%s", "main..plan/demo")).not.toContain("(fix)");
+    const ran = await runActing("diagnose", (dir) => writeFiles(dir, { "src/a.txt": "alpha\n" }));
+    const after = "the diagnose call S1/a1/diagnose/what-changed/t1";
+    endedWith(ran, { code: "read-only-call-wrote", after, paths: ["src/a.txt"], head: null }, /\(fix\)/);
   });
 
   it("an adjudicate that commits: a fault naming the call and the new HEAD", async () => {
-    const repo = await makeRepo({ "test/check.sh": CHECK });
-    const contract = await contractOf(repo, PLAN);
-    const agent = agentThat(repo, "adjudicate", (dir) => agentCommit(dir, { "src/a.txt": "alpha\n" }, "agent: a fix of its own"));
-    const result = await runPlan(contract, nodeOptions(repo, SCRIPT, { agent }));
-    expect(result.isErr() && result.error).toEqual({
-      code: "read-only-call-wrote",
-      after: "the adjudicate call S1/a1/adjudicate/t1",
-      paths: [],
-      head: git(repo, "rev-parse", "HEAD"),
+    const ran = await runActing("adjudicate", (dir) => agentCommit(dir, { "src/a.txt": "alpha\n" }, "agent: a fix of its own"));
+    const head = git(ran.repo, "rev-parse", "HEAD");
+    endedWith(ran, { code: "read-only-call-wrote", after: "the adjudicate call S1/a1/adjudicate/t1", paths: [], head }, /\(fix\)/);
+  });
+});
+
+describe("an agent that makes the run's workspace committable", () => {
+  it("an execute that empties .gitignore: a fault naming the workspace paths, and no commit of them", async () => {
+    const ran = await runActing("execute", (dir) => writeFiles(dir, { ".gitignore": "" }));
+    const paths = expect.arrayContaining([".plan-runs/demo/contract.md", ".plan-runs/demo/plan.txt"]);
+    endedWith(ran, { code: "workspace-unignored", after: "the execute call of S1 (attempt 1)", paths, commits: [] }, /^\.plan-runs\//m);
+  });
+
+  it("a fix that force-adds the workspace in a commit of its own: a fault naming that commit", async () => {
+    const ran = await runActing("fix", (dir) => {
+      git(dir, "add", "-f", ".plan-runs");
+      git(dir, "commit", "-q", "-m", "agent: keep the ledgers");
     });
-    expect(git(repo, "log", "--format=%s", "main..plan/demo")).not.toContain("(fix)");
+    const own = git(ran.repo, "log", "--format=%H", "--grep", "agent: keep the ledgers", "main..plan/demo");
+    expect(ran.result.isErr() && ran.result.error).toEqual({ code: "workspace-unignored", after: "the fix call of S1 (attempt 2)", paths: [], commits: [own] });
   });
 });

@@ -2,6 +2,7 @@ import type { Stage } from "@decay/contract";
 import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { type Deps, step } from "./deps.js";
+import { inWorkspaces, WORKSPACES } from "./paths.js";
 
 /**
  * Make a commit once: when a commit since `base` already carries this step's `Decay-Step:` marker
@@ -73,6 +74,22 @@ export async function leftUntouched(d: Deps, before: Untouched, after: string): 
 }
 
 /**
+ * Nothing of the runs' workspace is about to be committed: no path under `.plan-runs/` shows as a
+ * change (an agent took its line out of .gitignore) and no commit since `since` holds one (an agent
+ * added it itself). Else the fault `workspace-unignored`: the branch would carry the run's ledgers.
+ */
+async function workspaceKeptOut(d: Deps, since: string, head: string, after: string): Promise<Result<void, ExecFault>> {
+  const dirty = await d.git.dirty();
+  if (dirty.isErr()) return err(dirty.error);
+  const commits = await d.git.log(since, head, [WORKSPACES]);
+  if (commits.isErr()) return err(commits.error);
+  const paths = dirty.value.filter(inWorkspaces);
+  return paths.length === 0 && commits.value.length === 0
+    ? ok(undefined)
+    : err({ code: "workspace-unignored", after, paths, commits: commits.value.map((c) => c.id) });
+}
+
+/**
  * Commit what an execute or fix call left in the working tree, as a step safe to run twice, once
  * the branch is checked to still hold `since` (the HEAD before the call). Returns HEAD afterwards
  * (unchanged when there was nothing to commit).
@@ -84,8 +101,11 @@ export async function commitStep(
   attempt: number,
   what: "execute" | "fix",
 ): Promise<Result<string, ExecFault>> {
-  const on = await onOwnBranch(d, at.since, `the ${what} call of ${stage.id} (attempt ${attempt})`);
+  const after = `the ${what} call of ${stage.id} (attempt ${attempt})`;
+  const on = await onOwnBranch(d, at.since, after);
   if (on.isErr()) return err(on.error);
+  const kept = await workspaceKeptOut(d, at.since, on.value, after);
+  if (kept.isErr()) return err(kept.error);
   const key = `${stage.id}/a${attempt}/commit`;
   return step(d, key, () =>
     once(d, at.base, key, (marker) =>

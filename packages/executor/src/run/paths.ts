@@ -17,6 +17,14 @@ export function slugOf(planPath: string): string {
   return slug === "" ? "plan" : slug.slice(0, 60);
 }
 
+/** The folder of every run's workspace, relative to the repository root. */
+export const WORKSPACES = ".plan-runs";
+
+/** Whether a repository path (as git lists it) lies in the runs' workspace folder: the run's own records, never work. */
+export function inWorkspaces(path: string): boolean {
+  return path === WORKSPACES || path.startsWith(`${WORKSPACES}/`);
+}
+
 /** Where everything of one run lives, relative to the repository root. */
 export interface WorkspacePaths {
   readonly root: string;
@@ -34,7 +42,7 @@ export interface WorkspacePaths {
 
 /** The workspace of a run: `.plan-runs/<slug>/` inside the repository. */
 export function workspacePaths(slug: string): WorkspacePaths {
-  const root = `.plan-runs/${slug}`;
+  const root = `${WORKSPACES}/${slug}`;
   return {
     root,
     contract: `${root}/contract.md`,

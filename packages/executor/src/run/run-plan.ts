@@ -6,7 +6,7 @@ import type { RunReport } from "../schema.js";
 import { canStart, type Deps, Interrupted, inRepo, readText, step, utf8Text, writeFile } from "./deps.js";
 import { type RunOptions, settingsOf } from "./options.js";
 import { claimWorkspace, ownedHere, readClaim, type WorkspaceClaim } from "./owner.js";
-import { slugOf, workspacePaths } from "./paths.js";
+import { inWorkspaces, slugOf, workspacePaths } from "./paths.js";
 import { directPatterns } from "./patterns.js";
 import { listedOnce } from "./tracked.js";
 import { buildReport, writeReport } from "./report.js";
@@ -51,7 +51,7 @@ async function readStart(d: Deps, planText: string | Uint8Array | undefined): Pr
   const claim = await readClaim(d);
   if (claim.isErr()) return err(claim.error);
   // The run's own workspace is never someone else's edit, ignored by .gitignore on this branch or not.
-  const others = dirty.value.filter((p) => p !== ".plan-runs" && !p.startsWith(".plan-runs/"));
+  const others = dirty.value.filter((p) => !inWorkspaces(p));
   return ok({ head: head.value, branch: branch.value, dirty: others, plan, claim: claim.value, startedAt: Date.now() });
 }
 
