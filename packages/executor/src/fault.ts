@@ -61,6 +61,11 @@ export const EXEC_FAULT_CODES = [
   "pattern-interrupted",
 ] as const satisfies readonly ExecFault["code"][];
 
+/** Where bytes stop being UTF-8, in words: the first byte that cannot be decoded and its offset. */
+export function badUtf8Said(bytes: Uint8Array, at: number): string {
+  return `byte 0x${(bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, "0")} at byte offset ${at} cannot be decoded`;
+}
+
 const list = (items: readonly string[], max = 10) => items.slice(0, max).join(", ") + (items.length > max ? `, and ${items.length - max} more` : "");
 
 /** The sentence for a fault, rendered from its data; the one place executor faults become words. */

@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { addTokens } from "../run/state.js";
-import { callAgent } from "./call.js";
+import { callAgent, jsonReply } from "./call.js";
 import type { Agent, RequestOf } from "./protocol.js";
 
 const request: RequestOf<"adjudicate"> = {
@@ -60,5 +61,41 @@ describe("callAgent: token counts stay exact", () => {
   test("sums are held at the largest exact integer, never past it", () => {
     expect(addTokens(Number.MAX_SAFE_INTEGER - 1, 1_000_000_000_000)).toBe(Number.MAX_SAFE_INTEGER);
     expect(addTokens(2, 3)).toBe(5);
+  });
+});
+
+describe("jsonReply: one JSON value, or why not", () => {
+  test("never throws; a value exactly when JSON.parse reads the text, else one line quoting at most 80 characters", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json()), (raw) => {
+        const read = jsonReply(raw);
+        let parses = true;
+        try {
+          JSON.parse(raw);
+        } catch {
+          parses = false;
+        }
+        expect("value" in read).toBe(parses);
+        if ("empty" in read) {
+          expect(read.empty).not.toMatch(/[\n\r]/);
+          expect(read.empty.length).toBeLessThan(200);
+        }
+      }),
+    );
+  });
+
+  test("a reply printed more than once, one value per line, is said to be that many values, never 'not JSON'", () => {
+    fc.assert(
+      fc.property(fc.array(fc.json(), { minLength: 2, maxLength: 5 }), fc.constantFrom("\n", "\r\n"), (values, eol) => {
+        const read = jsonReply(values.map((v) => `${v}${eol}`).join(""));
+        expect(read).toEqual({
+          empty: expect.stringMatching(new RegExp(`^${values.length} JSON values, one per line, where the protocol takes one reply: "`)),
+        });
+      }),
+    );
+  });
+
+  test("one value and a line that is not JSON is not JSON", () => {
+    expect(jsonReply('{"tokens":1}\nDone!\n')).toEqual({ empty: 'a reply that is not JSON: "{"tokens":1}\\nDone!\\n"' });
   });
 });

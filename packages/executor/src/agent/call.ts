@@ -29,13 +29,31 @@ function nothing(reason: string): CallOutcome<never> {
   return { ok: false, reason: oneLine(reason, REASON_LIMIT), tokens: 0 };
 }
 
-/** Text read as one JSON value; otherwise why not, quoting at most its first 80 characters, on one line. */
-export function jsonReply(raw: string): { value: unknown } | { empty: string } {
+/** `text` as JSON, or undefined when it is none. */
+function parsedJson(text: string): { value: unknown } | undefined {
   try {
-    return { value: JSON.parse(raw) };
+    return { value: JSON.parse(text) };
   } catch {
-    return { empty: `a reply that is not JSON: "${oneLine(raw, QUOTE_LIMIT)}"` };
+    return undefined;
   }
+}
+
+/** How many JSON values `raw` holds one per line, when it holds two or more and nothing else; else 0. */
+function valuesPerLine(raw: string): number {
+  const lines = raw.split("\n").filter((l) => l.trim() !== "");
+  return lines.length > 1 && lines.every((l) => parsedJson(l) !== undefined) ? lines.length : 0;
+}
+
+/**
+ * Text read as one JSON value; otherwise why not, quoting at most its first 80 characters, on one
+ * line. Several values, one per line (a reply printed twice), are said to be several, not "not JSON".
+ */
+export function jsonReply(raw: string): { value: unknown } | { empty: string } {
+  const one = parsedJson(raw);
+  if (one !== undefined) return one;
+  const many = valuesPerLine(raw);
+  const what = many > 0 ? `${many} JSON values, one per line, where the protocol takes one reply` : "a reply that is not JSON";
+  return { empty: `${what}: "${oneLine(raw, QUOTE_LIMIT)}"` };
 }
 
 function invoke(agent: Agent, request: AgentRequest): Promise<unknown> {

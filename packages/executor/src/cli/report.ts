@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { readBounded } from "@decay/cli-kit";
 import { decodeStrictUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
+import { badUtf8Said } from "../fault.js";
 import { RunReport } from "../schema.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, say } from "./io.js";
@@ -73,9 +74,7 @@ export function checkRunReport(text: string): Result<string, string> {
 
 /** The report's text: strict UTF-8 (never a U+FFFD in place of a bad byte), and for report.json a run report; else a fault naming the file. */
 function reportText(file: string, bytes: Uint8Array, json: boolean): Result<string, CliFault> {
-  const decoded = decodeStrictUtf8(bytes).mapErr(
-    (bad) => `not UTF-8 text: byte 0x${(bytes[bad.start] ?? 0).toString(16).toUpperCase().padStart(2, "0")} at byte offset ${bad.start} cannot be decoded`,
-  );
+  const decoded = decodeStrictUtf8(bytes).mapErr((bad) => `not UTF-8 text: ${badUtf8Said(bytes, bad.start)}`);
   const text = json ? decoded.andThen(checkRunReport) : decoded;
   return text.mapErr((reason): CliFault => ({ code: "report-invalid", file, reason: json ? `not a run report: ${reason}` : reason }));
 }

@@ -50,6 +50,16 @@ describe("commandAgent", () => {
     ["no reply", `process.stderr.write("thinking...");`, /printed no reply on stdout; stderr: thinking\.\.\./],
     ["a reply that is not JSON", `process.stdout.write("Sure! Here is the fix.");`, /printed a reply that is not JSON/],
     ["a reply of the wrong shape", `process.stdout.write(JSON.stringify({ tokens: 1, summary: "done" }));`, /invalid adjudicate reply/],
+    [
+      "a reply that is not UTF-8",
+      `process.stdout.write(Buffer.from([...Buffer.from('{"tokens":1,"chosen":0,"reason":"a'), 0xff, ...Buffer.from('"}')]));`,
+      /printed a reply that is not UTF-8: byte 0xFF at byte offset 34 cannot be decoded$/,
+    ],
+    [
+      "a reply printed twice",
+      `const r = JSON.stringify({ tokens: 1, chosen: 0, reason: "r" }); process.stdout.write(r + "\\n" + r + "\\n");`,
+      /printed 2 JSON values, one per line, where the protocol takes one reply/,
+    ],
   ])("%s returns nothing, with the reason", async (name, source, reason) => {
     const out = await callAgent(commandAgent(program(name.replace(/\W+/g, "-"), source)), request(), 1);
     expect(out.ok).toBe(false);

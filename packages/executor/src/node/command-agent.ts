@@ -4,7 +4,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { jsonReply } from "../agent/call.js";
 import type { Agent, AgentRequest } from "../agent/protocol.js";
-import { reasonOf } from "../fault.js";
+import { decodeStrictUtf8 } from "@decay/portable";
+import { badUtf8Said, reasonOf } from "../fault.js";
 import { heldSentence, OUTPUT_GRACE_MS, releaseHeldOutput } from "./held-output.js";
 import { tail } from "./tail.js";
 
@@ -55,13 +56,17 @@ function envOf(opts: CommandAgentOptions): Record<string, string> {
 }
 
 /** Check what the program printed: one JSON value. The raw text is handed back; the run validates it. */
-function judge(opts: CommandAgentOptions, end: { exit: number | null; signal: string | null; stdout: string; stderr: string; overflow: boolean }): string {
+function judge(opts: CommandAgentOptions, end: { exit: number | null; signal: string | null; stdout: Uint8Array; stderr: string; overflow: boolean }): string {
   if (end.exit !== 0) throw why(opts, end.exit === null ? `ended by ${end.signal}` : `exited ${end.exit}`, end.stderr);
   if (end.overflow) throw why(opts, `printed more than ${opts.maxReplyBytes ?? 4 << 20} bytes`, end.stderr);
-  if (end.stdout.trim() === "") throw why(opts, "printed no reply on stdout", end.stderr);
-  const read = jsonReply(end.stdout);
+  // JSON text is UTF-8: a bad byte is refused, never read as U+FFFD into the reply.
+  const decoded = decodeStrictUtf8(end.stdout);
+  if (decoded.isErr()) throw why(opts, `printed a reply that is not UTF-8: ${badUtf8Said(end.stdout, decoded.error.start)}`, end.stderr);
+  const stdout = decoded.value;
+  if (stdout.trim() === "") throw why(opts, "printed no reply on stdout", end.stderr);
+  const read = jsonReply(stdout);
   if ("empty" in read) throw why(opts, `printed ${read.empty}`, end.stderr);
-  return end.stdout;
+  return stdout;
 }
 
 function callOnce(opts: CommandAgentOptions, request: AgentRequest): Promise<string> {
@@ -107,7 +112,7 @@ function callOnce(opts: CommandAgentOptions, request: AgentRequest): Promise<str
       if (stopped !== null) return reject(why(opts, stopped, stderr));
       if (output.held()) return reject(why(opts, `exited ${exit ?? signal}, ${heldSentence(grace)}`, stderr));
       try {
-        resolve(judge(opts, { exit, signal, stdout: Buffer.concat(out).toString("utf8"), stderr, overflow }));
+        resolve(judge(opts, { exit, signal, stdout: Buffer.concat(out), stderr, overflow }));
       } catch (e) {
         reject(e);
       }
