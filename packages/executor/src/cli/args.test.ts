@@ -101,16 +101,23 @@ describe("the shared parser's faults", () => {
     [["report", "d", "--json=no"], "--json", '--json takes no value, but was given "no"'],
     [["report", "d", "e"], "e", 'unexpected argument "e"'],
     [["report", "d", "--repo", "r"], "--repo", "--repo is not an option of decay report"],
+    [["report", ""], "report", 'decay report takes one DIR, given an empty argument ("")'],
+    [["run", "", "--agent", "x"], "run", 'decay run takes one PLAN.md or contract.md, given an empty argument ("")'],
+    [["preflight", "--", ""], "preflight", 'decay preflight takes one PLAN.md or contract.md, given an empty argument ("")'],
+    [["verify", ""], "verify", 'decay verify takes one PLAN.md or contract.md, given an empty argument ("")'],
   ])("%j names %s", (argv, flag, message) => {
     expect(parseInvocation(argv)._unsafeUnwrapErr()).toEqual({ code: "usage", flag, message });
   });
 
   test("any argv is an invocation or a usage fault naming a flag, never a throw", () => {
-    const token = fc.oneof(fc.constantFrom("run", "report", "verify", "--agent", "--repo", "--json", "--budget", "-h", "-V", "--"), fc.string());
+    const token = fc.oneof(fc.constantFrom("run", "report", "verify", "--agent", "--repo", "--json", "--budget", "-h", "-V", "--", ""), fc.string());
     fc.assert(
       fc.property(fc.array(token, { maxLength: 8 }), (argv) => {
         const r = parseInvocation(argv);
         if (r.isErr()) expect(r.error.flag.length + r.error.message.length).toBeGreaterThan(0);
+        // An empty argument is never taken as the plan or the report's directory.
+        else if (r.value.command === "report") expect(r.value.dir).not.toBe("");
+        else if ("flags" in r.value) expect(r.value.flags.file).not.toBe("");
       }),
     );
   });

@@ -210,6 +210,8 @@ export function parseInvocation(argv: readonly string[]): Result<Invocation, Usa
     const what = command === "report" ? "DIR" : "PLAN.md or contract.md";
     if (rest.length === 0) return usage(command, `decay ${command} takes one ${what}, given none`);
     const file = rest[0] as string;
+    // An empty argument names nothing: read, it would be the current directory, or a fault naming "".
+    if (file === "") return usage(command, `decay ${command} takes one ${what}, given an empty argument ("")`);
     if (command === "report") return ok({ command, dir: file, json: values.json === true });
     // The plan's path names its workspace and branch, and the run reads the plan again from there.
     if (file === "-")
