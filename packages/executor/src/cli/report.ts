@@ -1,6 +1,6 @@
 // `decay report DIR`: print a run's REPORT.md, or its report.json with --json. DIR is the run's
 // workspace (`.plan-runs/<slug>`) or a repository holding exactly one.
-import { readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readBounded } from "@decay/cli-kit";
 import { decodeStrictUtf8 } from "@decay/portable";
@@ -17,9 +17,12 @@ interface Workspace {
 }
 
 function workspaceOf(dir: string, given: string): Result<Workspace, CliFault> {
+  // Any entry named REPORT.md makes a workspace: one that is no regular file (a FIFO, a directory,
+  // a dangling link) is then refused by the reader, which says what it is.
   const has = (d: string) => {
     try {
-      return statSync(join(d, "REPORT.md")).isFile();
+      lstatSync(join(d, "REPORT.md"));
+      return true;
     } catch {
       return false;
     }

@@ -49,6 +49,17 @@ describe("decay: inputs are read through the bounded reader", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  test.each([
+    ["a FIFO", (p: string) => void fifo(p), /cannot read: it is a FIFO \(named pipe\), not a regular file/],
+    ["a directory", (p: string) => fs.mkdirSync(p), /cannot read: it is a directory, not a regular file/],
+    ["a dangling link", (p: string) => fs.symlinkSync("gone.md", p), /cannot read: no such file or directory/],
+  ])("decay report on a run whose REPORT.md is %s: refused naming REPORT.md and what it is", async (_, make, what) => {
+    const { dir, before } = await scene((d) => make(join(d, "REPORT.md")));
+    const r = await runBin(BIN, ["report", "."], { cwd: dir });
+    expectFault(r, "REPORT.md", what);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   test("a contract whose plan (named inside it) is a FIFO: refused, naming the plan", async () => {
     const { dir, before } = await scene(async (d) => {
       const contract = await compileContract(readPlan(PLAN)._unsafeUnwrap(), { planPath: "plan.md", planText: PLAN });
