@@ -112,11 +112,11 @@ function compiled(file: string, abs: string, repo: string, text: string, bytes: 
 /**
  * A file's bytes (relative to `dir`, or absolute) when it can be read, `undefined` when it cannot
  * (missing, say); one that is there but is no regular file (a FIFO would block), or is over
- * 64 MiB, is a fault naming it.
+ * 64 MiB, is a fault naming it as `named` says.
  */
-function readIfThere(dir: string, file: string, maxBytes?: number): ResultAsync<Uint8Array | undefined, CliFault> {
+function readIfThere(dir: string, file: string, named: string, maxBytes?: number): ResultAsync<Uint8Array | undefined, CliFault> {
   return readBounded({ cwd: dir }, asFile(file), bounded(maxBytes)).orElse((r) =>
-    r.kind === "unreadable" ? okAsync(undefined) : errAsync<undefined, CliFault>({ code: "read-failed", file, reason: r.reason }),
+    r.kind === "unreadable" ? okAsync(undefined) : errAsync<undefined, CliFault>({ code: "read-failed", file: named, reason: r.reason }),
   );
 }
 
@@ -142,7 +142,9 @@ export function assumptionsPath(cwd: string, repo: string, file: string, maxByte
 function parsed(file: string, repo: string, text: string, maxBytes: number | undefined): ResultAsync<Loaded, CliFault> {
   const contract = parseContract(text);
   if (contract.isErr()) return errAsync({ code: "contract-fault", file, fault: contract.error });
-  return readIfThere(repo, contract.value.plan, maxBytes).andThen((planText) => checkedAgainst(file, contract.value, planText));
+  // Refused, the plan is named as the contract's: the path came from its plan: line, not the command line.
+  const named = `${file}: the plan it names (${contract.value.plan})`;
+  return readIfThere(repo, contract.value.plan, named, maxBytes).andThen((planText) => checkedAgainst(file, contract.value, planText));
 }
 
 /** A parsed contract and its plan's bytes (when read): a plan that drifted since compiling is a fault. */

@@ -66,7 +66,7 @@ describe("decay: inputs are read through the bounded reader", () => {
       fs.writeFileSync(join(d, "c.md"), renderContract(contract._unsafeUnwrap()));
       fifo(join(d, "plan.md"));
     });
-    expectFault(await runBin(BIN, ["preflight", "c.md"], { cwd: dir }), "plan.md", /FIFO/);
+    expectFault(await runBin(BIN, ["preflight", "c.md"], { cwd: dir }), "c.md: the plan it names (plan.md): cannot read: it is a FIFO");
     expect(snapshot(dir)).toEqual(before);
   });
 
