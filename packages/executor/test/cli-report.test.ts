@@ -29,6 +29,11 @@ describe("decay report", () => {
     ["64 NUL bytes", "\0".repeat(64), /^decay: ws\/report\.json: not a run report: not JSON \(.*\)\n$/],
     ["a forged status", '{"status":"green"}', /^decay: ws\/report\.json: not a run report: field version: .*\n$/],
     [
+      "whose green status its stages contradict",
+      JSON.stringify({ ...REPORT, status: "green", stages: [{ ...REPORT.stages[0], optional: false, final: "red", state: "parked" }] }),
+      /^decay: ws\/report\.json: not a run report: status green, but stage S1 is not \(final red, state parked\): .*\n$/,
+    ],
+    [
       "not UTF-8",
       Buffer.from([0x7b, 0xff, 0x7d]),
       /^decay: ws\/report\.json: not a run report: not UTF-8 text: byte 0xFF at byte offset 1 cannot be decoded\n$/,

@@ -23,6 +23,10 @@ describe("checkRunReport", () => {
     [JSON.stringify({ ...REPORT, stages: [{ ...REPORT.stages[0], extra: 1 }] }), /^field stages\[0\]\.extra is not in run-report\.schema\.json$/],
     [JSON.stringify({ ...REPORT, cost: { ...REPORT.cost, tokens: { ...REPORT.cost.tokens, review: 3 } } }), /^field cost\.tokens\.review is not in/],
     ['{"__proto__":{"status":"green"},' + JSON.stringify(REPORT).slice(1), /^field __proto__ is not in/],
+    [
+      JSON.stringify({ ...REPORT, status: "green", stages: [{ ...REPORT.stages[0], optional: false, final: "red", state: "parked" }] }),
+      /^status green, but stage S1 is not \(final red, state parked\): a run is green only when every required stage is$/,
+    ],
   ])("refuses %j", (text, reason) => {
     expect(checkRunReport(text)._unsafeUnwrapErr()).toMatch(reason);
   });
@@ -40,6 +44,19 @@ describe("checkRunReport", () => {
           if (out.isOk()) expect(RunReport.safeParse(JSON.parse(text)).success).toBe(true);
         },
       ),
+    );
+    // A green status is kept exactly when no stage holds the run back from green.
+    const stage = fc.record({
+      optional: fc.boolean(),
+      final: fc.constantFrom("green", "red", "not-run"),
+      state: fc.constantFrom("green", "escalated", "parked"),
+    });
+    fc.assert(
+      fc.property(fc.array(stage, { maxLength: 4 }), (over) => {
+        const stages = over.map((o, k) => ({ ...REPORT.stages[0], ...o, id: `S${k + 1}` }));
+        const out = checkRunReport(JSON.stringify({ ...REPORT, status: "green", stages }));
+        expect(out.isOk()).toBe(stages.every((s) => (s.optional || s.final === "green") && s.state !== "escalated"));
+      }),
     );
     const names = fc.string({ minLength: 1 }).filter((k) => !Object.hasOwn(REPORT, k));
     fc.assert(

@@ -6,6 +6,7 @@ import { readBounded } from "@decay/cli-kit";
 import { decodeStrictUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import { badUtf8Said } from "../fault.js";
+import { holdsBackGreen } from "../run/report.js";
 import { RunReport } from "../schema.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, say } from "./io.js";
@@ -72,7 +73,13 @@ export function checkRunReport(text: string): Result<string, string> {
     return err(`${at === "" ? "" : `field ${at}: `}${issue?.message ?? "does not match"} (run-report.schema.json)`);
   }
   const extra = extraField(json, parsed.data, "");
-  return extra === null ? ok(text) : err(`field ${extra} is not in run-report.schema.json`);
+  if (extra !== null) return err(`field ${extra} is not in run-report.schema.json`);
+  // A green status its own stages contradict is a forgery or an edit, never a run's word.
+  const held = parsed.data.status === "green" ? parsed.data.stages.find(holdsBackGreen) : undefined;
+  if (held !== undefined) {
+    return err(`status green, but stage ${held.id} is not (final ${held.final}, state ${held.state}): a run is green only when every required stage is`);
+  }
+  return ok(text);
 }
 
 /** The report's text: strict UTF-8 (never a U+FFFD in place of a bad byte), and for report.json a run report; else a fault naming the file. */

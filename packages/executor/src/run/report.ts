@@ -47,10 +47,15 @@ function stageReport(d: Deps, input: ReportInput, id: string): StageReport {
   };
 }
 
+/** Whether a stage keeps its run from green: a required stage not green in the final verification, or an escalation left open. */
+export function holdsBackGreen(s: StageReport): boolean {
+  return (!s.optional && s.final !== "green") || s.state === "escalated";
+}
+
 function statusOf(state: RunState, stages: StageReport[]): { status: RunStatus; reason: string | null } {
   if (state.stop !== null) return { status: state.stop.status, reason: state.stop.reason };
   // Green needs every required stage green in the final verification and no escalation left open.
-  const missing = stages.filter((s) => (!s.optional && s.final !== "green") || s.state === "escalated");
+  const missing = stages.filter(holdsBackGreen);
   if (missing.length === 0) return { status: "green", reason: null };
   const why = (s: StageReport) => `${s.id} ${s.final === "green" ? "escalated" : "not green"} (${s.reason ?? s.state})`;
   return { status: "incomplete", reason: missing.map(why).join("; ") };
