@@ -79,6 +79,11 @@ describe("runPlan over random scripted agents", () => {
             if (killed !== null) expect(killed).toBeInstanceOf(Killed);
           }
           const result = await runPlan(contract, options);
+          if (result.isErr() && result.error.code === "read-only-call-wrote") {
+            // A diagnose or adjudicate that edited: refused out loud, only when the table made one edit.
+            expect(Object.entries(table).some(([k, a]) => /^S\d (diagnose|adjudicate)/.test(k) && a.edit !== undefined)).toBe(true);
+            return;
+          }
           expect(result.isOk(), JSON.stringify(result.isErr() && result.error)).toBe(true);
           const report = result._unsafeUnwrap();
           for (const [k, s] of report.stages.entries()) {
