@@ -101,22 +101,27 @@ export function prepareCommand(io: CliIo, file: string, global: GlobalOptions): 
   );
 }
 
-/** One readable envelope and the state of its content snapshot. */
+/**
+ * One readable envelope and the state of its content snapshot: `unreadable`, with the fault, when
+ * reading it failed (a FIFO there, EIO, EACCES), which says nothing about its bytes.
+ */
 interface Listed {
   readonly envelope: Envelope;
-  readonly snapshot: SnapshotState;
+  readonly snapshot: SnapshotState | "unreadable";
+  readonly fault?: CliFault;
 }
 
 /** One record's lines; text from the envelope is escaped, so a hand-edited file cannot forge a line. */
-function statusLine({ envelope: e, snapshot }: Listed): string {
+function statusLine({ envelope: e, snapshot, fault }: Listed): string {
   const r = e.record;
   const where = r.evidence_status === "published" ? oneLine(r.canonical_url ?? "") : `reason ${oneLine(e.reason ?? "none")}`;
   const note = snapshot === "ok" ? "" : ` snapshot ${snapshot}`;
   const named = `task ${oneLine(JSON.stringify(r.task))} attempt ${oneLine(JSON.stringify(r.attempt))}`;
-  return `${r.evidence_status} pr ${r.pr.value} ${named} ${where}${note}\n  ${oneLine(r.local_pending_path)}\n`;
+  const why = fault === undefined ? "" : `  ${describeCliFault(fault)}\n`;
+  return `${r.evidence_status} pr ${r.pr.value} ${named} ${where}${note}\n  ${oneLine(r.local_pending_path)}\n${why}`;
 }
 
-function statusJson({ envelope: e, snapshot }: Listed): JsonValue {
+function statusJson({ envelope: e, snapshot, fault }: Listed): JsonValue {
   const r = e.record;
   return {
     path: r.local_pending_path,
@@ -130,26 +135,28 @@ function statusJson({ envelope: e, snapshot }: Listed): JsonValue {
     write_state: e.write_state,
     reason: e.reason,
     snapshot,
+    ...(fault === undefined ? {} : { snapshot_fault: { code: fault.code, message: describeCliFault(fault) } }),
   };
 }
 
 /**
- * Every readable envelope with its snapshot's state (a snapshot that cannot be read is `corrupt`),
- * read a few at a time so that running out of descriptors never reads as damage.
+ * Every readable envelope with its snapshot's state; a snapshot that cannot be read is
+ * `unreadable` with its fault, never `corrupt` (a fault is no finding about its bytes). Read a few
+ * at a time so that running out of descriptors is not met at all.
  */
 function withSnapshots(store: PendingStore, envelopes: readonly Envelope[]): ResultAsync<Listed[], CliFault> {
   return ResultAsync.fromSafePromise(
-    mapBounded(envelopes, FILES_IN_FLIGHT, async (envelope) => ({
-      envelope,
-      snapshot: (await store.snapshotState(envelope.record)).unwrapOr("corrupt" as const),
-    })),
+    mapBounded(envelopes, FILES_IN_FLIGHT, async (envelope): Promise<Listed> => {
+      const state = await store.snapshotState(envelope.record);
+      return state.isOk() ? { envelope, snapshot: state.value } : { envelope, snapshot: "unreadable", fault: state.error };
+    }),
   );
 }
 
 /**
  * `status`: every readable record of the project's store with its snapshot's state, and every
  * unreadable envelope with its reason. Exit 1 while any record is pending, any snapshot is
- * missing or corrupt, or any envelope is unreadable.
+ * not `ok`, or any envelope is unreadable.
  */
 export function statusCommand(io: CliIo, global: GlobalOptions): ResultAsync<Outcome, CliFault> {
   return openStore(io, global).andThen((store) =>

@@ -86,6 +86,21 @@ describe("section 7: the evidence store and publish", () => {
     expect(JSON.parse((await exec(["status", "--json"])).out).records[0].snapshot).toBe("ok");
   });
 
+  test("status reports a snapshot it cannot read as unreadable with the reason, never as corrupt", async () => {
+    const { exec, snapshot } = await prepared();
+    rmSync(snapshot);
+    execFileSync("mkfifo", [snapshot]);
+    const status = await exec(["status"]);
+    expect(status.code).toBe(1);
+    expect(status.out).toMatch(
+      /evidence-pending pr 23 .* snapshot unreadable\n {2}\S+\n {2}evidence store: \S+ is a FIFO, socket or device, not a regular file; refusing to read or write it\n/,
+    );
+    expect(status.out).not.toContain("corrupt");
+    const json = JSON.parse((await exec(["status", "--json"])).out) as { records: { snapshot: string; snapshot_fault?: { message: string } }[] };
+    expect(json.records.map((r) => r.snapshot)).toEqual(["unreadable"]);
+    expect(json.records[0]?.snapshot_fault?.message).toContain(`${snapshot} is a FIFO, socket or device`);
+  });
+
   test("status reports a snapshot longer than its content as corrupt, whatever its size, and prepare restores it", async () => {
     const { exec, file, snapshot } = await prepared();
     const intact = readFileSync(snapshot, "utf8");

@@ -32,7 +32,12 @@ const StatusRecord = z
     canonical_url: z.string().nullable(),
     write_state: z.enum(["never", "uncertain", "confirmed"]),
     reason: z.string().nullable(),
-    snapshot: z.enum(["ok", "missing", "corrupt"]),
+    snapshot: z.enum(["ok", "missing", "corrupt", "unreadable"]),
+    /** Only with `snapshot: "unreadable"`: why it could not be read. */
+    snapshot_fault: z
+      .object({ code: z.string().min(1), message: z.string().min(1) })
+      .strict()
+      .optional(),
   })
   .strict();
 

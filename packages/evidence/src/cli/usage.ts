@@ -23,8 +23,8 @@ every command: --json (print one JSON object instead of text), --help; and --ver
 A flag a command does not use is refused, naming it.
 
 A RECORD.json of "-" is read from standard input; a FIFO, device or socket is refused.
-status also reports each snapshot that is missing or corrupt and each unreadable envelope.
-exit: 0 published or ok, 1 still pending, a snapshot missing or corrupt, an envelope unreadable,
+status also reports each snapshot that is missing, corrupt or unreadable (with why) and each unreadable envelope.
+exit: 0 published or ok, 1 still pending, a snapshot not ok, an envelope unreadable,
 or a published record this run could not confirm (the reason is printed), 2 any fault (the
 message is on stderr). Limits: docs/limits.md.
 `;
