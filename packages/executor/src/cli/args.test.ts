@@ -72,6 +72,17 @@ describe("parseInvocation", () => {
     }
   });
 
+  test("reads --agent-timeout-ms on run only; unset, the agent's default stands", () => {
+    expect(parseInvocation(["run", "p.md", "--agent", "a", "--agent-timeout-ms", "250"])._unsafeUnwrap()).toMatchObject({ flags: { agentTimeoutMs: 250 } });
+    expect(parseInvocation(["run", "p.md", "--agent", "a"])._unsafeUnwrap()).not.toHaveProperty("flags.agentTimeoutMs");
+    expect(parseInvocation(["verify", "p.md", "--agent-timeout-ms", "250"])._unsafeUnwrapErr()).toMatchObject({ code: "usage", flag: "--agent-timeout-ms" });
+    expect(parseInvocation(["run", "p.md", "--agent", "a", "--agent-timeout-ms=0"])._unsafeUnwrapErr()).toEqual({
+      code: "usage",
+      flag: "--agent-timeout-ms",
+      message: '--agent-timeout-ms must be a positive integer, not "0"',
+    });
+  });
+
   test.each(["0", "-5", "1.5", "1e3", "ten", "1000000000"])("--pattern-timeout-ms %j is a usage fault naming the flag", (value) => {
     expect(parseInvocation(["verify", "p.md", `--pattern-timeout-ms=${value}`])._unsafeUnwrapErr()).toEqual({
       code: "usage",

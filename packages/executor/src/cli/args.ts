@@ -47,6 +47,8 @@ export interface RunFlags extends VerifyFlags {
   readonly durable?: string;
   /** `--execute-may-edit-surface`: the library's `executeMayEditSurface`. */
   readonly executeMayEditSurface: boolean;
+  /** `--agent-timeout-ms`: how long one agent call may run (`commandAgent`'s `timeoutMs`, default 30 minutes). */
+  readonly agentTimeoutMs?: number;
 }
 
 /** One invocation of `decay`. */
@@ -71,6 +73,7 @@ export const OPTIONS = {
   "execute-may-edit-surface": { type: "boolean" },
   "max-input-bytes": { type: "string" },
   "pattern-timeout-ms": { type: "string" },
+  "agent-timeout-ms": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const satisfies FlagSpecs;
@@ -79,7 +82,7 @@ type Values = FlagValues<typeof OPTIONS>;
 
 const VERIFY_FLAGS = ["repo", "include-optional", "clean-room", "setup", "json", "max-input-bytes", "pattern-timeout-ms"];
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  run: [...VERIFY_FLAGS, "assumptions", "agent", "budget", "token-target", "durable", "execute-may-edit-surface"],
+  run: [...VERIFY_FLAGS, "assumptions", "agent", "budget", "token-target", "durable", "execute-may-edit-surface", "agent-timeout-ms"],
   preflight: VERIFY_FLAGS,
   verify: VERIFY_FLAGS,
   report: ["json"],
@@ -167,15 +170,18 @@ function runFlags(v: Values, file: string): Result<RunFlags, UsageFault> {
   if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(v.agent)}: ${agent.error}`);
   return verifyFlags(v, file).andThen((base) =>
     count("--budget", v.budget).andThen((budget) =>
-      count("--token-target", v["token-target"]).map(
-        (tokenTarget): RunFlags => ({
-          ...base,
-          agent: agent.value,
-          budget,
-          tokenTarget,
-          executeMayEditSurface: v["execute-may-edit-surface"] === true,
-          ...(v.durable === undefined ? {} : { durable: v.durable }),
-        }),
+      count("--token-target", v["token-target"]).andThen((tokenTarget) =>
+        count("--agent-timeout-ms", v["agent-timeout-ms"]).map(
+          (agentTimeoutMs): RunFlags => ({
+            ...base,
+            agent: agent.value,
+            budget,
+            tokenTarget,
+            executeMayEditSurface: v["execute-may-edit-surface"] === true,
+            ...(v.durable === undefined ? {} : { durable: v.durable }),
+            ...(agentTimeoutMs === undefined ? {} : { agentTimeoutMs }),
+          }),
+        ),
       ),
     ),
   );

@@ -104,7 +104,13 @@ export async function durableRun(io: CliIo, flags: RunFlags, argv: readonly stri
     appVersion: VERSION,
     ports: (_job, dir) => ({
       ...adaptersFor({ ...io, signal: stop.signal }, dir, flags, (text) => progress.warn(text)),
-      agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env, signal: stop.signal }),
+      agent: commandAgent({
+        command: program.value,
+        args: flags.agent.slice(1),
+        baseEnv: io.env,
+        signal: stop.signal,
+        ...(flags.agentTimeoutMs === undefined ? {} : { timeoutMs: flags.agentTimeoutMs }),
+      }),
       resumeCommand: `decay ${argv.map(quoted).join(" ")}`,
       onEvent: (e) => progress.event(e),
     }),

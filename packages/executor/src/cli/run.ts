@@ -65,7 +65,13 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
   const progress = progressFor(io, flags, loaded);
   const result = await runPlan(loaded.contract, {
     ...adaptersFor(io, repo, flags, (text) => progress.warn(text)),
-    agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env, signal: io.signal }),
+    agent: commandAgent({
+      command: program.value,
+      args: flags.agent.slice(1),
+      baseEnv: io.env,
+      signal: io.signal,
+      ...(flags.agentTimeoutMs === undefined ? {} : { timeoutMs: flags.agentTimeoutMs }),
+    }),
     planText: loaded.planText,
     assumptions: flags.assumptions,
     includeOptional: flags.includeOptional,

@@ -5,7 +5,8 @@ Usage:
   decay run PLAN.md|contract.md --agent "CMD ARGS…" [--repo DIR] [--assumptions FILE]
             [--include-optional] [--budget N] [--token-target N]
             [--clean-room clone|worktree|isomorphic] [--setup "CMD"] [--json] [--durable DIR]
-            [--max-input-bytes N] [--pattern-timeout-ms N] [--execute-may-edit-surface]
+            [--max-input-bytes N] [--pattern-timeout-ms N] [--agent-timeout-ms N]
+            [--execute-may-edit-surface]
   decay preflight PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
                   [--max-input-bytes N] [--pattern-timeout-ms N]
   decay verify PLAN.md|contract.md [--repo DIR] [--include-optional] [--clean-room K] [--setup "CMD"] [--json]
@@ -42,6 +43,8 @@ Options:
                          rests on, as pinned at the stage's base (default: undone, escalated)
   --budget N             attempts per stage, the execute included (default 3)
   --token-target N       no agent call starts once N tokens are spent
+  --agent-timeout-ms N   how long one agent call may run before its process group is stopped and
+                         the call returns nothing (default 1800000, 30 minutes)
   --clean-room K         clone (default), worktree or isomorphic
   --setup "CMD"          run once in every fresh clean room (e.g. "npm ci")
   --json                 NDJSON events, then the report (run); JSON (preflight, verify, report)

@@ -114,3 +114,17 @@ describe("decay: an agent that edits during a diagnosis", () => {
     expect(git(repo, "log", "--format=%s", "main..plan/stats")).not.toMatch(/\(fix\)/);
   }, 60_000);
 });
+
+describe("decay run --agent-timeout-ms", () => {
+  test("an agent that never answers is stopped at the bound given, returns nothing, and the run parks", async () => {
+    const dir = await tempDir("decay-slow-agent-");
+    const agent = join(dir, "agent.sh");
+    writeFileSync(agent, "#!/bin/sh\ncat >/dev/null\nexec sleep 600\n", { mode: 0o755 });
+    const repo = await makeRepo({ "docs/d.plan.md": planOf([["work", ["`test -f done.txt` exits 0"]]]) });
+    // Without the flag, each call would wait the default 30 minutes and the test time out.
+    const r = await decay(["run", "docs/d.plan.md", "--agent", agent, "--agent-timeout-ms", "400"], repo);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/parked: the agent returned nothing 3 times in a row \(last: the agent failed: .*agent\.sh: timed out after 400 ms/);
+    expect(git(repo, "log", "--format=%s", "plan/d")).not.toMatch(/S1 work/);
+  }, 30_000);
+});
