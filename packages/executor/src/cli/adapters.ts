@@ -4,12 +4,14 @@ import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { isomorphicRoom } from "../isomorphic-room.js";
 import { gitCloneRoom, gitWorktreeRoom } from "../node/clean-rooms.js";
+import { commandAgent } from "../node/command-agent.js";
 import { systemGit } from "../node/git.js";
 import { nodePatterns } from "../node/patterns.js";
 import { describeSparesOff, type SparesOff } from "../node/spare-rooms.js";
 import { nodeShell } from "../node/shell.js";
+import type { Agent } from "../agent/protocol.js";
 import type { CleanRoom } from "../ports.js";
-import type { RoomKind, VerifyFlags } from "./args.js";
+import type { RoomKind, RunFlags, VerifyFlags } from "./args.js";
 import type { CliIo } from "./io.js";
 import { warnOnStderr } from "./progress.js";
 
@@ -39,4 +41,19 @@ export function adaptersFor(
   // Ctrl-C stops a match in flight; the bin's SIGINT listener then parks the run.
   const patterns = nodePatterns({ breakOnSigint: true, ...(flags.patternTimeoutMs === undefined ? {} : { timeoutMs: flags.patternTimeoutMs }) });
   return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: rooms[flags.cleanRoom](), patterns };
+}
+
+/**
+ * The agent `--agent` names (`program`, resolved by `agentProgram`, then the flag's other words),
+ * each call bounded by `--agent-timeout-ms` (else `commandAgent`'s default) and stopped when
+ * `signal` aborts.
+ */
+export function agentFor(program: string, flags: Pick<RunFlags, "agent" | "agentTimeoutMs">, env: CliIo["env"], signal: AbortSignal | undefined): Agent {
+  return commandAgent({
+    command: program,
+    args: flags.agent.slice(1),
+    baseEnv: env,
+    signal,
+    ...(flags.agentTimeoutMs === undefined ? {} : { timeoutMs: flags.agentTimeoutMs }),
+  });
 }

@@ -11,9 +11,8 @@ import type { DbosFault } from "../node/dbos/fault.js";
 import { attemptOf, type RecordedRun, type RunJob, type RunOutcome, recordedRun, runIdOf } from "../node/dbos/job.js";
 import type { DbosRunner } from "../node/dbos/runner.js";
 import { slugOf } from "../run/paths.js";
-import { commandAgent } from "../node/command-agent.js";
 import { type GitInvoker, gitInvoker } from "../node/git-process.js";
-import { adaptersFor } from "./adapters.js";
+import { adaptersFor, agentFor } from "./adapters.js";
 import type { RunFlags } from "./args.js";
 import { loadDbos } from "./dbos-load.js";
 import type { CliFault } from "./fault.js";
@@ -104,13 +103,7 @@ export async function durableRun(io: CliIo, flags: RunFlags, argv: readonly stri
     appVersion: VERSION,
     ports: (_job, dir) => ({
       ...adaptersFor({ ...io, signal: stop.signal }, dir, flags, (text) => progress.warn(text)),
-      agent: commandAgent({
-        command: program.value,
-        args: flags.agent.slice(1),
-        baseEnv: io.env,
-        signal: stop.signal,
-        ...(flags.agentTimeoutMs === undefined ? {} : { timeoutMs: flags.agentTimeoutMs }),
-      }),
+      agent: agentFor(program.value, flags, io.env, stop.signal),
       resumeCommand: `decay ${argv.map(quoted).join(" ")}`,
       onEvent: (e) => progress.event(e),
     }),

@@ -9,8 +9,7 @@ import { err, ok, type Result } from "neverthrow";
 import { describeExecFault } from "../fault.js";
 import { fleetJson } from "../node/dbos/fleet-output.js";
 import type { RunDetail, RunSummary } from "../node/dbos/status.js";
-import { commandAgent } from "../node/command-agent.js";
-import { adaptersFor } from "./adapters.js";
+import { adaptersFor, agentFor } from "./adapters.js";
 import { type Dbos, loadDbos } from "./dbos-load.js";
 import type { CliFault } from "./fault.js";
 import { type EnqueueFlags, parseFleet, type WorkerFlags } from "./fleet-args.js";
@@ -37,7 +36,7 @@ async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
     bundle: flags.bundle === undefined ? undefined : dbos.gitBundle(resolve(io.cwd, flags.bundle), io.env),
     ports: (_job, dir, run) => ({
       ...adaptersFor(io, dir, flags, (message) => void bestEffort(io.stderr, line({ worker: flags.executorId, level: "warn", message }))),
-      agent: commandAgent({ command: program.value, args: flags.agent.slice(1), baseEnv: io.env }),
+      agent: agentFor(program.value, flags, io.env, undefined),
       onEvent: (event) => void bestEffort(io.stdout, line({ run, ...event })),
     }),
     // DBOS's own log quotes the URL masking only the authority's password: every form is taken out here.

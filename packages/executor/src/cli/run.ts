@@ -3,11 +3,10 @@
 import { bestEffort } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
-import { commandAgent } from "../node/command-agent.js";
 import { runPlan } from "../run/run-plan.js";
 import type { RunReport } from "../schema.js";
 import { oneLine } from "@decay/portable";
-import { adaptersFor } from "./adapters.js";
+import { adaptersFor, agentFor } from "./adapters.js";
 import type { RunFlags } from "./args.js";
 import type { CliFault } from "./fault.js";
 import { type CliIo, REPORT_SCHEMA, say } from "./io.js";
@@ -65,13 +64,7 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
   const progress = progressFor(io, flags, loaded);
   const result = await runPlan(loaded.contract, {
     ...adaptersFor(io, repo, flags, (text) => progress.warn(text)),
-    agent: commandAgent({
-      command: program.value,
-      args: flags.agent.slice(1),
-      baseEnv: io.env,
-      signal: io.signal,
-      ...(flags.agentTimeoutMs === undefined ? {} : { timeoutMs: flags.agentTimeoutMs }),
-    }),
+    agent: agentFor(program.value, flags, io.env, io.signal),
     planText: loaded.planText,
     assumptions: flags.assumptions,
     includeOptional: flags.includeOptional,

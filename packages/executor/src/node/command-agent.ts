@@ -1,12 +1,12 @@
 // The command agent: any program that reads one JSON request on stdin and prints one JSON reply
 // on stdout is an agent (docs/agent-protocol.md). The program runs once per call, as the leader
 // of its own process group, so a timeout or an interruption reaches everything it started.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { jsonReply } from "../agent/call.js";
 import type { Agent, AgentRequest } from "../agent/protocol.js";
 import { decodeStrictUtf8 } from "@decay/portable";
 import { badUtf8Said, reasonOf } from "../fault.js";
-import { heldSentence, OUTPUT_GRACE_MS, releaseHeldOutput } from "./held-output.js";
+import { heldSentence, OUTPUT_GRACE_MS, releaseHeldOutput, signalGroup } from "./held-output.js";
 import { tail } from "./tail.js";
 
 /** Options of `commandAgent`. */
@@ -38,15 +38,6 @@ export interface CommandAgentOptions {
 function why(opts: CommandAgentOptions, what: string, stderr: string): Error {
   const last = stderr.trim().split("\n").slice(-5).join(" / ");
   return new Error(`${opts.command}: ${what}${last ? `; stderr: ${last}` : ""}`);
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // ESRCH: the group has ended already.
-  }
 }
 
 function envOf(opts: CommandAgentOptions): Record<string, string> {

@@ -1,7 +1,17 @@
-// A child that has exited while its pipes stay open: something it started outside its process
-// group (`setsid`, a daemon) still holds them. The group kill does not reach that process, and
-// `close` would never come: whoever waits for it would wait forever.
+// A child's process group, signalled whole; and a child that has exited while its pipes stay open:
+// something it started outside its process group (`setsid`, a daemon) still holds them. The group
+// kill does not reach that process, and `close` would never come: whoever waits would wait forever.
 import type { ChildProcess } from "node:child_process";
+
+/** Sends `signal` to the process group led by `child` (spawned `detached`); a group already gone is no error. */
+export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: every process of the group has ended already.
+  }
+}
 
 /** How long the pipes of an exited child may stay open before they are given up, by default. */
 export const OUTPUT_GRACE_MS = 2000;

@@ -5,7 +5,7 @@ import { stat } from "node:fs/promises";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
 import type { Shell, ShellRequest, ShellResult } from "../ports.js";
-import { heldSentence, OUTPUT_GRACE_MS, releaseHeldOutput } from "./held-output.js";
+import { heldSentence, OUTPUT_GRACE_MS, releaseHeldOutput, signalGroup } from "./held-output.js";
 import { tail } from "./tail.js";
 
 /** Options of `nodeShell`. */
@@ -49,16 +49,6 @@ function mergeEnv(base: NodeShellOptions["env"], extra: ShellRequest["env"]): Re
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...base, ...extra })) if (v !== undefined) env[k] = v;
   return env;
-}
-
-/** Sends `signal` to the process group led by `child`; a group already gone is no error. */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // ESRCH: every process of the group has ended already.
-  }
 }
 
 async function spawnFault(request: ShellRequest, e: unknown): Promise<ExecFault> {
