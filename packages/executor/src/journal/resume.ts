@@ -3,6 +3,7 @@
 import { err, ok, okAsync, type Result, ResultAsync, safeTry } from "neverthrow";
 import { appendRecord, setTaskState } from "./append.js";
 import type { ExecFault } from "../fault.js";
+import { inRepository } from "../run/paths.js";
 import type { Git, Shell } from "../ports.js";
 import type { JournalFault } from "./fault.js";
 import { baseOf, failClaims, isRevisionMarker, lastRounds, linesOf, openRulings, specStatus, taskStates } from "./read.js";
@@ -64,18 +65,11 @@ interface Effects {
  * (`.`); null for a path that is absolute or climbs out of the repository, which names no file in it.
  */
 function pathspecOf(file: string): string | "all" | null {
-  if (file.startsWith("/")) return null;
-  const parts: string[] = [];
-  const components = file.split("/");
-  for (const c of components) {
-    if (c === "" || c === ".") continue;
-    if (c !== "..") parts.push(c);
-    else if (parts.pop() === undefined) return null;
-  }
-  if (parts.length === 0) return "all";
-  const last = components[components.length - 1];
-  const folderOnly = last === "" || last === "." || last === "..";
-  return `${parts.join("/")}${folderOnly ? "/" : ""}`;
+  const inside = inRepository("", file);
+  if (inside === null) return null;
+  if (inside === "") return "all";
+  const last = file.slice(file.lastIndexOf("/") + 1);
+  return last === "" || last === "." || last === ".." ? `${inside}/` : inside;
 }
 
 /** A trace of a task: a commit in Base..HEAD touching its Files, or a change to them in the working tree. */

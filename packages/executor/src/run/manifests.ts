@@ -1,4 +1,5 @@
 import { runView } from "@decay/contract";
+import { inRepository } from "./paths.js";
 
 // The files that decide what a command line runs without being named on it: `npm test` runs the
 // `scripts.test` of a package.json, `make` the rules of a makefile. Pinning only the words of the
@@ -29,16 +30,9 @@ export interface Manifests {
 
 /** `dir` joined with `rel` inside the repository, `""` for its top; null for an absolute path or one that leaves it. */
 function within(dir: string | null, rel: string): string | null {
-  if (dir === null || rel.startsWith("/") || rel.startsWith("~") || rel.includes("$")) return null;
-  const parts = dir === "" ? [] : dir.split("/");
-  for (const p of rel.split("/")) {
-    if (p === "" || p === ".") continue;
-    if (p === "..") {
-      if (parts.length === 0) return null;
-      parts.pop();
-    } else parts.push(p);
-  }
-  return parts.join("/");
+  // `~` and `$` are the shell's to expand: where they lead is not known here.
+  if (dir === null || rel.startsWith("~") || rel.includes("$")) return null;
+  return inRepository(dir, rel);
 }
 
 /** The directory a program is moved to by its flags (`-C dir`, `--prefix=dir`); `cwd` when none. */

@@ -17,6 +17,22 @@ export function slugOf(planPath: string): string {
   return slug === "" ? "plan" : slug.slice(0, 60);
 }
 
+/**
+ * `rel` read from the repository folder `dir` (`""` for the top) as git reads a path: `.` and empty
+ * components dropped, `..` taking the one before it away. `""` is the top; null for an absolute
+ * path or one that climbs out of the repository.
+ */
+export function inRepository(dir: string, rel: string): string | null {
+  if (rel.startsWith("/")) return null;
+  const parts = dir === "" ? [] : dir.split("/");
+  for (const p of rel.split("/")) {
+    if (p === "" || p === ".") continue;
+    if (p !== "..") parts.push(p);
+    else if (parts.pop() === undefined) return null;
+  }
+  return parts.join("/");
+}
+
 /** The folder of every run's workspace, relative to the repository root. */
 export const WORKSPACES = ".plan-runs";
 
