@@ -1,4 +1,5 @@
 // POSIX path helpers for the run's workspace, so the core needs no runtime path module.
+import { isAbsolutePath, posixNormalize } from "@decay/portable";
 
 /** Join path segments with `/`, collapsing doubled separators; absolute when the first is. */
 export function joinPath(...parts: string[]): string {
@@ -23,14 +24,11 @@ export function slugOf(planPath: string): string {
  * path or one that climbs out of the repository.
  */
 export function inRepository(dir: string, rel: string): string | null {
-  if (rel.startsWith("/")) return null;
-  const parts = dir === "" ? [] : dir.split("/");
-  for (const p of rel.split("/")) {
-    if (p === "" || p === ".") continue;
-    if (p !== "..") parts.push(p);
-    else if (parts.pop() === undefined) return null;
-  }
-  return parts.join("/");
+  if (isAbsolutePath(rel)) return null;
+  const path = posixNormalize(dir === "" ? rel : `${dir}/${rel}`);
+  // A `..` left at the front is one the repository's top could not take away.
+  if (path === ".." || path.startsWith("../")) return null;
+  return path === "." ? "" : path;
 }
 
 /** The folder of every run's workspace, relative to the repository root. */
