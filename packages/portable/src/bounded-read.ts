@@ -94,3 +94,15 @@ export async function readOpenFile<S>(file: OpenFile<S>, sizeOf: (stat: S) => nu
   await file.close();
   return bytes;
 }
+
+/** The chunks read from a stream, `total` bytes in all, as one array: the only chunk itself when there is one. */
+export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}

@@ -8,6 +8,6 @@ export { isWithin } from "./within.js";
 export { mapBounded } from "./map-bounded.js";
 export { type DirStat, type PrivateDirIssue, privateDirIssue } from "./private-dir.js";
 export type { FsDirent, FsLike, FsLikeCallback, FsLikeSync, FsStats } from "./fs-like.js";
-export { isReadLimit, type OpenFile, type ReadAt, readOpenFile, readUpTo, readUpToAsync } from "./bounded-read.js";
+export { concatBytes, isReadLimit, type OpenFile, type ReadAt, readOpenFile, readUpTo, readUpToAsync } from "./bounded-read.js";
 export { atomicWrite, randomHex, sameBytes, writeTemp } from "./atomic-write.js";
 export type { AtomicFs, AtomicFsError, AtomicWriteOptions, ImmutableChanged, TempFile } from "./atomic-write.js";

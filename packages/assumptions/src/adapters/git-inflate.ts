@@ -1,5 +1,6 @@
 // Bounded zlib inflation for the object-store guard: never more output than asked for. Uses the
 // web-standard DecompressionStream (Node 18+, browsers), so the adapter stays runtime-neutral.
+import { concatBytes } from "@decay/portable";
 
 /** The most a zlib (deflate) stream can expand: about 1032 output bytes per input byte. */
 export const MAX_DEFLATE_RATIO = 1032;
@@ -9,16 +10,6 @@ export type Inflated =
   | { readonly kind: "ok"; readonly bytes: Uint8Array; readonly complete: boolean }
   | { readonly kind: "past" }
   | { readonly kind: "corrupt"; readonly reason: string };
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
 
 /**
  * Inflates `compressed` (a zlib stream) until the stream ends, or until `stop(bytesSoFar)` says
@@ -36,11 +27,11 @@ export async function inflateBounded(compressed: Uint8Array, max: number, stop?:
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return { kind: "ok", bytes: concat(chunks, total), complete: true };
+      if (done) return { kind: "ok", bytes: concatBytes(chunks, total), complete: true };
       chunks.push(value);
       total += value.length;
       // The stop test comes first: one chunk (a few KiB) past `max` is never a reason to refuse a peek.
-      const soFar = stop === undefined ? undefined : concat(chunks, total);
+      const soFar = stop === undefined ? undefined : concatBytes(chunks, total);
       if (soFar !== undefined && stop?.(soFar) === true) {
         await reader.cancel().catch(() => undefined);
         return { kind: "ok", bytes: soFar, complete: false };

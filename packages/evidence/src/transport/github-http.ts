@@ -1,3 +1,4 @@
+import { concatBytes } from "@decay/portable";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { GithubConfig } from "./github-config.js";
 import { parseGithubJson } from "./github-json.js";
@@ -40,13 +41,7 @@ async function boundedText(res: Response, limit: number): Promise<string | undef
     }
     chunks.push(chunk.value);
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(concatBytes(chunks, total));
 }
 
 /** One HTTP exchange; never rejects (the adapter edge where fetch's throws become values). */

@@ -1,4 +1,5 @@
 // The last N bytes of a stream, kept without holding the whole stream in memory.
+import { concatBytes } from "@decay/portable";
 
 /** Collects chunks and keeps only the last `cap` bytes; `dropped` says whether anything was cut. */
 export interface Tail {
@@ -28,7 +29,7 @@ export function tail(cap: number): Tail {
       return dropped || size > cap;
     },
     text() {
-      const all = concat(chunks, size);
+      const all = concatBytes(chunks, size);
       if (!dropped && all.length <= cap) return decoder.decode(all);
       let start = Math.max(0, all.length - cap);
       // Skip UTF-8 continuation bytes, so the tail never opens with half a character.
@@ -36,15 +37,4 @@ export function tail(cap: number): Tail {
       return decoder.decode(all.subarray(start));
     },
   };
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
