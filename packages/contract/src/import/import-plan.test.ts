@@ -232,11 +232,46 @@ describe("a task heading CommonMark reads as no heading is listed as not convert
       [10, "<!-- Checkpoint: deployed -->", "a step inside an HTML comment is not converted"],
     ]);
   });
-  test("inside a list item or a block quote: listed, its lines read with the task above", () => {
+  test("inside a list item or a block quote: listed, its lines kept as text in the task above", () => {
     const imported = importPlan(plan("- ### Task 3: Deploy", "", "> ### Task 4: Tidy"))._unsafeUnwrap();
     expect(imported.notConverted.map((n) => [n.line, n.text, n.reason.split(":")[0]])).toEqual([
       [5, "- ### Task 3: Deploy", "a task heading inside a list item or a block quote is no heading of its own"],
       [7, "> ### Task 4: Tidy", "a task heading inside a list item or a block quote is no heading of its own"],
+    ]);
+    expect(imported.text).toContain("### Stage 1: A\n\n- ### Task 3: Deploy\n\n> ### Task 4: Tidy\n");
+  });
+  test("the steps under a task heading in a list item never become the acceptance of the task above: each is listed", () => {
+    // The task above kept its own step; the nested task's step (and its checkpoint) went nowhere in silence before.
+    const source = plan(
+      "Run: `npm test`",
+      "Expected: PASS",
+      "",
+      "- ### Task 3: Deploy",
+      "  Run: `npm run deploy`",
+      "  Expected: PASS",
+      "",
+      "Checkpoint: deployed",
+    );
+    const imported = importPlan(source)._unsafeUnwrap();
+    const stages = readPlan(imported.text)._unsafeUnwrap().stages;
+    expect(stages.map((s) => [s.title, s.acceptance.map((r) => r.run), s.exit_criterion])).toEqual([
+      ["A", ["npm test"], null],
+      ["B", ["npm run b"], null],
+    ]);
+    const under =
+      "a step under `- ### Task 3: Deploy` (line 8), a heading Markdown reads as none: not converted, never made the acceptance of the stage above it";
+    expect(imported.notConverted.filter((n) => n.line !== 8)).toEqual([
+      { line: 9, text: "Run: `npm run deploy`", reason: under },
+      { line: 12, text: "Checkpoint: deployed", reason: under },
+    ]);
+    expect(imported.text).toContain(`- line 9: Run: \`npm run deploy\` (${under})`);
+  });
+  test("a Run: step above a nested task heading whose Expected: line is under it is listed, not converted", () => {
+    const imported = importPlan(plan("Run: `npm test`", "- ### Task 3: Deploy", "Expected: PASS"))._unsafeUnwrap();
+    expect(readPlan(imported.text)._unsafeUnwrap().stages[0]?.acceptance).toEqual([]);
+    expect(imported.notConverted.map((n) => [n.line, n.reason.split(":")[0]])).toEqual([
+      [5, "no Expected"],
+      [6, "a task heading inside a list item or a block quote is no heading of its own"],
     ]);
   });
   test("a task heading under millions of quote markers, in code or a comment, is read in one pass and listed, never a crash", () => {
@@ -326,6 +361,13 @@ describe("importPlan with fences placed anywhere: nothing a task said disappears
         for (const line of model.lines) {
           const cmd = /^Run: `(.*)`$/.exec(line.text)?.[1];
           if (cmd !== undefined && !line.hidden) expect(rows.includes(cmd) || listed.has(line.no), line.text).toBe(true);
+        }
+        // Every Run: after a task heading in a list item or a quote, up to the next task heading, is listed.
+        let underNested = false;
+        for (const [i, line] of model.lines.entries()) {
+          if (tasks.some((h) => h.index === i)) underNested = false;
+          else if (model.nested.some((h) => h.index === i && /^Task \d+/.test(h.text))) underNested = true;
+          else if (underNested && !line.hidden && /^Run: `/.test(line.text)) expect(listed.has(line.no), line.text).toBe(true);
         }
         // Every task heading CommonMark reads as none (in code, a comment, a list item or a quote), and every Run: in a comment, is listed.
         for (const [i, line] of model.lines.entries()) {

@@ -90,6 +90,13 @@ function uncommented(text: string): string {
   return t.slice(containersEnd(t, 0));
 }
 
+type Found = { format: ImportFormat; pattern: RegExp };
+
+/** Whether a heading names a group of the plan's format (an OpenSpec group only at the groups' level). */
+function groupTest(found: Found, level: number): (h: { level: number; text: string } | null) => boolean {
+  return (h) => h !== null && found.pattern.test(stageText(h.text)) && (found.format !== "openspec" || h.level === level);
+}
+
 /**
  * What looks like a group heading or a step but that CommonMark reads as none, so that the import
  * makes no stage of it and converts nothing in it: a group heading in code (fenced or indented), in
@@ -97,10 +104,9 @@ function uncommented(text: string): string {
  * HTML comment (a step in code is an example, as a workflow's `run:` is). Each is listed with its line; none is skipped in silence.
  * An OpenSpec group heading (`## 1. Setup`) is taken only at the groups' level: `# 1. install` in a shell block is a comment.
  */
-function unreadGroups(model: LineModel, found: { format: ImportFormat; pattern: RegExp }, level: number): NotConverted[] {
+function unreadGroups(model: LineModel, found: Found, level: number): NotConverted[] {
   const word = GROUP_WORD[found.format].toLowerCase();
-  const isGroup = (h: { level: number; text: string } | null) =>
-    h !== null && found.pattern.test(stageText(h.text)) && (found.format !== "openspec" || h.level === level);
+  const isGroup = groupTest(found, level);
   const out: NotConverted[] = [];
   for (const line of model.lines) {
     if (!line.hidden) continue;
@@ -115,21 +121,37 @@ function unreadGroups(model: LineModel, found: { format: ImportFormat; pattern: 
   }
   for (const h of model.nested) {
     if (!isGroup(h)) continue;
-    const reason = `a ${word} heading inside a list item or a block quote is no heading of its own: no stage is made of it, and its lines are read with the ${word} above it`;
+    const reason = `a ${word} heading inside a list item or a block quote is no heading of its own: no stage is made of it, its lines stay in the ${word} above it as text, and the steps after it are not converted`;
     out.push({ line: h.index + 1, text: model.lines[h.index]?.text.trim() ?? h.text, reason });
   }
   return out;
 }
 
+/**
+ * The steps of a group from the first group heading nested in it (`- ### Task 3`) on: the author
+ * meant them for that task, which is no stage, so none becomes this stage's acceptance or exit.
+ * Each is listed with the nested heading's line; `cut` is where converting stops.
+ */
+function stepsUnderNested(model: LineModel, g: Group, isGroup: (h: Heading) => boolean): { cut: number; listed: NotConverted[] } {
+  const nested = model.nested.find((h) => h.index > g.heading.index && h.index < g.to && isGroup(h));
+  if (nested === undefined) return { cut: g.to, listed: [] };
+  const reason = `a step under \`${model.lines[nested.index]?.text.trim() ?? nested.text}\` (line ${nested.index + 1}), a heading Markdown reads as none: not converted, never made the acceptance of the stage above it`;
+  const listed = model.lines
+    .slice(nested.index + 1, g.to)
+    .flatMap((l) => (!l.hidden && convertsIn(l.text) ? [{ line: l.no, text: l.text.trim(), reason }] : []));
+  return { cut: nested.index, listed };
+}
+
 /** One group as a stage: heading, verbatim body, then the Exit: and Acceptance: lines made for it. */
-function stageBlock(model: LineModel, g: Group, format: ImportFormat, out: NotConverted[]): string {
+function stageBlock(model: LineModel, g: Group, format: ImportFormat, isGroup: (h: Heading) => boolean, out: NotConverted[]): string {
   const label = format === "spec-kit" ? `Phase ${g.number}` : `Stage ${g.number}`;
   const heading = `${"#".repeat(g.heading.level)} ${label}${g.title ? `: ${g.title}` : ""}`;
   let from = g.heading.body;
   while (from < g.to && model.lines[from]?.text.trim() === "") from++;
   const body = verbatim(model, from, g.to);
-  const converted = convertBody(model, g.heading.body, g.to);
-  out.push(...converted.notConverted);
+  const under = stepsUnderNested(model, g, isGroup);
+  const converted = convertBody(model, g.heading.body, under.cut);
+  out.push(...converted.notConverted, ...under.listed);
   const made: string[] = [];
   if (converted.exit !== null && !EXIT_LINE.test(body)) made.push(`Exit: ${converted.exit}`);
   made.push(...converted.acceptance);
@@ -190,7 +212,8 @@ export function importPlan(markdown: string): Result<Imported, ContractFault> {
   const top = groups[0]?.heading.index ?? 0;
   const notConverted = [...preambleSteps(model, top), ...unreadGroups(model, found, level)];
   const blocks = [preamble(model, top), `${"#".repeat(outer)} Stages`];
-  for (const g of groups) blocks.push(stageBlock(model, g, found.format, notConverted));
+  const isGroup = groupTest(found, level);
+  for (const g of groups) blocks.push(stageBlock(model, g, found.format, isGroup, notConverted));
   for (const h of others) {
     const next = model.headings.find((x) => x.index > h.index && x.level <= level);
     blocks.push(`<!-- decay: prose -->\n${verbatim(model, h.index, next ? next.index : model.lines.length)}`);
