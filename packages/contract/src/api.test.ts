@@ -19,7 +19,7 @@ describe("the public API's types are part of its promise", () => {
     expectTypeOf<keyof Contract["stages"][number]>().toEqualTypeOf<
       "id" | "label" | "title" | "instructions" | "exit_criterion" | "acceptance" | "depends_on" | "optional"
     >();
-    expectTypeOf<keyof Finding>().toEqualTypeOf<"code" | "severity" | "stage" | "row" | "message">();
+    expectTypeOf<keyof Finding>().toEqualTypeOf<"code" | "severity" | "stage" | "row" | "message" | "plan_line">();
     expectTypeOf<ContractFault["line"]>().toEqualTypeOf<number>();
   });
 });

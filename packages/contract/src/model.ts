@@ -97,6 +97,7 @@ export const FindingCode = z.enum([
   "ordering-unchecked",
   "weak-row",
   "plan-drift",
+  "hidden-stage",
 ]);
 /** The code of one self-check finding. */
 export type FindingCode = z.infer<typeof FindingCode>;
@@ -108,6 +109,8 @@ export const Finding = z.object({
   stage: StageId.nullable(),
   row: z.string().nullable(),
   message: z.string(),
+  /** The line of the plan a finding about the plan's text names (`hidden-stage`); absent on every other finding. */
+  plan_line: z.number().int().positive().optional(),
 });
 /** One self-check finding. */
 export type Finding = z.infer<typeof Finding>;

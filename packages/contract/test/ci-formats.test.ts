@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
@@ -45,6 +47,24 @@ describe("decay-contract check --format sarif|junit|github (built bin)", () => {
     expect(sarifProblems(r.stdout)).toEqual([]);
     const results = JSON.parse(r.stdout).runs[0].results as Result[];
     expect(results.every((x) => x.level === "warning")).toBe(true);
+  });
+
+  test("github on a plan: a stage heading hidden in code is warned at its own line of the plan; exit 0", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "decay-hidden-"));
+    const plan = join(dir, "p.plan.md");
+    const lines = ["# Plan", "", "## Stages", "", "### Stage 1: a", "", "Acceptance: `true` exits 0 and prints `1 passed`", "", "```sh", "npm test", ""];
+    writeFileSync(plan, [...lines, "### Stage 2: b", "", "```js", "x()", "```", ""].join("\n"));
+    try {
+      const r = await exec(["check", plan, "--format", "github"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout.split("\n").filter((l) => l.startsWith("::"))).toEqual([
+        expect.stringMatching(
+          /^::warning file=.*p\.plan\.md,line=12,title=hidden-stage::line 12 of the plan, "### Stage 2: b", is a stage heading inside a code block/,
+        ),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("junit: a test case per finding and per quiet acceptance row, a failure per refusal", async () => {

@@ -19,6 +19,7 @@ const RULES: Readonly<Record<FindingCode, string>> = {
   "ordering-unchecked": "No plan text was given, so ordering prohibitions were not checked.",
   "weak-row": "A test runner is asserted by exit code alone.",
   "plan-drift": "The plan's bytes no longer hash to the contract's plan_sha256.",
+  "hidden-stage": "A stage heading of the plan sits inside a code block or an HTML comment, so no stage is made of it.",
 };
 
 /** decay-contract as a SARIF tool: one rule per finding code. */

@@ -27,7 +27,7 @@ function stageLines(plan: PlanRead, lines: readonly string[]): Map<string, numbe
 }
 
 /** What a line is looked up for: a finding, or an acceptance row (stage and row, no code). */
-export type Where = Pick<Finding, "stage" | "row"> & { readonly code?: Finding["code"] };
+export type Where = Pick<Finding, "stage" | "row" | "plan_line"> & { readonly code?: Finding["code"] };
 
 /** The words a contract-wide finding's line is found by (a front-matter key of a contract.md). */
 const SETTING: Partial<Record<Finding["code"], RegExp>> = {
@@ -65,6 +65,8 @@ export function findingLocator(text: string, contract: Contract, isContract: boo
   const stages = stageLines(plan, lines);
   const rows = rowLines(plan, lines, contract, stages);
   return (f) => {
+    // A finding about the plan's text names its line there: the checked file's line when it is the plan.
+    if (!isContract && f.plan_line !== undefined) return f.plan_line;
     const line = (f.row === null ? undefined : rows.get(f.row)) ?? (f.stage === null ? undefined : stages.get(f.stage));
     if (line !== undefined) return line;
     const setting = f.code === undefined ? undefined : SETTING[f.code];

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
-import { afterContainers, atxHeading, containersEnd, type Heading, type LineModel, lineModel, verbatim } from "../plan/lines.js";
+import { afterContainers, atxHeading, type Heading, type LineModel, lineModel, uncommented, verbatim } from "../plan/lines.js";
 import { stageText } from "../plan/sections.js";
 import { hiddenLine, LABEL } from "../plan/unread.js";
 import { convertBody, convertsIn, isStep, type NotConverted } from "./steps.js";
@@ -79,15 +79,6 @@ function unclosed(model: LineModel): ContractFault | null {
   const at = hiddenLine(model, open, (t) => atxHeading(t) !== null || isStep(t)) ?? hiddenLine(model, open, (t) => t.trim() !== "");
   const hides = at === null ? {} : { hides: { line: at + 1, text: model.lines[at]?.text.trim() ?? "" } };
   return { code: "import-unclosed", line: open.line + 1, kind: open.kind, text: model.lines[open.line]?.text.trim() ?? "", ...hides };
-}
-
-/** A hidden line's text with its comment markers (`<!--`, `-->`) and its container markers dropped. */
-function uncommented(text: string): string {
-  let t = text.trim();
-  if (t.startsWith("<!--")) t = t.slice(4);
-  if (t.endsWith("-->")) t = t.slice(0, -3);
-  t = t.trim();
-  return t.slice(containersEnd(t, 0));
 }
 
 type Found = { format: ImportFormat; pattern: RegExp };

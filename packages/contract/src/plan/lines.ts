@@ -219,3 +219,12 @@ export function afterContainers(re: RegExp, text: string): RegExpExecArray | nul
   re.lastIndex = containersEnd(text, text.length - text.trimStart().length);
   return re.exec(text);
 }
+
+/** A hidden line's text with its comment markers (`<!--`, `-->`) and its container markers dropped. */
+export function uncommented(text: string): string {
+  let t = text.trim();
+  if (t.startsWith("<!--")) t = t.slice(4);
+  if (t.endsWith("-->")) t = t.slice(0, -3);
+  t = t.trim();
+  return t.slice(containersEnd(t, 0));
+}

@@ -86,3 +86,45 @@ describe("self-check rules", () => {
     );
   });
 });
+
+describe("rule 8: a stage heading Markdown reads as code or a comment is named", () => {
+  const compiled = async (text: string) => (await compileContract(readPlan(text)._unsafeUnwrap(), { planPath: "p.plan.md", planText: text }))._unsafeUnwrap();
+  const stage1 = ["# Plan: x", "", "## Stages", "", "### Stage 1: a", "", "Acceptance: `true` exits 0", ""];
+  test("fences that pair up wrongly hide a stage with every block closed: warned, with its line", async () => {
+    // The sh fence was left open: the js block's opener is code inside it, and the js block's closer
+    // closes it, so the stage between is code and every block is closed.
+    const text = [...stage1, "```sh", "npm test", "", "### Stage 2: b", "", "Acceptance: `npm run b` exits 0", "", "```js", "x()", "```", ""].join("\n");
+    const contract = await compiled(text);
+    expect(contract.stages.map((s) => s.label)).toEqual(["Stage 1"]);
+    const found = selfCheck(contract, { planText: text }).filter((f) => f.code === "hidden-stage");
+    expect(found.map((f) => [f.severity, f.stage, f.row])).toEqual([["warn", null, null]]);
+    expect(found[0]?.message).toBe(
+      'line 12 of the plan, "### Stage 2: b", is a stage heading inside a code block, which Markdown reads as code: no stage is made of it; if it is one, close the block above it, and if it is an example, mark it <!-- decay: prose -->',
+    );
+  });
+  test("in an HTML comment: warned; without the plan's text nothing is checked", async () => {
+    const text = [...stage1, "<!--", "### Stage 2: b", "-->", ""].join("\n");
+    const contract = await compiled(text);
+    const found = selfCheck(contract, { planText: text }).filter((f) => f.code === "hidden-stage");
+    expect(found.map((f) => f.message.split(": no stage")[0])).toEqual(['line 10 of the plan, "### Stage 2: b", is a stage heading inside an HTML comment']);
+    expect(selfCheck(contract).some((f) => f.code === "hidden-stage")).toBe(false);
+  });
+  test("an example marked prose, other code and a stage heading outside any block: no warning", async () => {
+    const text = [
+      ...stage1,
+      "<!-- decay: prose -->",
+      "```md",
+      "### Stage 9: an example",
+      "```",
+      "",
+      "Then:",
+      "",
+      "```sh",
+      "# install the deps",
+      "npm ci",
+      "```",
+      "",
+    ].join("\n");
+    expect(selfCheck(await compiled(text), { planText: text }).filter((f) => f.code === "hidden-stage")).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 import type { Contract, Finding, Stage } from "../model.js";
 import { readPlan } from "../plan/read-plan.js";
 import { finding, type FindingData } from "./findings.js";
+import { hiddenStageFindings } from "./hidden-stages.js";
 import { orderingFindings } from "./ordering.js";
 import { rowFindings } from "./row-rules.js";
 
@@ -67,7 +68,7 @@ function stageNamer(contract: Contract, planText: string | undefined): (s: Stage
 
 /**
  * Walk a contract before anything is spent: refusals (the run must not start) and warnings.
- * Rules 1–6 of docs/contract-format.md; `planDrift` is rule 7. With `includeOptional`, an
+ * Rules 1–6 and 8 of docs/contract-format.md; `planDrift` is rule 7. With `includeOptional`, an
  * optional stage is held to rule 1 like a required one: the run would include it.
  */
 export function selfCheck(contract: Contract, options: SelfCheckOptions = {}): Finding[] {
@@ -79,6 +80,7 @@ export function selfCheck(contract: Contract, options: SelfCheckOptions = {}): F
     ...coverageFindings(contract, name, options.includeOptional === true),
     ...contract.stages.flatMap((s) => s.acceptance.flatMap((row) => rowFindings(s, row, name(s)))),
     ...orderingFindings(contract.guardrails, planText),
+    ...hiddenStageFindings(planText),
   ];
   return data.map(finding);
 }

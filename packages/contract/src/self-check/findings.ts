@@ -16,7 +16,8 @@ export type FindingData =
   | { code: "ordering-missing"; constraint: string }
   | { code: "ordering-unchecked" }
   | ({ code: "weak-row"; runner: string } & At)
-  | { code: "plan-drift"; recorded: string; actual: string };
+  | { code: "plan-drift"; recorded: string; actual: string }
+  | { code: "hidden-stage"; line: number; text: string; where: "code" | "comment" };
 
 /** Rule 1's sentence: a required stage, or an optional one the run includes, with no row. */
 function noAcceptance(d: Extract<FindingData, { code: "no-acceptance" }>): string {
@@ -59,6 +60,12 @@ function sentence(d: FindingData): { severity: Finding["severity"]; message: str
       );
     case "plan-drift":
       return refuse(`the plan changed under the contract: its SHA-256 is ${d.actual}, the contract recorded ${d.recorded}`);
+    case "hidden-stage": {
+      const where = d.where === "code" ? "a code block, which Markdown reads as code" : "an HTML comment";
+      return warn(
+        `line ${d.line} of the plan, "${d.text}", is a stage heading inside ${where}: no stage is made of it; if it is one, close the block above it, and if it is an example, mark it <!-- decay: prose -->`,
+      );
+    }
   }
 }
 
@@ -67,5 +74,5 @@ export function finding(d: FindingData): Finding {
   const { severity, message } = sentence(d);
   const stage = "stage" in d ? d.stage : null;
   const row = "row" in d ? d.row : null;
-  return { code: d.code, severity, stage, row, message };
+  return { code: d.code, severity, stage, row, message, ...("line" in d ? { plan_line: d.line } : {}) };
 }
