@@ -8,7 +8,9 @@
 // The deep shape is also run at 1,000 and 100,000 rows to show the cost per row, and on trees
 // grown with the plan (1,000 and 10,000 files for 1,000 and 10,000 rows) and on 1, 10 and 100
 // copies of one 1,000-file tree, to show it net of start-up: the gate on a one-row plan over the
-// same tree is subtracted. `node bench/gate/run.mjs copies` runs the copies alone.
+// same tree is subtracted. The copies are timed again with V8's optimising compilers off, which
+// shows whether a row's cost changes with the row count or only with how much of the code V8 has
+// optimised. `node bench/gate/run.mjs copies` runs the copies alone.
 import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -101,14 +103,26 @@ function generated(shape, work, sizes, count) {
   return made;
 }
 
-function fixedCost(root, work) {
+function fixedCost(root, work, nodeFlags = []) {
   const plan = join(work, "one-row.tsv");
   writeFileSync(plan, "absent\tno-such-entry\n");
-  const run = () => timed(process.execPath, [bin, "--root", root, plan], repoRoot);
+  return gateMedian(root, plan, 0, nodeFlags);
+}
+
+/** The gate's median wall time on one plan (after one untimed run that must exit `status`), node started with `nodeFlags`. */
+function gateMedian(root, plan, status, nodeFlags) {
+  const run = () => timed(process.execPath, [...nodeFlags, bin, "--root", root, plan], repoRoot);
   const first = run();
-  if (first.status !== 0) throw new Error(`the one-row plan exited ${first.status}: ${first.stderr.trim().slice(0, 300)}`);
+  if (first.status !== status) throw new Error(`${plan} exited ${first.status}, expected ${status}: ${first.stderr.trim().slice(0, 300)}`);
   return median(Array.from({ length: REPS }, () => run().ms));
 }
+
+/**
+ * V8's optimising compilers (TurboFan, Maglev) off, for the benchmark's child process only: the
+ * gate's code runs interpreted or baseline-compiled at every row count, so what a row costs no
+ * longer falls as more of the code gets optimised. Never set by the gate itself.
+ */
+const TIERS_OFF = ["--no-opt", "--no-maglev"];
 
 /** Rows 1,000 and 10,000 over deep trees of as many files; `big` is the 100,000-row run on the standard tree. */
 function grownSeries(big) {
@@ -140,7 +154,14 @@ function copiesSeries() {
     spawnSync("sync");
     const m = measure(made.root, made.sets[0]);
     if (m.problems) throw new Error(`deep, ${copies} copies: ${m.problems.join("; ")}`);
-    series.push({ n: made.sets[0].n, files: made.files, gate: m.gate, fixed: fixedCost(made.root, work) });
+    const [set] = made.sets;
+    series.push({
+      n: set.n,
+      files: made.files,
+      gate: m.gate,
+      fixed: fixedCost(made.root, work),
+      tiersOff: { n: set.n, files: made.files, gate: gateMedian(made.root, set.plan, 1, TIERS_OFF), fixed: fixedCost(made.root, work, TIERS_OFF) },
+    });
     if (!process.env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
   }
   if (!process.env.BENCH_KEEP) rmSync(unitWork, { recursive: true, force: true });
@@ -225,7 +246,14 @@ function main() {
     );
     reportSeries("deep, tree grown with the plan:", grownSeries(deep[2]));
   }
-  if (asked.includes("deep") || asked.includes("copies")) reportSeries("deep, copies of 1,000 files:", copiesSeries());
+  if (asked.includes("deep") || asked.includes("copies")) {
+    const copies = copiesSeries();
+    reportSeries("deep, copies of 1,000 files:", copies);
+    reportSeries(
+      "same, optimising tiers off:",
+      copies.map((s) => s.tiersOff),
+    );
+  }
   console.log(
     `load average at the end: ${loadavg()
       .map((x) => x.toFixed(2))
