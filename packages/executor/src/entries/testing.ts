@@ -3,3 +3,5 @@
 export { Killed, killAfter, recordingRunner, replayRunner } from "../testing/replay.js";
 export type { RecordedStep } from "../testing/replay.js";
 export { cleanRoomContract } from "../testing/clean-room-suite.js";
+export { gitContract } from "../testing/git-suite.js";
+export type { GitContractOptions } from "../testing/git-suite.js";
