@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { parse } from "lossless-json";
 import { describe, expect, test } from "vitest";
 import { canonicalJson, pythonFloatRepr } from "./canonical.js";
 import { MAX_JSON_DEPTH, parseJson } from "./json.js";
@@ -104,5 +105,92 @@ describe("parseJson: nesting and what its faults show", () => {
     const sentence = describeRecordFault(fault);
     expect(sentence).not.toMatch(/[\u0000-\u001f]/);
     expect(sentence).toContain("\\u0000");
+  });
+});
+
+describe("parseJson reads as lossless-json reads, with the native parser where it can", () => {
+  // The reference: lossless-json alone, numbers read by the same rules (ints exact, floats as binary64).
+  const reference = (text: string): { value: unknown } | "refused" => {
+    try {
+      const parseNumber = (t: string) => (/[.eE]/.test(t) ? jsonFloat(Number(t)) : jsonInt(BigInt(t)));
+      return { value: parse(text, null, { parseNumber, onDuplicateKey: (d) => d.newValue }) };
+    } catch {
+      return "refused";
+    }
+  };
+  // A value as text with its keys in order and its numbers' kinds: toEqual alone ignores key order.
+  const shape = (v: unknown): string =>
+    JSON.stringify(v, (_k, x: unknown) =>
+      typeof x === "bigint"
+        ? `${x}n`
+        : x !== null && typeof x === "object" && "kind" in x
+          ? `${String((x as { kind: unknown }).kind)}:${String((x as unknown as { value: unknown }).value)}`
+          : x,
+    );
+  const odd = fc.constantFrom("01", "1.", "-", "1e", "--1", "1.5e+3", "-0", "1E400", "-0.0", "1e-7", "+1", ".5", "1.2.3", "0x1", "1_0", "Infinity", "NaN");
+  const piece = fc.oneof(
+    odd,
+    fc.constantFrom(
+      "{",
+      "}",
+      "[",
+      "]",
+      ",",
+      ":",
+      '"',
+      '"k"',
+      '"__proto__"',
+      "true",
+      "null",
+      " ",
+      "\n",
+      "\u00a0",
+      "\u2028",
+      "\f",
+      '"\\u0000"',
+      '"\\ud800"',
+      '"a\\"b"',
+      '"\\/"',
+      '"\\x"',
+    ),
+  );
+  const soup = fc.array(piece, { maxLength: 14 }).map((p) => p.join(""));
+  const mended = fc.tuple(fc.json(), fc.nat(), odd).map(([j, at, n]) => {
+    const digit = [...j.matchAll(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)];
+    const m = digit.length === 0 ? undefined : digit[at % digit.length];
+    return m?.index === undefined ? j : j.slice(0, m.index) + n + j.slice(m.index + m[0].length);
+  });
+  test("every text: refused by both, or read by both to the same value, keys in the same order", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.json(),
+          fc.string(),
+          soup,
+          mended,
+          fc.constantFrom('{"__proto__":{"x":1},"a":[1,2.0,-0]}', "{1:2}", '{"a":1,-2.5e3:true}', '["a" 1]', "[1 2]"),
+        ),
+        (text) => {
+          const ours = parseJson(text);
+          const theirs = reference(text);
+          if (ours.isErr() && ["nesting-too-deep", "duplicate-key", "number-out-of-range"].includes(ours.error.code)) return;
+          if (theirs === "refused") {
+            expect(ours.isErr() && ours.error.code).toBe("invalid-json");
+          } else {
+            expect(ours.isOk(), text).toBe(true);
+            expect(shape(ours._unsafeUnwrap())).toBe(shape(theirs.value));
+            const mine = ours._unsafeUnwrap();
+            if (mine !== null && typeof mine === "object") expect(Object.getPrototypeOf(mine)).toBe(Object.getPrototypeOf(theirs.value));
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+  test("a key named __proto__ is an own key, never the object's prototype", () => {
+    const value = parseJson('{"__proto__":{"polluted":true}}')._unsafeUnwrap() as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect((value as { polluted?: unknown }).polluted).toBeUndefined();
   });
 });

@@ -72,6 +72,81 @@ function findDuplicateKey(text: string): { key: string; at: number } | undefined
   return undefined;
 }
 
+/** A number token as JSON writes it (RFC 8259): what `parse` accepts, and nothing else. */
+const JSON_NUMBER_TOKEN = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+/**
+ * The text with every string literal's content prefixed by `s` and every number token made a
+ * string `"n<token>"`, so that `JSON.parse` (native, no string built per character) reads
+ * the structure and the strings while each number keeps its literal form; undefined when the
+ * scan meets something it cannot take (an unterminated string, a number JSON does not write).
+ */
+function tagged(text: string): string | undefined {
+  const parts: string[] = [];
+  let last = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      let end = i + 1;
+      while (end < text.length && text.charCodeAt(end) !== 34) end += text.charCodeAt(end) === 92 ? 2 : 1;
+      if (end >= text.length) return undefined;
+      parts.push(text.slice(last, i + 1), "s");
+      last = i + 1;
+      i = end;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      let end = i + 1;
+      for (let d = text.charCodeAt(end); d === 43 || d === 45 || d === 46 || d === 69 || d === 101 || (d >= 48 && d <= 57); d = text.charCodeAt(end)) end += 1;
+      const token = text.slice(i, end);
+      if (!JSON_NUMBER_TOKEN.test(token)) return undefined;
+      parts.push(text.slice(last, i), '"n', token, '"');
+      last = end;
+      i = end - 1;
+    }
+  }
+  parts.push(text.slice(last));
+  return parts.join("");
+}
+
+/** The value `tagged` text parses to, untagged: strings and keys unprefixed, numbers parsed; undefined when a key was a number. */
+function untag(value: unknown, number: (token: string) => JsonNumber): JsonValue | undefined {
+  if (typeof value === "string") return value.charCodeAt(0) === 115 ? value.slice(1) : number(value.slice(1));
+  if (value === null || typeof value !== "object") return value as boolean;
+  if (Array.isArray(value)) {
+    const out: JsonValue[] = new Array(value.length);
+    for (let k = 0; k < value.length; k += 1) {
+      const item = untag(value[k], number);
+      if (item === undefined) return undefined;
+      out[k] = item;
+    }
+    return out;
+  }
+  const out: Record<string, JsonValue> = {};
+  for (const [key, raw] of Object.entries(value)) {
+    if (key.charCodeAt(0) !== 115) return undefined;
+    const item = untag(raw, number);
+    if (item === undefined) return undefined;
+    // Defined, not assigned: `__proto__` is a key like any other, as JSON.parse and lossless-json keep it.
+    Object.defineProperty(out, key.slice(1), { value: item, writable: true, enumerable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * The fast reading of `text`: `JSON.parse` over the tagged text. Undefined whenever it does not
+ * read: then lossless-json reads it, and its fault (with its position) is the answer.
+ */
+function parseFast(text: string, number: (token: string) => JsonNumber): JsonValue | undefined {
+  const t = tagged(text);
+  if (t === undefined) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+  return untag(raw, number);
+}
+
 /**
  * Parses JSON text keeping number identity: integers become exact `JsonInt`s (bigint), numbers
  * with `.`, `e` or `E` become `JsonFloat`s. Refuses invalid JSON, NaN/Infinity, floats beyond
@@ -80,11 +155,15 @@ function findDuplicateKey(text: string): { key: string; at: number } | undefined
 export function parseJson(text: string): Result<JsonValue, RecordFault> {
   const deep = tooDeep(text, MAX_JSON_DEPTH);
   if (deep !== undefined) return err({ code: "nesting-too-deep", limit: MAX_JSON_DEPTH, ...place(text, deep) });
-  const numbers = numberParser();
+  // lossless-json builds each string a character at a time: it reads only what the native parser
+  // does not, with a number parser of its own (a failed fast reading leaves no state behind).
+  const fast = numberParser();
+  const quick = parseFast(text, fast.parse);
+  const numbers = quick === undefined ? numberParser() : fast;
   let value: JsonValue;
   try {
     // Duplicates are reported by findDuplicateKey, equal values or not.
-    value = parse(text, null, { parseNumber: numbers.parse, onDuplicateKey: (d) => d.newValue }) as JsonValue;
+    value = quick ?? (parse(text, null, { parseNumber: numbers.parse, onDuplicateKey: (d) => d.newValue }) as JsonValue);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     const at = /(?:position|char) (\d+)/.exec(detail);

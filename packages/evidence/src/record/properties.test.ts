@@ -106,3 +106,48 @@ test("the JSON Schema text pattern says what isRecordText says (below the length
     }),
   );
 });
+
+test("isRecordText counts code points as Python does at the 65,536 limit, lone surrogates and pairs alike", () => {
+  // The model: Array.from splits a string into code points, a lone surrogate as one.
+  const model = (s: string): boolean => {
+    const cps = Array.from(s, (c) => c.codePointAt(0) ?? 0);
+    return (
+      cps.length <= 65536 &&
+      cps.every((cp) => cp >= 0x20 || cp === 0x0a || cp === 0x09) &&
+      cps.some(
+        (cp) =>
+          ![9, 10, 11, 12, 13, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000].includes(cp) &&
+          !(cp >= 0x2000 && cp <= 0x200a),
+      )
+    );
+  };
+  const unit = fc.constantFrom("a", " ", "\u3000", "\ud83d\ude00", "\ud83d", "\ude00", "\t", "\r", "\u2000");
+  const around = fc
+    .tuple(fc.integer({ min: 65530, max: 65540 }), fc.array(unit, { maxLength: 8 }), fc.constantFrom("a", "\ud83d\ude00", " "))
+    .map(([n, tail, fill]) => fill.repeat(n - tail.length) + tail.join(""));
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        text,
+        fc.array(unit, { maxLength: 12 }).map((u) => u.join("")),
+        around,
+      ),
+      (s) => {
+        expect(isRecordText(s)).toBe(model(s));
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test("a string's canonical JSON is JSON.stringify's with every unit from U+007F up escaped, as Python's ensure_ascii writes it", () => {
+  const long = fc
+    .array(fc.oneof(anyText, fc.constantFrom("plain ascii run ", '"', "\\", "\u007f", "é", "\ud83d\ude00")), { maxLength: 40 })
+    .map((p) => p.join(""));
+  fc.assert(
+    fc.property(fc.oneof(text, long), (s) => {
+      const model = JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+      expect(canonicalJson(s)).toBe(model);
+    }),
+  );
+});

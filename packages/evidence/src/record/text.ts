@@ -19,12 +19,19 @@ export const MAX_TEXT_CODE_POINTS = 65536;
  */
 export function isRecordText(value: unknown): value is string {
   if (typeof value !== "string") return false;
+  // By UTF-16 unit, a surrogate pair counted once: iterating code points as strings made one
+  // short-lived string per character, which on a record of megabytes was most of its cost.
   let count = 0;
   let visible = false;
-  for (const char of value) {
-    const cp = char.codePointAt(0) ?? 0;
-    if (cp < 0x20 && cp !== 0x0a && cp !== 0x09) return false;
-    if (!PYTHON_WHITESPACE.has(cp)) visible = true;
+  for (let i = 0; i < value.length; i += 1) {
+    const unit = value.charCodeAt(i);
+    if (unit < 0x20 && unit !== 0x0a && unit !== 0x09) return false;
+    // A lone surrogate is one code point, as in Python; neither it nor an astral one is whitespace.
+    if (!visible && !PYTHON_WHITESPACE.has(unit)) visible = true;
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
+    }
     count += 1;
     if (count > MAX_TEXT_CODE_POINTS) return false;
   }
