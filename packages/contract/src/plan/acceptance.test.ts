@@ -206,6 +206,13 @@ describe("a Gate, Verify or Verification label alone on its line, with no colon 
     const h = readPlan(plan("Acceptance: `echo a`", "", "#### Verify:", "", ...fence))._unsafeUnwrapErr();
     expect(h).toMatchObject({ problem: "fenced-command", line: 9, label: "Verify:" });
   });
+  test("right under an exit criterion's paragraph it is still a label: the paragraph ends there, the list under it gives rows", () => {
+    // Before, the label was read as the exit criterion's last line and its list was lost: no row, exit 0.
+    for (const l of ["**Verification**", "Verification", "#### Verify"]) {
+      const stage = readPlan(plan("Exit criteria", "the thing works", l, "", "- `pnpm test` exits 0"))._unsafeUnwrap().stages[0];
+      expect([l, stage?.exit_criterion, stage?.acceptance.map((r) => r.run)]).toEqual([l, "the thing works", ["pnpm test"]]);
+    }
+  });
   test("over prose it stays prose; a sentence that starts with the word is no label", () => {
     const rows = (...lines: string[]) =>
       readPlan(plan("Acceptance: `echo a`", "", ...lines))

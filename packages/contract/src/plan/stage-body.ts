@@ -3,9 +3,8 @@ import type { ContractFault } from "../fault.js";
 import { endsList, isText, type Line, type LineModel, repeatEnd, underlineOf, verbatim } from "./lines.js";
 import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
 import { itemLine } from "./list-item.js";
-import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow } from "./stage-rows.js";
+import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow, ownLabel } from "./stage-rows.js";
 import type { StageSpan } from "./stages.js";
-import { labelled } from "./unread.js";
 
 /** What a stage's body says about itself, with the line of each statement. */
 export type StageBody = {
@@ -85,9 +84,9 @@ function paragraphUnder(model: LineModel, at: number, to: number): { from: numbe
   const from = i;
   for (; i < to; i++) {
     const line = model.lines[i];
-    // A line that labels itself (Acceptance:, Exit:, Depends on:, Gate:) is read as that, or refused, never swallowed.
-    // A thematic break in any container ends it, as CommonMark ends a paragraph there.
-    if (!isText(line) || line.thematic || line.text.trim() === "" || labelled(line.text) || DEPENDS.test(line.text) || GATE.test(line.text)) break;
+    // A line that labels itself (Acceptance:, Exit:, Depends on:, Gate:, `**Verification**` alone) is read as that, or
+    // refused, never swallowed. A thematic break in any container ends it, as CommonMark ends a paragraph there.
+    if (!isText(line) || line.thematic || line.text.trim() === "" || ownLabel(line.text)) break;
   }
   return i > from ? { from, to: i } : null;
 }
