@@ -27,4 +27,10 @@ describe("jsonFaultLine", () => {
       }),
     );
   });
+  test("a cause, when given, follows the message; none is written when none is given", () => {
+    const fault = (cause?: string) => JSON.parse(jsonFaultLine("s", { code: "exec", message: "m", ...(cause === undefined ? {} : { cause }) })).fault;
+    expect(Object.keys(fault("dirty-tree"))).toEqual(["code", "message", "cause"]);
+    expect(fault("dirty-tree")).toEqual({ code: "exec", message: "m", cause: "dirty-tree" });
+    expect(Object.keys(fault())).toEqual(["code", "message"]);
+  });
 });

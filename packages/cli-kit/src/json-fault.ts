@@ -5,6 +5,12 @@
 export interface JsonFaultBody {
   readonly code: string;
   readonly message: string;
+  /**
+   * Optional: the code of the fault underneath, when `code` names a family of them (`decay`'s
+   * `exec`: the run's own fault, such as `dirty-tree`), so a caller can act on it without
+   * reading the sentence. Written only when given.
+   */
+  readonly cause?: string;
 }
 
 /**
@@ -19,5 +25,6 @@ export function jsonAsked(argv: readonly string[]): boolean {
 
 /** The fault object, one line: `$schema` (the `$id` of the schema it follows), `version` 1, then `fault`. */
 export function jsonFaultLine(schemaId: string, fault: JsonFaultBody): string {
-  return `${JSON.stringify({ $schema: schemaId, version: 1, fault: { code: fault.code, message: fault.message } })}\n`;
+  const body = fault.cause === undefined ? { code: fault.code, message: fault.message } : { code: fault.code, message: fault.message, cause: fault.cause };
+  return `${JSON.stringify({ $schema: schemaId, version: 1, fault: body })}\n`;
 }

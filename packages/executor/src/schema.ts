@@ -179,7 +179,7 @@ export const CliFaultOutput = z
   .object({
     $schema: z.literal(CLI_FAULT_SCHEMA_ID),
     version: z.literal(1),
-    fault: z.object({ code: z.string().min(1), message: z.string().min(1) }).strict(),
+    fault: z.object({ code: z.string().min(1), message: z.string().min(1), cause: z.string().min(1).optional() }).strict(),
   })
   .strict()
   .describe("A fault of a decay command run with --json (docs/executor-cli.md): never a verdict; the exit code is 2 (1 for an interrupted command).");

@@ -22,11 +22,11 @@ beforeAll(async () => {
 });
 
 /** The fault object on the last line of stdout, checked against stderr's one line and the schema. */
-function faultOf(r: Ran): { code: string; message: string } {
+function faultOf(r: Ran): { code: string; message: string; cause?: string } {
   expect(r.code).toBe(2);
   const lines = r.stdout.split("\n");
   expect(lines.pop()).toBe("");
-  const last = JSON.parse(lines.at(-1) ?? "") as { fault: { code: string; message: string } };
+  const last = JSON.parse(lines.at(-1) ?? "") as { fault: { code: string; message: string; cause?: string } };
   expect(Object.keys(last)).toEqual(["$schema", "version", "fault"]);
   expect(last).toMatchObject({ $schema: CLI_FAULT_SCHEMA_ID, version: 1 });
   expect(outputProblems(last, SCHEMAS)).toEqual([]);
@@ -48,6 +48,8 @@ describe("decay --json: a fault is one JSON object on stdout, exit 2", () => {
     const fault = faultOf(r);
     expect(fault.code).toBe(code);
     expect(fault.message).toMatch(message);
+    // Only a family of faults (exec, contract-fault, dbos) names the fault underneath.
+    expect(fault.cause).toBeUndefined();
     expect(r.stdout.split("\n")).toHaveLength(2);
   });
 
@@ -58,7 +60,7 @@ describe("decay --json: a fault is one JSON object on stdout, exit 2", () => {
       "# P\n\n## 6. Recommendation (staged)\n\n### Stage 1: fetch\n\nFetch.\n\nAcceptance: `git clone https://example.invalid/x y` exits 0\n",
     );
     const fault = faultOf(await decay(["run", plan, "--agent", agentFlag(), "--json"], repo));
-    expect(fault.code).toBe("exec");
+    expect([fault.code, fault.cause]).toEqual(["exec", "self-check-refused"]);
     expect(fault.message).toContain(`${plan}: the contract's self-check refuses to start`);
   });
 
@@ -66,7 +68,8 @@ describe("decay --json: a fault is one JSON object on stdout, exit 2", () => {
     const dirty = await fixtureRepo();
     writeFileSync(join(dirty, "src/stats.mjs"), "// edited by hand\n");
     const r = await decay(["run", "docs/stats.plan.md", "--agent", agentFlag(), "--json"], dirty);
-    expect(faultOf(r).code).toBe("exec");
+    const fault = faultOf(r);
+    expect([fault.code, fault.cause]).toEqual(["exec", "dirty-tree"]);
     for (const line of r.stdout.trimEnd().split("\n")) expect(outputProblems(JSON.parse(line), SCHEMAS)).toEqual([]);
   });
 

@@ -52,7 +52,7 @@ describe("decay with --include-optional and an optional stage with no acceptance
       // A fault is never a verdict: nothing on stdout, or under --json the fault object alone.
       expect(r.stdout, args[0]).toBe(
         args.includes("--json")
-          ? `${JSON.stringify({ $schema: CLI_FAULT_SCHEMA_ID, version: 1, fault: { code: "exec", message: r.stderr.slice(7, -1) } })}\n`
+          ? `${JSON.stringify({ $schema: CLI_FAULT_SCHEMA_ID, version: 1, fault: { code: "exec", message: r.stderr.slice(7, -1), cause: "self-check-refused" } })}\n`
           : "",
       );
       expect(r.stderr, args[0]).toContain(`decay: docs/op.plan.md: ${REFUSAL}`);

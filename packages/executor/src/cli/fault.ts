@@ -32,6 +32,14 @@ export function saidOnStdout(fault: CliFault): boolean {
   return (fault.code === "write-failed" && fault.file === "<stdout>") || (fault.code === "dbos" && fault.fault.code === "run-fault");
 }
 
+/**
+ * The code of the fault underneath a family (`exec`: the run's own, `contract-fault`: the
+ * contract's, `dbos`: the durable runner's), for `--json`'s `cause`; undefined for the others.
+ */
+export function causeOf(fault: CliFault): string | undefined {
+  return fault.code === "exec" || fault.code === "contract-fault" || fault.code === "dbos" ? fault.fault.code : undefined;
+}
+
 /** The exit code of a fault: 2, except a run its user interrupted, which is parked (1). */
 export function exitCodeFor(fault: CliFault): number {
   switch (fault.code) {

@@ -4,7 +4,7 @@ import { oneLine } from "@decay/portable";
 import { err, type Result } from "neverthrow";
 import { FLEET_COMMANDS, parseInvocation } from "./args.js";
 import { CLI_FAULT_SCHEMA_ID } from "../schema.js";
-import { type CliFault, describeCliFault, exitCodeFor, saidOnStdout } from "./fault.js";
+import { type CliFault, causeOf, describeCliFault, exitCodeFor, saidOnStdout } from "./fault.js";
 import { type CliIo, say } from "./io.js";
 import { fleetCommand } from "./fleet.js";
 import { journalMain } from "./journal.js";
@@ -51,9 +51,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
  * Says a fault: `decay: <message>` on stderr and, when the command line asks for `--json`, the
  * fault object on stdout (docs/executor-cli.md), unless `toStdout` is false (`saidOnStdout`).
  */
-async function fail(io: CliIo, argv: readonly string[], code: string, message: string, exit: number, toStdout = true): Promise<number> {
+async function fail(io: CliIo, argv: readonly string[], code: string, message: string, exit: number, toStdout = true, cause?: string): Promise<number> {
   await bestEffort(io.stderr, `decay: ${message}\n`);
-  if (toStdout && jsonAsked(argv)) await bestEffort(io.stdout, jsonFaultLine(CLI_FAULT_SCHEMA_ID, { code, message }));
+  if (toStdout && jsonAsked(argv))
+    await bestEffort(io.stdout, jsonFaultLine(CLI_FAULT_SCHEMA_ID, { code, message, ...(cause === undefined ? {} : { cause }) }));
   return exit;
 }
 
@@ -66,7 +67,7 @@ async function command(argv: readonly string[], io: CliIo): Promise<number> {
   if (typeof out === "number") return out;
   if (out.isOk()) return out.value;
   const f = out.error;
-  return fail(io, argv, f.code, `${describeCliFault(f)}${f.code === "usage" && !fleet ? misplaced(argv) : ""}`, exitCodeFor(f), !saidOnStdout(f));
+  return fail(io, argv, f.code, `${describeCliFault(f)}${f.code === "usage" && !fleet ? misplaced(argv) : ""}`, exitCodeFor(f), !saidOnStdout(f), causeOf(f));
 }
 
 /** What was thrown, as `RangeError: Maximum call stack size exceeded` (its name and message, no stack). */
