@@ -105,6 +105,7 @@ export interface DiffStats {
 /** One commit as `log` reports it. */
 export interface CommitInfo {
   readonly id: string;
+  /** The full message (subject, blank line, body); whether a trailing newline is kept is the adapter's. */
   readonly message: string;
 }
 
@@ -130,7 +131,11 @@ export interface Git {
    * history): its tree is `from`'s tree. Returns the new commit's id.
    */
   revert(from: string, to: string, message: string): ResultAsync<string, ExecFault>;
-  /** Commits reachable from `to` and not from `from` (all of `to`'s history when `from` is null), newest first, optionally only those touching `paths`. */
+  /**
+   * Commits reachable from `to` and not from `from` (all of `to`'s history when `from` is null),
+   * newest first, optionally only those touching `paths` (each a path from the top, taken as
+   * written, not as a pattern; an empty list touches nothing, so no commit).
+   */
   log(from: string | null, to: string, paths?: readonly string[]): ResultAsync<readonly CommitInfo[], ExecFault>;
   /**
    * Every path some commit in `from..to` changed, each once, from the top of the working tree: a

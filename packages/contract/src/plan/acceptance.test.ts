@@ -213,6 +213,13 @@ describe("a Gate, Verify or Verification label alone on its line, with no colon 
       expect([l, stage?.exit_criterion, stage?.acceptance.map((r) => r.run)]).toEqual([l, "the thing works", ["pnpm test"]]);
     }
   });
+  test("a gate word alone inside an exit criterion's paragraph, over no list of commands, is a word of the paragraph", () => {
+    const exit = (...lines: string[]) => readPlan(plan("Acceptance: `echo a`", "", "Exit criteria", ...lines))._unsafeUnwrap().stages[0]?.exit_criterion;
+    expect(exit("The release passes QA", "verification", "and the changelog is updated.")).toBe(
+      "The release passes QA\nverification\nand the changelog is updated.",
+    );
+    expect(exit("the thing works", "**Verification**", "QA signs off")).toBe("the thing works\n**Verification**\nQA signs off");
+  });
   test("over prose it stays prose; a sentence that starts with the word is no label", () => {
     const rows = (...lines: string[]) =>
       readPlan(plan("Acceptance: `echo a`", "", ...lines))

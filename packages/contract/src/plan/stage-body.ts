@@ -3,7 +3,7 @@ import type { ContractFault } from "../fault.js";
 import { endsList, isText, type Line, type LineModel, repeatEnd, underlineOf, verbatim } from "./lines.js";
 import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
 import { itemLine } from "./list-item.js";
-import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow, ownLabel } from "./stage-rows.js";
+import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow, selfLabelled } from "./stage-rows.js";
 import type { StageSpan } from "./stages.js";
 
 /** What a stage's body says about itself, with the line of each statement. */
@@ -84,9 +84,11 @@ function paragraphUnder(model: LineModel, at: number, to: number): { from: numbe
   const from = i;
   for (; i < to; i++) {
     const line = model.lines[i];
-    // A line that labels itself (Acceptance:, Exit:, Depends on:, Gate:, `**Verification**` alone) is read as that, or
-    // refused, never swallowed. A thematic break in any container ends it, as CommonMark ends a paragraph there.
-    if (!isText(line) || line.thematic || line.text.trim() === "" || ownLabel(line.text)) break;
+    // A line that labels itself (Acceptance:, Exit:, Depends on:, Gate:) is read as that, or refused, never swallowed;
+    // so is a gate word alone (`**Verification**`) over a list of commands, where it reads them as rows (over anything
+    // else it is a word of the paragraph). A thematic break in any container ends it, as CommonMark ends a paragraph there.
+    if (!isText(line) || line.thematic || line.text.trim() === "" || selfLabelled(line.text)) break;
+    if (GATE_ALONE.test(line.text) && commandListUnder(model, i, to)) break;
   }
   return i > from ? { from, to: i } : null;
 }

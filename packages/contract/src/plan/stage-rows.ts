@@ -88,8 +88,11 @@ export function codeUnderLabel(model: LineModel, at: number, to: number, label: 
 
 type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, ContractFault>;
 
-/** Whether a line is read as a label of its own (acceptance or exit in any spelling, `Depends on:`, a gate, alone or not): what follows it is that label's, never a row's or a paragraph's text. */
-export const ownLabel = (text: string): boolean => labelled(text) || DEPENDS.test(text) || GATE.test(text) || GATE_ALONE.test(text);
+/** Whether a line labels itself with its own words (acceptance or exit in any spelling, `Depends on:`, `Gate:`/`Verify:`): read as that wherever it stands. */
+export const selfLabelled = (text: string): boolean => labelled(text) || DEPENDS.test(text) || GATE.test(text);
+
+/** Whether a line is read as a label of its own (`selfLabelled`, or a gate word alone): what follows it is that label's. */
+const ownLabel = (text: string): boolean => selfLabelled(text) || GATE_ALONE.test(text);
 
 /**
  * A thematic break (line index `at`) that ends an acceptance list (see `endsList`) where an item

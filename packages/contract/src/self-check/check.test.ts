@@ -109,6 +109,17 @@ describe("rule 8: a stage heading Markdown reads as code or a comment is named",
     expect(found.map((f) => f.message.split(": no stage")[0])).toEqual(['line 10 of the plan, "### Stage 2: b", is a stage heading inside an HTML comment']);
     expect(selfCheck(contract).some((f) => f.code === "hidden-stage")).toBe(false);
   });
+  test("a marker covers the one block right under it: a block after it, past blank lines, is still checked", async () => {
+    const example = ["<!-- decay: prose -->", "```md", "### Stage 9: an example", "```", ""];
+    const wrong = ["```sh", "npm test", "", "### Stage 2: b", "", "Acceptance: `npm run b` exits 0", "", "```js", "x()", "```", ""];
+    const text = [...stage1, ...example, ...wrong].join("\n");
+    const found = selfCheck(await compiled(text), { planText: text }).filter((f) => f.code === "hidden-stage");
+    expect(found.map((f) => f.plan_line)).toEqual([17]);
+  });
+  test("a comment of the code's own language at another level (`# Stage 1: build` in a Dockerfile) is no stage heading", async () => {
+    const text = [...stage1, "```dockerfile", "# Stage 1: build", "FROM node:20 AS build", "# Step 2: run", "FROM node:20-slim", "```", ""].join("\n");
+    expect(selfCheck(await compiled(text), { planText: text }).filter((f) => f.code === "hidden-stage")).toEqual([]);
+  });
   test("an example marked prose, other code and a stage heading outside any block: no warning", async () => {
     const text = [
       ...stage1,

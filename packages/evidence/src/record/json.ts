@@ -98,7 +98,7 @@ function tagged(text: string): string | undefined {
       for (let d = text.charCodeAt(end); d === 43 || d === 45 || d === 46 || d === 69 || d === 101 || (d >= 48 && d <= 57); d = text.charCodeAt(end)) end += 1;
       const token = text.slice(i, end);
       if (!JSON_NUMBER_TOKEN.test(token)) return undefined;
-      parts.push(text.slice(last, i), '"n', token, '"');
+      parts.push(text.slice(last, i), `"n${token}"`);
       last = end;
       i = end - 1;
     }
@@ -132,19 +132,27 @@ function untag(value: unknown, number: (token: string) => JsonNumber): JsonValue
 }
 
 /**
- * The fast reading of `text`: `JSON.parse` over the tagged text. Undefined whenever it does not
- * read: then lossless-json reads it, and its fault (with its position) is the answer.
+ * The fast reading of `text`: `JSON.parse` over the tagged text, for text with no repeated key
+ * (`JSON.parse` keeps a repeated key's last value, and whatever the earlier one held, a fault
+ * included, would go unseen). Undefined whenever it does not read, for any reason (a text too
+ * large for the tagging's array or string included): then lossless-json reads it, and its fault,
+ * with its position, is the answer.
  */
 function parseFast(text: string, number: (token: string) => JsonNumber): JsonValue | undefined {
-  const t = tagged(text);
-  if (t === undefined) return undefined;
-  let raw: unknown;
   try {
-    raw = JSON.parse(t);
+    const t = tagged(text);
+    if (t === undefined) return undefined;
+    const value = untag(JSON.parse(t), number);
+    // The text is JSON (JSON.parse read it and every number is JSON's): the duplicate scan is safe.
+    return value === undefined || findDuplicateKey(text) !== undefined ? undefined : value;
   } catch {
     return undefined;
   }
-  return untag(raw, number);
+}
+
+/** Reads `text` with lossless-json alone: what `parseJson` answers, slower (the reference its fast reading is tested against). */
+export function parseJsonLosslessly(text: string): Result<JsonValue, RecordFault> {
+  return readJson(text, false);
 }
 
 /**
@@ -153,17 +161,24 @@ function parseFast(text: string, number: (token: string) => JsonNumber): JsonVal
  * binary64 range, duplicate keys and nesting deeper than `MAX_JSON_DEPTH`. Never throws.
  */
 export function parseJson(text: string): Result<JsonValue, RecordFault> {
+  return readJson(text, true);
+}
+
+function readJson(text: string, fastFirst: boolean): Result<JsonValue, RecordFault> {
   const deep = tooDeep(text, MAX_JSON_DEPTH);
   if (deep !== undefined) return err({ code: "nesting-too-deep", limit: MAX_JSON_DEPTH, ...place(text, deep) });
   // lossless-json builds each string a character at a time: it reads only what the native parser
   // does not, with a number parser of its own (a failed fast reading leaves no state behind).
-  const fast = numberParser();
-  const quick = parseFast(text, fast.parse);
-  const numbers = quick === undefined ? numberParser() : fast;
+  if (fastFirst) {
+    const fast = numberParser();
+    const quick = parseFast(text, fast.parse);
+    if (quick !== undefined) return fast.outOfRange === undefined ? ok(quick) : err({ code: "number-out-of-range", text: fast.outOfRange });
+  }
+  const numbers = numberParser();
   let value: JsonValue;
   try {
     // Duplicates are reported by findDuplicateKey, equal values or not.
-    value = quick ?? (parse(text, null, { parseNumber: numbers.parse, onDuplicateKey: (d) => d.newValue }) as JsonValue);
+    value = parse(text, null, { parseNumber: numbers.parse, onDuplicateKey: (d) => d.newValue }) as JsonValue;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     const at = /(?:position|char) (\d+)/.exec(detail);
