@@ -281,3 +281,40 @@ describe("a setext heading label (`Verify` over `---` or `===`) reads as its ATX
     expect(f).toMatchObject({ problem: "fenced-command", line: 5, label: "Verify", write: "Acceptance: `pnpm test` exits 0" });
   });
 });
+
+describe("an `Exit:` line hard-wrapped over the next lines of its paragraph", () => {
+  const stage = (...lines: string[]) => readPlan(plan(...lines))._unsafeUnwrap().stages[0];
+  test("keeps the whole criterion, verbatim from its text on; the row after it is still read", () => {
+    // Before, the criterion stopped at the line break: "... and the old `orders` table".
+    const s = stage("Exit: every row is in `orders_v2` and the old `orders` table", "has been dropped.", "", "Acceptance: `node check.mjs` exits 0");
+    expect([s?.exit_criterion, s?.acceptance.map((r) => r.run)]).toEqual([
+      "every row is in `orders_v2` and the old `orders` table\nhas been dropped.",
+      ["node check.mjs"],
+    ]);
+  });
+  test("ends where its paragraph ends: at a label line, a list item, a blank line", () => {
+    expect(stage("Exit: done", "Acceptance: `a` exits 0")?.exit_criterion).toBe("done");
+    expect(stage("Exit: all of", "- one", "- two", "", "Acceptance: `a` exits 0")?.exit_criterion).toBe("all of");
+    expect(stage("Exit: done", "", "more prose", "", "Acceptance: `a` exits 0")?.exit_criterion).toBe("done");
+    expect(stage("Exit: done and", "still done", "Acceptance: `a` exits 0")?.acceptance.map((r) => r.run)).toEqual(["a"]);
+  });
+  test("in a numbered stage's item, the wrapped line is read with it", () => {
+    const text = [
+      "# Plan",
+      "",
+      "## Recommendation",
+      "",
+      "1. **A** do a",
+      "   Exit: the store is live and",
+      "   serving reads.",
+      "   Acceptance: `a` exits 0",
+      "2. **B** do b",
+      "   Acceptance: `b` exits 0",
+    ].join("\n");
+    const stages = readPlan(text)._unsafeUnwrap().stages;
+    expect(stages.map((s) => [s.exit_criterion, s.acceptance.map((r) => r.run)])).toEqual([
+      ["the store is live and\n   serving reads.", ["a"]],
+      [null, ["b"]],
+    ]);
+  });
+});

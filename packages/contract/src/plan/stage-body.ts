@@ -79,26 +79,40 @@ function commandListUnder(model: LineModel, at: number, to: number): boolean {
 
 /** The paragraph right under a label line at `at` (blank lines before it skipped), up to a line read as something else: its range, or null. */
 function paragraphUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
-  let i = at + 1;
-  while (i < to && model.lines[i]?.text.trim() === "") i++;
-  const from = i;
+  let from = at + 1;
+  while (from < to && model.lines[from]?.text.trim() === "") from++;
+  const end = paragraphEnd(model, from, to);
+  return end > from ? { from, to: end } : null;
+}
+
+/**
+ * Where a paragraph's lines from `from` end: at a blank line, code, a heading, a thematic break in
+ * any container (as CommonMark ends a paragraph there), or a line that labels itself (Acceptance:,
+ * Exit:, Depends on:, Gate:), which is read as that, or refused, never swallowed; so is a gate word
+ * alone (`**Verification**`) over a list of commands, where it reads them as rows (over anything
+ * else it is a word of the paragraph); and a list item, which interrupts a paragraph.
+ */
+function paragraphEnd(model: LineModel, from: number, to: number): number {
+  let i = from;
   for (; i < to; i++) {
     const line = model.lines[i];
-    // A line that labels itself (Acceptance:, Exit:, Depends on:, Gate:) is read as that, or refused, never swallowed;
-    // so is a gate word alone (`**Verification**`) over a list of commands, where it reads them as rows (over anything
-    // else it is a word of the paragraph). A thematic break in any container ends it, as CommonMark ends a paragraph there.
     if (!isText(line) || line.thematic || line.text.trim() === "" || selfLabelled(line.text)) break;
     if (GATE_ALONE.test(line.text) && commandListUnder(model, i, to)) break;
+    if (itemLine(line.text)) break;
   }
-  return i > from ? { from, to: i } : null;
+  return i;
 }
 
 /** An exit criterion: the text after `Exit:`, or the list (else the paragraph) under an `Exit criteria` label. */
 function exitAt(model: LineModel, i: number, to: number, text: string): { exit: string; read: number[] } {
   const under = text === "" ? (listUnder(model, i, to) ?? paragraphUnder(model, i, to)) : null;
-  if (!under) return { exit: text, read: [i] };
-  const read = Array.from({ length: under.to - i }, (_, k) => i + k);
-  return { exit: verbatim(model, under.from, under.to), read };
+  if (under) return { exit: verbatim(model, under.from, under.to), read: Array.from({ length: under.to - i }, (_, k) => i + k) };
+  // `Exit: text` hard-wrapped: the lines that continue its paragraph are the criterion's too, verbatim from the text on.
+  const end = paragraphEnd(model, i + 1, to);
+  const line = model.lines[i];
+  if (end === i + 1 || !line) return { exit: text, read: [i] };
+  const exit = verbatim(model, i, end, line.start + line.text.lastIndexOf(text)).trimEnd();
+  return { exit, read: Array.from({ length: end - i }, (_, k) => i + k) };
 }
 
 /** Whether line `i` opens a paragraph: the first line of its span, or after a blank line, a heading, a rule or code, or the first line of a quote. */
