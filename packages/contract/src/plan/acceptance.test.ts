@@ -318,3 +318,25 @@ describe("an `Exit:` line hard-wrapped over the next lines of its paragraph", ()
     ]);
   });
 });
+
+describe("what an exit line or an acceptance line introduces is read with it", () => {
+  test("`Exit criteria: all of these hold:` takes the list under it; the row after the list is still read", () => {
+    // Before, the criterion was the introduction alone and the list fell to instructions.
+    const s = readPlan(
+      plan("Exit criteria: all of the following hold:", "", "- every row is in `orders_v2`", "- the old table is dropped", "", "Acceptance: `a` exits 0"),
+    )._unsafeUnwrap().stages[0];
+    expect([s?.exit_criterion, s?.acceptance.map((r) => r.run)]).toEqual([
+      "all of the following hold:\n\n- every row is in `orders_v2`\n- the old table is dropped",
+      ["a"],
+    ]);
+    expect(readPlan(plan("Exit: done.", "", "- a note", "", "Acceptance: `a` exits 0"))._unsafeUnwrap().stages[0]?.exit_criterion).toBe("done.");
+  });
+  test("a line under an Acceptance: line that starts with and/then but is no expectation is refused, as on one line", () => {
+    // Before, `and does not print ERROR` was left behind as instructions and the row checked the exit code alone.
+    const wrapped = readPlan(plan("Acceptance: `node backfill.mjs` exits 0", "and does not print `ERROR`"));
+    const oneLine = readPlan(plan("Acceptance: `node backfill.mjs` exits 0 and does not print `ERROR`"));
+    expect(oneLine.isErr()).toBe(true);
+    expect(wrapped._unsafeUnwrapErr()).toMatchObject({ code: oneLine._unsafeUnwrapErr().code, line: 7 });
+    expect(readPlan(plan("Acceptance: `a` exits 0", "and prints `ok`"))._unsafeUnwrap().stages[0]?.acceptance[0]?.expect.stdout_contains).toEqual(["ok"]);
+  });
+});

@@ -108,7 +108,9 @@ function exitAt(model: LineModel, i: number, to: number, text: string): { exit: 
   const under = text === "" ? (listUnder(model, i, to) ?? paragraphUnder(model, i, to)) : null;
   if (under) return { exit: verbatim(model, under.from, under.to), read: Array.from({ length: under.to - i }, (_, k) => i + k) };
   // `Exit: text` hard-wrapped: the lines that continue its paragraph are the criterion's too, verbatim from the text on.
-  const end = paragraphEnd(model, i + 1, to);
+  // `Exit: all of these hold:` introduces the list under it: the list is the criterion's too.
+  const list = text.endsWith(":") ? listUnder(model, i, to) : null;
+  const end = list ? list.to : paragraphEnd(model, i + 1, to);
   const line = model.lines[i];
   if (end === i + 1 || !line) return { exit: text, read: [i] };
   const exit = verbatim(model, i, end, line.start + line.text.lastIndexOf(text)).trimEnd();

@@ -47,6 +47,19 @@ export const CONTINUED = {
     return CONTINUED_WORD.test(text);
   },
 };
+const CONJOINED_WORD = /(?:(?:and|then)\s|,)/y;
+/**
+ * A line that starts as a continuation does (`and …`, `then …`, `, …`, in lower case: `Then …` starts
+ * a sentence) whatever follows: read with the line above unless that one ended its sentence, where
+ * expectations it does not spell (`and does not print \`ERROR\``) are refused as they are on one
+ * line, never left behind as instructions.
+ */
+export const CONJOINED = {
+  test: (text: string): boolean => {
+    CONJOINED_WORD.lastIndex = repeatEnd(QUOTE, text, text.length - text.trimStart().length);
+    return CONJOINED_WORD.test(text);
+  },
+};
 
 /** `text` without the spaces and tabs at its end (by hand: `/[ \t]+$/` is quadratic on a long run of spaces). */
 function trimEnd(text: string): string {

@@ -5,7 +5,7 @@ import type { ContractFault } from "../fault.js";
 import { acceptanceFault, parseAcceptance, type SpelledRow, underLabel } from "./acceptance.js";
 import { endsList, isText, type Line, type LineModel, repeatEnd } from "./lines.js";
 import { indentOf, itemLine } from "./list-item.js";
-import { ACCEPTANCE, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
+import { ACCEPTANCE, CONJOINED, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
 import { labelled } from "./unread.js";
 
 /** Lines from `from` that continue an Acceptance: line's expectations (trimmed); none is dropped in silence. */
@@ -14,7 +14,8 @@ function continuation(model: LineModel, from: number, to: number): string[] {
   for (let i = from; i < to; i++) {
     const line = model.lines[i];
     // `Exit:` (or `Exit criteria`) on the next line is the stage's exit criterion, not `exits 0` wrapped.
-    if (!isText(line) || !CONTINUED.test(line.text) || EXIT.test(line.text) || EXIT_ALONE.test(line.text)) break;
+    const conjoined = CONJOINED.test(line?.text ?? "") && !/[.!?]\s*$/.test(model.lines[i - 1]?.text ?? "");
+    if (!isText(line) || !(CONTINUED.test(line.text) || conjoined) || EXIT.test(line.text) || EXIT_ALONE.test(line.text)) break;
     const text = line.text.trim();
     out.push(text.slice(repeatEnd(QUOTE, text, 0)));
   }
