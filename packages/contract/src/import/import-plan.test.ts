@@ -329,6 +329,12 @@ const fencedTaskPlan = fc
   );
 
 describe("importPlan with fences placed anywhere: nothing a task said disappears in silence", () => {
+  test("a comment that closed a fence's list item stays when trimming it would leave the fence open (found by the property below)", () => {
+    const imported = importPlan("# Plan\n\n### Task 1: t1\n- ```\n\n<!-- c\n  more\n-->\n")._unsafeUnwrap();
+    expect(lineModel(imported.text).open).toBeNull();
+    expect(imported.text).toContain("- ```\n\n<!-- c\n  more\n-->");
+    expect(importPlan("# Plan\n\n### Task 1: t1\n\nDo it.\n\n<!-- a note -->\n")._unsafeUnwrap().text).not.toContain("a note");
+  });
   test("an open block is refused at its line; else every source line is in the output, every Run: read as text is converted or listed, and the output closes every block", () => {
     fc.assert(
       fc.property(fencedTaskPlan, (source) => {

@@ -133,13 +133,28 @@ function stepsUnderNested(model: LineModel, g: Group, isGroup: (h: Heading) => b
   return { cut: nested.index, listed };
 }
 
+/**
+ * A group's body, verbatim, a comment at its end trimmed as the reader trims it; kept when the
+ * trimming would leave a block open (a fence in a list item that the comment's line closed would
+ * run on into the lines the import writes after it).
+ */
+function stageBody(model: LineModel, from: number, to: number): string {
+  const trimmed = verbatim(model, from, to);
+  if (lineModel(trimmed).open === null) return trimmed;
+  let last = to - 1;
+  while (last >= from && model.lines[last]?.text.trim() === "") last--;
+  const first = model.lines[from];
+  const end = model.lines[last];
+  return first && end && last >= from ? model.source.slice(first.start, end.start + end.text.length) : trimmed;
+}
+
 /** One group as a stage: heading, verbatim body, then the Exit: and Acceptance: lines made for it. */
 function stageBlock(model: LineModel, g: Group, format: ImportFormat, isGroup: (h: Heading) => boolean, out: NotConverted[]): string {
   const label = format === "spec-kit" ? `Phase ${g.number}` : `Stage ${g.number}`;
   const heading = `${"#".repeat(g.heading.level)} ${label}${g.title ? `: ${g.title}` : ""}`;
   let from = g.heading.body;
   while (from < g.to && model.lines[from]?.text.trim() === "") from++;
-  const body = verbatim(model, from, g.to);
+  const body = stageBody(model, from, g.to);
   const under = stepsUnderNested(model, g, isGroup);
   const converted = convertBody(model, g.heading.body, under.cut);
   out.push(...converted.notConverted, ...under.listed);
