@@ -27,7 +27,8 @@ export type UnreadKind =
   | "exit"
   | "unclosed-fence"
   | "unclosed-comment"
-  | "rule-in-list";
+  | "rule-in-list"
+  | "prose-covers-row";
 
 /** Every expected failure of @decay/contract: a code plus the data (always a line) to name it. */
 export type ContractFault =
@@ -177,6 +178,8 @@ function unreadText({ kind, text, hides, write }: Extract<ContractFault, { code:
       return `${q(text)} looks like a stage heading but is HTML, never read as a heading: ${OPENS_NO_STAGE}; write ${q(write ?? "")}, ${PROSE}`;
     case "rule-in-list":
       return `${q(text)} is a thematic break between the items of an acceptance list: it ends the list, so line ${hides?.line ?? 0} (${q(hides?.text ?? "")}) and the items after it would be read as instructions, not rows; delete the break, or write Acceptance: over the items after it, ${PROSE}`;
+    case "prose-covers-row":
+      return `${q(text)} is an acceptance row, but the <!-- decay: prose --> marker on line ${hides?.line ?? 0} covers its whole paragraph, down to a blank line, so the row would be read as prose: put a blank line before it, and the marker covers only the lines above`;
     case "acceptance":
       return `${q(text)} looks like an acceptance line but was not read: write it inside a stage as Acceptance: \`command\` exits 0, ${PROSE}`;
     case "exit":

@@ -340,3 +340,25 @@ describe("what an exit line or an acceptance line introduces is read with it", (
     expect(readPlan(plan("Acceptance: `a` exits 0", "and prints `ok`"))._unsafeUnwrap().stages[0]?.acceptance[0]?.expect.stdout_contains).toEqual(["ok"]);
   });
 });
+
+describe("a prose marker over a paragraph that holds a row below its first line", () => {
+  test("is refused at the row, naming the marker: the refusal's own advice must not delete a row", () => {
+    // Before, the marker covered the whole paragraph and the smoke row vanished, compile exit 0.
+    const f = readPlan(
+      plan("Acceptance: `pnpm test` exits 0", "<!-- decay: prose -->", "Acceptance (manual): the PM signs off.", "Acceptance: `node smoke.mjs` exits 0"),
+    );
+    expect(f._unsafeUnwrapErr()).toMatchObject({ code: "structure-unread", kind: "prose-covers-row", line: 10, hides: { line: 8 } });
+    expect(describeFault(f._unsafeUnwrapErr())).toMatch(/line 8 covers its whole paragraph.*put a blank line before it/);
+  });
+  test("with a blank line before the row, the marker covers the manual line alone and the row is read", () => {
+    const s = readPlan(
+      plan("Acceptance: `pnpm test` exits 0", "<!-- decay: prose -->", "Acceptance (manual): the PM signs off.", "", "Acceptance: `node smoke.mjs` exits 0"),
+    )._unsafeUnwrap().stages[0];
+    expect(s?.acceptance.map((r) => r.run)).toEqual(["pnpm test", "node smoke.mjs"]);
+  });
+  test("a marked paragraph of rows alone is an example kept as prose", () => {
+    const s = readPlan(plan("Acceptance: `a` exits 0", "", "<!-- decay: prose -->", "Acceptance: `x` exits 0", "Acceptance: `y` exits 0"))._unsafeUnwrap()
+      .stages[0];
+    expect(s?.acceptance.map((r) => r.run)).toEqual(["a"]);
+  });
+});

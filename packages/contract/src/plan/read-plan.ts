@@ -5,7 +5,7 @@ import { type LineModel, lineModel, verbatim } from "./lines.js";
 import { findSections, isStageHeading, type Section, sectionAt, sectionHeadings, sectionItems } from "./sections.js";
 import { readStageBody } from "./stage-body.js";
 import { type StageSpan, stageSpans } from "./stages.js";
-import { proseLines, type ReadSpan, unclosedBlock, unreadHeading, unreadStructure } from "./unread.js";
+import { proseCoversRow, proseLines, type ReadSpan, unclosedBlock, unreadHeading, unreadStructure } from "./unread.js";
 
 const TASK_HEADING = /^Task\s+\d+\b/i;
 
@@ -159,7 +159,7 @@ export function readPlanLines(markdown: string): Result<PlanWithLines, ContractF
       read.push({ span, read: stage.value.read, heading: byHeading });
       stage.value.stage.acceptance.forEach((row, k) => rowLines.set(row.id, stage.value.rowLines[k] ?? stage.value.stage.line));
     }
-    const fault = duplicateLabel(stages) ?? unreadStructure(model, read);
+    const fault = duplicateLabel(stages) ?? proseCoversRow(model) ?? unreadStructure(model, read);
     if (fault) return err(fault);
     return ok({ plan: { stages, prohibitions: items(model, "prohibitions"), falsifiers: items(model, "falsifiers") }, rowLines });
   });

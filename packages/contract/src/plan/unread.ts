@@ -1,8 +1,9 @@
 import type { ContractFault } from "../fault.js";
 import type { OpenBlock } from "./blocks.js";
 import { headingSpelling, htmlHeadingOver } from "./heading-spelling.js";
-import { afterContainers, atxHeading, type Heading, headingFrom, type LineModel } from "./lines.js";
+import { afterContainers, atxHeading, type Heading, headingFrom, isText, type LineModel } from "./lines.js";
 import { isStageHeading, namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
+import { ACCEPTANCE } from "./stage-labels.js";
 import type { StageSpan } from "./stages.js";
 
 /** A stage as read: where it sits and which of its lines were read as structure. */
@@ -58,6 +59,35 @@ export function proseLines(model: LineModel): Set<number> {
     for (let i = k; i < end; i++) out.add(i);
   }
   return out;
+}
+
+/**
+ * A `<!-- decay: prose -->` marker over a paragraph that opens with a line that is no acceptance row
+ * (`Acceptance (manual): the PM signs off`) and holds one further down (`Acceptance: \`b\` exits 0`
+ * on the next line, no blank line between): the marker covers the whole paragraph, so that row
+ * would be read as prose. A fault naming the row; null when no marker does that. (A paragraph of
+ * rows alone, marked, is an example kept as prose on purpose.)
+ */
+export function proseCoversRow(model: LineModel): ContractFault | null {
+  const { lines } = model;
+  const isRow = (i: number): boolean => (ACCEPTANCE.exec(lines[i]?.text ?? "")?.[1] ?? "").startsWith("`");
+  for (const mark of model.proseMarks) {
+    let k = mark + 1;
+    while (k < lines.length && (lines[k]?.hidden || lines[k]?.text.trim() === "")) k++;
+    const first = lines[k];
+    if (!first || first.heading || isRow(k)) continue;
+    for (let i = k + 1; i < lines.length && isText(lines[i]) && lines[i]?.text.trim() !== ""; i++) {
+      if (isRow(i))
+        return {
+          code: "structure-unread",
+          line: i + 1,
+          kind: "prose-covers-row",
+          text: lines[i]?.text.trim() ?? "",
+          hides: { line: mark + 1, text: lines[mark]?.text.trim() ?? "" },
+        };
+    }
+  }
+  return null;
 }
 
 const keyword = (text: string): string => /^[*_\s]*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? "";
