@@ -76,6 +76,7 @@ export type ContractFault =
   | { code: "duplicate-exit"; line: number; first: number }
   | { code: "duplicate-depends"; line: number; first: number }
   | { code: "depends-unknown"; line: number; ref: string }
+  | { code: "depends-empty"; line: number }
   | { code: "row-writer-failed"; line: number; stage: string; reason: string }
   | { code: "row-invalid"; line: number; stage: string; index: number; issue: string }
   | { code: "contract-malformed"; line: number; expected: string; found: string }
@@ -126,6 +127,8 @@ export function describeFault(fault: ContractFault): string {
       return `${at}a second Depends on: line in the same stage (the first is on line ${fault.first}): name every stage it depends on in one line (Depends on: Stage 1, Stage 2)`;
     case "depends-unknown":
       return `${at}Depends on names ${q(fault.ref)}, which is no earlier stage of this plan`;
+    case "depends-empty":
+      return `${at}Depends on: names no stage, on its line or in a list or paragraph right under it: name the stages (Depends on: Stage 1, Stage 2), or write Depends on: none for a stage that depends on no other`;
     case "row-writer-failed":
       return `${at}the row writer failed for stage ${fault.stage}: ${fault.reason}`;
     case "row-invalid":

@@ -45,6 +45,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "duplicate-exit":
     case "duplicate-depends":
     case "depends-unknown":
+    case "depends-empty":
     case "row-writer-failed":
     case "row-invalid":
     case "contract-malformed":

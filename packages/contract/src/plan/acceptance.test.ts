@@ -362,3 +362,22 @@ describe("a prose marker over a paragraph that holds a row below its first line"
     expect(s?.acceptance.map((r) => r.run)).toEqual(["a"]);
   });
 });
+
+describe("Depends on: with its stages under it, or wrapped", () => {
+  const three = (...dep: string[]) =>
+    plan("Acceptance: `a` exits 0", "", "### Stage 2: B", "", "Acceptance: `b` exits 0", "", "### Stage 3: C", "", ...dep, "", "Acceptance: `c` exits 0");
+  const deps = (...dep: string[]) => readPlan(three(...dep)).map((p) => p.stages[2]?.depends_on);
+  test("a list or a paragraph under an empty label names the stages; a wrapped list keeps its second line", () => {
+    // Before, each of these gave no dependency at all: weaker than no line, which means the stage before.
+    expect(deps("Depends on:", "", "- Stage 1")._unsafeUnwrap()).toEqual(["S1"]);
+    expect(deps("**Depends on:**", "Stage 1")._unsafeUnwrap()).toEqual(["S1"]);
+    expect(deps("Depends on: Stage 1,", "Stage 2")._unsafeUnwrap()).toEqual(["S1", "S2"]);
+    expect(deps("Depends on: Stage 1")._unsafeUnwrap()).toEqual(["S1"]);
+    expect(deps("Depends on: none")._unsafeUnwrap()).toEqual([]);
+  });
+  test("a label that names nothing is refused at its line, never read as no dependency", () => {
+    const f = deps("Depends on:")._unsafeUnwrapErr();
+    expect(f).toEqual({ code: "depends-empty", line: 15 });
+    expect(describeFault(f)).toMatch(/Depends on: none/);
+  });
+});

@@ -37,6 +37,31 @@ function splitRefs(text: string): string[] {
   return refs.length === 1 && /^(?:none|nothing|-|—)$/i.test(refs[0] ?? "") ? [] : refs;
 }
 
+/**
+ * What a `Depends on:` line at `i` names (`rest`: the text after its colon): that text, with the
+ * next lines of its paragraph when it ends in a separator (`Stage 1,` over `Stage 2`); with nothing
+ * after the colon, the items of the list right under it, else the paragraph right under it; and the
+ * lines read. Empty text when it names nothing.
+ */
+function dependsValue(model: LineModel, i: number, to: number, rest: string): { text: string; read: number[] } {
+  const lineRange = (end: number) => Array.from({ length: end - i }, (_, k) => i + k);
+  const texts = (from: number, end: number) => model.lines.slice(from, end).map((l) => l.text.trim());
+  if (rest !== "") {
+    const end = /(?:,|;|&|\band)\s*$/i.test(rest) ? paragraphEnd(model, i + 1, to) : i + 1;
+    return { text: [rest, ...texts(i + 1, end)].join(" "), read: lineRange(end) };
+  }
+  const list = listUnder(model, i, to);
+  if (list) {
+    const items = model.lines
+      .slice(list.from, list.to)
+      .flatMap((l) => (isText(l) ? [itemLine(l.text)?.text.trim() ?? ""] : []))
+      .filter((t) => t !== "");
+    return { text: items.join(", "), read: lineRange(list.to) };
+  }
+  const para = paragraphUnder(model, i, to);
+  return para ? { text: texts(para.from, para.to).join(" "), read: lineRange(para.to) } : { text: "", read: [i] };
+}
+
 /** Whether a line opens a list item. */
 const isItem = (text: string | undefined): boolean => itemLine(text ?? "") !== null;
 
@@ -196,8 +221,12 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
     } else if (dep) {
       // A second line would replace the first in silence: refused, as a second Exit: line is.
       if (body.dependsOn) return err({ code: "duplicate-depends", line: line.no, first: body.dependsOn.line });
-      body.dependsOn = { refs: splitRefs(dep[1] ?? ""), line: line.no };
-      body.read.push(i);
+      const value = dependsValue(model, i, span.to, dep[1] ?? "");
+      // Nothing named is not `none`: read as no dependency, it would be weaker than no line at all.
+      if (value.text === "") return err({ code: "depends-empty", line: line.no });
+      body.dependsOn = { refs: splitRefs(value.text), line: line.no };
+      body.read.push(...value.read);
+      i = Math.max(i, ...value.read);
     } else if (!line.listed && saysOptional(text) && opensParagraph(model, i, span.from)) {
       // Only a paragraph's first line marks the stage: `optional.` wrapped from the line before is prose.
       body.optional = true;

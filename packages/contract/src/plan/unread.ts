@@ -71,9 +71,13 @@ export function proseLines(model: LineModel): Set<number> {
 export function proseCoversRow(model: LineModel): ContractFault | null {
   const { lines } = model;
   const isRow = (i: number): boolean => (ACCEPTANCE.exec(lines[i]?.text ?? "")?.[1] ?? "").startsWith("`");
+  // Marks in a row cover the same paragraph: it is looked at once (linear in the marks).
+  let seen = -1;
   for (const mark of model.proseMarks) {
+    if (mark < seen) continue;
     let k = mark + 1;
     while (k < lines.length && (lines[k]?.hidden || lines[k]?.text.trim() === "")) k++;
+    seen = k;
     const first = lines[k];
     if (!first || first.heading || isRow(k)) continue;
     for (let i = k + 1; i < lines.length && isText(lines[i]) && lines[i]?.text.trim() !== ""; i++) {
