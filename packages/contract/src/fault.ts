@@ -28,6 +28,7 @@ export type UnreadKind =
   | "unclosed-fence"
   | "unclosed-comment"
   | "rule-in-list"
+  | "list-split"
   | "prose-covers-row";
 
 /** Every expected failure of @decay/contract: a code plus the data (always a line) to name it. */
@@ -181,6 +182,8 @@ function unreadText({ kind, text, hides, write }: Extract<ContractFault, { code:
       return `${q(text)} looks like a stage heading but is HTML, never read as a heading: ${OPENS_NO_STAGE}; write ${q(write ?? "")}, ${PROSE}`;
     case "rule-in-list":
       return `${q(text)} is a thematic break between the items of an acceptance list: it ends the list, so line ${hides?.line ?? 0} (${q(hides?.text ?? "")}) and the items after it would be read as instructions, not rows; delete the break, or write Acceptance: over the items after it, ${PROSE}`;
+    case "list-split":
+      return `${q(text)} ends the acceptance list above it (CommonMark ends a list at a line back at the margin, a comment or code), so line ${hides?.line ?? 0} (${q(hides?.text ?? "")}) would be read as instructions, not a row: write Acceptance: again over it, indent ${q(text)} into the item above, ${PROSE}`;
     case "prose-covers-row":
       return `${q(text)} is an acceptance row, but the <!-- decay: prose --> marker on line ${hides?.line ?? 0} covers its whole paragraph, down to a blank line, so the row would be read as prose: put a blank line before it, and the marker covers only the lines above`;
     case "acceptance":

@@ -381,3 +381,24 @@ describe("Depends on: with its stages under it, or wrapped", () => {
     expect(describeFault(f)).toMatch(/Depends on: none/);
   });
 });
+
+describe("an acceptance list split by something back at the margin", () => {
+  test("a comment or a paragraph between its items, then a row-shaped item: refused at the split, naming the item", () => {
+    // Before, the rows after the split were read as instructions, compile exit 0.
+    for (const between of ["<!-- slow: about 4 minutes on CI -->", "After the deploy:"]) {
+      const f = readPlan(
+        plan("Acceptance:", "", "- `pnpm test` exits 0", "", between, "", "- `node smoke.mjs` exits 0 and prints `healthy`"),
+      )._unsafeUnwrapErr();
+      expect([between, f]).toMatchObject([between, { code: "structure-unread", kind: "list-split", line: 11, hides: { line: 13 } }]);
+      expect(describeFault(f)).toMatch(/would be read as instructions, not a row/);
+    }
+  });
+  test("what follows that is no row (a list of prose, a new label) is read as before", () => {
+    const rows = (...after: string[]) =>
+      readPlan(plan("Acceptance:", "", "- `a` exits 0", "", ...after))
+        ._unsafeUnwrap()
+        .stages[0]?.acceptance.map((r) => r.run);
+    expect(rows("Notes:", "", "- `b` is slow on CI")).toEqual(["a"]);
+    expect(rows("<!-- note -->", "", "Acceptance: `c` exits 0")).toEqual(["a", "c"]);
+  });
+});

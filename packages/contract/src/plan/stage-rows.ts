@@ -102,7 +102,13 @@ const ownLabel = (text: string): boolean => selfLabelled(text) || GATE_ALONE.tes
  * covers are no row): CommonMark ends the list at the break, and that item would be instructions.
  * The fault naming both; null otherwise. Each line after the break is looked at once.
  */
-function breakInList(model: LineModel, at: number, to: number, prose: ReadonlySet<number>): ContractFault | null {
+function breakInList(
+  model: LineModel,
+  at: number,
+  to: number,
+  prose: ReadonlySet<number>,
+  kind: "rule-in-list" | "list-split" = "rule-in-list",
+): ContractFault | null {
   for (let i = at + 1; i < to; i++) {
     const next = model.lines[i];
     if (!next || next.heading) return null;
@@ -111,7 +117,7 @@ function breakInList(model: LineModel, at: number, to: number, prose: ReadonlySe
     const item = itemLine(next.text);
     if (item && parseAcceptance(item.text, next.no).isOk()) {
       const text = model.lines[at]?.text.trim() ?? "";
-      return { code: "structure-unread", line: at + 1, kind: "rule-in-list", text, hides: { line: next.no, text: next.text.trim() } };
+      return { code: "structure-unread", line: at + 1, kind, text, hides: { line: next.no, text: next.text.trim() } };
     }
   }
   return null;
@@ -158,7 +164,14 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
       blank = false;
     } else if (item?.text.startsWith("`")) {
       return err(acceptanceFault(line.no, "nested-command", line.text.trim(), under));
-    } else if (!inside && (blank || open === null || line.hidden)) break;
+    } else if (!inside && (blank || open === null || line.hidden)) {
+      // Anything else back at the margin (a comment, which shows nothing, a paragraph, code) ends
+      // the list as CommonMark ends it: a row-shaped item after it, before the next label, heading
+      // or the stage's end, would be read as instructions in silence.
+      const split = out.rows.length > 0 ? breakInList(model, i - 1, to, prose, "list-split") : null;
+      if (split) return err({ ...split, line: line.no, text: line.text.trim() });
+      break;
+    }
     out.end = i + 1;
   }
   if (out.rows.length === 0) return err(acceptanceFault(under.labelLine, "no-command", "", { label }));
