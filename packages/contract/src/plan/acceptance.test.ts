@@ -402,3 +402,26 @@ describe("an acceptance list split by something back at the margin", () => {
     expect(rows("<!-- note -->", "", "Acceptance: `c` exits 0")).toEqual(["a", "c"]);
   });
 });
+
+describe("a stage heading behind a pictograph, or in the short form one level too deep", () => {
+  test("`### 🚀 Stage 2: Roll out` is refused as a stage heading read as no stage, never dropped with its stage", () => {
+    // Before, the heading ended Stage 1 and opened nothing: the stage and its instructions vanished, exit 0.
+    for (const h of ["### 🚀 Stage 2: Roll out", "### ✅ Phase 2: Roll out"]) {
+      expect([h, readPlan(plan("Acceptance: `a` exits 0", "", h, "", "Flip the flag for every tenant."))._unsafeUnwrapErr()]).toMatchObject([
+        h,
+        { code: "structure-unread", kind: "stage-heading", line: 9 },
+      ]);
+    }
+  });
+  test("`#### S2: Backfill` under `### Stage 1` is refused as `#### Stage 2` is; `#### S1.2` and `#### Step 1` stay inside it", () => {
+    // Before, the S2 row was credited to Stage 1 as S1.2.
+    expect(readPlan(plan("Acceptance: `a` exits 0", "", "#### S2: Backfill", "", "Acceptance: `b` exits 0"))._unsafeUnwrapErr()).toMatchObject({
+      code: "structure-unread",
+      line: 9,
+    });
+    for (const h of ["#### S1.2: detail", "#### Step 1: install"]) {
+      const s = readPlan(plan("Acceptance: `a` exits 0", "", h, "", "Acceptance: `b` exits 0"))._unsafeUnwrap().stages;
+      expect([h, s.map((x) => x.acceptance.map((r) => r.run))]).toEqual([h, [["a", "b"]]]);
+    }
+  });
+});

@@ -94,7 +94,17 @@ export function proseCoversRow(model: LineModel): ContractFault | null {
   return null;
 }
 
-const keyword = (text: string): string => /^[*_\s]*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? "";
+// `S2` is the short form of `Stage 2`: one keyword.
+const keyword = (text: string): string => {
+  const word = /^[*_\s]*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? "";
+  return word === "s" ? "stage" : word;
+};
+
+/** The first number a label or heading text holds (`1.2` of `Stage 1.2` or `S1.2: detail`). */
+const numberOf = (text: string): string => /\d[\d.]*/.exec(text)?.[0] ?? "";
+
+/** A heading's text without the pictographs or symbols before it (`🚀 Stage 2`, `✅ Phase 3`). */
+const undecorated = (text: string): string => text.replace(/^(?:(?:\p{Extended_Pictographic}|\p{So}|\uFE0F|\u200D)\s*)+/u, "");
 
 /** The last span opening at or before line `index` (spans are in order and do not overlap); undefined when none. */
 function spanAt(spans: ReadSpan[], index: number): ReadSpan | undefined {
@@ -121,7 +131,12 @@ function accountedFor(h: Heading, spans: ReadSpan[]): boolean {
   if (h.index <= span.index || h.index >= span.to) return false;
   // A deeper `Stage 2` inside `Stage 1` is a stage lost to a wrong level; `Stage 1.2` is a sub-step.
   const label = stageMatch(h.text)?.label ?? "";
-  return !heading || keyword(h.text) !== keyword(span.label) || label.startsWith(`${span.label}.`);
+  return (
+    !heading ||
+    keyword(h.text) !== keyword(span.label) ||
+    label.startsWith(`${span.label}.`) ||
+    numberOf(stageText(h.text)).startsWith(`${numberOf(span.label)}.`)
+  );
 }
 
 // A paragraph that is one bold phrase, `**Phase 2: Backfill**`: a heading in all but syntax.
@@ -172,7 +187,9 @@ function misspeltHeading(model: LineModel, prose: Set<number>): ContractFault | 
  * none was: a fault naming that heading's line, where one naming the section would point elsewhere.
  */
 export function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<number>): ContractFault | null {
-  const looks = (x: Heading) => !prose.has(x.index) && STAGE_LIKE.test(stageText(x.text));
+  // A heading read as a stage, or like one (also behind a pictograph: `### 🚀 Stage 2`, which no stage is made of).
+  const looks = (x: Heading) =>
+    !prose.has(x.index) && (STAGE_LIKE.test(stageText(x.text)) || STAGE_LIKE.test(stageText(undecorated(x.text))) || stageMatch(x.text) !== null);
   const candidates = [...model.headings, ...boldStageLines(model, prose)].sort((a, b) => a.index - b.index);
   const h = candidates.find((x) => looks(x) && !accountedFor(x, spans));
   const nested = model.nested.find(looks);
