@@ -425,3 +425,26 @@ describe("a stage heading behind a pictograph, or in the short form one level to
     }
   });
 });
+
+describe("labels in italics are read as they are in bold", () => {
+  test("`*Depends on:* Stage 1`, `_Exit:_ done` and `*Acceptance:* \\`a\\`` are read, never passed over", () => {
+    // Before, the italic Depends on: line was passed over and the stage depended on the one before it.
+    const text = plan(
+      "Acceptance: `a` exits 0",
+      "",
+      "### Stage 2: B",
+      "",
+      "Acceptance: `b` exits 0",
+      "",
+      "### Stage 3: C",
+      "",
+      "*Depends on:* Stage 1",
+      "",
+      "_Exit:_ done",
+      "",
+      "*Acceptance:* `c` exits 0",
+    );
+    const s = readPlan(text)._unsafeUnwrap().stages[2];
+    expect([s?.depends_on, s?.exit_criterion, s?.acceptance.map((r) => r.run)]).toEqual([["S1"], "done", ["c"]]);
+  });
+});

@@ -6,7 +6,8 @@ import { afterContainers, repeatEnd } from "./lines.js";
 // before `[ \t]*$` would be quadratic on a long run of spaces.
 // `exec` gives the line, the text after the colon, and the label as written (`Verify:`), for messages.
 const lead = (word: string) => {
-  const re = new RegExp(`(?:\\*\\*|__)?(${word})(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?[ \\t]*(.*)$`, "iy");
+  // Bold or italic around the word, the colon or both: `**Depends on:**`, `*Depends on:*`, `_Exit_:`.
+  const re = new RegExp(`(?:\\*\\*|__|\\*|_)?(${word})(?:\\*\\*|__|\\*|_)?\\s*:(?:\\*\\*|__|\\*|_)?[ \\t]*(.*)$`, "iy");
   return {
     test: (text: string) => afterContainers(re, text) !== null,
     exec: (text: string): [string, string, string] | null => {
