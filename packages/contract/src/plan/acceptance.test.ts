@@ -7,6 +7,9 @@ import { parseAcceptance } from "./acceptance.js";
 import { readPlan } from "./read-plan.js";
 
 const plan = (...lines: string[]) => ["# Plan", "", "## Recommendation", "", "### Stage 1: A", "", ...lines].join("\n");
+/** Three stages, rows `a`, `b`, `c`; `third` goes at the top of Stage 3 (its first line is line 15). */
+const three = (...third: string[]) =>
+  plan("Acceptance: `a` exits 0", "", "### Stage 2: B", "", "Acceptance: `b` exits 0", "", "### Stage 3: C", "", ...third, "", "Acceptance: `c` exits 0");
 
 describe("an acceptance line ending in a separator", () => {
   test("`exits 0 and` over a line that does not continue it is refused: the expectation wrapped there would be lost", () => {
@@ -364,8 +367,6 @@ describe("a prose marker over a paragraph that holds a row below its first line"
 });
 
 describe("Depends on: with its stages under it, or wrapped", () => {
-  const three = (...dep: string[]) =>
-    plan("Acceptance: `a` exits 0", "", "### Stage 2: B", "", "Acceptance: `b` exits 0", "", "### Stage 3: C", "", ...dep, "", "Acceptance: `c` exits 0");
   const deps = (...dep: string[]) => readPlan(three(...dep)).map((p) => p.stages[2]?.depends_on);
   test("a list or a paragraph under an empty label names the stages; a wrapped list keeps its second line", () => {
     // Before, each of these gave no dependency at all: weaker than no line, which means the stage before.
@@ -427,24 +428,15 @@ describe("a stage heading behind a pictograph, or in the short form one level to
 });
 
 describe("labels in italics are read as they are in bold", () => {
-  test("`*Depends on:* Stage 1`, `_Exit:_ done` and `*Acceptance:* \\`a\\`` are read, never passed over", () => {
+  test("`*Depends on:* Stage 1`, `_Exit:_ done` and `*Acceptance:* \\`x\\`` are read, never passed over", () => {
     // Before, the italic Depends on: line was passed over and the stage depended on the one before it.
-    const text = plan(
-      "Acceptance: `a` exits 0",
-      "",
-      "### Stage 2: B",
-      "",
-      "Acceptance: `b` exits 0",
-      "",
-      "### Stage 3: C",
-      "",
-      "*Depends on:* Stage 1",
-      "",
-      "_Exit:_ done",
-      "",
-      "*Acceptance:* `c` exits 0",
-    );
+    const text = three("*Depends on:* Stage 1", "", "_Exit:_ done");
     const s = readPlan(text)._unsafeUnwrap().stages[2];
     expect([s?.depends_on, s?.exit_criterion, s?.acceptance.map((r) => r.run)]).toEqual([["S1"], "done", ["c"]]);
+    expect(
+      readPlan(plan("*Acceptance:* `x` exits 0"))
+        ._unsafeUnwrap()
+        .stages[0]?.acceptance.map((r) => r.run),
+    ).toEqual(["x"]);
   });
 });
