@@ -295,9 +295,11 @@ describe("an `Exit:` line hard-wrapped over the next lines of its paragraph", ()
       ["node check.mjs"],
     ]);
   });
-  test("ends where its paragraph ends: at a label line, a list item, a blank line", () => {
+  test("ends where its paragraph ends: at a label line or a blank line, a list right under it included", () => {
     expect(stage("Exit: done", "Acceptance: `a` exits 0")?.exit_criterion).toBe("done");
-    expect(stage("Exit: all of", "- one", "- two", "", "Acceptance: `a` exits 0")?.exit_criterion).toBe("all of");
+    // A list right under the criterion's last line (it interrupts the paragraph) is the criterion's too.
+    expect(stage("Exit: all of", "- one", "- two", "", "Acceptance: `a` exits 0")?.exit_criterion).toBe("all of\n- one\n- two");
+    expect(stage("Exit criteria", "All of:", "- one", "- two", "", "Acceptance: `a` exits 0")?.exit_criterion).toBe("All of:\n- one\n- two");
     expect(stage("Exit: done", "", "more prose", "", "Acceptance: `a` exits 0")?.exit_criterion).toBe("done");
     expect(stage("Exit: done and", "still done", "Acceptance: `a` exits 0")?.acceptance.map((r) => r.run)).toEqual(["a"]);
   });

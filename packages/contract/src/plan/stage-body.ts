@@ -130,16 +130,33 @@ function paragraphEnd(model: LineModel, from: number, to: number): number {
 
 /** An exit criterion: the text after `Exit:`, or the list (else the paragraph) under an `Exit criteria` label. */
 function exitAt(model: LineModel, i: number, to: number, text: string): { exit: string; read: number[] } {
-  const under = text === "" ? (listUnder(model, i, to) ?? paragraphUnder(model, i, to)) : null;
-  if (under) return { exit: verbatim(model, under.from, under.to), read: Array.from({ length: under.to - i }, (_, k) => i + k) };
-  // `Exit: text` hard-wrapped: the lines that continue its paragraph are the criterion's too, verbatim from the text on.
-  // `Exit: all of these hold:` introduces the list under it: the list is the criterion's too.
-  const list = text.endsWith(":") ? listUnder(model, i, to) : null;
-  const end = list ? list.to : paragraphEnd(model, i + 1, to);
+  const read = (end: number) => Array.from({ length: end - i }, (_, k) => i + k);
+  if (text === "") {
+    const list = listUnder(model, i, to);
+    if (list) return { exit: verbatim(model, list.from, list.to), read: read(list.to) };
+    const para = paragraphUnder(model, i, to);
+    if (!para) return { exit: text, read: [i] };
+    const end = withList(model, para.to, to);
+    return { exit: verbatim(model, para.from, end), read: read(end) };
+  }
+  // `Exit: text` hard-wrapped: the lines that continue its paragraph are the criterion's too,
+  // verbatim from the text on, and so is a list it introduces.
+  const end = withList(model, paragraphEnd(model, i + 1, to), to);
   const line = model.lines[i];
   if (end === i + 1 || !line) return { exit: text, read: [i] };
-  const exit = verbatim(model, i, end, line.start + line.text.lastIndexOf(text)).trimEnd();
-  return { exit, read: Array.from({ length: end - i }, (_, k) => i + k) };
+  return { exit: verbatim(model, i, end, line.start + line.text.lastIndexOf(text)).trimEnd(), read: read(end) };
+}
+
+/**
+ * Where an exit criterion's paragraph ending before line `end` ends with the list it introduces:
+ * a list right under its last line (it interrupted the paragraph), or one after blank lines when
+ * that line ends in a colon (`all of these hold:`); `end` when there is none.
+ */
+function withList(model: LineModel, end: number, to: number): number {
+  const last = end - 1;
+  const attached = isItem(model.lines[end]?.text);
+  const list = attached || /:\s*$/.test(model.lines[last]?.text ?? "") ? listUnder(model, last, to) : null;
+  return list ? list.to : end;
 }
 
 /** Whether line `i` opens a paragraph: the first line of its span, or after a blank line, a heading, a rule or code, or the first line of a quote. */
