@@ -98,7 +98,7 @@ function readStage(
   prose: Set<number>,
 ): Result<{ stage: PlanStage; read: number[]; rowLines: number[] }, ContractFault> {
   const id = `S${earlier.stages.length + 1}`;
-  return readStageBody(model, span, prose).andThen((body) => {
+  return readStageBody(model, span, prose, earlier.stages.length === 0).andThen((body) => {
     const previous = earlier.stages[earlier.stages.length - 1];
     let depends_on = previous ? [previous.id] : [];
     if (body.dependsOn) {
@@ -159,7 +159,7 @@ export function readPlanLines(markdown: string): Result<PlanWithLines, ContractF
       read.push({ span, read: stage.value.read, heading: byHeading });
       stage.value.stage.acceptance.forEach((row, k) => rowLines.set(row.id, stage.value.rowLines[k] ?? stage.value.stage.line));
     }
-    const fault = duplicateLabel(stages) ?? proseCoversRow(model) ?? unreadStructure(model, read);
+    const fault = duplicateLabel(stages) ?? proseCoversRow(model, read) ?? unreadStructure(model, read);
     if (fault) return err(fault);
     return ok({ plan: { stages, prohibitions: items(model, "prohibitions"), falsifiers: items(model, "falsifiers") }, rowLines });
   });

@@ -3,7 +3,7 @@ import type { ContractFault } from "../fault.js";
 import { endsList, isText, type Line, type LineModel, repeatEnd, underlineOf, verbatim } from "./lines.js";
 import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
 import { itemLine } from "./list-item.js";
-import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow, selfLabelled } from "./stage-rows.js";
+import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow, ownLabel, selfLabelled } from "./stage-rows.js";
 import type { StageSpan } from "./stages.js";
 
 /** What a stage's body says about itself, with the line of each statement. */
@@ -60,6 +60,17 @@ function dependsValue(model: LineModel, i: number, to: number, rest: string): { 
   }
   const para = paragraphUnder(model, i, to);
   return para ? { text: texts(para.from, para.to).join(" "), read: lineRange(para.to) } : { text: "", read: [i] };
+}
+
+// Lines read can number in the hundreds of thousands: never spread into a call (the stack).
+function append(to: number[], ...lists: readonly number[][]): void {
+  for (const list of lists) for (const n of list) to.push(n);
+}
+const lastOf = (list: readonly number[], none: number): number => list[list.length - 1] ?? none;
+function largest(list: readonly number[], none: number): number {
+  let most = none;
+  for (const n of list) if (n > most) most = n;
+  return most;
 }
 
 /** Whether a line opens a list item. */
@@ -140,11 +151,29 @@ function exitAt(model: LineModel, i: number, to: number, text: string): { exit: 
     return { exit: verbatim(model, para.from, end), read: read(end) };
   }
   // `Exit: text` hard-wrapped: the lines that continue its paragraph are the criterion's too,
-  // verbatim from the text on, and so is a list it introduces.
-  const end = withList(model, paragraphEnd(model, i + 1, to), to);
+  // verbatim from the text on, and so is a list it introduces. An `Exit:` item of a list takes
+  // neither: the lines under it are its sibling items' business.
   const line = model.lines[i];
-  if (end === i + 1 || !line) return { exit: text, read: [i] };
+  if (!line || isItem(line.text)) return { exit: text, read: [i] };
+  const end = withList(model, wrappedEnd(model, i, to), to);
+  if (end === i + 1) return { exit: text, read: [i] };
   return { exit: verbatim(model, i, end, line.start + line.text.lastIndexOf(text)).trimEnd(), read: read(end) };
+}
+
+/** A line that opens with a label of its own (`Owner:`, `**Risk:**`): another field, not the criterion wrapped. */
+const FIELD = /^\s*(?:>\s*)*(?:\*\*|__|\*|_)?\p{Lu}[\p{L}\d ]{0,30}(?:\*\*|__|\*|_)?:/u;
+
+/**
+ * Where a hard-wrapped `Exit:` line at `i` ends: its paragraph's end, or sooner at a hard line
+ * break (two spaces or `\` ending the line before) or at a line that opens with a label of its own.
+ */
+function wrappedEnd(model: LineModel, i: number, to: number): number {
+  const end = paragraphEnd(model, i + 1, to);
+  for (let k = i + 1; k < end; k++) {
+    const before = model.lines[k - 1]?.text ?? "";
+    if (/(?: {2}|\\)$/.test(before) || FIELD.test(model.lines[k]?.text ?? "")) return k;
+  }
+  return end;
 }
 
 /**
@@ -156,7 +185,10 @@ function withList(model: LineModel, end: number, to: number): number {
   const last = end - 1;
   const attached = isItem(model.lines[end]?.text);
   const list = attached || /:\s*$/.test(model.lines[last]?.text ?? "") ? listUnder(model, last, to) : null;
-  return list ? list.to : end;
+  if (!list) return end;
+  // A list that holds a label (`- Verify: \`x\``, `- Acceptance: …`) is the stage's, never the criterion's.
+  for (let k = list.from; k < list.to; k++) if (ownLabel(model.lines[k]?.text ?? "")) return end;
+  return list.to;
 }
 
 /** Whether line `i` opens a paragraph: the first line of its span, or after a blank line, a heading, a rule or code, or the first line of a quote. */
@@ -206,9 +238,10 @@ function labelsOf(model: LineModel, i: number, text: string, heading: boolean) {
  * Read Exit:, Acceptance:, Depends on: and Optional lines of one stage (hidden and prose lines
  * ignored). A Gate:/Verify:/Verification: label over a code block gives no row: in a stage with no
  * row the self-check refuses the stage and names the label; beside other rows nothing would, so
- * the first such label is refused here (`codeLabel`).
+ * the first such label is refused here (`codeLabel`). `first`: the plan's first stage, where an empty
+ * `Depends on:` means what no line means.
  */
-export function readStageBody(model: LineModel, span: StageSpan, prose: Set<number>): Result<StageBody, ContractFault> {
+export function readStageBody(model: LineModel, span: StageSpan, prose: Set<number>, first = false): Result<StageBody, ContractFault> {
   const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional, read: [] };
   let exitLine = 0;
   let codeLabel: ContractFault | null = null;
@@ -224,26 +257,27 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       const read = exitAt(model, exit?.[1] ? i : at, span.to, exit?.[1] ?? "");
       body.exit = read.exit;
       exitLine = line.no;
-      body.read.push(...headLines, ...read.read);
-      i = Math.max(i, ...read.read);
+      append(body.read, headLines, read.read);
+      i = Math.max(i, lastOf(read.read, i));
     } else if (acc || alone || (bare !== null && commandListUnder(model, at, span.to))) {
       const label = acc?.[2] ?? (alone ? `${alone[1]}${alone[2] ?? ""}` : (bare ?? "Acceptance:"));
       const rows = labelRows(model, i, at, span.to, acc?.[1] ?? "", label, prose);
       if (rows.isErr()) return err(rows.error);
-      body.rows.push(...rows.value.rows);
-      body.read.push(...headLines, ...rows.value.read);
-      i = Math.max(i, rows.value.end - 1, ...rows.value.read);
+      for (const row of rows.value.rows) body.rows.push(row);
+      append(body.read, headLines, rows.value.read);
+      i = Math.max(i, rows.value.end - 1, largest(rows.value.read, i));
     } else if (bare !== null && codeLabel === null) {
       codeLabel = codeUnderLabel(model, at, span.to, bare, i);
     } else if (dep) {
       // A second line would replace the first in silence: refused, as a second Exit: line is.
       if (body.dependsOn) return err({ code: "duplicate-depends", line: line.no, first: body.dependsOn.line });
-      const value = dependsValue(model, i, span.to, dep[1] ?? "");
-      // Nothing named is not `none`: read as no dependency, it would be weaker than no line at all.
-      if (value.text === "") return err({ code: "depends-empty", line: line.no });
+      const value = dependsValue(model, i, span.to, (dep[1] ?? "").replace(/\s*(?:\*\*|__|\*|_)$/, ""));
+      // Nothing named is not `none`: read as no dependency, it would be weaker than no line at all
+      // (in the first stage, where there is nothing before, it is what no line means).
+      if (value.text === "" && !first) return err({ code: "depends-empty", line: line.no });
       body.dependsOn = { refs: splitRefs(value.text), line: line.no };
-      body.read.push(...value.read);
-      i = Math.max(i, ...value.read);
+      append(body.read, value.read);
+      i = Math.max(i, lastOf(value.read, i));
     } else if (!line.listed && saysOptional(text) && opensParagraph(model, i, span.from)) {
       // Only a paragraph's first line marks the stage: `optional.` wrapped from the line before is prose.
       body.optional = true;

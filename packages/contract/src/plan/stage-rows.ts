@@ -93,7 +93,7 @@ type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, Contrac
 export const selfLabelled = (text: string): boolean => labelled(text) || DEPENDS.test(text) || GATE.test(text);
 
 /** Whether a line is read as a label of its own (`selfLabelled`, or a gate word alone): what follows it is that label's. */
-const ownLabel = (text: string): boolean => selfLabelled(text) || GATE_ALONE.test(text);
+export const ownLabel = (text: string): boolean => selfLabelled(text) || GATE_ALONE.test(text);
 
 /**
  * A thematic break (line index `at`) that ends an acceptance list (see `endsList`) where an item
@@ -115,7 +115,10 @@ function breakInList(
     if (!isText(next) || prose.has(i)) continue;
     if (ownLabel(next.text)) return null;
     const item = itemLine(next.text);
-    if (item && parseAcceptance(item.text, next.no).isOk()) {
+    // For a split other than a break, only an item that says what its command must do: a bare code
+    // span (a file, a step) is as likely a list of instructions.
+    const rowShaped = item && parseAcceptance(item.text, next.no).isOk() && (kind === "rule-in-list" || /`[^`]*`\s*\S/.test(item.text));
+    if (rowShaped) {
       const text = model.lines[at]?.text.trim() ?? "";
       return { code: "structure-unread", line: at + 1, kind, text, hides: { line: next.no, text: next.text.trim() } };
     }
@@ -168,7 +171,9 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
       // Anything else back at the margin (a comment, which shows nothing, a paragraph, code) ends
       // the list as CommonMark ends it: a row-shaped item after it, before the next label, heading
       // or the stage's end, would be read as instructions in silence.
-      const split = out.rows.length > 0 ? breakInList(model, i - 1, to, prose, "list-split") : null;
+      // A prose marker there says what follows is prose: nothing to refuse.
+      const marked = prose.has(i) || (line.comment && /decay:\s*prose/i.test(line.text));
+      const split = out.rows.length > 0 && !marked ? breakInList(model, i - 1, to, prose, "list-split") : null;
       if (split) return err({ ...split, line: line.no, text: line.text.trim() });
       break;
     }

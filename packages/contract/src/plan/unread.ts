@@ -66,9 +66,9 @@ export function proseLines(model: LineModel): Set<number> {
  * (`Acceptance (manual): the PM signs off`) and holds one further down (`Acceptance: \`b\` exits 0`
  * on the next line, no blank line between): the marker covers the whole paragraph, so that row
  * would be read as prose. A fault naming the row; null when no marker does that. (A paragraph of
- * rows alone, marked, is an example kept as prose on purpose.)
+ * rows alone, marked, is an example kept as prose on purpose; outside every stage nothing is read.)
  */
-export function proseCoversRow(model: LineModel): ContractFault | null {
+export function proseCoversRow(model: LineModel, spans: readonly ReadSpan[]): ContractFault | null {
   const { lines } = model;
   const isRow = (i: number): boolean => (ACCEPTANCE.exec(lines[i]?.text ?? "")?.[1] ?? "").startsWith("`");
   // Marks in a row cover the same paragraph: it is looked at once (linear in the marks).
@@ -79,7 +79,9 @@ export function proseCoversRow(model: LineModel): ContractFault | null {
     while (k < lines.length && (lines[k]?.hidden || lines[k]?.text.trim() === "")) k++;
     seen = k;
     const first = lines[k];
-    if (!first || first.heading || isRow(k)) continue;
+    // Outside every stage no row is read anyway: a marked example there protects nothing.
+    const inStage = spanAt(spans as ReadSpan[], k);
+    if (!first || first.heading || isRow(k) || !inStage || k >= inStage.span.to) continue;
     for (let i = k + 1; i < lines.length && isText(lines[i]) && lines[i]?.text.trim() !== ""; i++) {
       if (isRow(i))
         return {
@@ -94,11 +96,7 @@ export function proseCoversRow(model: LineModel): ContractFault | null {
   return null;
 }
 
-// `S2` is the short form of `Stage 2`: one keyword.
-const keyword = (text: string): string => {
-  const word = /^[*_\s]*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? "";
-  return word === "s" ? "stage" : word;
-};
+const keyword = (text: string): string => /^[*_\s]*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? "";
 
 /** The first number a label or heading text holds (`1.2` of `Stage 1.2` or `S1.2: detail`). */
 const numberOf = (text: string): string => /\d[\d.]*/.exec(text)?.[0] ?? "";
@@ -188,8 +186,7 @@ function misspeltHeading(model: LineModel, prose: Set<number>): ContractFault | 
  */
 export function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<number>): ContractFault | null {
   // A heading read as a stage, or like one (also behind a pictograph: `### 🚀 Stage 2`, which no stage is made of).
-  const looks = (x: Heading) =>
-    !prose.has(x.index) && (STAGE_LIKE.test(stageText(x.text)) || STAGE_LIKE.test(stageText(undecorated(x.text))) || stageMatch(x.text) !== null);
+  const looks = (x: Heading) => !prose.has(x.index) && (STAGE_LIKE.test(stageText(x.text)) || STAGE_LIKE.test(stageText(undecorated(x.text))));
   const candidates = [...model.headings, ...boldStageLines(model, prose)].sort((a, b) => a.index - b.index);
   const h = candidates.find((x) => looks(x) && !accountedFor(x, spans));
   const nested = model.nested.find(looks);
