@@ -454,6 +454,8 @@ describe("what a second review found in this reader's changes, each read as befo
     expect(rows(plan("Acceptance: `pnpm db:migrate --dry-run` exits 0", "then run it for real in the window."))).toEqual([
       [null, ["pnpm db:migrate --dry-run"]],
     ]);
+    // A second command after `then` is read with the row, and refused as on one line: never dropped.
+    expect(readPlan(plan("Acceptance: `a` exits 0", "then `b` exits 0"))._unsafeUnwrapErr()).toMatchObject({ code: "acceptance-invalid", line: 7 });
     expect(readPlan(plan("**Depends on:**", "", "Acceptance: `a` exits 0"))._unsafeUnwrap().stages[0]?.depends_on).toEqual([]);
     expect(readPlan(three("*Depends on: Stage 1*"))._unsafeUnwrap().stages[2]?.depends_on).toEqual(["S1"]);
   });

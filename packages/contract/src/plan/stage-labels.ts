@@ -48,10 +48,10 @@ export const CONTINUED = {
     return CONTINUED_WORD.test(text);
   },
 };
-const CONJOINED_WORD = /(?:and\s|,)/y;
+const CONJOINED_WORD = /(?:and\s|,|then\s+`)/y;
 /**
  * A line that starts as a continuation of expectations does (`and …`, `, …`, in lower case: `And …`
- * starts a sentence; `then …` is as often the next step) whatever follows: read with the line
+ * starts a sentence; `then …` is as often the next step, unless a command follows it) whatever follows: read with the line
  * above unless that one ended its sentence, where expectations it does not spell (`and does not
  * print \`ERROR\``) are refused as they are on one line, never left behind as instructions.
  */
