@@ -472,3 +472,29 @@ describe("what a second review found in this reader's changes, each read as befo
     ).toEqual(["S1"]);
   });
 });
+
+describe("a gate label over a line of prose, then a list of commands", () => {
+  test("is refused at the label, as `Acceptance` alone is in that shape: its rows would be prose beside the stage's other row", () => {
+    // Before, both commands were read as instructions and the stage kept its one other row, exit 0.
+    for (const label of ["#### Verification", "**Verification**", "Verify:"]) {
+      const f = readPlan(
+        plan(
+          "Acceptance: `pnpm test` exits 0",
+          "",
+          label,
+          "",
+          "From the repo root:",
+          "",
+          "- `node scripts/schema-check.mjs` exits 0",
+          "- `pnpm db:diff` prints `no changes`",
+        ),
+      );
+      expect([label, f._unsafeUnwrapErr()]).toMatchObject([label, { code: "acceptance-invalid", problem: "no-command", line: 9 }]);
+    }
+  });
+  test("over prose and a list that is no command with what it must do, it stays prose", () => {
+    const s = readPlan(plan("Acceptance: `a` exits 0", "", "**Verification**", "", "Ask the PM:", "", "- the banner shows", "- `open app`"))._unsafeUnwrap()
+      .stages[0];
+    expect(s?.acceptance.map((r) => r.run)).toEqual(["a"]);
+  });
+});

@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { endsList, isText, type Line, type LineModel, repeatEnd, underlineOf, verbatim } from "./lines.js";
 import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
+import { acceptanceFault, parseAcceptance } from "./acceptance.js";
 import { itemLine } from "./list-item.js";
 import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow, ownLabel, selfLabelled } from "./stage-rows.js";
 import type { StageSpan } from "./stages.js";
@@ -191,6 +192,21 @@ function withList(model: LineModel, end: number, to: number): number {
   return list.to;
 }
 
+/**
+ * Whether a label line at `at` has a paragraph right under it, then a list whose first item is a
+ * command with what it must do (`From the repo root:` over `` - `pnpm check` exits 0 ``): the shape
+ * `Acceptance` alone is refused in, for the list is no longer right under the label.
+ */
+function introducesCommands(model: LineModel, at: number, to: number): boolean {
+  const para = paragraphUnder(model, at, to);
+  if (!para) return false;
+  let k = para.to;
+  while (k < to && model.lines[k]?.text.trim() === "") k++;
+  const line = model.lines[k];
+  const item = isText(line) ? itemLine(line.text) : null;
+  return item !== null && line !== undefined && /^`[^`]+`\s*\S/.test(item.text) && parseAcceptance(item.text, line.no).isOk();
+}
+
 /** Whether line `i` opens a paragraph: the first line of its span, or after a blank line, a heading, a rule or code, or the first line of a quote. */
 function opensParagraph(model: LineModel, i: number, from: number): boolean {
   const prev = model.lines[i - 1];
@@ -266,6 +282,9 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       for (const row of rows.value.rows) body.rows.push(row);
       append(body.read, headLines, rows.value.read);
       i = Math.max(i, rows.value.end - 1, largest(rows.value.read, i));
+    } else if (bare !== null && introducesCommands(model, at, span.to)) {
+      // A gate label over a line of prose, then commands: its rows would be prose in silence.
+      return err(acceptanceFault(line.no, "no-command", "", { label: bare }));
     } else if (bare !== null && codeLabel === null) {
       codeLabel = codeUnderLabel(model, at, span.to, bare, i);
     } else if (dep) {
