@@ -32,8 +32,8 @@ export type LineModel = {
   headings: Heading[];
   /** Headings inside a list item or a block quote (`- ### Stage 2`, `> ## Notes`): never a section or a stage. */
   nested: Heading[];
-  /** Indices of `<!-- decay: prose -->` marker lines. */
-  proseMarks: number[];
+  /** Indices of `<!-- decay: prose -->` marker lines, in ascending order. */
+  proseMarks: Set<number>;
   /** A fence or an HTML comment block never closed (it runs to the end), with its first line's index; null when none. */
   open: OpenBlock | null;
 };
@@ -73,7 +73,7 @@ function hideFrontMatter(lines: Line[]): number {
  */
 export function lineModel(source: string): LineModel {
   const lines = splitLines(source);
-  const model: LineModel = { source, lines, headings: [], nested: [], proseMarks: [], open: null };
+  const model: LineModel = { source, lines, headings: [], nested: [], proseMarks: new Set(), open: null };
   const state = blocks();
   // Where each line's content starts (past its containers): a setext heading's text is read from there.
   const content: number[] = [];
@@ -87,7 +87,7 @@ export function lineModel(source: string): LineModel {
     else if (b.kind === "comment" || b.kind === "opens-comment") {
       line.hidden = true;
       line.comment = true;
-      if (b.kind === "opens-comment" && PROSE_MARK.test(line.text.slice(b.content))) model.proseMarks.push(i);
+      if (b.kind === "opens-comment" && PROSE_MARK.test(line.text.slice(b.content))) model.proseMarks.add(i);
     } else if (b.kind === "heading") {
       const atx = atxHeading(line.text.slice(b.content)) ?? { level: 1, text: "" };
       addHeading(model, b.nested, { index: i, level: atx.level, text: atx.text, body: i + 1 });

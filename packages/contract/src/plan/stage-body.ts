@@ -2,9 +2,9 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import { endsList, isText, type Line, type LineModel, repeatEnd, underlineOf, verbatim } from "./lines.js";
 import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
-import { acceptanceFault, parseAcceptance } from "./acceptance.js";
+import { acceptanceFault } from "./acceptance.js";
 import { itemLine } from "./list-item.js";
-import { acceptanceLine, acceptanceList, codeUnderLabel, type LineRow, ownLabel, selfLabelled } from "./stage-rows.js";
+import { acceptanceLine, acceptanceList, codeUnderLabel, commandWithExpectations, type LineRow, ownLabel, selfLabelled } from "./stage-rows.js";
 import type { StageSpan } from "./stages.js";
 
 /** What a stage's body says about itself, with the line of each statement. */
@@ -38,6 +38,9 @@ function splitRefs(text: string): string[] {
   return refs.length === 1 && /^(?:none|nothing|-|—)$/i.test(refs[0] ?? "") ? [] : refs;
 }
 
+/** The line indices `from` to `end - 1`: what a label read. */
+const lines = (from: number, end: number): number[] => Array.from({ length: end - from }, (_, k) => from + k);
+
 /**
  * What a `Depends on:` line at `i` names (`rest`: the text after its colon): that text, with the
  * next lines of its paragraph when it ends in a separator (`Stage 1,` over `Stage 2`); with nothing
@@ -45,11 +48,10 @@ function splitRefs(text: string): string[] {
  * lines read. Empty text when it names nothing.
  */
 function dependsValue(model: LineModel, i: number, to: number, rest: string): { text: string; read: number[] } {
-  const lineRange = (end: number) => Array.from({ length: end - i }, (_, k) => i + k);
   const texts = (from: number, end: number) => model.lines.slice(from, end).map((l) => l.text.trim());
   if (rest !== "") {
     const end = /(?:,|;|&|\band)\s*$/i.test(rest) ? paragraphEnd(model, i + 1, to) : i + 1;
-    return { text: [rest, ...texts(i + 1, end)].join(" "), read: lineRange(end) };
+    return { text: [rest, ...texts(i + 1, end)].join(" "), read: lines(i, end) };
   }
   const list = listUnder(model, i, to);
   if (list) {
@@ -57,10 +59,10 @@ function dependsValue(model: LineModel, i: number, to: number, rest: string): { 
       .slice(list.from, list.to)
       .flatMap((l) => (isText(l) ? [itemLine(l.text)?.text.trim() ?? ""] : []))
       .filter((t) => t !== "");
-    return { text: items.join(", "), read: lineRange(list.to) };
+    return { text: items.join(", "), read: lines(i, list.to) };
   }
   const para = paragraphUnder(model, i, to);
-  return para ? { text: texts(para.from, para.to).join(" "), read: lineRange(para.to) } : { text: "", read: [i] };
+  return para ? { text: texts(para.from, para.to).join(" "), read: lines(i, para.to) } : { text: "", read: [i] };
 }
 
 // Lines read can number in the hundreds of thousands: never spread into a call (the stack).
@@ -142,14 +144,13 @@ function paragraphEnd(model: LineModel, from: number, to: number): number {
 
 /** An exit criterion: the text after `Exit:`, or the list (else the paragraph) under an `Exit criteria` label. */
 function exitAt(model: LineModel, i: number, to: number, text: string): { exit: string; read: number[] } {
-  const read = (end: number) => Array.from({ length: end - i }, (_, k) => i + k);
   if (text === "") {
     const list = listUnder(model, i, to);
-    if (list) return { exit: verbatim(model, list.from, list.to), read: read(list.to) };
+    if (list) return { exit: verbatim(model, list.from, list.to), read: lines(i, list.to) };
     const para = paragraphUnder(model, i, to);
     if (!para) return { exit: text, read: [i] };
     const end = withList(model, para.to, to);
-    return { exit: verbatim(model, para.from, end), read: read(end) };
+    return { exit: verbatim(model, para.from, end), read: lines(i, end) };
   }
   // `Exit: text` hard-wrapped: the lines that continue its paragraph are the criterion's too,
   // verbatim from the text on, and so is a list it introduces. An `Exit:` item of a list takes
@@ -158,7 +159,7 @@ function exitAt(model: LineModel, i: number, to: number, text: string): { exit: 
   if (!line || isItem(line.text)) return { exit: text, read: [i] };
   const end = withList(model, wrappedEnd(model, i, to), to);
   if (end === i + 1) return { exit: text, read: [i] };
-  return { exit: verbatim(model, i, end, line.start + line.text.lastIndexOf(text)).trimEnd(), read: read(end) };
+  return { exit: verbatim(model, i, end, line.start + line.text.lastIndexOf(text)).trimEnd(), read: lines(i, end) };
 }
 
 /** A line that opens with a label of its own (`Owner:`, `**Risk:**`): another field, not the criterion wrapped. */
@@ -204,7 +205,7 @@ function introducesCommands(model: LineModel, at: number, to: number): boolean {
   while (k < to && model.lines[k]?.text.trim() === "") k++;
   const line = model.lines[k];
   const item = isText(line) ? itemLine(line.text) : null;
-  return item !== null && line !== undefined && /^`[^`]+`\s*\S/.test(item.text) && parseAcceptance(item.text, line.no).isOk();
+  return item !== null && line !== undefined && commandWithExpectations(item.text, line.no);
 }
 
 /** Whether line `i` opens a paragraph: the first line of its span, or after a blank line, a heading, a rule or code, or the first line of a quote. */

@@ -89,6 +89,12 @@ export function codeUnderLabel(model: LineModel, at: number, to: number, label: 
 
 type ListRows = Result<{ rows: LineRow[]; read: number[]; end: number }, ContractFault>;
 
+/**
+ * Whether a list item's text is a row that says what its command must do (`` `b` exits 0 ``), not
+ * a bare code span, which as often names a file or a step.
+ */
+export const commandWithExpectations = (text: string, no: number): boolean => /`[^`]*`\s*\S/.test(text) && parseAcceptance(text, no).isOk();
+
 /** Whether a line labels itself with its own words (acceptance or exit in any spelling, `Depends on:`, `Gate:`/`Verify:`): read as that wherever it stands. */
 export const selfLabelled = (text: string): boolean => labelled(text) || DEPENDS.test(text) || GATE.test(text);
 
@@ -117,7 +123,7 @@ function breakInList(
     const item = itemLine(next.text);
     // For a split other than a break, only an item that says what its command must do: a bare code
     // span (a file, a step) is as likely a list of instructions.
-    const rowShaped = item && parseAcceptance(item.text, next.no).isOk() && (kind === "rule-in-list" || /`[^`]*`\s*\S/.test(item.text));
+    const rowShaped = item && (kind === "rule-in-list" ? parseAcceptance(item.text, next.no).isOk() : commandWithExpectations(item.text, next.no));
     if (rowShaped) {
       const text = model.lines[at]?.text.trim() ?? "";
       return { code: "structure-unread", line: at + 1, kind, text, hides: { line: next.no, text: next.text.trim() } };
@@ -172,7 +178,7 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
       // the list as CommonMark ends it: a row-shaped item after it, before the next label, heading
       // or the stage's end, would be read as instructions in silence.
       // A prose marker there says what follows is prose: nothing to refuse.
-      const marked = prose.has(i) || (line.comment && /decay:\s*prose/i.test(line.text));
+      const marked = prose.has(i) || model.proseMarks.has(i);
       const split = out.rows.length > 0 && !marked ? breakInList(model, i - 1, to, prose, "list-split") : null;
       if (split) return err({ ...split, line: line.no, text: line.text.trim() });
       break;

@@ -15,7 +15,6 @@ export function hiddenStageFindings(planText: string | undefined): FindingData[]
   if (planText === undefined) return [];
   const model = lineModel(planText);
   const prose = proseLines(model);
-  const marks = new Set(model.proseMarks);
   // Only a heading at the level of the plan's stage headings (at least 2 when it has none): `# Stage
   // 1: build` in a Dockerfile or `# Step 1` in a shell script is a comment of that language.
   const level = model.headings.find(isStageHeading)?.level;
@@ -25,7 +24,7 @@ export function hiddenStageFindings(planText: string | undefined): FindingData[]
   // blocks to reach the paragraph after them): blank lines may come between, and the block's end ends it.
   let marked: "no" | "waiting" | "in block" = "no";
   for (const [i, line] of model.lines.entries()) {
-    if (marks.has(i)) marked = "waiting";
+    if (model.proseMarks.has(i)) marked = "waiting";
     else if (line.hidden && marked === "waiting") marked = "in block";
     else if (!line.hidden && (marked === "in block" || line.text.trim() !== "")) marked = "no";
     if (!line.hidden || marked !== "no" || prose.has(i)) continue;
