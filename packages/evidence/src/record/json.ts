@@ -24,6 +24,13 @@ function numberParser(): { parse(text: string): JsonNumber; outOfRange: string |
   return state;
 }
 
+/** Where the string literal whose opening quote is at `open` closes: its closing quote's index, `text.length` or past it when it never does. */
+function stringEnd(text: string, open: number): number {
+  let end = open + 1;
+  while (end < text.length && text.charCodeAt(end) !== 34) end += text.charCodeAt(end) === 92 ? 2 : 1;
+  return end;
+}
+
 /** The deepest nesting of arrays and objects `parseJson` reads; deeper text is refused before parsing. */
 export const MAX_JSON_DEPTH = 512;
 
@@ -37,8 +44,7 @@ function tooDeep(text: string, limit: number): number | undefined {
       if (depth > limit) return i;
     } else if (c === "}" || c === "]") depth -= 1;
     else if (c === '"') {
-      i += 1;
-      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      i = stringEnd(text, i);
     }
   }
   return undefined;
@@ -56,8 +62,7 @@ function findDuplicateKey(text: string): { key: string; at: number } | undefined
     else if (c === "[") stack.push(null);
     else if (c === "}" || c === "]") stack.pop();
     else if (c === '"') {
-      let end = i + 1;
-      while (text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      const end = stringEnd(text, i);
       let next = end + 1;
       while (/\s/.test(text[next] ?? "")) next += 1;
       const keys = stack[stack.length - 1];
@@ -87,8 +92,7 @@ function tagged(text: string): string | undefined {
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
     if (c === 34) {
-      let end = i + 1;
-      while (end < text.length && text.charCodeAt(end) !== 34) end += text.charCodeAt(end) === 92 ? 2 : 1;
+      const end = stringEnd(text, i);
       if (end >= text.length) return undefined;
       parts.push(text.slice(last, i + 1), "s");
       last = i + 1;
