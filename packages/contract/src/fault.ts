@@ -78,6 +78,7 @@ export type ContractFault =
   | { code: "duplicate-depends"; line: number; first: number }
   | { code: "depends-unknown"; line: number; ref: string }
   | { code: "depends-empty"; line: number }
+  | { code: "optional-unclear"; line: number; text: string }
   | { code: "row-writer-failed"; line: number; stage: string; reason: string }
   | { code: "row-invalid"; line: number; stage: string; index: number; issue: string }
   | { code: "contract-malformed"; line: number; expected: string; found: string }
@@ -130,6 +131,8 @@ export function describeFault(fault: ContractFault): string {
       return `${at}Depends on names ${q(fault.ref)}, which is no earlier stage of this plan`;
     case "depends-empty":
       return `${at}Depends on: names no stage, on its line or in a list or paragraph right under it: name the stages (Depends on: Stage 1, Stage 2), or write Depends on: none for a stage that depends on no other`;
+    case "optional-unclear":
+      return `${at}${q(fault.text)} may make the whole stage optional (its acceptance then never runs) or only the step it goes on to name: to make the stage optional, write (optional) in its heading or a paragraph Optional. on its own; for an optional step, write it as a list item (- Optional: …), ${PROSE}`;
     case "row-writer-failed":
       return `${at}the row writer failed for stage ${fault.stage}: ${fault.reason}`;
     case "row-invalid":

@@ -46,6 +46,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "duplicate-depends":
     case "depends-unknown":
     case "depends-empty":
+    case "optional-unclear":
     case "row-writer-failed":
     case "row-invalid":
     case "contract-malformed":

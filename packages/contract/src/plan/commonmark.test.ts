@@ -345,7 +345,7 @@ describe("only a paragraph's first line marks a stage optional; code never does"
   });
   test("a paragraph that starts `Optional.` still marks it, also after a heading or in a quote", () => {
     expect(read(...head, "### Stage 1: a", "Optional. Only if time allows.").stages[0]?.optional).toBe(true);
-    expect(read(...s1, "Some text.", "", "> **Optional:** skip it.").stages[0]?.optional).toBe(true);
+    expect(read(...s1, "Some text.", "", "> **Optional.** Skip it.").stages[0]?.optional).toBe(true);
   });
 });
 

@@ -159,9 +159,9 @@ const code = (line: Line | undefined): boolean => !!line?.hidden && !line.commen
  * not X` over `  - until Y` is one item. A code block belongs to the item before it even at the
  * margin (`- Never run this against prod:` over a fenced command): apart, a guardrail reading as a
  * bare command would invite running it. Code with no item before it is an item of its own, fences
- * kept. Nothing with content is dropped.
+ * kept. Nothing with content is dropped but the lines in `stageRead`, which a stage read as its own.
  */
-export function sectionItems(model: LineModel, section: Section): string[] {
+export function sectionItems(model: LineModel, section: Section, stageRead: ReadonlySet<number> = new Set()): string[] {
   const items: string[] = [];
   let open: { from: number; startAt: number; content: number } | null = null;
   const close = (to: number) => {
@@ -177,6 +177,11 @@ export function sectionItems(model: LineModel, section: Section): string[] {
   for (let i = section.from; i < section.to; i++) {
     const line = model.lines[i];
     if (!line) break;
+    // A line a stage read is the stage's (an `Acceptance:` line under a stage's own `#### Out of scope`).
+    if (stageRead.has(i)) {
+      close(i);
+      continue;
+    }
     const blank = line.text.trim() === "";
     // A line indented to the open item's text is part of it; so are blank lines when such a line follows them.
     if (open && !blank && within(line, open.content)) continue;

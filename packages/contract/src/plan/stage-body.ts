@@ -18,14 +18,28 @@ export type StageBody = {
   read: number[];
 };
 
-// A paragraph that marks the stage (`Optional.`, `**Optional:**`), never a list item of its tasks or
-// text inside one: `- Optional: log progress` is a task, and skipping the stage over it would skip
-// its acceptance. Code (hidden) never marks it, nor a line indented 4 or more.
-const OPTIONAL_WORD = /(?:\*\*|__)?Optional(?:\s+(?:stage|phase|step|milestone))?(?:\*\*|__)?\s*(?:[.:;—–(]|-\s|$)/iy;
-/** Whether a line (up to 3 spaces in, past its quote markers, taken one at a time) says `Optional`. */
-function saysOptional(text: string): boolean {
+// A paragraph that marks the stage (`Optional.`, `**Optional**`, `Optional stage: …`), never a list
+// item of its tasks or text inside one: `- Optional: log progress` is a task, and skipping the stage
+// over it would skip its acceptance. Code (hidden) never marks it, nor a line indented 4 or more.
+// Groups: a stage word after it, then the separator (empty at the end of the line).
+const OPTIONAL_WORD = /(?:\*\*|__)?Optional(\s+(?:stage|phase|step|milestone))?(?:\*\*|__)?\s*([.:;—–(]|-\s|$)/iy;
+const EMPHASIS_CLOSE = /^(?:\*\*|__|\*|_)?\s*/;
+
+/**
+ * What the line at `i` says of its stage (up to 3 spaces in, past its quote markers): `mark` when
+ * it makes the stage optional (`Optional.`, `Optional`, `**Optional:**` alone, `Optional stage: …`,
+ * `Optional (…)`); `unclear` when `Optional` and a colon, semicolon or dash introduce text or a list
+ * (`Optional: also add a printer`), which may name one step of the stage as well as the stage; null
+ * when it says neither.
+ */
+function optionalSaid(model: LineModel, i: number, to: number, text: string): "mark" | "unclear" | null {
   OPTIONAL_WORD.lastIndex = repeatEnd(QUOTE, text, Math.min(3, text.length - text.replace(/^ +/, "").length));
-  return OPTIONAL_WORD.test(text);
+  const m = OPTIONAL_WORD.exec(text);
+  if (!m) return null;
+  const separator = m[2] ?? "";
+  if (m[1] !== undefined || separator === "" || separator === "." || separator === "(") return "mark";
+  const rest = text.slice(OPTIONAL_WORD.lastIndex).replace(EMPHASIS_CLOSE, "");
+  return rest !== "" || paragraphEnd(model, i + 1, to) > i + 1 || listUnder(model, i, to) !== null ? "unclear" : "mark";
 }
 
 /** Split `Phase 1, Phase 2 and S3` into its references; `none` is no reference. */
@@ -114,6 +128,11 @@ function commandListUnder(model: LineModel, at: number, to: number): boolean {
     if (isText(line) && itemLine(line.text)?.text.startsWith("`")) return true;
   }
   return false;
+}
+
+/** The list right under a label line at `at`, else the paragraph right under it (blank lines before either skipped): its range, or null. */
+export function blockUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
+  return listUnder(model, at, to) ?? paragraphUnder(model, at, to);
 }
 
 /** The paragraph right under a label line at `at` (blank lines before it skipped), up to a line read as something else: its range, or null. */
@@ -262,6 +281,7 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
   const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional, read: [] };
   let exitLine = 0;
   let codeLabel: ContractFault | null = null;
+  let unclear: ContractFault | null = null;
   for (let i = span.from; i < span.to; i++) {
     const line = model.lines[i];
     if (!line || line.hidden || line.rule || prose.has(i)) continue;
@@ -298,10 +318,14 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       body.dependsOn = { refs: splitRefs(value.text), line: line.no };
       append(body.read, value.read);
       i = Math.max(i, lastOf(value.read, i));
-    } else if (!line.listed && saysOptional(text) && opensParagraph(model, i, span.from)) {
+    } else if (!line.listed && opensParagraph(model, i, span.from)) {
       // Only a paragraph's first line marks the stage: `optional.` wrapped from the line before is prose.
-      body.optional = true;
+      const said = optionalSaid(model, i, span.to, text);
+      if (said === "mark") body.optional = true;
+      else if (said === "unclear") unclear ??= { code: "optional-unclear", line: line.no, text: text.trim() };
     }
   }
-  return codeLabel && body.rows.length > 0 ? err(codeLabel) : ok(body);
+  if (codeLabel && body.rows.length > 0) return err(codeLabel);
+  // Read as a mark it could skip a required stage's acceptance; read as prose, drop the mark: refused.
+  return unclear && !body.optional ? err(unclear) : ok(body);
 }

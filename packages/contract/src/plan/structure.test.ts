@@ -329,12 +329,46 @@ describe("a task list item is no stage marker", () => {
     const p = read("## Stages", "### Stage 1: Migrate", "- Copy every row.", "- Optional: log progress.", "", "Acceptance: `test -f MIGRATED` exits 0");
     expect(p.stages).toMatchObject([{ label: "Stage 1", optional: false }]);
   });
-  test.each([["Optional."], ["**Optional:** only if time allows."], ["Optional stage: refunds can wait."], ["> Optional."]])(
-    "a paragraph %j marks the stage optional",
-    (mark) => {
-      expect(read("## Stages", "### Stage 1: Extras", "", mark, "", "Acceptance: `true` exits 0").stages).toMatchObject([{ optional: true }]);
-    },
-  );
+  test.each([
+    ["Optional."],
+    ["**Optional.** Only if time allows."],
+    ["**Optional:**"],
+    ["Optional stage: refunds can wait."],
+    ["> Optional."],
+    ["Optional (if time allows)."],
+  ])("a paragraph %j marks the stage optional", (mark) => {
+    expect(read("## Stages", "### Stage 1: Extras", "", mark, "", "Acceptance: `true` exits 0").stages).toMatchObject([{ optional: true }]);
+  });
+  // Found on 2026-12-04: `Optional: also add a printer` under a required stage made the whole stage
+  // optional, so its acceptance would never have run.
+  test.each([
+    ["Optional: also add a pretty-printer in `src/print.ts`."],
+    ["**Optional:** only if time allows."],
+    ["> **Optional:** skip it."],
+    ["Optional — a progress bar."],
+  ])("a paragraph %j may name one step: refused with its line, the stage never made optional in silence", (said) => {
+    expect(fault("## Stages", "### Stage 1: Parser", "", "Write `src/parse.ts`.", "", said, "", "Acceptance: `true` exits 0")).toEqual({
+      code: "optional-unclear",
+      line: 6,
+      text: said,
+    });
+  });
+  test("`Optional:` over a list or a wrapped line introduces them: refused too", () => {
+    expect(fault("## Stages", "### Stage 1: Parser", "", "Optional:", "", "- add a printer.", "", "Acceptance: `true` exits 0")).toMatchObject({
+      code: "optional-unclear",
+      line: 4,
+    });
+    expect(fault("## Stages", "### Stage 1: Parser", "", "**Optional:**", "add a printer.", "", "Acceptance: `true` exits 0")).toMatchObject({
+      code: "optional-unclear",
+      line: 4,
+    });
+  });
+  test("in a stage its heading already makes optional, or under a prose marker, `Optional: …` is read as it stands", () => {
+    const marked = read("## Stages", "### Stage 1 (optional): Extras", "", "Optional: also add a printer.", "", "Acceptance: `true` exits 0");
+    expect(marked.stages).toMatchObject([{ optional: true }]);
+    const prose = read("## Stages", "### Stage 1: Parser", "", "<!-- decay: prose -->", "Optional: also add a printer.", "", "Acceptance: `true` exits 0");
+    expect(prose.stages).toMatchObject([{ optional: false }]);
+  });
   test("a sentence that merely starts with the word is no mark", () => {
     expect(read("## Stages", "### Stage 1: Extras", "", "Optionally the cache warms itself.", "", "Acceptance: `true` exits 0").stages).toMatchObject([
       { optional: false },
@@ -454,5 +488,63 @@ describe("of several headings that may be the recommendation, the one holding st
       code: "structure-unread",
       line: 3,
     });
+  });
+});
+
+// Found on 2026-12-04 by real plans: each lost a stage or a guardrail in silence, or put a row where
+// no row belongs.
+describe("the next stage in the short form one level too deep", () => {
+  test.each([["### S1: Parser"], ["### Stage 1: Parser"]])("`#### S2:` under %j is refused, never read into the stage above", (first) => {
+    const f = fault("## Stages", first, "Acceptance: `true` exits 0", "", "#### S2: Wire the CLI", "Acceptance: `npm run cli` exits 0");
+    expect(f).toEqual({ code: "structure-unread", line: 5, kind: "stage-heading", text: "S2: Wire the CLI" });
+  });
+  test("any other short-form sub-heading stays the stage's own: `S1.2`, `S3: what we have`", () => {
+    const p = read("## Stages", "### Stage 1: Storage", "#### S1.2: Buckets", "#### S3: what we have", "Acceptance: `true` exits 0");
+    expect(p.stages).toMatchObject([{ label: "Stage 1", acceptance: [{ run: "true" }] }]);
+  });
+  test("under a prose marker it is the stage's text", () => {
+    const p = read("## Stages", "### S1: Parser", "<!-- decay: prose -->", "#### S2: an example heading", "Acceptance: `true` exits 0");
+    expect(p.stages.map((s) => s.label)).toEqual(["S1"]);
+  });
+});
+
+describe("a prohibitions section inside a stage", () => {
+  test("keeps its items; the stage's acceptance line under it is the stage's row, never a guardrail", () => {
+    const p = read(
+      "## Stages",
+      "### Stage 1: Parser",
+      "Write `src/parse.ts`.",
+      "#### Out of scope",
+      "- The pretty-printer.",
+      "",
+      "Acceptance: `npm test` exits 0",
+      "Exit: the parser parses.",
+      "### Stage 2: CLI",
+      "Acceptance: `true` exits 0",
+    );
+    expect(p.prohibitions).toEqual(["The pretty-printer."]);
+    expect(p.stages[0]).toMatchObject({ acceptance: [{ run: "npm test" }], exit_criterion: "the parser parses." });
+    expect(planProhibitions(plan("## Stages", "### Stage 1: a", "#### Non-goals", "- No cache.", "", "Acceptance: `true` exits 0"))).toEqual(["No cache."]);
+  });
+});
+
+describe("a bold label alone on its line opens a section, as a heading does", () => {
+  const stages = ["## Stages", "### Stage 1: a", "Acceptance: `true` exits 0"];
+  test("`**What not to do**` over a list: its items are the guardrails", () => {
+    const p = read("# Plan", "", "**What not to do**", "", "- Do not touch `src/legacy.ts`.", "- Do not publish.", "", ...stages);
+    expect(p.prohibitions).toEqual(["Do not touch `src/legacy.ts`.", "Do not publish."]);
+  });
+  test("`__Non-goals:__` over a paragraph, `**Falsifiers**` over a list", () => {
+    const p = read("# Plan", "__Non-goals:__", "Multi-tenant billing.", "", "**Falsifiers**", "- If the ledger moves out.", "", ...stages);
+    expect(p).toMatchObject({ prohibitions: ["Multi-tenant billing."], falsifiers: ["If the ledger moves out."] });
+  });
+  test("only the block right under it: the paragraph after the list stays the stage's text", () => {
+    const p = read("## Stages", "### Stage 1: a", "**Out of scope**", "- The printer.", "", "Now write the tests.", "", "Acceptance: `true` exits 0");
+    expect(p.prohibitions).toEqual(["The printer."]);
+  });
+  test("a bold sentence is no label, and a label inside a section a heading opened is read once", () => {
+    expect(read("# Plan", "**Do not deploy on Fridays.**", "", "- Ship on Monday.", "", ...stages).prohibitions).toEqual([]);
+    const once = read("## What not to do", "**Do not**", "- Publish.", ...stages);
+    expect(once.prohibitions).toEqual(["**Do not**", "Publish."]);
   });
 });

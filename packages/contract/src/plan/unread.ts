@@ -137,8 +137,22 @@ function accountedFor(h: Heading, spans: ReadSpan[]): boolean {
   );
 }
 
-// A paragraph that is one bold phrase, `**Phase 2: Backfill**`: a heading in all but syntax.
-const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*(?::\s*)?$/;
+/**
+ * `#### S2: t` one level under `### Stage 1` or `### S1`: the next stage in the short form, at the
+ * wrong level, whose rows would count for the stage above. Only the next number: `S3: what we have`
+ * under `Stage 1` may be about something else called S3.
+ */
+function nextStageTooDeep(h: Heading, spans: ReadSpan[]): boolean {
+  const label = stageMatch(h.text)?.label;
+  if (label === undefined || !/^[Ss]\d+$/.test(label)) return false;
+  const at = spanAt(spans, h.index);
+  if (!at?.heading || h.index <= at.span.index || h.index >= at.span.to) return false;
+  const own = /^(?:[Ss]|(?:[Ss]tage|STAGE)\s+)(\d+)$/.exec(at.span.label);
+  return own !== null && Number(label.slice(1)) === Number(own[1]) + 1;
+}
+
+/** A paragraph that is one bold phrase, `**Phase 2: Backfill**`, `__What not to do:__`: a heading in all but syntax. */
+export const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*(?::\s*)?$/;
 
 /** Bold lines that look like stage headings, as headings one level below any (they are no stage). */
 function boldStageLines(model: LineModel, prose: Set<number>): Heading[] {
@@ -188,7 +202,7 @@ export function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<nu
   // A heading read as a stage, or like one (also behind a pictograph: `### 🚀 Stage 2`, which no stage is made of).
   const looks = (x: Heading) => !prose.has(x.index) && (STAGE_LIKE.test(stageText(x.text)) || STAGE_LIKE.test(stageText(undecorated(x.text))));
   const candidates = [...model.headings, ...boldStageLines(model, prose)].sort((a, b) => a.index - b.index);
-  const h = candidates.find((x) => looks(x) && !accountedFor(x, spans));
+  const h = candidates.find((x) => (looks(x) && !accountedFor(x, spans)) || (!prose.has(x.index) && nextStageTooDeep(x, spans)));
   const nested = model.nested.find(looks);
   const faults: ContractFault[] = [];
   if (nested) {
