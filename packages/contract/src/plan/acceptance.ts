@@ -123,7 +123,7 @@ function wordsBefore(text: string, line: number): ContractFault {
   const run = at === -1 ? null : readCodeSpan(cur);
   if (run === null || run.trim() === "") return acceptanceFault(line, "no-command", text, {});
   const spanEnd = cur.pos;
-  const rest = text.slice(spanEnd).replace(/\s+$/, "");
+  const rest = text.slice(spanEnd).trimEnd();
   const bad = readExpectations(cur, emptyExpect()) !== null;
   return acceptanceFault(line, "words-before-command", text, {
     unread: text.slice(0, at).trim(),

@@ -438,6 +438,8 @@ describe("every pattern over a plan line is linear", () => {
     ["a bold line", `**Stage 9**${spaces}x`],
     ["a stage word", `Stage${spaces}x`],
     ["depends on", `Depends on: S1${spaces}x`],
+    ["depends on in italics", `*Depends on: S1${spaces}x*`],
+    ["words before a command", `Acceptance: run \`a\`${spaces}x`],
     ["list markers", `${"- ".repeat(n)}x`],
     ["mixed markers", `${"- * ".repeat(n / 2)}x`],
     ["quote markers", `${"> ".repeat(n)}x`],

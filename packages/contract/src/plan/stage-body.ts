@@ -21,25 +21,40 @@ export type StageBody = {
 // A paragraph that marks the stage (`Optional.`, `**Optional**`, `Optional stage: …`), never a list
 // item of its tasks or text inside one: `- Optional: log progress` is a task, and skipping the stage
 // over it would skip its acceptance. Code (hidden) never marks it, nor a line indented 4 or more.
-// Groups: a stage word after it, then the separator (empty at the end of the line).
-const OPTIONAL_WORD = /(?:\*\*|__)?Optional(\s+(?:stage|phase|step|milestone))?(?:\*\*|__)?\s*([.:;—–(]|-\s|$)/iy;
+// Groups: `(Optional)`, else a stage word after the word, then the separator (empty at the end of
+// the line; absent when none follows, as in `Optionally`). Emphasis may wrap it: `*Optional.*`.
+const OPTIONAL_WORD = /(?:\*\*|__|\*|_)?(?:(\(Optional\))|Optional(\s+(?:stage|phase|step|milestone))?)(?:\*\*|__|\*|_)?\s*([.:;—–(]|-\s|$)?/iy;
+/** `This stage is optional.`: a sentence that says it of the stage. */
+const THIS_OPTIONAL = /(?:\*\*|__|\*|_)?This\s+(?:stage|phase|step|milestone)\s+is\s+optional\b/iy;
 const EMPHASIS_CLOSE = /^(?:\*\*|__|\*|_)?\s*/;
 
 /**
  * What the line at `i` says of its stage (up to 3 spaces in, past its quote markers): `mark` when
- * it makes the stage optional (`Optional.`, `Optional`, `**Optional:**` alone, `Optional stage: …`,
- * `Optional (…)`); `unclear` when `Optional` and a colon, semicolon or dash introduce text or a list
+ * it makes the stage optional (`Optional.`, `*Optional.*`, `Optional`, `**Optional:**` alone,
+ * `Optional stage: …`, `Optional (…)`, `(Optional) …`, `This stage is optional.`); `unclear` when `Optional` and a colon, semicolon or dash introduce text or a list
  * (`Optional: also add a printer`), which may name one step of the stage as well as the stage; null
  * when it says neither.
  */
 function optionalSaid(model: LineModel, i: number, to: number, text: string): "mark" | "unclear" | null {
-  OPTIONAL_WORD.lastIndex = repeatEnd(QUOTE, text, Math.min(3, text.length - text.replace(/^ +/, "").length));
+  const start = repeatEnd(QUOTE, text, Math.min(3, text.length - text.replace(/^ +/, "").length));
+  THIS_OPTIONAL.lastIndex = start;
+  if (THIS_OPTIONAL.test(text)) return "mark";
+  OPTIONAL_WORD.lastIndex = start;
   const m = OPTIONAL_WORD.exec(text);
-  if (!m) return null;
-  const separator = m[2] ?? "";
-  if (m[1] !== undefined || separator === "" || separator === "." || separator === "(") return "mark";
+  if (!m || (m[1] === undefined && m[3] === undefined)) return null;
+  const separator = m[3] ?? "";
+  if (m[1] !== undefined || m[2] !== undefined || separator === "" || separator === "." || separator === "(") return "mark";
   const rest = text.slice(OPTIONAL_WORD.lastIndex).replace(EMPHASIS_CLOSE, "");
   return rest !== "" || paragraphEnd(model, i + 1, to) > i + 1 || listUnder(model, i, to) !== null ? "unclear" : "mark";
+}
+
+/**
+ * `text` without the emphasis that closes it and the blanks before that (`Stage 1*` of `*Depends
+ * on: Stage 1*`): by hand, as `/\s*(?:\*\*|_)$/` is quadratic on a long run of blanks.
+ */
+function withoutClosingEmphasis(text: string): string {
+  const mark = ["**", "__", "*", "_"].find((m) => text.endsWith(m));
+  return mark === undefined ? text : text.slice(0, -mark.length).trimEnd();
 }
 
 /** Split `Phase 1, Phase 2 and S3` into its references; `none` is no reference. */
@@ -311,7 +326,7 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
     } else if (dep) {
       // A second line would replace the first in silence: refused, as a second Exit: line is.
       if (body.dependsOn) return err({ code: "duplicate-depends", line: line.no, first: body.dependsOn.line });
-      const value = dependsValue(model, i, span.to, (dep[1] ?? "").replace(/\s*(?:\*\*|__|\*|_)$/, ""));
+      const value = dependsValue(model, i, span.to, withoutClosingEmphasis(dep[1] ?? ""));
       // Nothing named is not `none`: read as no dependency, it would be weaker than no line at all
       // (in the first stage, where there is nothing before, it is what no line means).
       if (value.text === "" && !first) return err({ code: "depends-empty", line: line.no });

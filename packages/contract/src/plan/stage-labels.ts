@@ -29,7 +29,8 @@ const alone = (word: string) =>
   new RegExp(`^ {0,3}(?:#{1,6}\\s+)?(?:\\*\\*|__)?(${word})(?:\\*\\*|__)?\\s*(?:(:)\\s*)?(?:(?:\\*\\*|__)\\s*)?(?:#+\\s*)?$`, "i");
 export const ACCEPTANCE_ALONE = alone(ACCEPTANCE_WORD);
 export const EXIT_ALONE = alone(EXIT_WORD);
-export const DEPENDS = lead("Depends on");
+// Any blank between the words (a no-break space pasted in) or a hyphen: `Depends-on:`, `Depends upon:`.
+export const DEPENDS = lead(String.raw`Depends[\s-]+(?:up)?on`);
 // A milestone's gate or a verify step that names a command in backticks is acceptance too.
 export const GATE = lead("Gate|Verify|Verification");
 /** `**Verification**`, `#### Verify`: a gate or verify label alone on its line, read as `Verification:` with nothing after it. */

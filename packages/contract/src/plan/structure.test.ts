@@ -336,6 +336,10 @@ describe("a task list item is no stage marker", () => {
     ["Optional stage: refunds can wait."],
     ["> Optional."],
     ["Optional (if time allows)."],
+    ["*Optional.* Raise the TTL once the purge hook is live."],
+    ["(Optional) Skip it if the deadline is close."],
+    ["**(Optional)**"],
+    ["This stage is optional: the cache works without it."],
   ])("a paragraph %j marks the stage optional", (mark) => {
     expect(read("## Stages", "### Stage 1: Extras", "", mark, "", "Acceptance: `true` exits 0").stages).toMatchObject([{ optional: true }]);
   });
@@ -547,4 +551,24 @@ describe("a bold label alone on its line opens a section, as a heading does", ()
     const once = read("## What not to do", "**Do not**", "- Publish.", ...stages);
     expect(once.prohibitions).toEqual(["**Do not**", "Publish."]);
   });
+});
+
+describe("`Depends on:` with any blank or a hyphen between its words", () => {
+  test.each([["Depends\u00a0on: Stage 1"], ["Depends-on: Stage 1"], ["Depends upon: Stage 1"], ["**Depends  on:** Stage 1"]])(
+    "%j is read: the stage depends on Stage 1, not on the stage before it",
+    (line) => {
+      const p = read(
+        "## Stages",
+        "### Stage 1: a",
+        "Acceptance: `a` exits 0",
+        "### Stage 2: b",
+        "Acceptance: `b` exits 0",
+        "### Stage 3: c",
+        line,
+        "",
+        "Acceptance: `c` exits 0",
+      );
+      expect(p.stages.map((s) => s.depends_on)).toEqual([[], ["S1"], ["S1"]]);
+    },
+  );
 });

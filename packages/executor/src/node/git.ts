@@ -183,7 +183,7 @@ function log(git: GitInvoker, from: string | null, to: string, paths?: readonly 
       .filter((r) => r !== "")
       .map((record) => {
         const nl = record.indexOf("\n");
-        return { id: record.slice(0, nl), message: record.slice(nl + 1).replace(/\s+$/, "") };
+        return { id: record.slice(0, nl), message: record.slice(nl + 1).trimEnd() };
       }),
   );
 }
