@@ -58,5 +58,5 @@ export type { AsyncTransport } from "./publish/guard.js";
 export { fromAsyncTransport } from "./publish/guard.js";
 export type { PrepareOptions } from "./publish/prepare.js";
 export { prepare, previousAttempt } from "./publish/prepare.js";
-export type { PublishOptions } from "./publish/publish.js";
-export { publish } from "./publish/publish.js";
+export type { PublishOptions, PublishOutcome } from "./publish/publish.js";
+export { publish, publishOutcome } from "./publish/publish.js";

@@ -126,7 +126,9 @@ describe("section 7: the evidence store and publish", () => {
     server.inject("GET", { kind: "status", status: 503 }, 50);
     const again = await exec(["publish", path, ...flags]);
     expect(again.code).toBe(1);
-    expect(again.out).toBe(`published ${url}\nreason transport-unavailable: the record stays published; this run could not reach the forge to confirm it\n`);
+    expect(again.out).toBe(
+      `published ${url}\nreason transport-unavailable: the record stays published; this run could not reach the forge to confirm it (the transport is unavailable: GET /user: HTTP 503: injected 503)\n`,
+    );
     const stored = JSON.parse(readFileSync(path, "utf8")) as { record: { evidence_status: string; canonical_url: string } };
     expect(stored.record).toMatchObject({ evidence_status: "published", canonical_url: url });
   });

@@ -122,7 +122,10 @@ describe("prepare, status, publish against a local GitHub stand-in", () => {
     const path = (await exec(["prepare", file])).out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
     const api = ["--github", "owner/repo", "--api-url", server.baseUrl];
     const unauthorized = await exec(["publish", path, ...api]);
-    expect([unauthorized.code, unauthorized.out.includes("reason not-authorized")]).toEqual([1, true]);
+    expect(unauthorized.code).toBe(1);
+    expect(unauthorized.out).toContain(
+      "\nreason not-authorized: publication not authorized: no grantPublication(...) authority with allowPublish: true was given\n",
+    );
     const wrong = await exec(["publish", path, ...api, "--allow-publish", "--content-sha256", "0".repeat(64)]);
     expect([wrong.code, wrong.out.includes("reason authority-mismatch")]).toEqual([1, true]);
     expect(server.comments.size).toBe(0);
@@ -171,6 +174,13 @@ describe("prepare, status, publish against a local GitHub stand-in", () => {
     const path = (await exec(["prepare", file])).out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
     server.inject("GET", { kind: "status", status: 503 }, 50);
     const r = await exec(["publish", path, "--github", "owner/repo", "--api-url", server.baseUrl, "--allow-publish", "--content-sha256", CONTENT]);
-    expect([r.code, r.out.includes("reason transport-unavailable")]).toEqual([1, true]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/\nreason transport-unavailable: the transport is unavailable: GET \/\S+: HTTP 503: injected 503\n$/);
+    const json = await exec(["publish", path, "--github", "owner/repo", "--api-url", server.baseUrl, "--allow-publish", "--content-sha256", CONTENT, "--json"]);
+    expect(JSON.parse(json.out)).toMatchObject({
+      evidence_status: "evidence-pending",
+      reason: "transport-unavailable",
+      detail: expect.stringMatching(/HTTP 503/),
+    });
   });
 });

@@ -52,8 +52,21 @@ export const CliOutput = z
       records: z.array(StatusRecord),
       unreadable: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() }).strict()),
     }),
-    out("publish: published", { evidence_status: z.literal("published"), canonical_url: z.string(), path: z.string(), reason: z.string().optional() }),
-    out("publish: still pending", { evidence_status: z.literal("evidence-pending"), reason: z.string(), path: z.string() }),
+    out("publish: published", {
+      evidence_status: z.literal("published"),
+      canonical_url: z.string(),
+      path: z.string(),
+      reason: z.string().optional(),
+      /** With `reason`: what stopped this run from confirming the record, in words. */
+      detail: z.string().optional(),
+    }),
+    out("publish: still pending", {
+      evidence_status: z.literal("evidence-pending"),
+      reason: z.string(),
+      path: z.string(),
+      /** What stopped this run, in words (an HTTP status, the author expected and found); absent when the run did not say. */
+      detail: z.string().optional(),
+    }),
     out("--help", { help: z.string() }),
     out("--version", { name: z.literal("decay-evidence"), package_version: z.string() }),
     out("fault (exit 2)", { fault: z.object({ code: z.string().min(1), message: z.string().min(1) }).strict() }),

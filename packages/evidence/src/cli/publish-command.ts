@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import { oneLine } from "@decay/portable";
 import { errAsync, type ResultAsync } from "neverthrow";
 import { grantPublication, type PublicationAuthority } from "../publish/authority.js";
-import { publish } from "../publish/publish.js";
+import { describePublishFault } from "../publish/fault.js";
+import { type PublishOutcome, publishOutcome } from "../publish/publish.js";
 import type { SavedRecord } from "../store/envelope.js";
 import type { PendingStore } from "../store/store.js";
 import { githubTransport } from "../transport/github.js";
@@ -27,22 +28,29 @@ function authorityFor(record: SavedRecord, flags: PublishFlags): PublicationAuth
   });
 }
 
-function outcomeOf(store: PendingStore, path: string, saved: SavedRecord): ResultAsync<Outcome, CliFault> {
+function outcomeOf(store: PendingStore, path: string, { record, stopped }: PublishOutcome): ResultAsync<Outcome, CliFault> {
+  // What stopped this run, in words, on the reason's line: the saved code alone does not say what to do.
+  const detail = stopped === null ? undefined : oneLine(describePublishFault(stopped));
+  const said: Record<string, string> = detail === undefined ? {} : { detail };
   return store.load(path).map((envelope): Outcome => {
-    if (saved.evidence_status === "published") {
-      const url = saved.canonical_url ?? "";
+    if (record.evidence_status === "published") {
+      const url = record.canonical_url ?? "";
       // Still published, but this run could not confirm it (the forge was unreachable).
       if (envelope.reason !== null) {
         return {
           exit: 1,
-          text: `published ${url}\nreason ${envelope.reason}: the record stays published; this run could not reach the forge to confirm it\n`,
-          json: { evidence_status: "published", canonical_url: url, path, reason: envelope.reason },
+          text: `published ${url}\nreason ${envelope.reason}: the record stays published; this run could not reach the forge to confirm it${detail === undefined ? "" : ` (${detail})`}\n`,
+          json: { evidence_status: "published", canonical_url: url, path, reason: envelope.reason, ...said },
         };
       }
       return { exit: 0, text: `published ${url}\n`, json: { evidence_status: "published", canonical_url: url, path } };
     }
     const reason = envelope.reason ?? "not-published";
-    return { exit: 1, text: `evidence-pending ${oneLine(path)}\nreason ${reason}\n`, json: { evidence_status: "evidence-pending", reason, path } };
+    return {
+      exit: 1,
+      text: `evidence-pending ${oneLine(path)}\nreason ${reason}${detail === undefined ? "" : `: ${detail}`}\n`,
+      json: { evidence_status: "evidence-pending", reason, path, ...said },
+    };
   });
 }
 
@@ -69,7 +77,7 @@ export function publishCommand(io: CliIo, file: string, flags: PublishFlags, glo
       if (settings.isErr()) return errAsync<Outcome, CliFault>({ code: "publish-settings", detail: settings.error.message });
       const transport = (io.transport ?? githubTransport)(options);
       const authority = authorityFor(record, flags);
-      return publish(path, { store, transport, ...(authority ? { authority } : {}) }).andThen((saved) => outcomeOf(store, path, saved));
+      return publishOutcome(path, { store, transport, ...(authority ? { authority } : {}) }).andThen((outcome) => outcomeOf(store, path, outcome));
     }),
   );
 }

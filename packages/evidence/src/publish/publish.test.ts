@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { jsonInt } from "../record/number.js";
 import { grantPublication } from "./authority.js";
+import { describePublishFault, type PublishFault } from "./fault.js";
 import { scenario } from "../../test/support/fixture.js";
 import { previousAttempt } from "./prepare.js";
-import { publish } from "./publish.js";
+import { publish, publishOutcome } from "./publish.js";
 
 // Ports of the reference's PostMergeEvidenceTests, plus what the issue adds.
 
@@ -163,5 +164,24 @@ describe("publish: what is on disk before every write", () => {
     for (const o of s.observed) {
       expect(o).toMatchObject({ writeState: "uncertain", status: "evidence-pending", snapshotExists: true });
     }
+  });
+});
+
+describe("publishOutcome: why a run stopped, beside the saved code", () => {
+  test("a refused author: the fault names who writes and who the record says, its code is the saved reason", async () => {
+    const s = await scenario();
+    s.forge.author = { id: 99n, login: "intruder" };
+    const outcome = (await publishOutcome(s.path, { store: s.store, transport: s.forge.transport, authority: await s.authority() }))._unsafeUnwrap();
+    expect(outcome.record.evidence_status).toBe("evidence-pending");
+    expect(outcome.stopped).toMatchObject({ code: "author-mismatch", actual: "intruder (id 99)" });
+    expect((await s.load()).reason).toBe(outcome.stopped?.code);
+    expect(describePublishFault(outcome.stopped as PublishFault)).toContain("intruder");
+  });
+  test("a confirmed publication stopped at nothing: null, and the record is what publish gives", async () => {
+    const s = await scenario();
+    const outcome = (await publishOutcome(s.path, { store: s.store, transport: s.forge.transport, authority: await s.authority() }))._unsafeUnwrap();
+    expect(outcome.stopped).toBeNull();
+    expect(outcome.record).toEqual((await s.load()).record);
+    expect(outcome.record.evidence_status).toBe("published");
   });
 });

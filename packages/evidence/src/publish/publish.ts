@@ -100,25 +100,38 @@ function machine(run: Run, authority: unknown): ResultAsync<void, Stop> {
   });
 }
 
+/**
+ * What one `publish` run ended with: the record as saved, and why the run stopped short of a
+ * confirmed publication (`null` when it confirmed one). `stopped.code` is the `reason` saved in the
+ * envelope; the fault's other members (an HTTP status in the transport's message, the author
+ * expected and found) say what to do, through `describePublishFault`.
+ */
+export interface PublishOutcome {
+  readonly record: SavedRecord;
+  readonly stopped: PublishFault | null;
+}
+
 /** Loads the envelope afresh, saves it pending first, runs the machine, and records why it stopped. */
-function underLock(path: string, opts: PublishOptions): ResultAsync<SavedRecord, EvidenceFault> {
+function underLock(path: string, opts: PublishOptions): ResultAsync<PublishOutcome, EvidenceFault> {
   return safeTry(async function* () {
     const loaded = yield* opts.store.load(path);
     const first: Envelope = { ...loaded, record: { ...loaded.record, evidence_status: "evidence-pending", canonical_url: null } };
     yield* opts.store.save(first);
     const run: Run = { store: opts.store, transport: opts.transport, env: first };
     const outcome = await machine(run, opts.authority);
+    let stopped: PublishFault | null = null;
     if (outcome.isErr()) {
       if (outcome.error.kind === "store") return err(outcome.error.fault);
-      const code = outcome.error.fault.code;
+      stopped = outcome.error.fault;
+      const code = stopped.code;
       // A published record the forge could not be asked about (nothing written this run) keeps
       // its status and URL; only evidence against the claim takes it back to pending.
       const kept = loaded.record.evidence_status === "published" && run.env === first && TRANSPORT_CODES.has(code);
-      const stopped: Envelope = { ...(kept ? loaded : run.env), reason: code };
-      yield* opts.store.save(stopped);
-      run.env = stopped;
+      const saved: Envelope = { ...(kept ? loaded : run.env), reason: code };
+      yield* opts.store.save(saved);
+      run.env = saved;
     }
-    return ok(run.env.record);
+    return ok({ record: run.env.record, stopped });
   });
 }
 
@@ -137,5 +150,10 @@ export interface PublishOptions {
  * transport failure saved as its `reason`. Err only when the store fails.
  */
 export function publish(path: string, opts: PublishOptions): ResultAsync<SavedRecord, EvidenceFault> {
+  return publishOutcome(path, opts).map((outcome) => outcome.record);
+}
+
+/** `publish`, also giving the fault that stopped the run short of a confirmed publication (see `PublishOutcome`). */
+export function publishOutcome(path: string, opts: PublishOptions): ResultAsync<PublishOutcome, EvidenceFault> {
   return opts.store.load(path).andThen((found) => withKeyLock(opts.store, recordKey(found.record), () => underLock(path, opts)));
 }
