@@ -14,8 +14,11 @@ export type GeneratedPlan = {
   badLines: number[];
 };
 
-/** Lines, the commands of the rows they give, whether they must be refused, and at which of its lines (the first when not given). */
-type Piece = { lines: string[]; runs: string[]; bad: boolean; badAt?: number };
+/**
+ * Lines, the commands of the rows they give, whether they must be refused, and at which of its lines
+ * (the first when not given); `guards`: the guardrails they add.
+ */
+type Piece = { lines: string[]; runs: string[]; bad: boolean; badAt?: number; guards?: string[] };
 const piece = (lines: string[], runs: string[] = [], bad = false, badAt?: number): Piece => ({ lines, runs, bad, ...(badAt === undefined ? {} : { badAt }) });
 
 /** Body pieces of stage `k`: prose, acceptance in every form read, near-misses, hidden text. */
@@ -24,6 +27,11 @@ function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbit
   // A bold line with the stage's own keyword is a stage lost to the wrong syntax; under `S2` it is prose.
   const keyword = /^(Stage|Phase|Step|Milestone) /.exec(label)?.[1];
   const bold = keyword ? piece([`**${keyword} ${k}0: written in bold**`], [], true) : piece(["**Notes**"]);
+  // The next stage in the short form one level too deep: its rows would count for this stage.
+  const shortForm = /^(?:Stage |S)\d/.test(label);
+  const tooDeep = piece([`${"#".repeat(level + 1)} S${k + 1}: one level too deep`], [], shortForm);
+  // A bold label opens a guardrails section over the list right under it, and no further.
+  const outOfScope: Piece = { ...piece(["**Out of scope**", "", `- Never ${c}.`]), guards: [`Never ${c}.`] };
   return fc.constantFrom(
     piece(["Body line with `code` and words."]),
     piece([`Acceptance: \`${c}\` exits 0.`], [c]),
@@ -64,6 +72,10 @@ function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbit
     piece(["#### Exit criteria", "", "- it works", "- it is fast"]),
     piece(["#### Notes on this stage"]),
     piece(["Exit test: it runs."], [], true),
+    // `Optional:` going on to text may name one step or the whole stage: refused.
+    piece([`Optional: also add a printer for ${c}.`], [], true),
+    tooDeep,
+    outOfScope,
   );
 }
 
@@ -141,6 +153,7 @@ function assemble({ level, withHeading, stages, bodies, pre, post }: Parts): Gen
   if (withHeading) push([`${"#".repeat(Math.max(2, level - 1))} Recommendation`]);
   const out: GeneratedPlan["stages"] = [];
   const badLines: number[] = [];
+  const inStages: string[] = [];
   for (const [k, s] of stages.entries()) {
     if (s.bad) badLines.push(push(s.lines));
     else push(s.lines);
@@ -149,13 +162,14 @@ function assemble({ level, withHeading, stages, bodies, pre, post }: Parts): Gen
     for (const p of body) {
       const at = push(p.lines);
       if (p.bad) badLines.push(at + (p.badAt ?? 0));
+      inStages.push(...(p.guards ?? []));
       // A second Exit line in one stage is a fault too, named at that line.
       if (/^(?:#+ )?Exit criteria/.test(p.lines[0] ?? "") && ++exits > 1) badLines.push(at);
     }
     out.push({ label: s.label, title: s.title, runs: body.flatMap((p) => p.runs) });
   }
   if (post) push(post.lines);
-  const guardrails = [...(pre?.items ?? []), ...(post?.items ?? [])];
+  const guardrails = [...(pre?.items ?? []), ...inStages, ...(post?.items ?? [])];
   const text = `${blocks.map((b) => b.join("\n")).join("\n\n")}\n`;
   return { text, stages: out, guardrails, bad: badLines.length > 0, badLines };
 }
