@@ -1,11 +1,12 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import type { Plan, PlanStage } from "../model.js";
-import { headingFrom, type LineModel, lineModel, verbatim } from "./lines.js";
-import { findSections, isStageHeading, type Section, sectionAt, sectionHeadings, sectionItems } from "./sections.js";
-import { blockUnder, readStageBody } from "./stage-body.js";
+import { type LineModel, lineModel, verbatim } from "./lines.js";
+import { type Around, sectionTexts } from "./plan-sections.js";
+import { isStageHeading, type Section, sectionAt, sectionHeadings } from "./sections.js";
+import { readStageBody } from "./stage-body.js";
 import { type StageSpan, stageSpans } from "./stages.js";
-import { BOLD_LINE, proseCoversRow, proseLines, type ReadSpan, unclosedBlock, unreadHeading, unreadStructure } from "./unread.js";
+import { proseCoversRow, proseLines, type ReadSpan, unclosedBlock, unreadHeading, unreadStructure } from "./unread.js";
 
 const TASK_HEADING = /^Task\s+\d+\b/i;
 
@@ -161,39 +162,10 @@ export function readPlanLines(markdown: string): Result<PlanWithLines, ContractF
     }
     const fault = duplicateLabel(stages) ?? proseCoversRow(model, read) ?? unreadStructure(model, read);
     if (fault) return err(fault);
-    const stageRead = new Set(read.flatMap((r) => r.read));
-    const prohibitions = items(model, "prohibitions", stageRead);
-    return ok({ plan: { stages, prohibitions, falsifiers: items(model, "falsifiers", stageRead) }, rowLines });
+    const around: Around = { spans: read, stageRead: new Set(read.flatMap((r) => r.read)) };
+    const prohibitions = sectionTexts(model, "prohibitions", around);
+    return ok({ plan: { stages, prohibitions, falsifiers: sectionTexts(model, "falsifiers", around) }, rowLines });
   });
-}
-
-// A bold phrase alone on its line that names a section and nothing else: `**What not to do**`,
-// `__Non-goals:__`, `**Falsifiers**`. A bold sentence (`**Do not deploy on Fridays.**`) is no label.
-const BOLD_SECTION: Record<"prohibitions" | "falsifiers", RegExp> = {
-  prohibitions: /^(?:what (?:\(?deliberately\)? )?not to do\b[^:]*|prohibitions|guardrails|do not|don'?ts|non-?goals|out of scope):?$/i,
-  falsifiers: /^(?:what would change the answer\b[^:]*|falsifiers):?$/i,
-};
-
-/**
- * The sections a bold label opens (a heading in all but syntax): each the list right under it, else
- * the paragraph right under it; none inside a section of the kind a heading opens, whose items they are already.
- */
-function boldSections(model: LineModel, kind: "prohibitions" | "falsifiers", headed: readonly Section[]): Section[] {
-  const out: Section[] = [];
-  for (const [i, line] of model.lines.entries()) {
-    const name = line.hidden || line.heading ? undefined : BOLD_LINE.exec(line.text)?.[2]?.trim();
-    if (name === undefined || !BOLD_SECTION[kind].test(name) || headed.some((s) => i >= s.from && i < s.to)) continue;
-    const block = blockUnder(model, i, model.headings[headingFrom(model, i + 1)]?.index ?? model.lines.length);
-    if (block) out.push({ heading: { index: i, level: 7, text: name, body: i + 1 }, ...block });
-  }
-  return out;
-}
-
-/** The items of every section of a kind, in the plan's order, but for the lines a stage read. */
-function items(model: LineModel, kind: "prohibitions" | "falsifiers", stageRead: ReadonlySet<number>): string[] {
-  const headed = findSections(model, kind);
-  const sections = [...headed, ...boldSections(model, kind, headed)].sort((a, b) => a.from - b.from);
-  return sections.flatMap((s) => sectionItems(model, s, stageRead));
 }
 
 /**
@@ -203,5 +175,5 @@ function items(model: LineModel, kind: "prohibitions" | "falsifiers", stageRead:
  */
 export function planProhibitions(markdown: string): string[] {
   const plan = readPlan(markdown);
-  return plan.isOk() ? plan.value.prohibitions : items(lineModel(markdown), "prohibitions", new Set());
+  return plan.isOk() ? plan.value.prohibitions : sectionTexts(lineModel(markdown), "prohibitions", { spans: [], stageRead: new Set() });
 }

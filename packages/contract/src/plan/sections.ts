@@ -16,6 +16,29 @@ const BY_NAME: Record<SectionKind, RegExp> = {
   prohibitions: /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|\bnon-?goals\b|\bout of scope\b/i,
   falsifiers: /what would change the answer|falsifiers/i,
 };
+/** A paragraph that is one bold phrase, `**Phase 2: Backfill**`, `__What not to do:__`: a heading in all but syntax. */
+export const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*(?::\s*)?$/;
+
+// A bold phrase that names a section and nothing else: `What not to do`, `Explicitly out of scope`,
+// `Non-goals for v1`, `Don't`, `Falsifiers`, a parenthesis after it (`Out of scope (v1)`) and a
+// colon. A bold sentence (`Do not deploy on Fridays.`) is no label.
+const LABEL_TAIL = String.raw`(?:\s+for\s+[\p{L}\d.]+)?(?:\s*\([^)]{0,40}\))?\s*:?$`;
+const BOLD_SECTION: Record<"prohibitions" | "falsifiers", RegExp> = {
+  prohibitions: new RegExp(
+    String.raw`^(?:(?:explicitly|deliberately)\s+)?(?:what (?:\(?deliberately\)? )?not to do\b[^:()]*|prohibitions|guardrails|do not|don['’]?ts?|non-?goals|out of scope)${LABEL_TAIL}`,
+    "iu",
+  ),
+  falsifiers: new RegExp(String.raw`^(?:what would change the answer\b[^:()]*|falsifiers)${LABEL_TAIL}`, "iu"),
+};
+
+/** The section a line names as a bold label alone on it (`**What not to do**`, `__Non-goals:__`); null for any other line. */
+export function boldSectionLabel(text: string): "prohibitions" | "falsifiers" | null {
+  const name = BOLD_LINE.exec(text)?.[2]?.trim();
+  if (name === undefined) return null;
+  if (BOLD_SECTION.prohibitions.test(name)) return "prohibitions";
+  return BOLD_SECTION.falsifiers.test(name) ? "falsifiers" : null;
+}
+
 /** Whether a heading's text names one of the plan's sections (recommendation, prohibitions, falsifiers). */
 export const namesSection = (text: string): boolean => Object.values(BY_NAME).some((re) => re.test(text));
 

@@ -5,6 +5,7 @@ import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALO
 import { acceptanceFault } from "./acceptance.js";
 import { itemLine } from "./list-item.js";
 import { acceptanceLine, acceptanceList, codeUnderLabel, commandWithExpectations, type LineRow, ownLabel, selfLabelled } from "./stage-rows.js";
+import { boldSectionLabel } from "./sections.js";
 import type { StageSpan } from "./stages.js";
 
 /** What a stage's body says about itself, with the line of each statement. */
@@ -21,31 +22,62 @@ export type StageBody = {
 // A paragraph that marks the stage (`Optional.`, `**Optional**`, `Optional stage: …`), never a list
 // item of its tasks or text inside one: `- Optional: log progress` is a task, and skipping the stage
 // over it would skip its acceptance. Code (hidden) never marks it, nor a line indented 4 or more.
-// Groups: `(Optional)`, else a stage word after the word, then the separator (empty at the end of
-// the line; absent when none follows, as in `Optionally`). Emphasis may wrap it: `*Optional.*`.
-const OPTIONAL_WORD = /(?:\*\*|__|\*|_)?(?:(\(Optional\))|Optional(\s+(?:stage|phase|step|milestone))?)(?:\*\*|__|\*|_)?\s*([.:;—–(]|-\s|$)?/iy;
+// Groups: `(Optional)`; else the word, with a stage word after it; then the separator after them and
+// a parenthesis (`Optional (if time allows).`), absent at the line's end or before a word.
+// Emphasis may wrap each part: `*Optional.*`, `**Optional:**`.
+const OPTIONAL_WORD =
+  /(?:\*\*|__|\*|_)?(?:(\(Optional\))|Optional(?:\s+(stage|phase|step|milestone))?)(?:\*\*|__|\*|_)?(?:\s*\([^)\n]{0,80}\))?(?:\*\*|__|\*|_)?[ \t]*([.:;—–]|-(?=\s))?/iy;
 /** `This stage is optional.`: a sentence that says it of the stage. */
 const THIS_OPTIONAL = /(?:\*\*|__|\*|_)?This\s+(?:stage|phase|step|milestone)\s+is\s+optional\b/iy;
 const EMPHASIS_CLOSE = /^(?:\*\*|__|\*|_)?\s*/;
+const YES = /^(?:yes|true)\.?$/i;
+
+/** The word a stage's label calls stages (`Phase 2`: phase; `S2`: stage); undefined for a numbered item's. */
+function stageWord(label: string): string | undefined {
+  if (/^S\d/i.test(label)) return "stage";
+  return /^(stage|phase|step|milestone)\b/i.exec(label)?.[1]?.toLowerCase();
+}
+
+/** Whether the block after line `i` and the blank lines under it is text, a list or code: what a colon at the end of `i` introduces. */
+function introducesBlock(model: LineModel, i: number, to: number): boolean {
+  let k = i + 1;
+  while (k < to && model.lines[k]?.text.trim() === "") k++;
+  const line = model.lines[k];
+  if (k >= to || !line || line.heading || line.rule) return false;
+  return line.hidden ? !line.comment : !selfLabelled(line.text);
+}
 
 /**
  * What the line at `i` says of its stage (up to 3 spaces in, past its quote markers): `mark` when
- * it makes the stage optional (`Optional.`, `*Optional.*`, `Optional`, `**Optional:**` alone,
- * `Optional stage: …`, `Optional (…)`, `(Optional) …`, `This stage is optional.`); `unclear` when `Optional` and a colon, semicolon or dash introduce text or a list
- * (`Optional: also add a printer`), which may name one step of the stage as well as the stage; null
- * when it says neither.
+ * it makes the stage optional: a sentence (`Optional.`, `*Optional.*`, `Optional (if time
+ * allows).`), the word or label alone in its paragraph (`Optional`, `**(Optional)**`, `**Optional:**`
+ * over nothing but a label, a heading or the stage's end), the stage named (`Optional stage: …`, in a
+ * `Phase` stage `Optional phase: …`; `This stage is optional`), `Optional: yes`. `unclear` when it
+ * goes on to text, a list or code (`Optional: also add a printer`, `**Optional**` over a list,
+ * `Optional step: …` in a stage that is no step), which may name one step of the stage as well as
+ * the stage. Null when it says neither (`Optionally, …`). Looks at most at the lines right under it.
  */
-function optionalSaid(model: LineModel, i: number, to: number, text: string): "mark" | "unclear" | null {
+function optionalSaid(model: LineModel, i: number, to: number, text: string, word: string | undefined): "mark" | "unclear" | null {
   const start = repeatEnd(QUOTE, text, Math.min(3, text.length - text.replace(/^ +/, "").length));
   THIS_OPTIONAL.lastIndex = start;
   if (THIS_OPTIONAL.test(text)) return "mark";
   OPTIONAL_WORD.lastIndex = start;
   const m = OPTIONAL_WORD.exec(text);
-  if (!m || (m[1] === undefined && m[3] === undefined)) return null;
-  const separator = m[3] ?? "";
-  if (m[1] !== undefined || m[2] !== undefined || separator === "" || separator === "." || separator === "(") return "mark";
+  if (!m) return null;
+  const named = m[2]?.toLowerCase();
+  const separator = m[3];
   const rest = text.slice(OPTIONAL_WORD.lastIndex).replace(EMPHASIS_CLOSE, "");
-  return rest !== "" || paragraphEnd(model, i + 1, to) > i + 1 || listUnder(model, i, to) !== null ? "unclear" : "mark";
+  if (m[1] === undefined && named === undefined && separator === undefined && rest !== "") return null;
+  if (named !== undefined && named !== "stage" && named !== word) return "unclear";
+  if (separator === "." || named !== undefined || YES.test(rest)) return "mark";
+  if (rest !== "") return "unclear";
+  // Nothing after it on its line: a line right under it goes on from it (a wrapped line, a list, code).
+  const next = i + 1 < to ? model.lines[i + 1] : undefined;
+  if (next && next.text.trim() !== "" && ((next.hidden && !next.comment) || itemLine(next.text) !== null || paragraphEnd(model, i + 1, i + 2) > i + 1)) {
+    return "unclear";
+  }
+  // A colon, semicolon or dash introduces what follows the blank lines under it too.
+  return separator !== undefined && introducesBlock(model, i, to) ? "unclear" : "mark";
 }
 
 /**
@@ -145,11 +177,6 @@ function commandListUnder(model: LineModel, at: number, to: number): boolean {
   return false;
 }
 
-/** The list right under a label line at `at`, else the paragraph right under it (blank lines before either skipped): its range, or null. */
-export function blockUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
-  return listUnder(model, at, to) ?? paragraphUnder(model, at, to);
-}
-
 /** The paragraph right under a label line at `at` (blank lines before it skipped), up to a line read as something else: its range, or null. */
 function paragraphUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
   let from = at + 1;
@@ -163,13 +190,16 @@ function paragraphUnder(model: LineModel, at: number, to: number): { from: numbe
  * any container (as CommonMark ends a paragraph there), or a line that labels itself (Acceptance:,
  * Exit:, Depends on:, Gate:), which is read as that, or refused, never swallowed; so is a gate word
  * alone (`**Verification**`) over a list of commands, where it reads them as rows (over anything
- * else it is a word of the paragraph); and a list item, which interrupts a paragraph.
+ * else it is a word of the paragraph); a list item, which interrupts a paragraph; and a bold
+ * label that opens a section.
  */
-function paragraphEnd(model: LineModel, from: number, to: number): number {
+export function paragraphEnd(model: LineModel, from: number, to: number): number {
   let i = from;
   for (; i < to; i++) {
     const line = model.lines[i];
     if (!isText(line) || line.thematic || line.text.trim() === "" || selfLabelled(line.text)) break;
+    // A bold label that opens a section (`**Out of scope**`) is a heading in all but syntax.
+    if (boldSectionLabel(line.text) !== null) break;
     if (GATE_ALONE.test(line.text) && commandListUnder(model, i, to)) break;
     if (itemLine(line.text)) break;
   }
@@ -297,6 +327,7 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
   let exitLine = 0;
   let codeLabel: ContractFault | null = null;
   let unclear: ContractFault | null = null;
+  const word = stageWord(span.label);
   for (let i = span.from; i < span.to; i++) {
     const line = model.lines[i];
     if (!line || line.hidden || line.rule || prose.has(i)) continue;
@@ -335,7 +366,7 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       i = Math.max(i, lastOf(value.read, i));
     } else if (!line.listed && opensParagraph(model, i, span.from)) {
       // Only a paragraph's first line marks the stage: `optional.` wrapped from the line before is prose.
-      const said = optionalSaid(model, i, span.to, text);
+      const said = optionalSaid(model, i, span.to, text, word);
       if (said === "mark") body.optional = true;
       else if (said === "unclear") unclear ??= { code: "optional-unclear", line: line.no, text: text.trim() };
     }

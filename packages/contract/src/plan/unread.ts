@@ -2,7 +2,7 @@ import type { ContractFault } from "../fault.js";
 import type { OpenBlock } from "./blocks.js";
 import { headingSpelling, htmlHeadingOver } from "./heading-spelling.js";
 import { afterContainers, atxHeading, type Heading, headingFrom, isText, type LineModel } from "./lines.js";
-import { isStageHeading, namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
+import { BOLD_LINE, isStageHeading, namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
 import { ACCEPTANCE } from "./stage-labels.js";
 import type { StageSpan } from "./stages.js";
 
@@ -105,7 +105,7 @@ const numberOf = (text: string): string => /\d[\d.]*/.exec(text)?.[0] ?? "";
 const undecorated = (text: string): string => text.replace(/^(?:(?:\p{Extended_Pictographic}|\p{So}|\uFE0F|\u200D)\s*)+/u, "");
 
 /** The last span opening at or before line `index` (spans are in order and do not overlap); undefined when none. */
-function spanAt(spans: ReadSpan[], index: number): ReadSpan | undefined {
+export function spanAt(spans: readonly ReadSpan[], index: number): ReadSpan | undefined {
   let lo = 0;
   let hi = spans.length - 1;
   let found: ReadSpan | undefined;
@@ -137,22 +137,36 @@ function accountedFor(h: Heading, spans: ReadSpan[]): boolean {
   );
 }
 
-/**
- * `#### S2: t` one level under `### Stage 1` or `### S1`: the next stage in the short form, at the
- * wrong level, whose rows would count for the stage above. Only the next number: `S3: what we have`
- * under `Stage 1` may be about something else called S3.
- */
-function nextStageTooDeep(h: Heading, spans: ReadSpan[]): boolean {
-  const label = stageMatch(h.text)?.label;
-  if (label === undefined || !/^[Ss]\d+$/.test(label)) return false;
-  const at = spanAt(spans, h.index);
-  if (!at?.heading || h.index <= at.span.index || h.index >= at.span.to) return false;
-  const own = /^(?:[Ss]|(?:[Ss]tage|STAGE)\s+)(\d+)$/.exec(at.span.label);
-  return own !== null && Number(label.slice(1)) === Number(own[1]) + 1;
+/** The number of a `Stage N` or `S N` label (`Stage 2`, `S2`, any case); undefined for any other label, or one too long to be counted. */
+function stageNumber(label: string): number | undefined {
+  const n = /^(?:s|stage\s+)(\d{1,15})$/i.exec(label)?.[1];
+  return n === undefined ? undefined : Number(n);
 }
 
-/** A paragraph that is one bold phrase, `**Phase 2: Backfill**`, `__What not to do:__`: a heading in all but syntax. */
-export const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*(?::\s*)?$/;
+/**
+ * The next stage one level too deep, in the other form: `#### S2:` under `### Stage 1` or `### S1`,
+ * `#### Stage 2:` under `### S1` (`Stage 2` under `Stage 1` is the same keyword, refused anyway).
+ * Its rows would count for the stage above. Only when no heading at the stage's level or above has
+ * that number (`#### S3: bucket layout` under `### Stage 2`, with a `### Stage 3` after it, is about something else),
+ * and when the stage does not number its own sub-steps from its number down (`#### S1:` then
+ * `#### S2:` under `### Stage 1`).
+ */
+function nextStageTooDeep(model: LineModel, h: Heading, spans: readonly ReadSpan[], numbered: ReadonlyMap<number, number>): boolean {
+  const label = stageMatch(h.text)?.label;
+  const n = label === undefined ? undefined : stageNumber(label);
+  if (n === undefined) return false;
+  const at = spanAt(spans, h.index);
+  if (!at?.heading || h.index <= at.span.index || h.index >= at.span.to) return false;
+  const own = stageNumber(at.span.label);
+  if (own === undefined || n !== own + 1) return false;
+  const level = model.headings[headingFrom(model, at.span.index)]?.level ?? 0;
+  if ((numbered.get(n) ?? Number.POSITIVE_INFINITY) <= level) return false;
+  const before = model.headings.slice(headingFrom(model, at.span.index + 1), headingFrom(model, h.index));
+  return !before.some((x) => {
+    const sub = stageMatch(x.text)?.label;
+    return sub !== undefined && stageNumber(sub) === own;
+  });
+}
 
 /** Bold lines that look like stage headings, as headings one level below any (they are no stage). */
 function boldStageLines(model: LineModel, prose: Set<number>): Heading[] {
@@ -202,7 +216,14 @@ export function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<nu
   // A heading read as a stage, or like one (also behind a pictograph: `### 🚀 Stage 2`, which no stage is made of).
   const looks = (x: Heading) => !prose.has(x.index) && (STAGE_LIKE.test(stageText(x.text)) || STAGE_LIKE.test(stageText(undecorated(x.text))));
   const candidates = [...model.headings, ...boldStageLines(model, prose)].sort((a, b) => a.index - b.index);
-  const h = candidates.find((x) => (looks(x) && !accountedFor(x, spans)) || (!prose.has(x.index) && nextStageTooDeep(x, spans)));
+  // The highest level (smallest number) of a heading labelled `Stage N` or `S N`, by N: a stage of that number, read or not.
+  const numbered = new Map<number, number>();
+  for (const x of model.headings) {
+    const label = stageMatch(x.text)?.label;
+    const n = label === undefined ? undefined : stageNumber(label);
+    if (n !== undefined) numbered.set(n, Math.min(numbered.get(n) ?? x.level, x.level));
+  }
+  const h = candidates.find((x) => (looks(x) && !accountedFor(x, spans)) || (!prose.has(x.index) && nextStageTooDeep(model, x, spans, numbered)));
   const nested = model.nested.find(looks);
   const faults: ContractFault[] = [];
   if (nested) {

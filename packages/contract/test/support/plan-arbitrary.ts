@@ -22,14 +22,16 @@ type Piece = { lines: string[]; runs: string[]; bad: boolean; badAt?: number; gu
 const piece = (lines: string[], runs: string[] = [], bad = false, badAt?: number): Piece => ({ lines, runs, bad, ...(badAt === undefined ? {} : { badAt }) });
 
 /** Body pieces of stage `k`: prose, acceptance in every form read, near-misses, hidden text. */
-function bodyPiece(k: number, j: number, level: number, label: string): fc.Arbitrary<Piece> {
+function bodyPiece(k: number, j: number, level: number, label: string, headingBad = false, nextNumbered = false): fc.Arbitrary<Piece> {
   const c = `c${k}x${j}`;
   // A bold line with the stage's own keyword is a stage lost to the wrong syntax; under `S2` it is prose.
   const keyword = /^(Stage|Phase|Step|Milestone) /.exec(label)?.[1];
   const bold = keyword ? piece([`**${keyword} ${k}0: written in bold**`], [], true) : piece(["**Notes**"]);
-  // The next stage in the short form one level too deep: its rows would count for this stage.
-  const shortForm = /^(?:Stage |S)\d/.test(label);
-  const tooDeep = piece([`${"#".repeat(level + 1)} S${k + 1}: one level too deep`], [], shortForm);
+  // The next stage in the short form one level too deep: its rows would count for this stage (unless
+  // the plan has a stage of that number, when it is about something else).
+  const shortForm = /^(?:Stage |S)\d/.test(label) && !nextNumbered;
+  // (Under a heading refused for its number, no stage opens above it: it would open the stages one level down.)
+  const tooDeep = headingBad ? piece(["Body line after a refused heading."]) : piece([`${"#".repeat(level + 1)} S${k + 1}: one level too deep`], [], shortForm);
   // A bold label opens a guardrails section over the list right under it, and no further.
   const outOfScope: Piece = { ...piece(["**Out of scope**", "", `- Never ${c}.`]), guards: [`Never ${c}.`] };
   return fc.constantFrom(
@@ -107,6 +109,9 @@ const guardrailSection = (n: number, head: string): fc.Arbitrary<{ lines: string
     return { lines: [head, "", ...items.map((i) => `- ${i}`), ...(tail ? ["", tail] : [])], items };
   });
 
+/** Whether a stage heading opens a stage numbered as `Stage N` or `S N` are. */
+const numbered = (h: StageHead | undefined): boolean => h !== undefined && h.bad !== true && /^(?:Stage |S)\d/.test(h.label);
+
 /** Any plan made of those pieces: stages at one level, prohibitions sections before and after. */
 export const planArb: fc.Arbitrary<GeneratedPlan> = fc
   .record({
@@ -125,7 +130,11 @@ export const planArb: fc.Arbitrary<GeneratedPlan> = fc
       )
       .chain(([stages, pre, post]) =>
         fc
-          .tuple(...stages.map(([, js], i) => fc.tuple(...js.map((_, j) => bodyPiece(i + 1, j, level, stages[i]?.[0].label ?? "")))))
+          .tuple(
+            ...stages.map(([, js], i) =>
+              fc.tuple(...js.map((_, j) => bodyPiece(i + 1, j, level, stages[i]?.[0].label ?? "", stages[i]?.[0].bad === true, numbered(stages[i + 1]?.[0])))),
+            ),
+          )
           .map((bodies) => assemble({ level, withHeading, stages: stages.map(([h]) => h), bodies, pre, post })),
       ),
   );

@@ -1,0 +1,79 @@
+// The prohibitions and falsifiers of a plan: every section of each kind, opened by a heading or by a
+// bold label, read in the plan's order.
+import { headingFrom, type LineModel } from "./lines.js";
+import { blockUnder } from "./section-block.js";
+import { boldSectionLabel, findSections, type Section, sectionItems } from "./sections.js";
+import { type ReadSpan, spanAt } from "./unread.js";
+
+type Kind = "prohibitions" | "falsifiers";
+
+/** What the stages took: their spans and the lines they read as their own (labels and what those read). */
+export type Around = { readonly spans: readonly ReadSpan[]; readonly stageRead: ReadonlySet<number> };
+
+/** The end of the stage whose body holds line `i`; undefined outside every stage body. */
+function stageEnd(around: Around, i: number): number | undefined {
+  const at = spanAt(around.spans, i);
+  return at && i > at.span.index && i < at.span.to ? at.span.to : undefined;
+}
+
+/**
+ * A section opened inside a stage (`#### Out of scope` under `### Stage 1`) holds only the block
+ * right under its heading: the stage's instructions after it are the stage's, never prohibitions.
+ */
+function narrowed(model: LineModel, around: Around, s: Section): Section {
+  const end = stageEnd(around, s.heading.index);
+  if (end === undefined) return s;
+  const block = blockUnder(model, s.from - 1, Math.min(s.to, end));
+  return { ...s, to: block ? block.to : s.from };
+}
+
+/**
+ * The sections bold labels open (a line that is one bold phrase naming a section: a heading in all
+ * but syntax), each over the block right under its label, within the label's stage, before the next
+ * heading and before the next stage opens. A label inside a section a heading opened, or inside the
+ * block of the label before it, is one of that section's items, not a section of its own.
+ */
+function boldSections(model: LineModel, around: Around, taken: readonly Section[]): { kind: Kind; section: Section }[] {
+  const out: { kind: Kind; section: Section }[] = [];
+  let after = 0;
+  let t = 0;
+  let s = 0;
+  for (let i = 0; i < model.lines.length; i++) {
+    const line = model.lines[i];
+    if (i < after || !line || line.hidden || line.heading) continue;
+    const kind = boldSectionLabel(line.text);
+    if (kind === null) continue;
+    while (t < taken.length && (taken[t] as Section).to <= i) t++;
+    const inside = taken[t];
+    if (inside && i >= inside.from && i < inside.to) continue;
+    while (s < around.spans.length && (around.spans[s] as ReadSpan).span.index <= i) s++;
+    const nextStage = around.spans[s]?.span.index ?? model.lines.length;
+    const end = Math.min(model.headings[headingFrom(model, i + 1)]?.index ?? model.lines.length, stageEnd(around, i) ?? model.lines.length, nextStage);
+    const block = blockUnder(model, i, end);
+    if (!block) continue;
+    after = block.to;
+    out.push({ kind, section: { heading: { index: i, level: 7, text: line.text.trim(), body: i + 1 }, ...block } });
+  }
+  return out;
+}
+
+/** The lines sections cover, their headings included, as ranges in order that do not overlap. */
+function covered(sections: readonly Section[]): Section[] {
+  const out: Section[] = [];
+  for (const s of [...sections].sort((a, b) => a.heading.index - b.heading.index)) {
+    const last = out[out.length - 1];
+    if (last && s.heading.index <= last.to) last.to = Math.max(last.to, s.to);
+    else out.push({ ...s, from: s.heading.index });
+  }
+  return out;
+}
+
+/** The items of every section of a kind, in the plan's order, but for the lines a stage read. */
+export function sectionTexts(model: LineModel, kind: Kind, around: Around): string[] {
+  const headed = (k: Kind) => findSections(model, k).map((s) => narrowed(model, around, s));
+  const mine = headed(kind);
+  const bold = boldSections(model, around, covered([...mine, ...headed(kind === "prohibitions" ? "falsifiers" : "prohibitions")])).flatMap((b) =>
+    b.kind === kind ? [b.section] : [],
+  );
+  return [...mine, ...bold].sort((a, b) => a.from - b.from).flatMap((s) => sectionItems(model, s, around.stageRead));
+}
