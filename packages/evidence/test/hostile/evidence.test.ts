@@ -142,7 +142,11 @@ describe("decay-evidence: inputs", () => {
         );
       server.inject("GET", { kind: "flood", bytes: 1024 * 1024 * 1024 });
       const flooded = await publish();
-      expect([flooded.status, flooded.stdout, flooded.stderr]).toEqual([1, `evidence-pending ${path}\nreason transport-unavailable\n`, ""]);
+      expect([flooded.status, flooded.stdout, flooded.stderr]).toEqual([
+        1,
+        `evidence-pending ${path}\nreason transport-unavailable: the transport is unavailable: GET /user: HTTP 200 with a reply longer than 67108864 bytes, not read past that\n`,
+        "",
+      ]);
       const again = await publish();
       expect([again.status, again.stdout]).toEqual([0, expect.stringMatching(/^published https:\/\/forge\.test\/owner\/repo\/pull\/23#issuecomment-/)]);
       expect(server.comments.size).toBe(1);
