@@ -17,14 +17,18 @@ function stageEnd(around: Around, i: number): number | undefined {
 }
 
 /**
- * A section opened inside a stage (`#### Out of scope` under `### Stage 1`) holds only the block
- * right under its heading: the stage's instructions after it are the stage's, never prohibitions.
+ * A headed section ends before a bold label of the other kind inside it (`**Falsifiers**` under
+ * `### Guardrails`): the author named what follows.
  */
-function narrowed(model: LineModel, around: Around, s: Section): Section {
-  const end = stageEnd(around, s.heading.index);
-  if (end === undefined) return s;
-  const block = blockUnder(model, s.from - 1, Math.min(s.to, end));
-  return { ...s, to: block ? block.to : s.from };
+function cutAtOtherLabel(model: LineModel, kind: Kind, s: Section): Section {
+  for (let i = s.from; i < s.to; i++) {
+    const line = model.lines[i];
+    if (line && !line.hidden && !line.heading) {
+      const label = boldSectionLabel(line.text);
+      if (label !== null && label !== kind) return { ...s, to: i };
+    }
+  }
+  return s;
 }
 
 /**
@@ -70,7 +74,7 @@ function covered(sections: readonly Section[]): Section[] {
 
 /** The items of every section of a kind, in the plan's order, but for the lines a stage read. */
 export function sectionTexts(model: LineModel, kind: Kind, around: Around): string[] {
-  const headed = (k: Kind) => findSections(model, k).map((s) => narrowed(model, around, s));
+  const headed = (k: Kind) => findSections(model, k).map((s) => cutAtOtherLabel(model, k, s));
   const mine = headed(kind);
   const bold = boldSections(model, around, covered([...mine, ...headed(kind === "prohibitions" ? "falsifiers" : "prohibitions")])).flatMap((b) =>
     b.kind === kind ? [b.section] : [],

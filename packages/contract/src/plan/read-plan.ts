@@ -4,7 +4,7 @@ import type { Plan, PlanStage } from "../model.js";
 import { type LineModel, lineModel, verbatim } from "./lines.js";
 import { type Around, sectionTexts } from "./plan-sections.js";
 import { isStageHeading, type Section, sectionAt, sectionHeadings } from "./sections.js";
-import { readStageBody } from "./stage-body.js";
+import { readStageBody, splitRefs } from "./stage-body.js";
 import { type StageSpan, stageSpans } from "./stages.js";
 import { proseCoversRow, proseLines, type ReadSpan, unclosedBlock, unreadHeading, unreadStructure } from "./unread.js";
 
@@ -91,6 +91,15 @@ function resolveRef(ref: string, earlier: Earlier): string | null {
   return n === undefined ? null : (earlier.byNumber.get(n) ?? null);
 }
 
+/** A stage word and number at the start of a reference (`Stage 1` of `Stage 1 only`). */
+const LEADING_LABEL = /^(?:(?:stage|phase|step|milestone)\s+|s)\d+(?:\.\d+)*[a-z]?\b/i;
+
+/** Whether a reference names an earlier stage, as `Depends on:` would read it, or opens with one's label. */
+function namesEarlier(ref: string, earlier: Earlier): boolean {
+  const lead = LEADING_LABEL.exec(ref.trim())?.[0];
+  return resolveRef(ref, earlier) !== null || (lead !== undefined && resolveRef(lead, earlier) !== null);
+}
+
 /** Read one stage span into a plan stage, with the lines read from its body. */
 function readStage(
   model: LineModel,
@@ -100,6 +109,10 @@ function readStage(
 ): Result<{ stage: PlanStage; read: number[]; rowLines: number[] }, ContractFault> {
   const id = `S${earlier.stages.length + 1}`;
   return readStageBody(model, span, prose, earlier.stages.length === 0).andThen((body) => {
+    const spelled = body.dependsOn ? null : body.spelledDepends;
+    if (spelled && splitRefs(spelled.value).some((ref) => namesEarlier(ref, earlier))) {
+      return err({ code: "structure-unread", line: spelled.line, kind: "depends-spelled", text: spelled.text, write: `Depends on: ${spelled.value}` } as const);
+    }
     const previous = earlier.stages[earlier.stages.length - 1];
     let depends_on = previous ? [previous.id] : [];
     if (body.dependsOn) {

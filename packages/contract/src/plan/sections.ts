@@ -13,7 +13,7 @@ const numbered = (n: number) => new RegExp(`^(?:§\\s*)?${n}(?:[.):](?!\\d)|\\s|
 
 const BY_NAME: Record<SectionKind, RegExp> = {
   recommendation: /recommendation|migration sequence|\bstages\b|rollout/i,
-  prohibitions: /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|\bnon-?goals\b|\bout of scope\b/i,
+  prohibitions: /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|\bnon-?goals\b|\bout[- ]of[- ]scope\b/i,
   falsifiers: /what would change the answer|falsifiers/i,
 };
 /** A paragraph that is one bold phrase, `**Phase 2: Backfill**`, `__What not to do:__`: a heading in all but syntax. */
@@ -25,7 +25,7 @@ export const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*(?::\s*)?$/;
 const LABEL_TAIL = String.raw`(?:\s+for\s+[\p{L}\d.]+)?(?:\s*\([^)]{0,40}\))?\s*:?$`;
 const BOLD_SECTION: Record<"prohibitions" | "falsifiers", RegExp> = {
   prohibitions: new RegExp(
-    String.raw`^(?:(?:explicitly|deliberately)\s+)?(?:what (?:\(?deliberately\)? )?not to do\b[^:()]*|prohibitions|guardrails|do not|don['’]?ts?|non-?goals|out of scope)${LABEL_TAIL}`,
+    String.raw`^(?:(?:explicitly|deliberately)\s+)?(?:what (?:\(?deliberately\)? )?not to do\b[^:()]*|prohibitions|guardrails|do not|don['’]?ts?|non-?goals|out[- ]of[- ]scope)${LABEL_TAIL}`,
     "iu",
   ),
   falsifiers: new RegExp(String.raw`^(?:what would change the answer\b[^:()]*|falsifiers)${LABEL_TAIL}`, "iu"),

@@ -15,6 +15,12 @@ export type StageBody = {
   rows: LineRow[];
   dependsOn: { refs: string[]; line: number } | null;
   optional: boolean;
+  /**
+   * The first paragraph that opens with a dependency in a spelling not read (`Requires: Stage 1`,
+   * `Dependencies: …`, `Depends on Stage 1.` with no colon): the reader refuses it when it names an
+   * earlier stage, where no `Depends on:` line is.
+   */
+  spelledDepends: { line: number; text: string; value: string } | null;
   /** Indices of the lines read as Exit:, Acceptance: (with their wrapped and listed lines) or Depends on:. */
   read: number[];
 };
@@ -26,11 +32,12 @@ export type StageBody = {
 // a parenthesis (`Optional (if time allows).`), absent at the line's end or before a word.
 // Emphasis may wrap each part: `*Optional.*`, `**Optional:**`.
 const OPTIONAL_WORD =
-  /(?:\*\*|__|\*|_)?(?:(\(Optional\))|Optional(?:\s+(stage|phase|step|milestone))?)(?:\*\*|__|\*|_)?(?:\s*\([^)\n]{0,80}\))?(?:\*\*|__|\*|_)?[ \t]*([.:;—–]|-(?=\s))?/iy;
-/** `This stage is optional.`: a sentence that says it of the stage. */
-const THIS_OPTIONAL = /(?:\*\*|__|\*|_)?This\s+(?:stage|phase|step|milestone)\s+is\s+optional\b/iy;
+  /(?:\*\*|__|\*|_)?(?:(\(Optional\))|Optional(?:\s+(stage|phase|step|milestone)\b)?)(?:\*\*|__|\*|_)?(?:\s*\([^)\n]{0,80}\))?(?:\*\*|__|\*|_)?[ \t]*([.:;—–]|-(?=\s))?/iy;
+/** `This stage is optional.`: a sentence that says it of the stage (or, in a `Step` stage, `This step …`). */
+const THIS_OPTIONAL = /(?:\*\*|__|\*|_)?This\s+(stage|phase|step|milestone)\s+is\s+optional\b/iy;
 const EMPHASIS_CLOSE = /^(?:\*\*|__|\*|_)?\s*/;
 const YES = /^(?:yes|true)\.?$/i;
+const NO = /^(?:no|false)\.?$/i;
 
 /** The word a stage's label calls stages (`Phase 2`: phase; `S2`: stage); undefined for a numbered item's. */
 function stageWord(label: string): string | undefined {
@@ -52,23 +59,28 @@ function introducesBlock(model: LineModel, i: number, to: number): boolean {
  * it makes the stage optional: a sentence (`Optional.`, `*Optional.*`, `Optional (if time
  * allows).`), the word or label alone in its paragraph (`Optional`, `**(Optional)**`, `**Optional:**`
  * over nothing but a label, a heading or the stage's end), the stage named (`Optional stage: …`, in a
- * `Phase` stage `Optional phase: …`; `This stage is optional`), `Optional: yes`. `unclear` when it
+ * `Phase` stage `Optional phase: …`; `This stage is optional`), `Optional: yes`. Null for `Optional:
+ * no`. `unclear` when it
  * goes on to text, a list or code (`Optional: also add a printer`, `**Optional**` over a list,
  * `Optional step: …` in a stage that is no step), which may name one step of the stage as well as
  * the stage. Null when it says neither (`Optionally, …`). Looks at most at the lines right under it.
  */
 function optionalSaid(model: LineModel, i: number, to: number, text: string, word: string | undefined): "mark" | "unclear" | null {
   const start = repeatEnd(QUOTE, text, Math.min(3, text.length - text.replace(/^ +/, "").length));
+  const ofStage = (named: string | undefined): boolean => named === "stage" || named === word;
   THIS_OPTIONAL.lastIndex = start;
-  if (THIS_OPTIONAL.test(text)) return "mark";
+  const sentence = THIS_OPTIONAL.exec(text);
+  // `This step is optional.` in a stage that is no step speaks of a step: prose.
+  if (sentence) return ofStage(sentence[1]?.toLowerCase()) ? "mark" : null;
   OPTIONAL_WORD.lastIndex = start;
   const m = OPTIONAL_WORD.exec(text);
   if (!m) return null;
   const named = m[2]?.toLowerCase();
   const separator = m[3];
   const rest = text.slice(OPTIONAL_WORD.lastIndex).replace(EMPHASIS_CLOSE, "");
-  if (m[1] === undefined && named === undefined && separator === undefined && rest !== "") return null;
-  if (named !== undefined && named !== "stage" && named !== word) return "unclear";
+  // A sentence that starts with the word (`Optionally …`, `Optional stage gates need …`), or says no.
+  if ((m[1] === undefined && separator === undefined && rest !== "") || NO.test(rest)) return null;
+  if (named !== undefined && !ofStage(named)) return "unclear";
   if (separator === "." || named !== undefined || YES.test(rest)) return "mark";
   if (rest !== "") return "unclear";
   // Nothing after it on its line: a line right under it goes on from it (a wrapped line, a list, code).
@@ -89,8 +101,12 @@ function withoutClosingEmphasis(text: string): string {
   return mark === undefined ? text : text.slice(0, -mark.length).trimEnd();
 }
 
+/** A dependency in a spelling `Depends on:` is not: its value (group 1). */
+const DEPENDS_SPELLED =
+  /^\s*(?:\*\*|__|\*|_)?(?:dependencies|dependency|prerequisites?|requires|blocked\s+by|depends\s+on(?!\s*:))(?:\*\*|__|\*|_)?\s*:?(?:\*\*|__|\*|_)?\s+(\S.*)$/i;
+
 /** Split `Phase 1, Phase 2 and S3` into its references; `none` is no reference. */
-function splitRefs(text: string): string[] {
+export function splitRefs(text: string): string[] {
   const refs = text
     .replace(/\.$/, "")
     .split(/,|;|\band\b|&/i)
@@ -323,7 +339,7 @@ function labelsOf(model: LineModel, i: number, text: string, heading: boolean) {
  * `Depends on:` means what no line means.
  */
 export function readStageBody(model: LineModel, span: StageSpan, prose: Set<number>, first = false): Result<StageBody, ContractFault> {
-  const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional, read: [] };
+  const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional, read: [], spelledDepends: null };
   let exitLine = 0;
   let codeLabel: ContractFault | null = null;
   let unclear: ContractFault | null = null;
@@ -365,10 +381,15 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       append(body.read, value.read);
       i = Math.max(i, lastOf(value.read, i));
     } else if (!line.listed && opensParagraph(model, i, span.from)) {
+      const spelled = body.spelledDepends === null ? DEPENDS_SPELLED.exec(text.slice(repeatEnd(QUOTE, text, 0))) : null;
+      if (spelled?.[1]) body.spelledDepends = { line: line.no, text: text.trim(), value: withoutClosingEmphasis(spelled[1].trim()) };
       // Only a paragraph's first line marks the stage: `optional.` wrapped from the line before is prose.
       const said = optionalSaid(model, i, span.to, text, word);
-      if (said === "mark") body.optional = true;
-      else if (said === "unclear") unclear ??= { code: "optional-unclear", line: line.no, text: text.trim() };
+      if (said === "mark") {
+        body.optional = true;
+        // The stage's own line: never a guardrail, even under a `#### Out of scope` of the stage.
+        body.read.push(i);
+      } else if (said === "unclear") unclear ??= { code: "optional-unclear", line: line.no, text: text.trim() };
     }
   }
   if (codeLabel && body.rows.length > 0) return err(codeLabel);

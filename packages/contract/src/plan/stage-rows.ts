@@ -5,6 +5,7 @@ import type { ContractFault } from "../fault.js";
 import { acceptanceFault, parseAcceptance, type SpelledRow, underLabel } from "./acceptance.js";
 import { endsList, isText, type Line, type LineModel, repeatEnd } from "./lines.js";
 import { indentOf, itemLine } from "./list-item.js";
+import { boldSectionLabel } from "./sections.js";
 import { ACCEPTANCE, CONJOINED, CONTINUED, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
 import { labelled } from "./unread.js";
 
@@ -161,7 +162,8 @@ export function acceptanceList(model: LineModel, at: number, to: number, label: 
     }
     const item = isText(line) ? itemLine(line.text) : null;
     const inside = insideItem(line.text, open);
-    if (!inside && (ACCEPTANCE.test(line.text) || EXIT.test(line.text) || DEPENDS.test(line.text))) break;
+    // A label line, or a bold label that opens a section (`**Out of scope**`), ends the list.
+    if (!inside && (ACCEPTANCE.test(line.text) || EXIT.test(line.text) || DEPENDS.test(line.text) || boldSectionLabel(line.text) !== null)) break;
     if (item && !inside) {
       if (!item.text.startsWith("`")) return err(acceptanceFault(line.no, "list-item-not-command", line.text.trim(), { unread: item.text, ...under }));
       const one = acceptanceLine(model, i, to, item.text, label);

@@ -1,6 +1,7 @@
 // Issue 17, section 1: structure is read, or the compile is a fault that names it.
 import { describe, expect, test } from "vitest";
 import { compileContract } from "../compile.js";
+import { describeFault } from "../fault.js";
 import { renderContract } from "../render.js";
 import { selfCheck } from "../self-check/check.js";
 import { planProhibitions, readPlan } from "./read-plan.js";
@@ -339,6 +340,7 @@ describe("a task list item is no stage marker", () => {
     ["*Optional.* Raise the TTL once the purge hook is live."],
     ["**(Optional)**"],
     ["Optional: yes"],
+    ["This stage is optional."],
     ["This stage is optional: the cache works without it."],
   ])("a paragraph %j marks the stage optional", (mark) => {
     expect(read("## Stages", "### Stage 1: Extras", "", mark, "", "Acceptance: `true` exits 0").stages).toMatchObject([{ optional: true }]);
@@ -389,6 +391,16 @@ describe("a task list item is no stage marker", () => {
     expect(marked.stages).toMatchObject([{ optional: true }]);
     const prose = read("## Stages", "### Stage 1: Parser", "", "<!-- decay: prose -->", "Optional: also add a printer.", "", "Acceptance: `true` exits 0");
     expect(prose.stages).toMatchObject([{ optional: false }]);
+  });
+  test.each([
+    ["Optional staged rollout is in the runbook; the flag is required."],
+    ["Optional stages are skipped by the nightly run; this one is not."],
+    ["Optional stage gates need a PM."],
+    ["This step is optional."],
+    ["Optional: no"],
+    ["**Optional:** No."],
+  ])("%j says nothing of the stage: it stays required", (said) => {
+    expect(read("## Stages", "### Stage 1: Rollout", "", said, "", "Acceptance: `true` exits 0").stages).toMatchObject([{ optional: false }]);
   });
   test("a sentence that merely starts with the word is no mark", () => {
     expect(read("## Stages", "### Stage 1: Extras", "", "Optionally the cache warms itself.", "", "Acceptance: `true` exits 0").stages).toMatchObject([
@@ -517,7 +529,7 @@ describe("of several headings that may be the recommendation, the one holding st
 describe("the next stage in the short form one level too deep", () => {
   test.each([["### S1: Parser"], ["### Stage 1: Parser"]])("`#### S2:` under %j is refused, never read into the stage above", (first) => {
     const f = fault("## Stages", first, "Acceptance: `true` exits 0", "", "#### S2: Wire the CLI", "Acceptance: `npm run cli` exits 0");
-    expect(f).toEqual({ code: "structure-unread", line: 5, kind: "stage-heading", text: "S2: Wire the CLI" });
+    expect(f).toEqual({ code: "structure-unread", line: 5, kind: "stage-too-deep", text: "S2: Wire the CLI", write: "### S2: Wire the CLI" });
   });
   test("any other short-form sub-heading stays the stage's own: `S1.2`, `S3: what we have`", () => {
     const p = read("## Stages", "### Stage 1: Storage", "#### S1.2: Buckets", "#### S3: what we have", "Acceptance: `true` exits 0");
@@ -630,26 +642,59 @@ describe("a section opened inside a stage, or by a bold label, holds only the bl
     );
     expect(p).toMatchObject({ prohibitions: [], stages: [{ title: "Parser" }, { title: "CLI" }] });
   });
-  test("a stage's own `#### Out of scope`: the paragraph and the Optional. mark after its list stay the stage's", () => {
+  test("a stage's own `#### Out of scope` runs to the next heading, as Markdown shows it; the stage's Optional. mark stays the stage's", () => {
     const p = read(
       "## Stages",
       "### Stage 1: Parser",
       "#### Out of scope",
       "- The printer.",
       "",
-      "Then write `src/parse.ts`.",
+      "No SSO either.",
       "",
       "Optional.",
       "",
       "Acceptance: `npm test` exits 0",
     );
-    expect(p.prohibitions).toEqual(["The printer."]);
+    expect(p.prohibitions).toEqual(["The printer.", "No SSO either."]);
     expect(p.stages).toMatchObject([{ optional: true }]);
   });
-  test("a label of the other kind inside a section a heading opened is one of its items, read once", () => {
+  test("code right after a label's list is its last item's; a lead-in ending in a colon takes the list under it", () => {
+    const fence = ["```sh", 'psql prod -c "DROP TABLE ledger"', "```"];
+    const p = read("## Stages", "### Stage 1: a", "**Do not**", "- Never run this against prod:", "", ...fence, "", "Acceptance: `true` exits 0");
+    expect(p.prohibitions).toEqual([`Never run this against prod:\n\n${fence.join("\n")}`]);
+    const q = read(
+      "# Plan",
+      "**Non-goals**",
+      "We will not:",
+      "",
+      "* Bill tenants.",
+      "- Run SSO.",
+      "",
+      "## Stages",
+      "### Stage 1: a",
+      "Acceptance: `true` exits 0",
+    );
+    expect(q.prohibitions).toEqual(["We will not:", "Bill tenants.", "Run SSO."]);
+  });
+  test("a bold label of the other kind ends a headed section: `**Falsifiers**` under `### Guardrails`", () => {
     const p = read(
-      "## Falsifiers",
+      "# Plan",
+      "### Guardrails",
+      "- Do not publish.",
+      "",
+      "**Falsifiers**",
       "- If the ledger moves out.",
+      "",
+      "## Stages",
+      "### Stage 1: a",
+      "Acceptance: `true` exits 0",
+    );
+    expect(p).toMatchObject({ prohibitions: ["Do not publish."], falsifiers: ["If the ledger moves out."] });
+  });
+  test("a label of the same kind inside a section a heading opened is one of its items, read once", () => {
+    const p = read(
+      "## What not to do",
+      "- Do not publish.",
       "",
       "**Non-goals**",
       "- Billing.",
@@ -658,7 +703,11 @@ describe("a section opened inside a stage, or by a bold label, holds only the bl
       "### Stage 1: a",
       "Acceptance: `true` exits 0",
     );
-    expect(p).toMatchObject({ prohibitions: [], falsifiers: ["If the ledger moves out.", "**Non-goals**", "Billing."] });
+    expect(p.prohibitions).toEqual(["Do not publish.", "**Non-goals**", "Billing."]);
+  });
+  test("a label right under an acceptance list ends the list: its items are guardrails, not rows", () => {
+    const p = read("## Stages", "### Stage 1: a", "Acceptance:", "- `true` exits 0", "**Out of scope**", "- touching billing");
+    expect(p).toMatchObject({ prohibitions: ["touching billing"], stages: [{ acceptance: [{ run: "true" }] }] });
   });
   test("an Exit: line right over a label ends there: the label's list is guardrails", () => {
     const p = read("## Stages", "### Stage 1: Parser", "Acceptance: `npm test` exits 0", "Exit: the parser parses.", "**Out of scope**", "- The printer.");
@@ -677,12 +726,14 @@ describe("a section opened inside a stage, or by a bold label, holds only the bl
 });
 
 describe("the next stage one level too deep, in either form, only where it is missing", () => {
-  test("`#### Stage 2:` under `### S1` is refused, as `#### S2:` under `### Stage 1` is", () => {
-    expect(fault("## Stages", "### S1: Parser", "Acceptance: `true` exits 0", "#### Stage 2: CLI", "Acceptance: `b` exits 0")).toMatchObject({
-      code: "structure-unread",
-      line: 4,
-      text: "Stage 2: CLI",
-    });
+  test("`#### Stage 2:` under `### S1` is refused, as `#### S2:` under `### Stage 1` is, with the heading to write", () => {
+    const f = fault("## Stages", "### S1: Parser", "Acceptance: `true` exits 0", "#### Stage 2: CLI", "Acceptance: `b` exits 0");
+    expect(f).toEqual({ code: "structure-unread", line: 4, kind: "stage-too-deep", text: "Stage 2: CLI", write: "### Stage 2: CLI" });
+    expect(describeFault(f)).toContain('Write it at the stages\' level ("### Stage 2: CLI")');
+  });
+  test("many sub-headings of the next number under a stage that numbers its own: linear in the headings", () => {
+    const subs = Array.from({ length: 50_000 }, () => "#### S2: again");
+    expect(read("## Stages", "### Stage 1: a", "#### S1: first", ...subs, "Acceptance: `true` exits 0").stages.map((s) => s.label)).toEqual(["Stage 1"]);
   });
   test("`#### S3: bucket layout` under `### Stage 2`, with a `### Stage 3` after it, is the stage's own text", () => {
     const p = read(
@@ -707,5 +758,38 @@ describe("Optional in quotes, many times over", () => {
   test("50,000 quoted `Optional:` lines, each lazily continued, are read in time linear in the lines", () => {
     const body = Array.from({ length: 25_000 }, () => ["> Optional:", "x"]).flat();
     expect(read("## Stages", "### Stage 1 (optional): a", ...body, "", "Acceptance: `true` exits 0").stages).toMatchObject([{ optional: true }]);
+  });
+});
+
+describe("a dependency in a spelling not read, naming an earlier stage, is refused", () => {
+  const two = ["## Stages", "### Stage 1: a", "Acceptance: `a` exits 0", "### Stage 2: b", "Acceptance: `b` exits 0", "### Stage 3: c"];
+  test.each([
+    ["Requires: Stage 1", "Depends on: Stage 1"],
+    ["**Dependencies:** Stage 1, Stage 2", "Depends on: Stage 1, Stage 2"],
+    ["Prerequisites: S1", "Depends on: S1"],
+    ["Depends on Stage 1 only.", "Depends on: Stage 1 only."],
+  ])("%j: the stage would depend on the one before it in silence", (line, write) => {
+    expect(fault(...two, "", line, "", "Acceptance: `c` exits 0")).toMatchObject({
+      code: "structure-unread",
+      line: 8,
+      kind: "depends-spelled",
+      text: line,
+      write,
+    });
+  });
+  test("one naming no stage is the stage's text, and a Depends on: line settles it", () => {
+    const p = read(
+      ...two,
+      "",
+      "Requires: Node 20 and a restart.",
+      "",
+      "Depends on: Stage 1",
+      "",
+      "Prerequisites: Stage 2's schema.",
+      "",
+      "Acceptance: `c` exits 0",
+    );
+    expect(p.stages[2]?.depends_on).toEqual(["S1"]);
+    expect(read(...two, "", "Requires a restart of the service.", "", "Acceptance: `c` exits 0").stages[2]?.depends_on).toEqual(["S2"]);
   });
 });

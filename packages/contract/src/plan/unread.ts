@@ -149,23 +149,42 @@ function stageNumber(label: string): number | undefined {
  * Its rows would count for the stage above. Only when no heading at the stage's level or above has
  * that number (`#### S3: bucket layout` under `### Stage 2`, with a `### Stage 3` after it, is about something else),
  * and when the stage does not number its own sub-steps from its number down (`#### S1:` then
- * `#### S2:` under `### Stage 1`).
+ * `#### S2:` under `### Stage 1`). The level of the stage's heading when it is; undefined when not.
  */
-function nextStageTooDeep(model: LineModel, h: Heading, spans: readonly ReadSpan[], numbered: ReadonlyMap<number, number>): boolean {
+function nextStageTooDeep(model: LineModel, h: Heading, spans: readonly ReadSpan[], known: StageNumbers): number | undefined {
   const label = stageMatch(h.text)?.label;
   const n = label === undefined ? undefined : stageNumber(label);
-  if (n === undefined) return false;
+  if (n === undefined) return undefined;
   const at = spanAt(spans, h.index);
-  if (!at?.heading || h.index <= at.span.index || h.index >= at.span.to) return false;
+  if (!at?.heading || h.index <= at.span.index || h.index >= at.span.to) return undefined;
   const own = stageNumber(at.span.label);
-  if (own === undefined || n !== own + 1) return false;
+  if (own === undefined || n !== own + 1) return undefined;
   const level = model.headings[headingFrom(model, at.span.index)]?.level ?? 0;
-  if ((numbered.get(n) ?? Number.POSITIVE_INFINITY) <= level) return false;
-  const before = model.headings.slice(headingFrom(model, at.span.index + 1), headingFrom(model, h.index));
-  return !before.some((x) => {
-    const sub = stageMatch(x.text)?.label;
-    return sub !== undefined && stageNumber(sub) === own;
-  });
+  if ((known.levels.get(n) ?? Number.POSITIVE_INFINITY) <= level) return undefined;
+  const sub = known.ownSub.get(at.span.index);
+  return sub !== undefined && sub < h.index ? undefined : level;
+}
+
+/**
+ * What `nextStageTooDeep` asks of the whole plan, gathered once: the highest level (smallest number)
+ * of a heading labelled `Stage N` or `S N`, by N (a stage of that number, read or not); and, by the
+ * stage it sits in, the first sub-heading that carries that stage's own number (`#### S1:` under
+ * `### Stage 1`: the stage numbers its sub-steps).
+ */
+type StageNumbers = { levels: Map<number, number>; ownSub: Map<number, number> };
+function stageNumbers(model: LineModel, spans: readonly ReadSpan[]): StageNumbers {
+  const known: StageNumbers = { levels: new Map(), ownSub: new Map() };
+  for (const x of model.headings) {
+    const label = stageMatch(x.text)?.label;
+    const n = label === undefined ? undefined : stageNumber(label);
+    if (n === undefined) continue;
+    known.levels.set(n, Math.min(known.levels.get(n) ?? x.level, x.level));
+    const at = spanAt(spans, x.index);
+    if (at && x.index > at.span.index && x.index < at.span.to && n === stageNumber(at.span.label) && !known.ownSub.has(at.span.index)) {
+      known.ownSub.set(at.span.index, x.index);
+    }
+  }
+  return known;
 }
 
 /** Bold lines that look like stage headings, as headings one level below any (they are no stage). */
@@ -216,20 +235,21 @@ export function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<nu
   // A heading read as a stage, or like one (also behind a pictograph: `### 🚀 Stage 2`, which no stage is made of).
   const looks = (x: Heading) => !prose.has(x.index) && (STAGE_LIKE.test(stageText(x.text)) || STAGE_LIKE.test(stageText(undecorated(x.text))));
   const candidates = [...model.headings, ...boldStageLines(model, prose)].sort((a, b) => a.index - b.index);
-  // The highest level (smallest number) of a heading labelled `Stage N` or `S N`, by N: a stage of that number, read or not.
-  const numbered = new Map<number, number>();
-  for (const x of model.headings) {
-    const label = stageMatch(x.text)?.label;
-    const n = label === undefined ? undefined : stageNumber(label);
-    if (n !== undefined) numbered.set(n, Math.min(numbered.get(n) ?? x.level, x.level));
-  }
-  const h = candidates.find((x) => (looks(x) && !accountedFor(x, spans)) || (!prose.has(x.index) && nextStageTooDeep(model, x, spans, numbered)));
+  const known = stageNumbers(model, spans);
+  let stageLevel: number | undefined;
+  const h = candidates.find((x) => {
+    if (looks(x) && !accountedFor(x, spans)) return true;
+    stageLevel = prose.has(x.index) ? undefined : nextStageTooDeep(model, x, spans, known);
+    return stageLevel !== undefined;
+  });
   const nested = model.nested.find(looks);
   const faults: ContractFault[] = [];
   if (nested) {
     faults.push({ code: "structure-unread", line: nested.index + 1, kind: "nested-heading", text: model.lines[nested.index]?.text.trim() ?? nested.text });
   }
-  if (h) faults.push({ code: "structure-unread", line: h.index + 1, kind: "stage-heading", text: h.text });
+  if (h && stageLevel !== undefined) {
+    faults.push({ code: "structure-unread", line: h.index + 1, kind: "stage-too-deep", text: h.text, write: `${"#".repeat(stageLevel)} ${h.text}` });
+  } else if (h) faults.push({ code: "structure-unread", line: h.index + 1, kind: "stage-heading", text: h.text });
   const misspelt = misspeltHeading(model, prose);
   if (misspelt) faults.push(misspelt);
   return faults.reduce<ContractFault | null>((first, f) => (first === null || f.line < first.line ? f : first), null);

@@ -33,7 +33,8 @@ function bodyPiece(k: number, j: number, level: number, label: string, headingBa
   // (Under a heading refused for its number, no stage opens above it: it would open the stages one level down.)
   const tooDeep = headingBad ? piece(["Body line after a refused heading."]) : piece([`${"#".repeat(level + 1)} S${k + 1}: one level too deep`], [], shortForm);
   // A bold label opens a guardrails section over the list right under it, and no further.
-  const outOfScope: Piece = { ...piece(["**Out of scope**", "", `- Never ${c}.`]), guards: [`Never ${c}.`] };
+  // (A paragraph ends the list: code right after a list would be its last item's.)
+  const outOfScope: Piece = { ...piece(["**Out of scope**", "", `- Never ${c}.`, "", "That is all."]), guards: [`Never ${c}.`] };
   return fc.constantFrom(
     piece(["Body line with `code` and words."]),
     piece([`Acceptance: \`${c}\` exits 0.`], [c]),
