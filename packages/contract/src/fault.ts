@@ -180,7 +180,7 @@ function unreadText({ kind, text, hides, write }: Extract<ContractFault, { code:
     case "depends-spelled":
       return `${q(text)} names an earlier stage in a label not read as a dependency: with no Depends on: line the stage depends on the one before it. Write ${q(write ?? "")}, ${PROSE}`;
     case "stage-too-deep":
-      return `${q(text)} sits one level below a stage and reads as the next stage at the wrong level: its lines would count for the stage above it. Write it at the stages' level (${q(write ?? "")}), or, if it is part of the stage above, name it without the next stage's number (#### Bucket layout); a prose marker over a heading would make its whole section prose, rows included`;
+      return `${q(text)} sits one level below a stage and reads as the next stage at the wrong level: its lines would count for the stage above it. Write it at the stages' level (${q(write ?? "")}), or, if it is part of the stage above, name it without the next stage's number (its title alone); a prose marker over a heading would make its whole section prose, rows included`;
     case "nested-heading":
       return `${q(text)} is a heading inside a list item or a block quote, which is never a stage: write the stage heading at the margin, with no list marker, > or indent before its #, ${PROSE}`;
     case "heading-no-space":

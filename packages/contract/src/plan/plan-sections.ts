@@ -2,7 +2,7 @@
 // bold label, read in the plan's order.
 import { headingFrom, type LineModel } from "./lines.js";
 import { blockUnder } from "./section-block.js";
-import { boldSectionLabel, findSections, type Section, sectionItems } from "./sections.js";
+import { BOLD_LINE, boldSectionLabel, findSections, type Section, sectionItems } from "./sections.js";
 import { type ReadSpan, spanAt } from "./unread.js";
 
 type Kind = "prohibitions" | "falsifiers";
@@ -17,18 +17,32 @@ function stageEnd(around: Around, i: number): number | undefined {
 }
 
 /**
- * A headed section ends before a bold label of the other kind inside it (`**Falsifiers**` under
- * `### Guardrails`): the author named what follows.
+ * The parts of a headed section that are its own. A bold label of the other kind inside it
+ * (`**Falsifiers**` under `### Guardrails`) takes the block under it, and the section goes on after
+ * that block. Inside a stage (`#### Out of scope` under `### Stage 1`) the section also ends at the
+ * first line the stage reads as its own and at a bold line of another name (`**Steps**`): what
+ * follows is the stage's again.
  */
-function cutAtOtherLabel(model: LineModel, kind: Kind, s: Section): Section {
+function ownParts(model: LineModel, around: Around, kind: Kind, s: Section): Section[] {
+  const inStage = stageEnd(around, s.heading.index) !== undefined;
+  const out: Section[] = [];
+  let from = s.from;
   for (let i = s.from; i < s.to; i++) {
     const line = model.lines[i];
-    if (line && !line.hidden && !line.heading) {
-      const label = boldSectionLabel(line.text);
-      if (label !== null && label !== kind) return { ...s, to: i };
+    if (!line || line.hidden || line.heading) continue;
+    const label = boldSectionLabel(line.text);
+    if (inStage && (around.stageRead.has(i) || (label === null && BOLD_LINE.test(line.text)))) {
+      out.push({ ...s, from, to: i });
+      return out;
+    }
+    if (label !== null && label !== kind) {
+      out.push({ ...s, from, to: i });
+      from = blockUnder(model, i, s.to)?.to ?? i + 1;
+      i = from - 1;
     }
   }
-  return s;
+  out.push({ ...s, from, to: s.to });
+  return out;
 }
 
 /**
@@ -61,20 +75,20 @@ function boldSections(model: LineModel, around: Around, taken: readonly Section[
   return out;
 }
 
-/** The lines sections cover, their headings included, as ranges in order that do not overlap. */
+/** The lines sections cover, as ranges in order that do not overlap. */
 function covered(sections: readonly Section[]): Section[] {
   const out: Section[] = [];
-  for (const s of [...sections].sort((a, b) => a.heading.index - b.heading.index)) {
+  for (const s of [...sections].sort((a, b) => a.from - b.from)) {
     const last = out[out.length - 1];
-    if (last && s.heading.index <= last.to) last.to = Math.max(last.to, s.to);
-    else out.push({ ...s, from: s.heading.index });
+    if (last && s.from <= last.to) last.to = Math.max(last.to, s.to);
+    else out.push({ ...s });
   }
   return out;
 }
 
 /** The items of every section of a kind, in the plan's order, but for the lines a stage read. */
 export function sectionTexts(model: LineModel, kind: Kind, around: Around): string[] {
-  const headed = (k: Kind) => findSections(model, k).map((s) => cutAtOtherLabel(model, k, s));
+  const headed = (k: Kind) => findSections(model, k).flatMap((s) => ownParts(model, around, k, s));
   const mine = headed(kind);
   const bold = boldSections(model, around, covered([...mine, ...headed(kind === "prohibitions" ? "falsifiers" : "prohibitions")])).flatMap((b) =>
     b.kind === kind ? [b.section] : [],

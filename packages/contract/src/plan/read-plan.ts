@@ -91,13 +91,15 @@ function resolveRef(ref: string, earlier: Earlier): string | null {
   return n === undefined ? null : (earlier.byNumber.get(n) ?? null);
 }
 
-/** A stage word and number at the start of a reference (`Stage 1` of `Stage 1 only`). */
-const LEADING_LABEL = /^(?:(?:stage|phase|step|milestone)\s+|s)\d+(?:\.\d+)*[a-z]?\b/i;
-
-/** Whether a reference names an earlier stage, as `Depends on:` would read it, or opens with one's label. */
-function namesEarlier(ref: string, earlier: Earlier): boolean {
-  const lead = LEADING_LABEL.exec(ref.trim())?.[0];
-  return resolveRef(ref, earlier) !== null || (lead !== undefined && resolveRef(lead, earlier) !== null);
+/**
+ * The earlier stage a reference names, as `Depends on:` would read it, also with `'s …` or `only`
+ * after the label (`Stage 1's migration`, `Stage 1 only`); none for anything else (`S3 bucket
+ * access`, `step 1 of the runbook`).
+ */
+function namedStage(ref: string, earlier: Earlier): string[] {
+  const bare = ref.replace(/['’]s\b.*$/, "").replace(/\s+only$/i, "");
+  const id = resolveRef(ref, earlier) ?? resolveRef(bare, earlier);
+  return id === null ? [] : [id];
 }
 
 /** Read one stage span into a plan stage, with the lines read from its body. */
@@ -109,11 +111,20 @@ function readStage(
 ): Result<{ stage: PlanStage; read: number[]; rowLines: number[] }, ContractFault> {
   const id = `S${earlier.stages.length + 1}`;
   return readStageBody(model, span, prose, earlier.stages.length === 0).andThen((body) => {
-    const spelled = body.dependsOn ? null : body.spelledDepends;
-    if (spelled && splitRefs(spelled.value).some((ref) => namesEarlier(ref, earlier))) {
-      return err({ code: "structure-unread", line: spelled.line, kind: "depends-spelled", text: spelled.text, write: `Depends on: ${spelled.value}` } as const);
-    }
     const previous = earlier.stages[earlier.stages.length - 1];
+    for (const spelled of body.dependsOn ? [] : body.spelledDepends) {
+      const named = [...new Set(splitRefs(spelled.value).flatMap((ref) => namedStage(ref, earlier)))];
+      // Naming just the stage before says what no line says: nothing to refuse.
+      if (named.length === 0 || (named.length === 1 && named[0] === previous?.id)) continue;
+      const labels = named.map((id) => earlier.stages.find((st) => st.id === id)?.label ?? id);
+      return err({
+        code: "structure-unread",
+        line: spelled.line,
+        kind: "depends-spelled",
+        text: spelled.text,
+        write: `Depends on: ${labels.join(", ")}`,
+      } as const);
+    }
     let depends_on = previous ? [previous.id] : [];
     if (body.dependsOn) {
       depends_on = [];

@@ -29,43 +29,33 @@ function nextFilled(model: LineModel, from: number, to: number): number {
   return i;
 }
 
+/** Whether line `i` ends in a colon: it introduces the list or code under it (`We will not:`, `- Never run this against prod:`). */
+const introduces = (model: LineModel, i: number): boolean => /:\s*$/.test(model.lines[i]?.text ?? "");
+
 /**
- * The block right under line `at` (blank lines before it skipped), before line `to`: a list of one
- * kind, bulleted or numbered (its items, what is indented to their text, the lines that lazily
- * continue an item's paragraph, blank lines between items, and code right after it, which its last
- * item introduces), else a run of code, else a paragraph (with the list or code right under it when
- * it ends in a colon); null when none is there. A line that labels itself (Acceptance:, Exit:, Depends on:) ends a list: it is a stage's;
- * so does a bold label that opens a section of its own.
+ * The list whose first item is line `from`, before line `to`: items of one kind, bulleted or
+ * numbered, what is indented to their text, the lines that lazily continue an item's paragraph,
+ * blank lines between items, and code right after it when its last line ends in a colon. A line
+ * that labels itself (Acceptance:, Exit:, Depends on:) or a bold label of a section ends it.
  */
-export function blockUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
-  const from = nextFilled(model, at + 1, to);
-  const first = model.lines[from];
-  if (from >= to || !first || first.heading || first.rule) return null;
-  if (first.hidden) return first.comment ? null : { from, to: codeEnd(model, from, to) };
-  const item = itemLine(first.text);
-  if (!item) {
-    const end = paragraphEnd(model, from, to);
-    if (end === from) return null;
-    // A paragraph that ends in a colon introduces the list or code under it (`We will not:`).
-    const under = /:\s*$/.test(model.lines[end - 1]?.text ?? "") ? blockUnder(model, end - 1, to) : null;
-    const introduced = under !== null && (itemLine(model.lines[under.from]?.text ?? "") !== null || model.lines[under.from]?.hidden === true);
-    return { from, to: introduced && under ? under.to : end };
-  }
-  const kind = markerKind(first.text);
+function listFrom(model: LineModel, from: number, to: number): { from: number; to: number } {
+  const item = itemLine(model.lines[from]?.text ?? "");
+  const kind = markerKind(model.lines[from]?.text ?? "");
+  const content = item?.content ?? 0;
+  const quotes = item?.quotes ?? 0;
   let end = from + 1;
   for (let i = from + 1; i < to; i++) {
     const line = model.lines[i];
     if (!line || line.heading || line.rule) break;
     if (line.text.trim() === "") continue;
     const next = line.hidden ? null : itemLine(line.text);
-    const sibling = next !== null && next.quotes === item.quotes && next.indent < item.content;
-    // Code right after the list belongs to its last item (`- Never run this against prod:` over a fence).
-    if (line.hidden && !line.comment && indentOf(line.text, item.quotes).cols < item.content) {
-      if (nextFilled(model, end, to) === i) end = codeEnd(model, i, to);
+    const sibling = next !== null && next.quotes === quotes && next.indent < content;
+    if (line.hidden && !line.comment && indentOf(line.text, quotes).cols < content) {
+      if (nextFilled(model, end, to) === i && introduces(model, end - 1)) end = codeEnd(model, i, to);
       break;
     }
     if (sibling && markerKind(line.text) !== kind) break;
-    const inside = !sibling && indentOf(line.text, item.quotes).cols >= item.content;
+    const inside = !sibling && indentOf(line.text, quotes).cols >= content;
     // A line right under an item's text, at the margin and no item, continues its paragraph (lazily).
     const lazy =
       !sibling && next === null && !line.hidden && model.lines[i - 1]?.text.trim() !== "" && !selfLabelled(line.text) && boldSectionLabel(line.text) === null;
@@ -74,4 +64,26 @@ export function blockUnder(model: LineModel, at: number, to: number): { from: nu
     end = i + 1;
   }
   return { from, to: end };
+}
+
+/**
+ * The block right under line `at` (blank lines before it skipped), before line `to`: a list (see
+ * `listFrom`), else a run of code, else a paragraph, with the list or code right under it when it
+ * ends in a colon; null when none is there. Never more than one lead-in deep: a run of paragraphs
+ * each ending in a colon is read one at a time, with no recursion.
+ */
+export function blockUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
+  const from = nextFilled(model, at + 1, to);
+  const first = model.lines[from];
+  if (from >= to || !first || first.heading || first.rule) return null;
+  if (first.hidden) return first.comment ? null : { from, to: codeEnd(model, from, to) };
+  if (itemLine(first.text)) return listFrom(model, from, to);
+  const end = paragraphEnd(model, from, to);
+  if (end === from) return null;
+  if (!introduces(model, end - 1)) return { from, to: end };
+  const k = nextFilled(model, end, to);
+  const under = model.lines[k];
+  if (k >= to || !under || under.heading || under.rule) return { from, to: end };
+  if (under.hidden) return under.comment ? { from, to: end } : { from, to: codeEnd(model, k, to) };
+  return itemLine(under.text) ? { from, to: listFrom(model, k, to).to } : { from, to: end };
 }

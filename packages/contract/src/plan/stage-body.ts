@@ -16,11 +16,11 @@ export type StageBody = {
   dependsOn: { refs: string[]; line: number } | null;
   optional: boolean;
   /**
-   * The first paragraph that opens with a dependency in a spelling not read (`Requires: Stage 1`,
-   * `Dependencies: …`, `Depends on Stage 1.` with no colon): the reader refuses it when it names an
-   * earlier stage, where no `Depends on:` line is.
+   * The paragraphs and list items that open with a dependency in a spelling not read (`Requires:
+   * Stage 1`, `- **Dependencies:** …`, `Depends on Stage 1.` with no colon): the reader refuses one
+   * that names earlier stages other than the one before, where no `Depends on:` line is.
    */
-  spelledDepends: { line: number; text: string; value: string } | null;
+  spelledDepends: { line: number; text: string; value: string }[];
   /** Indices of the lines read as Exit:, Acceptance: (with their wrapped and listed lines) or Depends on:. */
   read: number[];
 };
@@ -102,8 +102,10 @@ function withoutClosingEmphasis(text: string): string {
 }
 
 /** A dependency in a spelling `Depends on:` is not: its value (group 1). */
+// A colon and blanks, or blanks alone, before the value: never two blank runs side by side, which
+// would try every split of a long run of blanks.
 const DEPENDS_SPELLED =
-  /^\s*(?:\*\*|__|\*|_)?(?:dependencies|dependency|prerequisites?|requires|blocked\s+by|depends\s+on(?!\s*:))(?:\*\*|__|\*|_)?\s*:?(?:\*\*|__|\*|_)?\s+(\S.*)$/i;
+  /^\s*(?:\*\*|__|\*|_)?(?:dependencies|dependency|prerequisites?|requires|blocked\s+by|depends\s+on(?!\s*:))(?:\*\*|__|\*|_)?(?::(?:\*\*|__|\*|_)?[ \t]*|[ \t]+)(\S.*)$/i;
 
 /** Split `Phase 1, Phase 2 and S3` into its references; `none` is no reference. */
 export function splitRefs(text: string): string[] {
@@ -339,7 +341,7 @@ function labelsOf(model: LineModel, i: number, text: string, heading: boolean) {
  * `Depends on:` means what no line means.
  */
 export function readStageBody(model: LineModel, span: StageSpan, prose: Set<number>, first = false): Result<StageBody, ContractFault> {
-  const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional, read: [], spelledDepends: null };
+  const body: StageBody = { exit: null, rows: [], dependsOn: null, optional: span.optional, read: [], spelledDepends: [] };
   let exitLine = 0;
   let codeLabel: ContractFault | null = null;
   let unclear: ContractFault | null = null;
@@ -380,15 +382,16 @@ export function readStageBody(model: LineModel, span: StageSpan, prose: Set<numb
       body.dependsOn = { refs: splitRefs(value.text), line: line.no };
       append(body.read, value.read);
       i = Math.max(i, lastOf(value.read, i));
-    } else if (!line.listed && opensParagraph(model, i, span.from)) {
-      const spelled = body.spelledDepends === null ? DEPENDS_SPELLED.exec(text.slice(repeatEnd(QUOTE, text, 0))) : null;
-      if (spelled?.[1]) body.spelledDepends = { line: line.no, text: text.trim(), value: withoutClosingEmphasis(spelled[1].trim()) };
+    } else if (line.listed || opensParagraph(model, i, span.from)) {
+      const spelled = DEPENDS_SPELLED.exec(line.listed ? (itemLine(text)?.text ?? "") : text.slice(repeatEnd(QUOTE, text, 0)));
+      if (spelled?.[1]) body.spelledDepends.push({ line: line.no, text: text.trim(), value: withoutClosingEmphasis(spelled[1].trim()) });
+      if (line.listed) continue;
       // Only a paragraph's first line marks the stage: `optional.` wrapped from the line before is prose.
       const said = optionalSaid(model, i, span.to, text, word);
       if (said === "mark") {
         body.optional = true;
-        // The stage's own line: never a guardrail, even under a `#### Out of scope` of the stage.
-        body.read.push(i);
+        // The stage's own paragraph: never a guardrail, even under a `#### Out of scope` of the stage.
+        append(body.read, lines(i, Math.max(i + 1, paragraphEnd(model, i + 1, span.to))));
       } else if (said === "unclear") unclear ??= { code: "optional-unclear", line: line.no, text: text.trim() };
     }
   }

@@ -676,6 +676,67 @@ describe("a section opened inside a stage, or by a bold label, holds only the bl
     );
     expect(q.prohibitions).toEqual(["We will not:", "Bill tenants.", "Run SSO."]);
   });
+  test("code after a label's list is an item's only when the item introduces it with a colon", () => {
+    const p = read(
+      "## Stages",
+      "### Stage 1: a",
+      "**Out of scope**",
+      "- Billing tables.",
+      "",
+      "```sh",
+      "pnpm migrate",
+      "```",
+      "",
+      "Acceptance: `true` exits 0",
+    );
+    expect(p.prohibitions).toEqual(["Billing tables."]);
+    expect(p.stages[0]?.instructions).toContain("pnpm migrate");
+  });
+  test("inside a stage, a heading's section ends at a bold line of another name and at the stage's own lines", () => {
+    const p = read(
+      "## Stages",
+      "### Stage 1: a",
+      "#### Guardrails",
+      "- No downtime.",
+      "",
+      "**Steps**",
+      "1. Flip reads.",
+      "2. Watch.",
+      "",
+      "Acceptance: `true` exits 0",
+      "",
+      "Then rest.",
+    );
+    expect(p.prohibitions).toEqual(["No downtime."]);
+    const q = read("## Stages", "### Stage 1: a", "#### Out of scope", "- Billing.", "", "Optional. Only if", "time allows.", "", "Acceptance: `true` exits 0");
+    expect(q).toMatchObject({ prohibitions: ["Billing."], stages: [{ optional: true }] });
+  });
+  test("a wrapped Optional. paragraph is the stage's whole: none of its lines is a guardrail", () => {
+    const p = read("## Stages", "### Stage 1: a", "**Out of scope**", "", "Optional. Only if", "time allows.", "", "Acceptance: `true` exits 0");
+    expect(p).toMatchObject({ prohibitions: [], stages: [{ optional: true }] });
+  });
+  test("a headed section goes on after the block of a label of the other kind inside it", () => {
+    const p = read(
+      "## Guardrails",
+      "- No downtime.",
+      "",
+      "**What would change the answer**",
+      "- A new ledger.",
+      "",
+      "Never drop tables.",
+      "",
+      "## Stages",
+      "### Stage 1: a",
+      "Acceptance: `true` exits 0",
+    );
+    expect(p).toMatchObject({ prohibitions: ["No downtime.", "Never drop tables."], falsifiers: ["A new ledger."] });
+  });
+  test("5,000 lead-ins ending in a colon under one label: read, with no recursion", () => {
+    const leads = Array.from({ length: 5_000 }, (_, k) => [`Lead ${k}:`, ""]).flat();
+    expect(read("# Plan", "**Non-goals**", "", ...leads, "- x", "", "## Stages", "### Stage 1: a", "Acceptance: `true` exits 0").prohibitions).toEqual([
+      "Lead 0:",
+    ]);
+  });
   test("a bold label of the other kind ends a headed section: `**Falsifiers**` under `### Guardrails`", () => {
     const p = read(
       "# Plan",
@@ -766,8 +827,9 @@ describe("a dependency in a spelling not read, naming an earlier stage, is refus
   test.each([
     ["Requires: Stage 1", "Depends on: Stage 1"],
     ["**Dependencies:** Stage 1, Stage 2", "Depends on: Stage 1, Stage 2"],
-    ["Prerequisites: S1", "Depends on: S1"],
-    ["Depends on Stage 1 only.", "Depends on: Stage 1 only."],
+    ["Prerequisites: S1", "Depends on: Stage 1"],
+    ["Depends on Stage 1 only.", "Depends on: Stage 1"],
+    ["- **Dependencies:** Stage 1", "Depends on: Stage 1"],
   ])("%j: the stage would depend on the one before it in silence", (line, write) => {
     expect(fault(...two, "", line, "", "Acceptance: `c` exits 0")).toMatchObject({
       code: "structure-unread",
@@ -776,6 +838,21 @@ describe("a dependency in a spelling not read, naming an earlier stage, is refus
       text: line,
       write,
     });
+  });
+  test("every such paragraph is looked at, not the first alone", () => {
+    expect(fault(...two, "", "Requires: a maintenance window.", "", "Requires: Stage 1.", "", "Acceptance: `c` exits 0")).toMatchObject({
+      kind: "depends-spelled",
+      line: 10,
+      write: "Depends on: Stage 1",
+    });
+  });
+  test("naming just the stage before, or no stage at all, is the stage's text", () => {
+    for (const line of ["Requires Stage 2's migration to have run.", "Requires S3 bucket access.", "Requires step 1 of the runbook."]) {
+      expect(read(...two, "", line, "", "Acceptance: `c` exits 0").stages[2]?.depends_on).toEqual(["S2"]);
+    }
+  });
+  test("a paragraph of `Requires` and 200,000 blanks is read in linear time", () => {
+    expect(read(...two, "", `Requires${" ".repeat(200_000)}`, "", "Acceptance: `c` exits 0").stages[2]?.depends_on).toEqual(["S2"]);
   });
   test("one naming no stage is the stage's text, and a Depends on: line settles it", () => {
     const p = read(
