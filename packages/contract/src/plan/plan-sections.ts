@@ -2,7 +2,8 @@
 // bold label, read in the plan's order.
 import { headingFrom, type LineModel } from "./lines.js";
 import { blockUnder } from "./section-block.js";
-import { BOLD_LINE, boldSectionLabel, findSections, type Section, sectionItems } from "./sections.js";
+import { BOLD_LINE, boldSectionLabel, findSections, inlineSectionLabel, type Section, sectionItems } from "./sections.js";
+import { paragraphEnd } from "./stage-body.js";
 import { type ReadSpan, spanAt } from "./unread.js";
 
 type Kind = "prohibitions" | "falsifiers";
@@ -59,7 +60,8 @@ function boldSections(model: LineModel, around: Around, taken: readonly Section[
   for (let i = 0; i < model.lines.length; i++) {
     const line = model.lines[i];
     if (i < after || !line || line.hidden || line.heading) continue;
-    const kind = boldSectionLabel(line.text);
+    const inline = inlineSectionLabel(line.text);
+    const kind = boldSectionLabel(line.text) ?? inline?.kind ?? null;
     if (kind === null) continue;
     while (t < taken.length && (taken[t] as Section).to <= i) t++;
     const inside = taken[t];
@@ -67,10 +69,12 @@ function boldSections(model: LineModel, around: Around, taken: readonly Section[
     while (s < around.spans.length && (around.spans[s] as ReadSpan).span.index <= i) s++;
     const nextStage = around.spans[s]?.span.index ?? model.lines.length;
     const end = Math.min(model.headings[headingFrom(model, i + 1)]?.index ?? model.lines.length, stageEnd(around, i) ?? model.lines.length, nextStage);
-    const block = blockUnder(model, i, end);
+    const heading = { index: i, level: 7, text: line.text.trim(), body: i + 1 };
+    // Inline (`**Out of scope:** billing.`): the text after the label and the lines that continue its paragraph.
+    const block = inline ? { from: i, to: Math.max(i + 1, paragraphEnd(model, i + 1, end)), firstAt: line.start + inline.at } : blockUnder(model, i, end);
     if (!block) continue;
     after = block.to;
-    out.push({ kind, section: { heading: { index: i, level: 7, text: line.text.trim(), body: i + 1 }, ...block } });
+    out.push({ kind, section: { heading, ...block } });
   }
   return out;
 }

@@ -3,7 +3,11 @@ import { type ItemLine, itemLine } from "./list-item.js";
 import { skip } from "./scan.js";
 
 /** A section: its heading and the line range [from, to) of its body. */
-export type Section = { heading: Heading; from: number; to: number };
+/**
+ * A section: its heading and the line range [from, to) of its body; `firstAt`, for a section a bold
+ * label opens on the line of its text (`**Out of scope:** billing.`), the offset where that text starts.
+ */
+export type Section = { heading: Heading; from: number; to: number; firstAt?: number };
 
 /** The three sections a plan is read for. */
 export type SectionKind = "recommendation" | "prohibitions" | "falsifiers";
@@ -37,6 +41,21 @@ export function boldSectionLabel(text: string): "prohibitions" | "falsifiers" | 
   if (name === undefined) return null;
   if (BOLD_SECTION.prohibitions.test(name)) return "prohibitions";
   return BOLD_SECTION.falsifiers.test(name) ? "falsifiers" : null;
+}
+
+// A bold label at a line's start with a colon and its text after it: `**Out of scope:** billing.`,
+// `__Non-goals__: SSO.` Groups: the label, the colon after it, then the text. (`**Do not** deploy` is a
+// sentence: without a colon no label.)
+const INLINE_LABEL = /^ {0,3}(\*\*|__)([^\n]{1,80}?)\1([ \t]*:)?[ \t]*(?=\S)/;
+
+/** A section label that opens a line and goes on with its text: the kind, and where the text starts in the line; null otherwise. */
+export function inlineSectionLabel(text: string): { kind: "prohibitions" | "falsifiers"; at: number } | null {
+  const m = INLINE_LABEL.exec(text);
+  const inner = m?.[2]?.trim();
+  if (!m || inner === undefined || (m[3] === undefined && !inner.endsWith(":"))) return null;
+  const name = inner.replace(/:$/, "");
+  const kind = BOLD_SECTION.prohibitions.test(name) ? "prohibitions" : BOLD_SECTION.falsifiers.test(name) ? "falsifiers" : null;
+  return kind === null ? null : { kind, at: m[0].length };
 }
 
 /** Whether a heading's text names one of the plan's sections (recommendation, prohibitions, falsifiers). */
@@ -234,7 +253,8 @@ export function sectionItems(model: LineModel, section: Section, stageRead: Read
     } else if (!open) {
       // A paragraph item, or code with no item before it (kept whole, its indentation too): lines
       // indented under it do not nest in it.
-      const startAt = line.start + (line.hidden ? 0 : line.text.length - line.text.trimStart().length);
+      const own = i === section.from ? section.firstAt : undefined;
+      const startAt = own ?? line.start + (line.hidden ? 0 : line.text.length - line.text.trimStart().length);
       open = { from: i, startAt, content: Number.POSITIVE_INFINITY };
     }
   }

@@ -715,6 +715,24 @@ describe("a section opened inside a stage, or by a bold label, holds only the bl
     const p = read("## Stages", "### Stage 1: a", "**Out of scope**", "", "Optional. Only if", "time allows.", "", "Acceptance: `true` exits 0");
     expect(p).toMatchObject({ prohibitions: [], stages: [{ optional: true }] });
   });
+  test("an inline label with a colon takes the text after it and the lines that continue it; without a colon it is a sentence", () => {
+    const p = read(
+      "# Plan",
+      "**Non-goals:** shell completion,",
+      "and plugins.",
+      "",
+      "__Falsifiers__: a new ledger.",
+      "",
+      "**Do not** deploy on Fridays.",
+      "",
+      "## Stages",
+      "### Stage 1: a",
+      "Acceptance: `true` exits 0",
+    );
+    expect(p).toMatchObject({ prohibitions: ["shell completion,\nand plugins."], falsifiers: ["a new ledger."] });
+    const q = read("## Stages", "### Stage 1: a", "Build it.", "", "**Out of scope:** billing.", "", "Acceptance: `true` exits 0");
+    expect(q.prohibitions).toEqual(["billing."]);
+  });
   test("a headed section goes on after the block of a label of the other kind inside it", () => {
     const p = read(
       "## Guardrails",
