@@ -176,7 +176,7 @@ function unreadText({ kind, text, hides, write }: Extract<ContractFault, { code:
     case "unclosed-comment":
       return unclosedText("comment", text, hides);
     case "stage-heading":
-      return `${q(text)} looks like a stage heading but was read as no stage: write it as a stage heading inside the recommendation (### Stage 1: Title, ### Phase B: Title, ### Step 2 — Title), ${PROSE}`;
+      return `${q(text)} looks like a stage heading but was read as no stage: write it as a stage heading inside the recommendation (### Stage 1: Title, ### Phase B: Title, ### Step 2 — Title); to keep it as text, name it without a stage word and number, or put <!-- decay: prose --> on the line before it (over a heading, the marker makes its whole section prose, rows included)`;
     case "depends-spelled":
       return `${q(text)} names an earlier stage in a label not read as a dependency: with no Depends on: line the stage depends on the one before it. Write ${q(write ?? "")}, ${PROSE}`;
     case "stage-too-deep":

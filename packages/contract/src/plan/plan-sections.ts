@@ -1,9 +1,9 @@
 // The prohibitions and falsifiers of a plan: every section of each kind, opened by a heading or by a
 // bold label, read in the plan's order.
 import { headingFrom, type LineModel } from "./lines.js";
-import { blockUnder } from "./section-block.js";
+import { blockUnder, introducedEnd } from "./section-block.js";
 import { BOLD_LINE, boldSectionLabel, findSections, inlineSectionLabel, type Section, sectionItems } from "./sections.js";
-import { paragraphEnd } from "./stage-body.js";
+import { FIELD, paragraphEnd } from "./stage-body.js";
 import { type ReadSpan, spanAt } from "./unread.js";
 
 type Kind = "prohibitions" | "falsifiers";
@@ -36,9 +36,10 @@ function ownParts(model: LineModel, around: Around, kind: Kind, s: Section): Sec
       out.push({ ...s, from, to: i });
       return out;
     }
-    if (label !== null && label !== kind) {
+    const inline = label === null ? inlineSectionLabel(line.text) : null;
+    if ((label ?? inline?.kind ?? kind) !== kind) {
       out.push({ ...s, from, to: i });
-      from = blockUnder(model, i, s.to)?.to ?? i + 1;
+      from = inline ? inlineEnd(model, i, s.to) : (blockUnder(model, i, s.to)?.to ?? i + 1);
       i = from - 1;
     }
   }
@@ -71,12 +72,28 @@ function boldSections(model: LineModel, around: Around, taken: readonly Section[
     const end = Math.min(model.headings[headingFrom(model, i + 1)]?.index ?? model.lines.length, stageEnd(around, i) ?? model.lines.length, nextStage);
     const heading = { index: i, level: 7, text: line.text.trim(), body: i + 1 };
     // Inline (`**Out of scope:** billing.`): the text after the label and the lines that continue its paragraph.
-    const block = inline ? { from: i, to: Math.max(i + 1, paragraphEnd(model, i + 1, end)), firstAt: line.start + inline.at } : blockUnder(model, i, end);
+    const block = inline ? { from: i, to: inlineEnd(model, i, end), firstAt: line.start + inline.at } : blockUnder(model, i, end);
     if (!block) continue;
     after = block.to;
     out.push({ kind, section: { heading, ...block } });
   }
   return out;
+}
+
+/**
+ * Where the item of an inline label on line `i` ends: its line, and the lines that go on with its
+ * sentence (the line before ends in no `.`, `!`, `?` or `:`) up to a line of its own (a field such
+ * as `**Risk:**`, a bold line, another label); with the list or code a colon at its end introduces.
+ */
+function inlineEnd(model: LineModel, i: number, to: number): number {
+  let k = i + 1;
+  while (k < to) {
+    const line = model.lines[k];
+    if (!line || /[.!?:]\s*$/.test(model.lines[k - 1]?.text ?? "") || paragraphEnd(model, k, k + 1) === k) break;
+    if (FIELD.test(line.text) || BOLD_LINE.test(line.text) || inlineSectionLabel(line.text) !== null) break;
+    k++;
+  }
+  return introducedEnd(model, k - 1, to);
 }
 
 /** The lines sections cover, as ranges in order that do not overlap. */

@@ -92,12 +92,16 @@ function resolveRef(ref: string, earlier: Earlier): string | null {
 }
 
 /**
- * The earlier stage a reference names, as `Depends on:` would read it, also with `'s …` or `only`
- * after the label (`Stage 1's migration`, `Stage 1 only`); none for anything else (`S3 bucket
+ * The earlier stage a reference names, as `Depends on:` would read it, also with `'s …`, `only` or a
+ * parenthesis after the label (`Stage 1's migration`, `Stage 1 only`, `Stage 1 (can run beside
+ * Stage 2)`); none for anything else (`S3 bucket
  * access`, `step 1 of the runbook`).
  */
 function namedStage(ref: string, earlier: Earlier): string[] {
-  const bare = ref.replace(/['’]s\b.*$/, "").replace(/\s+only$/i, "");
+  const bare = ref
+    .replace(/\s*\(.*$/, "")
+    .replace(/['’]s\b.*$/, "")
+    .replace(/\s+only$/i, "");
   const id = resolveRef(ref, earlier) ?? resolveRef(bare, earlier);
   return id === null ? [] : [id];
 }

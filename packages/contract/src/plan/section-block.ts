@@ -66,6 +66,16 @@ function listFrom(model: LineModel, from: number, to: number): { from: number; t
   return { from, to: end };
 }
 
+/** Where a block whose last line is `last` ends: past the list or code right under it when that line ends in a colon, else right after it. */
+export function introducedEnd(model: LineModel, last: number, to: number): number {
+  if (!introduces(model, last)) return last + 1;
+  const k = nextFilled(model, last + 1, to);
+  const under = model.lines[k];
+  if (k >= to || !under || under.heading || under.rule) return last + 1;
+  if (under.hidden) return under.comment ? last + 1 : codeEnd(model, k, to);
+  return itemLine(under.text) ? listFrom(model, k, to).to : last + 1;
+}
+
 /**
  * The block right under line `at` (blank lines before it skipped), before line `to`: a list (see
  * `listFrom`), else a run of code, else a paragraph, with the list or code right under it when it
@@ -79,11 +89,5 @@ export function blockUnder(model: LineModel, at: number, to: number): { from: nu
   if (first.hidden) return first.comment ? null : { from, to: codeEnd(model, from, to) };
   if (itemLine(first.text)) return listFrom(model, from, to);
   const end = paragraphEnd(model, from, to);
-  if (end === from) return null;
-  if (!introduces(model, end - 1)) return { from, to: end };
-  const k = nextFilled(model, end, to);
-  const under = model.lines[k];
-  if (k >= to || !under || under.heading || under.rule) return { from, to: end };
-  if (under.hidden) return under.comment ? { from, to: end } : { from, to: codeEnd(model, k, to) };
-  return itemLine(under.text) ? { from, to: listFrom(model, k, to).to } : { from, to: end };
+  return end === from ? null : { from, to: introducedEnd(model, end - 1, to) };
 }

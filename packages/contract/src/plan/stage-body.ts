@@ -70,8 +70,12 @@ function optionalSaid(model: LineModel, i: number, to: number, text: string, wor
   const ofStage = (named: string | undefined): boolean => named === "stage" || named === word;
   THIS_OPTIONAL.lastIndex = start;
   const sentence = THIS_OPTIONAL.exec(text);
-  // `This step is optional.` in a stage that is no step speaks of a step: prose.
-  if (sentence) return ofStage(sentence[1]?.toLowerCase()) ? "mark" : null;
+  // `This step is optional.` in a stage that is no step speaks of a step: prose. `… optional for the
+  // pilot but required for GA`, `… unless …`: optional only under a condition, which says too little.
+  if (sentence) {
+    if (!ofStage(sentence[1]?.toLowerCase())) return null;
+    return /^(?:\*\*|__|\*|_)?\s*(?:[.!:;—–]|$)/.test(text.slice(THIS_OPTIONAL.lastIndex)) ? "mark" : "unclear";
+  }
   OPTIONAL_WORD.lastIndex = start;
   const m = OPTIONAL_WORD.exec(text);
   if (!m) return null;
@@ -245,7 +249,7 @@ function exitAt(model: LineModel, i: number, to: number, text: string): { exit: 
 }
 
 /** A line that opens with a label of its own (`Owner:`, `**Risk:**`): another field, not the criterion wrapped. */
-const FIELD = /^\s*(?:>\s*)*(?:\*\*|__|\*|_)?\p{Lu}[\p{L}\d ]{0,30}(?:\*\*|__|\*|_)?:/u;
+export const FIELD = /^\s*(?:>\s*)*(?:\*\*|__|\*|_)?\p{Lu}[\p{L}\d ]{0,30}(?:\*\*|__|\*|_)?:/u;
 
 /**
  * Where a hard-wrapped `Exit:` line at `i` ends: its paragraph's end, or sooner at a hard line

@@ -355,6 +355,7 @@ describe("a task list item is no stage marker", () => {
     ["Optional step: add a pretty-printer."],
     ["Optional (if time allows): add a pretty-printer."],
     ["(Optional) Add a pretty-printer."],
+    ["This stage is optional for the pilot but required for GA."],
   ])("a paragraph %j may name one step: refused with its line, the stage never made optional in silence", (said) => {
     expect(fault("## Stages", "### Stage 1: Parser", "", "Write `src/parse.ts`.", "", said, "", "Acceptance: `true` exits 0")).toEqual({
       code: "optional-unclear",
@@ -398,6 +399,7 @@ describe("a task list item is no stage marker", () => {
     ["Optional stage gates need a PM."],
     ["This step is optional."],
     ["Optional: no"],
+    ["Optional stage gates need a PM."],
     ["**Optional:** No."],
   ])("%j says nothing of the stage: it stays required", (said) => {
     expect(read("## Stages", "### Stage 1: Rollout", "", said, "", "Acceptance: `true` exits 0").stages).toMatchObject([{ optional: false }]);
@@ -733,6 +735,57 @@ describe("a section opened inside a stage, or by a bold label, holds only the bl
     const q = read("## Stages", "### Stage 1: a", "Build it.", "", "**Out of scope:** billing.", "", "Acceptance: `true` exits 0");
     expect(q.prohibitions).toEqual(["billing."]);
   });
+  test("an inline label's item stops at the end of its sentence and at a field of its own; a lead-in's list is its", () => {
+    const st = ["## Stages", "### Stage 1: a"];
+    const p = read(...st, "**Out of scope:** the PDF renderer.", "**Risk:** low.", "Remove reports/legacy/.", "", "Acceptance: `true` exits 0");
+    expect(p.prohibitions).toEqual(["the PDF renderer."]);
+    const header = read(
+      "# Design",
+      "**Non-goals:** real-time streaming",
+      "**Reviewers:** Ann, Bo",
+      "",
+      "## Stages",
+      "### Stage 1: a",
+      "Acceptance: `true` exits 0",
+    );
+    expect(header.prohibitions).toEqual(["real-time streaming"]);
+    const q = read(...st, "**Non-goals:** for v2 we deliberately skip:", "", "- SSO.", "- Billing.", "", "Acceptance: `true` exits 0");
+    expect(q.prohibitions).toEqual(["for v2 we deliberately skip:", "SSO.", "Billing."]);
+  });
+  test("a negating inline label keeps its words: the item says what not to do", () => {
+    const p = read(
+      "# Plan",
+      "**Do NOT:** skip the dry run.",
+      "",
+      "**Don't**: run it on the primary.",
+      "",
+      "## Stages",
+      "### Stage 1: a",
+      "Acceptance: `true` exits 0",
+    );
+    expect(p.prohibitions).toEqual(["**Do NOT:** skip the dry run.", "**Don't**: run it on the primary."]);
+  });
+  test("an inline falsifier label inside a prohibitions section is a falsifier", () => {
+    const p = read(
+      "## Out of scope",
+      "- Billing.",
+      "",
+      "**What would change the answer:** a new ledger,",
+      "or a second region.",
+      "",
+      "## Stages",
+      "### Stage 1: a",
+      "Acceptance: `true` exits 0",
+    );
+    expect(p).toMatchObject({ prohibitions: ["Billing."], falsifiers: ["a new ledger,\nor a second region."] });
+  });
+  test.each([["## Don't"], ["## Dos and don'ts"], ["## Non goals"], ["## What would change my mind"], ["## Kill criteria"]])(
+    "%j opens its section",
+    (heading) => {
+      const p = read("# Plan", heading, "- Item.", "", "## Stages", "### Stage 1: a", "Acceptance: `true` exits 0");
+      expect([...p.prohibitions, ...p.falsifiers]).toEqual(["Item."]);
+    },
+  );
   test("a headed section goes on after the block of a label of the other kind inside it", () => {
     const p = read(
       "## Guardrails",
@@ -848,6 +901,7 @@ describe("a dependency in a spelling not read, naming an earlier stage, is refus
     ["Prerequisites: S1", "Depends on: Stage 1"],
     ["Depends on Stage 1 only.", "Depends on: Stage 1"],
     ["- **Dependencies:** Stage 1", "Depends on: Stage 1"],
+    ["**Dependencies:** Stage 1 (can run beside Stage 2)", "Depends on: Stage 1"],
   ])("%j: the stage would depend on the one before it in silence", (line, write) => {
     expect(fault(...two, "", line, "", "Acceptance: `c` exits 0")).toMatchObject({
       code: "structure-unread",
