@@ -82,15 +82,17 @@ function boldSections(model: LineModel, around: Around, taken: readonly Section[
 
 /**
  * Where the item of an inline label on line `i` ends: its line, and the lines that go on with its
- * sentence (the line before ends in no `.`, `!`, `?` or `:`) up to a line of its own (a field such
- * as `**Risk:**`, a bold line, another label); with the list or code a colon at its end introduces.
+ * sentence (the line before ends in no `.`, `!`, `?` or `:`, and the line starts in lower case) up to
+ * a line of its own (a field such as `**Risk:**`, a bold line, another label); with the list or code
+ * a colon at its end introduces.
  */
 function inlineEnd(model: LineModel, i: number, to: number): number {
   let k = i + 1;
   while (k < to) {
     const line = model.lines[k];
     if (!line || /[.!?:]\s*$/.test(model.lines[k - 1]?.text ?? "") || paragraphEnd(model, k, k + 1) === k) break;
-    if (FIELD.test(line.text) || BOLD_LINE.test(line.text) || inlineSectionLabel(line.text) !== null) break;
+    // A line that opens a sentence of its own (a capital: `Port the reports.`) or a field is not the item's.
+    if (!/^\s*\p{Ll}/u.test(line.text) || FIELD.test(line.text) || BOLD_LINE.test(line.text) || inlineSectionLabel(line.text) !== null) break;
     k++;
   }
   return introducedEnd(model, k - 1, to);
