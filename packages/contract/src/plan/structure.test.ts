@@ -749,6 +749,8 @@ describe("a section opened inside a stage, or by a bold label, holds only the bl
       "Acceptance: `true` exits 0",
     );
     expect(header.prohibitions).toEqual(["real-time streaming"]);
+    const task = read(...st, "**Non-goals:** pixel-identical output", "Port the reports to the new generator.", "", "Acceptance: `true` exits 0");
+    expect(task.prohibitions).toEqual(["pixel-identical output"]);
     const q = read(...st, "**Non-goals:** for v2 we deliberately skip:", "", "- SSO.", "- Billing.", "", "Acceptance: `true` exits 0");
     expect(q.prohibitions).toEqual(["for v2 we deliberately skip:", "SSO.", "Billing."]);
   });
