@@ -71,7 +71,7 @@ function boldSections(model: LineModel, around: Around, taken: readonly Section[
     const nextStage = around.spans[s]?.span.index ?? model.lines.length;
     const end = Math.min(model.headings[headingFrom(model, i + 1)]?.index ?? model.lines.length, stageEnd(around, i) ?? model.lines.length, nextStage);
     const heading = { index: i, level: 7, text: line.text.trim(), body: i + 1 };
-    // Inline (`**Out of scope:** billing.`): the text after the label and the lines that continue its paragraph.
+    // Inline (`**Out of scope:** billing.`): the text after the label and the lines that go on with its sentence.
     const block = inline ? { from: i, to: inlineEnd(model, i, end), firstAt: line.start + inline.at } : blockUnder(model, i, end);
     if (!block) continue;
     after = block.to;

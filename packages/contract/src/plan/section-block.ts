@@ -1,5 +1,4 @@
-// The block right under a section's label: what a section opened inside a stage, or by a bold label
-// anywhere, holds.
+// The block right under a bold section label (`**Out of scope**`): what the section it opens holds.
 import type { LineModel } from "./lines.js";
 import { indentOf, itemLine } from "./list-item.js";
 import { boldSectionLabel } from "./sections.js";
