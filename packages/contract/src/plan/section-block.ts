@@ -3,7 +3,7 @@ import type { LineModel } from "./lines.js";
 import { indentOf, itemLine } from "./list-item.js";
 import { boldSectionLabel } from "./sections.js";
 import { paragraphEnd } from "./stage-body.js";
-import { selfLabelled } from "./stage-rows.js";
+import { firstUnder, selfLabelled } from "./stage-rows.js";
 
 const MARKER_KIND = /^(?:[-*+]|\d{1,9}[.)])(?=\s|$)/;
 
@@ -19,13 +19,6 @@ function codeEnd(model: LineModel, from: number, to: number): number {
   let end = from;
   while (end < to && model.lines[end]?.hidden && !model.lines[end]?.comment) end++;
   return end;
-}
-
-/** The first line at or after `from` that is not blank (or `to`). */
-function nextFilled(model: LineModel, from: number, to: number): number {
-  let i = from;
-  while (i < to && model.lines[i]?.text.trim() === "") i++;
-  return i;
 }
 
 /** Whether line `i` ends in a colon: it introduces the list or code under it (`We will not:`, `- Never run this against prod:`). */
@@ -50,7 +43,7 @@ function listFrom(model: LineModel, from: number, to: number): { from: number; t
     const next = line.hidden ? null : itemLine(line.text);
     const sibling = next !== null && next.quotes === quotes && next.indent < content;
     if (line.hidden && !line.comment && indentOf(line.text, quotes).cols < content) {
-      if (nextFilled(model, end, to) === i && introduces(model, end - 1)) end = codeEnd(model, i, to);
+      if (firstUnder(model, end - 1, to) === i && introduces(model, end - 1)) end = codeEnd(model, i, to);
       break;
     }
     if (sibling && markerKind(line.text) !== kind) break;
@@ -68,7 +61,7 @@ function listFrom(model: LineModel, from: number, to: number): { from: number; t
 /** Where a block whose last line is `last` ends: past the list or code right under it when that line ends in a colon, else right after it. */
 export function introducedEnd(model: LineModel, last: number, to: number): number {
   if (!introduces(model, last)) return last + 1;
-  const k = nextFilled(model, last + 1, to);
+  const k = firstUnder(model, last, to);
   const under = model.lines[k];
   if (k >= to || !under || under.heading || under.rule) return last + 1;
   if (under.hidden) return under.comment ? last + 1 : codeEnd(model, k, to);
@@ -82,7 +75,7 @@ export function introducedEnd(model: LineModel, last: number, to: number): numbe
  * each ending in a colon is read one at a time, with no recursion.
  */
 export function blockUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
-  const from = nextFilled(model, at + 1, to);
+  const from = firstUnder(model, at, to);
   const first = model.lines[from];
   if (from >= to || !first || first.heading || first.rule) return null;
   if (first.hidden) return first.comment ? null : { from, to: codeEnd(model, from, to) };

@@ -4,7 +4,7 @@ import { endsList, isText, type Line, type LineModel, repeatEnd, underlineOf, ve
 import { ACCEPTANCE, ACCEPTANCE_ALONE, DEPENDS, EXIT, EXIT_ALONE, GATE, GATE_ALONE, QUOTE } from "./stage-labels.js";
 import { acceptanceFault } from "./acceptance.js";
 import { itemLine } from "./list-item.js";
-import { acceptanceLine, acceptanceList, codeUnderLabel, commandWithExpectations, type LineRow, ownLabel, selfLabelled } from "./stage-rows.js";
+import { acceptanceLine, acceptanceList, codeUnderLabel, commandWithExpectations, firstUnder, type LineRow, ownLabel, selfLabelled } from "./stage-rows.js";
 import { boldSectionLabel } from "./sections.js";
 import type { StageSpan } from "./stages.js";
 
@@ -47,8 +47,7 @@ function stageWord(label: string): string | undefined {
 
 /** Whether the block after line `i` and the blank lines under it is text, a list or code: what a colon at the end of `i` introduces. */
 function introducesBlock(model: LineModel, i: number, to: number): boolean {
-  let k = i + 1;
-  while (k < to && model.lines[k]?.text.trim() === "") k++;
+  const k = firstUnder(model, i, to);
   const line = model.lines[k];
   if (k >= to || !line || line.heading || line.rule) return false;
   return line.hidden ? !line.comment : !selfLabelled(line.text);
@@ -164,8 +163,7 @@ const isItem = (text: string | undefined): boolean => itemLine(text ?? "") !== n
 
 /** The list right under a label line at `at` (blank lines before it skipped): its line range, or null. */
 function listUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
-  let i = at + 1;
-  while (i < to && model.lines[i]?.text.trim() === "") i++;
+  let i = firstUnder(model, at, to);
   if (!isText(model.lines[i]) || !isItem(model.lines[i]?.text)) return null;
   const from = i;
   const first = model.lines[from] as Line;
@@ -201,8 +199,7 @@ function commandListUnder(model: LineModel, at: number, to: number): boolean {
 
 /** The paragraph right under a label line at `at` (blank lines before it skipped), up to a line read as something else: its range, or null. */
 function paragraphUnder(model: LineModel, at: number, to: number): { from: number; to: number } | null {
-  let from = at + 1;
-  while (from < to && model.lines[from]?.text.trim() === "") from++;
+  const from = firstUnder(model, at, to);
   const end = paragraphEnd(model, from, to);
   return end > from ? { from, to: end } : null;
 }
@@ -287,9 +284,7 @@ function withList(model: LineModel, end: number, to: number): number {
 function introducesCommands(model: LineModel, at: number, to: number): boolean {
   const para = paragraphUnder(model, at, to);
   if (!para) return false;
-  let k = para.to;
-  while (k < to && model.lines[k]?.text.trim() === "") k++;
-  const line = model.lines[k];
+  const line = model.lines[firstUnder(model, para.to - 1, to)];
   const item = isText(line) ? itemLine(line.text) : null;
   return item !== null && line !== undefined && commandWithExpectations(item.text, line.no);
 }

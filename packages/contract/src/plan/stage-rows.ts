@@ -72,7 +72,7 @@ function codeUnder(model: LineModel, at: number, i: number, label: string): Cont
 }
 
 /** The first line from `at + 1` that is not blank (or `to`). */
-function firstUnder(model: LineModel, at: number, to: number): number {
+export function firstUnder(model: LineModel, at: number, to: number): number {
   let i = at + 1;
   while (i < to && model.lines[i]?.text.trim() === "") i++;
   return i;
