@@ -109,12 +109,14 @@ function covered(sections: readonly Section[]): Section[] {
   return out;
 }
 
-/** The items of every section of a kind, in the plan's order, but for the lines a stage read. */
-export function sectionTexts(model: LineModel, kind: Kind, around: Around): string[] {
+/**
+ * The items of every section of each kind, in the plan's order, but for the lines a stage read.
+ * Both kinds at once: each kind's headed sections bound the other's bold labels, and are found once.
+ */
+export function planSections(model: LineModel, around: Around): Record<Kind, string[]> {
   const headed = (k: Kind) => findSections(model, k).flatMap((s) => ownParts(model, around, k, s));
-  const mine = headed(kind);
-  const bold = boldSections(model, around, covered([...mine, ...headed(kind === "prohibitions" ? "falsifiers" : "prohibitions")])).flatMap((b) =>
-    b.kind === kind ? [b.section] : [],
-  );
-  return [...mine, ...bold].sort((a, b) => a.from - b.from).flatMap((s) => sectionItems(model, s, around.stageRead));
+  const byKind: Record<Kind, Section[]> = { prohibitions: headed("prohibitions"), falsifiers: headed("falsifiers") };
+  for (const b of boldSections(model, around, covered([...byKind.prohibitions, ...byKind.falsifiers]))) byKind[b.kind].push(b.section);
+  const texts = (k: Kind) => byKind[k].sort((a, b) => a.from - b.from).flatMap((s) => sectionItems(model, s, around.stageRead));
+  return { prohibitions: texts("prohibitions"), falsifiers: texts("falsifiers") };
 }

@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "../fault.js";
 import type { Plan, PlanStage } from "../model.js";
 import { type LineModel, lineModel, verbatim } from "./lines.js";
-import { type Around, sectionTexts } from "./plan-sections.js";
+import { type Around, planSections } from "./plan-sections.js";
 import { isStageHeading, type Section, sectionAt, sectionHeadings } from "./sections.js";
 import { readStageBody, splitRefs } from "./stage-body.js";
 import { type StageSpan, stageSpans } from "./stages.js";
@@ -191,8 +191,8 @@ export function readPlanLines(markdown: string): Result<PlanWithLines, ContractF
     const fault = duplicateLabel(stages) ?? proseCoversRow(model, read) ?? unreadStructure(model, read);
     if (fault) return err(fault);
     const around: Around = { spans: read, stageRead: new Set(read.flatMap((r) => r.read)) };
-    const prohibitions = sectionTexts(model, "prohibitions", around);
-    return ok({ plan: { stages, prohibitions, falsifiers: sectionTexts(model, "falsifiers", around) }, rowLines });
+    const { prohibitions, falsifiers } = planSections(model, around);
+    return ok({ plan: { stages, prohibitions, falsifiers }, rowLines });
   });
 }
 
@@ -203,5 +203,5 @@ export function readPlanLines(markdown: string): Result<PlanWithLines, ContractF
  */
 export function planProhibitions(markdown: string): string[] {
   const plan = readPlan(markdown);
-  return plan.isOk() ? plan.value.prohibitions : sectionTexts(lineModel(markdown), "prohibitions", { spans: [], stageRead: new Set() });
+  return plan.isOk() ? plan.value.prohibitions : planSections(lineModel(markdown), { spans: [], stageRead: new Set() }).prohibitions;
 }
