@@ -80,7 +80,7 @@ export function proseCoversRow(model: LineModel, spans: readonly ReadSpan[]): Co
     seen = k;
     const first = lines[k];
     // Outside every stage no row is read anyway: a marked example there protects nothing.
-    const inStage = spanAt(spans as ReadSpan[], k);
+    const inStage = spanAt(spans, k);
     if (!first || first.heading || isRow(k) || !inStage || k >= inStage.span.to) continue;
     for (let i = k + 1; i < lines.length && isText(lines[i]) && lines[i]?.text.trim() !== ""; i++) {
       if (isRow(i))
@@ -143,6 +143,12 @@ function stageNumber(label: string): number | undefined {
   return n === undefined ? undefined : Number(n);
 }
 
+/** The `stageNumber` of a heading read as a stage heading (`#### S2: t`); undefined for any other heading. */
+function headingNumber(h: Heading): number | undefined {
+  const label = stageMatch(h.text)?.label;
+  return label === undefined ? undefined : stageNumber(label);
+}
+
 /**
  * The next stage one level too deep, in the other form: `#### S2:` under `### Stage 1` or `### S1`,
  * `#### Stage 2:` under `### S1` (`Stage 2` under `Stage 1` is the same keyword, refused anyway).
@@ -152,8 +158,7 @@ function stageNumber(label: string): number | undefined {
  * `#### S2:` under `### Stage 1`). The level of the stage's heading when it is; undefined when not.
  */
 function nextStageTooDeep(model: LineModel, h: Heading, spans: readonly ReadSpan[], known: StageNumbers): number | undefined {
-  const label = stageMatch(h.text)?.label;
-  const n = label === undefined ? undefined : stageNumber(label);
+  const n = headingNumber(h);
   if (n === undefined) return undefined;
   const at = spanAt(spans, h.index);
   if (!at?.heading || h.index <= at.span.index || h.index >= at.span.to) return undefined;
@@ -175,8 +180,7 @@ type StageNumbers = { levels: Map<number, number>; ownSub: Map<number, number> }
 function stageNumbers(model: LineModel, spans: readonly ReadSpan[]): StageNumbers {
   const known: StageNumbers = { levels: new Map(), ownSub: new Map() };
   for (const x of model.headings) {
-    const label = stageMatch(x.text)?.label;
-    const n = label === undefined ? undefined : stageNumber(label);
+    const n = headingNumber(x);
     if (n === undefined) continue;
     known.levels.set(n, Math.min(known.levels.get(n) ?? x.level, x.level));
     const at = spanAt(spans, x.index);
