@@ -8,7 +8,7 @@ import { readFound } from "./read.js";
 import { literalsIn } from "./literals.js";
 import { digestNormalised, type NormalisedText, normaliseBytes } from "./text.js";
 import { skeleton } from "./unicode/skeleton.js";
-import { skeletonIncludes } from "./unicode/skeleton-search.js";
+import { type Alphabet, alphabetFor, skeletonIncludes, surelyLacks } from "./unicode/skeleton-search.js";
 
 type FileKind = Extract<Assumption, { kind: "contains" | "lacks" | "unchanged" }>;
 
@@ -50,6 +50,8 @@ export class FileView {
   private confusables: ReadonlySet<string> | undefined;
   private skeletonText: string | undefined;
   private heldSkeletons: Map<string, boolean> | undefined;
+  // Which code points the text holds, counted once for its `lacks` rows in another script.
+  private alphabet: { of: Alphabet | undefined } | undefined;
 
   constructor(
     readonly spelled: string,
@@ -94,11 +96,15 @@ export class FileView {
    * Whether the skeleton of the file's text (from `textOf`) holds the skeleton of `literal`, a
    * `lacks` literal in another script. Alone, it looks only where the text can hold it
    * (`skeletonIncludes`); when several rows ask, the skeleton of the whole text is built once and
-   * searched, with many of them in one pass.
+   * searched, with many of them in one pass. A long text's code points are counted once for all:
+   * a literal with a unit none of them puts into the skeleton is lacking without a look.
    */
   confusable(text: string, literal: string): boolean {
     const wanted = skeleton(literal);
-    if (this.confusables === undefined || !this.confusables.has(wanted)) return skeletonIncludes(text, wanted);
+    this.alphabet ??= { of: alphabetFor(text) };
+    const alphabet = this.alphabet.of;
+    if (this.confusables === undefined || !this.confusables.has(wanted)) return skeletonIncludes(text, wanted, alphabet);
+    if (surelyLacks(alphabet, wanted, text.length)) return false;
     this.skeletonText ??= skeleton(text);
     if (this.confusables.size < MANY_LITERALS) return this.skeletonText.includes(wanted);
     if (this.heldSkeletons === undefined) {

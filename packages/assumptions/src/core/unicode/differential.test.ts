@@ -6,7 +6,7 @@ import { caseFold, foldedCodes, nfc } from "./fold.js";
 import { isSingleScript, scriptsOf } from "./scripts.js";
 import { anchorKind, confusableGroups, confusableKey, NOT, skeleton, skeletonTable } from "./skeleton.js";
 import { isStarter } from "./forms.js";
-import { skeletonIncludes } from "./skeleton-search.js";
+import { alphabetFor, skeletonIncludes, surelyLacks } from "./skeleton-search.js";
 
 // Characters that have broken Unicode code before: NFD pieces and marks out of canonical order,
 // Hangul syllables and jamo, the Kelvin and Ångström signs, final sigma, sharp s, dotted I, long s,
@@ -166,6 +166,56 @@ describe("skeletonIncludes with a long literal on text dense with its script", (
       expect(skeletonIncludes(text, wanted)).toBe(reference.skeleton(text).includes(wanted));
     }
     expect(skeletonIncludes(planted, skeleton(long.slice(0, 2000)))).toBe(true);
+  });
+});
+
+describe("skeletonIncludes on long texts, weighed by the code points they hold", () => {
+  // Prose of one script with digits, Latin look-alikes and marks here and there, long enough (at
+  // least 4,096 units) that the search counts the text's code points before looking in it.
+  const prose = fc
+    .array(fc.oneof(fc.constantFrom("привет мир ", "данные ", "ΣΟΦΙΑ σοφίας ", "\n", "résumé ", "x = 42;\n"), hardString(8)), { minLength: 20, maxLength: 60 })
+    .map((parts) => parts.join("").repeat(Math.ceil(4200 / Math.max(1, parts.join("").length))));
+  const literal = fc.oneof(hardString(8), fc.constantFrom("данные1", "данные", "дaнныe", "σοφία", "ΣOΦIA", "é9", "ё", "\u0308", "𝐚б", "щ"));
+  const planted = fc.tuple(prose, literal, fc.nat(), fc.constantFrom("whole", "cut", "look-alike")).map(([text, lit, at, how]) => {
+    const cut = at % (text.length + 1);
+    const inner = how === "whole" ? lit : how === "cut" ? lit.slice(0, -1) : lit.replaceAll("а", "a").replaceAll("е", "e").replaceAll("о", "o");
+    return [text.slice(0, cut) + inner + text.slice(cut), lit] as const;
+  });
+  test("property: the same answer as looking in the whole skeleton, and `surelyLacks` only where it is lacking", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.tuple(prose, literal), planted), ([text, lit]) => {
+        const wanted = reference.skeleton(lit);
+        const held = reference.skeleton(text).includes(wanted);
+        const alphabet = alphabetFor(text);
+        expect(alphabet).toBeDefined();
+        expect(skeletonIncludes(text, wanted)).toBe(held);
+        expect(skeletonIncludes(text, wanted, alphabet)).toBe(held);
+        if (surelyLacks(alphabet, wanted, text.length)) expect(held).toBe(false);
+      }),
+      { numRuns: 400 },
+    );
+  });
+  // 8,000 lines of Cyrillic words, no digit and no Latin letter among them.
+  const russian = Array.from({ length: 8000 }, (_, k) => `строка ${"вдёжзийклмнпт".slice(k % 7, (k % 7) + 3)} конец\n`).join("");
+  test.each([
+    ["a digit the text holds nowhere", russian, "данные0", false],
+    ["the digit, once, at the very end", `${russian}данные0`, "данные0", true],
+    ["the digit once, the rest of the word a line away", `${russian.slice(0, 5000)}данн\nые0${russian.slice(5000)}`, "данные0", false],
+    ["in Latin look-alikes at the start", `дaнныe0 ${russian}`, "данные0", true],
+    ["ё decomposed in the text, composed in the literal", `${russian}пoлe\u0308т`, "полёт", true],
+    ["a mathematical letter for the Latin one", `${russian}\u{1D41A}бв`, "aбв", true],
+    ["a mathematical letter the only code point putting in its Latin one", `${russian}\u{1D42A}`, "q", true],
+    ["a mark no code point of the text holds", russian, "e\u0323", false],
+  ])("%s", (_, text, lit, held) => {
+    const wanted = skeleton(lit);
+    expect(reference.skeleton(text).includes(wanted)).toBe(held);
+    expect(skeletonIncludes(text, wanted)).toBe(held);
+  });
+  test("a literal with a unit no code point of the text puts in is ruled out without a look; one with none such is not", () => {
+    const alphabet = alphabetFor(russian);
+    expect(surelyLacks(alphabet, skeleton("данные0"), russian.length)).toBe(true);
+    expect(surelyLacks(alphabet, skeleton("строка"), russian.length)).toBe(false);
+    expect(surelyLacks(alphabetFor("short"), skeleton("данные0"), 5)).toBe(false);
   });
 });
 

@@ -38,35 +38,163 @@ function isAnchor(unit: number, anchors: Uint8Array): boolean {
 const BLOCK = 16 * 1024;
 
 /**
- * Whether `skeleton(text)` includes `literalSkeleton` (a skeleton already), without building the
- * skeleton of the whole text. An anchor is its own skeleton or its prototype's, and text splits
- * around it; so when the literal's skeleton holds a code unit no anchor can put in, an occurrence
- * must meet the skeleton of a run of other units, and lies within that run with as many anchors
- * as the literal is long on either side: only those windows are looked at. Otherwise, or once
- * the windows have cost twice the text, the text is looked at block by block, each block ending
- * at a line feed.
+ * Which code points a text holds, and how many times each: the skeleton of a text is the
+ * skeletons of its code points put together (NFD and the prototypes go code point by code point,
+ * NFD's reordering moves units but never adds one), so a unit occurs in `skeleton(text)` only
+ * where some code point of the text puts it in.
  */
-export function skeletonIncludes(text: string, literalSkeleton: string): boolean {
+export interface Alphabet {
+  readonly points: readonly number[];
+  readonly counts: readonly number[];
+  /** How many of the text's units are anchors (see `isAnchor`). */
+  readonly anchorUnits: number;
+}
+
+/** The alphabet of `text`, counted in one pass (a surrogate pair is one code point, a lone one its own). */
+function alphabetOf(text: string): Alphabet {
+  const { anchors } = searchTable();
+  const tally = new Uint32Array(0x10000);
+  let astral: Map<number, number> | undefined;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    if ((unit & 0xf800) !== 0xd800) {
+      tally[unit] = (tally[unit] as number) + 1;
+      continue;
+    }
+    let point = unit;
+    const low = unit < 0xdc00 && i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    if ((low & 0xfc00) === 0xdc00) {
+      point = ((unit - 0xd800) << 10) + low - 0xdc00 + 0x10000;
+      i += 1;
+    }
+    astral ??= new Map();
+    astral.set(point, (astral.get(point) ?? 0) + 1);
+  }
+  const points: number[] = [];
+  const counts: number[] = [];
+  let anchorUnits = 0;
+  for (let unit = 0; unit < 0x10000; unit += 1) {
+    const n = tally[unit] as number;
+    if (n === 0) continue;
+    points.push(unit);
+    counts.push(n);
+    if (isAnchor(unit, anchors)) anchorUnits += n;
+  }
+  for (const [point, n] of astral ?? []) {
+    points.push(point);
+    counts.push(n);
+  }
+  return { points, counts, anchorUnits };
+}
+
+/** Where in a text a literal's skeleton can begin to be looked for: the places of one of its units. */
+interface Places {
+  /** How many code points of the text put that unit into the skeleton. */
+  readonly hits: number;
+  /** Those code points, as a search; none when there are none. */
+  readonly search?: RegExp;
+}
+
+// The skeleton of each BMP code point alone, as asked for.
+let single: (string | undefined)[] | undefined;
+
+function skeletonOf(point: number): string {
+  if (point >= 0x10000) return skeleton(String.fromCodePoint(point));
+  single ??= new Array(0x10000);
+  return (single[point] ??= skeleton(String.fromCharCode(point)));
+}
+
+/**
+ * The unit of `literalSkeleton` that the fewest code points of the text (of length `length`)
+ * put into its skeleton, and where those are. Units that are surrogates are not weighed;
+ * `undefined` when none is left, or when weighing them would cost more than a pass over the text.
+ */
+function rarestPlaces(alphabet: Alphabet, literalSkeleton: string, length: number): Places | undefined {
+  const units = new Set<string>();
+  for (let i = 0; i < literalSkeleton.length; i += 1) {
+    const unit = literalSkeleton.charCodeAt(i);
+    if ((unit & 0xf800) !== 0xd800) units.add(literalSkeleton[i] as string);
+  }
+  const { points, counts } = alphabet;
+  if (units.size === 0 || units.size * points.length > length) return undefined;
+  const skeletons = points.map(skeletonOf);
+  let best = { hits: Number.POSITIVE_INFINITY, unit: "" };
+  for (const unit of units) {
+    let hits = 0;
+    for (let k = 0; k < points.length; k += 1) if ((skeletons[k] as string).includes(unit)) hits += counts[k] as number;
+    if (hits < best.hits) best = { hits, unit };
+    if (hits === 0) return { hits };
+  }
+  let sources = "";
+  for (let k = 0; k < points.length; k += 1) if ((skeletons[k] as string).includes(best.unit)) sources += `\\u{${(points[k] as number).toString(16)}}`;
+  return { hits: best.hits, search: new RegExp(`[${sources}]`, "gu") };
+}
+
+// From this many code units on, a text's alphabet is counted before its skeleton is looked at:
+// one pass of a few nanoseconds a unit, where building the skeleton of text in another script
+// costs about 11 and its windows up to twice that.
+const ALPHABET_FROM = 4096;
+
+/** The alphabet `skeletonIncludes` weighs a text by: counted for a text of ALPHABET_FROM units or more. */
+export function alphabetFor(text: string): Alphabet | undefined {
+  return text.length >= ALPHABET_FROM ? alphabetOf(text) : undefined;
+}
+
+/** Whether no code point of the text (of length `length`, its alphabet given) puts some unit of `literalSkeleton` into its skeleton. */
+export function surelyLacks(alphabet: Alphabet | undefined, literalSkeleton: string, length: number): boolean {
+  const places = alphabet && literalSkeleton !== "" ? rarestPlaces(alphabet, literalSkeleton, length) : undefined;
+  return places !== undefined && places.search === undefined;
+}
+
+/**
+ * Whether `skeleton(text)` includes `literalSkeleton` (a skeleton already), without building the
+ * skeleton of the whole text. An occurrence holds every unit of the literal's skeleton, each put
+ * in by some code point of the text; and an anchor is its own skeleton or its prototype's, so
+ * text splits around it and an occurrence lies within as many anchors as the literal is long on
+ * either side of any one of those code points. So in a long text (`alphabet`, counted when not
+ * given) the unit fewest code points put in is found: none, and the text cannot hold the literal;
+ * few, and only windows around them are looked at. Otherwise, when the literal's skeleton holds a
+ * code unit no anchor can put in, windows around the runs of other units; otherwise, or once the
+ * windows have cost twice the text, the text is looked at block by block, each block ending at a
+ * line feed.
+ */
+export function skeletonIncludes(text: string, literalSkeleton: string, alphabet: Alphabet | undefined = alphabetFor(text)): boolean {
   if (literalSkeleton === "") return true;
   const { anchors, anchorOutput, otherRuns } = searchTable();
+  const places = alphabet && rarestPlaces(alphabet, literalSkeleton, text.length);
+  if (places !== undefined && places.search === undefined) return false;
+  const reach = literalSkeleton.length;
+  // About how many units a window around one place spans: as many anchors as the literal is long
+  // on either side, anchors lying as far apart as they do on average in this text.
+  const span = alphabet && (2 * reach + 1) * (text.length / Math.max(1, alphabet.anchorUnits));
+  if (places?.search !== undefined && span !== undefined && places.hits * span <= text.length) return inWindows(text, literalSkeleton, places.search, anchors);
   let foreign = false;
   for (let i = 0; i < literalSkeleton.length && !foreign; i += 1) foreign = anchorOutput[literalSkeleton.charCodeAt(i)] === 0;
   if (!foreign) return inBlocks(text, literalSkeleton);
+  return inWindows(text, literalSkeleton, otherRuns, anchors);
+}
+
+/**
+ * Whether `skeleton(text)` includes `literalSkeleton`, looking in windows around the matches of
+ * `places` (a global search), which every occurrence must meet: each window reaches as many anchors
+ * as the literal is long before and after, and windows that overlap are looked at as one.
+ */
+function inWindows(text: string, literalSkeleton: string, places: RegExp, anchors: Uint8Array): boolean {
   const reach = literalSkeleton.length;
-  // Windows overlap where runs lie closer than a window is wide (a long literal on text dense
+  // Windows overlap where places lie closer than a window is wide (a long literal on text dense
   // with other scripts): past twice the text in windows, the blocks take over, once each.
   let spent = 0;
   const found = (from: number, to: number) => {
     spent += to - from;
     return skeleton(text.slice(from, to)).includes(literalSkeleton);
   };
-  // The window being gathered: from `start` to `reach` anchors after `lastEnd`. Between two runs
-  // there are only anchors, so a run this close to the last one has an overlapping window.
+  // The window being gathered: from `start` to `reach` anchors after `lastEnd`. A place this close
+  // to the last one shares its window, which then spans both of theirs.
   let start = -1;
   let lastEnd = -1;
-  otherRuns.lastIndex = 0;
-  for (let run = otherRuns.exec(text); run !== null; run = otherRuns.exec(text)) {
-    const runEnd = otherRuns.lastIndex;
+  places.lastIndex = 0;
+  for (let run = places.exec(text); run !== null; run = places.exec(text)) {
+    const runEnd = places.lastIndex;
     if (start !== -1 && run.index - lastEnd <= 2 * reach && runEnd + reach - start <= BLOCK) {
       lastEnd = runEnd;
       continue;
