@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
@@ -21,4 +21,22 @@ test("a linked worktree's .git file counts; outside any repository the path is f
   mkdirSync(join(root, "plain", "d"), { recursive: true });
   // The temp directory is in no repository, so the path is the one from the working directory.
   expect(repoRelative(join(root, "plain"), "d/p.tsv")).toBe("d/p.tsv");
+});
+
+test("a file reached through a linked directory or a link of its own is named where it really lies", async () => {
+  const root = await tempDir();
+  mkdirSync(join(root, "repo", ".git"), { recursive: true });
+  mkdirSync(join(root, "repo", "plans"), { recursive: true });
+  writeFileSync(join(root, "repo", "plans", "a.tsv"), "exists\tx\n");
+  symlinkSync(join(root, "repo", "plans"), join(root, "lp"));
+  symlinkSync(join(root, "repo", "plans", "a.tsv"), join(root, "la.tsv"));
+  expect(repoRelative(root, "lp/a.tsv")).toBe("plans/a.tsv");
+  expect(repoRelative(root, "la.tsv")).toBe("plans/a.tsv");
+  // Not there (yet): its directory's links are still followed.
+  expect(repoRelative(root, "lp/new.tsv")).toBe("plans/new.tsv");
+  // A link to a file in no repository keeps the path it was given.
+  mkdirSync(join(root, "plain"), { recursive: true });
+  writeFileSync(join(root, "plain", "p.tsv"), "");
+  symlinkSync(join(root, "plain"), join(root, "repo", "outside"));
+  expect(repoRelative(join(root, "repo"), "outside/p.tsv")).toBe("outside/p.tsv");
 });

@@ -1,18 +1,34 @@
 // How the CI formats name a file: from the root of the repository holding it, as GitHub resolves
 // annotation and SARIF paths, whatever directory the CLI was started in.
-import { existsSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 
 const posix = (path: string) => path.split(sep).join("/");
 
+// Where a path really lies: links on the way (and a final link) followed; a path that does not
+// exist, or only its directory does, as far as it can be followed.
+function real(abs: string): string {
+  try {
+    return realpathSync(abs);
+  } catch {
+    try {
+      return join(realpathSync(dirname(abs)), basename(abs));
+    } catch {
+      return abs;
+    }
+  }
+}
+
 /**
- * `file` (as given, resolved against `cwd`) relative to the nearest directory above it that holds
- * `.git` (a repository or a linked worktree), `/`-separated; relative to `cwd` when none does.
+ * `file` (as given, resolved against `cwd`) relative to the nearest directory above where it
+ * really lies (links followed) that holds `.git` (a repository or a linked worktree),
+ * `/`-separated; relative to `cwd`, as given, when none does.
  */
 export function repoRelative(cwd: string, file: string): string {
   const abs = resolve(cwd, file);
-  for (let dir = dirname(abs); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return posix(relative(dir, abs));
+  const at = real(abs);
+  for (let dir = dirname(at); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return posix(relative(dir, at));
     if (dirname(dir) === dir) return posix(relative(cwd, abs));
   }
 }
