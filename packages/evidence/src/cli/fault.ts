@@ -1,4 +1,5 @@
 import { helpHint, shown } from "@decay/cli-kit";
+import { oneLine } from "@decay/portable";
 import { describeEvidenceFault, type EvidenceFault } from "../fault.js";
 
 /** What only the CLI can get wrong: its arguments, its input and output, its configuration. */
@@ -19,10 +20,16 @@ export type CliFault = CliOwnFault | EvidenceFault;
 /** The fields of an evidence fault that hold a path, a name or a value from outside: the command line, the store's folder, a hand-edited envelope. */
 const NAMES = ["path", "repo", "home", "project", "root", "expected", "actual"] as const;
 
-/** The fault with each name in it `shown`, so a line break or an escape in `--repo` or `--home` stays on the message's one line. */
+/**
+ * The fault with each name in it `shown`, so a line break or an escape in `--repo` or `--home`
+ * stays on the message's one line; and its `detail`, which can quote a file it read (a `.git`
+ * file's `gitdir:`, a `commondir`), with its control characters escaped.
+ */
 function namesShown(f: EvidenceFault): EvidenceFault {
   const copy: Record<string, unknown> = { ...f };
   for (const name of NAMES) if (typeof copy[name] === "string") copy[name] = shown(copy[name]);
+  const { detail } = copy;
+  if (typeof detail === "string") Object.assign(copy, { detail: oneLine(detail) });
   return copy as EvidenceFault;
 }
 

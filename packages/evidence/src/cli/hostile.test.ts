@@ -69,6 +69,46 @@ describe("inputs are bounded (decay-evidence)", () => {
   });
 });
 
+describe("a linked worktree's commondir is read as git reads it", () => {
+  // A main checkout with one commit and a linked worktree `wt` beside it; its commondir file.
+  async function worktree() {
+    const { repo, home } = await project();
+    const { PATH = "" } = process.env;
+    const env = { PATH, GIT_CONFIG_NOSYSTEM: "1", HOME: home };
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "x"], { cwd: repo, env });
+    const wt = `${repo}-wt`;
+    execFileSync("git", ["worktree", "add", "-q", wt], { cwd: repo, env });
+    const commondir = join(repo, ".git", "worktrees", wt.slice(wt.lastIndexOf("/") + 1), "commondir");
+    const storeOf = async (cwd: string) => (await run(["status", "--json"], { cwd, env: { HOME: home } })).out;
+    return { repo, home, wt, commondir, storeOf };
+  }
+
+  test("one ending in CRLF leads to the main checkout's store, as git takes it", async () => {
+    const { repo, wt, commondir, storeOf } = await worktree();
+    writeFileSync(commondir, "../..\r\n");
+    const main = await storeOf(repo);
+    expect(JSON.parse(main).root).toMatch(/\.decay\/evidence\//);
+    expect(await storeOf(wt)).toBe(main);
+  });
+
+  test("a FIFO, an empty one, or one holding escapes is refused at once, its text escaped", async () => {
+    const { home, wt, commondir } = await worktree();
+    const status = () => run(["status"], { cwd: wt, env: { HOME: home } });
+    rmSync(commondir);
+    execFileSync("mkfifo", [commondir]);
+    expect(await status()).toEqual({ code: 2, out: "", err: expect.stringContaining(`${commondir} is not a regular file`) });
+    rmSync(commondir);
+    writeFileSync(commondir, " \n");
+    expect(await status()).toEqual({ code: 2, out: "", err: expect.stringContaining(`${commondir} is empty`) });
+    writeFileSync(commondir, "/nowhere\u001b[2J\r\u001b[31mRED\n");
+    const escaped = await status();
+    expect(escaped.code).toBe(2);
+    expect(escaped.err).toContain("/nowhere\\u001b[2J");
+    expect(escaped.err).not.toMatch(/[\u001b\r]/);
+    expect(escaped.err.split("\n")).toHaveLength(2);
+  });
+});
+
 describe("section 7: the evidence store and publish", () => {
   test("prepare restores a deleted or corrupted snapshot; status reports one", async () => {
     const { exec, file, snapshot } = await prepared();

@@ -15,8 +15,8 @@ const first = sampleRecord();
 const second: EvidenceRecord = { ...first, timestamp: jsonInt(101) };
 
 /**
- * The run under test: open the store, prepare, publish, then prepare changed content and
- * publish the update. Stops at the first error (a crash surfaces as one); returns it, if any.
+ * The run under test: open the store, prepare, publish (twice), then prepare changed content and
+ * publish the update (twice). Stops at the first error (a crash surfaces as one); returns it, if any.
  */
 async function run(fs: StoreFs, forge: MemoryForge, afterCrash = false): Promise<string | null> {
   const opened = await memStore(fs, afterCrash);
@@ -25,8 +25,11 @@ async function run(fs: StoreFs, forge: MemoryForge, afterCrash = false): Promise
   for (const record of [first, second]) {
     const path = await prepare(record, { store });
     if (path.isErr()) return path.error.code;
-    const done = await publish(path.value, { store, transport: forge.transport, authority: grantFor(record) });
-    if (done.isErr()) return done.error.code;
+    // Twice: the second run re-checks a published record (a retried job), and may crash too.
+    for (let again = 0; again < 2; again += 1) {
+      const done = await publish(path.value, { store, transport: forge.transport, authority: grantFor(record) });
+      if (done.isErr()) return done.error.code;
+    }
   }
   return null;
 }
@@ -79,6 +82,8 @@ describe("crash safety (issue §4.1)", () => {
         const env = (await store.load(path))._unsafeUnwrap();
         expect(claimHolds(env.record, forge), `crash at ${k}: published only with its comment`).toBe(true);
         if (env.record.evidence_status === "published") expect(env.write_state).toBe("confirmed");
+        // A pending record always says why: never the `null` only a published one carries.
+        else expect(env.reason, `crash at ${k}: a pending record has a reason`).not.toBeNull();
       }
       expect(ownComments(forge, first).length, `crash at ${k}`).toBeLessThanOrEqual(1);
 

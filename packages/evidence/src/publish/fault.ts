@@ -24,7 +24,8 @@ export type PublishFault =
 
 /**
  * The `reason` a saved envelope carries while the record is `evidence-pending` (`null` once
- * published): `not-published` (prepared, never published), `write-in-flight` (saved just before
+ * published): `not-published` (prepared and not published, or a run that re-checks a published
+ * record not finished: killed or crashed before it could), `write-in-flight` (saved just before
  * a create or update; seen on disk only after a crash), or the code of the `PublishFault` that
  * stopped the last `publish`: `not-authorized`, `authority-mismatch`, `author-mismatch`,
  * `lookup-incomplete`, `ambiguous-own-comments`, `malformed-comment`, `unrecognized-revision`,

@@ -115,7 +115,13 @@ export interface PublishOutcome {
 function underLock(path: string, opts: PublishOptions): ResultAsync<PublishOutcome, EvidenceFault> {
   return safeTry(async function* () {
     const loaded = yield* opts.store.load(path);
-    const first: Envelope = { ...loaded, record: { ...loaded.record, evidence_status: "evidence-pending", canonical_url: null } };
+    // Pending while the run decides, with a reason should it never finish (a crash, a kill): a
+    // published record's claim is withdrawn until this run proves it again, never left standing.
+    const first: Envelope = {
+      ...loaded,
+      record: { ...loaded.record, evidence_status: "evidence-pending", canonical_url: null },
+      reason: loaded.reason ?? "not-published",
+    };
     yield* opts.store.save(first);
     const run: Run = { store: opts.store, transport: opts.transport, env: first };
     const outcome = await machine(run, opts.authority);

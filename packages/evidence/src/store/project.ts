@@ -13,10 +13,24 @@ function notRoot(repo: string, detail: string): StoreFault {
   return { code: "not-a-repository-root", repo, detail };
 }
 
-/** Follows a `commondir` file if the git directory has one; the common directory otherwise is itself. */
-function commonDirOf(fs: StoreFs, gitDir: string): ResultAsync<string, StoreFault> {
-  return readBounded(fs, `${gitDir}/commondir`, MAX_GIT_FILE_BYTES)
-    .map((b) => posixResolve(gitDir, text(b).split("\n")[0] ?? ""))
+/**
+ * Follows a `commondir` file if the git directory has one; the common directory otherwise is
+ * itself. As git reads it: through a link, trailing blanks and line end dropped. Anything but a
+ * regular file is refused before it is opened (a FIFO would never answer), and so is an empty
+ * one, which git refuses too.
+ */
+function commonDirOf(fs: StoreFs, repo: string, gitDir: string): ResultAsync<string, StoreFault> {
+  const file = `${gitDir}/commondir`;
+  return fs
+    .realpath(file)
+    .andThen((real) => fs.lstat(real).map((s) => ({ real, type: s.type })))
+    .andThen(({ real, type }): ResultAsync<string, StoreFault> => {
+      if (type !== "file") return errAsync(notRoot(repo, `${file} is not a regular file`));
+      return readBounded(fs, real, MAX_GIT_FILE_BYTES).andThen((b) => {
+        const line = (text(b).split("\n")[0] ?? "").replace(/[ \t\r\v\f]+$/, "");
+        return line === "" ? err(notRoot(repo, `${file} is empty`)) : ok(posixResolve(gitDir, line));
+      });
+    })
     .orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok(gitDir) : err<string, StoreFault>(e)));
 }
 
@@ -48,7 +62,7 @@ export function projectKey(fs: StoreFs, repo: string): ResultAsync<string, Store
       fs
         .lstat(`${gitDir}/HEAD`)
         .mapErr((e): StoreFault => (e.errno === "ENOENT" || e.errno === "ENOTDIR" ? notRoot(repo, `${gitDir} is not a git directory`) : e))
-        .andThen(() => commonDirOf(fs, gitDir)),
+        .andThen(() => commonDirOf(fs, repo, gitDir)),
     )
     .andThen((common) => fs.realpath(common).mapErr((e): StoreFault => (e.errno === "ENOENT" ? notRoot(repo, `common dir ${common} is missing`) : e)))
     .map((common) => (posixBasename(common) === ".git" ? posixDirname(common) : common));
