@@ -1,5 +1,5 @@
 /** Why a regular expression cannot be an acceptance pattern (they are compiled without flags). */
-export type PatternProblem = "bad-regex" | "unicode-escape" | "empty-match";
+export type PatternProblem = "bad-regex" | "unicode-escape" | "empty-match" | "matches-anything";
 
 /** Why an acceptance line could not be read. */
 export type AcceptanceProblem =
@@ -10,6 +10,7 @@ export type AcceptanceProblem =
   | "duplicate-exit"
   | "command-has-newline"
   | "count-too-large"
+  | "count-zero"
   | "fenced-command"
   | "words-before-command"
   | "list-item-not-command"
@@ -244,6 +245,7 @@ function problemText(problem: AcceptanceProblem): string {
     case "bad-regex":
     case "unicode-escape":
     case "empty-match":
+    case "matches-anything":
       return patternProblemText(problem);
     case "count-of-lines":
       return "at least N counts matches of the pattern in the whole output, not lines: write at least N /regex/";
@@ -253,6 +255,8 @@ function problemText(problem: AcceptanceProblem): string {
       return "a command is one line";
     case "count-too-large":
       return `a count of at most ${Number.MAX_SAFE_INTEGER}`;
+    case "count-zero":
+      return "at least 0 holds on any output and checks nothing: a count is at least 1";
   }
 }
 
@@ -265,5 +269,7 @@ export function patternProblemText(problem: PatternProblem): string {
       return "\\p{…}, \\P{…} and \\u{…} mean a Unicode property or code point only with the u flag, and acceptance patterns are compiled without flags, where \\p{L} matches the text p{L} and \\u{41} the letter u 41 times: write the characters out, as in [A-Za-z] or A";
     case "empty-match":
       return "an at least pattern that matches the empty string at some position (x*, ^, \\b, (?=a), (?<=a)) counts positions, not output: write one that needs at least one character wherever it matches";
+    case "matches-anything":
+      return "a matches pattern that can match an empty string with no assertion (x?, (?:), a*) matches every output and checks nothing: write one that needs at least one character";
   }
 }

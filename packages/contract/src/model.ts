@@ -6,7 +6,7 @@ const nonEmptyLine = (what: string) => oneLine(what).min(1, `${what} is not empt
 /** "At least `min` matches of the regular expression `pattern` in stdout." */
 export const CountExpect = z.object({
   pattern: nonEmptyLine("a count pattern"),
-  min: z.number().int().min(0),
+  min: z.number().int().min(1, "a count is at least 1: at least 0 holds on any output"),
 });
 /** One "at least N …" assertion. */
 export type CountExpect = z.infer<typeof CountExpect>;

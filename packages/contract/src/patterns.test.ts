@@ -85,8 +85,29 @@ describe("at least N lines matching: the count is of matches in the whole output
     expect(readPlan(plan(`\`t\` at least 2 ${re}`))._unsafeUnwrap().stages[0]?.acceptance[0]?.expect.count).toEqual([{ pattern: re.slice(1, -1), min: 2 }]);
   });
 
-  test("matches /x*/ stays accepted: a match anywhere is asked for, not a count", () => {
-    expect(readPlan(plan("`t` matches /x*/")).isOk()).toBe(true);
+  test.each(["/x*/", "/x?/", "/(?:)/", "/(a|)/", "/a*|b/", "/a{0,3}/", "/()\\1/"])(
+    "matches %s can match an empty string with no assertion: it matches every output and is refused",
+    (re) => {
+      expectRefused(`\`t\` matches ${re}`, "matches-anything", "matches every output and checks nothing");
+    },
+  );
+
+  test.each(["/^$/", "/\\bok/", "/(?=a)/", "/^/", "/$/", "/(?<=x)/", "/\\B/", "/x/", "/[^]/"])("matches %s asks something of the output and is read", (re) => {
+    expect(readPlan(plan(`\`t\` matches ${re}`))._unsafeUnwrap().stages[0]?.acceptance[0]?.expect.stdout_matches).toEqual([re.slice(1, -1)]);
+  });
+
+  test("at least 0 is refused: it holds on any output; at least 1 is read", () => {
+    expectRefused("`t` at least 0 `passed`", "count-zero", "at least 0 holds on any output");
+    expectRefused("`t` at least 00 /ok/", "count-zero", "a count is at least 1");
+    expect(readPlan(plan("`t` at least 1 `passed`"))._unsafeUnwrap().stages[0]?.acceptance[0]?.expect.count).toEqual([{ pattern: "passed", min: 1 }]);
+  });
+
+  test("parseContract refuses a forged row whose count is 0 or whose matches pattern matches every output, naming the row", () => {
+    for (const expect_ of [{ count: [{ pattern: "ok", min: 0 }] }, { stdout_matches: ["x?"] }]) {
+      const { fault, rowLine } = contractFault(row("t", expect_));
+      expect(fault).toMatchObject({ code: "contract-invalid", line: rowLine });
+      expect(describeFault(fault)).toMatch(/at least 0 holds on any output|matches every output/);
+    }
   });
 });
 
@@ -143,7 +164,10 @@ describe("\\p{…} and \\P{…} mean a Unicode property only with the u flag, wh
         const unicode = /(?:^|[^\\])(?:\\\\)*\\[pPu]\{/.test(src);
         if (!compiles || src.includes("/") || src.includes("`")) return;
         const parsed = parseContract(renderContract(contract(row("t", { stdout_matches: [src] }))));
-        expect(parsed.isOk()).toBe(!unicode);
+        // A pattern that matches at the start of every text is refused too (`matches-anything`).
+        const anything = !unicode && patternProblem(src, false) === "matches-anything";
+        if (anything) for (const text of ["", "zz", "\n", "é"]) expect(new RegExp(src).test(text)).toBe(true);
+        expect(parsed.isOk()).toBe(!unicode && !anything);
       }),
       { numRuns: 500 },
     );

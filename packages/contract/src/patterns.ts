@@ -21,21 +21,26 @@ function hasUnicodeOnlyEscape(source: string): boolean {
 
 const LOOKAROUND = ["(?=", "(?!", "(?<=", "(?<!"];
 
+const NEVER = "(?!)";
+
 /**
- * The source with every assertion made one that always holds: `\b` and each lookahead or lookbehind
- * `A` become `(?:A|)`; `^`, `$` and `\B` hold at the one position of the empty string already.
- * Character classes, escapes and groups are copied, so group numbers (and backreferences) keep their
- * meaning. The result matches the empty string exactly when some path through the pattern consumes
- * nothing, whatever its assertions would say.
+ * The source with every assertion made one that always holds (`hold`) or one that never does.
+ * Holding: `\b` and each lookahead or lookbehind `A` become `(?:A|)`; `^`, `$` and `\B` hold at
+ * the one position of the empty string already. Failing: each becomes or is preceded by `(?!)`.
+ * Character classes, escapes and groups are copied, so group numbers (and backreferences) keep
+ * their meaning. Holding, the result matches the empty string exactly when some path through the
+ * pattern consumes nothing, whatever its assertions would say; failing, when some path consumes
+ * nothing and needs no assertion, so it matches at the start of any text.
  */
-function assertionsHold(source: string): string {
+function withAssertions(source: string, hold: boolean): string {
   let out = "";
   const looks: boolean[] = [];
   for (let i = 0; i < source.length; i++) {
     const c = source[i] as string;
     if (c === "\\") {
       const next = source[i + 1] ?? "";
-      out += next === "b" ? "(?:\\b|)" : `\\${next}`;
+      if (next === "b" || next === "B") out += hold ? (next === "b" ? "(?:\\b|)" : "\\B") : NEVER;
+      else out += `\\${next}`;
       i++;
     } else if (c === "[") {
       // A class runs to its first unescaped `]` (`[]` is the empty class); `\b` in it is a backspace.
@@ -46,8 +51,9 @@ function assertionsHold(source: string): string {
     } else if (c === "(") {
       const look = LOOKAROUND.some((l) => source.startsWith(l, i));
       looks.push(look);
-      out += look ? "(?:(" : "(";
-    } else out += c === ")" && looks.pop() ? ")|)" : c;
+      out += !look ? "(" : hold ? "(?:(" : `${NEVER}(`;
+    } else if (c === ")") out += looks.pop() && hold ? ")|)" : ")";
+    else out += !hold && (c === "^" || c === "$") ? NEVER : c;
   }
   return out;
 }
@@ -60,19 +66,32 @@ function assertionsHold(source: string): string {
  * accept one that matches empty anywhere.
  */
 function canMatchEmpty(source: string): boolean {
-  const relaxed = assertionsHold(source);
+  const relaxed = withAssertions(source, true);
   // The rewrite keeps a source that compiles compiling; if it ever did not, refusing is the safe answer.
   return !regexCompiles(relaxed) || new RegExp(relaxed).test("");
 }
 
 /**
+ * Whether a pattern matches every text: some path through it consumes nothing and needs no
+ * assertion (`x?`, `(?:)`, `a*`), so it matches at the start of any output. `^$`, `\b` or `(?=a)`
+ * alone match only some outputs and are not such patterns.
+ */
+function matchesAnything(source: string): boolean {
+  const strict = withAssertions(source, false);
+  return regexCompiles(strict) && new RegExp(strict).test("");
+}
+
+/**
  * Why `source` cannot be an acceptance pattern: it does not compile, it holds `\p{…}`, `\P{…}` or
- * `\u{…}` (a Unicode property or code point only under the `u` flag), or, for an `at least` count, it can match the empty
- * string at some position (`canMatchEmpty`), so a count would count positions; null when it can.
+ * `\u{…}` (a Unicode property or code point only under the `u` flag), for an `at least` count it
+ * can match the empty string at some position (`canMatchEmpty`), so a count would count
+ * positions, and for `matches` it matches every output (`matchesAnything`), so it checks nothing;
+ * null when it can.
  */
 export function patternProblem(source: string, counted: boolean): PatternProblem | null {
   if (!regexCompiles(source)) return "bad-regex";
   if (hasUnicodeOnlyEscape(source)) return "unicode-escape";
   if (counted && canMatchEmpty(source)) return "empty-match";
+  if (!counted && matchesAnything(source)) return "matches-anything";
   return null;
 }

@@ -56,6 +56,7 @@ function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): 
     if (bad !== null) return { ok: false, problem: bad };
     const min = Number(least[1]);
     if (!Number.isSafeInteger(min)) return { ok: false, problem: "count-too-large" };
+    if (min === 0) return { ok: false, problem: "count-zero" };
     expect.count.push({ pattern, min });
     return { ok: true };
   }

@@ -28,7 +28,7 @@ const row = (id: string): fc.Arbitrary<AcceptanceRow> =>
       exit: fc.integer({ min: 0, max: 255 }),
       stdout_contains: fc.array(oneLine(1), { maxLength: 3 }),
       stdout_matches: fc.array(regex(false), { maxLength: 2 }),
-      count: fc.array(fc.record({ pattern: regex(true), min: fc.nat(500) }), { maxLength: 2 }),
+      count: fc.array(fc.record({ pattern: regex(true), min: fc.integer({ min: 1, max: 500 }) }), { maxLength: 2 }),
     }),
   });
 
