@@ -63,6 +63,15 @@ describe("trees git refuses or reads otherwise are faults naming the tree", () =
     expect(fault.message).toMatch(new RegExp(`^cannot read the tree root: the git object ${tree} in .* is corrupt: `));
   });
 
+  test("a name holding a backslash is a name, as git on POSIX reads it: the tree lists and reads", async () => {
+    const dir = join(await scratchDir(), "r");
+    commitSpec(dir, { files: { "a.txt": "a\n", "notes\\old.txt": "n\n" }, links: {} });
+    expect(git(dir, "ls-tree", "-z", "--name-only", "HEAD").split("\0")).toContain("notes\\old.txt");
+    const reader = gitTree({ fs: nodeFs, dir, ref: "HEAD" });
+    expect((await reader.list(""))._unsafeUnwrap().map((e) => e.name)).toEqual(["a.txt", "notes\\old.txt"]);
+    expect(new TextDecoder().decode((await reader.read("notes\\old.txt", 100))._unsafeUnwrap())).toBe("n\n");
+  });
+
   test("out of order, git finds no entry where a sorted reading would find one", async () => {
     const { dir } = await repoWithTree((b) => Buffer.concat([entry("100644", "b", b), entry("100644", "a", b)]));
     expect(gitFinds(dir, "a")).toBeUndefined();

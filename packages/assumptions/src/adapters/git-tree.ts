@@ -32,12 +32,16 @@ function withoutTrailingDotsAndSpaces(name: string): string {
   return name.slice(0, end);
 }
 
-/** True for a name git (and isomorphic-git) refuses as a tree entry. */
+/**
+ * True for a name git refuses as a tree entry: a `/`, or a spelling of `.git`. A backslash is a
+ * name's own character, as git reads it on POSIX (`notes\\old.txt` checks out and passes fsck), where
+ * isomorphic-git refuses it for Windows' sake and with it every listing of the tree.
+ */
 export function unsafeName(name: string): boolean {
   const visible = name.replace(/[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g, "");
   const stream = visible.split(":")[0] ?? "";
   const bare = withoutTrailingDotsAndSpaces(stream.toLowerCase());
-  return name.includes("\\") || name.includes("/") || (bare === "" && stream !== "") || bare === ".git" || /^\.?git~[1-9]$/.test(bare);
+  return name.includes("/") || (bare === "" && stream !== "") || bare === ".git" || /^\.?git~[1-9]$/.test(bare);
 }
 
 /** Code-point order (UTF-16 order differs above U+D7FF). */
