@@ -169,7 +169,7 @@ export interface Git {
 /** A file the run opened to read: node:fs's and memfs's `FileHandle` both fit. */
 export interface WorkspaceFileHandle {
   /** fstat of the open file: what was opened, whatever the path names by now. */
-  stat(): Promise<{ isFile(): boolean; readonly size: number | bigint }>;
+  stat(): Promise<{ isFile(): boolean; isDirectory?(): boolean; readonly size: number | bigint }>;
   /** Reads up to `length` bytes at `position` into `buffer` from `offset`; 0 bytes read at the end. */
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ readonly bytesRead: number }>;
   close(): Promise<void>;
@@ -177,8 +177,11 @@ export interface WorkspaceFileHandle {
 
 /** The filesystem calls the run makes for its workspace, ledger and plan: node:fs and memfs both fit. */
 export interface WorkspaceFs {
-  /** Open flags; `O_NONBLOCK` may be missing where the platform has none (Windows). */
-  readonly constants: { readonly O_RDONLY: number; readonly O_NONBLOCK?: number };
+  /**
+   * Open flags; `O_NONBLOCK` and `O_NOFOLLOW` may be missing where the platform has none
+   * (Windows). With `O_NOFOLLOW`, a link the run would write through is refused before it writes.
+   */
+  readonly constants: { readonly O_RDONLY: number; readonly O_NONBLOCK?: number; readonly O_NOFOLLOW?: number };
   readonly promises: {
     mkdir(path: string, options: { recursive: true }): Promise<unknown>;
     writeFile(path: string, data: string | Uint8Array): Promise<unknown>;

@@ -109,6 +109,33 @@ describe("an agent that makes its own commits during a fix", () => {
   });
 });
 
+describe("an agent whose commit messages carry the run's own step markers", () => {
+  it("an execute commit marked as attempt 2's commit step does not hide the fix's test rewrite", async () => {
+    const repo = await makeRepo({ "test/check.sh": CHECK });
+    const contract = await contractOf(repo, PLAN);
+    const both: Agent = {
+      ...agentThat(repo, "execute", (dir) => agentCommit(dir, { "notes.txt": "n\n" }, "agent: notes\n\nDecay-Step: demo/S1/a2/commit")),
+      fix: agentThat(repo, "fix", (dir) => agentCommit(dir, { "test/check.sh": "exit 0\n" }, "agent: tweak")).fix,
+    };
+    const report = await run(contract, nodeOptions(repo, SCRIPT, { agent: both }));
+    expect(report.stages[0]?.state).toBe("escalated");
+    expect(report.stages[0]?.final).toBe("red");
+    expect(report.stages[0]?.refused_fixes[0]?.diverged.join("\n")).toContain("test/check.sh");
+    expect(git(repo, "show", "HEAD:test/check.sh")).toBe(CHECK.trim());
+  });
+
+  it("an execute commit marked as the revert of attempt 1 is reverted all the same", async () => {
+    const repo = await makeRepo({ "test/check.sh": CHECK });
+    const contract = await contractOf(repo, PLAN);
+    const agent = agentThat(repo, "execute", (dir) => agentCommit(dir, { "test/check.sh": "exit 0\n" }, "agent: tidy\n\nDecay-Step: demo/S1/a1/revert"));
+    const report = await run(contract, nodeOptions(repo, SCRIPT, { agent }));
+    expect(report.stages[0]?.state).not.toBe("green");
+    expect(git(repo, "show", "HEAD:test/check.sh")).toBe(CHECK.trim());
+    // The revert named in the log is the run's own commit, not the agent's.
+    expect(git(repo, "log", "-1", "--format=%s", "HEAD")).toMatch(/^decay\(demo\): revert /);
+  });
+});
+
 describe("an agent that switches branches during a call", () => {
   it("an execute that checks out main: a fault naming both branches, and no commit on main", async () => {
     const repo = await makeRepo({ "test/check.sh": CHECK });

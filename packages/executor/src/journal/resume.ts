@@ -218,15 +218,18 @@ export function deriveResume(o: ResumeOptions): ResultAsync<Resume, ExecFault> {
   if (base === null) return okAsync(finish(true, []));
   const cwd = o.cwd ?? linesOf(record, "base").pop()?.where?.root ?? ".";
   return ResultAsync.combine([o.git.head(), o.git.dirty()]).andThen(([head, dirty]) =>
-    o.git.changedPaths(base, head).andThen((committed) => {
-      // Someone else's uncommitted changes (Initial dirty state) are no task's trace.
-      const foreign = new Set(linesOf(record, "dirty").flatMap((l) => l.paths.map((p) => p.path)));
-      const paths = [...committed, ...dirty.filter((p) => !foreign.has(p))];
-      const fx: Effects = { base, head, changed: touchIndex(paths), anyChanged: paths.length > 0 };
-      return untraced(w, plan, fx)
-        .asyncAndThen((traced) => overlaps(w, plan, record, traced, { ...o, cwd }))
-        .map(() => finish(false, reopen(w, plan, record, { status, path: o.specPath ?? plan.spec })));
-    }),
+    o.git
+      .changedPaths(base, head)
+      .mapErr((e): ExecFault => (e.code === "git-failed" ? { ...e, op: `${e.op} (from the record's Base ${base}: is it a commit of this repository?)` } : e))
+      .andThen((committed) => {
+        // Someone else's uncommitted changes (Initial dirty state) are no task's trace.
+        const foreign = new Set(linesOf(record, "dirty").flatMap((l) => l.paths.map((p) => p.path)));
+        const paths = [...committed, ...dirty.filter((p) => !foreign.has(p))];
+        const fx: Effects = { base, head, changed: touchIndex(paths), anyChanged: paths.length > 0 };
+        return untraced(w, plan, fx)
+          .asyncAndThen((traced) => overlaps(w, plan, record, traced, { ...o, cwd }))
+          .map(() => finish(false, reopen(w, plan, record, { status, path: o.specPath ?? plan.spec })));
+      }),
   );
 }
 

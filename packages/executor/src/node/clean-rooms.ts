@@ -8,7 +8,7 @@ import { openRoom, type RoomSteps } from "../room.js";
 import { type GitInvoker, gitInvoker } from "./git-process.js";
 import { fsStep, nodeRoomHomes } from "./room-dirs.js";
 import { nodeShell } from "./shell.js";
-import { type SparesOff, sparesOf } from "./spare-rooms.js";
+import { roomGitOptions, type SparesOff, sparesOf } from "./spare-rooms.js";
 
 /** Options of the git clean rooms. */
 export interface GitRoomOptions {
@@ -112,7 +112,7 @@ export function gitWorktreeRoom(options: GitWorktreeRoomOptions): WorktreeCleanR
   const homes = nodeRoomHomes(git, repo, options.dir, options.dirName);
   const spares = sparesOf({ git, repo, count: options.spares ?? 1, env: options.env, homes, onWarning: options.onWarning });
   const prune = () => git.ok(["worktree", "prune"]).map(() => undefined);
-  const add = (dir: string, id: string) => git.ok(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet", dir, id]);
+  const add = (dir: string, id: string) => roomGitOptions(git).andThen((opts) => git.ok([...opts, "worktree", "add", "--detach", "--quiet", dir, id]));
   const removeRoom = (dir: string) =>
     git
       .raw(["worktree", "remove", "--force", dir])

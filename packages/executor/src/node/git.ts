@@ -175,7 +175,7 @@ function defaultBranch(git: GitInvoker, exists: (name: string) => ResultAsync<bo
 
 function log(git: GitInvoker, from: string | null, to: string, paths?: readonly string[]): ResultAsync<readonly CommitInfo[], ExecFault> {
   if (paths !== undefined && paths.length === 0) return okAsync([]);
-  const range = from === null ? [to] : [to, `^${from}`];
+  const range = from === null ? [`${to}^{commit}`] : [`${to}^{commit}`, `^${from}^{commit}`];
   const args = ["--literal-pathspecs", "log", "-z", "--format=%H%n%B", "--end-of-options", ...range, "--", ...(paths ?? [])];
   return git.ok(args).map((out) =>
     out
@@ -207,8 +207,10 @@ function changedPaths(git: GitInvoker, from: string, to: string): ResultAsync<re
     "--no-renames",
     "--no-ext-diff",
     "--end-of-options",
-    to,
-    `^${from}`,
+    // Peeled to commits: a negative that names a blob or a tree would be dropped without a word,
+    // and the range be the whole history.
+    `${to}^{commit}`,
+    `^${from}^{commit}`,
     "--",
   ];
   return git.ok(args).map((out) => [...new Set(out.split("\0").filter((p) => p !== ""))]);

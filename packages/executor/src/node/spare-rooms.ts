@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { lstat, mkdir, readFile, realpath, rm, rmdir } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { okAsync, ResultAsync } from "neverthrow";
+import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import type { RoomHomes } from "../room-home.js";
 import type { GitInvoker } from "./git-process.js";
@@ -30,6 +30,30 @@ const present = (path: string) =>
   );
 
 const NO_HOOKS = ["-c", "core.hooksPath=/dev/null"];
+
+/**
+ * What every git call that writes or hashes a worktree room's files runs with: no hooks, and no
+ * filter driver of the repository's own config. A worktree room shares that config (and
+ * `info/attributes`) with the working tree agents write to: a smudge filter set there would put
+ * its own output in the room for a file the commit holds otherwise. A clone room never reads the
+ * repository's config; a worktree room now reads its files as one does. (An empty `smudge`,
+ * `clean` or `process` is no filter; `required` off lets git copy the blob as it is.)
+ */
+export function roomGitOptions(git: GitInvoker): ResultAsync<string[], ExecFault> {
+  return git.raw(["config", "--local", "--name-only", "--get-regexp", "^filter\\."]).andThen((o) => {
+    // Exit 1: no such key.
+    if (o.exit !== 0 && o.exit !== 1) {
+      return errAsync<string[], ExecFault>({ code: "git-failed", op: "config --local --get-regexp ^filter\\.", reason: o.stderr.trim() || `exit ${o.exit}` });
+    }
+    const drivers = new Set<string>();
+    for (const key of o.exit === 0 ? o.stdout.split("\n") : []) {
+      const name = /^filter\.(.+)\.[^.]+$/.exec(key.trim())?.[1];
+      if (name !== undefined) drivers.add(name);
+    }
+    const off = [...drivers].flatMap((name) => ["smudge=", "clean=", "process=", "required=false"].flatMap((v) => ["-c", `filter.${name}.${v}`]));
+    return okAsync([...NO_HOOKS, ...off]);
+  });
+}
 
 /** The directory of one repository's spares: its main working tree's name and a digest of its git directory. */
 function keyOf(common: string): string {
@@ -121,12 +145,14 @@ export function sparesOf({ git, repo, count, env, homes, onWarning }: SparesOpti
   // untracked or ignored goes.
   const reset = (dir: string, id: string) => {
     const room = gitInvoker(dir, env);
-    return room
-      .ok(["read-tree", id])
-      .andThen(() => room.raw(["update-index", "-q", "--refresh"]))
-      .andThen(() => room.ok([...NO_HOOKS, "reset", "--hard", "--quiet", id, "--"]))
-      .andThen(() => room.ok(["clean", "-ffdxq"]))
-      .map(() => true);
+    return roomGitOptions(room).andThen((opts) =>
+      room
+        .ok([...opts, "read-tree", id])
+        .andThen(() => room.raw([...opts, "update-index", "-q", "--refresh"]))
+        .andThen(() => room.ok([...opts, "reset", "--hard", "--quiet", id, "--"]))
+        .andThen(() => room.ok(["clean", "-ffdxq"]))
+        .map(() => true),
+    );
   };
   const tryClaim = (slot: string, dir: string, id: string): ResultAsync<boolean, ExecFault> =>
     present(slot).andThen((there) => {

@@ -5,26 +5,46 @@ import { type Deps, step } from "./deps.js";
 import { inWorkspaces, WORKSPACES } from "./paths.js";
 
 /**
- * Make a commit once: when a commit since `base` already carries this step's `Decay-Step:` marker
- * (the step ran before and was interrupted), that commit is the result and nothing is made again.
- * `make` gets the marker line to put in its message and answers the new commit (null: nothing to
- * commit, HEAD is the result).
+ * Make a commit once. Where HEAD stood when the step first began (`from`) is recorded as a step of
+ * its own before anything is made; when HEAD is now one commit on top of it carrying this step's
+ * `Decay-Step:` marker line (the step made it and was interrupted before it was recorded), that
+ * commit is the result and nothing is made again. Any other commit carrying the marker is not the
+ * run's: an agent may write any message, and a commit it made during its call, or earlier, is never
+ * taken for the run's own. `make` gets the marker line to put in its message and answers the new
+ * commit (null: nothing to commit, HEAD is the result).
  */
 async function once(
   d: Deps,
-  base: string,
+  from: string,
   key: string,
   make: (marker: string) => PromiseLike<Result<string | null, ExecFault>>,
 ): Promise<Result<string, ExecFault>> {
   const marker = `Decay-Step: ${d.slug}/${key}`;
   const head = await d.git.head();
   if (head.isErr()) return err(head.error);
-  const log = await d.git.log(base, head.value);
-  if (log.isErr()) return err(log.error);
-  const done = log.value.find((c) => c.message.includes(marker));
-  if (done) return ok(done.id);
+  if (head.value !== from) {
+    const log = await d.git.log(from, head.value);
+    if (log.isErr()) return err(log.error);
+    const [only] = log.value;
+    if (log.value.length === 1 && only?.id === head.value && only.message.split("\n").includes(marker)) return ok(head.value);
+  }
   const made = await make(marker);
   return made.map((id) => id ?? head.value);
+}
+
+/**
+ * A step made once (`once`), HEAD before it recorded first as the step `<key>/from`; `make` also
+ * gets that HEAD. Answers the commit and where HEAD stood before it.
+ */
+async function madeOnce(
+  d: Deps,
+  key: string,
+  make: (marker: string, from: string) => PromiseLike<Result<string | null, ExecFault>>,
+): Promise<Result<{ from: string; id: string }, ExecFault>> {
+  const from = await step(d, `${key}/from`, () => d.git.head());
+  if (from.isErr()) return err(from.error);
+  const made = await step(d, key, () => once(d, from.value, key, (marker) => make(marker, from.value)));
+  return made.map((id) => ({ from: from.value, id }));
 }
 
 /**
@@ -94,24 +114,17 @@ async function workspaceKeptOut(d: Deps, since: string, head: string, after: str
  * the branch is checked to still hold `since` (the HEAD before the call). Returns HEAD afterwards
  * (unchanged when there was nothing to commit).
  */
-export async function commitStep(
-  d: Deps,
-  at: { base: string; since: string },
-  stage: Stage,
-  attempt: number,
-  what: "execute" | "fix",
-): Promise<Result<string, ExecFault>> {
+export async function commitStep(d: Deps, at: { since: string }, stage: Stage, attempt: number, what: "execute" | "fix"): Promise<Result<string, ExecFault>> {
   const after = `the ${what} call of ${stage.id} (attempt ${attempt})`;
   const on = await onOwnBranch(d, at.since, after);
   if (on.isErr()) return err(on.error);
   const kept = await workspaceKeptOut(d, at.since, on.value, after);
   if (kept.isErr()) return err(kept.error);
   const key = `${stage.id}/a${attempt}/commit`;
-  return step(d, key, () =>
-    once(d, at.base, key, (marker) =>
-      d.git.commitAll(`decay(${d.slug}): ${stage.id} ${stage.title || stage.label}, attempt ${attempt} (${what})\n\n${marker}\n`),
-    ),
+  const made = await madeOnce(d, key, (marker) =>
+    d.git.commitAll(`decay(${d.slug}): ${stage.id} ${stage.title || stage.label}, attempt ${attempt} (${what})\n\n${marker}\n`),
   );
+  return made.map(({ id }) => id);
 }
 
 /**
@@ -121,7 +134,6 @@ export async function commitStep(
  */
 export async function revertStep(
   d: Deps,
-  base: string,
   stage: Stage,
   attempt: number,
   from: string,
@@ -132,10 +144,10 @@ export async function revertStep(
   const to = on.value;
   if (to === from) return ok(null);
   const key = `${stage.id}/a${attempt}/revert`;
-  const message = `decay(${d.slug}): revert ${from.slice(0, 12)}..${to.slice(0, 12)}, ${what === "fix" ? "a fix" : "an execute"} that touched acceptance\n\n`;
-  // `to` is part of the step's result, so a resumed run reports the range it undid, not its own revert.
-  return step(d, key, async () => {
-    const by = await once(d, base, key, (marker) => d.git.revert(from, to, `${message}${marker}\n`).map((id): string | null => id));
-    return by.map((id) => ({ to, by: id }));
-  });
+  const message = (upTo: string) =>
+    `decay(${d.slug}): revert ${from.slice(0, 12)}..${upTo.slice(0, 12)}, ${what === "fix" ? "a fix" : "an execute"} that touched acceptance\n\n`;
+  // The range's end is HEAD as recorded when the step began, so a resumed run reverts and reports
+  // the range it undid, never its own revert.
+  const made = await madeOnce(d, key, (marker, upTo) => d.git.revert(from, upTo, `${message(upTo)}${marker}\n`).map((id): string | null => id));
+  return made.map(({ from: upTo, id }) => ({ to: upTo, by: id }));
 }

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fifo } from "../../../../test-utils/hostile.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import type { WorkspaceFs } from "../ports.js";
-import { readBytes, type Settings, utf8Text } from "./deps.js";
+import { readBytes, type Settings, utf8Text, writeFile } from "./deps.js";
 
 // readBytes reads maxReadBytes alone of the settings.
 const depsOf = (fs: WorkspaceFs, maxReadBytes = 1024) => ({ fs, settings: { maxReadBytes } as Settings });
@@ -155,5 +155,51 @@ describe("utf8Text", () => {
     expect(utf8Text("p.md", bytes(0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x41))._unsafeUnwrap()).toBe("\ufeffA");
     for (const bad of [bytes(0x41, 0xff), bytes(0xc0, 0xaf), bytes(0xed, 0xa0, 0x80), bytes(0xe2, 0x82)])
       expect(utf8Text("p.md", bad)._unsafeUnwrapErr()).toEqual({ code: "workspace-io", path: "p.md", reason: "is not UTF-8 text" });
+  });
+});
+
+describe("writeFile into the workspace, which agents can reach", () => {
+  const at = (repo: string) => ({ repo, fs: nodeFs as WorkspaceFs });
+  const outside = async () => {
+    const dir = await tempDir();
+    nodeFs.writeFileSync(join(dir, "victim.txt"), "precious\n");
+    return join(dir, "victim.txt");
+  };
+
+  it("writes a new file, parents made, and writes over a regular file", async () => {
+    const repo = await tempDir();
+    expect((await writeFile(at(repo), ".plan-runs/demo/ledger/a.md", "one\n")).isOk()).toBe(true);
+    expect((await writeFile(at(repo), ".plan-runs/demo/ledger/a.md", "two\n")).isOk()).toBe(true);
+    expect(nodeFs.readFileSync(join(repo, ".plan-runs/demo/ledger/a.md"), "utf8")).toBe("two\n");
+  });
+
+  it("a link at the file or on its way is refused before anything is written; the file it names is untouched", async () => {
+    for (const plant of ["file", "directory"] as const) {
+      const repo = await tempDir();
+      const victim = await outside();
+      nodeFs.mkdirSync(join(repo, ".plan-runs/demo"), { recursive: true });
+      if (plant === "file") nodeFs.symlinkSync(victim, join(repo, ".plan-runs/demo/REPORT.md"));
+      else nodeFs.symlinkSync(join(victim, ".."), join(repo, ".plan-runs/demo/ledger"));
+      const path = plant === "file" ? ".plan-runs/demo/REPORT.md" : ".plan-runs/demo/ledger/victim.txt";
+      const r = await writeFile(at(repo), path, "# Run report\n");
+      expect(r._unsafeUnwrapErr()).toMatchObject({ code: "workspace-io", reason: expect.stringContaining("is a symbolic link") });
+      expect(nodeFs.readFileSync(victim, "utf8")).toBe("precious\n");
+    }
+  });
+
+  it("a FIFO where the file goes is refused at once, never opened for writing", async () => {
+    const repo = await tempDir();
+    nodeFs.mkdirSync(join(repo, ".plan-runs/demo/ledger"), { recursive: true });
+    fifos.push(fifo(join(repo, ".plan-runs/demo/ledger/verify-S1-a1.md")));
+    const r = await writeFile(at(repo), ".plan-runs/demo/ledger/verify-S1-a1.md", "# Ledger\n");
+    expect(r._unsafeUnwrapErr()).toMatchObject({ code: "workspace-io", reason: expect.stringContaining("not a regular file") });
+  });
+
+  it("memfs refuses a planted link the same way", async () => {
+    const { fs } = memfs({ "/r/.plan-runs/demo/x": "", "/elsewhere/victim.txt": "precious\n" });
+    fs.symlinkSync("/elsewhere/victim.txt", "/r/.plan-runs/demo/REPORT.md");
+    const r = await writeFile({ repo: "/r", fs: fs as unknown as WorkspaceFs }, ".plan-runs/demo/REPORT.md", "x");
+    expect(r.isErr()).toBe(true);
+    expect(fs.readFileSync("/elsewhere/victim.txt", "utf8")).toBe("precious\n");
   });
 });

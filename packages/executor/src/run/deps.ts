@@ -96,16 +96,65 @@ export function inRepo(d: Pick<Deps, "repo">, path: string): string {
   return joinPath(d.repo, path);
 }
 
-/** Write a workspace file (parents made); any failure is `workspace-io` naming it. */
+/** What a path is, looked at without following a link or waiting for a FIFO's writer. */
+type Kind = "missing" | "file" | "directory" | "link" | "other";
+
+async function kindAt(fs: Deps["fs"], path: string): Promise<Kind> {
+  const { O_RDONLY, O_NONBLOCK = 0, O_NOFOLLOW = 0 } = fs.constants;
+  let handle: WorkspaceFileHandle;
+  try {
+    handle = await fs.promises.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "ENOENT") return "missing";
+    if (code === "ELOOP") return "link";
+    if (code === "EISDIR") return "directory";
+    if (code === "ENXIO") return "other";
+    throw e;
+  }
+  try {
+    const stat = await handle.stat();
+    return stat.isFile() ? "file" : stat.isDirectory?.() ? "directory" : "other";
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Why the run will not write `path` (relative to the repository) into its workspace, which sits
+ * in the working tree agents write to: a link on the way or at the end (the write would land
+ * outside the workspace), or something that is no directory or regular file where one is needed
+ * (a FIFO would block the write for good). Null when it may.
+ */
+async function unsafeToWrite(d: Pick<Deps, "repo" | "fs">, path: string): Promise<string | null> {
+  const parts = path.split("/");
+  for (let k = 1; k <= parts.length; k += 1) {
+    const at = parts.slice(0, k).join("/");
+    const kind = await kindAt(d.fs, inRepo(d, at));
+    const last = k === parts.length;
+    if (kind === "missing") return null;
+    if (kind === "link") return `${at} is a symbolic link; the run writes only inside its workspace, never through a link`;
+    if (kind !== (last ? "file" : "directory"))
+      return `${at} is not a ${last ? "regular file" : "directory"} (a FIFO, socket, device or ${last ? "directory" : "file"}); the run writes only regular files in its workspace`;
+  }
+  return null;
+}
+
+/**
+ * Write a workspace file (parents made); a link or a FIFO on its way is refused before anything is
+ * written (`unsafeToWrite`); any failure is `workspace-io` naming it.
+ */
 export function writeFile(d: Pick<Deps, "repo" | "fs">, path: string, text: string): ResultAsync<void, ExecFault> {
   const target = inRepo(d, path);
   const parent = target.slice(0, target.lastIndexOf("/"));
   return ResultAsync.fromPromise(
     (async () => {
+      const refused = await unsafeToWrite(d, path);
+      if (refused !== null) throw new Refused(refused);
       await d.fs.promises.mkdir(parent, { recursive: true });
       await d.fs.promises.writeFile(target, text);
     })(),
-    (e): ExecFault => ({ code: "workspace-io", path: target, reason: reasonOf(e) }),
+    (e): ExecFault => ({ code: "workspace-io", path: target, reason: e instanceof Refused ? e.message : reasonOf(e) }),
   );
 }
 

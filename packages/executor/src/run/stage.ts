@@ -92,7 +92,7 @@ async function execute(run: StageRun): Promise<Step<string>> {
   );
   if (executed.isErr()) return err(executed.error);
   if ("stop" in executed.value) return done((stopLoop(state, loop, stage, executed.value), loop));
-  const head = await commitStep(d, { base: run.base, since: run.base }, stage, 1, "execute");
+  const head = await commitStep(d, { since: run.base }, stage, 1, "execute");
   if (head.isErr()) return err(head.error);
   if (!d.settings.executeMayEditSurface) {
     const range = { from: run.base, to: head.value };
@@ -110,7 +110,7 @@ async function execute(run: StageRun): Promise<Step<string>> {
  */
 async function refuseExecute(run: StageRun, changed: readonly string[]): Promise<Step<never>> {
   const { d, stage, loop } = run;
-  const reverted = await revertStep(d, run.base, stage, 1, run.base, "execute");
+  const reverted = await revertStep(d, stage, 1, run.base, "execute");
   if (reverted.isErr()) return err(reverted.error);
   const by = reverted.value === null ? "" : `; its commits were reverted (by ${reverted.value.by.slice(0, 12)})`;
   const files = changed.length === 1 ? "1 file" : `${changed.length} files`;
@@ -163,7 +163,7 @@ async function landFix(run: StageRun, attempt: number, head: string, diagnosis: 
   const touched = await step(d, `${stage.id}/a${attempt}/guard`, () => guardFix(d, head));
   if (touched.isErr()) return err(touched.error);
   if (touched.value.length > 0) return refuse(touched.value);
-  const fixedAt = await commitStep(d, { base: run.base, since: head }, stage, attempt, "fix");
+  const fixedAt = await commitStep(d, { since: head }, stage, attempt, "fix");
   if (fixedAt.isErr()) return err(fixedAt.error);
   const commit = fixedAt.value;
   const diverged = await step(d, `${stage.id}/a${attempt}/surface`, () => surfaceDivergence(d, { from: head, to: commit }));
@@ -220,7 +220,7 @@ async function refuseFix(
   stage: Stage,
   at: { attempt: number; base: string; from: string; diverged: string[]; diagnosis: Diagnosis },
 ): Promise<R<StageLoop>> {
-  const reverted = await revertStep(d, at.base, stage, at.attempt, at.from);
+  const reverted = await revertStep(d, stage, at.attempt, at.from);
   if (reverted.isErr()) return err(reverted.error);
   const r = reverted.value;
   const undone = r === null ? "it was set aside uncommitted" : `every commit since ${at.from.slice(0, 12)} was reverted (by ${r.by.slice(0, 12)})`;

@@ -6,15 +6,39 @@ import { type Deps, inRepo, readBytes, readText, writeFile } from "./deps.js";
 import { matchGlobs } from "./glob.js";
 import { manifestEdit } from "./manifest-edit.js";
 import { manifestsOf } from "./manifests.js";
+import { inRepository } from "./paths.js";
 
-/** Words of a command line that could name a file: split on blanks and shell operators, quotes dropped, `--opt=value` split. */
+/** Words of a command line that could name a file: split on blanks and shell operators, `--opt=value` split. */
 function words(command: string): string[] {
   return command
     .split(/[\s;|&()<>]+/)
-    .map((w) => w.replace(/^['"]|['"]$/g, ""))
     .flatMap((w) => (w.includes("=") ? [w, w.slice(w.indexOf("=") + 1)] : [w]))
-    .map((w) => w.replace(/^\.\//, "").replace(/\/+$/, ""))
     .filter((w) => w !== "");
+}
+
+// A word that starts from the working directory the command runs in, the repository's top.
+const FROM_CWD = /^(?:\$PWD|\$\{PWD\}|`pwd`)\//;
+
+/**
+ * The repository paths a word may name, as the shell and git would read it: quotes and
+ * backslashes dropped (`scri""pts/x`), a `$PWD/` or `` `pwd`/ `` start dropped, `//`, `./` and
+ * `..` worked out, and an absolute path under the repository (`repo`) made relative. An absolute
+ * path is also tried from the top (`$(pwd)/x` is split into `$`, `pwd` and `/x`): pinning a file
+ * too many is safe, one too few is not.
+ */
+function repoPaths(word: string, repo: string | undefined): string[] {
+  const bare = word.replace(FROM_CWD, "").replace(/['"`\\]/g, "");
+  const tries = [bare];
+  if (bare.startsWith("/")) {
+    if (repo !== undefined && bare.startsWith(`${repo}/`)) tries.push(bare.slice(repo.length + 1));
+    tries.push(bare.replace(/^\/+/, ""));
+  }
+  const paths: string[] = [];
+  for (const t of tries) {
+    const path = inRepository("", t.replace(/\/+$/, ""));
+    if (path !== null && path !== "") paths.push(path);
+  }
+  return paths;
 }
 
 /** The workspace manifests a workspace-wide package-manager run reads besides every package.json. */
@@ -26,8 +50,8 @@ const WORKSPACE_FILES = ["pnpm-workspace.yaml", "lerna.json", "nx.json", "turbo.
  * runs (`manifestsOf`: package.json for `npm test`, the Makefile for `make`), the plan file, and
  * every file the globs match.
  */
-export function surfacePaths(contract: Contract, files: readonly string[], globs: readonly string[]): string[] {
-  return [...surfaceOf(contract, files, globs).paths].sort();
+export function surfacePaths(contract: Contract, files: readonly string[], globs: readonly string[], repo?: string): string[] {
+  return [...surfaceOf(contract, files, globs, repo).paths].sort();
 }
 
 /** The surface (see `surfacePaths`) and, of it, the package.json files pinned only as what a package manager reads. */
@@ -36,12 +60,12 @@ interface Surface {
   readonly packageManifests: ReadonlySet<string>;
 }
 
-function surfaceOf(contract: Contract, files: readonly string[], globs: readonly string[]): Surface {
+function surfaceOf(contract: Contract, files: readonly string[], globs: readonly string[], repo?: string): Surface {
   const tracked = new Set(files);
   const named = new Set<string>();
   const manifests = new Set<string>();
   for (const row of contract.stages.flatMap((s) => s.acceptance)) {
-    for (const w of words(row.run)) {
+    for (const w of words(row.run).flatMap((word) => repoPaths(word, repo))) {
       if (tracked.has(w)) named.add(w);
       else for (const f of files) if (f.startsWith(`${w}/`)) named.add(f);
     }
@@ -51,7 +75,7 @@ function surfaceOf(contract: Contract, files: readonly string[], globs: readonly
       for (const f of files) if (f === "package.json" || f.endsWith("/package.json") || WORKSPACE_FILES.includes(f)) manifests.add(f);
     }
   }
-  if (tracked.has(contract.plan)) named.add(contract.plan);
+  for (const plan of repoPaths(contract.plan, repo)) if (tracked.has(plan)) named.add(plan);
   for (const f of matchGlobs(files, globs)) named.add(f);
   const packageManifests = new Set([...manifests].filter((p) => !named.has(p) && (p === "package.json" || p.endsWith("/package.json"))));
   return { paths: new Set([...named, ...manifests]), packageManifests };
@@ -65,7 +89,7 @@ function treeAt(d: Deps, commit: string) {
 export async function pinSurface(d: Deps, commit: string, file: string): Promise<Result<number, ExecFault>> {
   const files = await d.tracked(commit);
   if (files.isErr()) return err(files.error);
-  const paths = surfacePaths(d.contract, files.value, d.settings.pinGlobs);
+  const paths = surfacePaths(d.contract, files.value, d.settings.pinGlobs, d.repo);
   let text = "# the pinned acceptance surface is empty: no file named by acceptance or matched by the pin globs\n";
   if (paths.length > 0) {
     const authored = await authorAssumptions({ tree: treeAt(d, commit), reads: paths });
@@ -110,7 +134,7 @@ export async function surfaceDivergence(d: Deps, range: { from: string; to: stri
 export async function executeDivergence(d: Deps, range: { from: string; to: string }): Promise<Result<string[], ExecFault>> {
   const files = await rangeFiles(d, range);
   if (files.isErr() || files.value === null) return files.map(() => []);
-  const surface = surfaceOf(d.contract, files.value.before, d.settings.pinGlobs);
+  const surface = surfaceOf(d.contract, files.value.before, d.settings.pinGlobs, d.repo);
   const kept = new Set(files.value.after);
   const out: string[] = [];
   for (const p of files.value.changed) {
@@ -131,7 +155,8 @@ async function changedSurface(d: Deps, range: { from: string; to: string }): Pro
   const files = await rangeFiles(d, range);
   if (files.isErr() || files.value === null) return files.map(() => []);
   const surface = new Set<string>();
-  for (const tracked of [files.value.before, files.value.after]) for (const p of surfaceOf(d.contract, tracked, d.settings.pinGlobs).paths) surface.add(p);
+  for (const tracked of [files.value.before, files.value.after])
+    for (const p of surfaceOf(d.contract, tracked, d.settings.pinGlobs, d.repo).paths) surface.add(p);
   return ok(files.value.changed.filter((p) => surface.has(p)));
 }
 
@@ -176,6 +201,6 @@ export async function touchedSurface(d: Deps, head: string): Promise<Result<stri
   if (dirty.value.length === 0) return ok([]);
   const files = await d.tracked(head);
   if (files.isErr()) return err(files.error);
-  const surface = surfaceOf(d.contract, [...new Set([...files.value, ...dirty.value])], d.settings.pinGlobs).paths;
+  const surface = surfaceOf(d.contract, [...new Set([...files.value, ...dirty.value])], d.settings.pinGlobs, d.repo).paths;
   return ok(dirty.value.filter((p) => surface.has(p)).map((p) => `${p}: changed by the fix before it was committed`));
 }

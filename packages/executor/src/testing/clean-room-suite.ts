@@ -81,6 +81,28 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string, dir?: s
       await disposed(r);
     });
 
+    it("a filter driver an agent set in the repository's config and info/attributes does not change what a room holds", async () => {
+      const common = join(fx.repo, fixtureGit(fx.repo, "rev-parse", "--git-common-dir"));
+      const attributes = join(common, "info", "attributes");
+      mkdirSync(dirname(attributes), { recursive: true });
+      writeFileSync(attributes, "a.txt filter=forge\n");
+      fixtureGit(fx.repo, "config", "filter.forge.smudge", "sh -c 'cat >/dev/null; echo forged'");
+      fixtureGit(fx.repo, "config", "filter.forge.clean", "cat");
+      try {
+        // Twice: the second room may be a spare, claimed and reset rather than added, its a.txt
+        // changed by the first so that the reset writes it again.
+        for (const roomName of ["filtered", "filtered-again"]) {
+          const r = await opened(room, at(fx.second, roomName));
+          expect(readFileSync(join(r.dir, "a.txt"), "utf8")).toBe(FIRST_FILES["a.txt"]);
+          writeFileSync(join(r.dir, "a.txt"), "changed in the room\n");
+          await disposed(r);
+        }
+      } finally {
+        fixtureGit(fx.repo, "config", "--remove-section", "filter.forge");
+        rmSync(attributes);
+      }
+    });
+
     it("makes each room in a fresh directory of its own, private to the user, inside `dir`", async () => {
       const r = await opened(room, at(fx.first, "private"));
       const home = dirname(r.dir);

@@ -70,6 +70,20 @@ describe("decay journal (main)", () => {
     expect(again.stdout).toContain("plan.md: no change");
   });
 
+  it("resume refuses a Base that names a blob or a tree, naming the Base, where the whole history would count as its range", async () => {
+    const repo = await tempRepo();
+    await repo.commit({ "b.txt": "b\n" }, "b");
+    const record = (base: string) =>
+      `# Plan\n\nSpec: none\n\n## Task 1: a\n\nFiles: a.txt\n\n## Execution record\n\n\`\`\`text\nBase: ${base} Root: ${repo.dir} Branch: main\nTask 1: done - cat a.txt -> a\n\`\`\`\n`;
+    for (const rev of ["HEAD:b.txt", "HEAD^{tree}"]) {
+      const id = (await git(repo.dir, "rev-parse", rev)).trim();
+      await writeFile(join(repo.dir, "plan.md"), record(id));
+      const r = await call(["journal", "resume", "plan.md", "--repo", "."], repo.dir);
+      expect([r.code, r.stdout]).toEqual([2, ""]);
+      expect(r.stderr).toContain(`from the record's Base ${id}: is it a commit of this repository?`);
+    }
+  });
+
   it("resume --write goes through the shared atomic writer: no temporary file left, a plan reached through a link refused and left as it was", async () => {
     const repo = await tempRepo();
     const base = (await git(repo.dir, "rev-parse", "HEAD")).trim();
