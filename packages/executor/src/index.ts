@@ -119,6 +119,7 @@ export {
   readTaskPlan,
   ReceivedVerdict,
   RecordLine,
+  recordTasksKnown,
   renderLine,
   renderRecord,
   setTaskState,

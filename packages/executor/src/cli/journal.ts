@@ -15,7 +15,7 @@ import { type JournalRecord, parseRecord } from "../journal/record.js";
 import { renderTaskState } from "../journal/line.js";
 import { checklistIn, nextStep, orderBy } from "../journal/next-step.js";
 import { applyResume, deriveResume, type Resume } from "../journal/resume.js";
-import { taskStates } from "../journal/read.js";
+import { recordTasksKnown, taskStates } from "../journal/read.js";
 import type { TaskPlan } from "../journal/schema.js";
 import { type JournalCommand, JOURNAL_HELP, parseJournalArgs } from "./journal-args.js";
 import { type CliFault, describeCliFault, exitCodeFor } from "./journal-fault.js";
@@ -44,7 +44,7 @@ function load(io: StdStreams, input: string): ResultAsync<Loaded, CliFault> {
   const path = inputName(input);
   return readText(io, input).andThen((text) =>
     readTaskPlan(text)
-      .andThen((plan) => parseRecord(text).map((record) => ({ path, text, plan, record })))
+      .andThen((plan) => parseRecord(text).andThen((record) => recordTasksKnown(plan, record).map(() => ({ path, text, plan, record }))))
       .mapErr((fault): CliFault => ({ code: "journal", path, fault })),
   );
 }

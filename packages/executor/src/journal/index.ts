@@ -18,7 +18,7 @@ export { parseRecord, renderRecord } from "./record.js";
 export { appendRecord, setTaskState } from "./append.js";
 export { checkInterfaces, InterfaceFinding, readTaskPlan } from "./plan.js";
 export type { FailClaims } from "./read.js";
-export { failClaims, lastRounds, openRulings, specStatus, taskStates } from "./read.js";
+export { failClaims, lastRounds, openRulings, recordTasksKnown, specStatus, taskStates } from "./read.js";
 export type { Recheck } from "./recheck.js";
 export type { Resume, ResumeOptions, TaskChange } from "./resume.js";
 export { applyResume, commandOf, deriveResume } from "./resume.js";

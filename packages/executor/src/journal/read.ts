@@ -1,5 +1,7 @@
 // What a record says, read without effects: task states, rounds, open rulings, and the claims of
 // a failing last Verify.
+import { err, ok, type Result } from "neverthrow";
+import type { JournalFault } from "./fault.js";
 import type { JournalRecord } from "./record.js";
 import type { RecordLine, TaskPlan, TaskState } from "./schema.js";
 
@@ -8,6 +10,22 @@ type Line<K extends RecordLine["kind"]> = Extract<RecordLine, { kind: K }>;
 /** The record's lines of one kind, in order. */
 export function linesOf<K extends RecordLine["kind"]>(record: JournalRecord, kind: K): Line<K>[] {
   return record.entries.flatMap((e) => (e.value.kind === kind ? [e.value as Line<K>] : []));
+}
+
+/**
+ * The record's first `Task` line for a task the plan does not have, as `record-line-invalid`
+ * naming its line: the state it records would be read by nothing, a claim of progress nobody
+ * sees. Ok when every `Task` line names a task of the plan.
+ */
+export function recordTasksKnown(plan: TaskPlan, record: JournalRecord): Result<void, JournalFault> {
+  const known = new Set(plan.tasks.map((t) => t.n));
+  for (const e of record.entries) {
+    if (e.value.kind !== "task" || known.has(e.value.n)) continue;
+    const text = record.source.split("\n")[e.line - 1]?.replace(/\r$/, "") ?? "";
+    const tasks = [...known].map((n) => `Task ${n}`).join(", ");
+    return err({ code: "record-line-invalid", line: e.line, text, issue: `Task ${e.value.n} is not a task of the plan (it has ${tasks})` });
+  }
+  return ok(undefined);
 }
 
 /** Each plan task's state: its last `Task` line, else `pending`. */

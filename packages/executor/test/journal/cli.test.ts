@@ -84,6 +84,23 @@ describe("decay journal (main)", () => {
     }
   });
 
+  it("a Task line for a task the plan does not have is refused with its line, by show, next and resume alike", async () => {
+    const dir = await tempDir();
+    const plan =
+      "# Plan\n\nSpec: none\n\n## Task 1: a\n\nFiles: a.txt\n\n## Execution record\n\n```text\nTask 1: done - true -> ok\nTask 2: done - true -> ok\n```\n";
+    await writeFile(join(dir, "plan.md"), plan);
+    for (const argv of [
+      ["show", "plan.md"],
+      ["next", "plan.md"],
+      ["resume", "plan.md", "--repo", "."],
+    ]) {
+      const r = await call(["journal", ...argv], dir);
+      expect([r.code, r.stdout]).toEqual([2, ""]);
+      expect(r.stderr).toContain("line 13");
+      expect(r.stderr).toContain("Task 2 is not a task of the plan (it has Task 1)");
+    }
+  });
+
   it("resume --write goes through the shared atomic writer: no temporary file left, a plan reached through a link refused and left as it was", async () => {
     const repo = await tempRepo();
     const base = (await git(repo.dir, "rev-parse", "HEAD")).trim();
