@@ -85,16 +85,19 @@ describe("at least N lines matching: the count is of matches in the whole output
     expect(readPlan(plan(`\`t\` at least 2 ${re}`))._unsafeUnwrap().stages[0]?.acceptance[0]?.expect.count).toEqual([{ pattern: re.slice(1, -1), min: 2 }]);
   });
 
-  test.each(["/x*/", "/x?/", "/(?:)/", "/(a|)/", "/a*|b/", "/a{0,3}/", "/()\\1/"])(
-    "matches %s can match an empty string with no assertion: it matches every output and is refused",
+  test.each(["/x*/", "/x?/", "/(?:)/", "/(a|)/", "/a*|b/", "/a{0,3}/", "/()\\1/", "/^/", "/$/", "/(?!x)/", "/(?<!x)/", "/(?=a)?/", "/^|$/"])(
+    "matches %s can match an empty string at the start or the end of any text: it matches every output and is refused",
     (re) => {
       expectRefused(`\`t\` matches ${re}`, "matches-anything", "matches every output and checks nothing");
     },
   );
 
-  test.each(["/^$/", "/\\bok/", "/(?=a)/", "/^/", "/$/", "/(?<=x)/", "/\\B/", "/x/", "/[^]/"])("matches %s asks something of the output and is read", (re) => {
-    expect(readPlan(plan(`\`t\` matches ${re}`))._unsafeUnwrap().stages[0]?.acceptance[0]?.expect.stdout_matches).toEqual([re.slice(1, -1)]);
-  });
+  test.each(["/^$/", "/\\bok/", "/(?=a)/", "/(?<=x)/", "/\\B/", "/x/", "/[^]/", "/^(?![\\s\\S]*ERROR)/", "/\\\\^/", "/(?!x)y/"])(
+    "matches %s asks something of the output and is read",
+    (re) => {
+      expect(readPlan(plan(`\`t\` matches ${re}`))._unsafeUnwrap().stages[0]?.acceptance[0]?.expect.stdout_matches).toEqual([re.slice(1, -1)]);
+    },
+  );
 
   test("at least 0 is refused: it holds on any output; at least 1 is read", () => {
     expectRefused("`t` at least 0 `passed`", "count-zero", "at least 0 holds on any output");

@@ -24,22 +24,30 @@ const LOOKAROUND = ["(?=", "(?!", "(?<=", "(?<!"];
 const NEVER = "(?!)";
 
 /**
- * The source with every assertion made one that always holds (`hold`) or one that never does.
- * Holding: `\b` and each lookahead or lookbehind `A` become `(?:A|)`; `^`, `$` and `\B` hold at
- * the one position of the empty string already. Failing: each becomes or is preceded by `(?!)`.
- * Character classes, escapes and groups are copied, so group numbers (and backreferences) keep
- * their meaning. Holding, the result matches the empty string exactly when some path through the
- * pattern consumes nothing, whatever its assertions would say; failing, when some path consumes
- * nothing and needs no assertion, so it matches at the start of any text.
+ * Where the assertions of a pattern are read: `hold`, each may hold (`^`, `$` and `\B` hold at the
+ * one position of the empty string already; `\b` and each lookaround `A` become `(?:A|)`);
+ * `start`, as at the start of any text (`^` holds, `(?<!A)` may; `$`, `\b`, `\B` and the other
+ * lookarounds never do); `end`, as at its end (`$` holds, `(?!A)` may; the rest never do).
  */
-function withAssertions(source: string, hold: boolean): string {
+type AssertionsAt = "hold" | "start" | "end";
+
+/**
+ * The source with its assertions read as `at` says: one that holds becomes nothing (`^`, `$`) or
+ * `(?:A|)`, one that never does `(?!)` (a lookaround `(?:(?!)A)`, so a quantifier after it still
+ * applies to the whole). Character classes, escapes and groups are copied, so group numbers (and
+ * backreferences) keep their meaning. The result matches the empty string exactly when some path
+ * through the pattern consumes nothing with its assertions so read.
+ */
+function withAssertions(source: string, at: AssertionsAt): string {
+  const hold = at === "hold";
   let out = "";
-  const looks: boolean[] = [];
+  const looks: ("may" | "never" | null)[] = [];
   for (let i = 0; i < source.length; i++) {
     const c = source[i] as string;
     if (c === "\\") {
       const next = source[i + 1] ?? "";
-      if (next === "b" || next === "B") out += hold ? (next === "b" ? "(?:\\b|)" : "\\B") : NEVER;
+      if (next === "b") out += hold ? "(?:\\b|)" : NEVER;
+      else if (next === "B") out += hold ? "\\B" : NEVER;
       else out += `\\${next}`;
       i++;
     } else if (c === "[") {
@@ -49,11 +57,18 @@ function withAssertions(source: string, hold: boolean): string {
       out += source.slice(i, j + 1);
       i = j;
     } else if (c === "(") {
-      const look = LOOKAROUND.some((l) => source.startsWith(l, i));
-      looks.push(look);
-      out += !look ? "(" : hold ? "(?:(" : `${NEVER}(`;
-    } else if (c === ")") out += looks.pop() && hold ? ")|)" : ")";
-    else out += !hold && (c === "^" || c === "$") ? NEVER : c;
+      const look = LOOKAROUND.find((l) => source.startsWith(l, i));
+      const may = hold || (at === "start" && look === "(?<!") || (at === "end" && look === "(?!");
+      looks.push(look === undefined ? null : may ? "may" : "never");
+      out += look === undefined ? "(" : may ? "(?:(" : `(?:${NEVER}(`;
+    } else if (c === ")") {
+      const look = looks.pop();
+      out += look === "may" ? ")|)" : look === "never" ? "))" : ")";
+    } else if (c === "^" || c === "$") {
+      // `^` holds at the start of every text, `$` at its end.
+      if (hold) out += c;
+      else out += (c === "^") === (at === "start") ? "" : NEVER;
+    } else out += c;
   }
   return out;
 }
@@ -66,19 +81,22 @@ function withAssertions(source: string, hold: boolean): string {
  * accept one that matches empty anywhere.
  */
 function canMatchEmpty(source: string): boolean {
-  const relaxed = withAssertions(source, true);
+  const relaxed = withAssertions(source, "hold");
   // The rewrite keeps a source that compiles compiling; if it ever did not, refusing is the safe answer.
   return !regexCompiles(relaxed) || new RegExp(relaxed).test("");
 }
 
 /**
- * Whether a pattern matches every text: some path through it consumes nothing and needs no
- * assertion (`x?`, `(?:)`, `a*`), so it matches at the start of any output. `^$`, `\b` or `(?=a)`
- * alone match only some outputs and are not such patterns.
+ * Whether a pattern matches every text: some path through it consumes nothing and needs only
+ * assertions that hold at the start of any text (`x?`, `(?:)`, `^`, `(?<!x)`) or at its end (`$`,
+ * `(?!x)`), so it matches any output. `^$`, `\bok` or `^(?![\s\S]*ERROR)` ask something and are
+ * not such patterns. (Assertions that hold everywhere only together, `\b|\B`, are not seen.)
  */
 function matchesAnything(source: string): boolean {
-  const strict = withAssertions(source, false);
-  return regexCompiles(strict) && new RegExp(strict).test("");
+  return (["start", "end"] as const).some((at) => {
+    const rewritten = withAssertions(source, at);
+    return regexCompiles(rewritten) && new RegExp(rewritten).test("");
+  });
 }
 
 /**

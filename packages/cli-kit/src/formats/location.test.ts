@@ -23,7 +23,7 @@ test("a linked worktree's .git file counts; outside any repository the path is f
   expect(repoRelative(join(root, "plain"), "d/p.tsv")).toBe("d/p.tsv");
 });
 
-test("a file reached through a linked directory or a link of its own is named where it really lies", async () => {
+test("a file reached through a linked directory is named where it really lies; a link of its own is named where the link is", async () => {
   const root = await tempDir();
   mkdirSync(join(root, "repo", ".git"), { recursive: true });
   mkdirSync(join(root, "repo", "plans"), { recursive: true });
@@ -31,7 +31,11 @@ test("a file reached through a linked directory or a link of its own is named wh
   symlinkSync(join(root, "repo", "plans"), join(root, "lp"));
   symlinkSync(join(root, "repo", "plans", "a.tsv"), join(root, "la.tsv"));
   expect(repoRelative(root, "lp/a.tsv")).toBe("plans/a.tsv");
-  expect(repoRelative(root, "la.tsv")).toBe("plans/a.tsv");
+  // The link itself is the file the repository holding it has: repo/docs/la.tsv -> ../plans/a.tsv.
+  mkdirSync(join(root, "repo", "docs"));
+  symlinkSync(join(root, "repo", "plans", "a.tsv"), join(root, "repo", "docs", "la.tsv"));
+  expect(repoRelative(root, "repo/docs/la.tsv")).toBe("docs/la.tsv");
+  expect(repoRelative(root, "la.tsv")).toBe("la.tsv");
   // Not there (yet): its directory's links are still followed.
   expect(repoRelative(root, "lp/new.tsv")).toBe("plans/new.tsv");
   // A link to a file in no repository keeps the path it was given.

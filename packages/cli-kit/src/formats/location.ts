@@ -5,23 +5,20 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 
 const posix = (path: string) => path.split(sep).join("/");
 
-// Where a path really lies: links on the way (and a final link) followed; a path that does not
-// exist, or only its directory does, as far as it can be followed.
+// Where a path really lies: the links on the way to its directory followed, the name itself kept
+// (a file that is a link is named where the link is, in the repository holding the link); a
+// directory that does not exist as far as it can be followed.
 function real(abs: string): string {
   try {
-    return realpathSync(abs);
+    return join(realpathSync(dirname(abs)), basename(abs));
   } catch {
-    try {
-      return join(realpathSync(dirname(abs)), basename(abs));
-    } catch {
-      return abs;
-    }
+    return abs;
   }
 }
 
 /**
  * `file` (as given, resolved against `cwd`) relative to the nearest directory above where it
- * really lies (links followed) that holds `.git` (a repository or a linked worktree),
+ * really lies (linked directories followed, see `real`) that holds `.git` (a repository or a linked worktree),
  * `/`-separated; relative to `cwd`, as given, when none does.
  */
 export function repoRelative(cwd: string, file: string): string {

@@ -98,9 +98,14 @@ describe("a linked worktree's commondir is read as git reads it", () => {
     execFileSync("mkfifo", [commondir]);
     expect(await status()).toEqual({ code: 2, out: "", err: expect.stringContaining(`${commondir} is not a regular file`) });
     rmSync(commondir);
-    writeFileSync(commondir, " \n");
+    writeFileSync(commondir, "\r\n");
     expect(await status()).toEqual({ code: 2, out: "", err: expect.stringContaining(`${commondir} is empty`) });
-    writeFileSync(commondir, "/nowhere\u001b[2J\r\u001b[31mRED\n");
+    // A trailing blank is part of the path, as git reads it: no such directory.
+    writeFileSync(commondir, "../.. \n");
+    expect(await status()).toMatchObject({ code: 2, out: "", err: expect.stringContaining("is missing") });
+    writeFileSync(commondir, "../..\r../..\n");
+    expect(await status()).toEqual({ code: 2, out: "", err: expect.stringContaining(`${commondir} holds more than one line`) });
+    writeFileSync(commondir, "/nowhere\u001b[2J\u001b[31mRED\n");
     const escaped = await status();
     expect(escaped.code).toBe(2);
     expect(escaped.err).toContain("/nowhere\\u001b[2J");

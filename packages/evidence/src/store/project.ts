@@ -15,7 +15,7 @@ function notRoot(repo: string, detail: string): StoreFault {
 
 /**
  * Follows a `commondir` file if the git directory has one; the common directory otherwise is
- * itself. As git reads it: through a link, trailing blanks and line end dropped. Anything but a
+ * itself. As git reads it: through a link, the line ends at its end dropped. Anything but a
  * regular file is refused before it is opened (a FIFO would never answer), and so is an empty
  * one, which git refuses too.
  */
@@ -27,8 +27,10 @@ function commonDirOf(fs: StoreFs, repo: string, gitDir: string): ResultAsync<str
     .andThen(({ real, type }): ResultAsync<string, StoreFault> => {
       if (type !== "file") return errAsync(notRoot(repo, `${file} is not a regular file`));
       return readBounded(fs, real, MAX_GIT_FILE_BYTES).andThen((b) => {
-        const line = (text(b).split("\n")[0] ?? "").replace(/[ \t\r\v\f]+$/, "");
-        return line === "" ? err(notRoot(repo, `${file} is empty`)) : ok(posixResolve(gitDir, line));
+        // git drops the line ends at the end of the whole file, and nothing else.
+        const path = text(b).replace(/[\r\n]+$/, "");
+        if (path === "") return err(notRoot(repo, `${file} is empty`));
+        return /[\r\n]/.test(path) ? err(notRoot(repo, `${file} holds more than one line`)) : ok(posixResolve(gitDir, path));
       });
     })
     .orElse((e) => (e.code === "store-fs" && e.errno === "ENOENT" ? ok(gitDir) : err<string, StoreFault>(e)));

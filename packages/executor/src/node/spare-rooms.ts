@@ -40,15 +40,19 @@ const NO_HOOKS = ["-c", "core.hooksPath=/dev/null"];
  * `clean` or `process` is no filter; `required` off lets git copy the blob as it is.)
  */
 export function roomGitOptions(git: GitInvoker): ResultAsync<string[], ExecFault> {
-  return git.raw(["config", "--local", "--name-only", "--get-regexp", "^filter\\."]).andThen((o) => {
+  const args = ["config", "--show-scope", "--name-only", "--get-regexp", "^filter\\."];
+  return git.raw(args).andThen((o) => {
     // Exit 1: no such key.
     if (o.exit !== 0 && o.exit !== 1) {
-      return errAsync<string[], ExecFault>({ code: "git-failed", op: "config --local --get-regexp ^filter\\.", reason: o.stderr.trim() || `exit ${o.exit}` });
+      return errAsync<string[], ExecFault>({ code: "git-failed", op: args.join(" "), reason: o.stderr.trim() || `exit ${o.exit}` });
     }
+    // The repository's own scopes: its config (and the files it includes) and a worktree's
+    // config.worktree; the user's global and the system's are left as a clone room reads them.
     const drivers = new Set<string>();
-    for (const key of o.exit === 0 ? o.stdout.split("\n") : []) {
+    for (const line of o.exit === 0 ? o.stdout.split("\n") : []) {
+      const [scope, key = ""] = line.split("\t");
       const name = /^filter\.(.+)\.[^.]+$/.exec(key.trim())?.[1];
-      if (name !== undefined) drivers.add(name);
+      if ((scope === "local" || scope === "worktree") && name !== undefined) drivers.add(name);
     }
     const off = [...drivers].flatMap((name) => ["smudge=", "clean=", "process=", "required=false"].flatMap((v) => ["-c", `filter.${name}.${v}`]));
     return okAsync([...NO_HOOKS, ...off]);

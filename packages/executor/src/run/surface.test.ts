@@ -17,6 +17,11 @@ describe("surfacePaths reads a command's words as the shell and git would", () =
     "sh ${PWD}/scripts/check.sh",
     'sh "$(pwd)/scripts/check.sh"',
     "sh `pwd`/scripts/check.sh",
+    'sh "$PWD/scripts/check.sh"',
+    'sh "$PWD"/scripts/check.sh',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${PWD}, as a plan writes it
+    'sh "${PWD}/scripts/check.sh"',
+    'sh "`pwd`/scripts/check.sh"',
     'sh scri""pts/check.sh',
     "sh scri\\pts/check.sh",
     "sh /repo/scripts/check.sh",

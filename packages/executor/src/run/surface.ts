@@ -27,7 +27,11 @@ const FROM_CWD = /^(?:\$PWD|\$\{PWD\}|`pwd`)\//;
  * too many is safe, one too few is not.
  */
 function repoPaths(word: string, repo: string | undefined): string[] {
-  const bare = word.replace(FROM_CWD, "").replace(/['"`\\]/g, "");
+  // Quotes first, so `"$PWD"/x` and `"$(pwd)/x"` lose their start too; a backtick last, after `` `pwd` ``.
+  const bare = word
+    .replace(/['"\\]/g, "")
+    .replace(FROM_CWD, "")
+    .replace(/`/g, "");
   const tries = [bare];
   if (bare.startsWith("/")) {
     if (repo !== undefined && bare.startsWith(`${repo}/`)) tries.push(bare.slice(repo.length + 1));

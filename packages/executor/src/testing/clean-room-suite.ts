@@ -99,6 +99,17 @@ export function cleanRoomContract(name: string, makeRoom: (repo: string, dir?: s
         }
       } finally {
         fixtureGit(fx.repo, "config", "--remove-section", "filter.forge");
+      }
+      // The same filter in the main worktree's own config.worktree.
+      fixtureGit(fx.repo, "config", "extensions.worktreeConfig", "true");
+      fixtureGit(fx.repo, "config", "--worktree", "filter.forge.smudge", "sh -c 'cat >/dev/null; echo forged'");
+      try {
+        const r = await opened(room, at(fx.second, "filtered-worktree-config"));
+        expect(readFileSync(join(r.dir, "a.txt"), "utf8")).toBe(FIRST_FILES["a.txt"]);
+        await disposed(r);
+      } finally {
+        fixtureGit(fx.repo, "config", "--worktree", "--remove-section", "filter.forge");
+        fixtureGit(fx.repo, "config", "--unset", "extensions.worktreeConfig");
         rmSync(attributes);
       }
     });
