@@ -18,7 +18,7 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Room } from "../ports.js";
 import { cleanRoomContract } from "../testing/clean-room-suite.js";
-import { makeRoomFixture, type RoomFixture, worktrees } from "../testing/room-fixture.js";
+import { fixtureGit, makeRoomFixture, type RoomFixture, worktrees } from "../testing/room-fixture.js";
 import { gitCloneRoom, gitWorktreeRoom, type WorktreeCleanRoom } from "./clean-rooms.js";
 import { privateDir } from "./room-dirs.js";
 import { describeSparesOff, type SparesOff } from "./spare-rooms.js";
@@ -206,5 +206,32 @@ describe("gitWorktreeRoom spares", () => {
     const bare = gitWorktreeRoom({ repo: fx.repo, dir: fx.rooms, spares: 0, onWarning: (w) => warnings.push(w) });
     await dispose((await bare.open({ commit: fx.first, name: "one" }))._unsafeUnwrap());
     expect(warnings).toEqual([]);
+  });
+});
+
+describe("gitWorktreeRoom and the repository's own filter drivers", () => {
+  it("a driver the repository had before the first room runs there, as in its checkout; one changed after it does not", async () => {
+    const fx = makeRoomFixture();
+    try {
+      const common = join(fx.repo, fixtureGit(fx.repo, "rev-parse", "--git-common-dir"));
+      mkdirSync(join(common, "info"), { recursive: true });
+      writeFileSync(join(common, "info", "attributes"), "later.txt filter=up\n");
+      fixtureGit(fx.repo, "config", "filter.up.smudge", "tr a-z A-Z");
+      fixtureGit(fx.repo, "config", "filter.up.clean", "tr A-Z a-z");
+      const room = gitWorktreeRoom({ repo: fx.repo, dir: fx.rooms, spares: 0 });
+      const inRoom = async (name: string) => {
+        const r = await room.open({ commit: fx.second, name });
+        if (r.isErr()) throw new Error(JSON.stringify(r.error));
+        const text = readFileSync(join(r.value.dir, "later.txt"), "utf8");
+        expect((await r.value.dispose()).isOk()).toBe(true);
+        return text;
+      };
+      expect(await inRoom("trusted")).toBe("LATER\n");
+      // What an agent would do between two rooms: the driver now says something else.
+      fixtureGit(fx.repo, "config", "filter.up.smudge", "sh -c 'cat >/dev/null; echo forged'");
+      expect(await inRoom("changed")).toBe("later\n");
+    } finally {
+      fx.remove();
+    }
   });
 });

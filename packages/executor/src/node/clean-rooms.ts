@@ -8,7 +8,7 @@ import { openRoom, type RoomSteps } from "../room.js";
 import { type GitInvoker, gitInvoker } from "./git-process.js";
 import { fsStep, nodeRoomHomes } from "./room-dirs.js";
 import { nodeShell } from "./shell.js";
-import { roomGitOptions, type SparesOff, sparesOf } from "./spare-rooms.js";
+import { ownFilters, roomGitOptions, type SparesOff, sparesOf } from "./spare-rooms.js";
 
 /** Options of the git clean rooms. */
 export interface GitRoomOptions {
@@ -110,9 +110,16 @@ export function gitWorktreeRoom(options: GitWorktreeRoomOptions): WorktreeCleanR
   const repo = resolve(options.repo);
   const git = gitInvoker(repo, options.env);
   const homes = nodeRoomHomes(git, repo, options.dir, options.dirName);
-  const spares = sparesOf({ git, repo, count: options.spares ?? 1, env: options.env, homes, onWarning: options.onWarning });
+  // The repository's own filter drivers as they are before the first room: a run opens one before
+  // it calls any agent. Taken once; a failure is asked again.
+  let filters: ReadonlyMap<string, string> | undefined;
+  const trusted = () => (filters ? okAsync(filters) : ownFilters(git).map((found) => (filters = found)));
+  const spares = sparesOf({ git, repo, count: options.spares ?? 1, env: options.env, homes, onWarning: options.onWarning, trusted });
   const prune = () => git.ok(["worktree", "prune"]).map(() => undefined);
-  const add = (dir: string, id: string) => roomGitOptions(git).andThen((opts) => git.ok([...opts, "worktree", "add", "--detach", "--quiet", dir, id]));
+  const add = (dir: string, id: string) =>
+    trusted()
+      .andThen((found) => roomGitOptions(git, found))
+      .andThen((opts) => git.ok([...opts, "worktree", "add", "--detach", "--quiet", dir, id]));
   const removeRoom = (dir: string) =>
     git
       .raw(["worktree", "remove", "--force", dir])

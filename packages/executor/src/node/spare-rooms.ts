@@ -32,30 +32,47 @@ const present = (path: string) =>
 const NO_HOOKS = ["-c", "core.hooksPath=/dev/null"];
 
 /**
- * What every git call that writes or hashes a worktree room's files runs with: no hooks, and no
- * filter driver of the repository's own config. A worktree room shares that config (and
- * `info/attributes`) with the working tree agents write to: a smudge filter set there would put
- * its own output in the room for a file the commit holds otherwise. A clone room never reads the
- * repository's config; a worktree room now reads its files as one does. (An empty `smudge`,
- * `clean` or `process` is no filter; `required` off lets git copy the blob as it is.)
+ * The filter drivers of the repository's own config (its `config`, the files that includes, a
+ * worktree's `config.worktree`; not the user's global one nor the system's), each with its
+ * settings as one string. Git asked from `git`'s directory.
  */
-export function roomGitOptions(git: GitInvoker): ResultAsync<string[], ExecFault> {
-  const args = ["config", "--show-scope", "--name-only", "--get-regexp", "^filter\\."];
+export function ownFilters(git: GitInvoker): ResultAsync<ReadonlyMap<string, string>, ExecFault> {
+  // -z: a scope, then the key and its value after a line feed, each ended by NUL, so a value that
+  // holds a line feed cannot pass for another entry.
+  const args = ["config", "-z", "--show-scope", "--get-regexp", "^filter\\."];
   return git.raw(args).andThen((o) => {
     // Exit 1: no such key.
     if (o.exit !== 0 && o.exit !== 1) {
-      return errAsync<string[], ExecFault>({ code: "git-failed", op: args.join(" "), reason: o.stderr.trim() || `exit ${o.exit}` });
+      return errAsync<ReadonlyMap<string, string>, ExecFault>({ code: "git-failed", op: args.join(" "), reason: o.stderr.trim() || `exit ${o.exit}` });
     }
-    // The repository's own scopes: its config (and the files it includes) and a worktree's
-    // config.worktree; the user's global and the system's are left as a clone room reads them.
-    const drivers = new Set<string>();
-    for (const line of o.exit === 0 ? o.stdout.split("\n") : []) {
-      const [scope, key = ""] = line.split("\t");
-      const name = /^filter\.(.+)\.[^.]+$/.exec(key.trim())?.[1];
-      if ((scope === "local" || scope === "worktree") && name !== undefined) drivers.add(name);
+    const settings = new Map<string, string[]>();
+    const fields = o.exit === 0 ? o.stdout.split("\0") : [];
+    for (let k = 0; k + 1 < fields.length; k += 2) {
+      const scope = fields[k] as string;
+      const entry = fields[k + 1] as string;
+      const key = entry.split("\n", 1)[0] as string;
+      const name = /^filter\.(.+)\.[^.]+$/.exec(key)?.[1];
+      if (name === undefined || (scope !== "local" && scope !== "worktree")) continue;
+      settings.set(name, [...(settings.get(name) ?? []), entry]);
     }
-    const off = [...drivers].flatMap((name) => ["smudge=", "clean=", "process=", "required=false"].flatMap((v) => ["-c", `filter.${name}.${v}`]));
-    return okAsync([...NO_HOOKS, ...off]);
+    return okAsync(new Map([...settings].map(([name, lines]) => [name, lines.sort().join("\n")])));
+  });
+}
+
+/**
+ * What every git call that writes or hashes a worktree room's files runs with: no hooks, and no
+ * filter driver of the repository's own config (`ownFilters`) but those `trusted` holds with the
+ * same settings. A worktree room shares that config (and `info/attributes`) with the working tree
+ * agents write to: a smudge filter set or changed there would put its own output in the room for
+ * a file the commit holds otherwise. The adapter takes `trusted` before its first room, which a run
+ * opens before any agent is called: the repository's own filters (git-crypt, `git lfs install
+ * --local`) keep working. (An empty `smudge`, `clean` or `process` is no filter; `required` off
+ * lets git copy the blob as it is.)
+ */
+export function roomGitOptions(git: GitInvoker, trusted: ReadonlyMap<string, string>): ResultAsync<string[], ExecFault> {
+  return ownFilters(git).map((current) => {
+    const off = [...current].filter(([name, settings]) => trusted.get(name) !== settings).map(([name]) => name);
+    return [...NO_HOOKS, ...off.flatMap((name) => ["smudge=", "clean=", "process=", "required=false"].flatMap((v) => ["-c", `filter.${name}.${v}`]))];
   });
 }
 
@@ -96,6 +113,8 @@ export interface SparesOptions {
   readonly homes: RoomHomes;
   /** Told once when the spares directory cannot be used (then no spare is kept). */
   readonly onWarning?: ((warning: SparesOff) => void) | undefined;
+  /** The filter drivers a room may run (see `roomGitOptions`). */
+  readonly trusted: () => ResultAsync<ReadonlyMap<string, string>, ExecFault>;
 }
 
 /**
@@ -105,7 +124,7 @@ export interface SparesOptions {
  * name first) or cannot be made, no spare is kept from then on and `onWarning` is told once: a
  * directory that is not this user's is never used, and never stops a room.
  */
-export function sparesOf({ git, repo, count, env, homes, onWarning }: SparesOptions): Spares {
+export function sparesOf({ git, repo, count, env, homes, onWarning, trusted }: SparesOptions): Spares {
   let common: ResultAsync<string, ExecFault> | undefined;
   const commonDir = () => (common ??= commonDirOf(git, repo));
   const uid = userId();
@@ -149,14 +168,16 @@ export function sparesOf({ git, repo, count, env, homes, onWarning }: SparesOpti
   // untracked or ignored goes.
   const reset = (dir: string, id: string) => {
     const room = gitInvoker(dir, env);
-    return roomGitOptions(room).andThen((opts) =>
-      room
-        .ok([...opts, "read-tree", id])
-        .andThen(() => room.raw([...opts, "update-index", "-q", "--refresh"]))
-        .andThen(() => room.ok([...opts, "reset", "--hard", "--quiet", id, "--"]))
-        .andThen(() => room.ok(["clean", "-ffdxq"]))
-        .map(() => true),
-    );
+    return trusted()
+      .andThen((filters) => roomGitOptions(room, filters))
+      .andThen((opts) =>
+        room
+          .ok([...opts, "read-tree", id])
+          .andThen(() => room.raw([...opts, "update-index", "-q", "--refresh"]))
+          .andThen(() => room.ok([...opts, "reset", "--hard", "--quiet", id, "--"]))
+          .andThen(() => room.ok(["clean", "-ffdxq"]))
+          .map(() => true),
+      );
   };
   const tryClaim = (slot: string, dir: string, id: string): ResultAsync<boolean, ExecFault> =>
     present(slot).andThen((there) => {
