@@ -21,8 +21,13 @@ async function prepared() {
 }
 
 describe("a record or envelope that cannot be read as one is named", () => {
-  test("an empty file name is refused as naming no file (hash, prepare), never read as the working directory", async () => {
+  test("an empty file name is refused as naming no file (hash, prepare, publish), never read as the working directory", async () => {
     const { exec } = await prepared();
+    expect(await exec(["publish", "", "--github", "owner/repo"])).toEqual({
+      code: 2,
+      out: "",
+      err: 'decay-evidence: cannot read "": the name is empty, and an empty argument names no file\n',
+    });
     for (const command of ["hash", "prepare"]) {
       expect(await exec([command, ""])).toEqual({
         code: 2,

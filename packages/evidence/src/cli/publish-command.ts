@@ -59,6 +59,8 @@ function outcomeOf(store: PendingStore, path: string, { record, stopped }: Publi
  * envelope through GitHub (or the transport `io` supplies); exit 0 published, 1 still pending.
  */
 export function publishCommand(io: CliIo, file: string, flags: PublishFlags, global: GlobalOptions): ResultAsync<Outcome, CliFault> {
+  // An empty name would resolve to the working directory, and be named as that.
+  if (file === "") return errAsync({ code: "input-unreadable", path: file, reason: "the name is empty, and an empty argument names no file" });
   const token = io.env["GITHUB_TOKEN"];
   if (token === undefined || token === "") return errAsync({ code: "token-missing" });
   const path = resolve(io.cwd, file);
