@@ -13,7 +13,7 @@ import { buildReport, writeReport } from "./report.js";
 import { renderInterruptedMd } from "./report-md.js";
 import { runStage } from "./stage.js";
 import { newLoop, newState, type RunState, type StageLoop } from "./state.js";
-import { staleRows } from "./surface.js";
+import { changedSinceOpened, staleRows } from "./surface.js";
 import { refusals, stageOrder, validContract } from "./validate.js";
 import { type StageVerdict, verifyPass } from "./verify.js";
 
@@ -97,7 +97,12 @@ function included(d: Deps) {
  * The stage loop over every included stage, in dependency order. An included stage with no
  * acceptance row is the fault `stage-without-acceptance`, whatever the preflight handed in.
  */
-export async function loopStages(d: Deps, state: RunState, preflight: Record<string, StageVerdict>): Promise<R<Map<string, StageLoop>>> {
+export async function loopStages(
+  d: Deps,
+  state: RunState,
+  preflight: Record<string, StageVerdict>,
+  unchecked: Readonly<Record<string, string>> = {},
+): Promise<R<Map<string, StageLoop>>> {
   const loops = new Map<string, StageLoop>();
   const isGreen = (id: string) => ["green", "green-at-start"].includes(loops.get(id)?.state ?? "");
   for (const stage of stageOrder(d.contract)) {
@@ -112,6 +117,12 @@ export async function loopStages(d: Deps, state: RunState, preflight: Record<str
     // The self-check refuses this before anything is spent; a verdict replayed or built otherwise
     // never makes a stage with nothing to run green (at the start or after an agent's work).
     if (stage.acceptance.length === 0) return err({ code: "stage-without-acceptance", stage: stage.id });
+    const changed = unchecked[stage.id];
+    if (preflight[stage.id]?.green && changed !== undefined) {
+      loops.set(stage.id, { ...newLoop("escalated", changed), ledger: [preflight[stage.id]?.ledger as string] });
+      d.emit({ type: "escalated", stage: stage.id, reason: changed });
+      continue;
+    }
     if (preflight[stage.id]?.green) {
       loops.set(stage.id, { ...newLoop("green-at-start"), ledger: [preflight[stage.id]?.ledger as string] });
       d.emit({ type: "stage-skipped", stage: stage.id, state: "green-at-start", reason: "its acceptance already passes at the start" });
@@ -191,7 +202,9 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   if (preflight.isErr()) return err(preflight.error);
   const startGreen = stages.filter((s) => preflight.value[s.id]?.green).map((s) => s.id);
   d.emit({ type: "preflight", green: startGreen });
-  const loops = await loopStages(d, state, preflight.value);
+  const unchecked = await step(d, "preflight-surface", () => changedSinceOpened(d, startGreen, head.value));
+  if (unchecked.isErr()) return err(unchecked.error);
+  const loops = await loopStages(d, state, preflight.value, unchecked.value);
   if (loops.isErr()) return err(loops.error);
   const end = await step(d, "end-head", () => d.git.head());
   if (end.isErr()) return err(end.error);

@@ -100,8 +100,41 @@ export async function pinSurface(d: Deps, commit: string, file: string): Promise
     if (authored.isErr()) return err({ code: "assumptions-fault", path: file, message: describeFault(authored.error) });
     text = authored.value;
   }
-  const written = await writeFile(d, file, text);
+  // The commit it was pinned at, for a later run to check what has changed since (`changedSinceOpened`).
+  const written = await writeFile(d, file, `${text}${PINNED_AT}${commit}\n`);
   return written.map(() => paths.length);
+}
+
+const PINNED_AT = "# pinned at ";
+
+/** The commit a pinned surface file names (`# pinned at <commit>`), null when it names none. */
+function pinnedAt(text: string): string | null {
+  return /^# pinned at ([0-9a-f]{40}|[0-9a-f]{64})$/m.exec(text)?.[1] ?? null;
+}
+
+/**
+ * Of the stages about to count as green at the start, those an earlier run opened (their surface
+ * pinned under freeze/ at a base) whose surface at that base has been edited or deleted since by
+ * commits no run checked (a run killed between an execute's commit and its check, then started
+ * afresh): each stage with why. An execute that rewrote its own acceptance is never counted done
+ * because a crash came between. A pinned file an agent removed or forged only makes this look at
+ * less; the durable runner replays the check itself.
+ */
+export async function changedSinceOpened(d: Deps, stages: readonly string[], head: string): Promise<Result<Record<string, string>, ExecFault>> {
+  const out: Record<string, string> = {};
+  for (const id of stages) {
+    const text = await readText(d, inRepo(d, `${d.paths.freeze}/${id}-surface.tsv`));
+    if (text.isErr()) return err(text.error);
+    const base = text.value === null ? null : pinnedAt(text.value);
+    if (base === null || base === head) continue;
+    const diverged = await executeDivergence(d, { from: base, to: head });
+    if (diverged.isErr()) return err(diverged.error);
+    if (diverged.value.length === 0) continue;
+    out[id] =
+      `its acceptance surface changed since a run opened it at ${base.slice(0, 12)}, in commits no run checked ` +
+      `(${diverged.value.length} file${diverged.value.length === 1 ? "" : "s"}: ${diverged.value.join(", ")}): it does not count as green at the start`;
+  }
+  return ok(out);
 }
 
 // The checks below work the surface out again from git and the contract every time. The file

@@ -1,0 +1,47 @@
+// A run killed at any step and then started afresh (no replay: progress derived by preflight) must
+// never count a stage done whose execute rewrote its own acceptance and was killed before the run
+// checked it (or reverted it).
+import { describe, expect, it } from "vitest";
+import { Killed, killAfter, recordingRunner } from "../src/entries/testing.js";
+import { runPlan, scriptTable } from "../src/index.js";
+import { contractOf, git, makeRepo, nodeOptions, planOf } from "./harness.js";
+
+const CHECK = "grep -q alpha src/a.txt\n";
+const PLAN = planOf([["a", ["`sh test/check.sh` exits 0"]]]);
+// The execute writes the wrong word and guts the test that would catch it.
+const SCRIPT = scriptTable({ "S1 execute": { edit: { "src/a.txt": "wrong\n", "test/check.sh": "exit 0\n" } } });
+
+describe("a fresh start after a kill at any step", () => {
+  it("never reports a stage green whose execute rewrote its acceptance and was not yet checked", async () => {
+    const straightRepo = await makeRepo({ "test/check.sh": CHECK });
+    const recorder = recordingRunner();
+    const straight = await runPlan(await contractOf(straightRepo, PLAN), nodeOptions(straightRepo, SCRIPT, { runner: recorder }));
+    expect(straight._unsafeUnwrap().status).not.toBe("green");
+    const wrong: string[] = [];
+    let escalatedAtStart = 0;
+    for (let k = 1; k <= recorder.log.length; k += 1) {
+      const repo = await makeRepo({ "test/check.sh": CHECK });
+      const contract = await contractOf(repo, PLAN);
+      await expect(runPlan(contract, nodeOptions(repo, SCRIPT, { runner: killAfter(k) }))).rejects.toBeInstanceOf(Killed);
+      const again = (await runPlan(contract, nodeOptions(repo, SCRIPT)))._unsafeUnwrap();
+      const s1 = again.stages[0];
+      if (again.status === "green" || s1?.state === "green-at-start" || s1?.state === "green") {
+        wrong.push(`killed after step ${k} (${recorder.log[k - 1]?.name}): ${again.status}, S1 ${s1?.state}`);
+      }
+      if (s1?.state === "escalated" && s1.reason?.includes("in commits no run checked")) escalatedAtStart += 1;
+    }
+    expect(wrong).toEqual([]);
+    // The kills that left the gutted test committed and unchecked are the ones this guards.
+    expect(escalatedAtStart).toBeGreaterThan(0);
+  }, 600_000);
+
+  it("a run that ended is not held back: a second run counts its green stage green at the start", async () => {
+    const repo = await makeRepo({ "test/check.sh": CHECK });
+    const contract = await contractOf(repo, PLAN);
+    const good = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } } });
+    expect((await runPlan(contract, nodeOptions(repo, good)))._unsafeUnwrap().status).toBe("green");
+    const again = (await runPlan(contract, nodeOptions(repo, good)))._unsafeUnwrap();
+    expect([again.status, again.stages[0]?.state]).toEqual(["green", "green-at-start"]);
+    expect(git(repo, "show", "HEAD:test/check.sh")).toBe(CHECK.trim());
+  });
+});
