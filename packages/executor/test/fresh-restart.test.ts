@@ -1,6 +1,8 @@
 // A run killed at any step and then started afresh (no replay: progress derived by preflight) must
 // never count a stage done whose execute rewrote its own acceptance and was killed before the run
 // checked it (or reverted it).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Killed, killAfter, recordingRunner } from "../src/entries/testing.js";
 import { runPlan, scriptTable } from "../src/index.js";
@@ -35,13 +37,17 @@ describe("a fresh start after a kill at any step", () => {
     expect(escalatedAtStart).toBeGreaterThan(0);
   }, 600_000);
 
-  it("a run that ended is not held back: a second run counts its green stage green at the start", async () => {
+  it("after a run that ended, a test edited since is someone's own work: the stage counts green at the start", async () => {
     const repo = await makeRepo({ "test/check.sh": CHECK });
     const contract = await contractOf(repo, PLAN);
     const good = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } } });
     expect((await runPlan(contract, nodeOptions(repo, good)))._unsafeUnwrap().status).toBe("green");
     const again = (await runPlan(contract, nodeOptions(repo, good)))._unsafeUnwrap();
     expect([again.status, again.stages[0]?.state]).toEqual(["green", "green-at-start"]);
-    expect(git(repo, "show", "HEAD:test/check.sh")).toBe(CHECK.trim());
+    // A person tightens the test on the run's branch and runs the plan again.
+    writeFileSync(join(repo, "test/check.sh"), "grep -qx alpha src/a.txt\n");
+    git(repo, "commit", "-qam", "tighten the check");
+    const third = (await runPlan(contract, nodeOptions(repo, good)))._unsafeUnwrap();
+    expect([third.status, third.stages[0]?.state]).toEqual(["green", "green-at-start"]);
   });
 });

@@ -202,7 +202,10 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   if (preflight.isErr()) return err(preflight.error);
   const startGreen = stages.filter((s) => preflight.value[s.id]?.green).map((s) => s.id);
   d.emit({ type: "preflight", green: startGreen });
-  const unchecked = await step(d, "preflight-surface", () => changedSinceOpened(d, startGreen, head.value));
+  // Only a run that did not end can have left commits no run checked; after one that ended, what
+  // changed since is someone's own work (a test edited on main), never held against a stage.
+  const suspect = start.value.claim.unfinished ? startGreen : [];
+  const unchecked = await step(d, "preflight-surface", () => changedSinceOpened(d, suspect, head.value));
   if (unchecked.isErr()) return err(unchecked.error);
   const loops = await loopStages(d, state, preflight.value, unchecked.value);
   if (loops.isErr()) return err(loops.error);
