@@ -1,7 +1,7 @@
 import { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixResolve, privateDirIssue } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type ResultAsync } from "neverthrow";
 import type { StoreFault } from "./fault.js";
-import type { StoreFs, StoreFsError } from "./port.js";
+import type { StoreFs, StoreFsError, StoreStat } from "./port.js";
 import { readBounded } from "./read.js";
 
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
@@ -13,6 +13,11 @@ function notRoot(repo: string, detail: string): StoreFault {
   return { code: "not-a-repository-root", repo, detail };
 }
 
+/** Where a path really lies (links followed), and what is there (by lstat of that place). */
+function resolvedKind(fs: StoreFs, path: string): ResultAsync<{ real: string; type: StoreStat["type"] }, StoreFsError> {
+  return fs.realpath(path).andThen((real) => fs.lstat(real).map((s) => ({ real, type: s.type })));
+}
+
 /**
  * Follows a `commondir` file if the git directory has one; the common directory otherwise is
  * itself. As git reads it: through a link, the line ends at its end dropped. Anything but a
@@ -21,9 +26,7 @@ function notRoot(repo: string, detail: string): StoreFault {
  */
 function commonDirOf(fs: StoreFs, repo: string, gitDir: string): ResultAsync<string, StoreFault> {
   const file = `${gitDir}/commondir`;
-  return fs
-    .realpath(file)
-    .andThen((real) => fs.lstat(real).map((s) => ({ real, type: s.type })))
+  return resolvedKind(fs, file)
     .andThen(({ real, type }): ResultAsync<string, StoreFault> => {
       if (type !== "file") return errAsync(notRoot(repo, `${file} is not a regular file`));
       return readBounded(fs, real, MAX_GIT_FILE_BYTES).andThen((b) => {
@@ -39,10 +42,8 @@ function commonDirOf(fs: StoreFs, repo: string, gitDir: string): ResultAsync<str
 /** The git directory a checkout's `.git` names: the directory itself, or the `gitdir:` of a `.git` file. */
 function gitDirOf(fs: StoreFs, repo: string): ResultAsync<string, StoreFault> {
   const dotGit = `${repo}/.git`;
-  return fs
-    .realpath(dotGit)
+  return resolvedKind(fs, dotGit)
     .mapErr((e): StoreFault => (e.errno === "ENOENT" ? notRoot(repo, "no .git here") : e.errno === "ENOTDIR" ? notRoot(repo, "not a directory") : e))
-    .andThen((real) => fs.lstat(real).map((s) => ({ real, type: s.type })))
     .andThen(({ real, type }): ResultAsync<string, StoreFault> => {
       if (type === "directory") return okAsync(real);
       if (type !== "file") return errAsync(notRoot(repo, ".git is neither a directory nor a file"));

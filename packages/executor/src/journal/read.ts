@@ -2,6 +2,7 @@
 // a failing last Verify.
 import { err, ok, type Result } from "neverthrow";
 import type { JournalFault } from "./fault.js";
+import { splitLines } from "./markdown.js";
 import type { JournalRecord } from "./record.js";
 import type { RecordLine, TaskPlan, TaskState } from "./schema.js";
 
@@ -21,7 +22,7 @@ export function recordTasksKnown(plan: TaskPlan, record: JournalRecord): Result<
   const known = new Set(plan.tasks.map((t) => t.n));
   for (const e of record.entries) {
     if (e.value.kind !== "task" || known.has(e.value.n)) continue;
-    const text = record.source.split("\n")[e.line - 1]?.replace(/\r$/, "") ?? "";
+    const text = splitLines(record.source)[e.line - 1]?.text ?? "";
     const tasks = [...known].map((n) => `Task ${n}`).join(", ");
     return err({ code: "record-line-invalid", line: e.line, text, issue: `Task ${e.value.n} is not a task of the plan (it has ${tasks})` });
   }

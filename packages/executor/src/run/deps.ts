@@ -99,19 +99,28 @@ export function inRepo(d: Pick<Deps, "repo">, path: string): string {
 /** What a path is, looked at without following a link or waiting for a FIFO's writer. */
 type Kind = "missing" | "file" | "directory" | "link" | "other";
 
-async function kindAt(fs: Deps["fs"], path: string): Promise<Kind> {
+/**
+ * The path opened to read without blocking (a FIFO opens at once instead of waiting for a writer)
+ * and, with `noFollow`, without following a final link; else what kept it from opening: nothing
+ * there, a link (`noFollow`), a directory some fs refuse to open (EISDIR), or a socket (ENXIO).
+ */
+async function openQuietly(fs: Deps["fs"], path: string, noFollow: boolean): Promise<WorkspaceFileHandle | Exclude<Kind, "file">> {
   const { O_RDONLY, O_NONBLOCK = 0, O_NOFOLLOW = 0 } = fs.constants;
-  let handle: WorkspaceFileHandle;
   try {
-    handle = await fs.promises.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+    return await fs.promises.open(path, O_RDONLY | O_NONBLOCK | (noFollow ? O_NOFOLLOW : 0));
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     if (code === "ENOENT") return "missing";
-    if (code === "ELOOP") return "link";
+    if (code === "ELOOP" && noFollow) return "link";
     if (code === "EISDIR") return "directory";
     if (code === "ENXIO") return "other";
     throw e;
   }
+}
+
+async function kindAt(fs: Deps["fs"], path: string): Promise<Kind> {
+  const handle = await openQuietly(fs, path, true);
+  if (typeof handle === "string") return handle;
   try {
     const stat = await handle.stat();
     return stat.isFile() ? "file" : stat.isDirectory?.() ? "directory" : "other";
@@ -174,19 +183,12 @@ function checkedSize(stat: { isFile(): boolean; readonly size: number | bigint }
 
 // The bytes of a regular file of at most `max` bytes; null when nothing is there. The run's files
 // sit in a working tree agents write to, so what the path names can change between two calls:
-// the path is opened once, without blocking (a FIFO opens at once instead of waiting for a
-// writer), and only the open file is checked and read. A socket cannot be opened (ENXIO), and
-// some fs refuse to open a directory (EISDIR): both are not regular files either.
+// the path is opened once (`openQuietly`, following links), and only the open file is checked and
+// read. A socket or a directory that cannot be opened is not a regular file either.
 async function boundedRead(fs: Deps["fs"], path: string, max: number): Promise<Uint8Array | null> {
-  let handle: WorkspaceFileHandle;
-  try {
-    handle = await fs.promises.open(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    if (code === "ENOENT") return null;
-    if (code === "ENXIO" || code === "EISDIR") throw notRegular();
-    throw e;
-  }
+  const handle = await openQuietly(fs, path, false);
+  if (handle === "missing") return null;
+  if (typeof handle === "string") throw notRegular();
   // At most `max + 1` bytes, so a file that grew past the bound since its fstat is refused too.
   const bytes = await readOpenFile(handle, (stat) => checkedSize(stat, max), max + 1);
   if (bytes.length > max) throw tooLarge(max);

@@ -106,10 +106,11 @@ export async function pinSurface(d: Deps, commit: string, file: string): Promise
 }
 
 const PINNED_AT = "# pinned at ";
+const PINNED_LINE = new RegExp(`^${PINNED_AT}([0-9a-f]{40}|[0-9a-f]{64})$`, "m");
 
 /** The commit a pinned surface file names (`# pinned at <commit>`), null when it names none. */
 function pinnedAt(text: string): string | null {
-  return /^# pinned at ([0-9a-f]{40}|[0-9a-f]{64})$/m.exec(text)?.[1] ?? null;
+  return PINNED_LINE.exec(text)?.[1] ?? null;
 }
 
 /**
