@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -25,6 +25,18 @@ async function prepared() {
   const path = out.out.split("\n")[0]?.replace("evidence-pending ", "") ?? "";
   const root = path.slice(0, path.lastIndexOf("/"));
   return { repo, home, exec, file, path, root, snapshot: join(root, `snapshot-${CONTENT}.json`) };
+}
+
+// A prepared record published once through a local test server; the server stays up for the test.
+async function published() {
+  const ready = await prepared();
+  const server = await startTestServer({ repo: "forge.test/owner/repo", tokens: { tok: { author: { id: 17n, login: "owner" } } } });
+  servers.push(server);
+  const flags = ["--github", "owner/repo", "--api-url", server.baseUrl, "--allow-publish", "--content-sha256", CONTENT];
+  const first = await ready.exec(["publish", ready.path, ...flags]);
+  const url = first.out.replace("published ", "").trim();
+  expect([first.code, url]).toEqual([0, expect.stringContaining("#issuecomment-")]);
+  return { ...ready, server, flags, url };
 }
 
 describe("inputs are bounded (decay-evidence)", () => {
@@ -161,19 +173,66 @@ describe("section 7: the evidence store and publish", () => {
   });
 
   test("re-publishing a published record while the forge is down keeps it published with its URL", async () => {
-    const { exec, path } = await prepared();
-    const server = await startTestServer({ repo: "forge.test/owner/repo", tokens: { tok: { author: { id: 17n, login: "owner" } } } });
-    servers.push(server);
-    const flags = ["--github", "owner/repo", "--api-url", server.baseUrl, "--allow-publish", "--content-sha256", CONTENT];
-    const first = await exec(["publish", path, ...flags]);
-    expect(first.code).toBe(0);
-    const url = first.out.replace("published ", "").trim();
+    const { exec, path, server, flags, url } = await published();
     server.inject("GET", { kind: "status", status: 503 }, 50);
     const again = await exec(["publish", path, ...flags]);
     expect(again.code).toBe(1);
     expect(again.out).toBe(
       `published ${url}\nreason transport-unavailable: the record stays published; this run could not reach the forge to confirm it (the transport is unavailable: GET /user: HTTP 503: injected 503)\n`,
     );
+    const stored = JSON.parse(readFileSync(path, "utf8")) as { record: { evidence_status: string; canonical_url: string } };
+    expect(stored.record).toMatchObject({ evidence_status: "published", canonical_url: url });
+  });
+
+  test("an interrupted publish of a published record keeps it published with its URL, and sends nothing more", async () => {
+    const { exec, path, server, flags, url } = await published();
+    // The forge takes the next request and does not answer for a minute: the operator presses Ctrl-C.
+    server.inject("GET", { kind: "delay", ms: 60_000 });
+    const sent = server.requests.length;
+    let listening = 0;
+    const onInterrupt = (stop: () => void) => {
+      listening += 1;
+      const waiting = setInterval(() => {
+        if (server.requests.length > sent) {
+          clearInterval(waiting);
+          stop();
+        }
+      }, 10);
+      return () => {
+        clearInterval(waiting);
+        listening -= 1;
+      };
+    };
+    const again = await exec(["publish", path, ...flags], { onInterrupt });
+    expect(again.code).toBe(1);
+    const [said, why] = again.out.split("\n");
+    expect(said).toBe(`published ${url}`);
+    expect(why).toMatch(/^reason transport-unavailable: the record stays published; .*: interrupted while waiting for the reply\)$/);
+    expect(server.requests.length).toBe(sent + 1);
+    expect(listening).toBe(0);
+    const stored = JSON.parse(readFileSync(path, "utf8")) as { record: { evidence_status: string; canonical_url: string } };
+    expect(stored.record).toMatchObject({ evidence_status: "published", canonical_url: url });
+  });
+
+  test("the built bin: Ctrl-C (SIGINT) during a publish stops it, and the published record keeps its URL", async () => {
+    const { home, repo, path, server, flags, url } = await published();
+    server.inject("GET", { kind: "delay", ms: 60_000 });
+    const sent = server.requests.length;
+    // The root test script builds before vitest; build by hand for a lone run.
+    const bin = new URL("../../dist/bin.js", import.meta.url).pathname;
+    const child = spawn(process.execPath, [bin, "publish", path, ...flags], {
+      cwd: repo,
+      env: { PATH: process.env["PATH"] ?? "", HOME: home, GITHUB_TOKEN: "tok" },
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => void (out += d.toString()));
+    const ended = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    while (server.requests.length === sent) await new Promise((r) => setTimeout(r, 10));
+    child.kill("SIGINT");
+    expect(await ended).toBe(1);
+    expect(out.split("\n")[0]).toBe(`published ${url}`);
+    expect(out).toContain("interrupted while waiting for the reply");
+    expect(server.requests.length).toBe(sent + 1);
     const stored = JSON.parse(readFileSync(path, "utf8")) as { record: { evidence_status: string; canonical_url: string } };
     expect(stored.record).toMatchObject({ evidence_status: "published", canonical_url: url });
   });

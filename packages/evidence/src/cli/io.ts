@@ -17,6 +17,12 @@ export interface CliIo extends StdStreams {
   readonly transport?: (opts: GithubTransportOptions) => Transport;
   /** Optional: the filesystem the store uses (default: node fs). */
   readonly fs?: StoreFs;
+  /**
+   * Optional: how the operator interrupts (the bin: Ctrl-C, SIGINT). `publish` calls it with
+   * `stop` while it talks to the forge and calls the function it returns when done; after the
+   * first interrupt it stops sending, saves what it knows and ends as usual.
+   */
+  readonly onInterrupt?: (stop: () => void) => () => void;
 }
 
 /** Writes to a stream; any failure becomes a value. */

@@ -72,14 +72,27 @@ export function publishCommand(io: CliIo, file: string, flags: PublishFlags, glo
         return errAsync<Outcome, CliFault>({ code: "github-repo-mismatch", given: flags.github, record: record.repo });
       }
       const author = flags.authorId === undefined || flags.authorLogin === undefined ? undefined : { id: flags.authorId, login: flags.authorLogin };
-      const options = { token, repo: record.repo, ...(flags.apiUrl === undefined ? {} : { baseUrl: flags.apiUrl }), ...(author ? { author } : {}) };
+      const interrupt = new AbortController();
+      const options = {
+        token,
+        repo: record.repo,
+        signal: interrupt.signal,
+        ...(flags.apiUrl === undefined ? {} : { baseUrl: flags.apiUrl }),
+        ...(author ? { author } : {}),
+      };
       // Settings the transport would refuse on every call (plain http to a remote host, a token
       // holding whitespace) are the operator's input: exit 2 before anything is saved or sent.
       const settings = githubConfig(options);
       if (settings.isErr()) return errAsync<Outcome, CliFault>({ code: "publish-settings", detail: settings.error.message });
       const transport = (io.transport ?? githubTransport)(options);
       const authority = authorityFor(record, flags);
-      return publishOutcome(path, { store, transport, ...(authority ? { authority } : {}) }).andThen((outcome) => outcomeOf(store, path, outcome));
+      // Interrupted, the transport stops and the run ends as after the forge went away: a
+      // published record met by a failed lookup stays published, nothing is left half-saved.
+      const release = io.onInterrupt?.(() => interrupt.abort()) ?? (() => {});
+      return publishOutcome(path, { store, transport, ...(authority ? { authority } : {}) })
+        .andThen((outcome) => outcomeOf(store, path, outcome))
+        .andTee(release)
+        .orTee(release);
     }),
   );
 }

@@ -29,6 +29,12 @@ export interface GithubTransportOptions {
   readonly now?: () => number;
   /** How to wait before a retry (default: a timer). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * Stops this transport: once aborted, the request in flight is aborted (a read then fails as
+   * `transport-unavailable`, a write as `transport-unknown-outcome`), a retry's wait ends, and no
+   * further request is sent (each fails as `transport-unavailable`: nothing was written).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** The options, checked and defaulted. */
@@ -50,6 +56,7 @@ export interface GithubConfig {
   readonly maxLookupMs: number;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
+  readonly signal: AbortSignal | undefined;
 }
 
 /**
@@ -94,6 +101,20 @@ function nonNegative(value: number | undefined, fallback: number, name: string):
   return Number.isFinite(v) && v >= 0 ? ok(v) : err(refused(`${name} must be a finite number >= 0, got ${v}`));
 }
 
+// The default wait: a timer, cleared when the signal aborts so that no timer keeps the process up.
+function timerSleep(signal: AbortSignal | undefined): (ms: number) => Promise<void> {
+  return (ms) =>
+    new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+}
+
 /** Checks and defaults the options; a bad option refuses every call rather than throwing. */
 export function githubConfig(opts: GithubTransportOptions): Result<GithubConfig, TransportError> {
   const parts = opts.repo.split("/");
@@ -130,7 +151,8 @@ export function githubConfig(opts: GithubTransportOptions): Result<GithubConfig,
       maxReplyBytes,
       maxLookupMs,
       now: opts.now ?? Date.now,
-      sleep: opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+      sleep: opts.sleep ?? timerSleep(opts.signal),
+      signal: opts.signal,
     })),
   );
 }

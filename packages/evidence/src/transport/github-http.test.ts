@@ -81,4 +81,51 @@ describe("githubRequest error mapping", () => {
     expect(result._unsafeUnwrapErr().message).not.toContain("ghs_secret123");
     expect(result._unsafeUnwrapErr().message).toContain("HTTP 500: boom");
   });
+
+  test("after the caller's signal aborts, nothing is sent: a write then fails as unavailable, not as an unknown outcome", async () => {
+    const { fetch, calls } = canned(200, {}, '{"id":1}');
+    const stop = new AbortController();
+    stop.abort();
+    const cfg = githubConfig({ token: "t", repo: "github.com/o/r", fetch, signal: stop.signal })._unsafeUnwrap();
+    for (const method of ["GET", "POST", "PATCH"] as const) {
+      const result = await githubRequest(cfg, method, new URL("https://api.github.com/x"), method === "GET" ? undefined : {});
+      expect(result._unsafeUnwrapErr()).toEqual({ code: "transport-unavailable", message: `${method} /x: interrupted before it was sent` });
+    }
+    expect(calls()).toBe(0);
+  });
+
+  test("a write cut short by the caller's signal is an unknown outcome; a rate-limited read's retry is not sent", async () => {
+    const stop = new AbortController();
+    let calls = 0;
+    const hanging: typeof globalThis.fetch = (_url, init) => {
+      calls += 1;
+      return new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener("abort", () => reject(new Error("aborted")));
+        stop.abort();
+      });
+    };
+    const cfg = githubConfig({ token: "t", repo: "github.com/o/r", fetch: hanging, signal: stop.signal })._unsafeUnwrap();
+    const write = await githubRequest(cfg, "POST", new URL("https://api.github.com/x"), {});
+    expect(write._unsafeUnwrapErr()).toEqual({ code: "transport-unknown-outcome", message: "POST /x: interrupted while waiting for the reply" });
+    expect(calls).toBe(1);
+
+    const later = new AbortController();
+    const limited = canned(429, { "retry-after": "1" }, "{}");
+    const waits: number[] = [];
+    const sleepy = githubConfig({
+      token: "t",
+      repo: "github.com/o/r",
+      fetch: limited.fetch,
+      signal: later.signal,
+      // The operator interrupts while the transport waits to retry.
+      sleep: (ms) => {
+        waits.push(ms);
+        later.abort();
+        return new Promise(() => {});
+      },
+    })._unsafeUnwrap();
+    const read = await githubRequest(sleepy, "GET", new URL("https://api.github.com/x"));
+    expect(read._unsafeUnwrapErr()).toEqual({ code: "transport-unavailable", message: "GET /x: interrupted before it was sent" });
+    expect([waits, limited.calls()]).toEqual([[1000], 1]);
+  });
 });

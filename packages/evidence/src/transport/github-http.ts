@@ -15,7 +15,9 @@ export interface GithubReply {
 
 type Raw =
   | { readonly kind: "reply"; readonly status: number; readonly headers: Headers; readonly text: string }
-  | { readonly kind: "failed"; readonly reason: string };
+  | { readonly kind: "failed"; readonly reason: string }
+  // Stopped by the caller's signal before anything was sent: nothing was written.
+  | { readonly kind: "unsent"; readonly reason: string };
 
 type Outcome =
   | { readonly kind: "ok"; readonly reply: GithubReply }
@@ -46,8 +48,18 @@ async function boundedText(res: Response, limit: number): Promise<string | undef
 
 /** One HTTP exchange; never rejects (the adapter edge where fetch's throws become values). */
 async function attempt(cfg: GithubConfig, method: string, url: string, body: unknown): Promise<Raw> {
+  const stop = cfg.signal;
+  if (stop?.aborted) return { kind: "unsent", reason: "interrupted before it was sent" };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), cfg.timeoutMs);
+  // What cut the exchange short, the first of the two: the timeout or the caller's signal.
+  let cut: string | undefined;
+  const abort = (why: string): void => {
+    cut ??= why;
+    controller.abort();
+  };
+  const timer = setTimeout(() => abort(`no reply within ${cfg.timeoutMs} ms`), cfg.timeoutMs);
+  const interrupt = (): void => abort("interrupted while waiting for the reply");
+  stop?.addEventListener("abort", interrupt, { once: true });
   try {
     const res = await cfg.fetch(url, {
       method,
@@ -66,10 +78,10 @@ async function attempt(cfg: GithubConfig, method: string, url: string, body: unk
     if (text === undefined) return { kind: "failed", reason: `HTTP ${res.status} with a reply longer than ${cfg.maxReplyBytes} bytes, not read past that` };
     return { kind: "reply", status: res.status, headers: res.headers, text };
   } catch (e) {
-    const reason = controller.signal.aborted ? `no reply within ${cfg.timeoutMs} ms` : `network error (${e instanceof Error ? e.message : String(e)})`;
-    return { kind: "failed", reason };
+    return { kind: "failed", reason: cut ?? `network error (${e instanceof Error ? e.message : String(e)})` };
   } finally {
     clearTimeout(timer);
+    stop?.removeEventListener("abort", interrupt);
   }
 }
 
@@ -105,6 +117,7 @@ function failure(code: TransportError["code"], message: string, retry?: number):
 /** Maps one exchange to a reply or a TransportError, by the rules in docs/github-transport.md. */
 function classify(raw: Raw, mode: Mode, label: string, now: number): Outcome {
   const lost = mode === "write" ? "transport-unknown-outcome" : "transport-unavailable";
+  if (raw.kind === "unsent") return failure("transport-unavailable", `${label}: ${raw.reason}`);
   if (raw.kind === "failed") return failure(lost, `${label}: ${raw.reason}`);
   const { status, headers, text } = raw;
   if (status >= 200 && status < 300) {
@@ -131,6 +144,19 @@ function settle(outcome: Outcome): ResultAsync<GithubReply, TransportError> {
   return outcome.kind === "ok" ? okAsync(outcome.reply) : errAsync(outcome.error);
 }
 
+/** `cfg.sleep(ms)`, ended early when the caller's signal aborts (the retry then is not sent). */
+function waitUnlessStopped(cfg: GithubConfig, ms: number): Promise<void> {
+  const stop = cfg.signal;
+  if (stop === undefined) return cfg.sleep(ms);
+  if (stop.aborted) return Promise.resolve();
+  let interrupt = (): void => {};
+  const stopped = new Promise<void>((resolve) => {
+    interrupt = () => resolve();
+    stop.addEventListener("abort", interrupt, { once: true });
+  });
+  return Promise.race([cfg.sleep(ms), stopped]).finally(() => stop.removeEventListener("abort", interrupt));
+}
+
 /**
  * Sends one request to the API. A rate-limited read whose wait is within `maxRetryAfterMs` is
  * repeated once after `sleep`; nothing else is ever repeated, and a write never is.
@@ -144,7 +170,7 @@ export function githubRequest(cfg: GithubConfig, method: "GET" | "POST" | "PATCH
       const bound = `; beyond the ${cfg.maxRetryAfterMs} ms this transport waits`;
       return settle(first.kind === "error" ? { ...first, error: { ...first.error, message: first.error.message + bound } } : first);
     }
-    return ResultAsync.fromSafePromise(cfg.sleep(wait))
+    return ResultAsync.fromSafePromise(waitUnlessStopped(cfg, wait))
       .andThen(() => exchange(cfg, method, url, mode, body))
       .andThen(settle);
   });

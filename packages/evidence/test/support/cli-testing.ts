@@ -6,7 +6,9 @@ import type { CliIo } from "../../src/cli/io.js";
 import { decayEvidenceMain } from "../../src/cli/main.js";
 
 /** Test-only: an io whose output is collected; `failStdout` makes every stdout write fail. */
-export function memoryIo(opts: { cwd: string; env?: Record<string, string>; stdin?: string; failStdout?: boolean } & Pick<Partial<CliIo>, "transport">) {
+export function memoryIo(
+  opts: { cwd: string; env?: Record<string, string>; stdin?: string; failStdout?: boolean } & Pick<Partial<CliIo>, "transport" | "onInterrupt">,
+) {
   const out: string[] = [];
   const errs: string[] = [];
   const io: CliIo = {
@@ -23,6 +25,7 @@ export function memoryIo(opts: { cwd: string; env?: Record<string, string>; stdi
     env: opts.env ?? {},
     cwd: opts.cwd,
     ...(opts.transport ? { transport: opts.transport } : {}),
+    ...(opts.onInterrupt ? { onInterrupt: opts.onInterrupt } : {}),
   };
   return { io, stdout: () => out.join(""), stderr: () => errs.join("") };
 }
