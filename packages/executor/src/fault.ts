@@ -18,6 +18,8 @@ export type ExecFault =
   | { code: "setup-failed"; commit: string; command: string; exit: number | null; timedOut: boolean; stderr: string }
   | { code: "workspace-io"; path: string; reason: string }
   | { code: "assumptions-fault"; path: string; message: string }
+  /** The acceptance surface at `commit` cannot be written as assumptions rows: `message` names the file and why. */
+  | { code: "surface-unpinnable"; commit: string; message: string }
   /** `option` as the caller knows it: an options key (`dir`), or the variable a CLI took it from (`$TMPDIR`). */
   | { code: "option-invalid"; option: string; issue: string }
   | { code: "interrupted"; step: string }
@@ -48,6 +50,7 @@ export const EXEC_FAULT_CODES = [
   "setup-failed",
   "workspace-io",
   "assumptions-fault",
+  "surface-unpinnable",
   "option-invalid",
   "interrupted",
   "branch-switched",
@@ -97,6 +100,8 @@ export function describeExecFault(fault: ExecFault): string {
       return `${fault.path}: ${fault.reason}`;
     case "assumptions-fault":
       return `the assumptions file ${fault.path} could not be checked: ${fault.message}`;
+    case "surface-unpinnable":
+      return `the acceptance surface at ${fault.commit.slice(0, 12)} cannot be pinned, so no stage could be held to it: ${fault.message}; rename that file, or keep it off the surface (the acceptance commands, the pin globs)`;
     case "option-invalid":
       return `${fault.option.startsWith("$") ? fault.option : `option ${fault.option}`}: ${fault.issue}`;
     case "interrupted":

@@ -38,13 +38,15 @@ describe("a run reads each commit's files once", () => {
       ["S1", "green", 2],
       ["S2", "green", 1],
     ]);
-    // S1's base, its execute, its fix (S2's base) and S2's execute: each listed once.
-    const [first, ...rest] = git(repo, "rev-list", "--reverse", "HEAD").split("\n");
-    expect(asked.toSorted()).toEqual(rest.slice(-4).toSorted());
+    // The start (checked before anything is spent), S1's base, its execute, its fix (S2's base)
+    // and S2's execute: each listed once.
+    const [first, start, ...rest] = git(repo, "rev-list", "--reverse", "HEAD").split("\n");
+    expect(asked.toSorted()).toEqual([start, ...rest].toSorted());
     expect(asked).not.toContain(first);
-    // The surface is read (and hashed) at each stage's base only: S1's base and S1's fix.
-    const [s1Base, , s1Fix] = rest.slice(-4);
-    expect(read).toEqual([s1Base, s1Fix]);
+    // The surface is read (and hashed) at the start and at each stage's base only: S1's base
+    // (the .gitignore commit) and S1's fix.
+    const [s1Base, , s1Fix] = rest;
+    expect(read).toEqual([start, s1Base, s1Fix]);
     // One record a stage, the surface pinned at its base; the frozen red attempt beside them.
     const freeze = join(repo, ".plan-runs/demo/freeze");
     expect(readdirSync(freeze).sort()).toEqual(["S1-a1", "S1-surface.tsv", "S2-surface.tsv"]);
@@ -54,5 +56,17 @@ describe("a run reads each commit's files once", () => {
       expect(pinned(name)).toMatch(/^unchanged\tdocs\/demo\.plan\.md\t/m);
       expect(pinned(name)).toMatch(/^unchanged\ttest\/check\.sh\t/m);
     }
+  });
+});
+
+describe("a run whose start is its first stage's base", () => {
+  it("reads the surface there once: the start's check and the pin share it", async () => {
+    const repo = await makeRepo({ "README.md": "r\n", ".gitignore": ".plan-runs/\n", "test/check.sh": "grep -q alpha src/a.txt\n" });
+    const contract = await contractOf(repo, planOf(STAGES.slice(0, 1)));
+    const start = git(repo, "rev-parse", "HEAD");
+    const { git: port, read } = counted(repo);
+    const report = await run(contract, { ...nodeOptions(repo, scriptTable({ "S1 execute": A_RIGHT })), git: port });
+    expect(report.status).toBe("green");
+    expect(read).toEqual([start]);
   });
 });

@@ -13,7 +13,7 @@ import { buildReport, writeReport } from "./report.js";
 import { renderInterruptedMd } from "./report-md.js";
 import { runStage } from "./stage.js";
 import { newLoop, newState, type RunState, type StageLoop } from "./state.js";
-import { changedSinceOpened, staleRows } from "./surface.js";
+import { changedSinceOpened, staleRows, surfaceRows } from "./surface.js";
 import { refusals, stageOrder, validContract } from "./validate.js";
 import { type StageVerdict, verifyPass } from "./verify.js";
 
@@ -174,6 +174,9 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   if (start.isErr()) return err(start.error);
   const pre = preconditions(d, start.value, options.planText);
   if (pre.isErr()) return err(pre.error);
+  // Every stage pins its surface; one the gate cannot pin is refused here, before anything is spent.
+  const pinnable = await step(d, "surface-check", async () => (await surfaceRows(d, start.value.head)).map((r) => r.files));
+  if (pinnable.isErr()) return err(pinnable.error);
   const own = `plan/${d.slug}`;
   const taken = await takeOver(d, start.value);
   if (taken.isErr()) return err(taken.error);

@@ -89,20 +89,40 @@ function treeAt(d: Deps, commit: string) {
   return d.git.tree(commit);
 }
 
-/** Pin the surface at `commit` as `unchanged` rows (authorAssumptions) into `file`; returns how many files. */
-export async function pinSurface(d: Deps, commit: string, file: string): Promise<Result<number, ExecFault>> {
+/**
+ * The surface at `commit` as `unchanged` rows (authorAssumptions) and how many files it holds. A
+ * file the assumptions format cannot name (a compatibility character, a backslash at the top) or
+ * a tree the gate's reader refuses is the fault `surface-unpinnable`, naming the file and why.
+ */
+export function surfaceRows(d: Deps, commit: string): Promise<Result<SurfaceRows, ExecFault>> {
+  // A commit id names content that never changes: the start's check and a stage based there share one read.
+  let mine = authoredOnce.get(d);
+  if (mine === undefined) authoredOnce.set(d, (mine = new Map()));
+  let rows = mine.get(commit);
+  if (rows === undefined) mine.set(commit, (rows = authorSurface(d, commit)));
+  return rows;
+}
+
+type SurfaceRows = { files: number; text: string };
+const authoredOnce = new WeakMap<Deps, Map<string, Promise<Result<SurfaceRows, ExecFault>>>>();
+
+async function authorSurface(d: Deps, commit: string): Promise<Result<SurfaceRows, ExecFault>> {
   const files = await d.tracked(commit);
   if (files.isErr()) return err(files.error);
   const paths = surfacePaths(d.contract, files.value, d.settings.pinGlobs, d.repo);
-  let text = "# the pinned acceptance surface is empty: no file named by acceptance or matched by the pin globs\n";
-  if (paths.length > 0) {
-    const authored = await authorAssumptions({ tree: treeAt(d, commit), reads: paths });
-    if (authored.isErr()) return err({ code: "assumptions-fault", path: file, message: describeFault(authored.error) });
-    text = authored.value;
-  }
+  if (paths.length === 0) return ok({ files: 0, text: "# the pinned acceptance surface is empty: no file named by acceptance or matched by the pin globs\n" });
+  const authored = await authorAssumptions({ tree: treeAt(d, commit), reads: paths });
+  if (authored.isErr()) return err({ code: "surface-unpinnable", commit, message: describeFault(authored.error) });
+  return ok({ files: paths.length, text: authored.value });
+}
+
+/** Pin the surface at `commit` (`surfaceRows`) into `file`; returns how many files. */
+export async function pinSurface(d: Deps, commit: string, file: string): Promise<Result<number, ExecFault>> {
+  const rows = await surfaceRows(d, commit);
+  if (rows.isErr()) return err(rows.error);
   // The commit it was pinned at, for a later run to check what has changed since (`changedSinceOpened`).
-  const written = await writeFile(d, file, `${text}${PINNED_AT}${commit}\n`);
-  return written.map(() => paths.length);
+  const written = await writeFile(d, file, `${rows.value.text}${PINNED_AT}${commit}\n`);
+  return written.map(() => rows.value.files);
 }
 
 const PINNED_AT = "# pinned at ";
