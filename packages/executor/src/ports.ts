@@ -120,6 +120,8 @@ export interface Git {
   branch(): ResultAsync<string | null, ExecFault>;
   /** The repository's default branch (origin's HEAD, then `init.defaultBranch`, then main/master); null when none can be told. */
   defaultBranch(): ResultAsync<string | null, ExecFault>;
+  /** The full id of the commit branch `name` (`refs/heads/<name>`) points at; null when there is no such branch. */
+  branchHead(name: string): ResultAsync<string | null, ExecFault>;
   /** Switch to `name`, creating it at HEAD first when it does not exist. */
   switchBranch(name: string): ResultAsync<void, ExecFault>;
   /** Paths with uncommitted changes (staged, unstaged or untracked; ignored files excluded). */

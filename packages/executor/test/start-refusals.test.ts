@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeExecFault, runPlan, scriptTable } from "../src/index.js";
-import { contractOf, git, makeRepo, nodeOptions, planOf, writeFiles } from "./harness.js";
+import { contractOf, git, makeRepo, nodeOptions, planOf, run, writeFiles } from "./harness.js";
 
 const A_IS_ALPHA = "`sh bin/show.sh a` exits 0 and prints `alpha`";
 const EXECUTE_A = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } } });
@@ -49,4 +49,73 @@ describe("a surface the gate cannot pin is refused at the start", () => {
     const result = await runPlan(contract, nodeOptions(repo, EXECUTE_A));
     expect(result.isOk() && result.value.status).toBe("green");
   }, 60_000);
+});
+
+describe("a plan/<slug> made for another version of the plan", () => {
+  const B_IS_BETA = "`sh bin/show.sh b` exits 0 and prints `beta`";
+  const C_IS_GAMMA = "`sh bin/show.sh c` exits 0 and prints `gamma`";
+  const TWO: Array<[string, string[]]> = [
+    ["a", [A_IS_ALPHA]],
+    ["b", [B_IS_BETA]],
+  ];
+  const ALL = scriptTable({
+    "S1 execute": { edit: { "src/a.txt": "alpha\n" } },
+    "S2 execute": { edit: { "src/b.txt": "beta\n" } },
+    "S3 execute": { edit: { "src/c.txt": "gamma\n" } },
+  });
+
+  it("is refused before the switch, naming the branch and the plan; once the new plan is on the branch, the run goes on", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const two = await contractOf(repo, planOf(TWO));
+    expect((await run(two, nodeOptions(repo, ALL))).status).toBe("green");
+    git(repo, "switch", "-q", "main");
+    // Stage 3 is added to the plan on main (the plan file alone: main does not ignore .plan-runs/);
+    // plan/demo still holds the two-stage plan.
+    const text = planOf([...TWO, ["c", [C_IS_GAMMA]]]);
+    writeFiles(repo, { "docs/demo.plan.md": text });
+    git(repo, "commit", "-q", "-m", "Stage 3", "--", "docs/demo.plan.md");
+    const three = await contractOf(repo, text, "demo", false);
+    const before = standing(repo);
+    const tip = git(repo, "rev-parse", "plan/demo");
+    const result = await runPlan(three, nodeOptions(repo, ALL));
+    expect(result.isErr() && result.error).toMatchObject({
+      code: "branch-plan-differs",
+      branch: "plan/demo",
+      commit: tip,
+      plan: "docs/demo.plan.md",
+      recorded: three.plan_sha256,
+      actual: two.plan_sha256,
+    });
+    const said = result.isErr() ? describeExecFault(result.error) : "";
+    expect(said).toMatch(/plan\/demo .*docs\/demo\.plan\.md.*git branch -m plan\/demo plan\/demo-old/);
+    expect(standing(repo)).toEqual(before);
+    expect(git(repo, "rev-parse", "plan/demo")).toBe(tip);
+
+    // The remedy it names: the new plan brought onto the branch, the run resumes and does Stage 3.
+    git(repo, "switch", "-q", "plan/demo");
+    git(repo, "merge", "-q", "--no-edit", "main");
+    const resumed = await run(three, nodeOptions(repo, ALL));
+    expect(resumed.status).toBe("green");
+    expect(resumed.stages.map((s) => [s.id, s.state])).toEqual([
+      ["S1", "green-at-start"],
+      ["S2", "green-at-start"],
+      ["S3", "green"],
+    ]);
+  }, 120_000);
+
+  it("a branch that holds no plan file where the start tracks one is refused too; the same plan resumes", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    git(repo, "branch", "plan/demo");
+    const contract = await contractOf(repo, planOf([["a", [A_IS_ALPHA]]]));
+    const before = standing(repo);
+    const result = await runPlan(contract, nodeOptions(repo, EXECUTE_A));
+    expect(result.isErr() && result.error).toMatchObject({ code: "branch-plan-differs", actual: null });
+    expect(result.isErr() && describeExecFault(result.error)).toContain("it holds no such file");
+    expect(standing(repo)).toEqual(before);
+
+    git(repo, "branch", "-f", "plan/demo", "main");
+    expect((await run(contract, nodeOptions(repo, EXECUTE_A))).status).toBe("green");
+    git(repo, "switch", "-q", "main");
+    expect((await run(contract, nodeOptions(repo, EXECUTE_A))).stages[0]?.state).toBe("green-at-start");
+  }, 120_000);
 });

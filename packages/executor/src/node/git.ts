@@ -33,7 +33,7 @@ function probe(git: GitInvoker, args: readonly string[]): ResultAsync<string | n
   });
 }
 
-type Where = Pick<Git, "head" | "branch" | "defaultBranch" | "switchBranch" | "dirty">;
+type Where = Pick<Git, "head" | "branch" | "branchHead" | "defaultBranch" | "switchBranch" | "dirty">;
 
 /** Where the repository stands, and moving between branches. */
 function where(git: GitInvoker, dir: string): Where {
@@ -44,6 +44,7 @@ function where(git: GitInvoker, dir: string): Where {
         id === null ? errAsync<string, ExecFault>({ code: "no-head", repo: dir }) : okAsync(id),
       ),
     branch: () => probe(git, ["symbolic-ref", "--quiet", "HEAD"]).map((ref) => (ref?.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null)),
+    branchHead: (name) => probe(git, ["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${name}^{commit}`]).map((id) => id || null),
     defaultBranch: () => defaultBranch(git, branchExists),
     switchBranch: (name) => {
       if (name.startsWith("-") || name.trim() === "") {

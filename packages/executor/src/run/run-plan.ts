@@ -5,6 +5,7 @@ import { inMemoryRunner } from "../runner.js";
 import type { RunReport } from "../schema.js";
 import { canStart, type Deps, Interrupted, inRepo, readText, step, utf8Text, writeFile } from "./deps.js";
 import { type RunOptions, settingsOf } from "./options.js";
+import { workingCommit } from "./branch-plan.js";
 import { claimWorkspace, ownedHere, readClaim, type WorkspaceClaim } from "./owner.js";
 import { inWorkspaces, slugOf, workspacePaths } from "./paths.js";
 import { directPatterns } from "./patterns.js";
@@ -174,8 +175,11 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   if (start.isErr()) return err(start.error);
   const pre = preconditions(d, start.value, options.planText);
   if (pre.isErr()) return err(pre.error);
+  // An existing plan/<slug> made for another version of the plan is refused before the switch.
+  const from = await step(d, "branch-plan", () => workingCommit(d, start.value));
+  if (from.isErr()) return err(from.error);
   // Every stage pins its surface; one the gate cannot pin is refused here, before anything is spent.
-  const pinnable = await step(d, "surface-check", async () => (await surfaceRows(d, start.value.head)).map((r) => r.files));
+  const pinnable = await step(d, "surface-check", async () => (await surfaceRows(d, from.value)).map((r) => r.files));
   if (pinnable.isErr()) return err(pinnable.error);
   const own = `plan/${d.slug}`;
   const taken = await takeOver(d, start.value);

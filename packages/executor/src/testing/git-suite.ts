@@ -84,6 +84,20 @@ export function gitContract(name: string, makeGit: (dir: string) => Git, options
       expect(await ok(g.branch())).toBe("main");
     });
 
+    it("branchHead names a branch's commit without switching to it, null for a branch that does not exist", async () => {
+      const { dir, c1 } = repo();
+      git(dir, "branch", "plan/x");
+      const c2 = commit(dir, { "b.txt": "b\n" }, "second");
+      const g = makeGit(dir);
+      expect(await ok(g.branchHead("plan/x"))).toBe(c1);
+      expect(await ok(g.branchHead("main"))).toBe(c2);
+      // A tag or a path of that name is no branch.
+      git(dir, "tag", "plan/y");
+      expect(await ok(g.branchHead("plan/y"))).toBeNull();
+      expect(await ok(g.branchHead("b.txt"))).toBeNull();
+      expect(await ok(g.branch())).toBe("main");
+    });
+
     it("dirty lists staged, unstaged, untracked and renamed paths from the top, never ignored ones", async () => {
       const { dir } = repo();
       commit(dir, { "old/name.txt": "moved\n", "sub/keep.txt": "k\n" }, "more");
