@@ -33,6 +33,7 @@ export {
   DEFAULT_MODELS,
   DiagnoseReply,
   Diagnosis,
+  DiffTruncated,
   Freeze,
   Lens,
   LENSES,
@@ -43,6 +44,8 @@ export {
 export type { Agent, RequestOf } from "./agent/protocol.js";
 export type { CallOutcome } from "./agent/call.js";
 export { callAgent } from "./agent/call.js";
+export type { BoundedDiff, DiffCutter } from "./diff-cut.js";
+export { diffCutter, diffHeaderPath } from "./diff-cut.js";
 export type { AgentScript, ScriptAction, ScriptedAgentOptions } from "./agent/scripted.js";
 export { scriptedAgent, scriptKeys, scriptTable } from "./agent/scripted.js";
 

@@ -2,6 +2,7 @@
 // passes adapters in (see docs/executor.md). Nothing here imports a runtime.
 import type { TreeReader } from "@decay/assumptions";
 import type { ResultAsync } from "neverthrow";
+import type { BoundedDiff } from "./diff-cut.js";
 import type { ExecFault } from "./fault.js";
 
 /** One command to run through a `Shell`: `sh -c command` in `cwd`. */
@@ -150,8 +151,12 @@ export interface Git {
   changedPaths(from: string, to: string): ResultAsync<readonly string[], ExecFault>;
   /** Changed files and lines between two commits. */
   diffStats(from: string, to: string): ResultAsync<DiffStats, ExecFault>;
-  /** The patch between two commits, as `git diff` prints it. */
-  diff(from: string, to: string): ResultAsync<string, ExecFault>;
+  /**
+   * The patch between two commits, as `git diff --no-renames` prints it, kept within `maxBytes`
+   * (`diffCutter`): whole files in order while they fit, each file that does not left out and
+   * named in `truncated` with the full size. Never holds more than `maxBytes` of it.
+   */
+  diff(from: string, to: string, maxBytes: number): ResultAsync<BoundedDiff, ExecFault>;
   /** Paths of every file tracked at `commit`. */
   listFiles(commit: string): ResultAsync<readonly string[], ExecFault>;
   /** The tree of `commit`, read without a checkout: the run checks and pins acceptance's surface through it. */

@@ -51,6 +51,20 @@ export const Brief = z.object({
 /** A stage's brief. */
 export type Brief = z.infer<typeof Brief>;
 
+/**
+ * What a request's diff leaves out when the whole patch is longer than `maxDiffBytes`: the bound,
+ * the patch's full size and the size kept (bytes as git printed them), and each file whose section
+ * was left out whole (`path` "" for bytes before the first file). Null in a request whose diff is whole.
+ */
+export const DiffTruncated = z.object({
+  max_bytes: z.number().int().min(1),
+  full_bytes: z.number().int().min(0),
+  kept_bytes: z.number().int().min(0),
+  files_left_out: z.array(z.object({ path: z.string(), bytes: z.number().int().min(1) })).min(1),
+});
+/** What a request's diff leaves out. */
+export type DiffTruncated = z.infer<typeof DiffTruncated>;
+
 /** What a diagnosis sees: the frozen failing state, never another diagnosis. */
 export const Freeze = z.object({
   stage: z.string(),
@@ -59,7 +73,10 @@ export const Freeze = z.object({
   dir: z.string(),
   base: z.string(),
   head: z.string(),
+  /** The patch from `base` to `head`, whole files only, at most `maxDiffBytes` bytes. */
   diff: z.string(),
+  /** Null when `diff` is the whole patch; else what it leaves out (see `DiffTruncated`). */
+  diff_truncated: DiffTruncated.nullable(),
   failing: z.array(
     z.object({ id: z.string(), run: z.string(), exit: z.number().int().nullable(), unmet: z.array(z.string()), stdout: z.string(), stderr: z.string() }),
   ),

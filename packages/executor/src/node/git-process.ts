@@ -15,6 +15,8 @@ export interface GitOutput {
 export interface GitInvoker {
   /** Runs git in the invoker's directory with `args`; a git that cannot start is a fault, any exit a value. */
   raw(args: readonly string[], input?: string): ResultAsync<GitOutput, ExecFault>;
+  /** Runs git, handing each chunk of its stdout to `onChunk` as it comes (none is kept); its exit and stderr. */
+  stream(args: readonly string[], onChunk: (chunk: Uint8Array) => void): ResultAsync<GitOutput, ExecFault>;
   /** `raw`, where any exit but 0 is a `git-failed` fault naming the command and git's stderr. */
   ok(args: readonly string[], input?: string): ResultAsync<string, ExecFault>;
 }
@@ -43,12 +45,18 @@ export function describeArgs(args: readonly string[]): string {
   return text.length > 200 ? `${text.slice(0, 200)}...` : text;
 }
 
-function spawnGit(cwd: string, env: Record<string, string>, args: readonly string[], input?: string): Promise<GitOutput> {
+function spawnGit(
+  cwd: string,
+  env: Record<string, string>,
+  args: readonly string[],
+  input?: string,
+  onChunk?: (chunk: Uint8Array) => void,
+): Promise<GitOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", [...BASE_ARGS, ...args], { cwd, env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const errs: Buffer[] = [];
-    child.stdout?.on("data", (c: Buffer) => out.push(c));
+    child.stdout?.on("data", onChunk ?? ((c: Buffer) => out.push(c)));
     child.stderr?.on("data", (c: Buffer) => errs.push(c));
     child.on("error", reject);
     child.on("close", (exit) => resolve({ exit, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(errs).toString("utf8") }));
@@ -59,9 +67,9 @@ function spawnGit(cwd: string, env: Record<string, string>, args: readonly strin
 /** A git invoker for the repository (or any directory) at `cwd`. */
 export function gitInvoker(cwd: string, baseEnv: Readonly<Record<string, string | undefined>> = process.env): GitInvoker {
   const env = gitEnv(baseEnv);
-  const raw = (args: readonly string[], input?: string) =>
+  const raw = (args: readonly string[], input?: string, onChunk?: (chunk: Uint8Array) => void) =>
     ResultAsync.fromPromise(
-      spawnGit(cwd, env, args, input),
+      spawnGit(cwd, env, args, input, onChunk),
       (e): ExecFault => ({
         code: "git-failed",
         op: describeArgs(args),
@@ -69,7 +77,8 @@ export function gitInvoker(cwd: string, baseEnv: Readonly<Record<string, string 
       }),
     );
   return {
-    raw,
+    raw: (args, input) => raw(args, input),
+    stream: (args, onChunk) => raw(args, undefined, onChunk),
     ok: (args, input) => raw(args, input).andThen((o) => (o.exit === 0 ? okAsync(o.stdout) : errAsync(gitFailed(args, o)))),
   };
 }

@@ -3,6 +3,7 @@
 import * as nodeFs from "node:fs";
 import { gitTree } from "@decay/assumptions/git";
 import { errAsync, okAsync, type ResultAsync } from "neverthrow";
+import { type BoundedDiff, diffCutter, diffHeaderPath } from "../diff-cut.js";
 import { type ExecFault, reasonOf } from "../fault.js";
 import type { CommitInfo, Git } from "../ports.js";
 import { type GitInvoker, gitFailed, gitInvoker } from "./git-process.js";
@@ -111,10 +112,17 @@ function history(git: GitInvoker): Pick<Git, "log" | "changedPaths" | "diffStats
     log: (from, to, paths) => log(git, from, to, paths),
     changedPaths: (from, to) => changedPaths(git, from, to),
     diffStats: (from, to) => git.ok([...DIFF, "--numstat", "-z", "--no-renames", "--end-of-options", from, to, "--"]).map(parseNumstat),
-    diff: (from, to) => git.ok([...DIFF, "--no-color", "--end-of-options", from, to, "--"]),
+    diff: (from, to, maxBytes) =>
+      boundedDiff(git, [...DIFF, "--no-color", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", "--end-of-options", from, to, "--"], maxBytes),
     listFiles: (commit) =>
       git.ok(["ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", commit]).map((o) => o.split("\0").filter((p) => p !== "")),
   };
+}
+
+/** The patch `args` print, streamed through a cutter: at most `maxBytes` of it is ever held. */
+function boundedDiff(git: GitInvoker, args: readonly string[], maxBytes: number): ResultAsync<BoundedDiff, ExecFault> {
+  const cut = diffCutter(maxBytes, diffHeaderPath);
+  return git.stream(args, (c) => cut.push(c)).andThen((o) => (o.exit === 0 ? okAsync(cut.end()) : errAsync(gitFailed(args, o))));
 }
 
 /** Where a directory stands in its git working tree. */

@@ -23,6 +23,7 @@ export interface Settings {
   readonly setup: { readonly command: string; readonly timeoutMs: number } | undefined;
   readonly commandTimeoutMs: number;
   readonly maxOutputBytes: number;
+  readonly maxDiffBytes: number;
   readonly maxReadBytes: number;
   readonly models: ModelHints;
   readonly assumptions: string | null;

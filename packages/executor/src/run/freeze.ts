@@ -5,15 +5,17 @@ import { type Deps, inRepo, readText, writeFile } from "./deps.js";
 import { readLedger } from "./ledger.js";
 
 /**
- * Freeze a red attempt before anything touches it: the diff from the stage's base, the failing
- * rows with what they printed, and the whole failing ledger, into `freeze/<stage>-a<n>/`.
+ * Freeze a red attempt before anything touches it: the diff from the stage's base (within
+ * `maxDiffBytes`, as the requests carry it), the failing rows with what they printed, and the
+ * whole failing ledger, into `freeze/<stage>-a<n>/`.
  */
 export async function freezeAttempt(
   d: Deps,
   at: { stage: string; attempt: number; base: string; head: string; ledger: string },
 ): Promise<Result<string, ExecFault>> {
   const dir = `${d.paths.freeze}/${at.stage}-a${at.attempt}`;
-  const diff = await d.git.diff(at.base, at.head);
+  // A request carries this diff: kept within maxDiffBytes, whole files, what is left out named.
+  const diff = await d.git.diff(at.base, at.head, d.settings.maxDiffBytes);
   if (diff.isErr()) return err(diff.error);
   const ledgerText = await readText(d, inRepo(d, at.ledger));
   if (ledgerText.isErr()) return err(ledgerText.error);
@@ -29,9 +31,18 @@ export async function freezeAttempt(
       stdout: r.stdout_tail,
       stderr: r.stderr_tail,
     }));
-  const freeze: Freeze = { stage: at.stage, attempt: at.attempt, dir, base: at.base, head: at.head, diff: diff.value, failing };
+  const freeze: Freeze = {
+    stage: at.stage,
+    attempt: at.attempt,
+    dir,
+    base: at.base,
+    head: at.head,
+    diff: diff.value.text,
+    diff_truncated: diff.value.truncated,
+    failing,
+  };
   for (const [name, text] of [
-    ["diff.patch", diff.value],
+    ["diff.patch", diff.value.text],
     ["ledger.md", ledgerText.value ?? ""],
     ["freeze.json", `${JSON.stringify(freeze, null, 2)}\n`],
   ] as const) {

@@ -59,6 +59,11 @@ export interface RunOptions {
   readonly setupTimeoutMs?: number;
   /** Timeout of each acceptance command; default 10 minutes. */
   readonly commandTimeoutMs?: number;
+  /**
+   * The most bytes of a red attempt's diff that a freeze keeps and a diagnose or fix request
+   * carries; default 1 MiB. A longer patch is cut between files and the request says what was left out.
+   */
+  readonly maxDiffBytes?: number;
   /** Output of each acceptance command judged (tail kept); default 1 MiB. */
   readonly maxOutputBytes?: number;
   /**
@@ -95,6 +100,7 @@ const Scalars = z.object({
   setupTimeoutMs: count.default(600_000),
   commandTimeoutMs: count.default(600_000),
   maxOutputBytes: count.default(1 << 20),
+  maxDiffBytes: count.default(1 << 20),
   maxReadBytes: count.default(64 * 1024 * 1024),
   includeOptional: z.boolean().default(false),
   assumptions: z.string().min(1).optional(),
@@ -124,6 +130,7 @@ export function settingsOf(options: RunOptions, planPath: string): Result<Settin
     setup: o.setup === undefined ? undefined : { command: o.setup, timeoutMs: o.setupTimeoutMs },
     commandTimeoutMs: o.commandTimeoutMs,
     maxOutputBytes: o.maxOutputBytes,
+    maxDiffBytes: o.maxDiffBytes,
     maxReadBytes: o.maxReadBytes,
     models: { ...DEFAULT_MODELS, ...o.models },
     assumptions: o.assumptions ?? null,

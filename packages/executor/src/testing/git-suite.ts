@@ -230,11 +230,32 @@ export function gitContract(name: string, makeGit: (dir: string) => Git, options
       const g = makeGit(dir);
       const stats = await ok(g.diffStats(c1, c2));
       expect({ ...stats, paths: [...stats.paths].sort() }).toEqual({ files: 3, insertions: 4, deletions: 0, paths: ["a.txt", "bin.dat", "t.txt"] });
-      const patch = await ok(g.diff(c1, c2));
-      expect(patch).toContain("diff --git a/a.txt b/a.txt");
-      expect(patch).toContain("+more");
-      expect(patch).toMatch(/Binary files .* differ/);
+      const patch = await ok(g.diff(c1, c2, 1 << 20));
+      expect(patch.truncated).toBeNull();
+      expect(patch.text).toContain("diff --git a/a.txt b/a.txt");
+      expect(patch.text).toContain("+more");
+      expect(patch.text).toMatch(/Binary files .* differ/);
       expect((await g.diffStats(c1, "f".repeat(40))).isErr()).toBe(true);
+      expect((await g.diff(c1, "f".repeat(40), 1 << 20)).isErr()).toBe(true);
+    });
+
+    it("diff keeps whole files within maxBytes, leaving out and naming each that does not fit, with the full size", async () => {
+      const { dir, c1 } = repo();
+      const big = `${"x".repeat(99)}\n`.repeat(2000);
+      // Sorted as git sorts them: the big files between small ones, one name C-quoted by git.
+      const c2 = commit(dir, { "a.txt": "a\nsmall\n", 'big\t"é".txt': big, "m.txt": "m\n", "z/big.txt": big, "zz.txt": "z\n" }, "x");
+      const g = makeGit(dir);
+      const whole = await ok(g.diff(c1, c2, 1 << 30));
+      expect(whole.truncated).toBeNull();
+      const cut = await ok(g.diff(c1, c2, 10_000));
+      const full = new TextEncoder().encode(whole.text).length;
+      const kept = new TextEncoder().encode(cut.text).length;
+      expect(kept).toBeLessThanOrEqual(10_000);
+      expect(cut.truncated).toMatchObject({ max_bytes: 10_000, full_bytes: full, kept_bytes: kept });
+      expect(cut.truncated?.files_left_out.map((f) => f.path)).toEqual(['big\t"é".txt', "z/big.txt"]);
+      for (const f of cut.truncated?.files_left_out ?? []) expect(f.bytes).toBeGreaterThan(big.length);
+      for (const name of ["a.txt", "m.txt", "zz.txt"]) expect(cut.text).toContain(`diff --git a/${name} b/${name}`);
+      expect(cut.text).not.toContain("xxxxxxxxxx");
     });
 
     it("listFiles lists every tracked path of a commit, links included, from the top", async () => {
