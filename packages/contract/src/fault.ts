@@ -1,3 +1,5 @@
+import { MAX_EXIT } from "./numeral.js";
+
 /** Why a regular expression cannot be an acceptance pattern (they are compiled without flags). */
 export type PatternProblem = "bad-regex" | "unicode-escape" | "empty-match" | "matches-anything";
 
@@ -11,6 +13,8 @@ export type AcceptanceProblem =
   | "command-has-newline"
   | "count-too-large"
   | "count-zero"
+  | "number-not-canonical"
+  | "exit-out-of-range"
   | "fenced-command"
   | "words-before-command"
   | "list-item-not-command"
@@ -45,7 +49,7 @@ export type ContractFault =
       line: number;
       problem: AcceptanceProblem;
       text: string;
-      /** The part not understood; `after`: a second part after the command, not understood either. */
+      /** The part not understood (the number as written, for `number-not-canonical` and `exit-out-of-range`); `after`: a second part after the command, not understood either. */
       unread?: string;
       after?: string;
       /** A line that would be read. */
@@ -225,6 +229,10 @@ function acceptanceText(f: AcceptanceInvalid): string {
       return `acceptance line not understood: ${quote}: ${q(f.unread ?? f.text)} is not read; after the command write ${EXPECTATIONS}`;
     case "trailing-separator":
       return `acceptance line not understood: ${quote} ends in ${q(f.unread ?? "")} with no expectation after it: write the expectation on the same line (a line after it continues it only when it starts with and, then, exits, prints, matches, stdout or at least)`;
+    case "number-not-canonical":
+      return `acceptance line not understood: ${quote}: the number ${q(f.unread ?? "")} is written with a leading zero, and a number is written as the contract writes it back: write ${(f.unread ?? "").replace(/^0+(?=\d)/, "")}`;
+    case "exit-out-of-range":
+      return `acceptance line not understood: ${quote}: exit code ${f.unread ?? ""} is out of range: an exit code is 0 to ${MAX_EXIT}`;
     case "no-command":
       return `acceptance line not understood: ${f.text === "" ? `${q(label)} has nothing after it and no list of commands under it` : `${quote} holds no command in backticks`}; write Acceptance: \`command\` exits 0, ${PROSE}`;
     default:
@@ -257,6 +265,10 @@ function problemText(problem: AcceptanceProblem): string {
       return `a count of at most ${Number.MAX_SAFE_INTEGER}`;
     case "count-zero":
       return "at least 0 holds on any output and checks nothing: a count is at least 1";
+    case "number-not-canonical":
+      return "a number is written with no leading zero";
+    case "exit-out-of-range":
+      return `an exit code is 0 to ${MAX_EXIT}`;
   }
 }
 

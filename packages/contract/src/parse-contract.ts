@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ContractFault } from "./fault.js";
 import type { AcceptanceRow, Contract, CountExpect, Stage } from "./model.js";
 import { bodyMismatch, type Recorded, verifyBody } from "./integrity.js";
+import { readNumeral } from "./numeral.js";
 import { CONTRACT_FORMAT, NONE, PREAMBLE, SUPPORTED_FORMATS, TABLE_DELIMITER, TABLE_HEADER } from "./render.js";
 import { validated } from "./structure.js";
 import { type Cursor, readCodeSpan, readInlineValue, splitRow } from "./text.js";
@@ -103,7 +104,10 @@ function frontMatter(r: Reader) {
     );
 }
 
-function spanList(cell: string, withMin: boolean): { spans: string[]; mins: number[] } | null {
+/** A cell's code spans (each after its count, `withMin`); `numeral`: a count not written as `readNumeral` reads. */
+type Spans = { spans: string[]; mins: number[]; numeral?: string };
+
+function spanList(cell: string, withMin: boolean): Spans | null {
   const cur: Cursor = { text: cell, pos: 0 };
   const spans: string[] = [];
   const mins: number[] = [];
@@ -113,7 +117,9 @@ function spanList(cell: string, withMin: boolean): { spans: string[]; mins: numb
     if (withMin) {
       const m = /^(\d+) /.exec(cell.slice(cur.pos));
       if (!m?.[1]) return null;
-      mins.push(Number(m[1]));
+      const min = readNumeral(m[1], Number.POSITIVE_INFINITY);
+      if (min.isErr()) return { spans, mins, numeral: m[1] };
+      mins.push(min.value);
       cur.pos += m[0].length;
     }
     const span = readCodeSpan(cur);
@@ -121,6 +127,11 @@ function spanList(cell: string, withMin: boolean): { spans: string[]; mins: numb
     spans.push(span);
   }
   return { spans, mins };
+}
+
+/** A number in a row not written as the renderer writes it (`00`, `007`): the fault names the number as written. */
+function numberFault<T>(r: Reader, expected: string, numeral: string): R<T> {
+  return err({ code: "contract-malformed", line: r.i + 1, expected, found: numeral });
 }
 
 function readRow(r: Reader): R<AcceptanceRow> {
@@ -135,9 +146,13 @@ function readRow(r: Reader): R<AcceptanceRow> {
     return malformed(r, "a row: | id | `command` | exit | `printed`, … | `regex`, … | N `regex`, … |");
   }
   if (!contains || !regexes || !counts) return malformed(r, 'cells of code spans separated by ", "');
+  // The range (0 to 255, a count at least 1 and a safe integer) is the schema's; how a number is written is this reader's.
+  const code = readNumeral(exit ?? "", Number.POSITIVE_INFINITY);
+  if (code.isErr()) return numberFault(r, "an exit code written with no leading zero", exit ?? "");
+  if (counts.numeral !== undefined) return numberFault(r, "a count written with no leading zero", counts.numeral);
   const count: CountExpect[] = counts.spans.map((pattern, k) => ({ pattern, min: counts.mins[k] ?? 0 }));
   r.i++;
-  const expect = { exit: Number(exit), stdout_contains: contains.spans, stdout_matches: regexes.spans, count };
+  const expect = { exit: code.value, stdout_contains: contains.spans, stdout_matches: regexes.spans, count };
   return ok({ id, run, expect });
 }
 

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { AcceptanceProblem, ContractFault } from "../fault.js";
 import type { Expect } from "../model.js";
+import { MAX_EXIT, readNumeral } from "../numeral.js";
 import { patternProblem } from "../patterns.js";
 import { type Cursor, readCodeSpan } from "../text.js";
 import { repeatEnd } from "./lines.js";
@@ -35,16 +36,19 @@ function eat(cur: Cursor, re: RegExp): RegExpExecArray | null {
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
-type Step = { ok: true } | { ok: false; problem: AcceptanceProblem };
+/** One expectation read, or why not; `numeral`: the number as written, when that is what is refused. */
+type Step = { ok: true } | { ok: false; problem: AcceptanceProblem; numeral?: string | undefined };
 
 /** Read one expectation at the cursor into `expect`. */
 function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): Step {
-  const exit = eat(cur, /^(?:(?:exits|exit code|exits with(?: code)?)\s+(\d{1,3})|passes|succeeds)\b/i);
+  const exit = eat(cur, /^(?:(?:exits|exit code|exits with(?: code)?)\s+(\d+)|passes|succeeds)\b/i);
   if (exit) {
     if (sawExit.v) return { ok: false, problem: "duplicate-exit" };
     sawExit.v = true;
-    expect.exit = Number(exit[1] ?? 0);
-    return expect.exit <= 255 ? { ok: true } : { ok: false, problem: "unrecognised" };
+    const code = readNumeral(exit[1] ?? "0", MAX_EXIT);
+    if (code.isErr()) return { ok: false, problem: code.error === "too-large" ? "exit-out-of-range" : "number-not-canonical", numeral: exit[1] };
+    expect.exit = code.value;
+    return { ok: true };
   }
   const least = eat(cur, /^(?:prints\s+)?at least\s+(\d+)\s+(?:[a-z]+\s+){0,3}/i);
   if (least) {
@@ -54,10 +58,12 @@ function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): 
     if (pattern === null) return { ok: false, problem: "unrecognised" };
     const bad = patternProblem(pattern, true);
     if (bad !== null) return { ok: false, problem: bad };
-    const min = Number(least[1]);
-    if (!Number.isSafeInteger(min)) return { ok: false, problem: "count-too-large" };
-    if (min === 0) return { ok: false, problem: "count-zero" };
-    expect.count.push({ pattern, min });
+    const digits = least[1] ?? "";
+    // A count of zero, however written (`00`), holds on any output: that is the first thing to say of it.
+    if (/^0+$/.test(digits)) return { ok: false, problem: "count-zero" };
+    const min = readNumeral(digits, Number.MAX_SAFE_INTEGER);
+    if (min.isErr()) return { ok: false, problem: min.error === "too-large" ? "count-too-large" : "number-not-canonical", numeral: digits };
+    expect.count.push({ pattern, min: min.value });
     return { ok: true };
   }
   if (eat(cur, /^(?:prints|matches|stdout matches)\s+/i)) {
@@ -98,7 +104,7 @@ export function underLabel(fault: ContractFault, label: string): ContractFault {
 const SEPARATOR = /(?:\s+|,|;|\band\b|\bthen\b)/iy;
 
 /** Read expectations from the cursor to the end of the text; the problem and the unread rest when one is not understood. */
-function readExpectations(cur: Cursor, expect: Expect): { problem: AcceptanceProblem; rest: string } | null {
+function readExpectations(cur: Cursor, expect: Expect): { problem: AcceptanceProblem; rest: string; numeral?: string | undefined } | null {
   const sawExit = { v: false };
   for (;;) {
     const rest = cur.text.slice(cur.pos);
@@ -111,7 +117,7 @@ function readExpectations(cur: Cursor, expect: Expect): { problem: AcceptancePro
     }
     const from = cur.pos;
     const step = readExpectation(cur, expect, sawExit);
-    if (!step.ok) return { problem: step.problem, rest: cur.text.slice(from).trim() };
+    if (!step.ok) return { problem: step.problem, rest: cur.text.slice(from).trim(), numeral: step.numeral };
   }
 }
 
@@ -147,6 +153,6 @@ export function parseAcceptance(text: string, line: number): Result<SpelledRow, 
   const expect = emptyExpect();
   const bad = readExpectations(cur, expect);
   const unread = bad?.problem === "unrecognised" || bad?.problem === "trailing-separator";
-  if (bad) return err(acceptanceFault(line, bad.problem, text, unread ? { unread: bad.rest } : {}));
+  if (bad) return err(acceptanceFault(line, bad.problem, text, unread ? { unread: bad.rest } : { unread: bad.numeral }));
   return ok({ run, expect });
 }
