@@ -282,6 +282,6 @@ export function patternProblemText(problem: PatternProblem): string {
     case "empty-match":
       return "an at least pattern that matches the empty string at some position (x*, ^, \\b, (?=a), (?<=a)) counts positions, not output: write one that needs at least one character wherever it matches";
     case "matches-anything":
-      return "a matches pattern that can match an empty string at the start or the end of any text (x?, (?:), ^, $, (?!x)) matches every output and checks nothing: write one that asks something of the output";
+      return "a matches pattern that matches an empty string at the start of every text or at the end of every text (x?, (?:), ^, $, (?!x), \\b|\\B) matches every output and checks nothing: write one that asks something of the output";
   }
 }

@@ -2,6 +2,7 @@
 // matches in the whole output; a pattern whose meaning would differ from what its author meant is
 // refused here, by the plan reader and the contract reader alike.
 import type { PatternProblem } from "./fault.js";
+import { aheadOrBehind, type LookToken, type Reading, rewrite, type Token, tokenize } from "./regex-tokens.js";
 import { regexCompiles } from "./text.js";
 
 /**
@@ -19,59 +20,8 @@ function hasUnicodeOnlyEscape(source: string): boolean {
   return false;
 }
 
-const LOOKAROUND = ["(?=", "(?!", "(?<=", "(?<!"];
-
-const NEVER = "(?!)";
-
-/**
- * Where the assertions of a pattern are read: `hold`, each may hold (`^`, `$` and `\B` hold at the
- * one position of the empty string already; `\b` and each lookaround `A` become `(?:A|)`);
- * `start`, as at the start of any text (`^` holds, `(?<!A)` may; `$`, `\b`, `\B` and the other
- * lookarounds never do); `end`, as at its end (`$` holds, `(?!A)` may; the rest never do).
- */
-type AssertionsAt = "hold" | "start" | "end";
-
-/**
- * The source with its assertions read as `at` says: one that holds becomes nothing (`^`, `$`) or
- * `(?:A|)`, one that never does `(?!)` (a lookaround `(?:(?!)A)`, so a quantifier after it still
- * applies to the whole). Character classes, escapes and groups are copied, so group numbers (and
- * backreferences) keep their meaning. The result matches the empty string exactly when some path
- * through the pattern consumes nothing with its assertions so read.
- */
-function withAssertions(source: string, at: AssertionsAt): string {
-  const hold = at === "hold";
-  let out = "";
-  const looks: ("may" | "never" | null)[] = [];
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i] as string;
-    if (c === "\\") {
-      const next = source[i + 1] ?? "";
-      if (next === "b") out += hold ? "(?:\\b|)" : NEVER;
-      else if (next === "B") out += hold ? "\\B" : NEVER;
-      else out += `\\${next}`;
-      i++;
-    } else if (c === "[") {
-      // A class runs to its first unescaped `]` (`[]` is the empty class); `\b` in it is a backspace.
-      let j = i + 1;
-      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
-      out += source.slice(i, j + 1);
-      i = j;
-    } else if (c === "(") {
-      const look = LOOKAROUND.find((l) => source.startsWith(l, i));
-      const may = hold || (at === "start" && look === "(?<!") || (at === "end" && look === "(?!");
-      looks.push(look === undefined ? null : may ? "may" : "never");
-      out += look === undefined ? "(" : may ? "(?:(" : `(?:${NEVER}(`;
-    } else if (c === ")") {
-      const look = looks.pop();
-      out += look === "may" ? ")|)" : look === "never" ? "))" : ")";
-    } else if (c === "^" || c === "$") {
-      // `^` holds at the start of every text, `$` at its end.
-      if (hold) out += c;
-      else out += (c === "^") === (at === "start") ? "" : NEVER;
-    } else out += c;
-  }
-  return out;
-}
+/** Every assertion taken as holding where it may: an edge holds, a lookaround may (its inside is tried, or skipped). */
+const HOLD: Reading = { edge: () => true, look: () => "may" };
 
 /**
  * Whether a pattern can match the empty string at some position of some text: `x*`, but also `\b`,
@@ -81,22 +31,87 @@ function withAssertions(source: string, at: AssertionsAt): string {
  * accept one that matches empty anywhere.
  */
 function canMatchEmpty(source: string): boolean {
-  const relaxed = withAssertions(source, "hold");
+  const relaxed = rewrite(tokenize(source), HOLD);
   // The rewrite keeps a source that compiles compiling; if it ever did not, refusing is the safe answer.
   return !regexCompiles(relaxed) || new RegExp(relaxed).test("");
 }
 
+/** An end of a text, where a pattern that consumes nothing is read. */
+type End = "start" | "end";
+
 /**
- * Whether a pattern matches every text: some path through it consumes nothing and needs only
- * assertions that hold at the start of any text (`x?`, `(?:)`, `^`, `(?<!x)`) or at its end (`$`,
- * `(?!x)`), so it matches any output. `^$`, `\bok` or `^(?![\s\S]*ERROR)` ask something and are
- * not such patterns. (Assertions that hold everywhere only together, `\b|\B`, are not seen.)
+ * What the assertions at an end of a text can see there besides lookarounds that look into it:
+ * whether the text is empty, and whether its character at that end is a word character (`[A-Za-z0-9_]`,
+ * what `\b` reads without flags). Every text is one of these three at each end.
+ */
+type Side = { empty: boolean; word: boolean };
+const SIDES: readonly Side[] = [
+  { empty: true, word: false },
+  { empty: false, word: true },
+  { empty: false, word: false },
+];
+
+/** The most lookarounds into the text told apart (2^4 readings per side, so a hostile pattern costs at most 96 runs); past them one is taken as never holding. */
+const MAX_UNKNOWNS = 4;
+
+/**
+ * The assertions at `end` of a text whose end is `side`: `^` holds at the start, `$` at the end, both
+ * at an empty text; `\b` holds where the character at that end is a word character, `\B` where it is
+ * not. A lookaround that looks away from the text sees nothing and is kept as written (nothing it
+ * holds can consume there). One that looks into it holds as `unknowns` says for its source
+ * (`(?=a)` holds exactly when `(?!a)` does not); one not in `unknowns`, or a positive one holding a
+ * capture in a pattern with a backreference (`backrefs`), is taken as never holding, since what it
+ * would capture, and a backreference then match, is not known.
+ */
+function readingAt(end: End, side: Side, unknowns: ReadonlyMap<string, boolean>, backrefs: boolean): Reading {
+  const into = end === "start" ? "ahead" : "behind";
+  return {
+    edge: (edge) => (edge === "\\b" ? side.word : edge === "\\B" ? !side.word : side.empty || (edge === "^") === (end === "start")),
+    look: (token) => {
+      if (aheadOrBehind(token.look) !== into) return "keep";
+      const holds = unknowns.get(token.key);
+      if (holds === undefined) return "never";
+      if (token.look.endsWith("!")) return holds ? "never" : "may";
+      return holds && !(backrefs && token.captures) ? "may" : "never";
+    },
+  };
+}
+
+/**
+ * Whether a pattern matches the empty string at `end` of every text: it does so in each of the three
+ * `SIDES`, with the lookarounds into the text holding in every combination, so an assertion or its
+ * negation always holds (`\b|\B`, `(?=a)|(?!a)`). Each reading is run on the empty string, where
+ * nothing is consumed and every backreference matches empty, as on a path that consumes nothing.
+ */
+function matchesEmptyAtEvery(tokens: readonly Token[], end: End): boolean {
+  const into = end === "start" ? "ahead" : "behind";
+  const looks = tokens.filter((t): t is LookToken => t.t === "open" && t.look !== null && aheadOrBehind(t.look) === into && t.within[into] === 0);
+  const keys = [...new Set(looks.map((t) => t.key))].slice(0, MAX_UNKNOWNS);
+  // What a lookaround captures matters only to a backreference (`\1`, `\k<n>`; an octal escape counts too).
+  const backrefs = tokens.some((t) => t.t === "text" && /^\\[1-9k]/.test(t.s));
+  // One taken as never holding (a positive one that captures, one past MAX_UNKNOWNS) is read soundly
+  // only where it is not negated: under `(?!…)` or `(?<!…)`, never holding would make the negation hold.
+  const inexact = (t: LookToken) => (backrefs && t.captures && !t.look.endsWith("!")) || !keys.includes(t.key);
+  if (looks.some((t) => inexact(t) && t.within.negative > 0)) return false;
+  for (const side of SIDES) {
+    for (let mask = 0; mask < 2 ** keys.length; mask++) {
+      const unknowns = new Map(keys.map((key, k) => [key, ((mask >> k) & 1) === 1]));
+      const rewritten = rewrite(tokens, readingAt(end, side, unknowns, backrefs));
+      if (!regexCompiles(rewritten) || !new RegExp(rewritten).test("")) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether a pattern matches every text because it matches the empty string at the start of every
+ * text (`x?`, `(?:)`, `^`, `(?<!x)`, `\b|\B`) or at the end of every text (`$`, `(?!x)`). `^$`,
+ * `\bok`, `\B` or `^(?![\s\S]*ERROR)` ask something and are not such patterns. A pattern that matches
+ * every text only by consuming some (`^$|[\s\S]`) is not seen.
  */
 function matchesAnything(source: string): boolean {
-  return (["start", "end"] as const).some((at) => {
-    const rewritten = withAssertions(source, at);
-    return regexCompiles(rewritten) && new RegExp(rewritten).test("");
-  });
+  const tokens = tokenize(source);
+  return matchesEmptyAtEvery(tokens, "start") || matchesEmptyAtEvery(tokens, "end");
 }
 
 /**
