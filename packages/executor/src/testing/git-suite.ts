@@ -51,10 +51,13 @@ export function gitContract(name: string, makeGit: (dir: string) => Git, options
       made.push(dir);
       return dir;
     };
-    // A repository on `main` with one commit: a.txt and a .gitignore that ignores ignored/.
+    // A repository on `main` with one commit: a.txt and a .gitignore that ignores ignored/. Its own
+    // config names who commits, as a user's repository does (an adapter may read no other config).
     const repo = (): { dir: string; c1: string } => {
       const dir = temp("decay-git-contract-");
       git(dir, "init", "-q", "-b", "main");
+      git(dir, "config", "user.name", "decay contract");
+      git(dir, "config", "user.email", "contract@decay.invalid");
       return { dir, c1: commit(dir, { "a.txt": "a\n", ".gitignore": "ignored/\n" }, "first") };
     };
     // Where the adapter is opened for a test that reads paths: `sub` below the top when the adapter

@@ -1,0 +1,253 @@
+import * as fs from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { memfs } from "memfs";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test-utils/tmp.js";
+import { type IsomorphicGitFs, isomorphicGit } from "./isomorphic-git.js";
+import { systemGit } from "./node/git.js";
+import { parseNumstat } from "./node/git-parse.js";
+import { commit, gitContract, put } from "./testing/git-suite.js";
+import { fixtureGit as git } from "./testing/room-fixture.js";
+
+// What every Git adapter promises, over node:fs; isomorphicGit works at the top of the working tree only.
+gitContract("isomorphicGit", (dir) => isomorphicGit({ fs, dir }));
+
+describe("isomorphicGit: diffs agree with the system git", () => {
+  const long = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`);
+  const text = (lines: string[]) => `${lines.join("\n")}\n`;
+
+  async function pair(): Promise<{ dir: string; c1: string; c2: string }> {
+    const dir = await tempDir("decay-isogit-");
+    git(dir, "init", "-q", "-b", "main");
+    const c1 = commit(
+      dir,
+      {
+        "long.txt": text(long),
+        "gone.txt": "bye\n",
+        "empty-gone.txt": "",
+        "mode.sh": "echo hi\n",
+        "mode-and-text.sh": "echo a\n",
+        "crlf.txt": "one\r\ntwo\r\nthree\r\n",
+        "no-eol.txt": "x\ny",
+        "gets-eol.txt": "x\ny",
+        "loses-eol.txt": "x\ny\n",
+        "with space.txt": "s\n",
+        "tab\there.txt": "t\n",
+        "becomes-link": "file\n",
+        "becomes-dir": "file\n",
+        "func.c": "int main(void)\n{\n  int a;\n  int b;\n  int c;\n  int d;\n  return 0;\n}\n",
+      },
+      "c1",
+    );
+    const edited = [...long];
+    edited[4] = "line five";
+    edited.splice(20, 2);
+    edited.splice(33, 0, "inserted");
+    put(dir, {
+      "long.txt": text(edited),
+      "new-empty.txt": "",
+      "mode-and-text.sh": "echo b\n",
+      "crlf.txt": "one\r\n2\r\nthree\r\n",
+      "no-eol.txt": "x\nz",
+      "gets-eol.txt": "x\ny\n",
+      "loses-eol.txt": "x\ny",
+      "with space.txt": "s2\n",
+      "tab\there.txt": "t2\n",
+      "func.c": "int main(void)\n{\n  int a;\n  int b;\n  int c;\n  int d;\n  return 1;\n}\n",
+    });
+    fs.rmSync(join(dir, "gone.txt"));
+    fs.rmSync(join(dir, "empty-gone.txt"));
+    fs.rmSync(join(dir, "becomes-link"));
+    fs.symlinkSync("long.txt", join(dir, "becomes-link"));
+    fs.rmSync(join(dir, "becomes-dir"));
+    put(dir, { "becomes-dir/inside.txt": "in\n" });
+    fs.chmodSync(join(dir, "mode.sh"), 0o755);
+    fs.chmodSync(join(dir, "mode-and-text.sh"), 0o755);
+    fs.writeFileSync(join(dir, "bin.dat"), new Uint8Array([1, 0, 2, 3]));
+    return { dir, c1, c2: commit(dir, {}, "c2") };
+  }
+
+  it("counts as git diff --numstat does, file by file, and prints the patch git prints", async () => {
+    const { dir, c1, c2 } = await pair();
+    const mine = isomorphicGit({ fs, dir });
+    const stats = (await mine.diffStats(c1, c2))._unsafeUnwrap();
+    expect(stats).toEqual(parseNumstat(git(dir, "diff", "--numstat", "-z", "--no-renames", c1, c2)));
+    const patch = (await mine.diff(c1, c2))._unsafeUnwrap();
+    expect(patch).toBe(`${git(dir, "-c", "core.quotepath=off", "diff", "--no-renames", "--abbrev=7", c1, c2)}\n`);
+  });
+
+  it("the patch applies to the first commit and gives the second", async () => {
+    const { dir, c1, c2 } = await pair();
+    const patch = (await isomorphicGit({ fs, dir }).diff(c1, c2))._unsafeUnwrap();
+    git(dir, "checkout", "-q", c1);
+    const file = join(await tempDir("decay-isogit-patch-"), "x.patch");
+    fs.writeFileSync(file, patch);
+    // A binary file's "Binary files … differ" carries no content to apply, from git as from here.
+    git(dir, "apply", "--check", "--exclude=bin.dat", file);
+    git(dir, "apply", "--index", "--exclude=bin.dat", file);
+    expect(git(dir, "diff", "--cached", "--name-only", c2)).toBe("bin.dat");
+  });
+});
+
+/** A repository on main with one commit and an identity in its own config. */
+async function repo(): Promise<{ dir: string; c1: string }> {
+  const dir = await tempDir("decay-isogit-");
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "config", "user.name", "Someone");
+  git(dir, "config", "user.email", "someone@x.invalid");
+  return { dir, c1: commit(dir, { "a.txt": "a\n", ".gitignore": "ignored/\n" }, "first") };
+}
+
+const ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
+
+describe("isomorphicGit: commits", () => {
+  it("commits as the repository's configured identity; without one, a fault names what is missing and nothing changes", async () => {
+    const { dir, c1 } = await repo();
+    put(dir, { "x.txt": "x\n" });
+    const id = (await isomorphicGit({ fs, dir }).commitAll("configured"))._unsafeUnwrap();
+    expect(git(dir, "log", "-1", "--format=%an <%ae> / %cn <%ce>", id ?? "")).toBe("Someone <someone@x.invalid> / Someone <someone@x.invalid>");
+    git(dir, "config", "--unset", "user.email");
+    put(dir, { "y.txt": "y\n" });
+    const fault = (await isomorphicGit({ fs, dir }).commitAll("no e-mail"))._unsafeUnwrapErr();
+    expect(fault).toMatchObject({ code: "git-failed", op: "commit" });
+    expect(fault.code === "git-failed" && fault.reason).toMatch(/^no user\.email in .*\.git\/config/);
+    git(dir, "config", "--unset", "user.name");
+    const both = (await isomorphicGit({ fs, dir }).revert(c1, id ?? "", "undo"))._unsafeUnwrapErr();
+    expect(both.code === "git-failed" && both.reason).toMatch(/^no user\.name and no user\.email in /);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(id);
+    expect(git(dir, "status", "--porcelain")).toBe("?? y.txt");
+  });
+
+  it("cleans the message as git commit --cleanup=whitespace does, and refuses an empty one", async () => {
+    const { dir } = await repo();
+    const g = isomorphicGit({ fs, dir });
+    put(dir, { "x.txt": "x\n" });
+    await g.commitAll("\n\n  subject  \n\n\n\nbody \t\n\n");
+    expect(git(dir, "cat-file", "commit", "HEAD").split("\n\n").slice(1).join("\n\n")).toBe("  subject\n\nbody");
+    put(dir, { "y.txt": "y\n" });
+    expect((await g.commitAll(" \n "))._unsafeUnwrapErr()).toMatchObject({ code: "git-failed", op: "commit" });
+  });
+
+  it("revert on a detached HEAD moves HEAD alone; no-head for a repository with no commit", async () => {
+    const { dir, c1 } = await repo();
+    const c2 = commit(dir, { "b.txt": "b\n" }, "second");
+    git(dir, "checkout", "-q", "--detach");
+    const id = (await isomorphicGit({ fs, dir }).revert(c1, c2, "undo"))._unsafeUnwrap();
+    expect(git(dir, "rev-parse", "HEAD", "main")).toBe(`${id}\n${c2}`);
+    expect(fs.existsSync(join(dir, "b.txt"))).toBe(false);
+    const empty = await tempDir();
+    git(empty, "init", "-q");
+    expect((await isomorphicGit({ fs, dir: empty }).head())._unsafeUnwrapErr()).toEqual({ code: "no-head", repo: empty });
+    expect((await isomorphicGit({ fs, dir: await tempDir() }).head())._unsafeUnwrapErr()).toMatchObject({ code: "git-failed" });
+  });
+
+  it("what setAside holds, git stash pop restores: changes, staged files and untracked ones in new directories", async () => {
+    const { dir } = await repo();
+    put(dir, { "a.txt": "changed\n", "staged.txt": "s\n", "new/deep/u.txt": "u\n", "ignored/i.txt": "i\n" });
+    git(dir, "add", "staged.txt");
+    const id = (await isomorphicGit({ fs, dir }).setAside("kept for later"))._unsafeUnwrap();
+    expect(git(dir, "status", "--porcelain")).toBe("");
+    expect(fs.existsSync(join(dir, "new"))).toBe(false);
+    expect(fs.existsSync(join(dir, "ignored/i.txt"))).toBe(true);
+    expect(git(dir, "stash", "list", "--format=%H %gs")).toBe(`${id} On main: kept for later`);
+    git(dir, "stash", "pop", "-q", "--index");
+    expect(git(dir, "status", "--porcelain")).toBe("M a.txt\nA  staged.txt\n?? new/");
+    expect(fs.readFileSync(join(dir, "new/deep/u.txt"), "utf8")).toBe("u\n");
+  });
+});
+
+describe("isomorphicGit: history agrees with the system git", () => {
+  // Side branches, a merge that takes one side's version, a merge that writes its own, equal commit times.
+  async function merges(): Promise<{ dir: string; c1: string }> {
+    const { dir, c1 } = await repo();
+    git(dir, "switch", "-q", "-c", "side");
+    commit(dir, { "s.txt": "s\n", "both.txt": "side\n" }, "side 1");
+    commit(dir, { "d/x.txt": "x\n" }, "side 2");
+    git(dir, "switch", "-q", "main");
+    commit(dir, { "m.txt": "m\n", "both.txt": "main\n" }, "main 1");
+    git(dir, "merge", "-q", "--no-edit", "-X", "ours", "side");
+    git(dir, "switch", "-q", "-c", "late", c1);
+    commit(dir, { "a.txt": "late\n" }, "late");
+    git(dir, "switch", "-q", "main");
+    git(dir, "merge", "-q", "--no-ff", "--no-commit", "late");
+    commit(dir, { "a.txt": "resolved\n" }, "merge late");
+    return { dir, c1 };
+  }
+
+  it("log, with and without paths, and changedPaths list what systemGit lists", async () => {
+    const { dir, c1 } = await merges();
+    const mine = isomorphicGit({ fs, dir });
+    const theirs = systemGit({ dir, env: ENV });
+    const side = git(dir, "rev-parse", "side");
+    for (const [from, to] of [
+      [null, "HEAD"],
+      [c1, "HEAD"],
+      [side, "HEAD"],
+      ["late", "main"],
+    ] as const) {
+      expect((await mine.log(from, to))._unsafeUnwrap(), `${from}..${to}`).toEqual((await theirs.log(from, to))._unsafeUnwrap());
+      for (const paths of [["both.txt"], ["a.txt"], ["d"], ["d/"], ["s.txt", "m.txt"], ["nothing"]]) {
+        const want = (await theirs.log(from, to, paths))._unsafeUnwrap().map((c) => c.id);
+        expect(
+          (await mine.log(from, to, paths))._unsafeUnwrap().map((c) => c.id),
+          `${from}..${to} -- ${paths}`,
+        ).toEqual(want);
+      }
+      if (from !== null) {
+        const want = [...(await theirs.changedPaths(from, to))._unsafeUnwrap()].sort();
+        expect([...(await mine.changedPaths(from, to))._unsafeUnwrap()].sort(), `${from}..${to}`).toEqual(want);
+      }
+    }
+  });
+});
+
+describe("isomorphicGit: on a memfs volume, no disk", () => {
+  it("reads, diffs, commits and sets aside through the fs it is given", async () => {
+    const { dir, c1 } = await repo();
+    const c2 = commit(dir, { "a.txt": "a\nb\n" }, "second");
+    const { fs: mfs } = memfs();
+    const copy = (from: string, to: string) => {
+      mfs.mkdirSync(to, { recursive: true });
+      for (const e of fs.readdirSync(from, { withFileTypes: true })) {
+        if (e.isDirectory()) copy(join(from, e.name), `${to}/${e.name}`);
+        else mfs.writeFileSync(`${to}/${e.name}`, fs.readFileSync(join(from, e.name)));
+      }
+    };
+    copy(dir, "/repo");
+    const g = isomorphicGit({ fs: mfs as unknown as IsomorphicGitFs, dir: "/repo" });
+    expect((await g.head())._unsafeUnwrap()).toBe(c2);
+    expect((await g.diffStats(c1, c2))._unsafeUnwrap()).toEqual({ files: 1, insertions: 1, deletions: 0, paths: ["a.txt"] });
+    mfs.writeFileSync("/repo/new.txt", "n\n");
+    expect((await g.dirty())._unsafeUnwrap()).toEqual(["new.txt"]);
+    const c3 = (await g.commitAll("on memfs"))._unsafeUnwrap() ?? "";
+    expect((await g.listFiles(c3))._unsafeUnwrap()).toEqual([".gitignore", "a.txt", "new.txt"]);
+    mfs.writeFileSync("/repo/a.txt", "changed\n");
+    expect((await g.setAside("aside"))._unsafeUnwrap()).toMatch(/^[0-9a-f]{40}$/);
+    expect(mfs.readFileSync("/repo/a.txt", "utf8")).toBe("a\nb\n");
+    expect(fs.readFileSync(join(dir, "a.txt"), "utf8")).toBe("a\nb\n");
+  });
+});
+
+describe("isomorphicGit: where it works", () => {
+  it("topAbove names the top when dir is below it, null at the top", async () => {
+    const { dir } = await repo();
+    put(dir, { "sub/f.txt": "f\n" });
+    expect((await isomorphicGit({ fs, dir }).topAbove?.())?._unsafeUnwrap()).toBeNull();
+    expect((await isomorphicGit({ fs, dir: join(dir, "sub") }).topAbove?.())?._unsafeUnwrap()).toBe(dir);
+  });
+
+  it("imports nothing from isomorphic-git that talks to another repository", () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const files = ["isomorphic-git.ts", ...fs.readdirSync(join(here, "isomorphic-git")).map((f) => `isomorphic-git/${f}`)];
+    const outward = ["push", "fetch", "pull", "clone", "fastForward", "addRemote", "getRemoteInfo", "getRemoteInfo2", "listServerRefs"];
+    for (const file of files.filter((f) => !f.endsWith(".test.ts"))) {
+      const imports = [...fs.readFileSync(join(here, file), "utf8").matchAll(/import \{([^}]*)\} from "isomorphic-git"/g)];
+      const names = imports.flatMap((m) => (m[1] ?? "").split(",").map((n) => n.trim().replace(/^type /, "")));
+      expect(
+        names.filter((n) => outward.includes(n)),
+        file,
+      ).toEqual([]);
+    }
+  });
+});
