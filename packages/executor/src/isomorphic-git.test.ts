@@ -73,13 +73,14 @@ describe("isomorphicGit: diffs agree with the system git", () => {
     const mine = isomorphicGit({ fs, dir });
     const stats = (await mine.diffStats(c1, c2))._unsafeUnwrap();
     expect(stats).toEqual(parseNumstat(git(dir, "diff", "--numstat", "-z", "--no-renames", c1, c2)));
-    const patch = (await mine.diff(c1, c2))._unsafeUnwrap();
+    const { text: patch, truncated } = (await mine.diff(c1, c2, 1 << 20))._unsafeUnwrap();
+    expect(truncated).toBeNull();
     expect(patch).toBe(`${git(dir, "-c", "core.quotepath=off", "diff", "--no-renames", "--abbrev=7", c1, c2)}\n`);
   });
 
   it("the patch applies to the first commit and gives the second", async () => {
     const { dir, c1, c2 } = await pair();
-    const patch = (await isomorphicGit({ fs, dir }).diff(c1, c2))._unsafeUnwrap();
+    const patch = (await isomorphicGit({ fs, dir }).diff(c1, c2, 1 << 20))._unsafeUnwrap().text;
     git(dir, "checkout", "-q", c1);
     const file = join(await tempDir("decay-isogit-patch-"), "x.patch");
     fs.writeFileSync(file, patch);

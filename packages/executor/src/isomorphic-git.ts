@@ -4,6 +4,7 @@
 import { gitTree } from "@decay/assumptions/git";
 import { branch, checkout, currentBranch, findRoot, getConfig, resolveRef } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
+import { diffCutter, diffHeaderPath } from "./diff-cut.js";
 import { type ExecFault, reasonOf } from "./fault.js";
 import { setAside } from "./isomorphic-git/aside.js";
 import { changedInRange, logRange } from "./isomorphic-git/history.js";
@@ -23,6 +24,7 @@ export interface IsomorphicGitOptions {
   readonly gitdir?: string;
 }
 
+const encoder = new TextEncoder();
 const textOf = (data: Uint8Array | string) => (typeof data === "string" ? data : new TextDecoder().decode(data));
 
 /** Names `git switch` would never take as a branch: an option, or nothing. */
@@ -58,6 +60,15 @@ export function isomorphicGit(options: IsomorphicGitOptions): Git {
   return {
     head,
     branch: () => run("current branch", async (r) => (await currentBranch(r)) || null),
+    branchHead: (name) =>
+      notABranch(name)
+        ? okAsync(null)
+        : run(`branch ${name}`, (r) =>
+            resolveRef({ ...r, ref: `refs/heads/${name}` }).catch((e: unknown) => {
+              if ((e as { code?: unknown }).code === "NotFoundError") return null;
+              throw e;
+            }),
+          ),
     defaultBranch: () =>
       run("default branch", async (r) => {
         const origin = "refs/remotes/origin/";
@@ -81,8 +92,14 @@ export function isomorphicGit(options: IsomorphicGitOptions): Git {
     revert: (from, to, message) => run(`revert ${from}..${to}`, (r) => revertRange(r, from, to, message)),
     log: (from, to, paths) => run(`log ${from === null ? to : `${from}..${to}`}`, (r) => logRange(r, from, to, paths)),
     changedPaths: (from, to) => run(`changed paths ${from}..${to}`, (r) => changedInRange(r, from, to)),
-    diffStats: (from, to) => run(`diff --numstat ${from} ${to}`, (r) => diffRange(r, from, to).then((d) => d.stats)),
-    diff: (from, to) => run(`diff ${from} ${to}`, (r) => diffRange(r, from, to, true).then((d) => d.patch)),
+    diffStats: (from, to) => run(`diff --numstat ${from} ${to}`, (r) => diffRange(r, from, to)),
+    // File by file through the cutter: at most `maxBytes` of the patch is ever held.
+    diff: (from, to, maxBytes) =>
+      run(`diff ${from} ${to}`, async (r) => {
+        const cut = diffCutter(maxBytes, diffHeaderPath);
+        await diffRange(r, from, to, (text) => cut.push(encoder.encode(text)));
+        return cut.end();
+      }),
     listFiles: (commit) => run(`list files ${commit}`, async (r) => (await leaves(r, (await mustCommit(r, commit)).tree)).map((l) => l.path)),
     tree: (commit) => gitTree({ fs: options.fs, dir: options.gitdir ?? options.dir, ref: commit, describe: `commit ${commit}` }),
     setAside: (message) => run("stash", (r) => setAside(r, message)),

@@ -14,18 +14,17 @@ async function sideOf(r: Repo, leaf: Leaf | undefined): Promise<FileSide | undef
   return { ...leaf, bytes };
 }
 
-/** The counts of `from..to` and, when `withPatch`, the patch. */
-export async function diffRange(r: Repo, from: string, to: string, withPatch = false): Promise<{ stats: DiffStats; patch: string }> {
+/** The counts of `from..to`; with `onPatch`, instead, the patch, handed out file by file. */
+export async function diffRange(r: Repo, from: string, to: string, onPatch?: (text: string) => void): Promise<DiffStats> {
   const [a, b] = await Promise.all([mustCommit(r, from), mustCommit(r, to)]);
   let insertions = 0;
   let deletions = 0;
   const paths: string[] = [];
-  let patch = "";
   for (const change of await diffTrees(r, a.tree, b.tree)) {
     const [before, after] = await Promise.all([sideOf(r, change.before), sideOf(r, change.after)]);
-    if (withPatch) {
+    if (onPatch) {
       // The patch of a type change is a deletion and an addition; its count is one file's.
-      for (const [x, y] of splitTypeChange(before, after)) patch += patchFile(change.path, x, y);
+      for (const [x, y] of splitTypeChange(before, after)) onPatch(patchFile(change.path, x, y));
       continue;
     }
     const count = countFile(change.path, before, after);
@@ -33,5 +32,5 @@ export async function diffRange(r: Repo, from: string, to: string, withPatch = f
     deletions += count.lines?.deletions ?? 0;
     paths.push(change.path);
   }
-  return { stats: { files: paths.length, insertions, deletions, paths }, patch };
+  return { files: paths.length, insertions, deletions, paths };
 }
