@@ -129,6 +129,31 @@ describe("at least N lines matching: the count is of matches in the whole output
   });
 });
 
+describe("a pattern nested deeper than the engine can be trusted with is refused before anything compiles it", () => {
+  const nested = (open: string, depth: number) => `${open.repeat(depth)}ok${")".repeat(depth)}`;
+
+  test("lookaheads 20,000 deep (which abort V8 as it compiles them) are refused by both readers, naming the row", () => {
+    const deep = nested("(?=", 20_000);
+    expectRefused(`\`t\` matches /${deep}/`, "too-deep", "nests groups more than 256 deep");
+    expectRefused(`\`t\` at least 2 /${deep}/`, "too-deep", "write it flatter");
+    for (const expect_ of [{ stdout_matches: [deep] }, { count: [{ pattern: deep, min: 1 }] }]) {
+      const { fault, rowLine } = contractFault(row("t", expect_));
+      expect(fault).toMatchObject({ code: "contract-invalid", line: rowLine });
+      expect(describeFault(fault)).toContain("nests groups more than 256 deep");
+    }
+  });
+
+  test("256 levels of groups are read; 257 are refused, of any kind of group", () => {
+    for (const open of ["(", "(?:", "(?=", "(?<!", "(?<n1>"]) {
+      const at = (depth: number) => patternProblem(open === "(?<n1>" ? `${"(?:".repeat(depth - 1)}(?<n1>ok${")".repeat(depth)}` : nested(open, depth), false);
+      expect([open, at(256)]).toEqual([open, null]);
+      expect([open, at(257)]).toEqual([open, "too-deep"]);
+    }
+    // Brackets in a class, and escaped ones, open no group.
+    expect(patternProblem(`${"[(]".repeat(300)}${"\\(".repeat(300)}ok`, false)).toBeNull();
+  });
+});
+
 describe("\\u{…} is a code point only with the u flag: without it \\u{41} is the letter u 41 times", () => {
   test.each(["`t` matches /\\u{41}/", "`t` at least 2 /\\u{1F600}/", "`t` matches /[\\u{41}\\u{42}]/", "`t` matches /a\\u{x}/"])(
     "%s is refused by the plan reader, as \\p{ is",

@@ -114,14 +114,31 @@ function matchesAnything(source: string): boolean {
   return matchesEmptyAtEvery(tokens, "start") || matchesEmptyAtEvery(tokens, "end");
 }
 
+/** Groups and lookarounds nested deeper than this are refused (`too-deep`). */
+export const MAX_GROUP_DEPTH = 256;
+
+/** How deep the groups and lookarounds of `source` nest (a class's `(` is none, nor an escaped one). */
+function groupDepth(source: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const token of tokenize(source)) {
+    if (token.t === "open") deepest = Math.max(deepest, ++depth);
+    else if (token.t === "close") depth--;
+  }
+  return deepest;
+}
+
 /**
- * Why `source` cannot be an acceptance pattern: it does not compile, it holds `\p{…}`, `\P{…}` or
+ * Why `source` cannot be an acceptance pattern: its groups nest deeper than MAX_GROUP_DEPTH, it does not compile, it holds `\p{…}`, `\P{…}` or
  * `\u{…}` (a Unicode property or code point only under the `u` flag), for an `at least` count it
  * can match the empty string at some position (`canMatchEmpty`), so a count would count
  * positions, and for `matches` it matches every output (`matchesAnything`), so it checks nothing;
  * null when it can.
  */
 export function patternProblem(source: string, counted: boolean): PatternProblem | null {
+  // First: V8 aborts the whole process compiling lookaheads nested some thousands deep, and the
+  // checks below compile the pattern.
+  if (groupDepth(source) > MAX_GROUP_DEPTH) return "too-deep";
   if (!regexCompiles(source)) return "bad-regex";
   if (hasUnicodeOnlyEscape(source)) return "unicode-escape";
   if (counted && canMatchEmpty(source)) return "empty-match";
