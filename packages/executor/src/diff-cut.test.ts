@@ -83,7 +83,7 @@ describe("diffCutter", () => {
         expect(out.text).toBe(kept.join(""));
         expect(enc.encode(out.text).length).toBeLessThanOrEqual(max);
         if (left.length === 0) expect(out.truncated).toBeNull();
-        else expect(out.truncated).toEqual({ max_bytes: max, full_bytes: bytes.length, kept_bytes: max - room, files_left_out: left });
+        else expect(out.truncated).toEqual({ max_bytes: max, full_bytes: bytes.length, kept_bytes: max - room, files_left_out: left, files_not_listed: 0 });
       }),
     );
   });
@@ -95,5 +95,40 @@ describe("diffCutter", () => {
         expect(feed(enc.encode(text), cuts, 1 << 20)).toEqual({ text, truncated: null });
       }),
     );
+  });
+
+  it("keeps copies: a chunk's buffer changed (or reused) after it was pushed changes nothing kept", () => {
+    const text = `${header("a.txt")}\n+one\n`;
+    // A Node stream's chunk is a Buffer, whose slice() is a view, not a copy.
+    const chunk = Buffer.from(text);
+    const cutter = diffCutter(1 << 20, diffHeaderPath);
+    cutter.push(chunk);
+    chunk.fill(0x21);
+    expect(cutter.end()).toEqual({ text, truncated: null });
+  });
+
+  it("leaves out a file whose section is not UTF-8, saying so, even within the bound", () => {
+    const good = `${header("a.txt")}\n+caf\u00e9\n`;
+    const bad = Uint8Array.from([...enc.encode(`${header("latin1.txt")}\n+caf`), 0xe9, 0x0a]);
+    const bytes = Uint8Array.from([...enc.encode(good), ...bad, ...enc.encode(good)]);
+    // Cut inside the two-byte é of the first file: a character split between chunks is still UTF-8.
+    const out = feed(bytes, [good.length - 2], 1 << 20);
+    expect(out.text).toBe(good + good);
+    expect(out.truncated).toEqual({
+      max_bytes: 1 << 20,
+      full_bytes: bytes.length,
+      kept_bytes: 2 * enc.encode(good).length,
+      files_left_out: [{ path: "latin1.txt", bytes: bad.length }],
+      files_not_listed: 0,
+    });
+  });
+
+  it("names the first 1,000 files left out and counts the rest", () => {
+    const sections = Array.from({ length: 1005 }, (_, k) => `${header(`f${k}.txt`)}\n+${"x".repeat(40)}\n`);
+    const out = feed(enc.encode(sections.join("")), [], 10);
+    expect(out.text).toBe("");
+    expect(out.truncated?.files_left_out.length).toBe(1000);
+    expect(out.truncated?.files_left_out[999]?.path).toBe("f999.txt");
+    expect(out.truncated?.files_not_listed).toBe(5);
   });
 });

@@ -17,6 +17,18 @@ export interface DiffCutter {
 }
 
 const HEAD = new TextEncoder().encode("diff --git ");
+/** Files left out that `files_left_out` names; the rest are only counted (`files_not_listed`). */
+export const MOST_LISTED = 1000;
+
+const strict = new TextDecoder("utf-8", { fatal: true });
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strict.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const HEADER_LINE_MAX = 16384;
 
 /** One file's section of the patch while it streams in. */
@@ -39,6 +51,7 @@ const fresh = (file: boolean): Section => ({ file, bytes: 0, pieces: [], header:
 export function diffCutter(maxBytes: number, pathOf: (headerLine: Uint8Array) => string): DiffCutter {
   const kept: Uint8Array[] = [];
   const left: { path: string; bytes: number }[] = [];
+  let notListed = 0;
   let keptBytes = 0;
   let full = 0;
   let cur = fresh(false);
@@ -55,15 +68,18 @@ export function diffCutter(maxBytes: number, pathOf: (headerLine: Uint8Array) =>
       for (let i = 0; i < upTo && cur.header.length < HEADER_LINE_MAX; i += 1) cur.header.push(bytes[i] as number);
       cur.headerDone = nl >= 0;
     }
-    if (cur.pieces !== null && keptBytes + cur.bytes <= maxBytes) cur.pieces.push(bytes.slice());
+    // A copy: a chunk is often a view of a larger buffer, which keeping the view would keep whole.
+    if (cur.pieces !== null && keptBytes + cur.bytes <= maxBytes) cur.pieces.push(new Uint8Array(bytes));
     else cur.pieces = null;
   };
   const close = () => {
     if (cur.bytes === 0) return;
-    if (cur.pieces !== null) {
+    // A section that is not UTF-8 is left out too: decoded, its bytes would grow past the bound.
+    if (cur.pieces !== null && isUtf8(concatBytes(cur.pieces, cur.bytes))) {
       kept.push(...cur.pieces);
       keptBytes += cur.bytes;
-    } else left.push({ path: cur.file ? pathOf(Uint8Array.from(cur.header)) : "", bytes: cur.bytes });
+    } else if (left.length < MOST_LISTED) left.push({ path: cur.file ? pathOf(Uint8Array.from(cur.header)) : "", bytes: cur.bytes });
+    else notListed += 1;
     cur = fresh(true);
   };
 
@@ -111,7 +127,7 @@ export function diffCutter(maxBytes: number, pathOf: (headerLine: Uint8Array) =>
       close();
       const text = new TextDecoder().decode(concatBytes(kept, keptBytes));
       if (left.length === 0) return { text, truncated: null };
-      return { text, truncated: { max_bytes: maxBytes, full_bytes: full, kept_bytes: keptBytes, files_left_out: left } };
+      return { text, truncated: { max_bytes: maxBytes, full_bytes: full, kept_bytes: keptBytes, files_left_out: left, files_not_listed: notListed } };
     },
   };
 }

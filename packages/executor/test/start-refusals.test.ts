@@ -1,6 +1,6 @@
 // Refusals a run makes before anything is spent: no branch switched, no commit, no workspace
 // written. Real temp repositories, runPlan over the Node adapters.
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeExecFault, runPlan, scriptTable } from "../src/index.js";
@@ -117,5 +117,49 @@ describe("a plan/<slug> made for another version of the plan", () => {
     expect((await run(contract, nodeOptions(repo, EXECUTE_A))).status).toBe("green");
     git(repo, "switch", "-q", "main");
     expect((await run(contract, nodeOptions(repo, EXECUTE_A))).stages[0]?.state).toBe("green-at-start");
+  }, 120_000);
+
+  it("the same plan resumes where git checks it out with CRLF (core.autocrlf): its committed file is the branch's", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const two = await contractOf(repo, planOf(TWO));
+    expect((await run(two, nodeOptions(repo, ALL))).status).toBe("green");
+    git(repo, "switch", "-q", "main");
+    git(repo, "config", "core.autocrlf", "true");
+    rmSync(join(repo, "docs/demo.plan.md"));
+    git(repo, "checkout", "--", "docs/demo.plan.md");
+    const onDisk = readFileSync(join(repo, "docs/demo.plan.md"), "utf8");
+    expect(onDisk).toContain("\r\n");
+    expect(git(repo, "status", "--porcelain", "--", "docs")).toBe("");
+    // The contract of the file as checked out: its hash is of the CRLF bytes, the blobs hold LF.
+    const crlf = await contractOf(repo, onDisk, "demo", false);
+    expect(crlf.plan_sha256).not.toBe(two.plan_sha256);
+    const resumed = await run(crlf, nodeOptions(repo, ALL));
+    expect(resumed.stages.map((s) => s.state)).toEqual(["green-at-start", "green-at-start"]);
+
+    // The same committed file, edited in the working tree and not committed, is another plan.
+    git(repo, "switch", "-q", "main");
+    writeFiles(repo, { "docs/demo.plan.md": `${onDisk}\r\nA line more.\r\n` });
+    const edited = await contractOf(repo, `${onDisk}\r\nA line more.\r\n`, "demo", false);
+    const refused = await runPlan(edited, nodeOptions(repo, ALL));
+    expect(refused.isErr() && refused.error.code).toBe("branch-plan-differs");
+  }, 120_000);
+
+  it("a plan file that is a link resumes; one whose target changed on main is refused", async () => {
+    const repo = await makeRepo({ "README.md": "r\n", "plans/real.md": planOf(TWO) });
+    mkdirSync(join(repo, "docs"), { recursive: true });
+    symlinkSync("../plans/real.md", join(repo, "docs/demo.plan.md"));
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "a linked plan");
+    const two = await contractOf(repo, planOf(TWO), "demo", false);
+    expect((await run(two, nodeOptions(repo, ALL))).status).toBe("green");
+    git(repo, "switch", "-q", "main");
+    expect((await run(two, nodeOptions(repo, ALL))).stages.map((s) => s.state)).toEqual(["green-at-start", "green-at-start"]);
+
+    git(repo, "switch", "-q", "main");
+    const three = planOf([...TWO, ["c", [C_IS_GAMMA]]]);
+    writeFiles(repo, { "plans/real.md": three });
+    git(repo, "commit", "-q", "-am", "Stage 3, through the link");
+    const refused = await runPlan(await contractOf(repo, three, "demo", false), nodeOptions(repo, ALL));
+    expect(refused.isErr() && refused.error).toMatchObject({ code: "branch-plan-differs", actual: two.plan_sha256 });
   }, 120_000);
 });

@@ -52,15 +52,18 @@ export const Brief = z.object({
 export type Brief = z.infer<typeof Brief>;
 
 /**
- * What a request's diff leaves out when the whole patch is longer than `maxDiffBytes`: the bound,
- * the patch's full size and the size kept (bytes as git printed them), and each file whose section
- * was left out whole (`path` "" for bytes before the first file). Null in a request whose diff is whole.
+ * What a request's diff leaves out when the whole patch is longer than `maxDiffBytes`, or holds a
+ * file's section that is not UTF-8: the bound, the patch's full size and the size kept (bytes as
+ * git printed them), and each file whose section was left out whole (`path` "" for bytes before
+ * the first file), the first 1,000 by name. Null in a request whose diff is whole.
  */
 export const DiffTruncated = z.object({
   max_bytes: z.number().int().min(1),
   full_bytes: z.number().int().min(0),
   kept_bytes: z.number().int().min(0),
   files_left_out: z.array(z.object({ path: z.string(), bytes: z.number().int().min(1) })).min(1),
+  /** Files left out past the first 1,000, counted and not named. */
+  files_not_listed: z.number().int().min(0),
 });
 /** What a request's diff leaves out. */
 export type DiffTruncated = z.infer<typeof DiffTruncated>;

@@ -17,19 +17,66 @@ function planInRepo(d: Deps): string | null {
   return path === "" ? null : path;
 }
 
-/** sha256 of the plan file at `commit`; null when the commit holds no such file. */
-async function planAt(d: Deps, commit: string, path: string): Promise<R<string | null>> {
-  const read = await d.git.tree(commit).read(path, d.settings.maxReadBytes);
-  if (read.isOk()) return ok(planSha256(read.value));
-  if (read.error.code === "tree-not-found") return ok(null);
-  return err({ code: "workspace-io", path: `${path} at ${commit}`, reason: read.error.message });
+/** The plan file at a commit: where it ends up after its links, and its bytes. */
+interface PlanFile {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
+
+/** Links followed inside the tree before the plan is taken as unreadable. */
+const MOST_LINKS = 8;
+
+/** `link`, read from the directory of `path`, as a path from the top; null when it leaves the tree. */
+function linkTarget(path: string, link: string): string | null {
+  if (link.startsWith("/")) return null;
+  const parts = path.split("/").slice(0, -1);
+  for (const part of link.split("/")) {
+    if (part === "..") {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else if (part !== "." && part !== "") parts.push(part);
+  }
+  return parts.join("/");
+}
+
+/**
+ * The plan file at `commit`, its links followed inside the tree (a link leaving it, or more than
+ * MOST_LINKS, is read as its own text); null when the commit holds no such file.
+ */
+async function planAt(d: Deps, commit: string, path: string): Promise<R<PlanFile | null>> {
+  const tree = d.git.tree(commit);
+  let at = path;
+  for (let hops = 0; ; hops += 1) {
+    const read = await tree.read(at, d.settings.maxReadBytes);
+    if (read.isOk()) return ok({ path: at, bytes: read.value });
+    if (read.error.code === "tree-not-found") return ok(null);
+    const link = read.error.code === "tree-not-a-file" ? await tree.readLink(at) : undefined;
+    if (link === undefined || link.isErr()) return err({ code: "workspace-io", path: `${at} at ${commit}`, reason: read.error.message });
+    const next = hops < MOST_LINKS ? linkTarget(at, link.value) : null;
+    if (next === null) return ok({ path: at, bytes: new TextEncoder().encode(`link ${link.value}`) });
+    at = next;
+  }
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Whether the working tree's plan (the contract's) is what `here` holds at HEAD, as git sees it:
+ * git checks a file out through its line-end rules (`core.autocrlf`, `eol=crlf`), so the bytes the
+ * contract hashed may differ from the committed ones while `git status` calls the file clean.
+ */
+async function checkedOutAsCommitted(d: Deps, here: PlanFile, path: string): Promise<R<boolean>> {
+  const dirty = await d.git.dirty();
+  return dirty.map((paths) => !paths.includes(path) && !paths.includes(here.path));
 }
 
 /**
  * The commit the run will work from: HEAD when it is already on `plan/<slug>` or no such branch
- * exists, else the branch's commit, when its plan file is the contract's plan (or the plan is
- * tracked neither there nor at HEAD). A branch whose plan file differs, or lacks one HEAD
- * tracks, is the fault `branch-plan-differs`: switching to it would run the old plan's branch.
+ * exists, else the branch's commit, when its plan file is the contract's plan: the same bytes, or
+ * the same committed file as HEAD's while the working tree's plan is HEAD's, checked out (git may
+ * have changed its line ends); or the plan is tracked neither there nor at HEAD. A branch whose
+ * plan file differs, or lacks one HEAD tracks, is the fault `branch-plan-differs`: switching to it
+ * would run the old plan's branch.
  */
 export async function workingCommit(d: Deps, start: { head: string; branch: string | null }): Promise<R<string>> {
   const own = `plan/${d.slug}`;
@@ -40,11 +87,15 @@ export async function workingCommit(d: Deps, start: { head: string; branch: stri
   if (path === null) return ok(tip.value);
   const there = await planAt(d, tip.value, path);
   if (there.isErr()) return err(there.error);
-  if (there.value === d.contract.plan_sha256) return ok(tip.value);
-  if (there.value === null) {
-    const here = await planAt(d, start.head, path);
-    if (here.isErr()) return err(here.error);
-    if (here.value === null) return ok(tip.value);
+  if (there.value !== null && planSha256(there.value.bytes) === d.contract.plan_sha256) return ok(tip.value);
+  const here = await planAt(d, start.head, path);
+  if (here.isErr()) return err(here.error);
+  if (there.value === null && here.value === null) return ok(tip.value);
+  if (there.value !== null && here.value !== null && sameBytes(there.value.bytes, here.value.bytes)) {
+    const clean = await checkedOutAsCommitted(d, here.value, path);
+    if (clean.isErr()) return err(clean.error);
+    if (clean.value) return ok(tip.value);
   }
-  return err({ code: "branch-plan-differs", branch: own, commit: tip.value, plan: d.contract.plan, recorded: d.contract.plan_sha256, actual: there.value });
+  const actual = there.value === null ? null : planSha256(there.value.bytes);
+  return err({ code: "branch-plan-differs", branch: own, commit: tip.value, plan: d.contract.plan, recorded: d.contract.plan_sha256, actual });
 }
