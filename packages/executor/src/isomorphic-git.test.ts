@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -250,5 +251,179 @@ describe("isomorphicGit: where it works", () => {
         file,
       ).toEqual([]);
     }
+  });
+});
+
+describe("isomorphicGit: what its status does not see, seen", () => {
+  it("an executable bit changed in the working tree or the index is dirty, committed and set aside with its mode", async () => {
+    const { dir } = await repo();
+    commit(dir, { "x.sh": "#!/bin/sh\n", "run.sh": "#!/bin/sh\n" }, "scripts");
+    fs.chmodSync(join(dir, "x.sh"), 0o755);
+    fs.chmodSync(join(dir, "run.sh"), 0o755);
+    git(dir, "add", "run.sh");
+    const g = isomorphicGit({ fs, dir });
+    expect((await g.dirty())._unsafeUnwrap()).toEqual((await systemGit({ dir, env: ENV }).dirty())._unsafeUnwrap());
+    const id = (await g.setAside("modes"))._unsafeUnwrap();
+    expect(git(dir, "ls-tree", `${id}`, "x.sh", "run.sh")).toMatch(/^100755 .*\trun\.sh\n100755 .*\tx\.sh$/);
+    git(dir, "stash", "pop", "-q");
+    expect((fs.statSync(join(dir, "x.sh")).mode & 0o111) !== 0).toBe(true);
+    const c = (await g.commitAll("exec"))._unsafeUnwrap();
+    expect(git(dir, "ls-tree", `${c}`, "x.sh", "run.sh")).toMatch(/^100755 .*\trun\.sh\n100755 .*\tx\.sh$/);
+    expect(git(dir, "status", "--porcelain")).toBe("");
+  });
+
+  it("an empty file marked intent-to-add is committed", async () => {
+    const { dir } = await repo();
+    put(dir, { "__init__.py": "" });
+    git(dir, "add", "-N", "__init__.py");
+    const c = (await isomorphicGit({ fs, dir }).commitAll("init"))._unsafeUnwrap();
+    expect(git(dir, "ls-tree", "--name-only", `${c}`)).toBe(".gitignore\n__init__.py\na.txt");
+    expect(git(dir, "status", "--porcelain")).toBe("");
+  });
+
+  it("log and changedPaths list nothing outside the range when committer dates go backwards", async () => {
+    const { dir } = await repo();
+    const at = (t: number, msg: string) => {
+      put(dir, { "f.txt": `${msg}\n` });
+      git(dir, "add", "-A");
+      execFileSync("git", ["commit", "-q", "-m", msg], { cwd: dir, env: { ...ENV, GIT_COMMITTER_DATE: `${t} +0000`, GIT_AUTHOR_DATE: `${t} +0000` } });
+      return git(dir, "rev-parse", "HEAD");
+    };
+    at(1700000000, "c1");
+    const to = at(1700000060, "c2");
+    let from = to;
+    for (let i = 0; i < 7; i += 1) from = at(1699996500 + i * 60, `late ${i}`);
+    const mine = isomorphicGit({ fs, dir });
+    const theirs = systemGit({ dir, env: ENV });
+    expect((await mine.log(from, to))._unsafeUnwrap()).toEqual([]);
+    expect((await mine.log(from, to, ["f.txt"]))._unsafeUnwrap()).toEqual([]);
+    expect((await mine.changedPaths(from, to))._unsafeUnwrap()).toEqual([]);
+    expect((await mine.log(to, from))._unsafeUnwrap()).toEqual((await theirs.log(to, from))._unsafeUnwrap());
+  });
+
+  it("reads a history holding a name with a backslash", async () => {
+    const { dir, c1 } = await repo();
+    const c2 = commit(dir, { "win\\path.txt": "w\n" }, "backslash");
+    const mine = isomorphicGit({ fs, dir });
+    expect((await mine.listFiles(c2))._unsafeUnwrap()).toEqual([".gitignore", "a.txt", "win\\path.txt"]);
+    expect((await mine.changedPaths(c1, c2))._unsafeUnwrap()).toEqual(["win\\path.txt"]);
+    expect((await mine.diffStats(c1, c2))._unsafeUnwrap()).toEqual((await systemGit({ dir, env: ENV }).diffStats(c1, c2))._unsafeUnwrap());
+  });
+
+  it("branchHead takes only names git takes as a branch", async () => {
+    const { dir } = await repo();
+    git(dir, "tag", "v1");
+    const mine = isomorphicGit({ fs, dir });
+    for (const name of ["../../HEAD", "../tags/v1", "a/../main", "x..y", ".hidden", "x.lock", "main/", "a b", "a@{1}"]) {
+      expect((await mine.branchHead(name))._unsafeUnwrap(), name).toBeNull();
+    }
+    expect((await mine.branchHead("main"))._unsafeUnwrap()).toBe(git(dir, "rev-parse", "main"));
+  });
+
+  it("extra ignore rules (the global excludes) hide files as git's core.excludesFile does", async () => {
+    const { dir } = await repo();
+    put(dir, { ".env": "API_KEY=secret\n", "b.txt": "b\n" });
+    expect((await isomorphicGit({ fs, dir, excludes: ".env\n" }).dirty())._unsafeUnwrap()).toEqual(["b.txt"]);
+    const c = (await isomorphicGit({ fs, dir, excludes: ".env\n" }).commitAll("b"))._unsafeUnwrap();
+    expect(git(dir, "ls-tree", "--name-only", `${c}`)).toBe(".gitignore\na.txt\nb.txt");
+    const global = join(await tempDir(), "ignore");
+    fs.writeFileSync(global, ".env\n");
+    git(dir, "config", "core.excludesFile", global);
+    const fault = (await isomorphicGit({ fs, dir }).commitAll("env"))._unsafeUnwrapErr();
+    expect(fault.code === "git-failed" && fault.reason).toMatch(/^core\.excludesFile is not supported .*use systemGit/);
+    expect(git(dir, "status", "--porcelain", "--ignored")).toBe("!! .env");
+  });
+});
+
+describe("isomorphicGit: what it cannot do is refused before anything is written", () => {
+  const refused = async (dir: string, pattern: RegExp) => {
+    const g = isomorphicGit({ fs, dir });
+    const before = git(dir, "status", "--porcelain");
+    const head = git(dir, "rev-parse", "HEAD");
+    for (const r of [await g.dirty(), await g.commitAll("x"), await g.setAside("x")]) {
+      const fault = r._unsafeUnwrapErr();
+      expect(fault.code === "git-failed" && fault.reason).toMatch(pattern);
+      expect(fault.code === "git-failed" && fault.reason).toMatch(/use systemGit/);
+    }
+    expect(git(dir, "status", "--porcelain")).toBe(before);
+    expect(git(dir, "rev-parse", "HEAD")).toBe(head);
+  };
+
+  it("a sparse checkout, skip-worktree and assume-unchanged entries", async () => {
+    const { dir } = await repo();
+    commit(dir, { "keep/a.txt": "a\n", "other/b.txt": "b\n" }, "dirs");
+    git(dir, "sparse-checkout", "set", "keep");
+    put(dir, { "keep/a.txt": "edited\n" });
+    await refused(dir, /sparse checkout/);
+    git(dir, "sparse-checkout", "disable");
+    git(dir, "config", "core.sparseCheckout", "false");
+    git(dir, "update-index", "--skip-worktree", "a.txt");
+    await refused(dir, /skip-worktree bit \(a\.txt/);
+    git(dir, "update-index", "--no-skip-worktree", "a.txt");
+    git(dir, "update-index", "--assume-unchanged", "a.txt");
+    await refused(dir, /assume-unchanged bit \(a\.txt/);
+  });
+
+  it("an index of version 4 and a split index", async () => {
+    const { dir } = await repo();
+    put(dir, { "b.txt": "b\n" });
+    git(dir, "update-index", "--index-version", "4");
+    await refused(dir, /index of version 4/);
+    git(dir, "update-index", "--index-version", "2");
+    git(dir, "update-index", "--split-index");
+    await refused(dir, /split index/);
+  });
+
+  it("attributes: a .gitattributes tracked or untracked, info/attributes", async () => {
+    const { dir } = await repo();
+    put(dir, { "sub/.gitattributes": "*.txt text eol=crlf\n" });
+    await refused(dir, /\.gitattributes file \(sub\/\.gitattributes\)/);
+    commit(dir, {}, "attributes");
+    await refused(dir, /\.gitattributes file/);
+    const other = (await repo()).dir;
+    put(other, { ".git/info/attributes": "* -text\n" });
+    await refused(other, /info\/attributes is not supported/);
+  });
+
+  it("a submodule", async () => {
+    const { dir } = await repo();
+    const inner = (await repo()).dir;
+    git(dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", inner, "sub");
+    commit(dir, {}, "submodule");
+    await refused(dir, /a submodule \(sub\)/);
+  });
+
+  it("switchBranch with a staged file, or over a symbolic link that differs; revert and setAside over a link", async () => {
+    const { dir } = await repo();
+    git(dir, "branch", "other");
+    put(dir, { "staged.txt": "s\n" });
+    git(dir, "add", "staged.txt");
+    const g = isomorphicGit({ fs, dir });
+    expect((await g.switchBranch("other"))._unsafeUnwrapErr()).toMatchObject({
+      code: "git-failed",
+      reason: expect.stringMatching(/staged changes \(staged\.txt\)/),
+    });
+    expect(git(dir, "status", "--porcelain")).toBe("A  staged.txt");
+    git(dir, "rm", "-q", "--cached", "staged.txt");
+    fs.rmSync(join(dir, "staged.txt"));
+    fs.symlinkSync("a.txt", join(dir, "link"));
+    const c2 = commit(dir, {}, "link");
+    git(dir, "switch", "-q", "other");
+    fs.symlinkSync(".gitignore", join(dir, "link"));
+    commit(dir, { "a.txt": "other\n" }, "other link");
+    git(dir, "switch", "-q", "main");
+    expect((await g.switchBranch("other"))._unsafeUnwrapErr()).toMatchObject({ reason: expect.stringMatching(/symbolic link \(link\).*use systemGit/) });
+    expect(git(dir, "status", "--porcelain")).toBe("");
+    expect(git(dir, "branch", "--show-current")).toBe("main");
+    fs.rmSync(join(dir, "link"));
+    fs.symlinkSync("nowhere", join(dir, "link"));
+    const c3 = commit(dir, { "a.txt": "three\n" }, "three");
+    expect((await g.revert(c2, c3, "undo"))._unsafeUnwrapErr()).toMatchObject({ reason: expect.stringMatching(/symbolic link \(link\)/) });
+    expect(git(dir, "rev-parse", "HEAD")).toBe(c3);
+    fs.rmSync(join(dir, "link"));
+    fs.symlinkSync("elsewhere", join(dir, "link"));
+    expect((await g.setAside("aside"))._unsafeUnwrapErr()).toMatchObject({ reason: expect.stringMatching(/symbolic link \(link\)/) });
+    expect(git(dir, "stash", "list")).toBe("");
+    expect(git(dir, "status", "--porcelain")).toBe("M link");
   });
 });

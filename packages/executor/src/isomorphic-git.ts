@@ -2,15 +2,16 @@
 // a memfs volume). Only local operations are imported: nothing here can reach another repository.
 // Runtime-neutral.
 import { gitTree } from "@decay/assumptions/git";
-import { branch, checkout, currentBranch, findRoot, getConfig, resolveRef } from "isomorphic-git";
+import { branch, currentBranch, findRoot, getConfig, resolveRef } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import { diffCutter, diffHeaderPath } from "./diff-cut.js";
 import { type ExecFault, reasonOf } from "./fault.js";
 import { setAside } from "./isomorphic-git/aside.js";
 import { changedInRange, logRange } from "./isomorphic-git/history.js";
 import { type IsomorphicGitFs, leaves, mustCommit, type Repo } from "./isomorphic-git/objects.js";
+import { isBranchName, withExcludes } from "./isomorphic-git/names.js";
 import { diffRange } from "./isomorphic-git/range-diff.js";
-import { commitAll, dirtyPaths, revertRange } from "./isomorphic-git/worktree.js";
+import { commitAll, dirtyPaths, revertRange, switchTo } from "./isomorphic-git/worktree.js";
 import type { Git } from "./ports.js";
 
 export type { IsomorphicGitFs } from "./isomorphic-git/objects.js";
@@ -22,13 +23,21 @@ export interface IsomorphicGitOptions {
   readonly dir: string;
   /** The git directory when it is not `<dir>/.git`. */
   readonly gitdir?: string;
+  /**
+   * Ignore rules beyond the repository's own `.gitignore` files and `info/exclude`, in `.gitignore`
+   * syntax, matched from the top of the working tree: pass the text of the user's global excludes
+   * (`core.excludesFile`, by default `~/.config/git/ignore`), which isomorphic-git cannot read.
+   * Without it a file ignored only there is seen as untracked, and `commitAll` commits it; a
+   * repository whose own config sets `core.excludesFile` is refused unless this is given.
+   */
+  readonly excludes?: string;
 }
 
 const encoder = new TextEncoder();
 const textOf = (data: Uint8Array | string) => (typeof data === "string" ? data : new TextDecoder().decode(data));
 
-/** Names `git switch` would never take as a branch: an option, or nothing. */
-const notABranch = (name: string) => name.startsWith("-") || name.trim() === "";
+/** Names `git switch` would never take as a branch: an option, nothing, or a name git refuses. */
+const notABranch = (name: string) => !isBranchName(name);
 
 /**
  * A `Git` over isomorphic-git for the repository whose working tree is `dir`. Commits are made as
@@ -37,7 +46,9 @@ const notABranch = (name: string) => name.startsWith("-") || name.trim() === "";
  * `git-failed` fault naming the port's method and isomorphic-git's message.
  */
 export function isomorphicGit(options: IsomorphicGitOptions): Git {
-  const repo = (): Repo => ({ fs: options.fs, dir: options.dir, ...(options.gitdir ? { gitdir: options.gitdir } : {}), cache: {} });
+  const hasExcludes = options.excludes !== undefined;
+  const fs = hasExcludes ? withExcludes(options.fs, options.gitdir ?? `${options.dir}/.git`, options.excludes ?? "") : options.fs;
+  const repo = (): Repo => ({ fs, dir: options.dir, ...(options.gitdir ? { gitdir: options.gitdir } : {}), cache: {} });
   const run = <T>(op: string, work: (r: Repo) => Promise<T>): ResultAsync<T, ExecFault> =>
     ResultAsync.fromPromise(
       Promise.resolve().then(() => work(repo())),
@@ -83,13 +94,13 @@ export function isomorphicGit(options: IsomorphicGitOptions): Git {
     switchBranch: (name) => {
       if (notABranch(name)) return errAsync({ code: "git-failed", op: "switch", reason: `${JSON.stringify(name)} is not a branch name` });
       return run(`switch ${name}`, async (r) => {
-        if (await branchExists(r, name)) await checkout({ ...r, ref: name });
+        if (await branchExists(r, name)) await switchTo(r, name, hasExcludes);
         else await branch({ ...r, ref: name, checkout: true });
       });
     },
-    dirty: () => run("status", dirtyPaths),
-    commitAll: (message) => run("commit", (r) => commitAll(r, message)),
-    revert: (from, to, message) => run(`revert ${from}..${to}`, (r) => revertRange(r, from, to, message)),
+    dirty: () => run("status", (r) => dirtyPaths(r, hasExcludes)),
+    commitAll: (message) => run("commit", (r) => commitAll(r, message, hasExcludes)),
+    revert: (from, to, message) => run(`revert ${from}..${to}`, (r) => revertRange(r, from, to, message, hasExcludes)),
     log: (from, to, paths) => run(`log ${from === null ? to : `${from}..${to}`}`, (r) => logRange(r, from, to, paths)),
     changedPaths: (from, to) => run(`changed paths ${from}..${to}`, (r) => changedInRange(r, from, to)),
     diffStats: (from, to) => run(`diff --numstat ${from} ${to}`, (r) => diffRange(r, from, to)),
@@ -102,7 +113,7 @@ export function isomorphicGit(options: IsomorphicGitOptions): Git {
       }),
     listFiles: (commit) => run(`list files ${commit}`, async (r) => (await leaves(r, (await mustCommit(r, commit)).tree)).map((l) => l.path)),
     tree: (commit) => gitTree({ fs: options.fs, dir: options.gitdir ?? options.dir, ref: commit, describe: `commit ${commit}` }),
-    setAside: (message) => run("stash", (r) => setAside(r, message)),
+    setAside: (message) => run("stash", (r) => setAside(r, message, hasExcludes)),
     topAbove: () =>
       run("find the top", async (r) => {
         if (options.gitdir !== undefined) return null;

@@ -3,7 +3,7 @@
 // and the untracked files as its second and third parents, `refs/stash` and its log pointing at it.
 import { currentBranch, resolveRef, STAGE, walk, writeBlob, writeRef, writeTree } from "isomorphic-git";
 import { commitAt, type Leaf, leaves, type Repo } from "./objects.js";
-import { cleanMessage, commitTree, type Identity, identity, resetHard, rows } from "./worktree.js";
+import { cleanMessage, commitTree, type Identity, identity, noLinkRewrite, resetHard, status, workingMode } from "./worktree.js";
 
 type TreeEntryIn = { mode: string; path: string; oid: string; type: "blob" | "tree" | "commit" };
 
@@ -87,11 +87,13 @@ async function removeFiles(r: Repo, paths: readonly string[]): Promise<void> {
 }
 
 /** `Git.setAside`: the id of the stash commit holding every uncommitted change and untracked file; null when clean. */
-export async function setAside(r: Repo, message: string): Promise<string | null> {
-  const all = await rows(r);
-  if (all.every(([, h, w, s]) => h === 1 && w === 1 && s === 1)) return null;
+export async function setAside(r: Repo, message: string, hasExcludes: boolean): Promise<string | null> {
+  const st = await status(r, hasExcludes);
+  const all = st.rows;
+  if (all.every(([p, h, w, s]) => h === 1 && w === 1 && s === 1 && !st.modes.has(p))) return null;
   const who = await identity(r);
   const head = await commitAt(r, await resolveRef({ ...r, ref: "HEAD" }));
+  await noLinkRewrite(r, st, head.tree, head.tree);
   const branch = (await currentBranch(r)) || undefined;
   const on = branch ?? "(no branch)";
   const where = `${on}: ${head.oid.slice(0, 7)} ${head.message.split("\n")[0] ?? ""}`;
@@ -106,13 +108,20 @@ export async function setAside(r: Repo, message: string): Promise<string | null>
   // The working tree: every tracked path (in HEAD or the index) as its file is now.
   const inHead = new Map((await leaves(r, head.tree)).map((l) => [l.path, { mode: l.mode, oid: l.oid }] as const));
   const work = new Map<string, Leaf>();
+  const modeOnly: string[] = [];
   for (const [path, h, w, s] of all) {
     if ((h === 0 && s === 0) || w === 0) continue;
-    work.set(path, (w === 1 ? inHead.get(path) : undefined) ?? (await blobOfFile(r, path)));
+    // An unchanged file keeps HEAD's blob, with the mode it has now.
+    const same = w === 1 ? inHead.get(path) : undefined;
+    const mode = same === undefined ? undefined : await workingMode(r, path);
+    work.set(path, same === undefined || mode === undefined ? await blobOfFile(r, path) : { oid: same.oid, mode });
+    // isomorphic-git's checkout leaves a file of the same content as it is: one whose mode changed is written anew.
+    if (mode !== undefined && mode !== same?.mode) modeOnly.push(path);
   }
   const text = cleanMessage(`On ${on}: ${message}`);
   const id = await commitTree(r, who, text, await treeOf(r, work), parents, false);
   await pushStash(r, who, id, text.split("\n")[0] ?? "");
+  for (const path of modeOnly) await r.fs.promises.unlink(`${r.dir}/${path}`);
   await resetHard(r, branch ?? head.oid);
   await removeFiles(r, untracked);
   return id;

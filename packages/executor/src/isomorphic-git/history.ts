@@ -3,21 +3,23 @@
 import type { CommitInfo } from "../ports.js";
 import { type CommitNode, commitAt, diffTrees, entryAt, leaves, mustCommit, type Repo } from "./objects.js";
 
-interface Queued {
-  readonly node: CommitNode;
-  /** Reachable from the range's start: never listed, and neither is anything below it. */
-  excluded: boolean;
-}
-
 /**
- * Which parents of a listed commit the walk goes on to. `irrelevant` tells the parents known to be
- * below the start (the start itself stays relevant, as git counts it).
+ * Which parents of a listed commit the walk goes on to. `irrelevant` tells the parents below the
+ * start (the start itself stays relevant, as git counts it).
  */
 type Follow = (c: CommitNode, irrelevant: (oid: string) => boolean) => Promise<readonly string[]>;
 
-// As git's revision walk does, it goes on a few commits after only excluded ones are left, for
-// committer dates out of order.
-const SLOP = 5;
+/** Every commit reachable from `start`, itself included: the whole history below it is read, so that no committer date out of order can let one through. */
+async function reachable(r: Repo, start: CommitNode): Promise<Set<string>> {
+  const seen = new Set<string>([start.oid]);
+  const stack = [...start.parents];
+  for (let oid = stack.pop(); oid !== undefined; oid = stack.pop()) {
+    if (seen.has(oid)) continue;
+    seen.add(oid);
+    stack.push(...(await commitAt(r, oid)).parents);
+  }
+  return seen;
+}
 
 /**
  * Commits reachable from `to` and not from `from` (all of `to`'s history when null), in `git log`'s
@@ -25,48 +27,27 @@ const SLOP = 5;
  * it. `follow` picks the parents a listed commit leads to (all of them by default).
  */
 export async function walkRange(r: Repo, from: string | null, to: string, follow?: Follow): Promise<CommitNode[]> {
-  const seen = new Map<string, Queued>();
-  const queue: Queued[] = [];
-  const exclude = (start: Queued) => {
-    const stack = [start];
-    for (let q = stack.pop(); q !== undefined; q = stack.pop()) {
-      q.excluded = true;
-      for (const p of q.node.parents) {
-        const below = seen.get(p);
-        if (below !== undefined && !below.excluded) stack.push(below);
-      }
-    }
-  };
-  const visit = async (node: CommitNode, excluded: boolean) => {
-    const known = seen.get(node.oid);
-    if (known !== undefined) {
-      if (excluded && !known.excluded) exclude(known);
-      return;
-    }
-    const q: Queued = { node, excluded };
-    seen.set(node.oid, q);
-    let at = queue.findIndex((other) => other.node.time < node.time);
-    if (at === -1) at = queue.length;
-    queue.splice(at, 0, q);
-  };
-  const parents = (oids: readonly string[], excluded: boolean) =>
-    oids.reduce<Promise<void>>(async (done, oid) => done.then(async () => visit(seen.get(oid)?.node ?? (await commitAt(r, oid)), excluded)), Promise.resolve());
-  await visit(await mustCommit(r, to), false);
   const bottom = from === null ? null : await mustCommit(r, from);
-  if (bottom !== null) await visit(bottom, true);
-  const irrelevant = (oid: string) => oid !== bottom?.oid && seen.get(oid)?.excluded === true;
-  const listed: Queued[] = [];
-  let slop = SLOP;
-  for (let q = queue.shift(); q !== undefined; q = queue.shift()) {
-    if (q.excluded) await parents(q.node.parents, true);
-    else {
-      listed.push(q);
-      await parents(follow === undefined ? q.node.parents : await follow(q.node, irrelevant), false);
+  const excluded = bottom === null ? new Set<string>() : await reachable(r, bottom);
+  const seen = new Set<string>();
+  const queue: CommitNode[] = [];
+  const visit = (node: CommitNode) => {
+    if (seen.has(node.oid) || excluded.has(node.oid)) return;
+    seen.add(node.oid);
+    let at = queue.findIndex((other) => other.time < node.time);
+    if (at === -1) at = queue.length;
+    queue.splice(at, 0, node);
+  };
+  const irrelevant = (oid: string) => oid !== bottom?.oid && excluded.has(oid);
+  visit(await mustCommit(r, to));
+  const listed: CommitNode[] = [];
+  for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
+    listed.push(c);
+    for (const oid of follow === undefined ? c.parents : await follow(c, irrelevant)) {
+      if (!seen.has(oid) && !excluded.has(oid)) visit(await commitAt(r, oid));
     }
-    if (queue.some((other) => !other.excluded)) slop = SLOP;
-    else if (--slop === 0) break;
   }
-  return listed.filter((q) => !q.excluded).map((q) => q.node);
+  return listed;
 }
 
 const info = (c: CommitNode): CommitInfo => ({ id: c.oid, message: c.message.trimEnd() });

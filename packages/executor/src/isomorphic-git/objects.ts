@@ -1,6 +1,6 @@
 // Reading a repository's objects with isomorphic-git: commits by name, trees listed, walked and
 // compared. Runtime-neutral: every byte goes through the fs the caller passed.
-import { expandOid, type PromiseFsClient, readCommit, readTree, resolveRef, type TreeEntry } from "isomorphic-git";
+import { expandOid, type PromiseFsClient, readCommit, readObject, resolveRef, type TreeEntry } from "isomorphic-git";
 
 /** The fs calls the Git adapter makes beyond what isomorphic-git reads and writes with: node:fs and memfs both fit. */
 export type IsomorphicGitFs = PromiseFsClient & {
@@ -82,9 +82,29 @@ export async function mustCommit(r: Repo, name: string): Promise<CommitNode> {
   return c;
 }
 
-/** The entries of the tree `oid`. */
+const utf8 = new TextDecoder();
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+
+/**
+ * The entries of the tree `oid`, parsed here: isomorphic-git's `readTree` refuses a name git takes
+ * on Linux (one holding a backslash), which would make every read of the history fail.
+ */
 export async function entries(r: Repo, oid: string): Promise<readonly TreeEntry[]> {
-  return (await readTree({ ...r, oid })).tree;
+  const read = await readObject({ ...r, oid, format: "content" });
+  if (read.type !== "tree") throw new Error(`${oid} is a ${read.type}, not a tree`);
+  const bytes = read.object as Uint8Array;
+  const out: TreeEntry[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = bytes.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 21 > bytes.length) throw new Error(`the tree ${oid} is corrupt`);
+    const raw = utf8.decode(bytes.subarray(at, space));
+    const mode = raw === "40000" ? "040000" : raw === "100755" || raw === "120000" || raw === "160000" ? raw : "100644";
+    const type = mode === "040000" ? "tree" : mode === "160000" ? "commit" : "blob";
+    out.push({ mode, path: utf8.decode(bytes.subarray(space + 1, nul)), oid: hex(bytes.subarray(nul + 1, nul + 21)), type });
+    at = nul + 21;
+  }
+  return out;
 }
 
 const join = (base: string, name: string) => (base === "" ? name : `${base}/${name}`);

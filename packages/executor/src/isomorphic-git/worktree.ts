@@ -1,7 +1,9 @@
 // The working tree and the index through isomorphic-git: what is dirty, committing it all, undoing a
 // range, and setting changes aside as `git stash --include-untracked` does. Runtime-neutral.
 import { add, checkout, commit, currentBranch, getConfig, isDescendent, remove, resolveRef, statusMatrix } from "isomorphic-git";
-import { mustCommit, type Repo } from "./objects.js";
+import { noAttributes, supportedIndex } from "./guard.js";
+import type { IndexFile } from "./index-file.js";
+import { diffTrees, leaves, mustCommit, type Repo } from "./objects.js";
 
 /** Who commits: the repository's `user.name` and `user.email`. */
 export interface Identity {
@@ -14,13 +16,62 @@ export type Row = [path: string, head: number, workdir: number, stage: number];
 
 const gitdirOf = (r: Repo) => r.gitdir ?? `${r.dir}/.git`;
 
-/** The paths `git status` would name: every row of the status matrix but the unchanged ones; ignored files are never in it. */
-export async function dirtyPaths(r: Repo): Promise<string[]> {
-  return (await rows(r)).filter(([, h, w, s]) => !(h === 1 && w === 1 && s === 1)).map(([path]) => path);
+/** The working tree's state: isomorphic-git's status matrix and what it does not see. */
+export interface Status {
+  readonly rows: readonly Row[];
+  /** Paths whose file's executable bit differs from the index's mode, or whose index mode differs from HEAD's. */
+  readonly modes: ReadonlySet<string>;
+  /** Index entries marked intent-to-add whose file is there. */
+  readonly intentToAdd: ReadonlySet<string>;
+}
+
+/** The paths `git status` would name: every row of the status matrix but the unchanged ones, and mode changes; ignored files are never in it. */
+export async function dirtyPaths(r: Repo, hasExcludes: boolean): Promise<string[]> {
+  const st = await status(r, hasExcludes);
+  return st.rows.filter(([p, h, w, s]) => !(h === 1 && w === 1 && s === 1) || st.modes.has(p)).map(([path]) => path);
 }
 
 /** The status matrix: `[path, head, workdir, stage]` per path (isomorphic-git's codes). */
 export const rows = async (r: Repo): Promise<Row[]> => (await statusMatrix(r)) as Row[];
+
+/** The status, once the repository holds nothing isomorphic-git would get wrong (see `supportedIndex`). */
+export async function status(r: Repo, hasExcludes: boolean): Promise<Status> {
+  const index = await supportedIndex(r, hasExcludes);
+  const all = await rows(r);
+  noAttributes(all.map(([p]) => p));
+  const present = new Set(all.filter(([, , w]) => w !== 0).map(([p]) => p));
+  return {
+    rows: all,
+    modes: await modeChanges(r, index, present),
+    intentToAdd: new Set(index.entries.filter((e) => e.intentToAdd && present.has(e.path)).map((e) => e.path)),
+  };
+}
+
+const regular = (mode: string | undefined) => mode === "100644" || mode === "100755";
+
+/** The mode git records for the working file at `path` (a link's, or a file's by its executable bit). */
+export async function workingMode(r: Repo, path: string): Promise<string> {
+  const st = await r.fs.promises.lstat(`${r.dir}/${path}`);
+  return st.isSymbolicLink() ? "120000" : st.mode & 0o111 ? "100755" : "100644";
+}
+
+/** Paths whose mode changed as git sees it where isomorphic-git compares ids alone. */
+async function modeChanges(r: Repo, index: IndexFile, present: ReadonlySet<string>): Promise<Set<string>> {
+  const out = new Set<string>();
+  const headId = await resolveRef({ ...r, ref: "HEAD" }).catch(() => null);
+  const inHead = new Map(headId === null ? [] : (await leaves(r, (await mustCommit(r, headId)).tree)).map((l) => [l.path, l.mode] as const));
+  const fileMode = await getConfig({ ...r, path: "core.fileMode" });
+  const bits = !(fileMode === false || (typeof fileMode === "string" && /^(false|no|off|0)$/i.test(fileMode.trim())));
+  for (const e of index.entries) {
+    const before = inHead.get(e.path);
+    if (regular(before) && regular(e.mode) && before !== e.mode) out.add(e.path);
+    else if (bits && regular(e.mode) && present.has(e.path)) {
+      const now = await workingMode(r, e.path);
+      if (regular(now) && now !== e.mode) out.add(e.path);
+    }
+  }
+  return out;
+}
 
 /**
  * The identity in the repository's config, or an error naming what is missing there: isomorphic-git
@@ -53,14 +104,16 @@ export async function commitTree(r: Repo, who: Identity, message: string, tree: 
 }
 
 /** `Git.commitAll`: stages every change (deletions and untracked files included) and commits; null when HEAD's tree would not change. */
-export async function commitAll(r: Repo, message: string): Promise<string | null> {
-  const all = await rows(r);
-  // After staging, the index is the working tree: it differs from HEAD where the file changed, appeared or went.
-  const changes = all.some(([, h, w]) => w === 2 || (h === 1 && w === 0));
+export async function commitAll(r: Repo, message: string, hasExcludes: boolean): Promise<string | null> {
+  const st = await status(r, hasExcludes);
+  const all = st.rows;
+  // After staging, the index is the working tree: it differs from HEAD where the file changed, appeared or went,
+  // or changed mode; an intent-to-add entry is only a promise, whatever its id.
+  const changes = all.some(([, h, w]) => w === 2 || (h === 1 && w === 0)) || st.modes.size > 0 || st.intentToAdd.size > 0;
   const who = changes ? await identity(r) : undefined;
   const text = cleanMessage(message);
   const gone = all.filter(([, , w, s]) => w === 0 && s !== 0).map(([p]) => p);
-  const staged = all.filter(([, , w, s]) => w !== 0 && !(w === s && s !== 3)).map(([p]) => p);
+  const staged = all.filter(([p, , w, s]) => w !== 0 && (!(w === s && s !== 3) || st.modes.has(p) || st.intentToAdd.has(p))).map(([p]) => p);
   if (gone.length > 0) await remove({ ...r, filepath: gone });
   if (staged.length > 0) await add({ ...r, filepath: staged });
   if (who === undefined) return null;
@@ -76,14 +129,53 @@ export async function resetHard(r: Repo, ref: string): Promise<void> {
  * `Git.revert`: one commit on HEAD whose tree is `from`'s, then the index and the files made that
  * tree. Refused, with nothing changed, when HEAD is not `to` or `from` is no commit in its history.
  */
-export async function revertRange(r: Repo, from: string, to: string, message: string): Promise<string> {
+export async function revertRange(r: Repo, from: string, to: string, message: string, hasExcludes: boolean): Promise<string> {
   const head = await resolveRef({ ...r, ref: "HEAD" });
   if (head !== to) throw new Error(`HEAD is ${head}, not ${to}`);
   const start = await mustCommit(r, from);
   const inHistory = start.oid === head || (await isDescendent({ ...r, oid: head, ancestor: start.oid, depth: -1 }));
   if (!inHistory) throw new Error(`${from} is not in HEAD's history`);
+  const st = await status(r, hasExcludes);
+  await noLinkRewrite(r, st, (await mustCommit(r, head)).tree, start.tree);
   const who = await identity(r);
   const id = await commitTree(r, who, cleanMessage(message), start.tree, [head], true);
   await resetHard(r, (await currentBranch(r)) || id);
   return id;
+}
+
+/**
+ * Refuses, before anything is written, a checkout from the tree `before` to `after` (or a reset of
+ * the working tree) that would rewrite a symbolic link: isomorphic-git's checkout fails half-way
+ * there (EEXIST), after files are written.
+ */
+export async function noLinkRewrite(r: Repo, st: Status, before: string, after: string): Promise<void> {
+  const links = (await diffTrees(r, before, after)).filter((c) => c.before?.mode === "120000" || c.after?.mode === "120000");
+  const dirty = [];
+  for (const [p, h, w, s] of st.rows) {
+    if ((h === 1 && w === 1 && s === 1) || (h === 0 && s === 0) || w === 0) continue;
+    if ((await workingMode(r, p)) === "120000") dirty.push(p);
+  }
+  const head = new Map((await leaves(r, before)).map((l) => [l.path, l.mode] as const));
+  for (const [p, h, w, s] of st.rows) if (!(h === 1 && w === 1 && s === 1) && head.get(p) === "120000") dirty.push(p);
+  const named = [...links.map((c) => c.path), ...dirty];
+  if (named.length > 0) {
+    throw new Error(`rewriting a symbolic link (${named[0]}) is not supported by isomorphicGit (its checkout fails half-way there): use systemGit`);
+  }
+}
+
+/**
+ * `Git.switchBranch` to an existing branch, refused before anything is written when the index holds
+ * staged changes (isomorphic-git's checkout drops a staged new file) or a symbolic link would be rewritten.
+ */
+export async function switchTo(r: Repo, name: string, hasExcludes: boolean): Promise<void> {
+  const st = await status(r, hasExcludes);
+  const staged = st.rows.find(([p, h, , s]) => s !== h || st.intentToAdd.has(p) || st.modes.has(p));
+  if (staged !== undefined) {
+    throw new Error(
+      `switching with staged changes (${staged[0]}) is not supported by isomorphicGit (its checkout drops a staged file): commit them, or use systemGit`,
+    );
+  }
+  const headId = await resolveRef({ ...r, ref: "HEAD" }).catch(() => null);
+  if (headId !== null) await noLinkRewrite(r, st, (await mustCommit(r, headId)).tree, (await mustCommit(r, `refs/heads/${name}`)).tree);
+  await checkout({ ...r, ref: name });
 }
