@@ -335,6 +335,15 @@ describe("isomorphicGit: what its status does not see, seen", () => {
   });
 });
 
+describe("isomorphicGit: large files", () => {
+  it("diff of a new file of 130,000 lines is bounded as systemGit's is, with no stack overflow", async () => {
+    const { dir, c1 } = await repo();
+    const c2 = commit(dir, { "data.csv": Array.from({ length: 130_000 }, (_, i) => `${i},x\n`).join("") }, "data");
+    const mine = (await isomorphicGit({ fs, dir }).diff(c1, c2, 4096))._unsafeUnwrap();
+    expect(mine).toEqual((await systemGit({ dir, env: ENV }).diff(c1, c2, 4096))._unsafeUnwrap());
+  });
+});
+
 describe("isomorphicGit: what it cannot do is refused before anything is written", () => {
   const refused = async (dir: string, pattern: RegExp) => {
     const g = isomorphicGit({ fs, dir });

@@ -71,3 +71,27 @@ describe("diffSequences", () => {
     expect(diffSequences(same, [...same.slice(0, 9000), "y", ...same.slice(9000)])).toHaveLength(1);
   });
 });
+
+describe("diffSequences within a budget", () => {
+  it("past its budget a region is replaced whole: the script still rebuilds the new lines", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "b", "c", "d"), { maxLength: 60 }),
+        fc.array(fc.constantFrom("a", "b", "c", "d"), { maxLength: 60 }),
+        fc.nat(40),
+        (older, newer, budget) => {
+          expect(apply(older, newer, diffSequences(older, newer, budget))).toEqual(newer);
+        },
+      ),
+    );
+  });
+
+  it("100,000 lines in reverse order are diffed in bounded time, every line counted", () => {
+    const older = Array.from({ length: 100_000 }, (_, i) => `line ${i}`);
+    const newer = [...older].reverse();
+    const started = Date.now();
+    const changes = diffSequences(older, newer);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(apply(older, newer, changes)).toEqual(newer);
+  });
+});

@@ -9,8 +9,17 @@ export interface Change {
   readonly ins: number;
 }
 
-/** The changes that turn `older` into `newer`, in order, with the fewest deleted plus inserted items. */
-export function diffSequences(older: readonly string[], newer: readonly string[]): Change[] {
+/**
+ * Steps of the search one file may take (diagonals visited plus items matched) before a region still
+ * unsolved is given up as all deleted and all inserted: a correct script, no longer the shortest.
+ */
+export const DIFF_BUDGET = 50_000_000;
+
+/**
+ * The changes that turn `older` into `newer`, in order, with the fewest deleted plus inserted items
+ * while the search stays within `budget` steps; past it, each region left is replaced whole.
+ */
+export function diffSequences(older: readonly string[], newer: readonly string[], budget = DIFF_BUDGET): Change[] {
   const ids = new Map<string, number>();
   const id = (s: string) => {
     let n = ids.get(s);
@@ -29,7 +38,7 @@ export function diffSequences(older: readonly string[], newer: readonly string[]
   for (const y of b) inB[y] = 1;
   const keptA = indexesWhere(a, (x) => inB[x] === 1, deleted);
   const keptB = indexesWhere(b, (y) => inA[y] === 1, inserted);
-  const search: Search = { a: keptA.map((i) => a[i] as number), b: keptB.map((j) => b[j] as number) };
+  const search: Search = { a: keptA.map((i) => a[i] as number), b: keptB.map((j) => b[j] as number), budget };
   const marks = { del: new Uint8Array(keptA.length), ins: new Uint8Array(keptB.length) };
   compare(search, marks, 0, search.a.length, 0, search.b.length);
   keptA.forEach((i, k) => (deleted[i] ||= marks.del[k] as number));
@@ -70,6 +79,8 @@ function changesOf(deleted: Uint8Array, inserted: Uint8Array): Change[] {
 interface Search {
   readonly a: readonly number[];
   readonly b: readonly number[];
+  /** Steps left before regions are replaced whole. */
+  budget: number;
 }
 
 interface Marks {
@@ -90,9 +101,14 @@ function compare(s: Search, m: Marks, x0: number, x1: number, y0: number, y1: nu
   if (x0 === x1) m.ins.fill(1, y0, y1);
   else if (y0 === y1) m.del.fill(1, x0, x1);
   else {
-    const [x, y] = middle(s, x0, x1, y0, y1);
-    compare(s, m, x0, x, y0, y);
-    compare(s, m, x, x1, y, y1);
+    const mid = middle(s, x0, x1, y0, y1);
+    if (mid === null) {
+      m.del.fill(1, x0, x1);
+      m.ins.fill(1, y0, y1);
+      return;
+    }
+    compare(s, m, x0, mid[0], y0, mid[1]);
+    compare(s, m, mid[0], x1, mid[1], y1);
   }
 }
 
@@ -101,7 +117,7 @@ function compare(s: Search, m: Marks, x0: number, x1: number, y0: number, y1: nu
  * forward search from the start and a backward search from the end first overlap on a diagonal.
  * Both ends differ (compare trimmed them), so the script has at least two edits.
  */
-function middle(s: Search, x0: number, x1: number, y0: number, y1: number): [number, number] {
+function middle(s: Search, x0: number, x1: number, y0: number, y1: number): [number, number] | null {
   const dmin = x0 - y1;
   const dmax = x1 - y0;
   const off = y1 - x0 + 1;
@@ -116,6 +132,9 @@ function middle(s: Search, x0: number, x1: number, y0: number, y1: number): [num
   bd[bmid + off] = x1;
   let [fmin, fmax, bmin, bmax] = [fmid, fmid, bmid, bmid];
   for (;;) {
+    // Out of budget: null, and the caller replaces the region whole.
+    s.budget -= fmax - fmin + bmax - bmin + 2;
+    if (s.budget < 0) return null;
     // One more edit forward on every diagonal in reach, kept inside the rectangle.
     if (fmin > dmin) fd[--fmin - 1 + off] = -1;
     else fmin += 1;

@@ -125,7 +125,8 @@ export function patchFile(path: string, before: FileSide | undefined, after: Fil
     // git ends the names with a tab when the path holds a space, so that they can be told from a date.
     const tab = path.includes(" ") ? "\t" : "";
     out.push(`--- ${from}${tab}`, `+++ ${to}${tab}`);
-    out.push(...hunks(c));
+    // One line at a time: spreading a file's lines as arguments overflows the stack past ~125k.
+    for (const line of hunks(c)) out.push(line);
   }
   return `${out.join("\n")}\n`;
 }
