@@ -1,8 +1,8 @@
 import { MAX_EXIT } from "./numeral.js";
-import { MAX_GROUP_DEPTH } from "./patterns.js";
+import { MAX_GROUP_DEPTH, MAX_REPEAT_PRODUCT } from "./patterns.js";
 
 /** Why a regular expression cannot be an acceptance pattern (they are compiled without flags). */
-export type PatternProblem = "bad-regex" | "too-deep" | "unicode-escape" | "empty-match" | "matches-anything";
+export type PatternProblem = "bad-regex" | "too-deep" | "too-complex" | "unicode-escape" | "empty-match" | "matches-anything";
 
 /** Why an acceptance line could not be read. */
 export type AcceptanceProblem =
@@ -253,6 +253,7 @@ function problemText(problem: AcceptanceProblem): string {
       return `expected ${EXPECTATIONS}`;
     case "bad-regex":
     case "too-deep":
+    case "too-complex":
     case "unicode-escape":
     case "empty-match":
     case "matches-anything":
@@ -278,9 +279,11 @@ function problemText(problem: AcceptanceProblem): string {
 export function patternProblemText(problem: PatternProblem): string {
   switch (problem) {
     case "bad-regex":
-      return "the regular expression does not compile";
+      return "the regular expression does not compile (it does not parse, or the engine cannot compile it: too large, or too deep for its stack)";
     case "too-deep":
       return `the regular expression nests groups more than ${MAX_GROUP_DEPTH} deep, which the engine cannot be trusted to compile: write it flatter`;
+    case "too-complex":
+      return `the regular expression repeats repetitions inside each other (as (?:(?:a?){2,3}){2,3}) whose counts multiply past ${MAX_REPEAT_PRODUCT}, which the engine can take minutes to compile: write it flatter`;
     case "unicode-escape":
       return "\\p{…}, \\P{…} and \\u{…} mean a Unicode property or code point only with the u flag, and acceptance patterns are compiled without flags, where \\p{L} matches the text p{L} and \\u{41} the letter u 41 times: write the characters out, as in [A-Za-z] or A";
     case "empty-match":

@@ -49,8 +49,9 @@ describe("readNumeral: one rule for how a number is written", () => {
       fc.property(fc.stringMatching(/^[0-9]{1,20}$/), fc.integer({ min: 0, max: 1000 }), (digits, max) => {
         const read = readNumeral(digits, max);
         const value = Number(digits);
-        if (String(value) !== digits) expect(read._unsafeUnwrapErr()).toBe("not-canonical");
-        else if (value > max) expect(read._unsafeUnwrapErr()).toBe("too-large");
+        // Out of range first, however written: advice to write the canonical form would be refused next.
+        if (value > max) expect(read._unsafeUnwrapErr()).toBe("too-large");
+        else if (String(value) !== digits) expect(read._unsafeUnwrapErr()).toBe("not-canonical");
         else expect(read._unsafeUnwrap()).toBe(value);
       }),
       { numRuns: 2000 },
@@ -59,6 +60,10 @@ describe("readNumeral: one rule for how a number is written", () => {
 
   test.each(["00", "007", "0255", "000000"])("%s is not canonical", (digits) => {
     expect(readNumeral(digits, 255)._unsafeUnwrapErr()).toBe("not-canonical");
+  });
+
+  test.each(["0256", "00999"])("%s is out of range before it is zero-led: the number it would become is refused too", (digits) => {
+    expect(readNumeral(digits, 255)._unsafeUnwrapErr()).toBe("too-large");
   });
 });
 
@@ -79,11 +84,14 @@ describe("the plan reader refuses an exit code or a count not written canonicall
     expect(describeFault(f)).toMatch(new RegExp(`write ${Number(numeral)}$`));
   });
 
-  test.each(["`t` exits 256", "`t` exits 1000", `\`t\` exits ${"9".repeat(400)}`])("%s is refused as out of range, naming the code", (text) => {
-    const f = readPlan(plan(text))._unsafeUnwrapErr();
-    expect(f).toMatchObject({ code: "acceptance-invalid", problem: "exit-out-of-range" });
-    expect(describeFault(f)).toMatch(/exit code 9*\d+ is out of range: an exit code is 0 to 255$/);
-  });
+  test.each(["`t` exits 256", "`t` exits 1000", "`t` exits 0256", `\`t\` exits ${"9".repeat(400)}`])(
+    "%s is refused as out of range, naming the code",
+    (text) => {
+      const f = readPlan(plan(text))._unsafeUnwrapErr();
+      expect(f).toMatchObject({ code: "acceptance-invalid", problem: "exit-out-of-range" });
+      expect(describeFault(f)).toMatch(/exit code 9*\d+ is out of range: an exit code is 0 to 255$/);
+    },
+  );
 
   test("at least 00 is still refused as a count of zero, and the canonical forms are read", () => {
     expect(readPlan(plan("`t` at least 00 `ok`"))._unsafeUnwrapErr()).toMatchObject({ problem: "count-zero" });

@@ -13,7 +13,9 @@ export type NumeralProblem = "not-canonical" | "too-large";
  * the renderer writes them) and at most `max`; `not-canonical` or `too-large` otherwise.
  */
 export function readNumeral(digits: string, max: number): Result<number, NumeralProblem> {
-  if (!/^(?:0|[1-9][0-9]*)$/.test(digits)) return err("not-canonical");
   const value = Number(digits);
-  return value <= max ? ok(value) : err("too-large");
+  // Too large first: `0256` written as 256 would be refused next, so the advice is the range.
+  if (/^[0-9]+$/.test(digits) && value > max) return err("too-large");
+  if (!/^(?:0|[1-9][0-9]*)$/.test(digits)) return err("not-canonical");
+  return ok(value);
 }

@@ -154,6 +154,32 @@ describe("a pattern nested deeper than the engine can be trusted with is refused
   });
 });
 
+describe("a pattern the engine parses but cannot compile, or compiles only in minutes, is refused as such", () => {
+  const nested = (depth: number) => `${"(?:".repeat(depth)}ok${"){2,3}".repeat(depth)}`;
+
+  test("small counted repetitions nested past a product of 100,000 are too-complex; eight levels are read", () => {
+    expect(patternProblem(nested(20), false)).toBe("too-complex");
+    expect(patternProblem(nested(9), true)).toBe("too-complex");
+    expect(patternProblem(nested(8), false)).toBeNull();
+    expectRefused(`\`t\` matches /${nested(20)}/`, "too-complex", "multiply past 100000");
+    const { fault } = contractFault(row("t", { stdout_matches: [nested(12)] }));
+    expect(describeFault(fault)).toContain("write it flatter");
+  });
+
+  test("counts V8 runs as a loop (large ones), named groups and everyday patterns are not weighed as nesting", () => {
+    for (const ok of ["a{1000000}", "(?:(?:a{1000}){1000}){1000}", "(?<year>\\d{4})-(?<m>\\d{2})", "(?:\\d{1,3}\\.){3}\\d{1,3}", "(?:(?:(?:a+)+)+)+ok"]) {
+      expect([ok, patternProblem(ok, false)]).toEqual([ok, null]);
+    }
+  });
+
+  test("a pattern V8 parses and then cannot compile (too large, too deep for its stack) is bad-regex, not a crash", () => {
+    for (const big of ["a".repeat(1_000_000), "x(?:a|b)".repeat(60_000), "(?=a)".repeat(100_000)]) {
+      expect(patternProblem(big, false)).toBe("bad-regex");
+    }
+    expectRefused(`\`t\` matches /${"x(?:a|b)".repeat(60_000)}/`, "bad-regex", "the engine cannot compile it");
+  });
+});
+
 describe("\\u{…} is a code point only with the u flag: without it \\u{41} is the letter u 41 times", () => {
   test.each(["`t` matches /\\u{41}/", "`t` at least 2 /\\u{1F600}/", "`t` matches /[\\u{41}\\u{42}]/", "`t` matches /a\\u{x}/"])(
     "%s is refused by the plan reader, as \\p{ is",

@@ -117,6 +117,66 @@ function matchesAnything(source: string): boolean {
 /** Groups and lookarounds nested deeper than this are refused (`too-deep`). */
 export const MAX_GROUP_DEPTH = 256;
 
+/** Repetitions nested inside each other whose counts multiply past this are refused (`too-complex`). */
+export const MAX_REPEAT_PRODUCT = 100_000;
+
+// A quantifier at `i` of `source`: how many copies of what it follows V8 may compile (it unrolls
+// counts up to 3 and loops past them: `?`, `*` and `+` 2, `{n,m}` m + 1, at most 4), and its
+// length; null where there is none (a `{` that is no quantifier is a character).
+function quantifierAt(source: string, i: number): { times: number; length: number } | null {
+  const c = source[i];
+  if (c === "?" || c === "*" || c === "+") return { times: 2, length: source[i + 1] === "?" ? 2 : 1 };
+  if (c !== "{") return null;
+  const m = /^\{(\d+)(,(\d*))?\}\??/.exec(source.slice(i, i + 64));
+  if (m === null) return null;
+  const low = Number(m[1]);
+  const high = m[2] === undefined ? low + 1 : m[3] === "" ? low + 2 : Number(m[3]) + 1;
+  return { times: Math.min(Math.max(high, 2), 4), length: m[0].length };
+}
+
+/**
+ * The largest product of the quantifiers on one chain of nested groups (`(?:(?:a?){2,3}){2,3}`:
+ * 2 x 4 x 4). V8 unrolls small counted repetitions, so each level of such nesting multiplies the
+ * compiled pattern: some twenty levels take it minutes to compile, eight a moment.
+ */
+function repeatProduct(source: string): number {
+  // Per open group: the largest product among its elements so far, and its last element's.
+  const frames: { most: number; last: number }[] = [{ most: 1, last: 1 }];
+  let largest = 1;
+  const top = () => frames[frames.length - 1] as { most: number; last: number };
+  const element = (weight: number) => {
+    const f = top();
+    f.most = Math.max(f.most, f.last);
+    f.last = weight;
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string;
+    const q = quantifierAt(source, i);
+    if (q !== null) {
+      const f = top();
+      f.last = Math.min(f.last * q.times, Number.MAX_SAFE_INTEGER);
+      largest = Math.max(largest, f.last);
+      i += q.length - 1;
+    } else if (c === "\\") {
+      element(1);
+      i++;
+    } else if (c === "[") {
+      let j = i + 1;
+      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+      element(1);
+      i = j;
+    } else if (c === "(") {
+      frames.push({ most: 1, last: 1 });
+      i += /^\(\?(?:<[=!]|[:=!]|<[A-Za-z_$][\w$]*>)/.exec(source.slice(i, i + 256))?.[0].length ?? 1;
+      i--;
+    } else if (c === ")" && frames.length > 1) {
+      const f = frames.pop() as { most: number; last: number };
+      element(Math.max(f.most, f.last));
+    } else if (c !== "|") element(1);
+  }
+  return largest;
+}
+
 /** How deep the groups and lookarounds of `source` nest (a class's `(` is none, nor an escaped one). */
 function groupDepth(source: string): number {
   let depth = 0;
@@ -139,6 +199,7 @@ export function patternProblem(source: string, counted: boolean): PatternProblem
   // First: V8 aborts the whole process compiling lookaheads nested some thousands deep, and the
   // checks below compile the pattern.
   if (groupDepth(source) > MAX_GROUP_DEPTH) return "too-deep";
+  if (repeatProduct(source) > MAX_REPEAT_PRODUCT) return "too-complex";
   if (!regexCompiles(source)) return "bad-regex";
   if (hasUnicodeOnlyEscape(source)) return "unicode-escape";
   if (counted && canMatchEmpty(source)) return "empty-match";

@@ -90,10 +90,13 @@ export function splitRow(line: string): string[] | null {
     .map((c) => c.trim().replace(/\\\|/g, "|"));
 }
 
-/** Whether a regular expression source compiles. */
+/**
+ * Whether a regular expression source compiles: parses, and compiles when first run (V8 compiles
+ * on the first match, where a pattern it parsed can still be too large or overflow its stack).
+ */
 export function regexCompiles(source: string): boolean {
   try {
-    new RegExp(source);
+    new RegExp(source).test("");
     return true;
   } catch {
     return false;
