@@ -335,6 +335,46 @@ describe("isomorphicGit: what its status does not see, seen", () => {
   });
 });
 
+describe("isomorphicGit: ignore rules match case as written, as git's do, or the status is refused", () => {
+  it("a file a rule hides only when case is ignored (Build/ over build/), or shows only then (!Keep.log), is a fault naming it", async () => {
+    // What git (case as written) makes of the file: build/ shown as untracked, keep.log ignored.
+    for (const [rules, file, gitShows] of [
+      ["Build/\n", "build/x.txt", true],
+      ["*.log\n!Keep.log\n", "keep.log", false],
+    ] as const) {
+      const { dir } = await repo();
+      put(dir, { ".gitignore": rules, [file]: "x\n" });
+      const untracked = git(dir, "-c", "core.ignorecase=false", "status", "--porcelain", "--untracked-files=all");
+      expect([file, untracked.includes(`?? ${file}`)]).toEqual([file, gitShows]);
+      const mine = isomorphicGit({ fs, dir });
+      for (const fault of [(await mine.dirty())._unsafeUnwrapErr(), (await mine.commitAll("x"))._unsafeUnwrapErr()]) {
+        expect(fault.code === "git-failed" && fault.reason).toMatch(
+          new RegExp(`^${file} is ignored only when ignore rules match regardless of case.*use systemGit$`),
+        );
+      }
+      expect(git(dir, "log", "--format=%s")).toBe("first");
+    }
+  });
+
+  it("rules written in the case of the names they match are no reason to refuse: dirty agrees with systemGit", async () => {
+    const { dir } = await repo();
+    put(dir, {
+      ".gitignore": "node_modules/\ndist/\n*.log\n!keep.log\nBuild/\n",
+      "node_modules/p/index.js": "x\n",
+      "dist/out.js": "x\n",
+      "debug.log": "x\n",
+      "keep.log": "x\n",
+      "Build/out.o": "x\n",
+      "src/New File.ts": "x\n",
+      "a.txt": "changed\n",
+    });
+    const mine = (await isomorphicGit({ fs, dir }).dirty())._unsafeUnwrap();
+    const theirs = (await systemGit({ dir }).dirty())._unsafeUnwrap();
+    expect([...mine].sort()).toEqual([...theirs].sort());
+    expect([...mine].sort()).toEqual([".gitignore", "a.txt", "keep.log", "src/New File.ts"]);
+  });
+});
+
 describe("isomorphicGit: large files", () => {
   it("diff of a new file of 130,000 lines is bounded as systemGit's is, with no stack overflow", async () => {
     const { dir, c1 } = await repo();

@@ -2,6 +2,7 @@
 // range, and setting changes aside as `git stash --include-untracked` does. Runtime-neutral.
 import { add, checkout, commit, currentBranch, getConfig, isDescendent, remove, resolveRef, statusMatrix } from "isomorphic-git";
 import { noAttributes, supportedIndex } from "./guard.js";
+import { caseMismatch, type Listings, listingFs } from "./ignore-case.js";
 import type { IndexFile } from "./index-file.js";
 import { diffTrees, leaves, mustCommit, type Repo } from "./objects.js";
 
@@ -37,7 +38,15 @@ export const rows = async (r: Repo): Promise<Row[]> => (await statusMatrix(r)) a
 /** The status, once the repository holds nothing isomorphic-git would get wrong (see `supportedIndex`). */
 export async function status(r: Repo, hasExcludes: boolean): Promise<Status> {
   const index = await supportedIndex(r, hasExcludes);
-  const all = await rows(r);
+  const listings: Listings = new Map();
+  const all = await rows({ ...r, fs: listingFs(r.fs, r.dir, listings) });
+  const tracked = all.filter(([, h, , s]) => h !== 0 || s !== 0).map(([p]) => p);
+  const odd = await caseMismatch(r.fs, r.dir, gitdirOf(r), listings, tracked);
+  if (odd !== null) {
+    throw new Error(
+      `${odd} is ignored only when ignore rules match regardless of case, or only when they match case as written: isomorphic-git matches them regardless of case, git (core.ignorecase false) as written; use systemGit`,
+    );
+  }
   noAttributes(all.map(([p]) => p));
   const present = new Set(all.filter(([, , w]) => w !== 0).map(([p]) => p));
   return {
