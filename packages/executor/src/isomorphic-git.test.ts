@@ -434,6 +434,49 @@ describe("isomorphicGit: what it cannot do is refused before anything is written
     await refused(other, /info\/attributes is not supported/);
   });
 
+  it("core.fileMode=false, and a merge under way", async () => {
+    const { dir } = await repo();
+    put(dir, { "a.txt": "changed\n" });
+    git(dir, "config", "core.fileMode", "false");
+    await refused(dir, /core\.fileMode=false .*executable bit/);
+    git(dir, "config", "core.fileMode", "true");
+    git(dir, "switch", "-q", "-c", "side");
+    commit(dir, { "a.txt": "side\n" }, "side");
+    git(dir, "switch", "-q", "main");
+    commit(dir, { "a.txt": "main\n" }, "main");
+    expect(() => git(dir, "merge", "-q", "side")).toThrow();
+    await refused(dir, /a merge in progress \(MERGE_HEAD\)/);
+  });
+
+  it("a file that is a directory on the other side, for switchBranch, revert and setAside; revert over an uncommitted change", async () => {
+    const { dir, c1 } = await repo();
+    git(dir, "switch", "-q", "-c", "other");
+    fs.rmSync(join(dir, "a.txt"));
+    const c2 = commit(dir, { "a.txt/inside.txt": "in\n" }, "a file becomes a directory");
+    git(dir, "switch", "-q", "main");
+    const g = isomorphicGit({ fs, dir });
+    expect((await g.switchBranch("other"))._unsafeUnwrapErr()).toMatchObject({
+      reason: expect.stringMatching(/a file on one side and a directory on the other \(a\.txt\)/),
+    });
+    expect([git(dir, "branch", "--show-current"), git(dir, "status", "--porcelain")]).toEqual(["main", ""]);
+    git(dir, "switch", "-q", "other");
+    expect((await g.revert(c1, c2, "undo"))._unsafeUnwrapErr()).toMatchObject({ reason: expect.stringMatching(/directory on the other \(a\.txt\)/) });
+    expect(git(dir, "rev-parse", "HEAD")).toBe(c2);
+    git(dir, "switch", "-q", "main");
+    fs.rmSync(join(dir, "a.txt"));
+    put(dir, { "a.txt/y": "y\n" });
+    expect((await g.setAside("aside"))._unsafeUnwrapErr()).toMatchObject({ reason: expect.stringMatching(/directory on the other \(a\.txt\)/) });
+    expect(git(dir, "stash", "list")).toBe("");
+    fs.rmSync(join(dir, "a.txt"), { recursive: true });
+    git(dir, "checkout", "--", "a.txt");
+    const c3 = commit(dir, { "b.txt": "b\n" }, "b");
+    fs.chmodSync(join(dir, "a.txt"), 0o755);
+    expect((await g.revert(c1, c3, "undo b"))._unsafeUnwrapErr()).toMatchObject({
+      reason: expect.stringMatching(/uncommitted change to a tracked file, and a\.txt/),
+    });
+    expect(git(dir, "rev-parse", "HEAD")).toBe(c3);
+  });
+
   it("a submodule", async () => {
     const { dir } = await repo();
     const inner = (await repo()).dir;

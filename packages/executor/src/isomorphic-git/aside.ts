@@ -2,6 +2,7 @@
 // `git stash pop` (or `list`, `show`) restores it: one commit of the working tree on HEAD, the index
 // and the untracked files as its second and third parents, `refs/stash` and its log pointing at it.
 import { currentBranch, resolveRef, STAGE, walk, writeBlob, writeRef, writeTree } from "isomorphic-git";
+import { noFileDirectorySwap } from "./guard.js";
 import { commitAt, type Leaf, leaves, type Repo } from "./objects.js";
 import { cleanMessage, commitTree, type Identity, identity, noLinkRewrite, resetHard, status, workingMode } from "./worktree.js";
 
@@ -93,6 +94,7 @@ export async function setAside(r: Repo, message: string, hasExcludes: boolean): 
   if (all.every(([p, h, w, s]) => h === 1 && w === 1 && s === 1 && !st.modes.has(p))) return null;
   const who = await identity(r);
   const head = await commitAt(r, await resolveRef({ ...r, ref: "HEAD" }));
+  noFileDirectorySwap([...(await leaves(r, head.tree)).map((l) => l.path), ...all.filter(([, , w]) => w !== 0).map(([p]) => p)]);
   await noLinkRewrite(r, st, head.tree, head.tree);
   const branch = (await currentBranch(r)) || undefined;
   const on = branch ?? "(no branch)";

@@ -17,13 +17,39 @@ const exists = (r: Repo, path: string) =>
     () => false,
   );
 
+/** What git leaves in the git directory while an operation is under way. */
+const IN_PROGRESS: readonly (readonly [string, string])[] = [
+  ["MERGE_HEAD", "a merge in progress (MERGE_HEAD)"],
+  ["CHERRY_PICK_HEAD", "a cherry-pick in progress (CHERRY_PICK_HEAD)"],
+  ["REVERT_HEAD", "a revert in progress (REVERT_HEAD)"],
+  ["rebase-merge", "a rebase in progress (rebase-merge)"],
+  ["rebase-apply", "a rebase or am in progress (rebase-apply)"],
+];
+
+/**
+ * Refuses a change over `paths` (every path a checkout or reset would touch) where a path is a file
+ * on one side and a directory on the other: isomorphic-git's checkout then loses the file, or
+ * fails after it has written.
+ */
+export function noFileDirectorySwap(paths: Iterable<string>): void {
+  const all = new Set(paths);
+  for (const p of all) {
+    for (let i = p.lastIndexOf("/"); i > 0; i = p.lastIndexOf("/", i - 1)) {
+      const parent = p.slice(0, i);
+      if (all.has(parent))
+        refuse(`a path that is a file on one side and a directory on the other (${parent})`, "its checkout loses the file or stops half-way");
+    }
+  }
+}
+
 const truthy = (v: unknown) => v === true || (typeof v === "string" && /^(true|yes|on|1)$/i.test(v.trim()));
 
 /**
  * The index of `r`, once the repository is known to hold nothing the working-side methods would get
  * wrong: a sparse checkout or skip-worktree or assume-unchanged entries, an index of version 4 or a
  * split index, attributes (`.gitattributes`, `info/attributes`, `core.attributesFile`), submodules,
- * or a `core.excludesFile` the adapter was not given the rules of (`hasExcludes`).
+ * `core.fileMode=false`, a merge, cherry-pick, revert or rebase under way, or a `core.excludesFile`
+ * the adapter was not given the rules of (`hasExcludes`).
  */
 export async function supportedIndex(r: Repo, hasExcludes: boolean): Promise<IndexFile> {
   const gitdir = r.gitdir ?? `${r.dir}/.git`;
@@ -34,6 +60,11 @@ export async function supportedIndex(r: Repo, hasExcludes: boolean): Promise<Ind
   if (!hasExcludes && (await config("core.excludesFile"))) {
     refuse("core.excludesFile", "the files it ignores would be seen as untracked; pass its rules as the excludes option");
   }
+  const fileMode = await config("core.fileMode");
+  if (fileMode === false || (typeof fileMode === "string" && /^(false|no|off|0)$/i.test(fileMode.trim()))) {
+    refuse("core.fileMode=false", "isomorphic-git would commit the executable bit it finds on disk");
+  }
+  for (const [file, what] of IN_PROGRESS) if (await exists(r, `${gitdir}/${file}`)) refuse(what, "a commit would leave it half done");
   const index = await readIndex(r);
   if (index.version === 4) refuse("an index of version 4 (index.version=4, feature.manyFiles)", "isomorphic-git cannot read it");
   if (index.extensions.includes("link")) refuse("a split index (core.splitIndex)", "isomorphic-git reads only part of it");

@@ -1,7 +1,7 @@
 // The working tree and the index through isomorphic-git: what is dirty, committing it all, undoing a
 // range, and setting changes aside as `git stash --include-untracked` does. Runtime-neutral.
 import { add, checkout, commit, currentBranch, getConfig, isDescendent, remove, resolveRef, statusMatrix } from "isomorphic-git";
-import { noAttributes, supportedIndex } from "./guard.js";
+import { noAttributes, noFileDirectorySwap, supportedIndex } from "./guard.js";
 import { caseMismatch, type Listings, listingFs } from "./ignore-case.js";
 import type { IndexFile } from "./index-file.js";
 import { diffTrees, leaves, mustCommit, type Repo } from "./objects.js";
@@ -145,7 +145,13 @@ export async function revertRange(r: Repo, from: string, to: string, message: st
   const inHistory = start.oid === head || (await isDescendent({ ...r, oid: head, ancestor: start.oid, depth: -1 }));
   if (!inHistory) throw new Error(`${from} is not in HEAD's history`);
   const st = await status(r, hasExcludes);
-  await noLinkRewrite(r, st, (await mustCommit(r, head)).tree, start.tree);
+  // A reset over uncommitted changes would keep some (an exec bit) and lose others: git's revert
+  // refuses them too.
+  const changed = st.rows.find(([p, h, w, s]) => !(h === 0 && s === 0) && (!(h === 1 && w === 1 && s === 1) || st.modes.has(p)));
+  if (changed !== undefined) throw new Error(`revert needs no uncommitted change to a tracked file, and ${changed[0]} has one: commit or set it aside first`);
+  const headTree = (await mustCommit(r, head)).tree;
+  noFileDirectorySwap((await diffTrees(r, headTree, start.tree)).map((c) => c.path));
+  await noLinkRewrite(r, st, headTree, start.tree);
   const who = await identity(r);
   const id = await commitTree(r, who, cleanMessage(message), start.tree, [head], true);
   await resetHard(r, (await currentBranch(r)) || id);
@@ -185,6 +191,13 @@ export async function switchTo(r: Repo, name: string, hasExcludes: boolean): Pro
     );
   }
   const headId = await resolveRef({ ...r, ref: "HEAD" }).catch(() => null);
-  if (headId !== null) await noLinkRewrite(r, st, (await mustCommit(r, headId)).tree, (await mustCommit(r, `refs/heads/${name}`)).tree);
+  if (headId !== null) {
+    const [before, after] = [(await mustCommit(r, headId)).tree, (await mustCommit(r, `refs/heads/${name}`)).tree];
+    noFileDirectorySwap([
+      ...(await diffTrees(r, before, after)).map((c) => c.path),
+      ...st.rows.filter(([, h, w, s]) => !(h === 1 && w === 1 && s === 1)).map(([p]) => p),
+    ]);
+    await noLinkRewrite(r, st, before, after);
+  }
   await checkout({ ...r, ref: name });
 }
