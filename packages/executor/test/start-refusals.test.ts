@@ -144,6 +144,21 @@ describe("a plan/<slug> made for another version of the plan", () => {
     expect(refused.isErr() && refused.error.code).toBe("branch-plan-differs");
   }, 120_000);
 
+  it("a plan edited in the working tree is another plan, even where a flag makes git status call it clean", async () => {
+    for (const flag of ["--assume-unchanged", "--skip-worktree"]) {
+      const repo = await makeRepo({ "README.md": "r\n" });
+      const two = await contractOf(repo, planOf(TWO));
+      expect((await run(two, nodeOptions(repo, ALL))).status).toBe("green");
+      git(repo, "switch", "-q", "main");
+      const three = planOf([...TWO, ["c", [C_IS_GAMMA]]]);
+      writeFiles(repo, { "docs/demo.plan.md": three });
+      git(repo, "update-index", flag, "docs/demo.plan.md");
+      expect(git(repo, "status", "--porcelain", "--", "docs")).toBe("");
+      const refused = await runPlan(await contractOf(repo, three, "demo", false), nodeOptions(repo, ALL));
+      expect([flag, refused.isErr() && refused.error.code]).toEqual([flag, "branch-plan-differs"]);
+    }
+  }, 120_000);
+
   it("a plan file that is a link resumes; one whose target changed on main is refused", async () => {
     const repo = await makeRepo({ "README.md": "r\n", "plans/real.md": planOf(TWO) });
     mkdirSync(join(repo, "docs"), { recursive: true });

@@ -4,7 +4,7 @@
 import { planSha256 } from "@decay/contract";
 import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
-import type { Deps } from "./deps.js";
+import { type Deps, inRepo, readBytes } from "./deps.js";
 import { inRepository } from "./paths.js";
 
 type R<T> = Result<T, ExecFault>;
@@ -60,21 +60,32 @@ async function planAt(d: Deps, commit: string, path: string): Promise<R<PlanFile
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
+/** `bytes` with each CR LF as LF: what git's line-end rules (`core.autocrlf`, `eol=crlf`) undo on the way in. */
+function lfOnly(bytes: Uint8Array): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; i++) if (!(bytes[i] === 13 && bytes[i + 1] === 10)) out.push(bytes[i] as number);
+  return Uint8Array.from(out);
+}
+
 /**
- * Whether the working tree's plan (the contract's) is what `here` holds at HEAD, as git sees it:
- * git checks a file out through its line-end rules (`core.autocrlf`, `eol=crlf`), so the bytes the
- * contract hashed may differ from the committed ones while `git status` calls the file clean.
+ * Whether the working tree's plan, the file the contract was compiled from (its hash is the
+ * contract's), is `committed` once its CR LF are read as LF: git checks a file out through its
+ * line-end rules, so the bytes the contract hashed may hold CR LF where the committed ones hold LF.
+ * The bytes themselves are compared, never what `git status` says, which a flag
+ * (`assume-unchanged`, `skip-worktree`) can silence.
  */
-async function checkedOutAsCommitted(d: Deps, here: PlanFile, path: string): Promise<R<boolean>> {
-  const dirty = await d.git.dirty();
-  return dirty.map((paths) => !paths.includes(path) && !paths.includes(here.path));
+async function checkedOutFrom(d: Deps, path: string, committed: Uint8Array): Promise<R<boolean>> {
+  const working = await readBytes(d, inRepo(d, path));
+  if (working.isErr()) return err(working.error);
+  const bytes = working.value;
+  return ok(bytes !== null && planSha256(bytes) === d.contract.plan_sha256 && sameBytes(lfOnly(bytes), lfOnly(committed)));
 }
 
 /**
  * The commit the run will work from: HEAD when it is already on `plan/<slug>` or no such branch
  * exists, else the branch's commit, when its plan file is the contract's plan: the same bytes, or
- * the same committed file as HEAD's while the working tree's plan is HEAD's, checked out (git may
- * have changed its line ends); or the plan is tracked neither there nor at HEAD. A branch whose
+ * the same once CR LF is read as LF (`checkedOutFrom`: git may have changed its line ends on
+ * checkout); or the plan is tracked neither there nor at HEAD. A branch whose
  * plan file differs, or lacks one HEAD tracks, is the fault `branch-plan-differs`: switching to it
  * would run the old plan's branch.
  */
@@ -91,10 +102,10 @@ export async function workingCommit(d: Deps, start: { head: string; branch: stri
   const here = await planAt(d, start.head, path);
   if (here.isErr()) return err(here.error);
   if (there.value === null && here.value === null) return ok(tip.value);
-  if (there.value !== null && here.value !== null && sameBytes(there.value.bytes, here.value.bytes)) {
-    const clean = await checkedOutAsCommitted(d, here.value, path);
-    if (clean.isErr()) return err(clean.error);
-    if (clean.value) return ok(tip.value);
+  if (there.value !== null) {
+    const same = await checkedOutFrom(d, path, there.value.bytes);
+    if (same.isErr()) return err(same.error);
+    if (same.value) return ok(tip.value);
   }
   const actual = there.value === null ? null : planSha256(there.value.bytes);
   return err({ code: "branch-plan-differs", branch: own, commit: tip.value, plan: d.contract.plan, recorded: d.contract.plan_sha256, actual });
