@@ -64,14 +64,21 @@ describe("a plan/<slug> made for another version of the plan", () => {
     "S3 execute": { edit: { "src/c.txt": "gamma\n" } },
   });
 
-  it("is refused before the switch, naming the branch and the plan; once the new plan is on the branch, the run goes on", async () => {
+  const THREE = planOf([...TWO, ["c", [C_IS_GAMMA]]]);
+  /** A repository whose two-stage plan ran green on plan/demo, back on main. */
+  async function ranTwo() {
     const repo = await makeRepo({ "README.md": "r\n" });
     const two = await contractOf(repo, planOf(TWO));
     expect((await run(two, nodeOptions(repo, ALL))).status).toBe("green");
     git(repo, "switch", "-q", "main");
+    return { repo, two };
+  }
+
+  it("is refused before the switch, naming the branch and the plan; once the new plan is on the branch, the run goes on", async () => {
+    const { repo, two } = await ranTwo();
     // Stage 3 is added to the plan on main (the plan file alone: main does not ignore .plan-runs/);
     // plan/demo still holds the two-stage plan.
-    const text = planOf([...TWO, ["c", [C_IS_GAMMA]]]);
+    const text = THREE;
     writeFiles(repo, { "docs/demo.plan.md": text });
     git(repo, "commit", "-q", "-m", "Stage 3", "--", "docs/demo.plan.md");
     const three = await contractOf(repo, text, "demo", false);
@@ -120,10 +127,7 @@ describe("a plan/<slug> made for another version of the plan", () => {
   }, 120_000);
 
   it("the same plan resumes where git checks it out with CRLF (core.autocrlf): its committed file is the branch's", async () => {
-    const repo = await makeRepo({ "README.md": "r\n" });
-    const two = await contractOf(repo, planOf(TWO));
-    expect((await run(two, nodeOptions(repo, ALL))).status).toBe("green");
-    git(repo, "switch", "-q", "main");
+    const { repo, two } = await ranTwo();
     git(repo, "config", "core.autocrlf", "true");
     rmSync(join(repo, "docs/demo.plan.md"));
     git(repo, "checkout", "--", "docs/demo.plan.md");
@@ -146,11 +150,8 @@ describe("a plan/<slug> made for another version of the plan", () => {
 
   it("a plan edited in the working tree is another plan, even where a flag makes git status call it clean", async () => {
     for (const flag of ["--assume-unchanged", "--skip-worktree"]) {
-      const repo = await makeRepo({ "README.md": "r\n" });
-      const two = await contractOf(repo, planOf(TWO));
-      expect((await run(two, nodeOptions(repo, ALL))).status).toBe("green");
-      git(repo, "switch", "-q", "main");
-      const three = planOf([...TWO, ["c", [C_IS_GAMMA]]]);
+      const { repo } = await ranTwo();
+      const three = THREE;
       writeFiles(repo, { "docs/demo.plan.md": three });
       git(repo, "update-index", flag, "docs/demo.plan.md");
       expect(git(repo, "status", "--porcelain", "--", "docs")).toBe("");
