@@ -166,6 +166,21 @@ describe("a pattern the engine parses but cannot compile, or compiles only in mi
     expect(describeFault(fault)).toContain("write it flatter");
   });
 
+  test("more than ten word boundaries one after another, through groups and their copies, are too-complex (V8 aborted on twenty)", () => {
+    const run = (n: number) => `${"(?:\\b){1}".repeat(n)}ok`;
+    expect([patternProblem(run(10), false), patternProblem(run(11), false)]).toEqual([null, "too-complex"]);
+    // The last is counted through the optional \\s*, as it may consume nothing: a refusal on the safe side.
+    for (const crashing of ["(?:\\b\\b){2}".repeat(50), `(?:(?:(?:\\b\\b\\b){2}(?:\\b\\b\\b){2}){2}){2}`, `\\b${"(?:\\s*\\b){3}".repeat(4)}ok`]) {
+      expect([crashing, patternProblem(crashing, true)]).toEqual([crashing, "too-complex"]);
+    }
+    expectRefused(`\`t\` matches /${"(?:\\b\\b){2}".repeat(50)}/`, "too-complex", "more than 10 word boundaries");
+    // Boundaries with characters between never run together, however many.
+    const words = Array.from({ length: 40 }, (_, k) => `\\bw${k}\\b`).join("|");
+    for (const ok of [words, "(?:\\b\\w+\\b\\s*){1,3}", "\\bv?\\d+\\.\\d+\\.\\d+(?:-[\\w.]+)?\\b", "(?:\\b)*ok"]) {
+      expect([ok, patternProblem(ok, false)]).toEqual([ok, null]);
+    }
+  });
+
   test("counts V8 runs as a loop (large ones), named groups and everyday patterns are not weighed as nesting", () => {
     for (const ok of ["a{1000000}", "(?:(?:a{1000}){1000}){1000}", "(?<year>\\d{4})-(?<m>\\d{2})", "(?:\\d{1,3}\\.){3}\\d{1,3}", "(?:(?:(?:a+)+)+)+ok"]) {
       expect([ok, patternProblem(ok, false)]).toEqual([ok, null]);

@@ -120,18 +120,128 @@ export const MAX_GROUP_DEPTH = 256;
 /** Repetitions nested inside each other whose counts multiply past this are refused (`too-complex`). */
 export const MAX_REPEAT_PRODUCT = 100_000;
 
-// A quantifier at `i` of `source`: how many copies of what it follows V8 may compile (it unrolls
-// counts up to 3 and loops past them: `?`, `*` and `+` 2, `{n,m}` m + 1, at most 4), and its
-// length; null where there is none (a `{` that is no quantifier is a character).
-function quantifierAt(source: string, i: number): { times: number; length: number } | null {
+// A quantifier at `i` of `source`: the factor it adds to the product of nested repetitions (`?`,
+// `*` and `+` 2, `{n,m}` m + 1, at most 4: V8 unrolls counts up to 3 and loops past them), how many
+// copies of what it follows may run one after another, counted up to 4 (`*` and `+` as 2) and how
+// many of them must, and its length; null where there is none (a `{` that is no quantifier is a
+// character).
+function quantifierAt(source: string, i: number): { times: number; copies: number; required: number; length: number } | null {
   const c = source[i];
-  if (c === "?" || c === "*" || c === "+") return { times: 2, length: source[i + 1] === "?" ? 2 : 1 };
+  const lazy = (at: number) => (source[at] === "?" ? 1 : 0);
+  if (c === "?") return { times: 2, copies: 1, required: 0, length: 1 + lazy(i + 1) };
+  if (c === "*" || c === "+") return { times: 2, copies: 2, required: c === "+" ? 1 : 0, length: 1 + lazy(i + 1) };
   if (c !== "{") return null;
   const m = /^\{(\d+)(,(\d*))?\}\??/.exec(source.slice(i, i + 64));
   if (m === null) return null;
   const low = Number(m[1]);
   const high = m[2] === undefined ? low + 1 : m[3] === "" ? low + 2 : Number(m[3]) + 1;
-  return { times: Math.min(Math.max(high, 2), 4), length: m[0].length };
+  const copies = Math.min(high - 1, 4);
+  return { times: Math.min(Math.max(high, 2), 4), copies, required: Math.min(low, copies), length: m[0].length };
+}
+
+/** More `\\b`/`\\B` than this one after another on some path (nothing consumed between) is refused (`too-complex`). */
+export const MAX_BOUNDARY_RUN = 10;
+
+/** Runs of word-boundary assertions in a piece of a pattern (NEG when there is no such path). */
+interface Runs {
+  /** Whether some path through it consumes nothing. */
+  readonly empty: boolean;
+  /** The most boundaries on a path that consumes nothing. */
+  readonly through: number;
+  /** The most boundaries before its first consumed character, and after its last. */
+  readonly lead: number;
+  readonly trail: number;
+  /** The most boundaries one after another anywhere in it. */
+  readonly most: number;
+}
+
+const NEG = Number.NEGATIVE_INFINITY;
+const CONSUMES: Runs = { empty: false, through: NEG, lead: 0, trail: 0, most: 0 };
+const BOUNDARY: Runs = { empty: true, through: 1, lead: 1, trail: 1, most: 1 };
+const ZERO_WIDTH: Runs = { empty: true, through: 0, lead: 0, trail: 0, most: 0 };
+
+function then(a: Runs, b: Runs): Runs {
+  return {
+    empty: a.empty && b.empty,
+    through: a.through + b.through,
+    lead: Math.max(a.lead, a.through + b.lead),
+    trail: Math.max(b.trail, b.through + a.trail),
+    most: Math.max(a.most, b.most, a.trail + b.lead),
+  };
+}
+
+function either(a: Runs, b: Runs): Runs {
+  return {
+    empty: a.empty || b.empty,
+    through: Math.max(a.through, b.through),
+    lead: Math.max(a.lead, b.lead),
+    trail: Math.max(a.trail, b.trail),
+    most: Math.max(a.most, b.most),
+  };
+}
+
+/** `r` repeated `copies` times in a row, the copies past the first `required` optional. */
+function repeated(r: Runs, copies: number, required: number): Runs {
+  const optional = either(r, ZERO_WIDTH);
+  let out = required > 0 ? r : optional;
+  for (let k = 1; k < copies; k++) out = then(out, k < required ? r : optional);
+  return out;
+}
+
+/**
+ * The most word-boundary assertions (`\\b`, `\\B`) that can follow one another with nothing consumed
+ * between, once small counts are unrolled as V8 unrolls them: V8's code for such a run doubles with
+ * each one (sixteen took 2.5 s to compile, twenty exhausted its memory and aborted the process).
+ * Its groups nest at most MAX_GROUP_DEPTH deep (checked first), so the descent is bounded.
+ */
+function boundaryRun(source: string): number {
+  let i = 0;
+  const alternatives = (): Runs => {
+    let out = sequence();
+    while (source[i] === "|") {
+      i++;
+      out = either(out, sequence());
+    }
+    return out;
+  };
+  const sequence = (): Runs => {
+    let out = ZERO_WIDTH;
+    while (i < source.length && source[i] !== "|" && source[i] !== ")") out = then(out, quantified(atom()));
+    return out;
+  };
+  const quantified = (r: Runs): Runs => {
+    const q = quantifierAt(source, i);
+    if (q === null) return r;
+    i += q.length;
+    return q.copies === 0 ? ZERO_WIDTH : repeated(r, q.copies, q.required);
+  };
+  const atom = (): Runs => {
+    const c = source[i] as string;
+    if (c === "\\") {
+      const next = source[i + 1] ?? "";
+      i += 2;
+      if (next === "b" || next === "B") return BOUNDARY;
+      // A backreference may match the empty string.
+      return /[1-9k]/.test(next) ? either(CONSUMES, ZERO_WIDTH) : CONSUMES;
+    }
+    if (c === "[") {
+      let j = i + 1;
+      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+      i = j + 1;
+      return CONSUMES;
+    }
+    if (c === "(") {
+      const open = /^\(\?(?:<[=!]|[:=!]|<[A-Za-z_$][\w$]*>)/.exec(source.slice(i, i + 256))?.[0] ?? "(";
+      i += open.length;
+      const inner = alternatives();
+      i++;
+      // A lookaround consumes nothing and its inside runs apart from what surrounds it.
+      return /^\(\?<?[=!]$/.test(open) ? { ...ZERO_WIDTH, most: inner.most } : inner;
+    }
+    i++;
+    return c === "^" || c === "$" ? ZERO_WIDTH : CONSUMES;
+  };
+  return alternatives().most;
 }
 
 /**
@@ -199,7 +309,7 @@ export function patternProblem(source: string, counted: boolean): PatternProblem
   // First: V8 aborts the whole process compiling lookaheads nested some thousands deep, and the
   // checks below compile the pattern.
   if (groupDepth(source) > MAX_GROUP_DEPTH) return "too-deep";
-  if (repeatProduct(source) > MAX_REPEAT_PRODUCT) return "too-complex";
+  if (repeatProduct(source) > MAX_REPEAT_PRODUCT || boundaryRun(source) > MAX_BOUNDARY_RUN) return "too-complex";
   if (!regexCompiles(source)) return "bad-regex";
   if (hasUnicodeOnlyEscape(source)) return "unicode-escape";
   if (counted && canMatchEmpty(source)) return "empty-match";
