@@ -1,5 +1,5 @@
 import { MAX_EXIT } from "./numeral.js";
-import { MAX_BOUNDARY_RUN, MAX_GROUP_DEPTH, MAX_REPEAT_PRODUCT } from "./patterns.js";
+import { MAX_BOUNDARY_RUN, MAX_CHOICE_RUN, MAX_GROUP_DEPTH, MAX_REPEAT_PRODUCT } from "./patterns.js";
 
 /** Why a regular expression cannot be an acceptance pattern (they are compiled without flags). */
 export type PatternProblem = "bad-regex" | "too-deep" | "too-complex" | "unicode-escape" | "empty-match" | "matches-anything";
@@ -283,7 +283,7 @@ export function patternProblemText(problem: PatternProblem): string {
     case "too-deep":
       return `the regular expression nests groups more than ${MAX_GROUP_DEPTH} deep, which the engine cannot be trusted to compile: write it flatter`;
     case "too-complex":
-      return `the regular expression is one the engine takes minutes or all its memory to compile: repetitions inside each other (as (?:(?:a?){2,3}){2,3}) whose counts multiply past ${MAX_REPEAT_PRODUCT}, or more than ${MAX_BOUNDARY_RUN} word boundaries (\\b, \\B) one after another with nothing consumed between, counting repeated groups: write it flatter`;
+      return `the regular expression is one the engine takes minutes or all its memory to compile: repetitions inside each other (as (?:(?:a?){2,3}){2,3}) whose counts multiply past ${MAX_REPEAT_PRODUCT}, more than ${MAX_BOUNDARY_RUN} word boundaries (\\b, \\B) one after another with nothing consumed between, or more than ${MAX_CHOICE_RUN} places in a row where an empty match can go two ways (as (?:|) or (?!\\B) repeated), counting repeated groups: write it flatter`;
     case "unicode-escape":
       return "\\p{…}, \\P{…} and \\u{…} mean a Unicode property or code point only with the u flag, and acceptance patterns are compiled without flags, where \\p{L} matches the text p{L} and \\u{41} the letter u 41 times: write the characters out, as in [A-Za-z] or A";
     case "empty-match":

@@ -42,6 +42,8 @@ describe("a pattern refused as matching anything matches every output", () => {
     const piece = fc.constantFrom("a", "_", " ", ".", "[ab]", "\\b", "\\B", "^", "$", "\\1", "x{0}", "(?:)");
     fc.assert(
       fc.property(regexesOf(piece, ["(", "(?:"]), (re) => {
+        // One refused first as too costly to check (`too-complex`) is not read for this rule at all.
+        fc.pre(patternProblem(re, false) !== "too-complex");
         expect(refused(re), re).toBe(everywhereAtAnEnd(re, TEXTS));
       }),
       { numRuns: 3000 },
@@ -55,7 +57,7 @@ describe("a pattern refused as matching anything matches every output", () => {
     fc.assert(
       fc.property(body, quantifier, (b, q) => {
         for (const re of [`(?=${b})|(?!${b})`, `^(?:(?!${b})|(?=${b}))${q}`, `(?<=${b})|(?<!${b})`, `(?:(?<=${b})|(?<!${b}))$`]) {
-          fc.pre(patternProblem(re, false) !== "bad-regex");
+          fc.pre(patternProblem(re, false) !== "bad-regex" && patternProblem(re, false) !== "too-complex");
           expect(refused(re), re).toBe(true);
           for (const t of TEXTS) expect(new RegExp(re).test(t)).toBe(true);
         }

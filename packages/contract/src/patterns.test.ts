@@ -181,6 +181,16 @@ describe("a pattern the engine parses but cannot compile, or compiles only in mi
     }
   });
 
+  test("more than twelve places in a row where an empty match can go two ways are too-complex: the checks would try them all", () => {
+    const run = (piece: string, n: number) => `${piece.repeat(n)}x`;
+    for (const piece of ["(?!\\B)", "(?:|)", "(?:^|$)", "(?=\\b)", "(?:(?:)?)"]) {
+      expect([piece, patternProblem(run(piece, 12), false)]).toEqual([piece, null]);
+      expect([piece, patternProblem(run(piece, 26), false), patternProblem(run(piece, 26), true)]).toEqual([piece, "too-complex", "too-complex"]);
+    }
+    // Optional pieces that consume something are no such places, however many.
+    expect(patternProblem(`v${"(?:\\.\\d+)?".repeat(30)}`, false)).toBeNull();
+  });
+
   test("counts V8 runs as a loop (large ones), named groups and everyday patterns are not weighed as nesting", () => {
     for (const ok of ["a{1000000}", "(?:(?:a{1000}){1000}){1000}", "(?<year>\\d{4})-(?<m>\\d{2})", "(?:\\d{1,3}\\.){3}\\d{1,3}", "(?:(?:(?:a+)+)+)+ok"]) {
       expect([ok, patternProblem(ok, false)]).toEqual([ok, null]);

@@ -142,7 +142,10 @@ function quantifierAt(source: string, i: number): { times: number; copies: numbe
 /** More `\\b`/`\\B` than this one after another on some path (nothing consumed between) is refused (`too-complex`). */
 export const MAX_BOUNDARY_RUN = 10;
 
-/** Runs of word-boundary assertions in a piece of a pattern (NEG when there is no such path). */
+/** More places than this one after another where an empty match can go two ways is refused (`too-complex`). */
+export const MAX_CHOICE_RUN = 12;
+
+/** Runs of counted zero-width pieces in a piece of a pattern (NEG when there is no such path). */
 interface Runs {
   /** Whether some path through it consumes nothing. */
   readonly empty: boolean;
@@ -189,20 +192,32 @@ function repeated(r: Runs, copies: number, required: number): Runs {
 }
 
 /**
- * The most word-boundary assertions (`\\b`, `\\B`) that can follow one another with nothing consumed
- * between, once small counts are unrolled as V8 unrolls them: V8's code for such a run doubles with
- * each one (sixteen took 2.5 s to compile, twenty exhausted its memory and aborted the process).
- * Its groups nest at most MAX_GROUP_DEPTH deep (checked first), so the descent is bounded.
+ * The longest run of pieces that consume nothing, with nothing consumed between, once small counts
+ * are unrolled as V8 unrolls them, counting in `mode`:
+ * - `boundaries`: word-boundary assertions (`\\b`, `\\B`). V8's code for such a run doubles with
+ *   each one (sixteen took 2.5 s to compile, twenty exhausted its memory and aborted the process).
+ * - `choices`: the places where an empty match can go two ways (an alternation with two alternatives
+ *   that may match empty, an optional piece that may, a lookaround that may, which the empty-match
+ *   checks read as an optional piece). The checks run rewritten patterns on the empty string, and
+ *   the engine tries every combination of a run of them before it fails: 2 to the run.
+ * Groups nest at most MAX_GROUP_DEPTH deep (checked first), so the descent is bounded.
  */
-function boundaryRun(source: string): number {
+function zeroWidthRun(source: string, mode: "boundaries" | "choices"): number {
   let i = 0;
+  // A place the run counts, one however much it holds: what is nested in it is tried inside one
+  // of its two ways, so nesting adds no way of its own, where pieces in a row multiply theirs.
+  const counted = (r: Runs): Runs =>
+    r.empty ? { empty: true, through: Math.max(r.through, 1), lead: Math.max(r.lead, 1), trail: Math.max(r.trail, 1), most: Math.max(r.most, 1) } : r;
   const alternatives = (): Runs => {
     let out = sequence();
+    let empties = out.empty ? 1 : 0;
     while (source[i] === "|") {
       i++;
-      out = either(out, sequence());
+      const next = sequence();
+      empties += next.empty ? 1 : 0;
+      out = either(out, next);
     }
-    return out;
+    return mode === "choices" && empties > 1 ? counted(out) : out;
   };
   const sequence = (): Runs => {
     let out = ZERO_WIDTH;
@@ -213,14 +228,15 @@ function boundaryRun(source: string): number {
     const q = quantifierAt(source, i);
     if (q === null) return r;
     i += q.length;
-    return q.copies === 0 ? ZERO_WIDTH : repeated(r, q.copies, q.required);
+    const out = q.copies === 0 ? ZERO_WIDTH : repeated(r, q.copies, q.required);
+    return mode === "choices" && r.empty && q.required < q.copies ? counted(out) : out;
   };
   const atom = (): Runs => {
     const c = source[i] as string;
     if (c === "\\") {
       const next = source[i + 1] ?? "";
       i += 2;
-      if (next === "b" || next === "B") return BOUNDARY;
+      if (next === "b" || next === "B") return mode === "boundaries" ? BOUNDARY : ZERO_WIDTH;
       // A backreference may match the empty string.
       return /[1-9k]/.test(next) ? either(CONSUMES, ZERO_WIDTH) : CONSUMES;
     }
@@ -235,8 +251,10 @@ function boundaryRun(source: string): number {
       i += open.length;
       const inner = alternatives();
       i++;
+      if (!/^\(\?<?[=!]$/.test(open)) return inner;
       // A lookaround consumes nothing and its inside runs apart from what surrounds it.
-      return /^\(\?<?[=!]$/.test(open) ? { ...ZERO_WIDTH, most: inner.most } : inner;
+      const look = { ...ZERO_WIDTH, most: inner.most };
+      return mode === "choices" && inner.empty ? counted(look) : look;
     }
     i++;
     return c === "^" || c === "$" ? ZERO_WIDTH : CONSUMES;
@@ -309,7 +327,9 @@ export function patternProblem(source: string, counted: boolean): PatternProblem
   // First: V8 aborts the whole process compiling lookaheads nested some thousands deep, and the
   // checks below compile the pattern.
   if (groupDepth(source) > MAX_GROUP_DEPTH) return "too-deep";
-  if (repeatProduct(source) > MAX_REPEAT_PRODUCT || boundaryRun(source) > MAX_BOUNDARY_RUN) return "too-complex";
+  if (repeatProduct(source) > MAX_REPEAT_PRODUCT || zeroWidthRun(source, "boundaries") > MAX_BOUNDARY_RUN || zeroWidthRun(source, "choices") > MAX_CHOICE_RUN) {
+    return "too-complex";
+  }
   if (!regexCompiles(source)) return "bad-regex";
   if (hasUnicodeOnlyEscape(source)) return "unicode-escape";
   if (counted && canMatchEmpty(source)) return "empty-match";
