@@ -353,6 +353,9 @@ describe("isomorphicGit: ignore rules match case as written, as git's do, or the
         );
       }
       expect(git(dir, "log", "--format=%s")).toBe("first");
+      // Where git too matches regardless of case (core.ignorecase, as on macOS and Windows), both agree.
+      git(dir, "config", "core.ignorecase", "true");
+      expect([file, (await mine.dirty()).isOk()]).toEqual([file, true]);
     }
   });
 

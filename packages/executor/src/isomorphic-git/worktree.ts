@@ -41,7 +41,10 @@ export async function status(r: Repo, hasExcludes: boolean): Promise<Status> {
   const listings: Listings = new Map();
   const all = await rows({ ...r, fs: listingFs(r.fs, r.dir, listings) });
   const tracked = all.filter(([, h, , s]) => h !== 0 || s !== 0).map(([p]) => p);
-  const odd = await caseMismatch(r.fs, r.dir, gitdirOf(r), listings, tracked);
+  // With core.ignorecase git matches ignore rules regardless of case too, as isomorphic-git does.
+  const ignorecase = await getConfig({ ...r, path: "core.ignorecase" });
+  const blind = ignorecase === true || (typeof ignorecase === "string" && /^(true|yes|on|1)$/i.test(ignorecase.trim()));
+  const odd = blind ? null : await caseMismatch(r.fs, r.dir, gitdirOf(r), listings, tracked);
   if (odd !== null) {
     throw new Error(
       `${odd} is ignored only when ignore rules match regardless of case, or only when they match case as written: isomorphic-git matches them regardless of case, git (core.ignorecase false) as written; use systemGit`,
