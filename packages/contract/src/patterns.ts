@@ -2,7 +2,7 @@
 // matches in the whole output; a pattern whose meaning would differ from what its author meant is
 // refused here, by the plan reader and the contract reader alike.
 import type { PatternProblem } from "./fault.js";
-import { aheadOrBehind, type LookToken, type Reading, rewrite, type Token, tokenize } from "./regex-tokens.js";
+import { aheadOrBehind, classEnd, type LookToken, type Reading, rewrite, type Token, tokenize } from "./regex-tokens.js";
 import { regexCompiles } from "./text.js";
 
 /**
@@ -191,60 +191,86 @@ function repeated(r: Runs, copies: number, required: number): Runs {
   return out;
 }
 
+/** What makes a piece of a pattern costly to compile or to check (see `costOf`). */
+interface Cost {
+  /** The largest product of the quantifiers on one chain of nested groups in it. */
+  readonly product: number;
+  /** Its runs of word-boundary assertions, and of places where an empty match can go two ways. */
+  readonly boundaries: Runs;
+  readonly choices: Runs;
+}
+
+// A place a choice run counts, one however much it holds: what is nested in it is tried inside one
+// of its two ways, so nesting adds no way of its own, where pieces in a row multiply theirs.
+function counted(r: Runs): Runs {
+  return r.empty ? { empty: true, through: Math.max(r.through, 1), lead: Math.max(r.lead, 1), trail: Math.max(r.trail, 1), most: Math.max(r.most, 1) } : r;
+}
+
+const piece = (product: number, boundaries: Runs, choices: Runs): Cost => ({ product, boundaries, choices });
+const CONSUMING = piece(1, CONSUMES, CONSUMES);
+const NOTHING = piece(1, ZERO_WIDTH, ZERO_WIDTH);
+
 /**
- * The longest run of pieces that consume nothing, with nothing consumed between, once small counts
- * are unrolled as V8 unrolls them, counting in `mode`:
- * - `boundaries`: word-boundary assertions (`\\b`, `\\B`). V8's code for such a run doubles with
- *   each one (sixteen took 2.5 s to compile, twenty exhausted its memory and aborted the process).
- * - `choices`: the places where an empty match can go two ways (an alternation with two alternatives
- *   that may match empty, an optional piece that may, a lookaround that may, which the empty-match
- *   checks read as an optional piece). The checks run rewritten patterns on the empty string, and
- *   the engine tries every combination of a run of them before it fails: 2 to the run.
+ * What in `source` V8 or the empty-match checks pay for beyond its length, read in one pass, small
+ * counts unrolled as V8 unrolls them:
+ * - `product`: the largest product of the quantifiers on one chain of nested groups
+ *   (`(?:(?:a?){2,3}){2,3}`: 2 x 4 x 4). V8 unrolls small counted repetitions, so each level of
+ *   such nesting multiplies the compiled pattern: some twenty levels take it minutes, eight a moment.
+ * - `boundaries`: the longest run of word-boundary assertions (`\\b`, `\\B`) with nothing consumed
+ *   between. V8's code for such a run doubles with each one (sixteen took 2.5 s to compile, twenty
+ *   exhausted its memory and aborted the process).
+ * - `choices`: the longest run of places where an empty match can go two ways (an alternation with
+ *   two alternatives that may match empty, an optional piece that may, a lookaround that may, which
+ *   the empty-match checks read as an optional piece). The checks run rewritten patterns on the
+ *   empty string, and the engine tries every combination of such a run before it fails.
  * Groups nest at most MAX_GROUP_DEPTH deep (checked first), so the descent is bounded.
  */
-function zeroWidthRun(source: string, mode: "boundaries" | "choices"): number {
+function costOf(source: string): { product: number; boundaries: number; choices: number } {
   let i = 0;
-  // A place the run counts, one however much it holds: what is nested in it is tried inside one
-  // of its two ways, so nesting adds no way of its own, where pieces in a row multiply theirs.
-  const counted = (r: Runs): Runs =>
-    r.empty ? { empty: true, through: Math.max(r.through, 1), lead: Math.max(r.lead, 1), trail: Math.max(r.trail, 1), most: Math.max(r.most, 1) } : r;
-  const alternatives = (): Runs => {
+  const alternatives = (): Cost => {
     let out = sequence();
-    let empties = out.empty ? 1 : 0;
+    let empties = out.choices.empty ? 1 : 0;
     while (source[i] === "|") {
       i++;
       const next = sequence();
-      empties += next.empty ? 1 : 0;
-      out = either(out, next);
+      empties += next.choices.empty ? 1 : 0;
+      out = piece(Math.max(out.product, next.product), either(out.boundaries, next.boundaries), either(out.choices, next.choices));
     }
-    return mode === "choices" && empties > 1 ? counted(out) : out;
+    return empties > 1 ? { ...out, choices: counted(out.choices) } : out;
   };
-  const sequence = (): Runs => {
-    let out = ZERO_WIDTH;
-    while (i < source.length && source[i] !== "|" && source[i] !== ")") out = then(out, quantified(atom()));
+  const sequence = (): Cost => {
+    let out = NOTHING;
+    while (i < source.length && source[i] !== "|" && source[i] !== ")") {
+      const next = quantified(atom());
+      out = piece(Math.max(out.product, next.product), then(out.boundaries, next.boundaries), then(out.choices, next.choices));
+    }
     return out;
   };
-  const quantified = (r: Runs): Runs => {
+  const quantified = (c: Cost): Cost => {
     const q = quantifierAt(source, i);
-    if (q === null) return r;
+    if (q === null) return c;
     i += q.length;
-    const out = q.copies === 0 ? ZERO_WIDTH : repeated(r, q.copies, q.required);
-    return mode === "choices" && r.empty && q.required < q.copies ? counted(out) : out;
+    const product = Math.min(c.product * q.times, Number.MAX_SAFE_INTEGER);
+    if (q.copies === 0) return piece(product, ZERO_WIDTH, ZERO_WIDTH);
+    const choices = repeated(c.choices, q.copies, q.required);
+    return piece(product, repeated(c.boundaries, q.copies, q.required), c.choices.empty && q.required < q.copies ? counted(choices) : choices);
   };
-  const atom = (): Runs => {
+  const atom = (): Cost => {
     const c = source[i] as string;
     if (c === "\\") {
       const next = source[i + 1] ?? "";
       i += 2;
-      if (next === "b" || next === "B") return mode === "boundaries" ? BOUNDARY : ZERO_WIDTH;
+      if (next === "b" || next === "B") return piece(1, BOUNDARY, ZERO_WIDTH);
       // A backreference may match the empty string.
-      return /[1-9k]/.test(next) ? either(CONSUMES, ZERO_WIDTH) : CONSUMES;
+      if (/[1-9k]/.test(next)) {
+        const maybe = either(CONSUMES, ZERO_WIDTH);
+        return piece(1, maybe, maybe);
+      }
+      return CONSUMING;
     }
     if (c === "[") {
-      let j = i + 1;
-      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
-      i = j + 1;
-      return CONSUMES;
+      i = classEnd(source, i) + 1;
+      return CONSUMING;
     }
     if (c === "(") {
       const open = /^\(\?(?:<[=!]|[:=!]|<[A-Za-z_$][\w$]*>)/.exec(source.slice(i, i + 256))?.[0] ?? "(";
@@ -253,56 +279,14 @@ function zeroWidthRun(source: string, mode: "boundaries" | "choices"): number {
       i++;
       if (!/^\(\?<?[=!]$/.test(open)) return inner;
       // A lookaround consumes nothing and its inside runs apart from what surrounds it.
-      const look = { ...ZERO_WIDTH, most: inner.most };
-      return mode === "choices" && inner.empty ? counted(look) : look;
+      const look = (r: Runs): Runs => ({ ...ZERO_WIDTH, most: r.most });
+      return piece(inner.product, look(inner.boundaries), inner.choices.empty ? counted(look(inner.choices)) : look(inner.choices));
     }
     i++;
-    return c === "^" || c === "$" ? ZERO_WIDTH : CONSUMES;
+    return c === "^" || c === "$" ? NOTHING : CONSUMING;
   };
-  return alternatives().most;
-}
-
-/**
- * The largest product of the quantifiers on one chain of nested groups (`(?:(?:a?){2,3}){2,3}`:
- * 2 x 4 x 4). V8 unrolls small counted repetitions, so each level of such nesting multiplies the
- * compiled pattern: some twenty levels take it minutes to compile, eight a moment.
- */
-function repeatProduct(source: string): number {
-  // Per open group: the largest product among its elements so far, and its last element's.
-  const frames: { most: number; last: number }[] = [{ most: 1, last: 1 }];
-  let largest = 1;
-  const top = () => frames[frames.length - 1] as { most: number; last: number };
-  const element = (weight: number) => {
-    const f = top();
-    f.most = Math.max(f.most, f.last);
-    f.last = weight;
-  };
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i] as string;
-    const q = quantifierAt(source, i);
-    if (q !== null) {
-      const f = top();
-      f.last = Math.min(f.last * q.times, Number.MAX_SAFE_INTEGER);
-      largest = Math.max(largest, f.last);
-      i += q.length - 1;
-    } else if (c === "\\") {
-      element(1);
-      i++;
-    } else if (c === "[") {
-      let j = i + 1;
-      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
-      element(1);
-      i = j;
-    } else if (c === "(") {
-      frames.push({ most: 1, last: 1 });
-      i += /^\(\?(?:<[=!]|[:=!]|<[A-Za-z_$][\w$]*>)/.exec(source.slice(i, i + 256))?.[0].length ?? 1;
-      i--;
-    } else if (c === ")" && frames.length > 1) {
-      const f = frames.pop() as { most: number; last: number };
-      element(Math.max(f.most, f.last));
-    } else if (c !== "|") element(1);
-  }
-  return largest;
+  const all = alternatives();
+  return { product: all.product, boundaries: all.boundaries.most, choices: all.choices.most };
 }
 
 /** How deep the groups and lookarounds of `source` nest (a class's `(` is none, nor an escaped one). */
@@ -327,9 +311,8 @@ export function patternProblem(source: string, counted: boolean): PatternProblem
   // First: V8 aborts the whole process compiling lookaheads nested some thousands deep, and the
   // checks below compile the pattern.
   if (groupDepth(source) > MAX_GROUP_DEPTH) return "too-deep";
-  if (repeatProduct(source) > MAX_REPEAT_PRODUCT || zeroWidthRun(source, "boundaries") > MAX_BOUNDARY_RUN || zeroWidthRun(source, "choices") > MAX_CHOICE_RUN) {
-    return "too-complex";
-  }
+  const cost = costOf(source);
+  if (cost.product > MAX_REPEAT_PRODUCT || cost.boundaries > MAX_BOUNDARY_RUN || cost.choices > MAX_CHOICE_RUN) return "too-complex";
   if (!regexCompiles(source)) return "bad-regex";
   if (hasUnicodeOnlyEscape(source)) return "unicode-escape";
   if (counted && canMatchEmpty(source)) return "empty-match";

@@ -31,6 +31,13 @@ export type LookToken = Extract<Token, { t: "open"; look: Look }>;
 /** Whether a lookaround looks ahead or behind. */
 export const aheadOrBehind = (look: Look): "ahead" | "behind" => (look.startsWith("(?<") ? "behind" : "ahead");
 
+/** Where the class opening at `i` of `source` ends: its first unescaped `]` (`[]` is the empty class), or past the end. */
+export function classEnd(source: string, i: number): number {
+  let j = i + 1;
+  while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+  return j;
+}
+
 /** The tokens of a source that compiles (a source that does not may give any tokens, never a throw). */
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
@@ -43,9 +50,8 @@ export function tokenize(source: string): Token[] {
       tokens.push(next === "b" || next === "B" ? { t: "edge", s: `\\${next}` as Edge } : { t: "text", s: `\\${next}` });
       i++;
     } else if (c === "[") {
-      // A class runs to its first unescaped `]` (`[]` is the empty class); `\b` in it is a backspace.
-      let j = i + 1;
-      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+      // `\b` in a class is a backspace.
+      const j = classEnd(source, i);
       tokens.push({ t: "text", s: source.slice(i, j + 1) });
       i = j;
     } else if (c === "(") {
