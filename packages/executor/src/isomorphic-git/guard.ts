@@ -42,7 +42,13 @@ export function noFileDirectorySwap(paths: Iterable<string>): void {
   }
 }
 
-const truthy = (v: unknown) => v === true || (typeof v === "string" && /^(true|yes|on|1)$/i.test(v.trim()));
+/** A git config boolean read as git reads it: `true`/`yes`/`on`/`1` (and a bare key) hold, `false`/`no`/`off`/`0` do not; anything else, or none, is undefined. */
+export function configFlag(v: unknown): boolean | undefined {
+  if (typeof v === "boolean") return v;
+  if (typeof v !== "string") return undefined;
+  if (/^(true|yes|on|1)$/i.test(v.trim())) return true;
+  return /^(false|no|off|0)$/i.test(v.trim()) ? false : undefined;
+}
 
 /**
  * The index of `r`, once the repository is known to hold nothing the working-side methods would get
@@ -54,16 +60,14 @@ const truthy = (v: unknown) => v === true || (typeof v === "string" && /^(true|y
 export async function supportedIndex(r: Repo, hasExcludes: boolean): Promise<IndexFile> {
   const gitdir = r.gitdir ?? `${r.dir}/.git`;
   const config = async (path: string): Promise<unknown> => getConfig({ ...r, path });
-  if (truthy(await config("core.sparseCheckout"))) refuse("a sparse checkout (core.sparseCheckout)", "files outside the sparse set would look deleted");
+  if (configFlag(await config("core.sparseCheckout")) === true)
+    refuse("a sparse checkout (core.sparseCheckout)", "files outside the sparse set would look deleted");
   if (await config("core.attributesFile")) refuse("core.attributesFile", "attributes change what git stores and compares");
   if (await exists(r, `${gitdir}/info/attributes`)) refuse(`${gitdir}/info/attributes`, "attributes change what git stores and compares");
   if (!hasExcludes && (await config("core.excludesFile"))) {
     refuse("core.excludesFile", "the files it ignores would be seen as untracked; pass its rules as the excludes option");
   }
-  const fileMode = await config("core.fileMode");
-  if (fileMode === false || (typeof fileMode === "string" && /^(false|no|off|0)$/i.test(fileMode.trim()))) {
-    refuse("core.fileMode=false", "isomorphic-git would commit the executable bit it finds on disk");
-  }
+  if (configFlag(await config("core.fileMode")) === false) refuse("core.fileMode=false", "isomorphic-git would commit the executable bit it finds on disk");
   for (const [file, what] of IN_PROGRESS) if (await exists(r, `${gitdir}/${file}`)) refuse(what, "a commit would leave it half done");
   const index = await readIndex(r);
   if (index.version === 4) refuse("an index of version 4 (index.version=4, feature.manyFiles)", "isomorphic-git cannot read it");

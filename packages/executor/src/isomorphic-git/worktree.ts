@@ -1,7 +1,7 @@
 // The working tree and the index through isomorphic-git: what is dirty, committing it all, undoing a
 // range, and setting changes aside as `git stash --include-untracked` does. Runtime-neutral.
 import { add, checkout, commit, currentBranch, getConfig, isDescendent, remove, resolveRef, statusMatrix } from "isomorphic-git";
-import { noAttributes, noFileDirectorySwap, supportedIndex } from "./guard.js";
+import { configFlag, noAttributes, noFileDirectorySwap, supportedIndex } from "./guard.js";
 import { caseMismatch, type Listings, listingFs } from "./ignore-case.js";
 import type { IndexFile } from "./index-file.js";
 import { diffTrees, leaves, mustCommit, type Repo } from "./objects.js";
@@ -42,8 +42,7 @@ export async function status(r: Repo, hasExcludes: boolean): Promise<Status> {
   const all = await rows({ ...r, fs: listingFs(r.fs, r.dir, listings) });
   const tracked = all.filter(([, h, , s]) => h !== 0 || s !== 0).map(([p]) => p);
   // With core.ignorecase git matches ignore rules regardless of case too, as isomorphic-git does.
-  const ignorecase = await getConfig({ ...r, path: "core.ignorecase" });
-  const blind = ignorecase === true || (typeof ignorecase === "string" && /^(true|yes|on|1)$/i.test(ignorecase.trim()));
+  const blind = configFlag(await getConfig({ ...r, path: "core.ignorecase" })) === true;
   const odd = blind ? null : await caseMismatch(r.fs, r.dir, gitdirOf(r), listings, tracked);
   if (odd !== null) {
     throw new Error(
@@ -72,12 +71,11 @@ async function modeChanges(r: Repo, index: IndexFile, present: ReadonlySet<strin
   const out = new Set<string>();
   const headId = await resolveRef({ ...r, ref: "HEAD" }).catch(() => null);
   const inHead = new Map(headId === null ? [] : (await leaves(r, (await mustCommit(r, headId)).tree)).map((l) => [l.path, l.mode] as const));
-  const fileMode = await getConfig({ ...r, path: "core.fileMode" });
-  const bits = !(fileMode === false || (typeof fileMode === "string" && /^(false|no|off|0)$/i.test(fileMode.trim())));
+  // core.fileMode=false is refused before any status (`supportedIndex`): the bits always count here.
   for (const e of index.entries) {
     const before = inHead.get(e.path);
     if (regular(before) && regular(e.mode) && before !== e.mode) out.add(e.path);
-    else if (bits && regular(e.mode) && present.has(e.path)) {
+    else if (regular(e.mode) && present.has(e.path)) {
       const now = await workingMode(r, e.path);
       if (regular(now) && now !== e.mode) out.add(e.path);
     }

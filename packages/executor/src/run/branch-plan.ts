@@ -2,6 +2,7 @@
 // file is the one its stages pin, so a branch made for another version of the plan is refused
 // before the run switches to it.
 import { planSha256 } from "@decay/contract";
+import { sameBytes } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { type Deps, inRepo, readBytes } from "./deps.js";
@@ -57,8 +58,6 @@ async function planAt(d: Deps, commit: string, path: string): Promise<R<PlanFile
     at = next;
   }
 }
-
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** `bytes` with each CR LF as LF: what git's line-end rules (`core.autocrlf`, `eol=crlf`) undo on the way in. */
 function lfOnly(bytes: Uint8Array): Uint8Array {
