@@ -134,6 +134,46 @@ const WORKLOADS = {
     const rows = Array.from({ length: 10_000 }, (_, r) => `absent\t${"a/".repeat(20)}missing${r}.txt`);
     return { rows, reads: [], exit: 1 };
   },
+  // 40 ASCII logs of 2 MiB, 50 contains rows on each: a request id from a line of the file.
+  "log-literals"(root) {
+    const rows = [];
+    const reads = [];
+    for (let f = 0; f < 40; f += 1) {
+      const lines = [];
+      for (let size = 0, n = 0; size < 2 * MIB; n += 1) {
+        const id = ((Math.imul(f * 100_003 + n, 2654435761) >>> 0) * 4096 + n).toString(16).padStart(12, "0").slice(-12);
+        const line = `2026-12-05T03:${String(n % 60).padStart(2, "0")}:00Z level=info svc=api${f} req=${id} user=u${n % 977} path=/v1/orders/${n} status=200 took=${n % 300}ms\n`;
+        lines.push(line);
+        size += line.length;
+      }
+      put(root, `logs/api${f}/app.log`, lines.join(""));
+      reads.push(`logs/api${f}/app.log`);
+      for (let k = 0; k < 50; k += 1) {
+        const line = lines[Math.floor((((k * 7919 + f) % 1000) / 1000) * lines.length)];
+        const literal = k === 49 && f % 10 === 0 ? "req=000000000000 user=" : line.slice(line.indexOf("req="), line.indexOf(" path="));
+        rows.push(`contains\tlogs/api${f}/app.log\t${literal}`);
+      }
+    }
+    return { rows, reads, exit: 1 };
+  },
+  // Rows missing from 20 ASCII directories of 5,000 files: a tenth named in Cyrillic or Greek, so
+  // each miss asks those directories for case variants and confusables.
+  "foreign-misses"(root) {
+    const words = [
+      "\u043e\u0431\u0440\u0430\u0431\u043e\u0442\u0447\u0438\u043a",
+      "\u03c7\u03b5\u03b9\u03c1\u03b9\u03c3\u03c4\u03ae\u03c2",
+      "\u0434\u0430\u043d\u043d\u044b\u0435",
+    ];
+    for (let d = 0; d < 20; d += 1) for (let k = 0; k < 5000; k += 1) put(root, `h${d}/handler_${k}.go`, `package h${d}\n// ${k}\n`);
+    const rows = Array.from({ length: 10_000 }, (_, r) => {
+      const dir = `h${Math.floor(r / 10) % 20}`;
+      if (r % 10 === 0) return `absent\t${dir}/${words[r % 3]}_${r}.go`;
+      if (r % 10 < 6) return `absent\t${dir}/handler_${r}_v2.go`;
+      if (r % 10 < 9) return `exists\t${dir}/handler_${r % 5000}.go`;
+      return `exists\t${dir}/Handler_${r}.go`;
+    });
+    return { rows, reads: [], exit: 1 };
+  },
   // A 60 MiB plan of one line, not UTF-8 at its end: refused.
   "bad-plan"() {
     const bytes = Buffer.alloc(60 * MIB, 0x78);

@@ -4,7 +4,7 @@ import type { DirEntry, EntryType } from "../tree.js";
 import { mayFoldToAscii, mayKeyToAscii } from "./unicode/ascii-reach.js";
 import { caseFold, foldsToItself, isAscii, nfc } from "./unicode/fold.js";
 import { scriptsOf } from "./unicode/scripts.js";
-import { confusableKey } from "./unicode/skeleton.js";
+import { asciiOffKey, confusableKey } from "./unicode/skeleton.js";
 
 /** What a path component found in one directory: one entry, or two spellings of one NFC name. */
 export type ExactHit = { readonly entry: DirEntry } | { readonly ambiguous: readonly DirEntry[] } | undefined;
@@ -66,13 +66,14 @@ function search(names: readonly string[], name: string): number {
 
 // The positions of names under their case-fold key: only the names whose key differs from
 // themselves when the names are in order (the rest are found by binary search on the key), else
-// all of them. Positions go in ascending order under each key. An ASCII name needs only the
-// names whose fold may be ASCII (ASCII names, and a few such as `straße`).
-function foldIndex(names: readonly string[], ordered: boolean, asciiOnly: boolean): Keyed<number> {
+// all of them. Positions go in ascending order under each key. A key that is ASCII needs only the
+// names whose fold may be ASCII (ASCII names, and a few such as `straße`); one that is not, only
+// the names that are not ASCII (an ASCII name folds to ASCII).
+function foldIndex(names: readonly string[], ordered: boolean, asciiKey: boolean): Keyed<number> {
   const map: Keyed<number> = new Map();
   for (let i = 0; i < names.length; i += 1) {
     const name = names[i] as string;
-    if ((ordered && foldsToItself(name)) || (asciiOnly && !mayFoldToAscii(name))) continue;
+    if ((ordered && foldsToItself(name)) || (asciiKey ? !mayFoldToAscii(name) : isAscii(name))) continue;
     const key = caseFold(name);
     if (!ordered || key !== name) add(map, key, i);
   }
@@ -104,18 +105,27 @@ function respell(names: readonly string[], ordered: boolean): { respelled?: Keye
   return respelled === undefined ? { allAscii } : { respelled, allAscii };
 }
 
-// Which names a skeleton index holds. An ASCII name's letters are Latin (or it has none, and
-// matches nothing), so it can match only a name in some other script: not an ASCII one, nor one
-// in Latin alone (an accented name); and when its key is ASCII, only a name whose key may be.
-const ANY = 0;
+// Which names a skeleton index holds, by the name looked up and its key. An ASCII name's letters
+// are Latin (or it has none, and matches nothing), so it can match only a name in some other
+// script: not an ASCII one, nor one in Latin alone (an accented name); and when its key is ASCII,
+// only a name whose key may be. A name in another script can match an ASCII name: when its key is
+// ASCII, any name whose key may be; when not, a name that is not ASCII, or an ASCII one holding a
+// character whose key is not ASCII (`%`, see `asciiOffKey`).
+const ASCII_KEY = 0;
 const OTHER_SCRIPT = 1;
-const ASCII_KEY = 2;
+const ANY_ASCII_KEY = 2;
+const ANY_OTHER_KEY = 3;
+function heldBy(kind: number, name: string): boolean {
+  if (kind === ANY_ASCII_KEY) return mayKeyToAscii(name);
+  if (kind === ANY_OTHER_KEY) return !isAscii(name) || asciiOffKey().test(name);
+  return !isAscii(name) && (kind === OTHER_SCRIPT || mayKeyToAscii(name)) && inOtherScript(name);
+}
+
 function skeletonIndex(names: readonly string[], kind: number): Keyed<number> {
   const map: Keyed<number> = new Map();
   for (let i = 0; i < names.length; i += 1) {
     const name = names[i] as string;
-    if (kind !== ANY && (isAscii(name) || (kind === ASCII_KEY && !mayKeyToAscii(name)) || !inOtherScript(name))) continue;
-    add(map, confusableKey(nfc(name)), i);
+    if (heldBy(kind, name)) add(map, confusableKey(nfc(name)), i);
   }
   return map;
 }
@@ -131,12 +141,10 @@ class Index implements DirIndex {
   private readonly ordered: boolean;
   private readonly respelled: Keyed<number> | undefined;
   private readonly allAscii: boolean;
-  // Built on first use; the ASCII ones for ASCII names (byAsciiKey: those whose key is ASCII).
-  private byFold: Keyed<number> | undefined;
+  // Built on first use, by whether the key looked up is ASCII (and, for skeletons, the name).
   private byAsciiFold: Keyed<number> | undefined;
-  private bySkeleton: Keyed<number> | undefined;
-  private byOtherScript: Keyed<number> | undefined;
-  private byAsciiKey: Keyed<number> | undefined;
+  private byOtherFold: Keyed<number> | undefined;
+  private readonly bySkeleton: (Keyed<number> | undefined)[] = [];
 
   constructor(entries: readonly DirEntry[]) {
     const names: string[] = new Array(entries.length);
@@ -181,7 +189,10 @@ class Index implements DirIndex {
   caseVariants(name: string): readonly DirEntry[] {
     const { names } = this;
     const key = caseFold(name);
-    const byFold = isAscii(name) ? (this.byAsciiFold ??= foldIndex(names, this.ordered, true)) : (this.byFold ??= foldIndex(names, this.ordered, false));
+    const asciiKey = isAscii(key);
+    // An ASCII name folds to ASCII: a key that is not ASCII is no fold of theirs.
+    if (!asciiKey && this.allAscii) return [];
+    const byFold = asciiKey ? (this.byAsciiFold ??= foldIndex(names, this.ordered, true)) : (this.byOtherFold ??= foldIndex(names, this.ordered, false));
     const keyed = under(byFold, key);
     // In order, a name that is its own key is not in the map: it is the one spelled as the key.
     const own = this.ordered ? search(names, key) : -1;
@@ -199,7 +210,8 @@ class Index implements DirIndex {
     // Most directories hold no non-ASCII name at all: then an ASCII name has nothing to match.
     if (ascii && this.allAscii) return [];
     const key = confusableKey(name);
-    const index = this.skeletons(ascii ? (isAscii(key) ? ASCII_KEY : OTHER_SCRIPT) : ANY);
+    const asciiKey = isAscii(key);
+    const index = this.skeletons(ascii ? (asciiKey ? ASCII_KEY : OTHER_SCRIPT) : asciiKey ? ANY_ASCII_KEY : ANY_OTHER_KEY);
     if (index.size === 0) return [];
     const scripts = scriptsOf(name);
     if (scripts === "") return [];
@@ -212,9 +224,9 @@ class Index implements DirIndex {
   }
 
   private skeletons(kind: number): Keyed<number> {
-    if (kind === ASCII_KEY) return (this.byAsciiKey ??= skeletonIndex(this.names, kind));
-    if (kind === OTHER_SCRIPT) return (this.byOtherScript ??= skeletonIndex(this.names, kind));
-    return (this.bySkeleton ??= skeletonIndex(this.names, kind));
+    let index = this.bySkeleton[kind];
+    if (index === undefined) this.bySkeleton[kind] = index = skeletonIndex(this.names, kind);
+    return index;
   }
 }
 

@@ -118,9 +118,9 @@ describe("a directory's case variants", () => {
 
 // Names an ASCII name's lookups skip only when they cannot match (ascii-reach.ts): letters that
 // fold or look like ASCII (ß, the ligature fi, the Kelvin sign, Cyrillic а, ѕ, о), marks, Greek
-// and Cyrillic that cannot, accented Latin.
+// and Cyrillic that cannot, accented Latin; and `%`, the one ASCII character whose key is not ASCII.
 // biome-ignore format: one line of pieces
-const REACH_PIECES = ["s", "S", "fi", "o", "a", "1", "l", "-", "\u00df", "\ufb01", "\u212a", "\u0430", "\u0455", "\u043e", "\u0301", "\u0308", "\u03c9", "\u03bc", "\u0434", "\u00e9", "\u1e9e"];
+const REACH_PIECES = ["%", "s", "S", "fi", "o", "a", "1", "l", "-", "\u00df", "\ufb01", "\u212a", "\u0430", "\u0455", "\u043e", "\u0301", "\u0308", "\u03c9", "\u03bc", "\u0434", "\u00e9", "\u1e9e"];
 const reachName = fc.tuple(namesOf(REACH_PIECES), fc.constantFrom("NFC", "NFD", "as is")).map(([n, form]) => (form === "as is" ? n : n.normalize(form)));
 
 describe("a directory's lookups for any name, ASCII or not", () => {
@@ -146,6 +146,26 @@ describe("a directory's lookups for any name, ASCII or not", () => {
       }),
       { numRuns: 1500 },
     );
+  });
+});
+
+describe("a directory's lookups for a name in another script", () => {
+  const files = (names: readonly string[]) => indexOf(names.map((name): DirEntry => ({ name, type: "file" })).sort(byName));
+
+  test("find an ASCII name whose key is not ASCII either (it holds %)", () => {
+    const index = files(["a%", "b%", "a", "rate%.txt"]);
+    expect(index.confusables("\u0430%").map((e) => e.name)).toEqual(["a%"]);
+    expect(index.confusables("r\u0430te%.txt").map((e) => e.name)).toEqual(["rate%.txt"]);
+    expect(index.confusables("\u0430").map((e) => e.name)).toEqual(["a"]);
+  });
+
+  test("find no ASCII name where neither the fold nor the key can be ASCII, and still find the names that are not", () => {
+    const index = files(["handler.go", "obrabotchik.go", "\u043e\u0431\u0440\u0430\u0431\u043e\u0442\u0447\u0438\u043a.go"]);
+    expect(index.confusables("\u043e\u0431\u0440\u0430\u0431\u043e\u0442\u0447\u0438\u043a.go")).toEqual([]);
+    expect(index.caseVariants("\u041e\u0431\u0440\u0430\u0431\u043e\u0442\u0447\u0438\u043a.go".normalize("NFC")).map((e) => e.name)).toEqual([
+      "\u043e\u0431\u0440\u0430\u0431\u043e\u0442\u0447\u0438\u043a.go",
+    ]);
+    expect(files(["handler.go"]).caseVariants("\u041e\u0431.go")).toEqual([]);
   });
 });
 

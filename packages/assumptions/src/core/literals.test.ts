@@ -95,6 +95,36 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
     expect(found.slice(2000).some(Boolean)).toBe(false);
   });
 
+  test("jumping between the places literals may begin gives the answers of includes, whether those places are rare, dense or dense then rare", () => {
+    const unit = fc.constantFrom("x", "y", "z", "q", "a", "b", "\u0436", "\ud83d", "\ude00", "\n");
+    const rare = fc.string({ unit: fc.constantFrom("x", "y", "z", "\n"), maxLength: 400 });
+    fc.assert(
+      fc.property(
+        fc.tuple(fc.string({ unit, maxLength: 300 }), rare, fc.string({ unit, maxLength: 50 }), rare).map((parts) => parts.join("")),
+        fc.array(fc.string({ unit, minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        (text, others, cuts) => {
+          const pieces = cuts.map((c) => text.slice(c % (text.length + 1), (c % (text.length + 1)) + 3));
+          const literals = [...others, ...pieces];
+          expect(literalsIn(text, literals)).toEqual(literals.map((l) => text.includes(l)));
+          // Long literals (windows of 32 units compared whole) jump the same way.
+          const long = literals.map((l) => l.padEnd(40, "x"));
+          expect(literalsIn(text, long)).toEqual(long.map((l) => text.includes(l)));
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  test("a literal is found wherever it stands in a run of dense beginnings, also where the pass stops jumping and steps", () => {
+    for (let n = 0; n < 300; n += 1) expect(literalsIn(`${"ac".repeat(n)}ab${"ac".repeat(5)}`, ["ab", "zz"]), `after ${n} pairs`).toEqual([true, false]);
+  });
+
+  test("a literal at the very end of a long text with rare beginnings is found; one cut short by the end is not", () => {
+    const text = `${"x".repeat(100_000)}ab`;
+    expect(literalsIn(text, ["ab", "abc", "b", "xa", "c"])).toEqual([true, false, true, true, false]);
+  });
+
   test("a literal inside another, duplicates and the empty literal", () => {
     expect(literalsIn("ushers", ["he", "she", "his", "hers", "she", ""])).toEqual([true, true, false, true, true, true]);
     expect(literalsIn("", ["", "a"])).toEqual([true, false]);

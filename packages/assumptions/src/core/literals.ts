@@ -64,6 +64,8 @@ interface Trie {
   readonly size: number;
   /** The root's children by code unit below its length (0: none). */
   readonly rootNext: Int32Array;
+  /** The units the root has a child by, as one-unit strings, in the order the literals gave them. */
+  readonly firsts: readonly string[];
   readonly edges: Edges;
   /** The longest proper suffix of a node's string that is in the trie. */
   readonly fail: Int32Array;
@@ -90,6 +92,7 @@ function build(literals: readonly string[], chosen: readonly number[], units: nu
   const depth = new Int32Array(units + 1);
   const first = new Int32Array(units + 1).fill(-1);
   const nextSame = new Int32Array(literals.length).fill(-1);
+  const firsts: string[] = [];
   let size = 1;
   for (const index of chosen) {
     const literal = literals[index] as string;
@@ -100,8 +103,10 @@ function build(literals: readonly string[], chosen: readonly number[], units: nu
       if (to === 0) {
         to = size;
         size += 1;
-        if (at === 0) rootNext[unit] = to;
-        else edges.set(at, unit, to);
+        if (at === 0) {
+          rootNext[unit] = to;
+          firsts.push(String.fromCharCode(unit));
+        } else edges.set(at, unit, to);
         parent[to] = at;
         unitOf[to] = unit;
         depth[to] = i + 1;
@@ -125,7 +130,7 @@ function build(literals: readonly string[], chosen: readonly number[], units: nu
     fail[node] = link;
     out[node] = (first[link] as number) !== -1 ? link : (out[link] as number);
   }
-  return { size, rootNext, edges, fail, out, first, nextSame };
+  return { size, rootNext, firsts, edges, fail, out, first, nextSame };
 }
 
 // The nodes other than the root by depth, shallowest first (a counting sort).
@@ -207,9 +212,12 @@ function wholePasses(text: string, literals: readonly string[], indexes: readonl
 function scan(text: string, trie: Trie, count: number, found: boolean[]): void {
   const { out, first, nextSame } = trie;
   const reported = new Uint8Array(trie.size);
+  const starts = startsOf(trie, text);
   let left = count;
   let at = 0;
   for (let i = 0; i < text.length && left > 0; i += 1) {
+    if (at === 0 && starts !== undefined) i = starts.next(i);
+    if (i >= text.length) break;
     at = step(trie, at, text.charCodeAt(i));
     for (let node = (first[at] as number) !== -1 ? at : (out[at] as number); node !== -1 && reported[node] === 0; node = out[node] as number) {
       reported[node] = 1;
@@ -219,6 +227,56 @@ function scan(text: string, trie: Trie, count: number, found: boolean[]): void {
       }
     }
   }
+}
+
+/** Most distinct first units a pass jumps between (see `Starts`); more, and it steps every unit. */
+const MOST_STARTS = 8;
+
+/**
+ * Where a literal may begin next, for a pass standing at the root: the nearest place, from some
+ * place on, of a unit the root has a child by (`text.length` when there is none). Nothing between
+ * leaves the root, so the pass jumps there, each unit found by `indexOf` and its place kept until
+ * passed. Jumps that stay short cost more than the steps they spare: after `TRIAL` jumps of fewer
+ * than `SHORT` units on average, every place is answered as itself.
+ */
+class Starts {
+  private readonly places: number[];
+  private jumps = 0;
+  private skipped = 0;
+  private stepping = false;
+
+  constructor(
+    private readonly text: string,
+    private readonly units: readonly string[],
+  ) {
+    this.places = units.map(() => -1);
+  }
+
+  next(from: number): number {
+    if (this.stepping) return from;
+    const { text, units, places } = this;
+    let nearest = text.length;
+    for (let k = 0; k < units.length; k += 1) {
+      let place = places[k] as number;
+      if (place < from) {
+        place = text.indexOf(units[k] as string, from);
+        places[k] = place = place === -1 ? text.length : place;
+      }
+      if (place < nearest) nearest = place;
+    }
+    this.jumps += 1;
+    this.skipped += nearest - from;
+    if (this.jumps === TRIAL && this.skipped < TRIAL * SHORT) this.stepping = true;
+    return nearest;
+  }
+}
+
+const TRIAL = 64;
+const SHORT = 8;
+
+// The jumps of a pass through `trie` over `text`; none when the root has more than MOST_STARTS children.
+function startsOf(trie: Trie, text: string): Starts | undefined {
+  return trie.firsts.length > MOST_STARTS ? undefined : new Starts(text, trie.firsts);
 }
 
 // The node after `at` reads `unit`: down an edge, or along failure links until one leads on.
@@ -242,10 +300,13 @@ function scanWindows(text: string, literals: readonly string[], trie: Trie, long
   const { first, nextSame } = trie;
   let budget = 4 * text.length;
   for (const index of long) budget += (literals[index] as string).length;
+  const starts = startsOf(trie, text);
   let left = long.length;
   let at = 0;
   let i = 0;
   for (; i < text.length && left > 0 && budget >= 0; i += 1) {
+    if (at === 0 && starts !== undefined) i = starts.next(i);
+    if (i >= text.length) break;
     at = step(trie, at, text.charCodeAt(i));
     let before = -1;
     for (let index = first[at] as number; index !== -1; ) {

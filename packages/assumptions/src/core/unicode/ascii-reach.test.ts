@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import * as reference from "../../../test/support/unicode-reference.js";
 import { mayFoldToAscii, mayKeyToAscii } from "./ascii-reach.js";
+import { asciiOffKey } from "./skeleton.js";
 
 // The sets of ascii-reach.ts, defined again from the reference primitives. Each is asked only of
 // code points that are their own NFC (as every code point of an NFC text is), where the
@@ -21,6 +22,17 @@ function* codePoints(): Generator<string> {
 }
 
 describe("the facts the ASCII filters rest on, on every code point", () => {
+  test("the ASCII characters whose key is not ASCII are those asciiOffKey tests for: % alone; and no ASCII character folds out of ASCII", () => {
+    const off: string[] = [];
+    for (let cp = 0; cp < 0x80; cp += 1) {
+      const ch = String.fromCharCode(cp);
+      expect(isAscii(reference.caseFold(ch))).toBe(true);
+      if (!isAscii(reference.confusableKey(ch))) off.push(ch);
+      expect(asciiOffKey().test(`x${ch}y`)).toBe(off.includes(ch));
+    }
+    expect(off).toEqual(["%"]);
+  });
+
   test("no ASCII character decomposes, so composition never puts one in", () => {
     for (let cp = 0; cp < 0x80; cp += 1) expect(nfd(String.fromCharCode(cp))).toBe(String.fromCharCode(cp));
   });

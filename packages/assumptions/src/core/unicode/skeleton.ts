@@ -180,3 +180,20 @@ export function confusableKey(text: string): string {
   // The skeleton starts with NFD, and NFD(NFC(x)) is NFD(x): the inner fold's NFC is not needed.
   return caseFold(skeleton(foldedCodes(text)));
 }
+
+let offKey: RegExp | undefined;
+
+/**
+ * The ASCII characters whose `confusableKey` is not ASCII (`%`, whose prototype is `º/₀`), as a
+ * test for a text holding one: an ASCII text holding none has an ASCII key, each code point's key
+ * being its own.
+ */
+export function asciiOffKey(): RegExp {
+  if (offKey) return offKey;
+  let units = "";
+  for (let unit = 0; unit < 0x80; unit += 1) {
+    if (!isAscii(confusableKey(String.fromCharCode(unit)))) units += `\\x${unit.toString(16).padStart(2, "0")}`;
+  }
+  offKey = units === "" ? /(?!)/ : new RegExp(`[${units}]`);
+  return offKey;
+}
