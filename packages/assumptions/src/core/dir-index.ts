@@ -105,20 +105,29 @@ function respell(names: readonly string[], ordered: boolean): { respelled?: Keye
   return respelled === undefined ? { allAscii } : { respelled, allAscii };
 }
 
-// Which names a skeleton index holds, by the name looked up and its key. An ASCII name's letters
-// are Latin (or it has none, and matches nothing), so it can match only a name in some other
-// script: not an ASCII one, nor one in Latin alone (an accented name); and when its key is ASCII,
-// only a name whose key may be. A name in another script can match an ASCII name: when its key is
-// ASCII, any name whose key may be; when not, a name that is not ASCII, or an ASCII one holding a
-// character whose key is not ASCII (`%`, see `asciiOffKey`).
-const ASCII_KEY = 0;
-const OTHER_SCRIPT = 1;
-const ANY_ASCII_KEY = 2;
-const ANY_OTHER_KEY = 3;
+// The classes of names a skeleton index holds. An ASCII name's letters are Latin (or it has none,
+// and matches nothing), so it can match only a name in some other script: not an ASCII one, nor
+// one in Latin alone (an accented name); and when its key is ASCII, only a name whose key may be
+// (OTHER_SCRIPT, OTHER_SCRIPT_ASCII_KEY). A name in another script can match any name: one that is
+// not ASCII (NOT_ASCII), or an ASCII one, whose key is ASCII unless it holds a character whose key
+// is not (`%`, see `asciiOffKey`): all of them for a key that is ASCII (ASCII), only those for one
+// that is not (ASCII_OFF_KEY). The classes a lookup unites never overlap, so no key is made twice.
+const OTHER_SCRIPT = 0;
+const OTHER_SCRIPT_ASCII_KEY = 1;
+const NOT_ASCII = 2;
+const ASCII = 3;
+const ASCII_OFF_KEY = 4;
 function heldBy(kind: number, name: string): boolean {
-  if (kind === ANY_ASCII_KEY) return mayKeyToAscii(name);
-  if (kind === ANY_OTHER_KEY) return !isAscii(name) || asciiOffKey().test(name);
+  if (kind === NOT_ASCII) return !isAscii(name);
+  if (kind === ASCII) return isAscii(name);
+  if (kind === ASCII_OFF_KEY) return isAscii(name) && asciiOffKey().test(name);
   return !isAscii(name) && (kind === OTHER_SCRIPT || mayKeyToAscii(name)) && inOtherScript(name);
+}
+
+// Positions from two indexes, in ascending order.
+function merged(a: readonly number[], b: readonly number[]): readonly number[] {
+  if (a.length === 0) return b;
+  return b.length === 0 ? a : [...a, ...b].sort((x, y) => x - y);
 }
 
 function skeletonIndex(names: readonly string[], kind: number): Keyed<number> {
@@ -211,12 +220,18 @@ class Index implements DirIndex {
     if (ascii && this.allAscii) return [];
     const key = confusableKey(name);
     const asciiKey = isAscii(key);
-    const index = this.skeletons(ascii ? (asciiKey ? ASCII_KEY : OTHER_SCRIPT) : asciiKey ? ANY_ASCII_KEY : ANY_OTHER_KEY);
-    if (index.size === 0) return [];
+    let positions: readonly number[];
+    if (ascii) positions = under(this.skeletons(asciiKey ? OTHER_SCRIPT_ASCII_KEY : OTHER_SCRIPT), key);
+    else {
+      // Every ASCII name's key, where one was made already: a superset of those holding `%`.
+      const asciiNames = asciiKey ? this.skeletons(ASCII) : (this.bySkeleton[ASCII] ?? this.skeletons(ASCII_OFF_KEY));
+      positions = merged(this.allAscii ? [] : under(this.skeletons(NOT_ASCII), key), under(asciiNames, key));
+    }
+    if (positions.length === 0) return [];
     const scripts = scriptsOf(name);
     if (scripts === "") return [];
     const found: DirEntry[] = [];
-    for (const i of under(index, key)) {
+    for (const i of positions) {
       const theirs = scriptsOf(this.names[i] as string);
       if (theirs !== "" && theirs !== scripts) found.push(this.entry(i));
     }

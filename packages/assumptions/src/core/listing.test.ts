@@ -157,6 +157,12 @@ describe("a directory's lookups for a name in another script", () => {
     expect(index.confusables("\u0430%").map((e) => e.name)).toEqual(["a%"]);
     expect(index.confusables("r\u0430te%.txt").map((e) => e.name)).toEqual(["rate%.txt"]);
     expect(index.confusables("\u0430").map((e) => e.name)).toEqual(["a"]);
+    // An ASCII and a Greek name on one key: in the directory's order.
+    expect(
+      files(["\u03b1%", "a%"])
+        .confusables("\u0430%")
+        .map((e) => e.name),
+    ).toEqual(["a%", "\u03b1%"]);
   });
 
   test("find no ASCII name where neither the fold nor the key can be ASCII, and still find the names that are not", () => {
