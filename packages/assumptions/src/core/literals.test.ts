@@ -107,8 +107,8 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
           const pieces = cuts.map((c) => text.slice(c % (text.length + 1), (c % (text.length + 1)) + 3));
           const literals = [...others, ...pieces];
           expect(literalsIn(text, literals)).toEqual(literals.map((l) => text.includes(l)));
-          // Long literals (windows of 32 units compared whole) jump the same way.
-          const long = literals.map((l) => l.padEnd(40, "x"));
+          // Long literals (over 256 units: windows of 32 compared whole) jump the same way.
+          const long = literals.map((l) => l.padEnd(300, "x"));
           expect(literalsIn(text, long)).toEqual(long.map((l) => text.includes(l)));
         },
       ),
@@ -122,7 +122,22 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
 
   test("a literal at the very end of a long text with rare beginnings is found; one cut short by the end is not", () => {
     const text = `${"x".repeat(100_000)}ab`;
-    expect(literalsIn(text, ["ab", "abc", "b", "xa", "c"])).toEqual([true, false, true, true, false]);
+    expect(literalsIn(text, ["ab", "abc", "b", "c"])).toEqual([true, false, true, false]);
+    // A long literal (its first 32 units in the trie, compared whole where they end) likewise.
+    const long = `a${"b".repeat(299)}`;
+    expect(literalsIn(long, [long, `c${"b".repeat(299)}`])).toEqual([true, false]);
+    expect(literalsIn(`${"x".repeat(5000)}${long}`, [long, `${long}b`])).toEqual([true, false]);
+  });
+
+  test("after a run of dense beginnings the pass steps for a while, then jumps again: a literal anywhere around the change is found", () => {
+    const dense = "ac".repeat(200);
+    for (let gap = 16_000; gap < 17_400; gap += 7) {
+      const text = `${dense}${"x".repeat(gap)}ab${"x".repeat(50)}`;
+      expect(literalsIn(text, ["ab", "zz"]), `after ${gap} units`).toEqual([true, false]);
+    }
+    // Dense, rare, dense again, rare again: found at the end.
+    const text = `${dense}${"x".repeat(20_000)}${dense}${"x".repeat(20_000)}ab`;
+    expect(literalsIn(text, ["ab", "zz"])).toEqual([true, false]);
   });
 
   test("a literal inside another, duplicates and the empty literal", () => {

@@ -236,14 +236,15 @@ const MOST_STARTS = 8;
  * Where a literal may begin next, for a pass standing at the root: the nearest place, from some
  * place on, of a unit the root has a child by (`text.length` when there is none). Nothing between
  * leaves the root, so the pass jumps there, each unit found by `indexOf` and its place kept until
- * passed. Jumps that stay short cost more than the steps they spare: after `TRIAL` jumps of fewer
- * than `SHORT` units on average, every place is answered as itself.
+ * passed. Jumps that stay short cost more than the steps they spare: when `TRIAL` jumps in a row
+ * averaged fewer than `SHORT` units, the next `STEPPED` units are answered as themselves (the pass
+ * steps through them), and jumps are tried again after.
  */
 class Starts {
   private readonly places: number[];
   private jumps = 0;
   private skipped = 0;
-  private stepping = false;
+  private steppingUntil = 0;
 
   constructor(
     private readonly text: string,
@@ -253,7 +254,7 @@ class Starts {
   }
 
   next(from: number): number {
-    if (this.stepping) return from;
+    if (from < this.steppingUntil) return from;
     const { text, units, places } = this;
     let nearest = text.length;
     for (let k = 0; k < units.length; k += 1) {
@@ -266,13 +267,18 @@ class Starts {
     }
     this.jumps += 1;
     this.skipped += nearest - from;
-    if (this.jumps === TRIAL && this.skipped < TRIAL * SHORT) this.stepping = true;
+    if (this.jumps === TRIAL) {
+      if (this.skipped < TRIAL * SHORT) this.steppingUntil = nearest + STEPPED;
+      this.jumps = 0;
+      this.skipped = 0;
+    }
     return nearest;
   }
 }
 
 const TRIAL = 64;
 const SHORT = 8;
+const STEPPED = 16 * 1024;
 
 // The jumps of a pass through `trie` over `text`; none when the root has more than MOST_STARTS children.
 function startsOf(trie: Trie, text: string): Starts | undefined {
