@@ -153,7 +153,7 @@ class Index implements DirIndex {
   // Built on first use, by whether the key looked up is ASCII (and, for skeletons, the name).
   private byAsciiFold: Keyed<number> | undefined;
   private byOtherFold: Keyed<number> | undefined;
-  private readonly bySkeleton: (Keyed<number> | undefined)[] = [];
+  private bySkeleton: (Keyed<number> | undefined)[] | undefined;
 
   constructor(entries: readonly DirEntry[]) {
     const names: string[] = new Array(entries.length);
@@ -224,7 +224,7 @@ class Index implements DirIndex {
     if (ascii) positions = under(this.skeletons(asciiKey ? OTHER_SCRIPT_ASCII_KEY : OTHER_SCRIPT), key);
     else {
       // Every ASCII name's key, where one was made already: a superset of those holding `%`.
-      const asciiNames = asciiKey ? this.skeletons(ASCII) : (this.bySkeleton[ASCII] ?? this.skeletons(ASCII_OFF_KEY));
+      const asciiNames = asciiKey ? this.skeletons(ASCII) : (this.bySkeleton?.[ASCII] ?? this.skeletons(ASCII_OFF_KEY));
       positions = merged(this.allAscii ? [] : under(this.skeletons(NOT_ASCII), key), under(asciiNames, key));
     }
     if (positions.length === 0) return [];
@@ -239,8 +239,10 @@ class Index implements DirIndex {
   }
 
   private skeletons(kind: number): Keyed<number> {
-    let index = this.bySkeleton[kind];
-    if (index === undefined) this.bySkeleton[kind] = index = skeletonIndex(this.names, kind);
+    // Most directories are never asked: no array for them.
+    const built = (this.bySkeleton ??= []);
+    let index = built[kind];
+    if (index === undefined) built[kind] = index = skeletonIndex(this.names, kind);
     return index;
   }
 }
