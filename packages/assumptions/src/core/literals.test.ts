@@ -1,6 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { literalsIn } from "./literals.js";
+import { DENSE_CELLS, literalsIn, TRIE_UNITS } from "./literals.js";
+
+// Both ways a pass reads its trie: the table of every transition, and the hash of edges (no table).
+const bothWays = (text: string, literals: readonly string[], trieUnits = TRIE_UNITS) =>
+  [DENSE_CELLS, 0].map((cells) => literalsIn(text, literals, trieUnits, cells));
 
 describe("literalsIn: which literals a text holds, in one pass", () => {
   test("the same answers as includes, on texts and literals over a small alphabet (many overlaps)", () => {
@@ -13,7 +17,8 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
           { maxLength: 12 },
         ),
         (text, literals) => {
-          expect(literalsIn(text, literals)).toEqual(literals.map((l) => text.includes(l)));
+          const expected = literals.map((l) => text.includes(l));
+          for (const found of bothWays(text, literals)) expect(found).toEqual(expected);
         },
       ),
       { numRuns: 2000 },
@@ -29,7 +34,8 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
         (text, cuts, others) => {
           const pieces = cuts.map((c, k) => text.slice(c % (text.length + 1), (c % (text.length + 1)) + 1 + (k % 7)));
           const literals = [...pieces, ...others];
-          expect(literalsIn(text, literals)).toEqual(literals.map((l) => text.includes(l)));
+          const expected = literals.map((l) => text.includes(l));
+          for (const found of bothWays(text, literals)) expect(found).toEqual(expected);
         },
       ),
       { numRuns: 1000 },
@@ -47,7 +53,8 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
         ),
         fc.nat({ max: 40 }),
         (text, literals, budget) => {
-          expect(literalsIn(text, literals, budget)).toEqual(literals.map((l) => text.includes(l)));
+          const expected = literals.map((l) => text.includes(l));
+          for (const found of bothWays(text, literals, budget)) expect(found).toEqual(expected);
         },
       ),
       { numRuns: 2000 },
@@ -74,7 +81,8 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
         (text, cuts, others, budget) => {
           const pieces = cuts.map(([at, length]) => text.slice(at % (text.length + 1), (at % (text.length + 1)) + length));
           const literals = [...pieces, ...others, "ab"];
-          expect(literalsIn(text, literals, budget)).toEqual(literals.map((l) => text.includes(l)));
+          const expected = literals.map((l) => text.includes(l));
+          for (const found of bothWays(text, literals, budget)) expect(found).toEqual(expected);
         },
       ),
       { numRuns: 2000 },
@@ -106,10 +114,10 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
         (text, others, cuts) => {
           const pieces = cuts.map((c) => text.slice(c % (text.length + 1), (c % (text.length + 1)) + 3));
           const literals = [...others, ...pieces];
-          expect(literalsIn(text, literals)).toEqual(literals.map((l) => text.includes(l)));
+          for (const found of bothWays(text, literals)) expect(found).toEqual(literals.map((l) => text.includes(l)));
           // Long literals (over 256 units: windows of 32 compared whole) jump the same way.
           const long = literals.map((l) => l.padEnd(300, "x"));
-          expect(literalsIn(text, long)).toEqual(long.map((l) => text.includes(l)));
+          for (const found of bothWays(text, long)) expect(found).toEqual(long.map((l) => text.includes(l)));
         },
       ),
       { numRuns: 1500 },
@@ -138,6 +146,18 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
     // Dense, rare, dense again, rare again: found at the end.
     const text = `${dense}${"x".repeat(20_000)}${dense}${"x".repeat(20_000)}ab`;
     expect(literalsIn(text, ["ab", "zz"])).toEqual([true, false]);
+  });
+
+  test("a table of transitions is used up to its bound and not past it, with the same answers", () => {
+    // 26 literals of 4 letters: at most 105 nodes, 27 columns.
+    const literals = Array.from({ length: 26 }, (_, k) => `${String.fromCharCode(97 + k)}bcd`);
+    const text = "xxabcdxxzbcdqq";
+    const expected = literals.map((l) => text.includes(l));
+    for (const cells of [0, 1, 104 * 27, 105 * 27, 200 * 27, DENSE_CELLS])
+      expect(literalsIn(text, literals, TRIE_UNITS, cells), `${cells} cells`).toEqual(expected);
+    // Units far apart (a CJK and an astral literal) share the table with ASCII ones.
+    const wide = ["\u4e2d\u6587", "\ud83d\ude00!", "ab"];
+    for (const found of bothWays("x\u4e2d\u6587 \ud83d\ude00! a", wide)) expect(found).toEqual([true, true, false]);
   });
 
   test("a literal inside another, duplicates and the empty literal", () => {

@@ -5,7 +5,9 @@
 // more passes. Short literals go in whole, shortest first. A long one goes in by its first
 // `WINDOW` code units, and where those occur the whole literal is compared there: a trie of long
 // literals that share little is large, and every step of a pass through it misses the processor's
-// caches. Where a text full of such beginnings would make too many comparisons (`aaaa...` and
+// caches. A trie small enough (nodes times distinct units within `DENSE_CELLS`) also gets a table
+// of every transition, so a step is two array reads rather than a hash probe per edge and failure
+// link tried. Where a text full of such beginnings would make too many comparisons (`aaaa...` and
 // literals `aa...ab`), the long literals left go in whole after all: literals that share their
 // beginnings with the text share their trie nodes too.
 
@@ -74,6 +76,22 @@ interface Trie {
   /** A literal that ends at the node (-1 none); the others through `nextSame`. */
   readonly first: Int32Array;
   readonly nextSame: Int32Array;
+  /** Every transition in one table, when it fits in `denseCells` (see `denseOf`). */
+  readonly dense: Dense | undefined;
+}
+
+/** Most cells of a table of every transition (nodes times distinct units; 16 MiB of them). */
+export const DENSE_CELLS = 1 << 22;
+
+/**
+ * Every transition of a trie, failure links already followed: the node after `node` reads a unit
+ * is `next[node * width + column[unit]]`. Column 0 stands for every unit no literal holds (and
+ * any unit from `column.length` on), which leads to the root from anywhere.
+ */
+interface Dense {
+  readonly column: Int32Array;
+  readonly width: number;
+  readonly next: Int32Array;
 }
 
 // The child of `at` by `unit`; 0 when there is none.
@@ -82,7 +100,7 @@ function child(rootNext: Int32Array, edges: Edges, at: number, unit: number): nu
   return unit < rootNext.length ? (rootNext[unit] as number) : 0;
 }
 
-function build(literals: readonly string[], chosen: readonly number[], units: number): Trie {
+function build(literals: readonly string[], chosen: readonly number[], units: number, denseCells: number): Trie {
   let span = 0;
   for (const index of chosen) span = Math.max(span, (literals[index] as string).charCodeAt(0) + 1);
   const rootNext = new Int32Array(span);
@@ -119,7 +137,8 @@ function build(literals: readonly string[], chosen: readonly number[], units: nu
   // Failure and output links in order of depth: each node's rest on shallower nodes'.
   const fail = new Int32Array(size);
   const out = new Int32Array(size).fill(-1);
-  for (const node of inDepthOrder(depth, size)) {
+  const order = inDepthOrder(depth, size);
+  for (const node of order) {
     const up = parent[node] as number;
     const unit = unitOf[node] as number;
     let link = 0;
@@ -130,7 +149,52 @@ function build(literals: readonly string[], chosen: readonly number[], units: nu
     fail[node] = link;
     out[node] = (first[link] as number) !== -1 ? link : (out[link] as number);
   }
-  return { size, rootNext, firsts, edges, fail, out, first, nextSame };
+  const dense = denseOf({ size, parent, unitOf, depth, fail, order }, denseCells);
+  return { size, rootNext, firsts, edges, fail, out, first, nextSame, dense };
+}
+
+/** What `denseOf` reads of a trie being built. */
+interface Shape {
+  readonly size: number;
+  readonly parent: Int32Array;
+  readonly unitOf: Uint16Array;
+  readonly depth: Int32Array;
+  readonly fail: Int32Array;
+  /** The nodes but the root, shallowest first. */
+  readonly order: Int32Array;
+}
+
+// The table of every transition, or none when it would hold more than `denseCells` cells. Level
+// by level: each node is first written into its parent's row, then each node's row starts as a
+// copy of its failure node's (shallower, so complete by then) and its children overwrite their
+// cells when the next level is written.
+function denseOf(t: Shape, denseCells: number): Dense | undefined {
+  let span = 0;
+  for (let node = 1; node < t.size; node += 1) span = Math.max(span, (t.unitOf[node] as number) + 1);
+  const column = new Int32Array(span);
+  let width = 1;
+  for (let node = 1; node < t.size; node += 1) {
+    const unit = t.unitOf[node] as number;
+    if (column[unit] === 0) column[unit] = width++;
+  }
+  if (t.size * width > denseCells) return undefined;
+  const next = new Int32Array(t.size * width);
+  const { order, depth, parent, fail, unitOf } = t;
+  for (let from = 0; from < order.length; ) {
+    const level = depth[order[from] as number] as number;
+    let to = from;
+    for (; to < order.length && depth[order[to] as number] === level; to += 1) {
+      const node = order[to] as number;
+      next[(parent[node] as number) * width + (column[unitOf[node] as number] as number)] = node;
+    }
+    for (let k = from; k < to; k += 1) {
+      const node = order[k] as number;
+      const row = (fail[node] as number) * width;
+      next.copyWithin(node * width, row, row + width);
+    }
+    from = to;
+  }
+  return { column, width, next };
 }
 
 // The nodes other than the root by depth, shallowest first (a counting sort).
@@ -157,7 +221,7 @@ function inDepthOrder(depth: Int32Array, size: number): Int32Array {
  * For each literal, whether `text` holds it (an empty literal is held by any text). `trieUnits`
  * bounds each trie (tests make it small to reach every path).
  */
-export function literalsIn(text: string, literals: readonly string[], trieUnits: number = TRIE_UNITS): boolean[] {
+export function literalsIn(text: string, literals: readonly string[], trieUnits: number = TRIE_UNITS, denseCells: number = DENSE_CELLS): boolean[] {
   const found = new Array<boolean>(literals.length).fill(false);
   const order = literals.map((_, i) => i).sort((a, b) => (literals[a] as string).length - (literals[b] as string).length);
   const short: number[] = [];
@@ -168,12 +232,12 @@ export function literalsIn(text: string, literals: readonly string[], trieUnits:
     else if (length <= TRIE_LITERAL || trieUnits < WINDOW) short.push(index);
     else long.push(index);
   }
-  wholePasses(text, literals, short, trieUnits, found);
+  wholePasses(text, literals, short, trieUnits, denseCells, found);
   const windows: string[] = [];
   for (const index of long) windows[index] = (literals[index] as string).slice(0, WINDOW);
   const left: number[] = [];
-  inBatches(windows, long, trieUnits, (batch, units) => left.push(...scanWindows(text, literals, build(windows, batch, units), batch, found)));
-  wholePasses(text, literals, left, trieUnits, found);
+  inBatches(windows, long, trieUnits, (batch, units) => left.push(...scanWindows(text, literals, build(windows, batch, units, denseCells), batch, found)));
+  wholePasses(text, literals, left, trieUnits, denseCells, found);
   return found;
 }
 
@@ -196,14 +260,14 @@ function inBatches(literals: readonly string[], indexes: readonly number[], trie
 
 // The literals at `indexes`, whole, in passes of one trie each; a literal longer than a trie
 // holds is looked for on its own.
-function wholePasses(text: string, literals: readonly string[], indexes: readonly number[], trieUnits: number, found: boolean[]): void {
+function wholePasses(text: string, literals: readonly string[], indexes: readonly number[], trieUnits: number, denseCells: number, found: boolean[]): void {
   const fits: number[] = [];
   for (const index of indexes) {
     const literal = literals[index] as string;
     if (literal.length > trieUnits) found[index] = text.includes(literal);
     else fits.push(index);
   }
-  inBatches(literals, fits, trieUnits, (batch, units) => scan(text, build(literals, batch, units), batch.length, found));
+  inBatches(literals, fits, trieUnits, (batch, units) => scan(text, build(literals, batch, units, denseCells), batch.length, found));
 }
 
 // One pass over the text. Each node where literals end is reported once: its output chain is
@@ -218,7 +282,7 @@ function scan(text: string, trie: Trie, count: number, found: boolean[]): void {
   for (let i = 0; i < text.length && left > 0; i += 1) {
     if (at === 0 && starts !== undefined) i = starts.next(i);
     if (i >= text.length) break;
-    at = step(trie, at, text.charCodeAt(i));
+    at = advance(trie, at, text.charCodeAt(i));
     for (let node = (first[at] as number) !== -1 ? at : (out[at] as number); node !== -1 && reported[node] === 0; node = out[node] as number) {
       reported[node] = 1;
       for (let index = first[node] as number; index !== -1; index = nextSame[index] as number) {
@@ -285,6 +349,14 @@ function startsOf(trie: Trie, text: string): Starts | undefined {
   return trie.firsts.length > MOST_STARTS ? undefined : new Starts(text, trie.firsts);
 }
 
+// The node after `at` reads `unit`: from the table of transitions when the trie has one.
+function advance(trie: Trie, at: number, unit: number): number {
+  const dense = trie.dense;
+  if (dense === undefined) return step(trie, at, unit);
+  const column = unit < dense.column.length ? (dense.column[unit] as number) : 0;
+  return dense.next[at * dense.width + column] as number;
+}
+
 // The node after `at` reads `unit`: down an edge, or along failure links until one leads on.
 function step(trie: Trie, from: number, unit: number): number {
   const { rootNext, edges, fail } = trie;
@@ -313,7 +385,7 @@ function scanWindows(text: string, literals: readonly string[], trie: Trie, long
   for (; i < text.length && left > 0 && budget >= 0; i += 1) {
     if (at === 0 && starts !== undefined) i = starts.next(i);
     if (i >= text.length) break;
-    at = step(trie, at, text.charCodeAt(i));
+    at = advance(trie, at, text.charCodeAt(i));
     let before = -1;
     for (let index = first[at] as number; index !== -1; ) {
       const next = nextSame[index] as number;
