@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_EXIT } from "./numeral.js";
 
 const oneLine = (what: string) => z.string().regex(/^[^\r\n]*$/, `${what} is one line`);
 const nonEmptyLine = (what: string) => oneLine(what).min(1, `${what} is not empty`);
@@ -13,7 +14,7 @@ export type CountExpect = z.infer<typeof CountExpect>;
 
 /** What an acceptance command must do: exit code and what its stdout shows. */
 export const Expect = z.object({
-  exit: z.number().int().min(0).max(255),
+  exit: z.number().int().min(0).max(MAX_EXIT),
   stdout_contains: z.array(nonEmptyLine("a printed string")),
   stdout_matches: z.array(nonEmptyLine("a stdout regex")),
   count: z.array(CountExpect),

@@ -13,8 +13,9 @@ type R<T> = Result<T, ContractFault>;
 
 const at = (r: Reader): string | undefined => r.lines[r.i]?.replace(/\r$/, "");
 
-function malformed<T>(r: Reader, expected: string): R<T> {
-  return err({ code: "contract-malformed", line: r.i + 1, expected, found: at(r) ?? "<end of file>" });
+/** The reader's line is not what the format puts there; `found` names what was (the line itself unless given). */
+function malformed<T>(r: Reader, expected: string, found: string = at(r) ?? "<end of file>"): R<T> {
+  return err({ code: "contract-malformed", line: r.i + 1, expected, found });
 }
 
 function exact(r: Reader, text: string): R<void> {
@@ -129,11 +130,6 @@ function spanList(cell: string, withMin: boolean): Spans | null {
   return { spans, mins };
 }
 
-/** A number in a row not written as the renderer writes it (`00`, `007`): the fault names the number as written. */
-function numberFault<T>(r: Reader, expected: string, numeral: string): R<T> {
-  return err({ code: "contract-malformed", line: r.i + 1, expected, found: numeral });
-}
-
 function readRow(r: Reader): R<AcceptanceRow> {
   const cells = splitRow(at(r) ?? "");
   const [id, runCell, exit, prints, matches, least] = cells ?? [];
@@ -148,8 +144,9 @@ function readRow(r: Reader): R<AcceptanceRow> {
   if (!contains || !regexes || !counts) return malformed(r, 'cells of code spans separated by ", "');
   // The range (0 to 255, a count at least 1 and a safe integer) is the schema's; how a number is written is this reader's.
   const code = readNumeral(exit ?? "", Number.POSITIVE_INFINITY);
-  if (code.isErr()) return numberFault(r, "an exit code written with no leading zero", exit ?? "");
-  if (counts.numeral !== undefined) return numberFault(r, "a count written with no leading zero", counts.numeral);
+  // A number not written as the renderer writes it (`00`, `007`): the fault names it as written.
+  if (code.isErr()) return malformed(r, "an exit code written with no leading zero", exit ?? "");
+  if (counts.numeral !== undefined) return malformed(r, "a count written with no leading zero", counts.numeral);
   const count: CountExpect[] = counts.spans.map((pattern, k) => ({ pattern, min: counts.mins[k] ?? 0 }));
   r.i++;
   const expect = { exit: code.value, stdout_contains: contains.spans, stdout_matches: regexes.spans, count };

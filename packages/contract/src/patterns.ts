@@ -3,7 +3,7 @@
 // refused here, by the plan reader and the contract reader alike.
 import type { PatternProblem } from "./fault.js";
 import { aheadOrBehind, classEnd, type LookToken, type Reading, rewrite, type Token, tokenize } from "./regex-tokens.js";
-import { regexCompiles } from "./text.js";
+import { matchesEmpty, regexCompiles } from "./text.js";
 
 /**
  * Whether a regex source holds `\p{`, `\P{` or `\u{` as an escape (not after an escaped backslash):
@@ -33,7 +33,7 @@ const HOLD: Reading = { edge: () => true, look: () => "may" };
 function canMatchEmpty(source: string): boolean {
   const relaxed = rewrite(tokenize(source), HOLD);
   // The rewrite keeps a source that compiles compiling; if it ever did not, refusing is the safe answer.
-  return !regexCompiles(relaxed) || new RegExp(relaxed).test("");
+  return matchesEmpty(relaxed) !== false;
 }
 
 /** An end of a text, where a pattern that consumes nothing is read. */
@@ -97,7 +97,7 @@ function matchesEmptyAtEvery(tokens: readonly Token[], end: End): boolean {
     for (let mask = 0; mask < 2 ** keys.length; mask++) {
       const unknowns = new Map(keys.map((key, k) => [key, ((mask >> k) & 1) === 1]));
       const rewritten = rewrite(tokens, readingAt(end, side, unknowns, backrefs));
-      if (!regexCompiles(rewritten) || !new RegExp(rewritten).test("")) return false;
+      if (matchesEmpty(rewritten) !== true) return false;
     }
   }
   return true;

@@ -91,14 +91,19 @@ export function splitRow(line: string): string[] | null {
 }
 
 /**
- * Whether a regular expression source compiles: parses, and compiles when first run (V8 compiles
- * on the first match, where a pattern it parsed can still be too large or overflow its stack).
+ * Whether a regular expression source matches the empty string, or `undefined` when it does not
+ * compile: it must parse, and compile when first run (V8 compiles on the first match, where a
+ * pattern it parsed can still be too large or overflow its stack).
  */
-export function regexCompiles(source: string): boolean {
+export function matchesEmpty(source: string): boolean | undefined {
   try {
-    new RegExp(source).test("");
-    return true;
+    return new RegExp(source).test("");
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether a regular expression source compiles (see `matchesEmpty`). */
+export function regexCompiles(source: string): boolean {
+  return matchesEmpty(source) !== undefined;
 }
