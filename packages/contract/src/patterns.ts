@@ -30,8 +30,8 @@ const HOLD: Reading = { edge: () => true, look: () => "may" };
  * holding: this may refuse a pattern whose assertions never hold together (`(?=a)(?!a)`), never
  * accept one that matches empty anywhere.
  */
-function canMatchEmpty(source: string): boolean {
-  const relaxed = rewrite(tokenize(source), HOLD);
+function canMatchEmpty(tokens: readonly Token[]): boolean {
+  const relaxed = rewrite(tokens, HOLD);
   // The rewrite keeps a source that compiles compiling; if it ever did not, refusing is the safe answer.
   return matchesEmpty(relaxed) !== false;
 }
@@ -109,8 +109,7 @@ function matchesEmptyAtEvery(tokens: readonly Token[], end: End): boolean {
  * `\bok`, `\B` or `^(?![\s\S]*ERROR)` ask something and are not such patterns. A pattern that matches
  * every text only by consuming some (`^$|[\s\S]`) is not seen.
  */
-function matchesAnything(source: string): boolean {
-  const tokens = tokenize(source);
+function matchesAnything(tokens: readonly Token[]): boolean {
   return matchesEmptyAtEvery(tokens, "start") || matchesEmptyAtEvery(tokens, "end");
 }
 
@@ -289,11 +288,11 @@ function costOf(source: string): { product: number; boundaries: number; choices:
   return { product: all.product, boundaries: all.boundaries.most, choices: all.choices.most };
 }
 
-/** How deep the groups and lookarounds of `source` nest (a class's `(` is none, nor an escaped one). */
-function groupDepth(source: string): number {
+/** How deep the groups and lookarounds of a pattern nest (a class's `(` is none, nor an escaped one). */
+function groupDepth(tokens: readonly Token[]): number {
   let depth = 0;
   let deepest = 0;
-  for (const token of tokenize(source)) {
+  for (const token of tokens) {
     if (token.t === "open") deepest = Math.max(deepest, ++depth);
     else if (token.t === "close") depth--;
   }
@@ -310,12 +309,14 @@ function groupDepth(source: string): number {
 export function patternProblem(source: string, counted: boolean): PatternProblem | null {
   // First: V8 aborts the whole process compiling lookaheads nested some thousands deep, and the
   // checks below compile the pattern.
-  if (groupDepth(source) > MAX_GROUP_DEPTH) return "too-deep";
+  // Tokenising recurses nowhere, so it is safe on any depth; the tokens serve every check below.
+  const tokens = tokenize(source);
+  if (groupDepth(tokens) > MAX_GROUP_DEPTH) return "too-deep";
   const cost = costOf(source);
   if (cost.product > MAX_REPEAT_PRODUCT || cost.boundaries > MAX_BOUNDARY_RUN || cost.choices > MAX_CHOICE_RUN) return "too-complex";
   if (!regexCompiles(source)) return "bad-regex";
   if (hasUnicodeOnlyEscape(source)) return "unicode-escape";
-  if (counted && canMatchEmpty(source)) return "empty-match";
-  if (!counted && matchesAnything(source)) return "matches-anything";
+  if (counted && canMatchEmpty(tokens)) return "empty-match";
+  if (!counted && matchesAnything(tokens)) return "matches-anything";
   return null;
 }
