@@ -1,7 +1,7 @@
 // A patch kept within a byte bound as it streams in: whole files (each `diff --git` section) are
 // kept in order while they fit, a file that does not fit is left out whole and named, and the full
 // size is counted. Nothing past the bound is held, whatever the patch's size.
-import { concatBytes } from "@decay/portable";
+import { concatBytes, decodeStrictUtf8 } from "@decay/portable";
 import type { DiffTruncated } from "./agent/protocol.js";
 
 /** A patch cut to a bound: the text kept, and what was left out (null when nothing was). */
@@ -20,15 +20,6 @@ const HEAD = new TextEncoder().encode("diff --git ");
 /** Files left out that `files_left_out` names; the rest are only counted (`files_not_listed`). */
 export const MOST_LISTED = 1000;
 
-const strict = new TextDecoder("utf-8", { fatal: true });
-function isUtf8(bytes: Uint8Array): boolean {
-  try {
-    strict.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
 const HEADER_LINE_MAX = 16384;
 
 /** One file's section of the patch while it streams in. */
@@ -75,7 +66,7 @@ export function diffCutter(maxBytes: number, pathOf: (headerLine: Uint8Array) =>
   const close = () => {
     if (cur.bytes === 0) return;
     // A section that is not UTF-8 is left out too: decoded, its bytes would grow past the bound.
-    if (cur.pieces !== null && isUtf8(concatBytes(cur.pieces, cur.bytes))) {
+    if (cur.pieces !== null && decodeStrictUtf8(concatBytes(cur.pieces, cur.bytes)).isOk()) {
       kept.push(...cur.pieces);
       keptBytes += cur.bytes;
     } else if (left.length < MOST_LISTED) left.push({ path: cur.file ? pathOf(Uint8Array.from(cur.header)) : "", bytes: cur.bytes });

@@ -18,43 +18,26 @@ function planInRepo(d: Deps): string | null {
   return path === "" ? null : path;
 }
 
-/** The plan file at a commit: where it ends up after its links, and its bytes. */
-interface PlanFile {
-  readonly path: string;
-  readonly bytes: Uint8Array;
-}
-
 /** Links followed inside the tree before the plan is taken as unreadable. */
 const MOST_LINKS = 8;
 
-/** `link`, read from the directory of `path`, as a path from the top; null when it leaves the tree. */
-function linkTarget(path: string, link: string): string | null {
-  if (link.startsWith("/")) return null;
-  const parts = path.split("/").slice(0, -1);
-  for (const part of link.split("/")) {
-    if (part === "..") {
-      if (parts.length === 0) return null;
-      parts.pop();
-    } else if (part !== "." && part !== "") parts.push(part);
-  }
-  return parts.join("/");
-}
-
 /**
- * The plan file at `commit`, its links followed inside the tree (a link leaving it, or more than
- * MOST_LINKS, is read as its own text); null when the commit holds no such file.
+ * The plan file's bytes at `commit`, its links followed inside the tree (a link leaving it, or more
+ * than MOST_LINKS, is read as its own text); null when the commit holds no such file.
  */
-async function planAt(d: Deps, commit: string, path: string): Promise<R<PlanFile | null>> {
+async function planAt(d: Deps, commit: string, path: string): Promise<R<Uint8Array | null>> {
   const tree = d.git.tree(commit);
   let at = path;
   for (let hops = 0; ; hops += 1) {
     const read = await tree.read(at, d.settings.maxReadBytes);
-    if (read.isOk()) return ok({ path: at, bytes: read.value });
+    if (read.isOk()) return ok(read.value);
     if (read.error.code === "tree-not-found") return ok(null);
     const link = read.error.code === "tree-not-a-file" ? await tree.readLink(at) : undefined;
     if (link === undefined || link.isErr()) return err({ code: "workspace-io", path: `${at} at ${commit}`, reason: read.error.message });
-    const next = hops < MOST_LINKS ? linkTarget(at, link.value) : null;
-    if (next === null) return ok({ path: at, bytes: new TextEncoder().encode(`link ${link.value}`) });
+    // The link read from the directory it sits in, as a path from the top; null when it leaves the tree.
+    const slash = at.lastIndexOf("/");
+    const next = hops < MOST_LINKS ? inRepository(slash === -1 ? "" : at.slice(0, slash), link.value) : null;
+    if (next === null) return ok(new TextEncoder().encode(`link ${link.value}`));
     at = next;
   }
 }
@@ -97,15 +80,15 @@ export async function workingCommit(d: Deps, start: { head: string; branch: stri
   if (path === null) return ok(tip.value);
   const there = await planAt(d, tip.value, path);
   if (there.isErr()) return err(there.error);
-  if (there.value !== null && planSha256(there.value.bytes) === d.contract.plan_sha256) return ok(tip.value);
+  const actual = there.value === null ? null : planSha256(there.value);
+  if (actual === d.contract.plan_sha256) return ok(tip.value);
   const here = await planAt(d, start.head, path);
   if (here.isErr()) return err(here.error);
   if (there.value === null && here.value === null) return ok(tip.value);
   if (there.value !== null) {
-    const same = await checkedOutFrom(d, path, there.value.bytes);
+    const same = await checkedOutFrom(d, path, there.value);
     if (same.isErr()) return err(same.error);
     if (same.value) return ok(tip.value);
   }
-  const actual = there.value === null ? null : planSha256(there.value.bytes);
   return err({ code: "branch-plan-differs", branch: own, commit: tip.value, plan: d.contract.plan, recorded: d.contract.plan_sha256, actual });
 }
