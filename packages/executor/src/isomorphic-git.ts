@@ -47,8 +47,10 @@ const notABranch = (name: string) => !isBranchName(name);
  */
 export function isomorphicGit(options: IsomorphicGitOptions): Git {
   const hasExcludes = options.excludes !== undefined;
-  const fs = hasExcludes ? withExcludes(options.fs, options.gitdir ?? `${options.dir}/.git`, options.excludes ?? "") : options.fs;
-  const repo = (): Repo => ({ fs, dir: options.dir, ...(options.gitdir ? { gitdir: options.gitdir } : {}), cache: {} });
+  // Where isomorphic-git itself looks when no gitdir is given.
+  const gitdir = options.gitdir ? options.gitdir : `${options.dir}/.git`;
+  const fs = hasExcludes ? withExcludes(options.fs, gitdir, options.excludes ?? "") : options.fs;
+  const repo = (): Repo => ({ fs, dir: options.dir, gitdir, cache: {} });
   const run = <T>(op: string, work: (r: Repo) => Promise<T>): ResultAsync<T, ExecFault> =>
     ResultAsync.fromPromise(
       Promise.resolve().then(() => work(repo())),
@@ -63,7 +65,7 @@ export function isomorphicGit(options: IsomorphicGitOptions): Git {
     run("resolve HEAD", async (r) => {
       return resolveRef({ ...r, ref: "HEAD" }).catch(async (e: unknown) => {
         // HEAD names a branch with no commit yet: no head, not a failure.
-        const named = await r.fs.promises.readFile(`${r.gitdir ?? `${r.dir}/.git`}/HEAD`).then(textOf, () => "");
+        const named = await r.fs.promises.readFile(`${r.gitdir}/HEAD`).then(textOf, () => "");
         if (named.startsWith("ref: ")) return null;
         throw e;
       });

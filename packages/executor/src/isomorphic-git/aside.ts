@@ -65,7 +65,7 @@ function zone(): string {
 
 /** Points `refs/stash` at `id` and adds its line to the stash's log, which `stash@{0}` reads. */
 async function pushStash(r: Repo, who: Identity, id: string, subject: string): Promise<void> {
-  const gitdir = r.gitdir ?? `${r.dir}/.git`;
+  const { gitdir } = r;
   const old = await resolveRef({ ...r, ref: "refs/stash" }).catch(() => "0".repeat(40));
   await writeRef({ ...r, ref: "refs/stash", value: id, force: true });
   const log = `${gitdir}/logs/refs/stash`;

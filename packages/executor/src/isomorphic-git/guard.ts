@@ -58,7 +58,7 @@ export function configFlag(v: unknown): boolean | undefined {
  * the adapter was not given the rules of (`hasExcludes`).
  */
 export async function supportedIndex(r: Repo, hasExcludes: boolean): Promise<IndexFile> {
-  const gitdir = r.gitdir ?? `${r.dir}/.git`;
+  const { gitdir } = r;
   const config = async (path: string): Promise<unknown> => getConfig({ ...r, path });
   if (configFlag(await config("core.sparseCheckout")) === true)
     refuse("a sparse checkout (core.sparseCheckout)", "files outside the sparse set would look deleted");

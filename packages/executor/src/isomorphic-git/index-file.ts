@@ -64,7 +64,7 @@ export function parseIndex(bytes: Uint8Array): IndexFile {
 
 /** The index of `r`, parsed. */
 export async function readIndex(r: Repo): Promise<IndexFile> {
-  const gitdir = r.gitdir ?? `${r.dir}/.git`;
+  const { gitdir } = r;
   const data = await r.fs.promises.readFile(`${gitdir}/index`).catch((e: unknown) => {
     if ((e as { code?: unknown }).code === "ENOENT") return new Uint8Array();
     throw e;

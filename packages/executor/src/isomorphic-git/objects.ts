@@ -23,7 +23,7 @@ export type IsomorphicGitFs = PromiseFsClient & {
 export interface Repo {
   readonly fs: IsomorphicGitFs;
   readonly dir: string;
-  readonly gitdir?: string;
+  readonly gitdir: string;
   readonly cache: object;
 }
 

@@ -15,8 +15,6 @@ export interface Identity {
 /** One row of isomorphic-git's status matrix. */
 export type Row = [path: string, head: number, workdir: number, stage: number];
 
-const gitdirOf = (r: Repo) => r.gitdir ?? `${r.dir}/.git`;
-
 /** The working tree's state: isomorphic-git's status matrix and what it does not see. */
 export interface Status {
   readonly rows: readonly Row[];
@@ -43,7 +41,7 @@ export async function status(r: Repo, hasExcludes: boolean): Promise<Status> {
   const tracked = all.filter(([, h, , s]) => h !== 0 || s !== 0).map(([p]) => p);
   // With core.ignorecase git matches ignore rules regardless of case too, as isomorphic-git does.
   const blind = configFlag(await getConfig({ ...r, path: "core.ignorecase" })) === true;
-  const odd = blind ? null : await caseMismatch(r.fs, r.dir, gitdirOf(r), listings, tracked);
+  const odd = blind ? null : await caseMismatch(r.fs, r.dir, r.gitdir, listings, tracked);
   if (odd !== null) {
     throw new Error(
       `${odd} is ignored only when ignore rules match regardless of case, or only when they match case as written: isomorphic-git matches them regardless of case, git (core.ignorecase false) as written; use systemGit`,
@@ -92,7 +90,7 @@ export async function identity(r: Repo): Promise<Identity> {
   const missing = [...(typeof name === "string" && name !== "" ? [] : ["user.name"]), ...(typeof email === "string" && email !== "" ? [] : ["user.email"])];
   if (missing.length > 0) {
     throw new Error(
-      `no ${missing.join(" and no ")} in ${gitdirOf(r)}/config, the only config isomorphic-git reads (not ~/.gitconfig): set ${missing.length > 1 ? "them" : "it"} with git config ${missing[0]} …`,
+      `no ${missing.join(" and no ")} in ${r.gitdir}/config, the only config isomorphic-git reads (not ~/.gitconfig): set ${missing.length > 1 ? "them" : "it"} with git config ${missing[0]} …`,
     );
   }
   return { name: name as string, email: email as string };
