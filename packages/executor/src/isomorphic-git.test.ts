@@ -520,5 +520,11 @@ describe("isomorphicGit: what it cannot do is refused before anything is written
     expect((await g.setAside("aside"))._unsafeUnwrapErr()).toMatchObject({ reason: expect.stringMatching(/symbolic link \(link\)/) });
     expect(git(dir, "stash", "list")).toBe("");
     expect(git(dir, "status", "--porcelain")).toBe("M link");
+    // HEAD's link made a regular file: putting the link back is a rewrite too.
+    fs.rmSync(join(dir, "link"));
+    fs.writeFileSync(join(dir, "link"), "a file now\n");
+    expect((await g.setAside("aside"))._unsafeUnwrapErr()).toMatchObject({ reason: expect.stringMatching(/symbolic link \(link\)/) });
+    expect(git(dir, "stash", "list")).toBe("");
+    expect(fs.lstatSync(join(dir, "link")).isFile()).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
 // and the untracked files as its second and third parents, `refs/stash` and its log pointing at it.
 import { currentBranch, resolveRef, STAGE, walk, writeBlob, writeRef, writeTree } from "isomorphic-git";
 import { noFileDirectorySwap } from "./guard.js";
-import { commitAt, type Leaf, leaves, type Repo } from "./objects.js";
+import { commitAt, type Leaf, type Repo } from "./objects.js";
 import { cleanMessage, commitTree, type Identity, identity, noLinkRewrite, resetHard, status, workingMode } from "./worktree.js";
 
 type TreeEntryIn = { mode: string; path: string; oid: string; type: "blob" | "tree" | "commit" };
@@ -94,8 +94,8 @@ export async function setAside(r: Repo, message: string, hasExcludes: boolean): 
   if (all.every(([p, h, w, s]) => h === 1 && w === 1 && s === 1 && !st.modes.has(p))) return null;
   const who = await identity(r);
   const head = await commitAt(r, await resolveRef({ ...r, ref: "HEAD" }));
-  noFileDirectorySwap([...(await leaves(r, head.tree)).map((l) => l.path), ...all.filter(([, , w]) => w !== 0).map(([p]) => p)]);
-  await noLinkRewrite(r, st, head.tree, head.tree);
+  noFileDirectorySwap([...st.head.keys(), ...all.filter(([, , w]) => w !== 0).map(([p]) => p)]);
+  await noLinkRewrite(r, st, []);
   const branch = (await currentBranch(r)) || undefined;
   const on = branch ?? "(no branch)";
   const where = `${on}: ${head.oid.slice(0, 7)} ${head.message.split("\n")[0] ?? ""}`;
@@ -108,13 +108,12 @@ export async function setAside(r: Repo, message: string, hasExcludes: boolean): 
     parents.push(await commitTree(r, who, `untracked files on ${where}\n`, await treeOf(r, files), [], false));
   }
   // The working tree: every tracked path (in HEAD or the index) as its file is now.
-  const inHead = new Map((await leaves(r, head.tree)).map((l) => [l.path, { mode: l.mode, oid: l.oid }] as const));
   const work = new Map<string, Leaf>();
   const modeOnly: string[] = [];
   for (const [path, h, w, s] of all) {
     if ((h === 0 && s === 0) || w === 0) continue;
     // An unchanged file keeps HEAD's blob, with the mode it has now.
-    const same = w === 1 ? inHead.get(path) : undefined;
+    const same = w === 1 ? st.head.get(path) : undefined;
     const mode = same === undefined ? undefined : await workingMode(r, path);
     work.set(path, same === undefined || mode === undefined ? await blobOfFile(r, path) : { oid: same.oid, mode });
     // isomorphic-git's checkout leaves a file of the same content as it is: one whose mode changed is written anew.

@@ -4,7 +4,7 @@ import { add, checkout, commit, currentBranch, getConfig, isDescendent, remove, 
 import { configFlag, noAttributes, noFileDirectorySwap, supportedIndex } from "./guard.js";
 import { caseMismatch, type Listings, listingFs } from "./ignore-case.js";
 import type { IndexFile } from "./index-file.js";
-import { diffTrees, leaves, mustCommit, type Repo } from "./objects.js";
+import { diffTrees, type Leaf, type LeafChange, leaves, mustCommit, type Repo } from "./objects.js";
 
 /** Who commits: the repository's `user.name` and `user.email`. */
 export interface Identity {
@@ -22,6 +22,8 @@ export interface Status {
   readonly modes: ReadonlySet<string>;
   /** Index entries marked intent-to-add whose file is there. */
   readonly intentToAdd: ReadonlySet<string>;
+  /** HEAD's files, links and gitlinks by path; none without a HEAD commit. */
+  readonly head: ReadonlyMap<string, Leaf>;
 }
 
 /** The paths `git status` would name: every row of the status matrix but the unchanged ones, and mode changes; ignored files are never in it. */
@@ -49,10 +51,15 @@ export async function status(r: Repo, hasExcludes: boolean): Promise<Status> {
   }
   noAttributes(all.map(([p]) => p));
   const present = new Set(all.filter(([, , w]) => w !== 0).map(([p]) => p));
+  const headId = await resolveRef({ ...r, ref: "HEAD" }).catch(() => null);
+  const head = new Map(
+    headId === null ? [] : (await leaves(r, (await mustCommit(r, headId)).tree)).map((l) => [l.path, { mode: l.mode, oid: l.oid }] as const),
+  );
   return {
     rows: all,
-    modes: await modeChanges(r, index, present),
+    modes: await modeChanges(r, index, present, head),
     intentToAdd: new Set(index.entries.filter((e) => e.intentToAdd && present.has(e.path)).map((e) => e.path)),
+    head,
   };
 }
 
@@ -65,13 +72,11 @@ export async function workingMode(r: Repo, path: string): Promise<string> {
 }
 
 /** Paths whose mode changed as git sees it where isomorphic-git compares ids alone. */
-async function modeChanges(r: Repo, index: IndexFile, present: ReadonlySet<string>): Promise<Set<string>> {
+async function modeChanges(r: Repo, index: IndexFile, present: ReadonlySet<string>, head: ReadonlyMap<string, Leaf>): Promise<Set<string>> {
   const out = new Set<string>();
-  const headId = await resolveRef({ ...r, ref: "HEAD" }).catch(() => null);
-  const inHead = new Map(headId === null ? [] : (await leaves(r, (await mustCommit(r, headId)).tree)).map((l) => [l.path, l.mode] as const));
   // core.fileMode=false is refused before any status (`supportedIndex`): the bits always count here.
   for (const e of index.entries) {
-    const before = inHead.get(e.path);
+    const before = head.get(e.path)?.mode;
     if (regular(before) && regular(e.mode) && before !== e.mode) out.add(e.path);
     else if (regular(e.mode) && present.has(e.path)) {
       const now = await workingMode(r, e.path);
@@ -148,9 +153,9 @@ export async function revertRange(r: Repo, from: string, to: string, message: st
   // refuses them too.
   const changed = st.rows.find(([p, h, w, s]) => !(h === 0 && s === 0) && (!(h === 1 && w === 1 && s === 1) || st.modes.has(p)));
   if (changed !== undefined) throw new Error(`revert needs no uncommitted change to a tracked file, and ${changed[0]} has one: commit or set it aside first`);
-  const headTree = (await mustCommit(r, head)).tree;
-  noFileDirectorySwap((await diffTrees(r, headTree, start.tree)).map((c) => c.path));
-  await noLinkRewrite(r, st, headTree, start.tree);
+  const changes = await diffTrees(r, (await mustCommit(r, head)).tree, start.tree);
+  noFileDirectorySwap(changes.map((c) => c.path));
+  await noLinkRewrite(r, st, changes);
   const who = await identity(r);
   const id = await commitTree(r, who, cleanMessage(message), start.tree, [head], true);
   await resetHard(r, (await currentBranch(r)) || id);
@@ -158,19 +163,18 @@ export async function revertRange(r: Repo, from: string, to: string, message: st
 }
 
 /**
- * Refuses, before anything is written, a checkout from the tree `before` to `after` (or a reset of
+ * Refuses, before anything is written, a checkout from HEAD's tree by `changes` (none: a reset of
  * the working tree) that would rewrite a symbolic link: isomorphic-git's checkout fails half-way
  * there (EEXIST), after files are written.
  */
-export async function noLinkRewrite(r: Repo, st: Status, before: string, after: string): Promise<void> {
-  const links = (await diffTrees(r, before, after)).filter((c) => c.before?.mode === "120000" || c.after?.mode === "120000");
+export async function noLinkRewrite(r: Repo, st: Status, changes: readonly LeafChange[]): Promise<void> {
+  const links = changes.filter((c) => c.before?.mode === "120000" || c.after?.mode === "120000");
   const dirty = [];
   for (const [p, h, w, s] of st.rows) {
     if ((h === 1 && w === 1 && s === 1) || (h === 0 && s === 0) || w === 0) continue;
     if ((await workingMode(r, p)) === "120000") dirty.push(p);
   }
-  const head = new Map((await leaves(r, before)).map((l) => [l.path, l.mode] as const));
-  for (const [p, h, w, s] of st.rows) if (!(h === 1 && w === 1 && s === 1) && head.get(p) === "120000") dirty.push(p);
+  for (const [p, h, w, s] of st.rows) if (!(h === 1 && w === 1 && s === 1) && st.head.get(p)?.mode === "120000") dirty.push(p);
   const named = [...links.map((c) => c.path), ...dirty];
   if (named.length > 0) {
     throw new Error(`rewriting a symbolic link (${named[0]}) is not supported by isomorphicGit (its checkout fails half-way there): use systemGit`);
@@ -191,12 +195,9 @@ export async function switchTo(r: Repo, name: string, hasExcludes: boolean): Pro
   }
   const headId = await resolveRef({ ...r, ref: "HEAD" }).catch(() => null);
   if (headId !== null) {
-    const [before, after] = [(await mustCommit(r, headId)).tree, (await mustCommit(r, `refs/heads/${name}`)).tree];
-    noFileDirectorySwap([
-      ...(await diffTrees(r, before, after)).map((c) => c.path),
-      ...st.rows.filter(([, h, w, s]) => !(h === 1 && w === 1 && s === 1)).map(([p]) => p),
-    ]);
-    await noLinkRewrite(r, st, before, after);
+    const changes = await diffTrees(r, (await mustCommit(r, headId)).tree, (await mustCommit(r, `refs/heads/${name}`)).tree);
+    noFileDirectorySwap([...changes.map((c) => c.path), ...st.rows.filter(([, h, w, s]) => !(h === 1 && w === 1 && s === 1)).map(([p]) => p)]);
+    await noLinkRewrite(r, st, changes);
   }
   await checkout({ ...r, ref: name });
 }
