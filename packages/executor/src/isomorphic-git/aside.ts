@@ -1,10 +1,11 @@
 // Setting uncommitted work aside as `git stash push --include-untracked` stores it, so that
 // `git stash pop` (or `list`, `show`) restores it: one commit of the working tree on HEAD, the index
 // and the untracked files as its second and third parents, `refs/stash` and its log pointing at it.
+import { concatBytes } from "@decay/portable";
 import { currentBranch, resolveRef, STAGE, walk, writeBlob, writeRef, writeTree } from "isomorphic-git";
 import { noFileDirectorySwap } from "./guard.js";
 import { commitAt, type Leaf, type Repo } from "./objects.js";
-import { cleanMessage, commitTree, type Identity, identity, noLinkRewrite, resetHard, status, workingMode } from "./worktree.js";
+import { cleanMessage, commitTree, type Identity, identity, modeOfStat, noLinkRewrite, resetHard, status, workingMode } from "./worktree.js";
 
 type TreeEntryIn = { mode: string; path: string; oid: string; type: "blob" | "tree" | "commit" };
 
@@ -32,10 +33,9 @@ const bytesOf = (data: Uint8Array | string) => (typeof data === "string" ? encod
 async function blobOfFile(r: Repo, path: string): Promise<Leaf> {
   const full = `${r.dir}/${path}`;
   const st = await r.fs.promises.lstat(full);
-  const link = st.isSymbolicLink();
-  const bytes = bytesOf(link ? await r.fs.promises.readlink(full) : await r.fs.promises.readFile(full));
+  const bytes = bytesOf(st.isSymbolicLink() ? await r.fs.promises.readlink(full) : await r.fs.promises.readFile(full));
   const oid = await writeBlob({ ...r, blob: bytes });
-  return { oid, mode: link ? "120000" : st.mode & 0o111 ? "100755" : "100644" };
+  return { oid, mode: modeOfStat(st) };
 }
 
 /** Every entry of the index, as leaves. */
@@ -72,7 +72,8 @@ async function pushStash(r: Repo, who: Identity, id: string, subject: string): P
   await r.fs.promises.mkdir(`${gitdir}/logs/refs`, { recursive: true });
   const before = await r.fs.promises.readFile(log).then(bytesOf, () => new Uint8Array());
   const line = `${old} ${id} ${who.name} <${who.email}> ${Math.floor(Date.now() / 1000)} ${zone()}\t${subject}\n`;
-  await r.fs.promises.writeFile(log, new Uint8Array([...before, ...encoder.encode(line)]));
+  const added = encoder.encode(line);
+  await r.fs.promises.writeFile(log, concatBytes([before, added], before.length + added.length));
 }
 
 /** Removes untracked files once they are held, and the directories they leave empty. */

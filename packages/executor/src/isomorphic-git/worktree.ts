@@ -65,10 +65,14 @@ export async function status(r: Repo, hasExcludes: boolean): Promise<Status> {
 
 const regular = (mode: string | undefined) => mode === "100644" || mode === "100755";
 
-/** The mode git records for the working file at `path` (a link's, or a file's by its executable bit). */
-export async function workingMode(r: Repo, path: string): Promise<string> {
-  const st = await r.fs.promises.lstat(`${r.dir}/${path}`);
+/** The mode git records for a working file of this lstat (a link's, or a file's by its executable bit). */
+export function modeOfStat(st: { isSymbolicLink(): boolean; readonly mode: number }): string {
   return st.isSymbolicLink() ? "120000" : st.mode & 0o111 ? "100755" : "100644";
+}
+
+/** The mode git records for the working file at `path` (see `modeOfStat`). */
+export async function workingMode(r: Repo, path: string): Promise<string> {
+  return modeOfStat(await r.fs.promises.lstat(`${r.dir}/${path}`));
 }
 
 /** Paths whose mode changed as git sees it where isomorphic-git compares ids alone. */
