@@ -40,7 +40,8 @@ const fresh = (file: boolean): Section => ({ file, bytes: 0, pieces: [], header:
  * with no path.
  */
 export function diffCutter(maxBytes: number, pathOf: (headerLine: Uint8Array) => string): DiffCutter {
-  const kept: Uint8Array[] = [];
+  // Each kept section decoded once, when it closes: checked and kept in one step.
+  const kept: string[] = [];
   const left: { path: string; bytes: number }[] = [];
   let notListed = 0;
   let keptBytes = 0;
@@ -66,8 +67,9 @@ export function diffCutter(maxBytes: number, pathOf: (headerLine: Uint8Array) =>
   const close = () => {
     if (cur.bytes === 0) return;
     // A section that is not UTF-8 is left out too: decoded, its bytes would grow past the bound.
-    if (cur.pieces !== null && decodeStrictUtf8(concatBytes(cur.pieces, cur.bytes)).isOk()) {
-      kept.push(...cur.pieces);
+    const text = cur.pieces === null ? undefined : decodeStrictUtf8(concatBytes(cur.pieces, cur.bytes)).unwrapOr(undefined);
+    if (text !== undefined) {
+      kept.push(text);
       keptBytes += cur.bytes;
     } else if (left.length < MOST_LISTED) left.push({ path: cur.file ? pathOf(Uint8Array.from(cur.header)) : "", bytes: cur.bytes });
     else notListed += 1;
@@ -116,7 +118,7 @@ export function diffCutter(maxBytes: number, pathOf: (headerLine: Uint8Array) =>
       carried = 0;
       matched = -1;
       close();
-      const text = new TextDecoder().decode(concatBytes(kept, keptBytes));
+      const text = kept.join("");
       if (left.length === 0) return { text, truncated: null };
       return { text, truncated: { max_bytes: maxBytes, full_bytes: full, kept_bytes: keptBytes, files_left_out: left, files_not_listed: notListed } };
     },

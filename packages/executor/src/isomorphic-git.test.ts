@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { concatBytes } from "@decay/portable";
 import { memfs } from "memfs";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
@@ -384,6 +385,52 @@ describe("isomorphicGit: large files", () => {
     const c2 = commit(dir, { "data.csv": Array.from({ length: 130_000 }, (_, i) => `${i},x\n`).join("") }, "data");
     const mine = (await isomorphicGit({ fs, dir }).diff(c1, c2, 4096))._unsafeUnwrap();
     expect(mine).toEqual((await systemGit({ dir, env: ENV }).diff(c1, c2, 4096))._unsafeUnwrap());
+  });
+
+  it("a hunk's function line is cut as git cuts it: 80 bytes, no trailing blanks, then only what is UTF-8 to git", async () => {
+    const { dir, c1 } = await repo();
+    const enc = (t: string) => new TextEncoder().encode(t);
+    const bytes = (...parts: (string | number[] | Uint8Array)[]) => {
+      const pieces = parts.map((p) => (typeof p === "string" ? enc(p) : Uint8Array.from(p)));
+      return concatBytes(
+        pieces,
+        pieces.reduce((n, p) => n + p.length, 0),
+      );
+    };
+    const f = (n: number) => "f".repeat(n);
+    // Each is the line above a hunk: characters cut at byte 80, bytes of another encoding, forms
+    // git refuses (overlong, surrogate, past U+10FFFF, U+FFFF) and ones it takes (U+FDD0, U+1FFFF).
+    const heads: Record<string, Uint8Array> = {
+      "cut2.txt": bytes(f(79), "é()"),
+      "cut-after-blank.txt": bytes(f(78), " é()"),
+      "cut4.txt": bytes(f(78), "😀()"),
+      "blank-then-cut.txt": bytes(f(76), " \t😀"),
+      "whole.txt": bytes(f(78), "é"),
+      "latin1.txt": bytes("caf", [0xe9], " x()"),
+      "stray.txt": bytes(f(79), [0x80, 0x80]),
+      "overlong.txt": bytes("abc", [0xc0, 0x80], "def"),
+      "overlong3.txt": bytes("abc", [0xe0, 0x80, 0x80], "def"),
+      "surrogate.txt": bytes("abc", [0xed, 0xa0, 0x80], "def"),
+      "past-max.txt": bytes("abc", [0xf4, 0x90, 0x80, 0x80], "def"),
+      "ffff.txt": bytes("abc", [0xef, 0xbf, 0xbf], "def"),
+      "fffe.txt": bytes("abc", [0xef, 0xbf, 0xbe], "def"),
+      "fdd0.txt": bytes("abc", [0xef, 0xb7, 0x90], "def"),
+      "plane1.txt": bytes("abc", [0xf0, 0x9f, 0xbf, 0xbf], "def"),
+      "blanks.txt": bytes(f(79), "  "),
+    };
+    const body = Array.from({ length: 10 }, (_, i) => `  line ${i}\n`).join("");
+    for (const [name, head] of Object.entries(heads)) fs.writeFileSync(join(dir, name), bytes(head, `\n${body}`));
+    const c2 = commit(dir, {}, "two");
+    for (const name of Object.keys(heads)) fs.appendFileSync(join(dir, name), "end\n");
+    const c3 = commit(dir, {}, "three");
+    const mine = (await isomorphicGit({ fs, dir }).diff(c2, c3, 1 << 20))._unsafeUnwrap();
+    expect(mine).toEqual((await systemGit({ dir, env: ENV }).diff(c2, c3, 1 << 20))._unsafeUnwrap());
+    expect(mine.truncated).toBeNull();
+    expect(mine.text).toContain(`@@ -9,3 +9,4 @@ ${f(79)}\n`);
+    expect(mine.text).toContain(`@@ -9,3 +9,4 @@ ${f(78)}é\n`);
+    expect(mine.text).toContain("@@ -9,3 +9,4 @@ abc\uFDD0def\n");
+    expect(mine.text).toContain("@@ -9,3 +9,4 @@ caf\n");
+    expect(c1).not.toBe(c2);
   });
 });
 

@@ -33,7 +33,6 @@ export interface IsomorphicGitOptions {
   readonly excludes?: string;
 }
 
-const encoder = new TextEncoder();
 const textOf = (data: Uint8Array | string) => (typeof data === "string" ? data : new TextDecoder().decode(data));
 
 /** Names `git switch` would never take as a branch: an option, nothing, or a name git refuses. */
@@ -110,7 +109,7 @@ export function isomorphicGit(options: IsomorphicGitOptions): Git {
     diff: (from, to, maxBytes) =>
       run(`diff ${from} ${to}`, async (r) => {
         const cut = diffCutter(maxBytes, diffHeaderPath);
-        await diffRange(r, from, to, (text) => cut.push(encoder.encode(text)));
+        await diffRange(r, from, to, (patch) => cut.push(patch));
         return cut.end();
       }),
     listFiles: (commit) => run(`list files ${commit}`, async (r) => (await leaves(r, (await mustCommit(r, commit)).tree)).map((l) => l.path)),

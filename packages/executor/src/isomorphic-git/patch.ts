@@ -1,5 +1,6 @@
 // One file's change as `git diff` prints it (headers, hunks of three lines of context) and as
-// `git diff --numstat` counts it. Runtime-neutral: bytes in, text out.
+// `git diff --numstat` counts it. Runtime-neutral: bytes in, bytes out, as git's own.
+import { concatBytes } from "@decay/portable";
 import { diffSequences, type Change } from "./line-diff.js";
 
 /** One side of a file's change: its mode, object id and bytes. */
@@ -18,7 +19,15 @@ export interface FileCount {
 const CONTEXT = 3;
 const FUNC_BYTES = 80;
 const ZERO = "0000000";
-const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+const NO_NEWLINE = encoder.encode("\n\\ No newline at end of file\n");
+const NEWLINE = encoder.encode("\n");
+const SPACE = encoder.encode(" ");
+const CONTEXT_MARK = SPACE;
+const DELETED = encoder.encode("-");
+const INSERTED = encoder.encode("+");
+/** What git strips from the end of a hunk's function line: space, tab, newline, VT, FF, CR. */
+const BLANKS = [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d];
 
 /** git's binary test: a NUL byte in the first 8000. */
 const isBinary = (bytes: Uint8Array) => bytes.subarray(0, 8000).includes(0);
@@ -106,8 +115,11 @@ export function quoteName(name: string): string {
 
 const short = (oid: string) => oid.slice(0, 7);
 
-/** The patch of one side pair (not a type change: split it first), from `diff --git` on. */
-export function patchFile(path: string, before: FileSide | undefined, after: FileSide | undefined): string {
+/**
+ * The patch of one side pair (not a type change: split it first), from `diff --git` on, as bytes:
+ * a file's lines go out as the file holds them, so a patch that is not UTF-8 stays so.
+ */
+export function patchFile(path: string, before: FileSide | undefined, after: FileSide | undefined): Uint8Array {
   const a = quoteName(`a/${path}`);
   const b = quoteName(`b/${path}`);
   const out = [`diff --git ${a} ${b}`];
@@ -121,36 +133,74 @@ export function patchFile(path: string, before: FileSide | undefined, after: Fil
   const from = before === undefined ? "/dev/null" : a;
   const to = after === undefined ? "/dev/null" : b;
   if (c.binary) out.push(`Binary files ${from} and ${to} differ`);
-  else if (c.changes.length > 0) {
-    // git ends the names with a tab when the path holds a space, so that they can be told from a date.
-    const tab = path.includes(" ") ? "\t" : "";
-    out.push(`--- ${from}${tab}`, `+++ ${to}${tab}`);
-    // One line at a time: spreading a file's lines as arguments overflows the stack past ~125k.
-    for (const line of hunks(c)) out.push(line);
-  }
-  return `${out.join("\n")}\n`;
+  if (c.binary || c.changes.length === 0) return encoder.encode(`${out.join("\n")}\n`);
+  // git ends the names with a tab when the path holds a space, so that they can be told from a date.
+  const tab = path.includes(" ") ? "\t" : "";
+  out.push(`--- ${from}${tab}`, `+++ ${to}${tab}`);
+  const pieces = [encoder.encode(`${out.join("\n")}\n`), ...hunks(c)];
+  return concatBytes(
+    pieces,
+    pieces.reduce((n, p) => n + p.length, 0),
+  );
 }
 
-/** The line before a hunk that names where it is: the nearest above that starts with a letter, `_` or `$`. */
-function funcLine(older: readonly Uint8Array[], before: number): string {
+/**
+ * The length of the longest start of `bytes` that git takes as UTF-8 (its `pick_one_utf8_char`):
+ * it stops at a malformed or cut sequence, an overlong form, a surrogate, a code point past
+ * U+10FFFF, and U+FFFE or U+FFFF.
+ */
+function gitUtf8Prefix(bytes: Uint8Array): number {
+  const cont = (i: number) => ((bytes[i] ?? 0) & 0xc0) === 0x80;
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    const b1 = bytes[i + 1] ?? 0;
+    let width = 0;
+    if (b < 0x80) width = 1;
+    else if (b >= 0xc2 && b < 0xe0 && cont(i + 1)) width = 2;
+    else if (b >= 0xe0 && b < 0xf0 && cont(i + 1) && cont(i + 2)) {
+      const overlong = b === 0xe0 && b1 < 0xa0;
+      const surrogate = b === 0xed && b1 >= 0xa0;
+      const nonChar = b === 0xef && b1 === 0xbf && ((bytes[i + 2] as number) & 0xfe) === 0xbe;
+      width = overlong || surrogate || nonChar ? 0 : 3;
+    } else if (b >= 0xf0 && b <= 0xf4 && cont(i + 1) && cont(i + 2) && cont(i + 3)) {
+      width = (b === 0xf0 && b1 < 0x90) || (b === 0xf4 && b1 > 0x8f) ? 0 : 4;
+    }
+    if (width === 0) return i;
+    i += width;
+  }
+  return i;
+}
+
+/**
+ * The line before a hunk that names where it is, as git writes it: the nearest above that starts
+ * with a letter, `_` or `$`; its first 80 bytes without trailing blanks; then only as much of that
+ * as is UTF-8 (a character cut at byte 80, or a byte of another encoding, ends it).
+ */
+function funcLine(older: readonly Uint8Array[], before: number): Uint8Array {
   for (let i = before - 1; i >= 0; i -= 1) {
     const first = older[i]?.[0] ?? 0;
     const isAlpha = (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7a;
     if (isAlpha || first === 0x5f || first === 0x24) {
-      return ` ${utf8.decode((older[i] as Uint8Array).subarray(0, FUNC_BYTES)).replace(/[ \t\n\v\f\r]+$/, "")}`;
+      let line = (older[i] as Uint8Array).subarray(0, FUNC_BYTES);
+      let end = line.length;
+      while (end > 0 && BLANKS.includes(line[end - 1] as number)) end -= 1;
+      line = line.subarray(0, end);
+      line = line.subarray(0, gitUtf8Prefix(line));
+      return concatBytes([SPACE, line], line.length + 1);
     }
   }
-  return "";
+  return new Uint8Array();
 }
 
 const range = (start: number, count: number) => `${count === 0 ? start : start + 1}${count === 1 ? "" : `,${count}`}`;
 
-/** The hunks of a text change: changes whose gap is at most twice the context share a hunk. */
-function hunks(c: Compared): string[] {
-  const out: string[] = [];
-  const emit = (prefix: string, line: Uint8Array) => {
-    const text = utf8.decode(line);
-    out.push(text.endsWith("\n") ? `${prefix}${text.slice(0, -1)}` : `${prefix}${text}\n\\ No newline at end of file`);
+/** The hunks of a text change, line by line: changes whose gap is at most twice the context share a hunk. */
+function hunks(c: Compared): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  const emit = (prefix: Uint8Array, line: Uint8Array) => {
+    out.push(prefix, line);
+    if (line[line.length - 1] !== 10) out.push(NO_NEWLINE);
   };
   for (let first = 0; first < c.changes.length; ) {
     let last = first;
@@ -165,15 +215,15 @@ function hunks(c: Compared): string[] {
     const a1 = Math.min(c.older.length, tail.a + tail.del + CONTEXT);
     const b0 = head.b - (head.a - a0);
     const b1 = tail.b + tail.ins + (a1 - tail.a - tail.del);
-    out.push(`@@ -${range(a0, a1 - a0)} +${range(b0, b1 - b0)} @@${funcLine(c.older, a0)}`);
+    out.push(encoder.encode(`@@ -${range(a0, a1 - a0)} +${range(b0, b1 - b0)} @@`), funcLine(c.older, a0), NEWLINE);
     let i = a0;
     for (const ch of c.changes.slice(first, last + 1)) {
-      for (; i < ch.a; i += 1) emit(" ", c.older[i] as Uint8Array);
-      for (let k = 0; k < ch.del; k += 1) emit("-", c.older[ch.a + k] as Uint8Array);
-      for (let k = 0; k < ch.ins; k += 1) emit("+", c.newer[ch.b + k] as Uint8Array);
+      for (; i < ch.a; i += 1) emit(CONTEXT_MARK, c.older[i] as Uint8Array);
+      for (let k = 0; k < ch.del; k += 1) emit(DELETED, c.older[ch.a + k] as Uint8Array);
+      for (let k = 0; k < ch.ins; k += 1) emit(INSERTED, c.newer[ch.b + k] as Uint8Array);
       i = ch.a + ch.del;
     }
-    for (; i < a1; i += 1) emit(" ", c.older[i] as Uint8Array);
+    for (; i < a1; i += 1) emit(CONTEXT_MARK, c.older[i] as Uint8Array);
     first = last + 1;
   }
   return out;

@@ -15,7 +15,7 @@ async function sideOf(r: Repo, leaf: Leaf | undefined): Promise<FileSide | undef
 }
 
 /** The counts of `from..to`; with `onPatch`, instead, the patch, handed out file by file. */
-export async function diffRange(r: Repo, from: string, to: string, onPatch?: (text: string) => void): Promise<DiffStats> {
+export async function diffRange(r: Repo, from: string, to: string, onPatch?: (patch: Uint8Array) => void): Promise<DiffStats> {
   const [a, b] = await Promise.all([mustCommit(r, from), mustCommit(r, to)]);
   let insertions = 0;
   let deletions = 0;

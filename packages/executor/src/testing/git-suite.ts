@@ -242,6 +242,21 @@ export function gitContract(name: string, makeGit: (dir: string) => Git, options
       expect((await g.diff(c1, "f".repeat(40), 1 << 20)).isErr()).toBe(true);
     });
 
+    it("diff leaves out, and names, a file whose patch is not UTF-8, however small; the other files are kept", async () => {
+      const { dir, c1 } = repo();
+      put(dir, { "a.txt": "a\nmore\n", "z.txt": "z\n" });
+      // Latin-1 text: "café\n" with é as the single byte 0xE9, which UTF-8 never has alone.
+      writeFileSync(join(dir, "latin1.txt"), new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+      const c2 = commit(dir, {}, "x");
+      const patch = await ok(makeGit(dir).diff(c1, c2, 1 << 20));
+      expect(patch.text).not.toContain("\uFFFD");
+      expect(patch.text).not.toContain("latin1.txt");
+      expect(patch.text).toContain("diff --git a/a.txt b/a.txt");
+      expect(patch.text).toContain("diff --git a/z.txt b/z.txt");
+      expect(patch.truncated?.files_left_out).toEqual([{ path: "latin1.txt", bytes: expect.any(Number) }]);
+      expect(patch.truncated?.kept_bytes).toBe(new TextEncoder().encode(patch.text).length);
+    });
+
     it("diff keeps whole files within maxBytes, leaving out and naming each that does not fit, with the full size", async () => {
       const { dir, c1 } = repo();
       const big = `${"x".repeat(99)}\n`.repeat(2000);
