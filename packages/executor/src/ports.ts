@@ -199,5 +199,12 @@ export interface WorkspaceFs {
      */
     open(path: string, flags: number): Promise<WorkspaceFileHandle>;
     rm(path: string, options: { recursive: true; force: true }): Promise<unknown>;
+    /**
+     * Optional: the path with every link on it followed (node:fs and memfs have it). With it, a
+     * contract that names its plan by an absolute path reaching the repository through a link is
+     * placed in the repository; without it, such a plan counts as lying outside. A path given as
+     * bytes (as memfs may type it) is read as UTF-8.
+     */
+    realpath?(path: string): Promise<string | Uint8Array>;
   };
 }

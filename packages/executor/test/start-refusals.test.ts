@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compileContract, readPlan } from "@decay/contract";
 import { describeExecFault, runPlan, scriptTable } from "../src/index.js";
 import { contractOf, git, makeRepo, nodeOptions, planOf, run, writeFiles } from "./harness.js";
 
@@ -146,6 +147,31 @@ describe("a plan/<slug> made for another version of the plan", () => {
     const edited = await contractOf(repo, `${onDisk}\r\nA line more.\r\n`, "demo", false);
     const refused = await runPlan(edited, nodeOptions(repo, ALL));
     expect(refused.isErr() && refused.error.code).toBe("branch-plan-differs");
+  }, 120_000);
+
+  it("a contract naming its plan by an absolute path through a link to the repository is held to the branch as well", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    // The repository reached by another spelling, as macOS reaches /private/var through /var.
+    const link = `${repo}-link`;
+    symlinkSync(repo, link);
+    const planPath = `${link}/docs/demo.plan.md`;
+    const contractAt = async (text: string) => (await compileContract(readPlan(text)._unsafeUnwrap(), { planPath, planText: text }))._unsafeUnwrap();
+    try {
+      writeFiles(repo, { "docs/demo.plan.md": planOf(TWO) });
+      git(repo, "add", "-A");
+      git(repo, "commit", "-q", "-m", "the plan");
+      expect((await run(await contractAt(planOf(TWO)), nodeOptions(repo, ALL))).status).toBe("green");
+      git(repo, "switch", "-q", "main");
+      writeFiles(repo, { "docs/demo.plan.md": THREE });
+      git(repo, "commit", "-q", "-m", "Stage 3", "--", "docs/demo.plan.md");
+      const before = standing(repo);
+      const refused = await runPlan(await contractAt(THREE), nodeOptions(repo, ALL));
+      expect(refused.isErr() && refused.error).toMatchObject({ code: "branch-plan-differs", branch: "plan/demo", plan: planPath });
+      expect(standing(repo)).toEqual(before);
+      expect(git(repo, "show", "plan/demo:docs/demo.plan.md")).not.toContain("Stage 3");
+    } finally {
+      rmSync(link);
+    }
   }, 120_000);
 
   it("a plan edited in the working tree is another plan, even where a flag makes git status call it clean", async () => {
