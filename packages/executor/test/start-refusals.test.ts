@@ -161,6 +161,8 @@ describe("a plan/<slug> made for another version of the plan", () => {
       git(repo, "add", "-A");
       git(repo, "commit", "-q", "-m", "the plan");
       expect((await run(await contractAt(planOf(TWO)), nodeOptions(repo, ALL))).status).toBe("green");
+      // The plan file is placed where it lies, so each stage's pinned surface holds it.
+      expect(readFileSync(join(repo, ".plan-runs/demo/freeze/S1-surface.tsv"), "utf8")).toMatch(/^unchanged\tdocs\/demo\.plan\.md\t/m);
       git(repo, "switch", "-q", "main");
       writeFiles(repo, { "docs/demo.plan.md": THREE });
       git(repo, "commit", "-q", "-m", "Stage 3", "--", "docs/demo.plan.md");

@@ -2,49 +2,14 @@
 // file is the one its stages pin, so a branch made for another version of the plan is refused
 // before the run switches to it.
 import { planSha256 } from "@decay/contract";
-import { isAbsolutePath, sameBytes } from "@decay/portable";
+import { sameBytes } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
-import { type ExecFault, reasonOf } from "../fault.js";
+import type { ExecFault } from "../fault.js";
 import { type Deps, inRepo, readBytes } from "./deps.js";
 import { inRepository } from "./paths.js";
+import { planPath } from "./plan-place.js";
 
 type R<T> = Result<T, ExecFault>;
-
-/** A path from the repository's top, or null when `rel` leaves it or names the top itself. */
-function placed(rel: string): string | null {
-  const path = inRepository("", rel);
-  return path === "" ? null : path;
-}
-
-/** What every path below directory `dir` starts with. */
-const below = (dir: string) => (dir.endsWith("/") ? dir : `${dir}/`);
-
-/**
- * The plan's path from the repository's top, as the contract names it; null when it lies outside.
- * An absolute path is placed by its spelling when it starts with the repository's; spelled another
- * way (through a link: `/var` for `/private/var`), by where its directory and the repository really
- * are, when the fs can say (`realpath`). The plan's own name is kept: a plan that is a link is
- * followed in each commit, as git stores it.
- */
-async function planInRepo(d: Deps): Promise<R<string | null>> {
-  const plan = d.contract.plan;
-  if (!isAbsolutePath(plan)) return ok(placed(plan));
-  if (plan.startsWith(`${d.repo}/`)) return ok(placed(plan.slice(d.repo.length + 1)));
-  const realpath = d.fs.promises.realpath;
-  if (realpath === undefined) return ok(null);
-  const slash = plan.lastIndexOf("/");
-  try {
-    const real = async (path: string) => {
-      const got = await realpath(path);
-      return typeof got === "string" ? got : new TextDecoder("utf-8", { fatal: true }).decode(got);
-    };
-    const [top, dir] = await Promise.all([real(d.repo), real(plan.slice(0, slash) || "/")]);
-    const path = `${below(dir)}${plan.slice(slash + 1)}`;
-    return ok(path.startsWith(below(top)) ? placed(path.slice(below(top).length)) : null);
-  } catch (e) {
-    return err({ code: "workspace-io", path: plan, reason: reasonOf(e) });
-  }
-}
 
 /** Links followed inside the tree before the plan is taken as unreadable. */
 const MOST_LINKS = 8;
@@ -104,7 +69,7 @@ export async function workingCommit(d: Deps, start: { head: string; branch: stri
   if (start.branch === own) return ok(start.head);
   const tip = await d.git.branchHead(own);
   if (tip.isErr() || tip.value === null) return tip.map(() => start.head);
-  const placedPlan = await planInRepo(d);
+  const placedPlan = await planPath(d);
   if (placedPlan.isErr()) return err(placedPlan.error);
   const path = placedPlan.value;
   if (path === null) return ok(tip.value);

@@ -7,6 +7,7 @@ import { matchGlobs } from "./glob.js";
 import { manifestEdit } from "./manifest-edit.js";
 import { manifestsOf } from "./manifests.js";
 import { inRepository } from "./paths.js";
+import { planPath } from "./plan-place.js";
 
 /** Words of a command line that could name a file: split on blanks and shell operators, `--opt=value` split. */
 function words(command: string): string[] {
@@ -64,7 +65,11 @@ interface Surface {
   readonly packageManifests: ReadonlySet<string>;
 }
 
-function surfaceOf(contract: Contract, files: readonly string[], globs: readonly string[], repo?: string): Surface {
+/**
+ * The surface (see `surfacePaths`) of `files`. `plan` is the plan's path from the top where the
+ * filesystem placed it (`planPath`); the contract's own spelling of it is tried as well.
+ */
+function surfaceOf(contract: Contract, files: readonly string[], globs: readonly string[], repo?: string, plan: string | null = null): Surface {
   const tracked = new Set(files);
   const named = new Set<string>();
   const manifests = new Set<string>();
@@ -79,10 +84,16 @@ function surfaceOf(contract: Contract, files: readonly string[], globs: readonly
       for (const f of files) if (f === "package.json" || f.endsWith("/package.json") || WORKSPACE_FILES.includes(f)) manifests.add(f);
     }
   }
-  for (const plan of repoPaths(contract.plan, repo)) if (tracked.has(plan)) named.add(plan);
+  for (const p of [...(plan === null ? [] : [plan]), ...repoPaths(contract.plan, repo)]) if (tracked.has(p)) named.add(p);
   for (const f of matchGlobs(files, globs)) named.add(f);
   const packageManifests = new Set([...manifests].filter((p) => !named.has(p) && (p === "package.json" || p.endsWith("/package.json"))));
   return { paths: new Set([...named, ...manifests]), packageManifests };
+}
+
+/** The run's surface of `files`, the plan placed where it really lies (`planPath`). */
+async function surfaceIn(d: Deps, files: readonly string[]): Promise<Result<Surface, ExecFault>> {
+  const plan = await planPath(d);
+  return plan.map((path) => surfaceOf(d.contract, files, d.settings.pinGlobs, d.repo, path));
 }
 
 function treeAt(d: Deps, commit: string) {
@@ -109,7 +120,9 @@ const authoredOnce = new WeakMap<Deps, Map<string, Promise<Result<SurfaceRows, E
 async function authorSurface(d: Deps, commit: string): Promise<Result<SurfaceRows, ExecFault>> {
   const files = await d.tracked(commit);
   if (files.isErr()) return err(files.error);
-  const paths = surfacePaths(d.contract, files.value, d.settings.pinGlobs, d.repo);
+  const surface = await surfaceIn(d, files.value);
+  if (surface.isErr()) return err(surface.error);
+  const paths = [...surface.value.paths].sort();
   if (paths.length === 0) return ok({ files: 0, text: "# the pinned acceptance surface is empty: no file named by acceptance or matched by the pin globs\n" });
   const authored = await authorAssumptions({ tree: treeAt(d, commit), reads: paths });
   if (authored.isErr()) return err({ code: "surface-unpinnable", commit, message: describeFault(authored.error) });
@@ -192,7 +205,9 @@ export async function surfaceDivergence(d: Deps, range: { from: string; to: stri
 export async function executeDivergence(d: Deps, range: { from: string; to: string }): Promise<Result<string[], ExecFault>> {
   const files = await rangeFiles(d, range);
   if (files.isErr() || files.value === null) return files.map(() => []);
-  const surface = surfaceOf(d.contract, files.value.before, d.settings.pinGlobs, d.repo);
+  const placed = await surfaceIn(d, files.value.before);
+  if (placed.isErr()) return err(placed.error);
+  const surface = placed.value;
   const kept = new Set(files.value.after);
   const out: string[] = [];
   for (const p of files.value.changed) {
@@ -213,8 +228,11 @@ async function changedSurface(d: Deps, range: { from: string; to: string }): Pro
   const files = await rangeFiles(d, range);
   if (files.isErr() || files.value === null) return files.map(() => []);
   const surface = new Set<string>();
-  for (const tracked of [files.value.before, files.value.after])
-    for (const p of surfaceOf(d.contract, tracked, d.settings.pinGlobs, d.repo).paths) surface.add(p);
+  for (const tracked of [files.value.before, files.value.after]) {
+    const at = await surfaceIn(d, tracked);
+    if (at.isErr()) return err(at.error);
+    for (const p of at.value.paths) surface.add(p);
+  }
   return ok(files.value.changed.filter((p) => surface.has(p)));
 }
 
@@ -259,6 +277,8 @@ export async function touchedSurface(d: Deps, head: string): Promise<Result<stri
   if (dirty.value.length === 0) return ok([]);
   const files = await d.tracked(head);
   if (files.isErr()) return err(files.error);
-  const surface = surfaceOf(d.contract, [...new Set([...files.value, ...dirty.value])], d.settings.pinGlobs, d.repo).paths;
-  return ok(dirty.value.filter((p) => surface.has(p)).map((p) => `${p}: changed by the fix before it was committed`));
+  const surface = await surfaceIn(d, [...new Set([...files.value, ...dirty.value])]);
+  if (surface.isErr()) return err(surface.error);
+  const paths = surface.value.paths;
+  return ok(dirty.value.filter((p) => paths.has(p)).map((p) => `${p}: changed by the fix before it was committed`));
 }

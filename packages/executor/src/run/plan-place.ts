@@ -1,0 +1,62 @@
+// Where the plan file lies in the repository: the path the stale-branch check reads at a commit
+// and the acceptance surface pins.
+import { isAbsolutePath } from "@decay/portable";
+import { err, ok, type Result } from "neverthrow";
+import { type ExecFault, reasonOf } from "../fault.js";
+import type { Deps } from "./deps.js";
+import { inRepository } from "./paths.js";
+
+type R<T> = Result<T, ExecFault>;
+
+/** A path from the repository's top, or null when `rel` leaves it or names the top itself. */
+function placed(rel: string): string | null {
+  const path = inRepository("", rel);
+  return path === "" ? null : path;
+}
+
+/** What every path below directory `dir` starts with. */
+const below = (dir: string) => (dir.endsWith("/") ? dir : `${dir}/`);
+
+/**
+ * The plan's path from the repository's top, as the contract names it; null when it lies outside.
+ * An absolute path is placed by its spelling when it starts with the repository's; spelled another
+ * way (through a link: `/var` for `/private/var`), by where its directory and the repository really
+ * are, when the fs can say (`realpath`). The plan's own name is kept: a plan that is a link is
+ * followed in each commit, as git stores it. Placed once a run.
+ */
+export function planPath(d: Pick<Deps, "contract" | "repo" | "fs">): Promise<R<string | null>> {
+  let placing = placedOnce.get(d);
+  if (placing === undefined) placedOnce.set(d, (placing = place(d)));
+  return placing;
+}
+
+const placedOnce = new WeakMap<object, Promise<R<string | null>>>();
+
+/**
+ * The plan's path from the top by its spelling alone: relative, or absolute under `repo` as
+ * spelled; `undefined` for an absolute path spelled otherwise, which only the filesystem can place.
+ */
+function placeBySpelling(plan: string, repo: string): string | null | undefined {
+  if (!isAbsolutePath(plan)) return placed(plan);
+  return plan.startsWith(below(repo)) ? placed(plan.slice(below(repo).length)) : undefined;
+}
+
+async function place(d: Pick<Deps, "contract" | "repo" | "fs">): Promise<R<string | null>> {
+  const plan = d.contract.plan;
+  const spelled = placeBySpelling(plan, d.repo);
+  if (spelled !== undefined) return ok(spelled);
+  const realpath = d.fs.promises.realpath;
+  if (realpath === undefined) return ok(null);
+  const slash = plan.lastIndexOf("/");
+  try {
+    const real = async (path: string) => {
+      const got = await realpath(path);
+      return typeof got === "string" ? got : new TextDecoder("utf-8", { fatal: true }).decode(got);
+    };
+    const [top, dir] = await Promise.all([real(d.repo), real(plan.slice(0, slash) || "/")]);
+    const path = `${below(dir)}${plan.slice(slash + 1)}`;
+    return ok(path.startsWith(below(top)) ? placed(path.slice(below(top).length)) : null);
+  } catch (e) {
+    return err({ code: "workspace-io", path: plan, reason: reasonOf(e) });
+  }
+}
