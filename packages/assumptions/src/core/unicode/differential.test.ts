@@ -76,6 +76,19 @@ describe("differential: each fast primitive gives the string the reference gives
     );
   });
 
+  test("property: nfc on texts of many pieces (each some 16,000 units), the cuts falling anywhere", () => {
+    // A run of ASCII first moves every cut; the repeats make texts of 20,000 to 400,000 units.
+    const manyPieces = fc
+      .tuple(fc.nat(20_000), longText, fc.integer({ min: 1, max: 400 }))
+      .map(([pad, text, times]) => "a".repeat(pad) + text.repeat(Math.max(times, Math.ceil(20_000 / Math.max(1, text.length)))));
+    fc.assert(
+      fc.property(manyPieces, (text) => {
+        expect(nfc(text)).toBe(text.normalize("NFC"));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   test.each([
     ["caseFold", caseFold, reference.caseFold],
     ["skeleton", skeleton, reference.skeleton],

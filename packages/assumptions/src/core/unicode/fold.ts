@@ -35,49 +35,44 @@ export function isPrintableAscii(text: string): boolean {
   return PRINTABLE_ASCII.test(text);
 }
 
-// A run of characters at U+0300 and above. Runs at most 16 units apart are one piece of `nfc`,
-// joined here rather than by the pattern: a nested repetition over a long text that alternates
-// runs and gaps exhausts the engine's stack.
-const HARD_RUN = /[\u0300-\uffff]+/g;
-const MOST_BETWEEN = 16;
+// The first character at U+0300 and above, and the first below it.
+const HARD = /[\u0300-\uffff]/g;
+const EASY = /[\0-\u02ff]/g;
+// The least a piece of `nfc` spans, in UTF-16 units, once it holds a character at U+0300 and above.
+const PIECE = 1 << 14;
 
 /**
- * NFC, skipped for a string that is NFC-inert (see forms.ts). In a long text that is not, only the
- * pieces holding U+0300 and above are normalised, each from the character before it: a character
- * below U+0300 neither composes with what comes before it nor lets what follows reach past it,
- * so NFC splits before any of them.
+ * NFC, skipped for a string that is NFC-inert (see forms.ts). In a long text that is not, only
+ * pieces holding U+0300 and above are normalised, each from the character before its first such
+ * one: a character below U+0300 neither composes with what comes before it nor lets what follows
+ * reach past it, so NFC splits before any of them. A piece runs on to the first such character
+ * PIECE units on, so a text dense with marks (stored NFD) is normalised in a few thousand calls,
+ * each a small copy for ICU, and the result is a few thousand pieces: never one per word.
  */
 export function nfc(text: string): string {
   // A scan of the table, stopping at the first unit that may change: text in one script without
   // combining marks (Cyrillic, Greek, CJK) is most often inert throughout.
   if (nfcInert(text)) return text;
   if (text.length < 256) return text.normalize("NFC");
-  let out = "";
+  const out: string[] = [];
   let from = 0;
-  let start = -1;
-  let end = -1;
-  const piece = (): void => {
-    // The piece's first character follows one below U+0300 (or starts the text).
-    const at = start === 0 ? 0 : start - 1;
+  for (let end = 0; end < text.length; ) {
+    HARD.lastIndex = end;
+    const hard = HARD.exec(text);
+    if (hard === null) break;
+    const at = hard.index === 0 ? 0 : hard.index - 1;
+    EASY.lastIndex = Math.max(hard.index + 1, at + PIECE);
+    end = EASY.exec(text)?.index ?? text.length;
     const raw = text.slice(at, end);
     const composed = raw.normalize("NFC");
     if (composed !== raw) {
-      out += text.slice(from, at) + composed;
+      out.push(text.slice(from, at), composed);
       from = end;
     }
-  };
-  HARD_RUN.lastIndex = 0;
-  for (let run = HARD_RUN.exec(text); run !== null; run = HARD_RUN.exec(text)) {
-    if (start !== -1 && run.index - end <= MOST_BETWEEN) {
-      end = HARD_RUN.lastIndex;
-      continue;
-    }
-    if (start !== -1) piece();
-    start = run.index;
-    end = HARD_RUN.lastIndex;
   }
-  if (start !== -1) piece();
-  return from === 0 ? text : out + text.slice(from);
+  if (from === 0) return text;
+  out.push(text.slice(from));
+  return out.join("");
 }
 
 /** True for ASCII without a capital letter, as most names are: its own case fold, told by one scan. */
