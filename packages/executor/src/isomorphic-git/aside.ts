@@ -5,7 +5,7 @@ import { concatBytes } from "@decay/portable";
 import { currentBranch, resolveRef, STAGE, walk, writeBlob, writeRef, writeTree } from "isomorphic-git";
 import { noFileDirectorySwap } from "./guard.js";
 import { commitAt, type Leaf, type Repo } from "./objects.js";
-import { cleanMessage, commitTree, type Identity, identity, modeOfStat, noLinkRewrite, resetHard, status, workingMode } from "./worktree.js";
+import { cleanMessage, commitTree, type Identity, identity, modeOfStat, noLinkRewrite, resetHard, sameEverywhere, status, workingMode } from "./worktree.js";
 
 type TreeEntryIn = { mode: string; path: string; oid: string; type: "blob" | "tree" | "commit" };
 
@@ -92,7 +92,7 @@ async function removeFiles(r: Repo, paths: readonly string[]): Promise<void> {
 export async function setAside(r: Repo, message: string, hasExcludes: boolean): Promise<string | null> {
   const st = await status(r, hasExcludes);
   const all = st.rows;
-  if (all.every(([p, h, w, s]) => h === 1 && w === 1 && s === 1 && !st.modes.has(p))) return null;
+  if (all.every((row) => sameEverywhere(row) && !st.modes.has(row[0]))) return null;
   const who = await identity(r);
   const head = await commitAt(r, await resolveRef({ ...r, ref: "HEAD" }));
   noFileDirectorySwap([...st.head.keys(), ...all.filter(([, , w]) => w !== 0).map(([p]) => p)]);

@@ -15,6 +15,9 @@ export interface Identity {
 /** One row of isomorphic-git's status matrix. */
 export type Row = [path: string, head: number, workdir: number, stage: number];
 
+/** A row whose file is the same in HEAD, the working tree and the index (its mode aside: see `Status.modes`). */
+export const sameEverywhere = ([, h, w, s]: Row): boolean => h === 1 && w === 1 && s === 1;
+
 /** The working tree's state: isomorphic-git's status matrix and what it does not see. */
 export interface Status {
   readonly rows: readonly Row[];
@@ -29,7 +32,7 @@ export interface Status {
 /** The paths `git status` would name: every row of the status matrix but the unchanged ones, and mode changes; ignored files are never in it. */
 export async function dirtyPaths(r: Repo, hasExcludes: boolean): Promise<string[]> {
   const st = await status(r, hasExcludes);
-  return st.rows.filter(([p, h, w, s]) => !(h === 1 && w === 1 && s === 1) || st.modes.has(p)).map(([path]) => path);
+  return st.rows.filter((row) => !sameEverywhere(row) || st.modes.has(row[0])).map(([path]) => path);
 }
 
 /** The status matrix: `[path, head, workdir, stage]` per path (isomorphic-git's codes). */
@@ -155,7 +158,7 @@ export async function revertRange(r: Repo, from: string, to: string, message: st
   const st = await status(r, hasExcludes);
   // A reset over uncommitted changes would keep some (an exec bit) and lose others: git's revert
   // refuses them too.
-  const changed = st.rows.find(([p, h, w, s]) => !(h === 0 && s === 0) && (!(h === 1 && w === 1 && s === 1) || st.modes.has(p)));
+  const changed = st.rows.find((row) => !(row[1] === 0 && row[3] === 0) && (!sameEverywhere(row) || st.modes.has(row[0])));
   if (changed !== undefined) throw new Error(`revert needs no uncommitted change to a tracked file, and ${changed[0]} has one: commit or set it aside first`);
   const changes = await diffTrees(r, (await mustCommit(r, head)).tree, start.tree);
   noFileDirectorySwap(changes.map((c) => c.path));
@@ -174,11 +177,12 @@ export async function revertRange(r: Repo, from: string, to: string, message: st
 export async function noLinkRewrite(r: Repo, st: Status, changes: readonly LeafChange[]): Promise<void> {
   const links = changes.filter((c) => c.before?.mode === "120000" || c.after?.mode === "120000");
   const dirty = [];
-  for (const [p, h, w, s] of st.rows) {
-    if ((h === 1 && w === 1 && s === 1) || (h === 0 && s === 0) || w === 0) continue;
+  for (const row of st.rows) {
+    const [p, h, w, s] = row;
+    if (sameEverywhere(row) || (h === 0 && s === 0) || w === 0) continue;
     if ((await workingMode(r, p)) === "120000") dirty.push(p);
   }
-  for (const [p, h, w, s] of st.rows) if (!(h === 1 && w === 1 && s === 1) && st.head.get(p)?.mode === "120000") dirty.push(p);
+  for (const row of st.rows) if (!sameEverywhere(row) && st.head.get(row[0])?.mode === "120000") dirty.push(row[0]);
   const named = [...links.map((c) => c.path), ...dirty];
   if (named.length > 0) {
     throw new Error(`rewriting a symbolic link (${named[0]}) is not supported by isomorphicGit (its checkout fails half-way there): use systemGit`);
@@ -200,7 +204,7 @@ export async function switchTo(r: Repo, name: string, hasExcludes: boolean): Pro
   const headId = await resolveRef({ ...r, ref: "HEAD" }).catch(() => null);
   if (headId !== null) {
     const changes = await diffTrees(r, (await mustCommit(r, headId)).tree, (await mustCommit(r, `refs/heads/${name}`)).tree);
-    noFileDirectorySwap([...changes.map((c) => c.path), ...st.rows.filter(([, h, w, s]) => !(h === 1 && w === 1 && s === 1)).map(([p]) => p)]);
+    noFileDirectorySwap([...changes.map((c) => c.path), ...st.rows.filter((row) => !sameEverywhere(row)).map(([p]) => p)]);
     await noLinkRewrite(r, st, changes);
   }
   await checkout({ ...r, ref: name });
