@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { AcceptanceProblem, ContractFault } from "../fault.js";
 import type { Expect } from "../model.js";
-import { MAX_EXIT, readNumeral } from "../numeral.js";
+import { MAX_EXIT, type NumeralProblem, readNumeral } from "../numeral.js";
 import { patternProblem } from "../patterns.js";
 import { type Cursor, readCodeSpan } from "../text.js";
 import { repeatEnd } from "./lines.js";
@@ -39,6 +39,11 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 /** One expectation read, or why not; `numeral`: the number as written, when that is what is refused. */
 type Step = { ok: true } | { ok: false; problem: AcceptanceProblem; numeral?: string | undefined };
 
+/** The step refusing the number `digits`: `tooLarge` when it is over the maximum, else not written canonically. */
+function badNumeral(problem: NumeralProblem, digits: string, tooLarge: AcceptanceProblem): Step {
+  return { ok: false, problem: problem === "too-large" ? tooLarge : "number-not-canonical", numeral: digits };
+}
+
 /** Read one expectation at the cursor into `expect`. */
 function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): Step {
   const exit = eat(cur, /^(?:(?:exits|exit code|exits with(?: code)?)\s+(\d+)|passes|succeeds)\b/i);
@@ -46,7 +51,7 @@ function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): 
     if (sawExit.v) return { ok: false, problem: "duplicate-exit" };
     sawExit.v = true;
     const code = readNumeral(exit[1] ?? "0", MAX_EXIT);
-    if (code.isErr()) return { ok: false, problem: code.error === "too-large" ? "exit-out-of-range" : "number-not-canonical", numeral: exit[1] };
+    if (code.isErr()) return badNumeral(code.error, exit[1] as string, "exit-out-of-range");
     expect.exit = code.value;
     return { ok: true };
   }
@@ -62,7 +67,7 @@ function readExpectation(cur: Cursor, expect: Expect, sawExit: { v: boolean }): 
     // A count of zero, however written (`00`), holds on any output: that is the first thing to say of it.
     if (/^0+$/.test(digits)) return { ok: false, problem: "count-zero" };
     const min = readNumeral(digits, Number.MAX_SAFE_INTEGER);
-    if (min.isErr()) return { ok: false, problem: min.error === "too-large" ? "count-too-large" : "number-not-canonical", numeral: digits };
+    if (min.isErr()) return badNumeral(min.error, digits, "count-too-large");
     expect.count.push({ pattern, min: min.value });
     return { ok: true };
   }
