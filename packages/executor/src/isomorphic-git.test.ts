@@ -387,7 +387,7 @@ describe("isomorphicGit: large files", () => {
     expect(mine).toEqual((await systemGit({ dir, env: ENV }).diff(c1, c2, 4096))._unsafeUnwrap());
   });
 
-  it("a hunk's function line is cut as git cuts it: 80 bytes, no trailing blanks, then only what is UTF-8 to git", async () => {
+  it("a hunk's function line is cut as git cuts it: 80 bytes, no trailing blanks (VT and FF are none), then only what is UTF-8 to git", async () => {
     const { dir, c1 } = await repo();
     const enc = (t: string) => new TextEncoder().encode(t);
     const bytes = (...parts: (string | number[] | Uint8Array)[]) => {
@@ -417,6 +417,8 @@ describe("isomorphicGit: large files", () => {
       "fdd0.txt": bytes("abc", [0xef, 0xb7, 0x90], "def"),
       "plane1.txt": bytes("abc", [0xf0, 0x9f, 0xbf, 0xbf], "def"),
       "blanks.txt": bytes(f(79), "  "),
+      "form-feed.txt": bytes("fun\f"),
+      "vertical-tab.txt": bytes("fun\v \t"),
     };
     const body = Array.from({ length: 10 }, (_, i) => `  line ${i}\n`).join("");
     for (const [name, head] of Object.entries(heads)) fs.writeFileSync(join(dir, name), bytes(head, `\n${body}`));
@@ -430,6 +432,8 @@ describe("isomorphicGit: large files", () => {
     expect(mine.text).toContain(`@@ -9,3 +9,4 @@ ${f(78)}é\n`);
     expect(mine.text).toContain("@@ -9,3 +9,4 @@ abc\uFDD0def\n");
     expect(mine.text).toContain("@@ -9,3 +9,4 @@ caf\n");
+    expect(mine.text).toContain("@@ -9,3 +9,4 @@ fun\f\n");
+    expect(mine.text).toContain("@@ -9,3 +9,4 @@ fun\v\n");
     expect(c1).not.toBe(c2);
   });
 });

@@ -26,8 +26,8 @@ const SPACE = encoder.encode(" ");
 const CONTEXT_MARK = SPACE;
 const DELETED = encoder.encode("-");
 const INSERTED = encoder.encode("+");
-/** What git strips from the end of a hunk's function line: space, tab, newline, VT, FF, CR. */
-const BLANKS = [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d];
+/** What git strips from the end of a hunk's function line (its own `isspace`): space, tab, LF, CR; never VT or FF. */
+const BLANKS = [0x20, 0x09, 0x0a, 0x0d];
 
 /** git's binary test: a NUL byte in the first 8000. */
 const isBinary = (bytes: Uint8Array) => bytes.subarray(0, 8000).includes(0);

@@ -91,6 +91,47 @@ describe("systemGit: history", () => {
     expect(fault.code === "git-failed" && `${fault.op} ${fault.reason}`).toMatch(/^log .*(bad|unknown) (object|revision)/s);
   });
 
+  it("the repository's own diff settings change neither diff nor diffStats: both are git's defaults", async () => {
+    const { dir, c1 } = await repo();
+    const body = (tag: string) => Array.from({ length: 12 }, (_, i) => (i % 4 === 0 ? "" : `${tag} line ${i}`)).join("\n");
+    // Each commit also sets a gitlink (a submodule's commit, nothing checked out) at `mod`.
+    const withLink = (files: Record<string, string>, link: string, message: string) => {
+      put(dir, files);
+      git(dir, "add", "-A");
+      git(dir, "update-index", "--add", "--cacheinfo", `160000,${link},mod`);
+      git(dir, "commit", "-q", "-m", message);
+      return git(dir, "rev-parse", "HEAD");
+    };
+    const c2 = withLink({ "sub/one.txt": `${body("one")}\n`, "zz.txt": `${body("zz")}\n` }, c1, "two");
+    const changed = { "sub/one.txt": `${body("one").replace("line 2", "line two").replace("line 10", "line ten")}\n`, "a.txt": "changed\n", "zz.txt": "z\n" };
+    const c3 = withLink(changed, "1".repeat(40), "three");
+    const before = { patch: (await open(dir).diff(c2, c3, 1 << 20))._unsafeUnwrap(), stats: (await open(dir).diffStats(c1, c3))._unsafeUnwrap() };
+    const order = join(dir, ".git", "order");
+    put(dir, { ".git/order": "zz.txt\nsub/*\n" });
+    for (const [key, value] of [
+      ["core.abbrev", "12"],
+      ["diff.context", "1"],
+      ["diff.interHunkContext", "8"],
+      ["diff.algorithm", "histogram"],
+      ["diff.indentHeuristic", "false"],
+      ["diff.suppressBlankEmpty", "true"],
+      ["diff.orderFile", order],
+      ["diff.relative", "true"],
+      ["diff.submodule", "log"],
+      ["diff.ignoreSubmodules", "all"],
+    ])
+      git(dir, "config", key as string, value as string);
+    // From below the top too: diff.relative would give paths from there.
+    for (const at of [dir, join(dir, "sub")]) {
+      expect((await open(at).diff(c2, c3, 1 << 20))._unsafeUnwrap()).toEqual(before.patch);
+      expect((await open(at).diffStats(c1, c3))._unsafeUnwrap()).toEqual(before.stats);
+    }
+    expect(before.patch.text).toMatch(/^index [0-9a-f]{7}\.\.[0-9a-f]{7} 100644$/m);
+    expect(before.patch.text.indexOf("diff --git a/a.txt")).toBeLessThan(before.patch.text.indexOf("diff --git a/zz.txt"));
+    expect(before.patch.text).toContain(`-Subproject commit ${c1}\n+Subproject commit ${"1".repeat(40)}\n`);
+    expect(before.stats.paths).toContain("mod");
+  });
+
   it("an unknown commit is a git-failed fault naming the command and git's message", async () => {
     const { dir, c1 } = await repo();
     const fault = (await open(dir).diffStats(c1, "f".repeat(40)))._unsafeUnwrapErr();

@@ -107,13 +107,27 @@ function undoable(git: GitInvoker, at: Where, from: string, to: string): ResultA
 
 /** Reading history: commits, diffs and the files of a commit. */
 function history(git: GitInvoker): Pick<Git, "log" | "changedPaths" | "diffStats" | "diff" | "listFiles"> {
-  const DIFF = ["diff", "--no-ext-diff", "--no-textconv"];
+  // git's defaults, whatever the repository's config says (diff.algorithm, diff.ignoreSubmodules,
+  // diff.orderFile, diff.relative): the counts and the patch are the same in every repository.
+  const DIFF = ["diff", "--no-ext-diff", "--no-textconv", "--diff-algorithm=myers", "--ignore-submodules=none", "-O/dev/null", "--no-relative"];
+  // And the patch's shape (core.abbrev, diff.context, diff.interHunkContext, diff.indentHeuristic,
+  // diff.submodule, diff.suppressBlankEmpty): the patch isomorphicGit writes, whoever runs it.
+  const PATCH = [
+    "-c",
+    "diff.suppressBlankEmpty=false",
+    ...DIFF,
+    "--abbrev=7",
+    "--unified=3",
+    "--inter-hunk-context=0",
+    "--indent-heuristic",
+    "--submodule=short",
+  ];
   return {
     log: (from, to, paths) => log(git, from, to, paths),
     changedPaths: (from, to) => changedPaths(git, from, to),
     diffStats: (from, to) => git.ok([...DIFF, "--numstat", "-z", "--no-renames", "--end-of-options", from, to, "--"]).map(parseNumstat),
     diff: (from, to, maxBytes) =>
-      boundedDiff(git, [...DIFF, "--no-color", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", "--end-of-options", from, to, "--"], maxBytes),
+      boundedDiff(git, [...PATCH, "--no-color", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", "--end-of-options", from, to, "--"], maxBytes),
     listFiles: (commit) =>
       git.ok(["ls-tree", "-r", "-z", "--name-only", "--full-tree", "--end-of-options", commit]).map((o) => o.split("\0").filter((p) => p !== "")),
   };

@@ -21,8 +21,9 @@ const below = (dir: string) => (dir.endsWith("/") ? dir : `${dir}/`);
  * The plan's path from the repository's top, as the contract names it; null when it lies outside.
  * An absolute path is placed by its spelling when it starts with the repository's; spelled another
  * way (through a link: `/var` for `/private/var`), by where its directory and the repository really
- * are, when the fs can say (`realpath`). The plan's own name is kept: a plan that is a link is
- * followed in each commit, as git stores it. Placed once a run.
+ * are, when the fs can say (`realpath`); a plan whose directory is not there lies outside. The
+ * plan's own name is kept: a plan that is a link is followed in each commit, as git stores it.
+ * Placed once a run.
  */
 export function planPath(d: Pick<Deps, "contract" | "repo" | "fs">): Promise<R<string | null>> {
   let placing = placedOnce.get(d);
@@ -47,16 +48,22 @@ async function place(d: Pick<Deps, "contract" | "repo" | "fs">): Promise<R<strin
   if (spelled !== undefined) return ok(spelled);
   const realpath = d.fs.promises.realpath;
   if (realpath === undefined) return ok(null);
-  const slash = plan.lastIndexOf("/");
-  try {
-    const real = async (path: string) => {
+  const real = async (path: string): Promise<R<string | null>> => {
+    try {
       const got = await realpath(path);
-      return typeof got === "string" ? got : new TextDecoder("utf-8", { fatal: true }).decode(got);
-    };
-    const [top, dir] = await Promise.all([real(d.repo), real(plan.slice(0, slash) || "/")]);
-    const path = `${below(dir)}${plan.slice(slash + 1)}`;
-    return ok(path.startsWith(below(top)) ? placed(path.slice(below(top).length)) : null);
-  } catch (e) {
-    return err({ code: "workspace-io", path: plan, reason: reasonOf(e) });
-  }
+      return ok(typeof got === "string" ? got : new TextDecoder("utf-8", { fatal: true }).decode(got));
+    } catch (e) {
+      // A directory that is not there holds no plan file of the repository's.
+      const code = (e as { code?: unknown }).code;
+      return code === "ENOENT" || code === "ENOTDIR" ? ok(null) : err({ code: "workspace-io", path, reason: reasonOf(e) });
+    }
+  };
+  const slash = plan.lastIndexOf("/");
+  const [top, dir] = await Promise.all([real(d.repo), real(plan.slice(0, slash) || "/")]);
+  if (top.isErr()) return err(top.error);
+  if (dir.isErr()) return err(dir.error);
+  if (top.value === null) return err({ code: "workspace-io", path: d.repo, reason: "the repository's directory is not there" });
+  if (dir.value === null) return ok(null);
+  const path = `${below(dir.value)}${plan.slice(slash + 1)}`;
+  return ok(path.startsWith(below(top.value)) ? placed(path.slice(below(top.value).length)) : null);
 }
