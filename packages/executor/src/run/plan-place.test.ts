@@ -9,6 +9,8 @@ import { planPath } from "./plan-place.js";
 function volume(): WorkspaceFs {
   const { fs } = memfs({ "/r/docs/x.plan.md": "# plan\n", "/r/a.txt": "a\n", "/elsewhere/y.plan.md": "# other\n" });
   fs.symlinkSync("/r", "/link");
+  fs.symlinkSync("/r/docs/x.plan.md", "/elsewhere/into.plan.md");
+  fs.symlinkSync("/r/docs", "/r/docs-link");
   fs.symlinkSync("/loop2", "/loop1");
   fs.symlinkSync("/loop1", "/loop2");
   return fs as unknown as WorkspaceFs;
@@ -27,6 +29,12 @@ describe("planPath places the plan as the repository's own file, or says it lies
   it("an absolute path through a link to the repository, or the repository named through one, where it really lies", async () => {
     expect((await place("/link/docs/x.plan.md"))._unsafeUnwrap()).toBe("docs/x.plan.md");
     expect((await place("/r/docs/x.plan.md", "/link"))._unsafeUnwrap()).toBe("docs/x.plan.md");
+  });
+
+  it("a plan outside that is a link to a file of the repository is that file; one inside keeps its own name", async () => {
+    expect((await place("/elsewhere/into.plan.md"))._unsafeUnwrap()).toBe("docs/x.plan.md");
+    expect((await place("/link/docs-link/x.plan.md"))._unsafeUnwrap()).toBe("docs/x.plan.md");
+    expect((await place("/r/docs-link/x.plan.md"))._unsafeUnwrap()).toBe("docs-link/x.plan.md");
   });
 
   it("outside the repository, or in a directory that is not there (a contract made elsewhere): null, and the run goes on unchecked", async () => {

@@ -21,8 +21,9 @@ const below = (dir: string) => (dir.endsWith("/") ? dir : `${dir}/`);
  * The plan's path from the repository's top, as the contract names it; null when it lies outside.
  * An absolute path is placed by its spelling when it starts with the repository's; spelled another
  * way (through a link: `/var` for `/private/var`), by where its directory and the repository really
- * are, when the fs can say (`realpath`); a plan whose directory is not there lies outside. The
- * plan's own name is kept: a plan that is a link is followed in each commit, as git stores it.
+ * are, when the fs can say (`realpath`); a plan whose directory is not there lies outside. A plan
+ * in the repository keeps its own name (a plan that is a link is followed in each commit, as git
+ * stores it); one outside that is a link to a file of the repository is placed as that file.
  * Placed once a run.
  */
 export function planPath(d: Pick<Deps, "contract" | "repo" | "fs">): Promise<R<string | null>> {
@@ -64,6 +65,11 @@ async function place(d: Pick<Deps, "contract" | "repo" | "fs">): Promise<R<strin
   if (dir.isErr()) return err(dir.error);
   if (top.value === null) return err({ code: "workspace-io", path: d.repo, reason: "the repository's directory is not there" });
   if (dir.value === null) return ok(null);
-  const path = `${below(dir.value)}${plan.slice(slash + 1)}`;
-  return ok(path.startsWith(below(top.value)) ? placed(path.slice(below(top.value).length)) : null);
+  const under = below(top.value);
+  const inside = (path: string) => (path.startsWith(under) ? placed(path.slice(under.length)) : null);
+  const here = inside(`${below(dir.value)}${plan.slice(slash + 1)}`);
+  if (here !== null) return ok(here);
+  // A plan outside that is a link to a file of the repository: that file is the plan.
+  const target = await real(plan);
+  return target.map((path) => (path === null ? null : inside(path)));
 }
