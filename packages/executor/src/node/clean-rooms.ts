@@ -1,12 +1,12 @@
 // The clean rooms over the git binary: a local clone, or a detached worktree of the repository.
-import { lstat, rm } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { errAsync, okAsync, type ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import type { CleanRoom, Shell } from "../ports.js";
 import { openRoom, type RoomSteps } from "../room.js";
 import { type GitInvoker, gitInvoker } from "./git-process.js";
-import { fsStep, nodeRoomHomes } from "./room-dirs.js";
+import { fsStep, nodeRoomHomes, removeTree } from "./room-dirs.js";
 import { nodeShell } from "./shell.js";
 import { ownFilters, roomGitOptions, type SparesOff, sparesOf } from "./spare-rooms.js";
 
@@ -35,7 +35,7 @@ export interface GitRoomOptions {
 
 const FULL_ID = /^[0-9a-f]{40}$/;
 
-const removeDir = (dir: string) => fsStep(dir, () => rm(dir, { recursive: true, force: true })).map(() => undefined);
+const removeDir = (dir: string) => fsStep(dir, () => removeTree(dir));
 
 const exists = (path: string) =>
   fsStep(path, () =>

@@ -2,7 +2,7 @@
 // directory unless the caller names another. Rooms get a fresh mkdtemp home each; spares a
 // per-user directory that must be this user's own and closed to everyone else (a shared /tmp lets
 // anyone create a name first).
-import { lstat, mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rmdir, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { type PrivateDirIssue, privateDirIssue } from "@decay/portable";
@@ -16,6 +16,64 @@ type WorkspaceIo = Extract<ExecFault, { code: "workspace-io" }>;
 /** A call of node:fs as a step: a rejection is a `workspace-io` fault naming `path`. */
 export const fsStep = <T>(path: string, run: () => Promise<T>) =>
   ResultAsync.fromPromise(run(), (e): WorkspaceIo => ({ code: "workspace-io", path, reason: reasonOf(e) }));
+
+const codeOf = (e: unknown) => (e as { code?: unknown }).code;
+
+/** Removes the file or link `path`; one already gone is no fault. */
+async function removeLeaf(path: Buffer): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (e) {
+    if (codeOf(e) === "ENOENT") return;
+    // Windows will not unlink a read-only file (git makes its objects so) until it is writable.
+    if (codeOf(e) !== "EPERM" || process.platform !== "win32") throw e;
+    await chmod(path, 0o666);
+    await unlink(path);
+  }
+}
+
+/**
+ * Removes `path` and everything under it, as `rm -rf` does (a path already gone is no fault),
+ * never through a link, with about `width` calls waiting at once. Node 20's recursive
+ * `fs.promises.rm` starts a call on every entry of a directory at once, some 5 KB of memory each:
+ * a room of 40,000 files took hundreds of megabytes to remove. Names are read as bytes, so a name
+ * that is not UTF-8 is removed too.
+ */
+export async function removeTree(path: string, width = 16): Promise<void> {
+  let spare = width;
+  const removeDir = async (dir: Buffer): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true, encoding: "buffer" }).catch((e: unknown) => {
+      if (codeOf(e) === "ENOENT") return null;
+      throw e;
+    });
+    if (entries === null) return;
+    let next = 0;
+    const work = async (): Promise<void> => {
+      while (next < entries.length) {
+        const entry = entries[next++] as (typeof entries)[number];
+        const child = Buffer.concat([dir, SLASH, entry.name]);
+        // The entry's own type, as listed: a link is removed, never followed.
+        await (entry.isDirectory() ? removeDir(child) : removeLeaf(child));
+      }
+    };
+    const helpers: Promise<void>[] = [];
+    for (; spare > 0 && helpers.length + 1 < entries.length; spare -= 1) helpers.push(work().finally(() => (spare += 1)));
+    const failed = (await Promise.allSettled([work(), ...helpers])).find((r) => r.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
+    await rmdir(dir).catch((e: unknown) => {
+      if (codeOf(e) !== "ENOENT") throw e;
+    });
+  };
+  const top = Buffer.from(path);
+  const st = await lstat(top).catch((e: unknown) => {
+    if (codeOf(e) === "ENOENT") return null;
+    throw e;
+  });
+  if (st === null) return;
+  await (st.isDirectory() ? removeDir(top) : removeLeaf(top));
+}
+
+const SLASH = Buffer.from("/");
 
 /** The real path of the repository's common git directory (`.git` of the main working tree). */
 export function commonDirOf(git: GitInvoker, repo: string): ResultAsync<string, ExecFault> {
@@ -37,7 +95,7 @@ export function repoPlacesOf(git: GitInvoker, repo: string): () => ResultAsync<R
  * faults name `dir` as `dirName` (default `dir`).
  */
 export function nodeRoomHomes(git: GitInvoker, repo: string, dir: string | undefined, dirName?: string): RoomHomes {
-  return roomHomes({ mkdtemp, realpath, rm }, resolve(dir ?? tmpdir()), repoPlacesOf(git, repo), dirName);
+  return roomHomes({ mkdtemp, realpath, rm: (path) => removeTree(path) }, resolve(dir ?? tmpdir()), repoPlacesOf(git, repo), dirName);
 }
 
 /**

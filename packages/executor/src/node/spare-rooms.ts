@@ -2,14 +2,14 @@
 // outside the repository, and the next room claims it and resets it to its commit, so git rewrites
 // only the files that differ instead of every file of the tree.
 import { createHash } from "node:crypto";
-import { lstat, mkdir, readFile, realpath, rm, rmdir } from "node:fs/promises";
+import { lstat, mkdir, readFile, realpath, rmdir } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import type { RoomHomes } from "../room-home.js";
 import type { GitInvoker } from "./git-process.js";
 import { gitInvoker } from "./git-process.js";
-import { commonDirOf, fsStep, privateDir } from "./room-dirs.js";
+import { commonDirOf, fsStep, privateDir, removeTree } from "./room-dirs.js";
 
 /** The parked worktrees of one repository. */
 export interface Spares {
@@ -146,7 +146,7 @@ export function sparesOf({ git, repo, count, env, homes, onWarning, trusted }: S
   const removeWorktree = (dir: string) =>
     git
       .raw(["worktree", "remove", "--force", "--force", dir])
-      .andThen(() => fsStep(dir, () => rm(dir, { recursive: true, force: true })))
+      .andThen(() => fsStep(dir, () => removeTree(dir)))
       .andThen(() => git.ok(["worktree", "prune"]))
       .map(() => undefined);
 
