@@ -19,17 +19,24 @@ export const fsStep = <T>(path: string, run: () => Promise<T>) =>
 
 const codeOf = (e: unknown) => (e as { code?: unknown }).code;
 
+/** What `op` gives, or null when what it acts on is already gone (ENOENT). */
+function unlessGone<T>(op: Promise<T>): Promise<T | null> {
+  return op.catch((e: unknown) => {
+    if (codeOf(e) === "ENOENT") return null;
+    throw e;
+  });
+}
+
 /** Removes the file or link `path`; one already gone is no fault. */
 async function removeLeaf(path: Buffer): Promise<void> {
-  try {
-    await unlink(path);
-  } catch (e) {
-    if (codeOf(e) === "ENOENT") return;
-    // Windows will not unlink a read-only file (git makes its objects so) until it is writable.
-    if (codeOf(e) !== "EPERM" || process.platform !== "win32") throw e;
-    await chmod(path, 0o666);
-    await unlink(path);
-  }
+  await unlessGone(
+    unlink(path).catch(async (e: unknown) => {
+      // Windows will not unlink a read-only file (git makes its objects so) until it is writable.
+      if (codeOf(e) !== "EPERM" || process.platform !== "win32") throw e;
+      await chmod(path, 0o666);
+      await unlink(path);
+    }),
+  );
 }
 
 /**
@@ -42,10 +49,7 @@ async function removeLeaf(path: Buffer): Promise<void> {
 export async function removeTree(path: string, width = 16): Promise<void> {
   let spare = width;
   const removeDir = async (dir: Buffer): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true, encoding: "buffer" }).catch((e: unknown) => {
-      if (codeOf(e) === "ENOENT") return null;
-      throw e;
-    });
+    const entries = await unlessGone(readdir(dir, { withFileTypes: true, encoding: "buffer" }));
     if (entries === null) return;
     let next = 0;
     const work = async (): Promise<void> => {
@@ -60,15 +64,10 @@ export async function removeTree(path: string, width = 16): Promise<void> {
     for (; spare > 0 && helpers.length + 1 < entries.length; spare -= 1) helpers.push(work().finally(() => (spare += 1)));
     const failed = (await Promise.allSettled([work(), ...helpers])).find((r) => r.status === "rejected");
     if (failed !== undefined) throw failed.reason;
-    await rmdir(dir).catch((e: unknown) => {
-      if (codeOf(e) !== "ENOENT") throw e;
-    });
+    await unlessGone(rmdir(dir));
   };
   const top = Buffer.from(path);
-  const st = await lstat(top).catch((e: unknown) => {
-    if (codeOf(e) === "ENOENT") return null;
-    throw e;
-  });
+  const st = await unlessGone(lstat(top));
   if (st === null) return;
   await (st.isDirectory() ? removeDir(top) : removeLeaf(top));
 }
@@ -106,7 +105,7 @@ export function nodeRoomHomes(git: GitInvoker, repo: string, dir: string | undef
 export function privateDir(path: string, uid: number): ResultAsync<string, WorkspaceIo> {
   return fsStep(path, async () => {
     await mkdir(path, { mode: 0o700 }).catch((e: unknown) => {
-      if ((e as { code?: unknown }).code !== "EEXIST") throw e;
+      if (codeOf(e) !== "EEXIST") throw e;
     });
     const st = await lstat(path);
     const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "directory" : "other";

@@ -45,8 +45,9 @@ describe("planPath places the plan as the repository's own file, or says it lies
   });
 
   it("an fs without realpath leaves a path through a link unplaced; one that cannot tell is a workspace-io fault naming the path", async () => {
-    const { realpath: _, ...promises } = (volume() as { promises: WorkspaceFs["promises"] }).promises;
-    const bare = { ...volume(), promises } as WorkspaceFs;
+    const fs = volume();
+    const { realpath: _, ...promises } = fs.promises;
+    const bare: WorkspaceFs = { ...fs, promises };
     expect((await place("/link/docs/x.plan.md", "/r", bare))._unsafeUnwrap()).toBeNull();
     expect((await place("/loop1/x.plan.md"))._unsafeUnwrapErr()).toMatchObject({
       code: "workspace-io",

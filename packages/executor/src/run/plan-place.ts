@@ -1,6 +1,6 @@
 // Where the plan file lies in the repository: the path the stale-branch check reads at a commit
 // and the acceptance surface pins.
-import { isAbsolutePath } from "@decay/portable";
+import { decodeStrictUtf8, isAbsolutePath } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
 import type { Deps } from "./deps.js";
@@ -52,7 +52,8 @@ async function place(d: Pick<Deps, "contract" | "repo" | "fs">): Promise<R<strin
   const real = async (path: string): Promise<R<string | null>> => {
     try {
       const got = await realpath(path);
-      return ok(typeof got === "string" ? got : new TextDecoder("utf-8", { fatal: true }).decode(got));
+      if (typeof got === "string") return ok(got);
+      return decodeStrictUtf8(got, { bom: "keep" }).mapErr((): ExecFault => ({ code: "workspace-io", path, reason: "its real path is not UTF-8" }));
     } catch (e) {
       // A directory that is not there holds no plan file of the repository's.
       const code = (e as { code?: unknown }).code;

@@ -52,11 +52,11 @@ const WORKSPACE_FILES = ["pnpm-workspace.yaml", "lerna.json", "nx.json", "turbo.
 /**
  * The acceptance surface at a commit: every tracked file an acceptance command of the contract
  * names (a directory named pins every file under it), the manifests that decide what a command
- * runs (`manifestsOf`: package.json for `npm test`, the Makefile for `make`), the plan file, and
- * every file the globs match.
+ * runs (`manifestsOf`: package.json for `npm test`, the Makefile for `make`), the plan file (also
+ * at `plan`, where `planPath` placed it), and every file the globs match.
  */
-export function surfacePaths(contract: Contract, files: readonly string[], globs: readonly string[], repo?: string): string[] {
-  return [...surfaceOf(contract, files, globs, repo).paths].sort();
+export function surfacePaths(contract: Contract, files: readonly string[], globs: readonly string[], repo?: string, plan: string | null = null): string[] {
+  return [...surfaceOf(contract, files, globs, repo, plan).paths].sort();
 }
 
 /** The surface (see `surfacePaths`) and, of it, the package.json files pinned only as what a package manager reads. */
@@ -120,9 +120,9 @@ const authoredOnce = new WeakMap<Deps, Map<string, Promise<Result<SurfaceRows, E
 async function authorSurface(d: Deps, commit: string): Promise<Result<SurfaceRows, ExecFault>> {
   const files = await d.tracked(commit);
   if (files.isErr()) return err(files.error);
-  const surface = await surfaceIn(d, files.value);
-  if (surface.isErr()) return err(surface.error);
-  const paths = [...surface.value.paths].sort();
+  const plan = await planPath(d);
+  if (plan.isErr()) return err(plan.error);
+  const paths = surfacePaths(d.contract, files.value, d.settings.pinGlobs, d.repo, plan.value);
   if (paths.length === 0) return ok({ files: 0, text: "# the pinned acceptance surface is empty: no file named by acceptance or matched by the pin globs\n" });
   const authored = await authorAssumptions({ tree: treeAt(d, commit), reads: paths });
   if (authored.isErr()) return err({ code: "surface-unpinnable", commit, message: describeFault(authored.error) });
