@@ -1,4 +1,4 @@
-import { errnoSentence } from "@decay/portable";
+import { errnoSentence, thrownCode } from "@decay/portable";
 import { ResultAsync } from "neverthrow";
 import type { StatLike } from "./input.js";
 
@@ -22,7 +22,7 @@ export interface StdStreams {
 
 /** The errno code of a Node error (`EPIPE`, `ENOENT`, …), else its message. */
 export function reasonOf(e: unknown): string {
-  const code = (e as { code?: unknown } | null)?.code;
+  const code = thrownCode(e);
   if (typeof code === "string") return code;
   return e instanceof Error ? e.message : String(e);
 }

@@ -1,3 +1,4 @@
+import { thrownCode } from "@decay/portable";
 import type { Finding } from "@decay/contract";
 
 /**
@@ -138,7 +139,7 @@ export function describeExecFault(fault: ExecFault): string {
 /** The text of a thrown value, for faults built at an adapter's edge. */
 export function reasonOf(e: unknown): string {
   if (e instanceof Error) {
-    const code = (e as { code?: unknown }).code;
+    const code = thrownCode(e);
     return typeof code === "string" && !e.message.includes(code) ? `${code}: ${e.message}` : e.message;
   }
   return String(e);

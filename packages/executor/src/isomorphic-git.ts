@@ -1,6 +1,7 @@
 // The Git port over isomorphic-git: no git binary, every byte through the fs passed in (node:fs or
 // a memfs volume). Only local operations are imported: nothing here can reach another repository.
 // Runtime-neutral.
+import { thrownCode } from "@decay/portable";
 import { gitTree } from "@decay/assumptions/git";
 import { branch, currentBranch, findRoot, getConfig, resolveRef } from "isomorphic-git";
 import { errAsync, okAsync, ResultAsync } from "neverthrow";
@@ -77,7 +78,7 @@ export function isomorphicGit(options: IsomorphicGitOptions): Git {
         ? okAsync(null)
         : run(`branch ${name}`, (r) =>
             resolveRef({ ...r, ref: `refs/heads/${name}` }).catch((e: unknown) => {
-              if ((e as { code?: unknown }).code === "NotFoundError") return null;
+              if (thrownCode(e) === "NotFoundError") return null;
               throw e;
             }),
           ),

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { directoryErrnoSentence, errnoSaid, errnoSentence } from "./errno.js";
+import { directoryErrnoSentence, errnoSaid, errnoSentence, thrownCode } from "./errno.js";
 
 const WORDS: Record<string, string> = {
   ENOENT: "no such file or directory",
@@ -29,4 +29,13 @@ test("a known code is said in words with the code kept after them; an unknown on
   expect(errnoSaid("ELOOP")).toBe("too many levels of symbolic links (ELOOP)");
   expect(errnoSaid("EIO")).toBeNull();
   expect(errnoSaid("constructor")).toBeNull();
+});
+
+test("a thrown value's code is read from an error of Node's or isomorphic-git's, and from nothing else without throwing", async () => {
+  const missing = await import("node:fs/promises").then((fs) => fs.readFile("/nonexistent/decay-errno-test").catch((e: unknown) => e));
+  expect(thrownCode(missing)).toBe("ENOENT");
+  expect(thrownCode(Object.assign(new Error("no such object"), { code: "NotFoundError" }))).toBe("NotFoundError");
+  expect(thrownCode(new Error("plain"))).toBeUndefined();
+  for (const thrown of [null, undefined, "ENOENT", 7, Symbol("x")]) expect(thrownCode(thrown)).toBeUndefined();
+  fc.assert(fc.property(fc.anything(), (v) => void thrownCode(v)));
 });

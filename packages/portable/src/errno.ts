@@ -34,3 +34,11 @@ const DIRECTORY_SENTENCES: Readonly<Record<string, string>> = {
 export function directoryErrnoSentence(code: string): string {
   return Object.hasOwn(DIRECTORY_SENTENCES, code) ? (DIRECTORY_SENTENCES[code] as string) : errnoSentence(code);
 }
+
+/**
+ * The `code` a thrown value carries (an errno such as `ENOENT`, an isomorphic-git error name such
+ * as `NotFoundError`), or undefined when it carries none: safe on any value, `null` included.
+ */
+export function thrownCode(e: unknown): unknown {
+  return typeof e === "object" && e !== null ? (e as { code?: unknown }).code : undefined;
+}

@@ -6,7 +6,7 @@
 // bound. Final links are followed, as git follows them inside `.git`. A pack index is checked
 // against its own size before anything trusts its counts. Loose objects are checked by the store
 // (git-store.ts), packed ones by the pack guard (git-pack-guard.ts).
-import { type OpenFile, readOpenFile, readUpTo } from "@decay/portable";
+import { thrownCode, type OpenFile, readOpenFile, readUpTo } from "@decay/portable";
 import type { GitFs } from "./git-repo.js";
 
 /** The bounds the guard holds a repository to. */
@@ -31,7 +31,7 @@ export function refusal(detail: string): GitRefusal {
 
 /** True for an error the guard threw. */
 export function isRefusal(e: unknown): e is GitRefusal {
-  return (e as { code?: unknown } | null)?.code === "GitStoreRefused";
+  return thrownCode(e) === "GitStoreRefused";
 }
 
 interface StatLike {
@@ -109,7 +109,7 @@ function within(path: string, bytes: Uint8Array, limits: GitLimits): Uint8Array 
 
 /** The open's error, or a refusal when it says what is there is no regular file (a socket cannot be opened: ENXIO). */
 function openFailed(path: string, e: unknown): unknown {
-  return (e as { code?: unknown } | null)?.code === "ENXIO" ? notRegular(path) : e;
+  return thrownCode(e) === "ENXIO" ? notRegular(path) : e;
 }
 
 interface OpenFlags {

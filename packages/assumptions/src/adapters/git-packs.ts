@@ -1,6 +1,7 @@
 // Where an object lives in one repository's object directory: the loose fan-out directories, each
 // listed once, and the pack indexes, each read once (through the guarded fs, which checks an index
 // against its size before its counts are used), with their packs read once when first needed.
+import { thrownCode } from "@decay/portable";
 import { type ObjectFiles, refusal } from "./git-guard.js";
 import { joinTree } from "./tree-error.js";
 
@@ -94,7 +95,7 @@ export function entryEnd(ix: PackIndex, at: number, pack: Uint8Array): number {
 /** Lists `path`; none when it does not exist, and a refusal naming it when it cannot be listed (ELOOP, EACCES, …). */
 function listing(fs: ObjectFiles, path: string): Promise<string[]> {
   return fs.readdir(path).catch((e: unknown) => {
-    const code = (e as { code?: unknown } | null)?.code;
+    const code = thrownCode(e);
     if (code === "ENOENT" || code === "ENOTDIR") return [];
     throw refusal(`cannot list ${path}: ${typeof code === "string" ? code : String(e)}`);
   });

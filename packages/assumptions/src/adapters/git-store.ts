@@ -6,6 +6,7 @@
 // a packed one is vetted by the pack guard, then rebuilt through its delta chain, with the bases
 // it met kept up to a byte budget.
 // Every object's SHA-1 is checked against its id.
+import { thrownCode } from "@decay/portable";
 import { sha1 } from "@noble/hashes/legacy";
 import { bytesToHex } from "@noble/hashes/utils";
 import { type GitLimits, objectFiles, refusal } from "./git-guard.js";
@@ -121,7 +122,7 @@ interface StoreParts {
 async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
   const path = joinTree(parts.dir.path, `${oid.slice(0, 2)}/${oid.slice(2)}`);
   const raw = await parts.readFile(path).catch((e: unknown) => {
-    const code = (e as { code?: unknown } | null)?.code;
+    const code = thrownCode(e);
     throw code === "ENOENT" || code === "ENOTDIR" ? gitError("NotFoundError", `Could not find ${oid}.`) : e;
   });
   const compressed = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
@@ -182,7 +183,7 @@ export function objectReader(parts: StoreParts): ObjectReader {
     if (oid === EMPTY_TREE) return { type: "tree", content: new Uint8Array(0) };
     if (await parts.dir.mayBeLoose(oid)) {
       const loose = await readLoose(parts, oid).catch((e: unknown) => {
-        if ((e as { code?: unknown } | null)?.code === "NotFoundError") return undefined;
+        if (thrownCode(e) === "NotFoundError") return undefined;
         throw e;
       });
       if (loose !== undefined) return loose;

@@ -1,3 +1,4 @@
+import { thrownCode } from "@decay/portable";
 import { hostname } from "node:os";
 import type { LockIdentity } from "../store/lock.js";
 
@@ -6,7 +7,7 @@ function processAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as { code?: string }).code === "EPERM";
+    return thrownCode(e) === "EPERM";
   }
 }
 

@@ -1,4 +1,4 @@
-import { type FsLikeCallback, type FsStats, type OpenFile, readOpenFile } from "@decay/portable";
+import { thrownCode, type FsLikeCallback, type FsStats, type OpenFile, readOpenFile } from "@decay/portable";
 import { err, ok, okAsync, ResultAsync } from "neverthrow";
 import type { StoreFs, StoreFsError, StoreStat } from "./port.js";
 
@@ -10,7 +10,8 @@ export type StoreFsLike = FsLikeCallback;
 
 /** Turns whatever an fs call failed with into the port's error value. */
 function fsError(op: string, path: string, e: unknown): StoreFsError {
-  const errno = typeof e === "object" && e !== null && typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "EUNKNOWN";
+  const code = thrownCode(e);
+  const errno = typeof code === "string" ? code : "EUNKNOWN";
   const message = e instanceof Error ? e.message : String(e);
   return { code: "store-fs", errno, op, path, message };
 }

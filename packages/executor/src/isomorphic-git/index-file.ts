@@ -2,6 +2,7 @@
 // entry's mode and flag bits (assume-unchanged, skip-worktree, intent-to-add) and the extensions.
 // Read by the adapter itself so that what isomorphic-git would get wrong is refused first.
 // Runtime-neutral.
+import { thrownCode } from "@decay/portable";
 import type { Repo } from "./objects.js";
 
 /** One entry of the index (stage 0 and conflict stages alike). */
@@ -66,7 +67,7 @@ export function parseIndex(bytes: Uint8Array): IndexFile {
 export async function readIndex(r: Repo): Promise<IndexFile> {
   const { gitdir } = r;
   const data = await r.fs.promises.readFile(`${gitdir}/index`).catch((e: unknown) => {
-    if ((e as { code?: unknown }).code === "ENOENT") return new Uint8Array();
+    if (thrownCode(e) === "ENOENT") return new Uint8Array();
     throw e;
   });
   return parseIndex(typeof data === "string" ? new TextEncoder().encode(data) : data);

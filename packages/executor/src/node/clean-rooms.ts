@@ -1,4 +1,5 @@
 // The clean rooms over the git binary: a local clone, or a detached worktree of the repository.
+import { thrownCode } from "@decay/portable";
 import { lstat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { errAsync, okAsync, type ResultAsync } from "neverthrow";
@@ -42,7 +43,7 @@ const exists = (path: string) =>
     lstat(path).then(
       () => true,
       (e: unknown) => {
-        if ((e as { code?: unknown }).code === "ENOENT") return false;
+        if (thrownCode(e) === "ENOENT") return false;
         throw e;
       },
     ),

@@ -1,5 +1,6 @@
 // A PatternMatcher that stops a regular expression at a time bound: the match runs in a vm
 // context whose script V8 terminates at the timeout, backtracking included.
+import { thrownCode } from "@decay/portable";
 import { createContext, Script } from "node:vm";
 import type { PatternMatcher } from "../ports.js";
 import { countMatches } from "../run/patterns.js";
@@ -24,8 +25,6 @@ export const DEFAULT_PATTERN_TIMEOUT_MS = 10_000;
 /** The whole script: it reads its inputs from the context's globals, never from code built out of them. */
 const SCRIPT = new Script("count(job.pattern, job.text, job.min)", { filename: "decay-pattern.vm" });
 
-const codeOf = (e: unknown): unknown => (e as { code?: unknown } | null)?.code;
-
 // The SIGINT V8 took to stop a match, handed on as if it had arrived just after the match.
 function handOnSigint(): void {
   if (process.listenerCount("SIGINT") > 0) process.emit("SIGINT", "SIGINT");
@@ -49,8 +48,8 @@ export function nodePatterns(options: NodePatternsOptions = {}): PatternMatcher 
       try {
         return (SCRIPT.runInContext(context, { timeout: timeoutMs, breakOnSigint }) as number) >= min;
       } catch (e) {
-        if (codeOf(e) === "ERR_SCRIPT_EXECUTION_TIMEOUT") return { timeoutMs };
-        if (breakOnSigint && codeOf(e) === "ERR_SCRIPT_EXECUTION_INTERRUPTED") {
+        if (thrownCode(e) === "ERR_SCRIPT_EXECUTION_TIMEOUT") return { timeoutMs };
+        if (breakOnSigint && thrownCode(e) === "ERR_SCRIPT_EXECUTION_INTERRUPTED") {
           handOnSigint();
           return { interrupted: true };
         }

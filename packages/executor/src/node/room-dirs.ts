@@ -5,7 +5,7 @@
 import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rmdir, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
-import { type PrivateDirIssue, privateDirIssue } from "@decay/portable";
+import { thrownCode, type PrivateDirIssue, privateDirIssue } from "@decay/portable";
 import { ResultAsync } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
 import { type RepoPlaces, type RoomHomes, roomHomes } from "../room-home.js";
@@ -17,12 +17,10 @@ type WorkspaceIo = Extract<ExecFault, { code: "workspace-io" }>;
 export const fsStep = <T>(path: string, run: () => Promise<T>) =>
   ResultAsync.fromPromise(run(), (e): WorkspaceIo => ({ code: "workspace-io", path, reason: reasonOf(e) }));
 
-const codeOf = (e: unknown) => (e as { code?: unknown }).code;
-
 /** What `op` gives, or null when what it acts on is already gone (ENOENT). */
 function unlessGone<T>(op: Promise<T>): Promise<T | null> {
   return op.catch((e: unknown) => {
-    if (codeOf(e) === "ENOENT") return null;
+    if (thrownCode(e) === "ENOENT") return null;
     throw e;
   });
 }
@@ -32,7 +30,7 @@ async function removeLeaf(path: Buffer): Promise<void> {
   await unlessGone(
     unlink(path).catch(async (e: unknown) => {
       // Windows will not unlink a read-only file (git makes its objects so) until it is writable.
-      if (codeOf(e) !== "EPERM" || process.platform !== "win32") throw e;
+      if (thrownCode(e) !== "EPERM" || process.platform !== "win32") throw e;
       await chmod(path, 0o666);
       await unlink(path);
     }),
@@ -105,7 +103,7 @@ export function nodeRoomHomes(git: GitInvoker, repo: string, dir: string | undef
 export function privateDir(path: string, uid: number): ResultAsync<string, WorkspaceIo> {
   return fsStep(path, async () => {
     await mkdir(path, { mode: 0o700 }).catch((e: unknown) => {
-      if (codeOf(e) !== "EEXIST") throw e;
+      if (thrownCode(e) !== "EEXIST") throw e;
     });
     const st = await lstat(path);
     const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "directory" : "other";

@@ -1,5 +1,5 @@
 import type { Contract } from "@decay/contract";
-import { decodeStrictUtf8, readOpenFile } from "@decay/portable";
+import { decodeStrictUtf8, thrownCode, readOpenFile } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import type { ModelHints } from "../agent/protocol.js";
 import { type ExecFault, reasonOf } from "../fault.js";
@@ -110,7 +110,7 @@ async function openQuietly(fs: Deps["fs"], path: string, noFollow: boolean): Pro
   try {
     return await fs.promises.open(path, O_RDONLY | O_NONBLOCK | (noFollow ? O_NOFOLLOW : 0));
   } catch (e) {
-    const code = (e as { code?: unknown }).code;
+    const code = thrownCode(e);
     if (code === "ENOENT") return "missing";
     if (code === "ELOOP" && noFollow) return "link";
     if (code === "EISDIR") return "directory";

@@ -1,6 +1,6 @@
 // Where the plan file lies in the repository: the path the stale-branch check reads at a commit
 // and the acceptance surface pins.
-import { decodeStrictUtf8, isAbsolutePath } from "@decay/portable";
+import { decodeStrictUtf8, thrownCode, isAbsolutePath } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
 import type { Deps } from "./deps.js";
@@ -56,7 +56,7 @@ async function place(d: Pick<Deps, "contract" | "repo" | "fs">): Promise<R<strin
       return decodeStrictUtf8(got, { bom: "keep" }).mapErr((): ExecFault => ({ code: "workspace-io", path, reason: "its real path is not UTF-8" }));
     } catch (e) {
       // A directory that is not there holds no plan file of the repository's.
-      const code = (e as { code?: unknown }).code;
+      const code = thrownCode(e);
       return code === "ENOENT" || code === "ENOTDIR" ? ok(null) : err({ code: "workspace-io", path, reason: reasonOf(e) });
     }
   };

@@ -3,6 +3,7 @@
 // holds a session-level Postgres advisory lock on its id for its whole life; a second process with
 // the same id finds the lock taken and refuses to start. Postgres drops the lock with the session,
 // so a killed worker's id is free again as soon as its connection is gone.
+import { thrownCode } from "@decay/portable";
 import { createRequire } from "node:module";
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from "neverthrow";
 import { type DbosFault, redactUrl, thrown } from "./fault.js";
@@ -36,7 +37,7 @@ function pgClient(connectionString: string): Result<PgClient, DbosFault> {
 
 /** The reason a URL was refused: pg's `Invalid URL` said as what it means. */
 function invalidUrl(e: unknown): string {
-  const code = (e as { code?: unknown } | null)?.code;
+  const code = thrownCode(e);
   return code === "ERR_INVALID_URL" ? "not a valid Postgres URL (postgresql://USER:PASSWORD@HOST:PORT/DATABASE)" : thrown(e);
 }
 

@@ -1,5 +1,6 @@
 // One process per data directory: a lock file holding the owner's pid, taken over only when that
 // process is gone.
+import { thrownCode } from "@decay/portable";
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
@@ -16,7 +17,7 @@ function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as { code?: unknown }).code === "EPERM";
+    return thrownCode(e) === "EPERM";
   }
 }
 
@@ -27,7 +28,7 @@ function create(path: string): boolean {
     closeSync(fd);
     return true;
   } catch (e) {
-    if ((e as { code?: unknown }).code === "EEXIST") return false;
+    if (thrownCode(e) === "EEXIST") return false;
     throw e;
   }
 }
