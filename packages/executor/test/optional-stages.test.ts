@@ -33,15 +33,21 @@ function recorder(): { calls: string[]; script: (r: AgentRequest) => undefined }
   return { calls, script: (r) => void calls.push(`${r.stage} ${r.role}`) };
 }
 
+/** The fixture repository with `text` committed as `docs/<name>.plan.md`, and an agent script that answers nothing. */
+async function repoWithPlan(name: string, text: string): Promise<{ repo: string; script: string }> {
+  const repo = await fixtureRepo();
+  writeFileSync(join(repo, `docs/${name}.plan.md`), text);
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "plan");
+  const script = join(await tempDir(), "empty.json");
+  writeFileSync(script, "{}");
+  return { repo, script };
+}
+
 describe("decay with --include-optional and an optional stage with no acceptance row", () => {
   it("run, preflight and verify exit 2 naming the stage, before any branch switch, commit or workspace", async () => {
-    const repo = await fixtureRepo();
-    writeFileSync(join(repo, "docs/op.plan.md"), PLAN);
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "plan");
+    const { repo, script } = await repoWithPlan("op", PLAN);
     const before = standing(repo);
-    const script = join(await tempDir(), "empty.json");
-    writeFileSync(script, "{}");
     for (const args of [
       ["run", "docs/op.plan.md", "--include-optional", "--agent", agentFlag(script)],
       ["preflight", "docs/op.plan.md", "--include-optional"],
@@ -62,12 +68,7 @@ describe("decay with --include-optional and an optional stage with no acceptance
   });
 
   it("without --include-optional the run leaves the optional stage out, as before, and is green", async () => {
-    const repo = await fixtureRepo();
-    writeFileSync(join(repo, "docs/op.plan.md"), PLAN);
-    git(repo, "add", "-A");
-    git(repo, "commit", "-qm", "plan");
-    const script = join(await tempDir(), "empty.json");
-    writeFileSync(script, "{}");
+    const { repo, script } = await repoWithPlan("op", PLAN);
     const r = await decay(["run", "docs/op.plan.md", "--agent", agentFlag(script)], repo);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("decay: green; green: S1\n");
@@ -137,5 +138,34 @@ describe("a stage with zero rows is never green, even past the self-check", () =
     const loops = await loopStages(d, newState(), { S1: green("l/S1.md"), S2: green("l/S2.md") });
     expect(loops._unsafeUnwrapErr()).toEqual({ code: "stage-without-acceptance", stage: "S2" } satisfies ExecFault);
     expect(calls).toEqual([]);
+  });
+});
+
+describe("a plan whose every stage is optional", () => {
+  /** One optional stage with a row that fails until the work is done. */
+  const ALL_OPTIONAL = "# Plan: x\n\n## 6. Recommendation (staged)\n\n### Stage 1 (optional): sum\n\nAcceptance: `test -f done.txt` exits 0\n";
+
+  it("without --include-optional: run, preflight and verify refuse it (nothing-verified), never a green that verified nothing", async () => {
+    const { repo, script } = await repoWithPlan("all", ALL_OPTIONAL);
+    const before = standing(repo);
+    for (const args of [
+      ["run", "docs/all.plan.md", "--agent", agentFlag(script)],
+      ["preflight", "docs/all.plan.md"],
+      ["verify", "docs/all.plan.md"],
+    ]) {
+      const r = await decay(args, repo);
+      expect(r.code, args[0]).toBe(2);
+      expect(r.stdout, args[0]).toBe("");
+      expect(r.stderr, args[0]).toContain("every stage is optional and the run leaves optional stages out, so it would verify nothing");
+      expect(standing(repo), args[0]).toEqual(before);
+    }
+  });
+
+  it("with --include-optional the stage is part of the run: preflight judges it (red here, exit 1)", async () => {
+    const { repo } = await repoWithPlan("all", ALL_OPTIONAL);
+    const r = await decay(["preflight", "docs/all.plan.md", "--include-optional"], repo);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("S1 red");
+    expect(r.stdout).toContain("not green: no stage is green\n");
   });
 });

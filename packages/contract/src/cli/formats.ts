@@ -8,7 +8,7 @@ import type { Where } from "./locate.js";
 const RULES: Readonly<Record<FindingCode, string>> = {
   "no-acceptance":
     "A stage the run includes (every non-optional one; an optional one under includeOptional) has no acceptance row: it would be green by default.",
-  "nothing-verified": "No stage has any acceptance row: a run would verify nothing.",
+  "nothing-verified": "The run includes no stage with an acceptance row (every stage optional and left out, or none with rows): it would verify nothing.",
   "review-note": "A row still holds REVIEW:, TODO, FIXME or NOTE:.",
   "git-clone": "A row runs git clone: the runtime already provides the clean room.",
   "writes-outward": "A row runs a command that writes outside the repository (publish, push, deploy...).",

@@ -85,6 +85,16 @@ describe("self-check rules", () => {
       "stage Stage 2 (line 9, S2) is optional, the run includes optional stages (includeOptional, --include-optional), and has no acceptance row: it would be green by default (give it an acceptance row, or run without optional stages)",
     );
   });
+  test("a plan whose every stage is optional verifies nothing unless the run includes them: refused, however many rows they hold", async () => {
+    const text =
+      "# Plan: x\n\n## 6. Recommendation (staged)\n\n### Stage 1 (optional): sum\n\nAcceptance: `node t.mjs` exits 0\n\n### Stage 2 (optional): cache\n\nAcceptance: `true` exits 0\n";
+    const contract = (await compileContract(readPlan(text)._unsafeUnwrap(), { planPath: "docs/op.plan.md", planText: text }))._unsafeUnwrap();
+    const refused = selfCheck(contract, { planText: text }).filter((f) => f.severity === "refuse");
+    expect(refused.map((f) => [f.code, f.stage, f.row])).toEqual([["nothing-verified", null, null]]);
+    expect(refused[0]?.message).toContain("every stage is optional and the run leaves optional stages out");
+    expect(refused[0]?.message).toContain("2 optional stage(s) hold acceptance rows");
+    expect(selfCheck(contract, { planText: text, includeOptional: true }).filter((f) => f.severity === "refuse")).toEqual([]);
+  });
 });
 
 describe("rule 8: a stage heading Markdown reads as code or a comment is named", () => {

@@ -35,15 +35,15 @@ function commandLine(instructions: string): string | null {
 
 /**
  * Rule 1: a stage the run includes (every non-optional one; an optional one too when the run
- * includes optional stages) with no acceptance row would be green by default; and a contract
- * whose stages (all optional) hold no row at all would verify nothing.
+ * includes optional stages) with no acceptance row would be green by default; and a run that
+ * includes no stage at all (every stage optional and left out, or none) would verify nothing.
  */
 function coverageFindings(contract: Contract, name: (s: Stage) => string, includeOptional: boolean): FindingData[] {
-  const bare: FindingData[] = contract.stages
-    .filter((s) => (!s.optional || includeOptional) && s.acceptance.length === 0)
+  const included = contract.stages.filter((s) => !s.optional || includeOptional);
+  if (included.length === 0) return [{ code: "nothing-verified", leftOut: contract.stages.filter((s) => s.acceptance.length > 0).length }];
+  return included
+    .filter((s) => s.acceptance.length === 0)
     .map((s) => ({ code: "no-acceptance", stage: s.id, name: name(s), optional: s.optional, hint: commandLine(s.instructions) }));
-  const none = contract.stages.every((s) => s.acceptance.length === 0);
-  return none && bare.length === 0 ? [{ code: "nothing-verified" }] : bare;
 }
 
 /**

@@ -6,7 +6,7 @@ type At = { stage: string; row: string; name: string };
 /** What a rule found, as data; `finding` turns it into a Finding with its one sentence. */
 export type FindingData =
   | { code: "no-acceptance"; stage: string; name: string; optional: boolean; hint: string | null }
-  | { code: "nothing-verified" }
+  | { code: "nothing-verified"; leftOut: number }
   | ({ code: "review-note"; marker: string } & At)
   | ({ code: "git-clone" } & At)
   | ({ code: "writes-outward"; what: string } & At)
@@ -37,7 +37,11 @@ function sentence(d: FindingData): { severity: Finding["severity"]; message: str
     case "no-acceptance":
       return refuse(noAcceptance(d));
     case "nothing-verified":
-      return refuse("no stage of the contract has an acceptance row: a run would verify nothing, and an empty contract is never a passing one");
+      return refuse(
+        d.leftOut === 0
+          ? "no stage of the contract has an acceptance row: a run would verify nothing, and an empty contract is never a passing one"
+          : `every stage is optional and the run leaves optional stages out, so it would verify nothing (${d.leftOut} optional stage(s) hold acceptance rows): include them (includeOptional, --include-optional) or make a stage required; an empty run is never a passing one`,
+      );
     case "review-note":
       return refuse(`row ${d.row} of ${d.name} still carries a review note (${d.marker}): it cannot run as written`);
     case "git-clone":

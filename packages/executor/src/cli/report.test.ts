@@ -27,6 +27,18 @@ describe("checkRunReport", () => {
       JSON.stringify({ ...REPORT, status: "green", stages: [{ ...REPORT.stages[0], optional: false, final: "red", state: "parked" }] }),
       /^status green, but stage S1 is not \(final red, state parked\): a run is green only when every required stage is$/,
     ],
+    [
+      JSON.stringify({ ...REPORT, stages: [], end: { ...REPORT.end, green: [] } }),
+      /^status green, but no stage is green in the final verification: a run that verified nothing is never green$/,
+    ],
+    [
+      JSON.stringify({ ...REPORT, stages: [{ ...REPORT.stages[0], optional: true, final: "not-run" }], end: { ...REPORT.end, green: [] } }),
+      /^status green, but no stage is green in the final verification/,
+    ],
+    [
+      JSON.stringify({ ...REPORT, end: { ...REPORT.end, green: ["S1", "S9"] } }),
+      /^status green, but end\.green \(S1, S9\) is not the stages green in the final verification \(S1\)$/,
+    ],
   ])("refuses %j", (text, reason) => {
     expect(checkRunReport(text)._unsafeUnwrapErr()).toMatch(reason);
   });
@@ -45,17 +57,21 @@ describe("checkRunReport", () => {
         },
       ),
     );
-    // A green status is kept exactly when no stage holds the run back from green.
+    // A green status is kept exactly when no stage holds the run back from green, some stage is
+    // green in the final verification, and end.green names those stages.
     const stage = fc.record({
       optional: fc.boolean(),
       final: fc.constantFrom("green", "red", "not-run"),
       state: fc.constantFrom("green", "escalated", "parked"),
     });
     fc.assert(
-      fc.property(fc.array(stage, { maxLength: 4 }), (over) => {
+      fc.property(fc.array(stage, { maxLength: 4 }), fc.boolean(), (over, honest) => {
         const stages = over.map((o, k) => ({ ...REPORT.stages[0], ...o, id: `S${k + 1}` }));
-        const out = checkRunReport(JSON.stringify({ ...REPORT, status: "green", stages }));
-        expect(out.isOk()).toBe(stages.every((s) => (s.optional || s.final === "green") && s.state !== "escalated"));
+        const green = stages.filter((s) => s.final === "green").map((s) => s.id);
+        const said = honest ? green : [...green, "S9"];
+        const out = checkRunReport(JSON.stringify({ ...REPORT, status: "green", stages, end: { ...REPORT.end, green: said } }));
+        const holds = stages.every((s) => (s.optional || s.final === "green") && s.state !== "escalated");
+        expect(out.isOk()).toBe(holds && green.length > 0 && honest);
       }),
     );
     const names = fc.string({ minLength: 1 }).filter((k) => !Object.hasOwn(REPORT, k));

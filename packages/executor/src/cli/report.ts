@@ -74,12 +74,26 @@ export function checkRunReport(text: string): Result<string, string> {
   }
   const extra = extraField(json, parsed.data, "");
   if (extra !== null) return err(`field ${extra} is not in run-report.schema.json`);
-  // A green status its own stages contradict is a forgery or an edit, never a run's word.
-  const held = parsed.data.status === "green" ? parsed.data.stages.find(holdsBackGreen) : undefined;
+  const contradiction = greenContradiction(parsed.data);
+  return contradiction === null ? ok(text) : err(contradiction);
+}
+
+// A green status its own stages contradict is a forgery or an edit, never a run's word: a required
+// stage not green, no stage green at all (a run that verified nothing), or an `end.green` other
+// than the stages the final verification found green.
+function greenContradiction(report: RunReport): string | null {
+  if (report.status !== "green") return null;
+  const held = report.stages.find(holdsBackGreen);
   if (held !== undefined) {
-    return err(`status green, but stage ${held.id} is not (final ${held.final}, state ${held.state}): a run is green only when every required stage is`);
+    return `status green, but stage ${held.id} is not (final ${held.final}, state ${held.state}): a run is green only when every required stage is`;
   }
-  return ok(text);
+  const green = report.stages.filter((s) => s.final === "green").map((s) => s.id);
+  if (green.length === 0) return "status green, but no stage is green in the final verification: a run that verified nothing is never green";
+  const said = report.end.green;
+  if (said.length !== green.length || said.some((id, k) => id !== green[k])) {
+    return `status green, but end.green (${said.join(", ") || "none"}) is not the stages green in the final verification (${green.join(", ")})`;
+  }
+  return null;
 }
 
 /** The report's text: strict UTF-8 (never a U+FFFD in place of a bad byte), and for report.json a run report; else a fault naming the file. */

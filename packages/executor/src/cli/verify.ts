@@ -1,8 +1,8 @@
 // `decay preflight` and `decay verify`: every stage's acceptance in one fresh clean room of HEAD,
 // no agent, no token. verify (the final kind) also writes REPORT.md into the run's workspace.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
+import { type Deps, writeFile } from "../run/deps.js";
 import { slugOf, workspacePaths } from "../run/paths.js";
 import { type ContractVerdict, verifyContract } from "../run/preflight.js";
 import { VERIFICATION_SCHEMA_ID, VerificationOutput } from "../verification.js";
@@ -22,18 +22,23 @@ function summary(loaded: Loaded, verdict: ContractVerdict, kind: "preflight" | "
   lines.push(`decay ${kind}: at ${verdict.commit.slice(0, 12)} green: ${verdict.green.join(", ") || "none"}`);
   if (report !== null) lines.push(`report: ${report}`);
   if (red.length > 0) lines.push(`not green: ${red.join(", ")}`);
-  return { text: `${lines.join("\n")}\n`, code: red.length === 0 ? 0 : 1 };
+  // Every stage it judged optional and none green: it verified nothing green, which is never 0.
+  else if (verdict.green.length === 0) lines.push("not green: no stage is green");
+  return { text: `${lines.join("\n")}\n`, code: red.length === 0 && verdict.green.length > 0 ? 0 : 1 };
 }
 
-function writeReport(repo: string, loaded: Loaded, verdict: ContractVerdict, room: string): Result<string, CliFault> {
-  const path = join(repo, workspacePaths(slugOf(loaded.contract.plan)).report);
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, renderVerificationMd(loaded.contract, verdict, room));
-    return ok(path);
-  } catch (e) {
-    return err({ code: "write-failed", file: path, reason: e instanceof Error ? e.message : String(e) });
-  }
+// Through the run's own workspace write, so a link or a FIFO an agent left on the way is refused
+// (workspace-io) rather than written through.
+async function writeReport(
+  at: Pick<Deps, "repo" | "fs">,
+  file: string,
+  loaded: Loaded,
+  verdict: ContractVerdict,
+  room: string,
+): Promise<Result<string, CliFault>> {
+  const path = workspacePaths(slugOf(loaded.contract.plan)).report;
+  const written = await writeFile(at, path, renderVerificationMd(loaded.contract, verdict, room));
+  return written.map(() => join(at.repo, path)).mapErr((fault): CliFault => ({ code: "exec", input: file, fault }));
 }
 
 /** The `--json` object, checked against its schema (a mismatch is a bug, never printed). */
@@ -60,7 +65,7 @@ export async function verifyCommand(io: CliIo, kind: "preflight" | "verify", fla
     signal: io.signal,
   });
   if (verdict.isErr()) return err({ code: "exec", input: flags.file, fault: verdict.error });
-  const report = kind === "verify" ? writeReport(repo.value, loaded.value, verdict.value, adapters.cleanRoom.kind) : ok(null);
+  const report = kind === "verify" ? await writeReport(adapters, flags.file, loaded.value, verdict.value, adapters.cleanRoom.kind) : ok(null);
   if (report.isErr()) return err(report.error);
   const out = summary(loaded.value, verdict.value, kind, report.value);
   const text = flags.json ? `${JSON.stringify(jsonOutput(kind, verdict.value, report.value))}\n` : out.text;

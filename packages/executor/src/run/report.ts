@@ -56,6 +56,8 @@ function statusOf(state: RunState, stages: StageReport[]): { status: RunStatus; 
   if (state.stop !== null) return { status: state.stop.status, reason: state.stop.reason };
   // Green needs every required stage green in the final verification and no escalation left open.
   const missing = stages.filter(holdsBackGreen);
+  // A run that verified no stage green (every stage optional and left out) is never green.
+  if (missing.length === 0 && !stages.some((s) => s.final === "green")) return { status: "incomplete", reason: "no stage was verified green" };
   if (missing.length === 0) return { status: "green", reason: null };
   const why = (s: StageReport) => `${s.id} ${s.final === "green" ? "escalated" : "not green"} (${s.reason ?? s.state})`;
   return { status: "incomplete", reason: missing.map(why).join("; ") };
