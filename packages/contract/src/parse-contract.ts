@@ -65,7 +65,7 @@ function readList(r: Reader): R<string[]> {
 
 /** `format: X`: a version this reader does not read is a fault naming it and the supported ones. */
 function format(r: Reader): R<void> {
-  const found = /^format: (.*)$/.exec(at(r) ?? "")?.[1];
+  const found = /^format: ([^\r\n]*)$/.exec(at(r) ?? "")?.[1];
   if (found === undefined) return malformed(r, `format: ${CONTRACT_FORMAT}`);
   if (!SUPPORTED_FORMATS.includes(found)) return err({ code: "contract-version", line: r.i + 1, found, supported: SUPPORTED_FORMATS });
   r.i++;
@@ -200,7 +200,7 @@ function readMeta(r: Reader) {
 }
 
 function readStage(r: Reader): R<Stage> {
-  const head = /^## (S\d+): (.*)$/.exec(at(r) ?? "");
+  const head = /^## (S\d+): ([^\r\n]*)$/.exec(at(r) ?? "");
   const title = head?.[2] !== undefined ? readInlineValue(head[2]) : null;
   if (!head?.[1] || title === null) return malformed(r, "a stage heading ## S<n>: <title>");
   const id = head[1];

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import type { AcceptanceRow, Contract, Stage } from "../../src/model.js";
 import { patternProblem } from "../../src/patterns.js";
 
-const tricky = ["`", "|", "\\", "~", '"', " ", "-", "#", ":", ",", "*", "/", "a", "Z", "0", "é", "\t"];
+const tricky = ["`", "|", "\\", "~", '"', " ", "-", "#", ":", ",", "*", "/", "a", "Z", "0", "é", "\t", "\u2028", "\u2029", "\u0085"];
 const unit = fc.constantFrom(...tricky);
 const lineUnit = fc.oneof(unit, fc.constantFrom("---", "## S1: x", "~~~", "None."));
 
