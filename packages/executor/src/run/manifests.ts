@@ -45,17 +45,25 @@ function movedTo(args: readonly string[], cwd: string | null): string | null {
   return dir;
 }
 
+/** One program a command line runs, with its arguments and every directory it may run in. */
+export interface Program {
+  /** The program's name without its directory (`node`, `make`). */
+  readonly program: string;
+  readonly args: readonly string[];
+  /**
+   * The repository's top (`""`), where the line's `cd` left it, and where `-C`/`--prefix`/`--dir`/
+   * `--cwd` move it: repository-relative, each once; a directory not known (`cd -`, `cd $X`) left out.
+   */
+  readonly dirs: readonly string[];
+}
+
 /**
- * The manifests a command line's programs read: package.json for npm, pnpm, yarn, npx and
- * `node --run`, a makefile for make; at the repository's top and in the directory the program
- * runs in (after `cd dir &&`, or moved by `-C`/`--prefix`/`--dir`/`--cwd`).
+ * The programs a command line runs, in order, each with the directories it may run in (`cd`
+ * commands themselves left out). Read through the contract's own reading of a shell line: quotes,
+ * chaining, prefixes (`env`, `sudo`, `timeout`, ...) and what `sh -c`, `$(…)` and `npx` run. Each
+ * script in a shell of its own starts where its parent stands, and its `cd` moves only itself.
  */
-export function manifestsOf(command: string): Manifests {
-  const paths = new Set<string>();
-  let everyPackage = false;
-  // The contract's own reading of a shell line: quotes, chaining, prefixes (`env`, `sudo`,
-  // `timeout`, ...) and what `sh -c`, `$(…)` and `npx` run, in the order they run. Each script in a
-  // shell of its own starts where its parent stands, and its `cd` moves only itself.
+export function programsOf(command: string): Program[] {
   const view = runView(command);
   const cwds = new Map<number, string | null>([[0, ""]]);
   // Where a script starts: where its parent stands when it runs (a directory not known, null after
@@ -64,6 +72,7 @@ export function manifestsOf(command: string): Manifests {
     if (!cwds.has(scope)) cwds.set(scope, cwdOf(view.parents[scope] ?? 0));
     return cwds.get(scope) ?? null;
   };
+  const out: Program[] = [];
   for (const [k, [first = "", ...args]] of view.commands.entries()) {
     const scope = view.scopes[k] ?? 0;
     const cwd = cwdOf(scope);
@@ -73,16 +82,28 @@ export function manifestsOf(command: string): Manifests {
       cwds.set(scope, args[0] === undefined || args[0] === "-" ? null : within(cwd, args[0]));
       continue;
     }
+    const dirs = [...new Set(["", cwd, movedTo(args, cwd)])].filter((d): d is string => d !== null);
+    out.push({ program, args, dirs });
+  }
+  return out;
+}
+
+/**
+ * The manifests a command line's programs read: package.json for npm, pnpm, yarn, npx and
+ * `node --run`, a makefile for make; at the repository's top and in the directory the program
+ * runs in (after `cd dir &&`, or moved by `-C`/`--prefix`/`--dir`/`--cwd`).
+ */
+export function manifestsOf(command: string): Manifests {
+  const paths = new Set<string>();
+  let everyPackage = false;
+  for (const { program, args, dirs } of programsOf(command)) {
     const runsScript = program === "node" && args.some((a) => a === "--run" || a.startsWith("--run="));
     const names = runsScript ? ["package.json"] : Object.hasOwn(MANIFESTS, program) ? MANIFESTS[program] : undefined;
     if (names === undefined) continue;
     if (names.includes("package.json") && args.some((a) => WORKSPACE_WIDE.includes(a) || a.startsWith("--filter=") || a.startsWith("--workspace="))) {
       everyPackage = true;
     }
-    for (const dir of new Set(["", cwd, movedTo(args, cwd)])) {
-      if (dir === null) continue;
-      for (const n of names) paths.add(dir === "" ? n : `${dir}/${n}`);
-    }
+    for (const dir of dirs) for (const n of names) paths.add(dir === "" ? n : `${dir}/${n}`);
   }
   return { paths: [...paths], everyPackage };
 }

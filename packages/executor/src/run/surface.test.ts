@@ -36,6 +36,25 @@ describe("surfacePaths reads a command's words as the shell and git would", () =
     expect(surfacePaths(contract("cd . && true"), files, [])).toEqual(["docs/p.plan.md"]);
   });
 
+  it.each([
+    "cd scripts && sh ./check.sh",
+    "cd src && sh ../scripts/check.sh",
+    "cd src; bash ../scripts/check.sh",
+    "(cd src && sh ../scripts/check.sh)",
+    "cd src/ && cd .. && sh scripts/check.sh",
+    "sh -c 'cd src && sh ../scripts/check.sh'",
+    "make -C src -f ../scripts/check.sh",
+    "npm --prefix=src exec -- sh ../scripts/check.sh",
+  ])("%s pins scripts/check.sh: a relative word is read from where the program runs too", (run) => {
+    expect(surfacePaths(contract(run), files, [])).toContain("scripts/check.sh");
+  });
+
+  it("a word read from where a program runs pins nothing out of the repository, and `cd -` or `cd $X` adds no directory", () => {
+    expect(surfacePaths(contract("cd src && sh ../../scripts/check.sh"), files, [])).toEqual(["docs/p.plan.md", "src/a.txt"]);
+    expect(surfacePaths(contract("cd - && sh ../scripts/check.sh"), files, [])).toEqual(["docs/p.plan.md"]);
+    expect(surfacePaths(contract("cd $X && sh ../scripts/check.sh"), files, [])).toEqual(["docs/p.plan.md"]);
+  });
+
   it("the plan is pinned however the contract spells its path", () => {
     for (const plan of ["docs/p.plan.md", "./docs/p.plan.md", "docs//p.plan.md", "/repo/docs/p.plan.md"]) {
       expect(surfacePaths(contract("true", plan), files, [], "/repo")).toEqual(["docs/p.plan.md"]);

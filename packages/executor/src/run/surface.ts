@@ -5,16 +5,18 @@ import type { ExecFault } from "../fault.js";
 import { type Deps, inRepo, readBytes, readText, writeFile } from "./deps.js";
 import { matchGlobs } from "./glob.js";
 import { manifestEdit } from "./manifest-edit.js";
-import { manifestsOf } from "./manifests.js";
+import { manifestsOf, programsOf } from "./manifests.js";
 import { inRepository } from "./paths.js";
 import { planPath } from "./plan-place.js";
 
+/** Each word, and the value of a `--opt=value` word after it. */
+function splitOptions(list: readonly string[]): string[] {
+  return list.flatMap((w) => (w.includes("=") ? [w, w.slice(w.indexOf("=") + 1)] : [w])).filter((w) => w !== "");
+}
+
 /** Words of a command line that could name a file: split on blanks and shell operators, `--opt=value` split. */
 function words(command: string): string[] {
-  return command
-    .split(/[\s;|&()<>]+/)
-    .flatMap((w) => (w.includes("=") ? [w, w.slice(w.indexOf("=") + 1)] : [w]))
-    .filter((w) => w !== "");
+  return splitOptions(command.split(/[\s;|&()<>]+/));
 }
 
 // A word that starts from the working directory the command runs in, the repository's top.
@@ -27,21 +29,38 @@ const FROM_CWD = /^(?:\$PWD|\$\{PWD\}|`pwd`)\//;
  * path is also tried from the top (`$(pwd)/x` is split into `$`, `pwd` and `/x`): pinning a file
  * too many is safe, one too few is not.
  */
-function repoPaths(word: string, repo: string | undefined): string[] {
+function repoPaths(word: string, repo: string | undefined, dir = ""): string[] {
   // Quotes first, so `"$PWD"/x` and `"$(pwd)/x"` lose their start too; a backtick last, after `` `pwd` ``.
   const bare = word
     .replace(/['"\\]/g, "")
     .replace(FROM_CWD, "")
     .replace(/`/g, "");
-  const tries = [bare];
+  // A relative word is read from the directory the program runs in; an absolute one from the top.
+  const tries: [string, string][] = [[dir, bare]];
   if (bare.startsWith("/")) {
-    if (repo !== undefined && bare.startsWith(`${repo}/`)) tries.push(bare.slice(repo.length + 1));
-    tries.push(bare.replace(/^\/+/, ""));
+    if (repo !== undefined && bare.startsWith(`${repo}/`)) tries.push(["", bare.slice(repo.length + 1)]);
+    tries.push(["", bare.replace(/^\/+/, "")]);
   }
   const paths: string[] = [];
-  for (const t of tries) {
-    const path = inRepository("", t.replace(/\/+$/, ""));
+  for (const [from, t] of tries) {
+    const path = inRepository(from, t.replace(/\/+$/, ""));
     if (path !== null && path !== "") paths.push(path);
+  }
+  return paths;
+}
+
+/**
+ * The repository paths an acceptance command may name: every word read from the top, and each
+ * program's arguments read again from every directory it may run in (after `cd tools/x &&`,
+ * `../check.sh` is `tools/check.sh`; `make -C sub`): pinning a file too many is safe.
+ */
+function commandPaths(command: string, repo: string | undefined): string[] {
+  const paths = words(command).flatMap((word) => repoPaths(word, repo));
+  for (const { args, dirs } of programsOf(command)) {
+    for (const dir of dirs) {
+      if (dir === "") continue;
+      for (const arg of splitOptions(args)) paths.push(...repoPaths(arg, repo, dir));
+    }
   }
   return paths;
 }
@@ -74,7 +93,7 @@ function surfaceOf(contract: Contract, files: readonly string[], globs: readonly
   const named = new Set<string>();
   const manifests = new Set<string>();
   for (const row of contract.stages.flatMap((s) => s.acceptance)) {
-    for (const w of words(row.run).flatMap((word) => repoPaths(word, repo))) {
+    for (const w of commandPaths(row.run, repo)) {
       if (tracked.has(w)) named.add(w);
       else for (const f of files) if (f.startsWith(`${w}/`)) named.add(f);
     }
