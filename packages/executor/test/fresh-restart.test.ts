@@ -37,6 +37,30 @@ describe("a fresh start after a kill at any step", () => {
     expect(escalatedAtStart).toBeGreaterThan(0);
   }, 600_000);
 
+  it("a stage still red at the start is escalated, not resumed over the test its killed execute weakened", async () => {
+    const strict = 'grep -qx "sum 3" out.txt\n';
+    const weak = "grep -q sum out.txt\n";
+    const plan = planOf([["sum", ["`sh test/sum.sh` exits 0"]]]);
+    // The first execute weakens the test and writes a wrong answer that fails even the weak one;
+    // the second writes an answer only the weak test takes.
+    const first = scriptTable({ "S1 execute": { edit: { "test/sum.sh": weak, "out.txt": "nothing\n" } } });
+    const second = scriptTable({ "S1 execute": { edit: { "out.txt": "sum 42\n" } } });
+    const probeRepo = await makeRepo({ "test/sum.sh": strict });
+    const probe = recordingRunner();
+    await runPlan(await contractOf(probeRepo, plan), nodeOptions(probeRepo, first, { runner: probe }));
+    const k = probe.log.findIndex((s) => s.name === "S1/a1/surface");
+    expect(k).toBeGreaterThan(0);
+    const repo = await makeRepo({ "test/sum.sh": strict });
+    const contract = await contractOf(repo, plan);
+    // Killed after the execute's commit, before its surface check.
+    await expect(runPlan(contract, nodeOptions(repo, first, { runner: killAfter(k) }))).rejects.toBeInstanceOf(Killed);
+    expect(git(repo, "show", "HEAD:test/sum.sh")).toBe(weak.trim());
+    const again = (await runPlan(contract, nodeOptions(repo, second)))._unsafeUnwrap();
+    expect(again.status).not.toBe("green");
+    expect(again.stages[0]?.state).toBe("escalated");
+    expect(again.stages[0]?.reason).toMatch(/in commits no run checked \(1 file: test\/sum\.sh: edited\): its work is not resumed/);
+  });
+
   it("after a run that ended, a test edited since is someone's own work: the stage counts green at the start", async () => {
     const repo = await makeRepo({ "test/check.sh": CHECK });
     const contract = await contractOf(repo, PLAN);

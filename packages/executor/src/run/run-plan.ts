@@ -119,9 +119,12 @@ export async function loopStages(
     // never makes a stage with nothing to run green (at the start or after an agent's work).
     if (stage.acceptance.length === 0) return err({ code: "stage-without-acceptance", stage: stage.id });
     const changed = unchecked[stage.id];
-    if (preflight[stage.id]?.green && changed !== undefined) {
-      loops.set(stage.id, { ...newLoop("escalated", changed), ledger: [preflight[stage.id]?.ledger as string] });
-      d.emit({ type: "escalated", stage: stage.id, reason: changed });
+    if (changed !== undefined) {
+      const green = preflight[stage.id]?.green === true;
+      const reason = `${changed}: ${green ? "it does not count as green at the start" : "its work is not resumed over an acceptance changed unchecked"}`;
+      const ledger = preflight[stage.id]?.ledger;
+      loops.set(stage.id, { ...newLoop("escalated", reason), ledger: ledger === undefined ? [] : [ledger] });
+      d.emit({ type: "escalated", stage: stage.id, reason });
       continue;
     }
     if (preflight[stage.id]?.green) {
@@ -210,8 +213,11 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   const startGreen = stages.filter((s) => preflight.value[s.id]?.green).map((s) => s.id);
   d.emit({ type: "preflight", green: startGreen });
   // Only a run that did not end can have left commits no run checked; after one that ended, what
-  // changed since is someone's own work (a test edited on main), never held against a stage.
-  const suspect = start.value.claim.unfinished ? startGreen : [];
+  // changed since is someone's own work (a test edited on main), never held against a stage. A
+  // stage red at the start is looked at too (an execute may not edit its surface): else its next
+  // base would take a killed execute's edit of its own test as the acceptance to meet.
+  const opened = d.settings.executeMayEditSurface ? startGreen : stages.map((s) => s.id);
+  const suspect = start.value.claim.unfinished ? opened : [];
   const unchecked = await step(d, "preflight-surface", () => changedSinceOpened(d, suspect, head.value));
   if (unchecked.isErr()) return err(unchecked.error);
   const loops = await loopStages(d, state, preflight.value, unchecked.value);

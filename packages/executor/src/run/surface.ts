@@ -166,12 +166,12 @@ function pinnedAt(text: string): string | null {
 }
 
 /**
- * Of the stages about to count as green at the start, those an earlier run opened (their surface
- * pinned under freeze/ at a base) whose surface at that base has been edited or deleted since by
- * commits no run checked (a run killed between an execute's commit and its check, then started
- * afresh): each stage with why. An execute that rewrote its own acceptance is never counted done
- * because a crash came between. A pinned file an agent removed or forged only makes this look at
- * less; the durable runner replays the check itself.
+ * Of `stages`, those an earlier run opened (their surface pinned under freeze/ at a base) whose
+ * surface at that base has been edited or deleted since by commits no run checked (a run killed
+ * between an execute's commit and its check, then started afresh): each stage with why. An
+ * execute that rewrote its own acceptance is never counted done, nor taken as the acceptance to
+ * meet, because a crash came between. A pinned file an agent removed or forged only makes this
+ * look at less; the durable runner replays the check itself.
  */
 export async function changedSinceOpened(d: Deps, stages: readonly string[], head: string): Promise<Result<Record<string, string>, ExecFault>> {
   const out: Record<string, string> = {};
@@ -185,7 +185,7 @@ export async function changedSinceOpened(d: Deps, stages: readonly string[], hea
     if (diverged.value.length === 0) continue;
     out[id] =
       `its acceptance surface changed since a run opened it at ${base.slice(0, 12)}, in commits no run checked ` +
-      `(${diverged.value.length} file${diverged.value.length === 1 ? "" : "s"}: ${diverged.value.join(", ")}): it does not count as green at the start`;
+      `(${diverged.value.length} file${diverged.value.length === 1 ? "" : "s"}: ${diverged.value.join(", ")})`;
   }
   return ok(out);
 }
