@@ -174,6 +174,33 @@ const WORKLOADS = {
     });
     return { rows, reads: [], exit: 1 };
   },
+  // Twenty files each holding one run of 40,000 combining marks of two classes, alternating (an
+  // engine orders such a run in N² steps); contains rows on each and a lacks row whose literal is
+  // such a run too.
+  "mark-runs"(root) {
+    const run = "\u0301\u0316".repeat(20_000);
+    const rows = [];
+    for (let k = 0; k < 20; k += 1) {
+      put(root, `m${k}.txt`, `z${run}\nline ${k}\n`);
+      rows.push(`contains\tm${k}.txt\tline ${k}`);
+    }
+    rows.push(`lacks\tm0.txt\tq${run}`);
+    return { rows, reads: Array.from({ length: 20 }, (_, k) => `m${k}.txt`), exit: 0 };
+  },
+  // 2,000 links 100 directories down, each to a file 100 directories down another branch through
+  // a target of 201 components (`../` 100 times, then the path down): a target is walked component
+  // by component, so each must cost its own length, not the path's.
+  "long-link-targets"(root) {
+    const down = "x/".repeat(100);
+    for (let k = 0; k < 10; k += 1) put(root, `real/${down}f${k}.txt`, `file ${k}\n`);
+    const here = "y/".repeat(100);
+    const rows = [];
+    for (let k = 0; k < 2000; k += 1) {
+      link(root, `${here}l${k}`, `${"../".repeat(100)}real/${down}f${k % 10}.txt`);
+      rows.push(`contains\t${here}l${k}\tfile ${k % 10}`);
+    }
+    return { rows, reads: Array.from({ length: 10 }, (_, k) => `real/${down}f${k}.txt`), exit: 0 };
+  },
   // A 60 MiB plan of one line, not UTF-8 at its end: refused.
   "bad-plan"() {
     const bytes = Buffer.alloc(60 * MIB, 0x78);

@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { EntryType } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { isRepository, type LinkWalk, type Listings, repositoryFault, treeFault } from "./listing.js";
+import { child, parentOf } from "./tree-path.js";
 
 /** Where a chain of links ends inside the root: a real tree path and its entry type, or nowhere. */
 export type Resolved = { readonly path: string; readonly type: Exclude<EntryType, "symlink"> } | undefined;
@@ -27,37 +28,39 @@ function outside(walk: Walk, target: string): Resolution {
   return err({ code: "link-outside-root", path: walk.link, target: walk.target ?? target });
 }
 
-async function step(walk: Walk, start: readonly string[], parts: readonly string[]): Promise<Resolution> {
+// The directory is carried as one path string: a component costs its own length, never a join
+// of every component above it (a target of hundreds of `../` and names would cost their square).
+async function step(walk: Walk, start: string, parts: readonly string[]): Promise<Resolution> {
   let dir = start;
   for (let i = 0; i < parts.length; i += 1) {
     const part = parts[i] as string;
     if (part === "" || part === ".") continue;
     if (part === "..") {
-      if (dir.length === 0) return outside(walk, parts.join("/"));
-      dir = dir.slice(0, -1);
+      if (dir === "") return outside(walk, parts.join("/"));
+      dir = parentOf(dir);
       continue;
     }
-    const index = await walk.listings.index(dir.join("/"));
+    const index = await walk.listings.index(dir);
     if (index.isErr()) return err(index.error);
-    if (isRepository(walk.listings, dir.join("/"), index.value)) return err({ code: "submodule", path: dir.join("/") });
+    if (isRepository(walk.listings, dir, index.value)) return err({ code: "submodule", path: dir });
     const entry = index.value.named(part);
     if (!entry) return ok(undefined);
-    const here = [...dir, part];
-    if (entry.type === "submodule") return err({ code: "submodule", path: here.join("/") });
+    const here = child(dir, part);
+    if (entry.type === "submodule") return err({ code: "submodule", path: here });
     let type: EntryType = entry.type;
     let real = here;
     if (entry.type === "symlink") {
       const to = await through(walk, here);
       if (to.isErr() || !to.value) return to;
       type = to.value.type;
-      real = to.value.path === "" ? [] : to.value.path.split("/");
+      real = to.value.path;
     }
-    if (i === parts.length - 1) return landed(walk, real.join("/"), type as Exclude<EntryType, "symlink">);
+    if (i === parts.length - 1) return landed(walk, real, type as Exclude<EntryType, "symlink">);
     if (type !== "directory") return ok(undefined);
     dir = real;
   }
   // The parts ran out after ".", ".." or a trailing "/": where the walk stands is a directory.
-  return landed(walk, dir.join("/"), "directory");
+  return landed(walk, dir, "directory");
 }
 
 /**
@@ -76,30 +79,29 @@ async function landed(walk: Walk, path: string, type: Exclude<EntryType, "symlin
  * before whenever the whole walk stays within the limit, and a fault is never kept: it is met
  * again by following, so that it names this walk's own link.
  */
-async function through(walk: Walk, linkPath: readonly string[]): Promise<Resolution> {
-  const key = linkPath.join("/");
-  const known = walk.listings.linkEnds.get(key);
+async function through(walk: Walk, linkPath: string): Promise<Resolution> {
+  const known = walk.listings.linkEnds.get(linkPath);
   if (known !== undefined && walk.hops + known.hops <= MAX_HOPS) {
     walk.hops += known.hops;
     return ok(known.resolved);
   }
   const before = walk.hops;
   const to = await follow(walk, linkPath);
-  if (to.isOk()) walk.listings.linkEnds.set(key, { resolved: to.value, hops: walk.hops - before });
+  if (to.isOk()) walk.listings.linkEnds.set(linkPath, { resolved: to.value, hops: walk.hops - before });
   return to;
 }
 
-async function follow(walk: Walk, linkPath: readonly string[]): Promise<Resolution> {
+async function follow(walk: Walk, linkPath: string): Promise<Resolution> {
   walk.hops += 1;
   if (walk.hops > MAX_HOPS) return err({ code: "link-loop", path: walk.link });
-  const read = await walk.listings.readLink(linkPath.join("/"));
+  const read = await walk.listings.readLink(linkPath);
   if (read.isErr()) return err(treeFault(read.error));
   walk.target ??= read.value;
   if (read.value.startsWith("/")) return outside(walk, read.value);
   // An empty target leads nowhere: the kernel answers ENOENT for it (git stores one, a checkout
   // cannot make it), never the link's own directory.
   if (read.value === "") return ok(undefined);
-  return step(walk, linkPath.slice(0, -1), read.value.split("/"));
+  return step(walk, parentOf(linkPath), read.value.split("/"));
 }
 
 /**
@@ -126,6 +128,6 @@ export async function resolveLinkCounted(listings: Listings, linkPath: string, h
 // A link's walk from `hops` links, taking (and leaving) its known end as a chain would.
 async function followFrom(listings: Listings, linkPath: string, hops: number): Promise<LinkWalk> {
   const walk: Walk = { listings, link: linkPath, target: undefined, hops };
-  const result = await through(walk, linkPath.split("/"));
+  const result = await through(walk, linkPath);
   return { result, hops: walk.hops };
 }

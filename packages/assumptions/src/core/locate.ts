@@ -1,7 +1,8 @@
 import type { DirEntry } from "../tree.js";
 import type { Resolved } from "./links.js";
 import type { ExactHit } from "./dir-index.js";
-import { child, knownAbove, type Locator, nameOf, type Plain, parentOf, plainDir, type Step, spelledBelow } from "./plain.js";
+import { knownAbove, type Locator, type Plain, plainDir, type Step, spelledBelow } from "./plain.js";
+import { child, nameOf, parentOf } from "./tree-path.js";
 import { arrive, type Locating, variants, walk } from "./walk.js";
 
 /** How a path's spelling differs from the plan's when it is a variant. */

@@ -1,6 +1,7 @@
 // Plain directories: a plan directory reached by its exact spelling, level by level, resolved once
 // a run from its nearest resolved ancestor, and the per-run locator that holds them.
 import type { TreeReader } from "../tree.js";
+import { child } from "./tree-path.js";
 import { resolveLinkCounted } from "./links.js";
 import type { DirIndex } from "./dir-index.js";
 import { createListings, isRepository, type Listings } from "./listing.js";
@@ -71,22 +72,6 @@ export interface Step {
   readonly how: VariantHow | undefined;
   /** Links followed so far on this path (the kernel's count: more than 40 is a loop). */
   readonly hops: number;
-}
-
-/** `name` in directory `dir` (`""` for the root). */
-export function child(dir: string, name: string): string {
-  return dir === "" ? name : `${dir}/${name}`;
-}
-
-/** The plan directory a plan path lies in: all but its last component (`""` for the root). */
-export function parentOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash === -1 ? "" : path.slice(0, slash);
-}
-
-/** The last component of a plan path: the name its directory is asked for. */
-export function nameOf(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
 }
 
 /**

@@ -7,7 +7,8 @@ import { MAX_HOPS, resolveLinkCounted } from "./links.js";
 import type { DirIndex } from "./dir-index.js";
 import { isRepository, type Listings, repositoryFault } from "./listing.js";
 import type { Located, VariantHow } from "./locate.js";
-import { child, type Step } from "./plain.js";
+import type { Step } from "./plain.js";
+import { child } from "./tree-path.js";
 
 type Candidate = readonly [DirEntry, VariantHow | undefined];
 /** What locating a path gives: where it leads, or the fault met on the way. */

@@ -1,6 +1,7 @@
 import { FOLD_FULL, FOLD_RUNS } from "./casefold-table.js";
 import { type CodeMap, codeMap, mapCodes } from "./code-map.js";
 import { nfcInert } from "./forms.js";
+import { normalizeText } from "./normalize.js";
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -64,7 +65,7 @@ export function nfc(text: string): string {
     EASY.lastIndex = Math.max(hard.index + 1, at + PIECE);
     end = EASY.exec(text)?.index ?? text.length;
     const raw = text.slice(at, end);
-    const composed = raw.normalize("NFC");
+    const composed = normalizeText(raw, "NFC");
     if (composed !== raw) {
       out.push(text.slice(from, at), composed);
       from = end;
@@ -88,10 +89,10 @@ export function caseFold(text: string): string {
   // toLowerCase makes a new string even when nothing changes.
   if (foldsToItself(text)) return text;
   if (isAscii(text)) return text.toLowerCase();
-  const composed = nfcInert(text) ? text : text.normalize("NFC");
+  const composed = nfcInert(text) ? text : normalizeText(text, "NFC");
   const folded = mapCodes(composed, foldTable()).text;
   // NFC(NFC(x)) is NFC(x).
-  return folded === composed || nfcInert(folded) ? folded : folded.normalize("NFC");
+  return folded === composed || nfcInert(folded) ? folded : normalizeText(folded, "NFC");
 }
 
 /**
@@ -99,5 +100,5 @@ export function caseFold(text: string): string {
  * whatever normalises next, as the skeleton does.
  */
 export function foldedCodes(text: string): string {
-  return mapCodes(nfcInert(text) ? text : text.normalize("NFC"), foldTable()).text;
+  return mapCodes(nfcInert(text) ? text : normalizeText(text, "NFC"), foldTable()).text;
 }

@@ -2,6 +2,7 @@ import { type CodeMap, codeMap, isFlagged, mapCodes } from "./code-map.js";
 import { CONFUSABLE_GROUPS } from "./confusables-table.js";
 import { caseFold, foldedCodes, isAscii } from "./fold.js";
 import { nfdInert, nfdInertUnit } from "./forms.js";
+import { normalizeText } from "./normalize.js";
 
 let groups: readonly (readonly [string, string])[] | undefined;
 
@@ -96,9 +97,9 @@ export function anchorKind(unit: number, { map, kinds }: SkeletonTable): number 
 // NFD, prototypes, NFD again, each NFD skipped when provably idle: the text is NFD-inert, or
 // nothing was replaced, or only runs of stable starters were put in.
 function pieceSkeleton(text: string, map: CodeMap): string {
-  const decomposed = nfdInert(text) ? text : text.normalize("NFD");
+  const decomposed = nfdInert(text) ? text : normalizeText(text, "NFD");
   const mapped = mapCodes(decomposed, map);
-  return mapped.text === decomposed || !mapped.flagged ? mapped.text : mapped.text.normalize("NFD");
+  return mapped.text === decomposed || !mapped.flagged ? mapped.text : normalizeText(mapped.text, "NFD");
 }
 
 // A piece goes on until GAP ASCII characters in a row follow its last other one: in text of
