@@ -1,7 +1,7 @@
 import { afterEnv } from "./env.js";
 import { commandWord } from "./npm-commands.js";
 import { type ShellLine, shellWords } from "./shell-words.js";
-import { ownEntry, positionals, programName } from "./words.js";
+import { commandPath, ownEntry, positionals, programName } from "./words.js";
 
 /** The commands a line really runs, unwrapped, and what the checker could not see into. */
 export type RunView = {
@@ -18,7 +18,7 @@ export type RunView = {
 };
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash"]);
-const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "nohup", "builtin"]);
+const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "nohup", "builtin", "coproc"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** Prefix commands that run the rest of their words, with their options that take a value (`env`'s are read by `afterEnv`). */
@@ -34,7 +34,52 @@ const PREFIXES: Record<string, Set<string>> = {
   command: new Set(),
   time: new Set(["-f", "--format", "-o", "--output"]),
   exec: new Set(["-a"]),
+  setsid: new Set(),
+  ionice: new Set(["-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"]),
+  // `busybox sh -c …`, `busybox env …`: the applet leads what is left.
+  busybox: new Set(),
 };
+
+/** `flock`'s options that take a value; the first word after its options is the lock, then the command (or `-c SCRIPT`). */
+const FLOCK_VALUE = new Set(["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"]);
+
+/**
+ * What a command that runs other commands runs besides itself: `flock LOCK CMD…` or `flock LOCK
+ * -c SCRIPT`, `script -c SCRIPT`, `git submodule foreach CMD…` (a script for the shell), and each
+ * `find … -exec|-execdir|-ok|-okdir CMD… ;` (or `+`).
+ */
+function runsInside(argv: string[]): ({ argv: string[] } | { script: string })[] {
+  const name = programName(argv[0] ?? "");
+  if (name === "flock") {
+    let i = 1;
+    while (i < argv.length && (argv[i] ?? "").startsWith("-") && argv[i] !== "-c" && argv[i] !== "--command") i += FLOCK_VALUE.has(argv[i] ?? "") ? 2 : 1;
+    if (argv[i] === "-c" || argv[i] === "--command") return [{ script: argv[i + 1] ?? "" }];
+    const rest = argv.slice(i + 1);
+    return rest[0] === "-c" || rest[0] === "--command" ? [{ script: rest[1] ?? "" }] : rest.length > 0 ? [{ argv: rest }] : [];
+  }
+  if (name === "script") {
+    const at = argv.findIndex((w, k) => k > 0 && (w === "-c" || w === "--command" || /^-[a-zA-Z]*c$/.test(w)));
+    const joined = argv.find((w) => w.startsWith("--command="));
+    if (joined !== undefined) return [{ script: joined.slice("--command=".length) }];
+    return at === -1 ? [] : [{ script: argv[at + 1] ?? "" }];
+  }
+  if (name === "git") {
+    const path = commandPath(argv);
+    if (path[0] !== "submodule" || path[1] !== "foreach") return [];
+    let k = argv.indexOf("foreach") + 1;
+    while ((argv[k] ?? "").startsWith("-")) k++;
+    return k < argv.length ? [{ script: argv.slice(k).join(" ") }] : [];
+  }
+  if (name !== "find") return [];
+  const inside: { argv: string[] }[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    if (!["-exec", "-execdir", "-ok", "-okdir"].includes(argv[i] ?? "")) continue;
+    const end = argv.findIndex((w, k) => k > i && (w === ";" || w === "+"));
+    inside.push({ argv: argv.slice(i + 1, end === -1 ? argv.length : end) });
+    if (end !== -1) i = end;
+  }
+  return inside;
+}
 
 /** Drop a prefix command's options (and their values); for `timeout`, also its duration; `env` as `afterEnv` reads it. */
 function afterPrefix(name: string, words: string[]): string[] {
@@ -143,9 +188,12 @@ function visit(words: string[], depth: number, view: RunView, scope: number): vo
   }
   view.commands.push(argv);
   view.scopes.push(scope);
-  const inner = depth < 8 ? execInner(argv) : null;
-  if (inner && "script" in inner) visitScript(inner.script, depth, view, scope);
-  else if (inner) visit(inner.argv, depth + 1, view, scope);
+  if (depth >= 8) return;
+  const exec = execInner(argv);
+  for (const inner of exec === null ? runsInside(argv) : [exec]) {
+    if ("script" in inner) visitScript(inner.script, depth, view, scope);
+    else visit(inner.argv, depth + 1, view, scope);
+  }
 }
 
 /** Read a script one level down (`sh -c SCRIPT`, `npx -c SCRIPT`, `$(SCRIPT)`) the same way as a row's line. */

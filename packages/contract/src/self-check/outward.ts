@@ -38,7 +38,11 @@ const REGISTRY_WRITES = [
  * `commandPath` resolves npm's abbreviations and aliases, and pnpm's) that write outward.
  */
 export const OUTWARD: Record<string, string[]> = {
-  git: ["push", "send-email", "svn dcommit"],
+  git: ["push", "send-email", "svn dcommit", "send-pack", "http-push", "subtree push", "lfs push", "p4 submit"],
+  cargo: ["publish", "yank", "owner"],
+  gem: ["push", "yank", "owner"],
+  twine: ["upload", "register"],
+  poetry: ["publish"],
   npm: [
     ...REGISTRY_WRITES,
     // npm 8 and older: in npm 11 a usage error, so naming them costs nothing.
@@ -99,6 +103,7 @@ export const OUTWARD: Record<string, string[]> = {
     "repo fork",
     "repo rename",
     "repo archive",
+    "repo sync",
     "gist create",
     "gist edit",
     "gist delete",
@@ -184,12 +189,31 @@ function ghApiWrites(argv: string[]): boolean {
   });
 }
 
+// A copy's destination on another machine: `host:path`, `user@host:path`, `rsync://…` (not `./a:b`, `/a:b`, `C:\x`).
+const REMOTE = /^(?:rsync:\/\/|[^/.\s:][^/\s:]+:)/;
+
+/** `scp` and `rsync` to another machine: the last of their words that is no option names it. */
+function copiesOut(argv: string[]): boolean {
+  const words = argv.slice(1).filter((w) => !w.startsWith("-"));
+  return words.length >= 2 && REMOTE.test(words[words.length - 1] ?? "");
+}
+
+/** `aws s3 cp|mv|sync` to an `s3://` destination, and `aws s3 rm|rb|mb` of one. */
+function awsS3Writes(pos: string[]): boolean {
+  if (pos[0] !== "s3") return false;
+  const targets = pos.slice(2);
+  if (["rm", "rb", "mb"].includes(pos[1] ?? "")) return targets.some((t) => t.startsWith("s3://"));
+  return ["cp", "mv", "sync"].includes(pos[1] ?? "") && (targets[targets.length - 1] ?? "").startsWith("s3://");
+}
+
 /** What an unwrapped command writes outward, as "tool subcommand"; null when it only reads. */
 export function outwardWrite(argv: string[]): string | null {
   const tool = programName(argv[0] ?? "");
+  if (tool === "scp" || tool === "rsync") return copiesOut(argv) ? `${tool} to another machine` : null;
   if (tool === "curl") return curlWrites(argv) ? "curl with a writing method or data" : null;
   if (tool === "wget") return wgetWrites(argv) ? "wget with a writing method or data" : null;
   const pos = commandPath(argv);
+  if (tool === "aws") return awsS3Writes(pos) ? `aws s3 ${pos[1]} to s3://` : null;
   if (tool === "gh" && pos[0] === "api") return ghApiWrites(argv) ? "gh api with a writing method or fields" : null;
   if ((tool === "docker" || tool === "podman") && pos[0] === "buildx" && argv.includes("--push")) {
     return `${tool} buildx --push`;

@@ -10,6 +10,11 @@ export const ownEntry = <T>(table: Readonly<Record<string, T>>, key: string): T 
 /** Options that take a separate value, per tool, so the subcommand can be found after them. */
 const VALUE_OPTIONS: Record<string, string[]> = {
   git: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"],
+  aws: ["--region", "--profile", "--endpoint-url", "--output", "--query", "--ca-bundle", "--color", "--cli-read-timeout", "--cli-connect-timeout"],
+  cargo: ["--manifest-path", "--registry", "--index", "--token", "-p", "--package", "-Z", "--config", "--target-dir"],
+  twine: ["-r", "--repository", "--repository-url", "-u", "--username", "-p", "--password", "-c", "--comment", "--config-file"],
+  poetry: ["-r", "--repository", "-u", "--username", "-p", "--password", "-C", "--directory", "-P", "--project"],
+  gem: ["--key", "--host", "--otp", "-k"],
   npm: ["--prefix", "-w", "--workspace", "--tag", "--access", "--otp", "--registry", "-C"],
   pnpm: ["--filter", "-F", "-C", "--dir", "--tag", "--access", "--otp", "--registry"],
   yarn: ["--cwd", "--tag", "--access", "--otp", "--registry", "--include", "--exclude", "--from", "-j", "--jobs", "--since"],

@@ -23,6 +23,21 @@ const npmOutward = fc.oneof(
 );
 const OTHER_OUTWARD = [
   ["git", "push", "origin", "main"],
+  ["git", "subtree", "push", "--prefix", "lib", "origin", "main"],
+  ["git", "lfs", "push", "origin", "main"],
+  ["git", "send-pack", "origin", "main"],
+  ["git", "http-push", "https://example.test/repo.git", "main"],
+  ["gh", "repo", "sync", "me/fork"],
+  ["cargo", "publish", "--registry", "crates-io"],
+  ["gem", "push", "pkg-1.0.gem"],
+  ["twine", "upload", "-r", "pypi", "dist/*"],
+  ["poetry", "publish", "--build"],
+  ["scp", "-P", "22", "build.tar", "deploy@host:/srv/"],
+  ["rsync", "-az", "dist/", "host:/var/www/"],
+  ["rsync", "-a", "dist/", "rsync://mirror.example/pub/"],
+  ["aws", "--region", "eu-west-1", "s3", "cp", "report.html", "s3://bucket/key"],
+  ["aws", "s3", "sync", "site/", "s3://bucket/"],
+  ["aws", "s3", "rm", "s3://bucket/old", "--recursive"],
   ["git", "-C", "sub dir", "push"],
   ["pnpm", "publish", "--no-git-checks"],
   ["pnpm", "dist-tags", "add", "pkg@1", "beta"],
@@ -53,6 +68,14 @@ const HARMLESS = [
   ["echo", "npm publish"],
   ["grep", "-q", "npm pub", "README.md"],
   ["curl", "-sS", "https://example.test/health"],
+  ["scp", "deploy@host:/srv/log", "."],
+  ["rsync", "-a", "src/", "backup/"],
+  ["rsync", "-a", "./a:b", "c"],
+  ["aws", "s3", "cp", "s3://bucket/key", "report.html"],
+  ["aws", "s3", "ls", "s3://bucket/"],
+  ["cargo", "test"],
+  ["gem", "list"],
+  ["poetry", "run", "pytest"],
 ];
 
 /** The wrappers a row may hide a command behind: each takes a command line and gives one that runs it. */
@@ -62,9 +85,30 @@ const wrapper = fc.oneof(
     .map((opts) => (c: string) => `env ${opts}${c}`),
   fc.constantFrom("-S ", "-S", "--split-string=", "--split-string ", "--split=", "--sp ", "-iS ", "-vS").map((opt) => (c: string) => `env ${opt}${q(c)}`),
   fc
-    .constantFrom("sudo ", "sudo -u deploy ", "nice -n 5 ", "timeout 30 ", "nohup ", "time -p ", "command ", "exec ", "stdbuf -o L ", "FOO=1 ")
+    .constantFrom(
+      "sudo ",
+      "sudo -u deploy ",
+      "nice -n 5 ",
+      "timeout 30 ",
+      "nohup ",
+      "time -p ",
+      "command ",
+      "exec ",
+      "stdbuf -o L ",
+      "FOO=1 ",
+      "setsid ",
+      "setsid -w ",
+      "ionice -c 3 ",
+      "coproc ",
+      "flock /tmp/l ",
+      "flock -w 5 /tmp/l ",
+      "busybox ",
+    )
     .map((prefix) => (c: string) => `${prefix}${c}`),
-  fc.constantFrom("sh -c ", "bash -lc ").map((shell) => (c: string) => `${shell}${q(c)}`),
+  fc
+    .constantFrom("sh -c ", "bash -lc ", "busybox sh -c ", "flock /tmp/l -c ", "script -qc ", "git submodule foreach --recursive ")
+    .map((shell) => (c: string) => `${shell}${q(c)}`),
+  fc.constantFrom("find . -maxdepth 0 -exec ", "find . -execdir ").map((find) => (c: string) => `${find}${c} ';'`),
 );
 const wrapped = (argv: fc.Arbitrary<readonly string[]>) =>
   fc.tuple(argv, fc.array(wrapper, { maxLength: 4 })).map(([a, ws]) => ws.reduce((c, w) => w(c), line(a)));
