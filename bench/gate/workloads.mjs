@@ -201,6 +201,18 @@ const WORKLOADS = {
     }
     return { rows, reads: Array.from({ length: 10 }, (_, k) => `real/${down}f${k}.txt`), exit: 0 };
   },
+  // `a/` and `A/` at each of 8 levels (256 leaf directories of 50 files); 10,000 rows under the
+  // all-lower-case path, half `exists` of files there, half `absent` of files no spelling holds:
+  // each of those is a case variant (the directories' other spellings), found by looking in
+  // every leaf, which must not cost a walk of all 511 directories for every row.
+  "twin-levels"(root) {
+    let dirs = [""];
+    for (let level = 0; level < 8; level += 1) dirs = dirs.flatMap((d) => [`${d}a/`, `${d}A/`]);
+    for (const d of dirs) for (let k = 0; k < 50; k += 1) put(root, `${d}f${k}.txt`, `${d}${k}\n`);
+    const path = "a/".repeat(8);
+    const rows = Array.from({ length: 10_000 }, (_, r) => (r % 2 ? `absent\t${path}new${r}.txt` : `exists\t${path}f${r % 50}.txt`));
+    return { rows, reads: [], exit: 1 };
+  },
   // A 60 MiB plan of one line, not UTF-8 at its end: refused.
   "bad-plan"() {
     const bytes = Buffer.alloc(60 * MIB, 0x78);

@@ -3,7 +3,7 @@ import type { Resolved } from "./links.js";
 import type { ExactHit } from "./dir-index.js";
 import { knownAbove, type Locator, type Plain, plainDir, type Step, spelledBelow } from "./plain.js";
 import { child, nameOf, parentOf } from "./tree-path.js";
-import { arrive, type Locating, variants, walk } from "./walk.js";
+import { arrive, type Locating, scanLeaves, variants, viaLeaves, walk } from "./walk.js";
 
 /** How a path's spelling differs from the plan's when it is a variant. */
 export type VariantHow = "case" | "confusable";
@@ -111,15 +111,45 @@ export function locateIn(loc: Locator, dir: string, at: Plain | undefined, path:
     return arrive(loc.listings, entryPath, spelledBelow(at, hit.entry.name, entryPath), hit.entry, at.hops);
   }
   const start = startIn(loc, dir);
-  // Only the levels from the start down are walked: the path is split from there, so a row
-  // thousands of levels deep does not make a string of every component above it.
+  const comps = componentsFrom(path, start.index);
+  return comps.length < 2 ? walkFrom(loc, comps, start) : viaScan(loc, dir, comps, start);
+}
+
+// The components of `path` from the `index`-th down: only the levels from a walk's start are
+// split, so a row thousands of levels deep does not make a string of every component above it.
+function componentsFrom(path: string, index: number): string[] {
   let from = 0;
-  for (let i = 0, k = 0; k < start.index; i += 1) {
+  for (let i = 0, k = 0; k < index; i += 1) {
     if (path.charCodeAt(i) === 47) {
       k += 1;
       from = i + 1;
     }
   }
-  const comps = path.slice(from).split("/");
+  return path.slice(from).split("/");
+}
+
+function walkFrom(loc: Locator, comps: readonly string[], start: Step): Promise<Locating> {
   return walk({ listings: loc.listings, comps, base: start.index, turns: new Map(), anyHops: new Map(), reach: start.hops }, start);
+}
+
+// A path with directories between its start and its last component: those are scanned once for
+// every row of its plan directory (`scanLeaves`), and only its last level is looked at per row; a
+// row whose last component is a link somewhere is walked in full.
+async function viaScan(loc: Locator, dir: string, comps: readonly string[], start: Step): Promise<Locating> {
+  let scan = loc.scans.get(dir);
+  if (scan === undefined) loc.scans.set(dir, (scan = scanLeaves(loc.listings, comps, start)));
+  return (await viaLeaves(loc.listings, await scan, comps[comps.length - 1] as string)) ?? walkFrom(loc, comps, start);
+}
+
+/**
+ * `locate` with every path walked in full from its start, no scan shared between rows: the
+ * reference the scan is held to in tests.
+ */
+export async function locateByWalk(loc: Locator, path: string): Promise<Locating> {
+  const dir = parentOf(path);
+  const at = await plainDir(loc, dir);
+  const hit = exactIn(at, path);
+  if (at && hit && "entry" in hit) return locateIn(loc, dir, at, path, hit);
+  const start = startIn(loc, dir);
+  return walkFrom(loc, componentsFrom(path, start.index), start);
 }

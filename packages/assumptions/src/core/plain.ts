@@ -6,6 +6,7 @@ import { resolveLinkCounted } from "./links.js";
 import type { DirIndex } from "./dir-index.js";
 import { createListings, isRepository, type Listings } from "./listing.js";
 import type { Start, VariantHow } from "./locate.js";
+import type { LeafScan } from "./walk.js";
 
 /**
  * A plan directory reached by its exact spelling, level by level, through directories and links to
@@ -44,6 +45,8 @@ export interface Locator {
    * `startIn` asks about the same directory right after, for a row not found as written.
    */
   reached: { readonly planDir: string; readonly at: string } | undefined;
+  /** Plan directory to the scan of its spellings (`scanLeaves`), for rows a walk must look for. */
+  readonly scans: Map<string, Promise<LeafScan>>;
 }
 
 /**
@@ -56,12 +59,13 @@ export function forgetLocated(loc: Locator): void {
   loc.heldHashes.clear();
   loc.starts.clear();
   loc.reached = undefined;
+  loc.scans.clear();
   loc.listings.forget();
 }
 
 /** Creates the per-run locator over a tree. */
 export function createLocator(tree: TreeReader): Locator {
-  return { listings: createListings(tree), plain: new Map(), heldHashes: new Set(), starts: new Map(), reached: undefined };
+  return { listings: createListings(tree), plain: new Map(), heldHashes: new Set(), starts: new Map(), reached: undefined, scans: new Map() };
 }
 
 /** One turn of a walk: the directory it stands in, and the component it looks for there. */

@@ -75,6 +75,26 @@ export interface Walking {
   readonly anyHops: Map<string, Turned>;
   /** The most links any path of the turn under way has followed so far. */
   reach: number;
+  /**
+   * Set when the walk only scans the directories above the last component (`scanLeaves`): each
+   * turn at the last level is logged here in the walk's order instead of being made, and so is
+   * each spelling on the way below which nothing was logged.
+   */
+  readonly leaves?: LeafEvent[];
+}
+
+/**
+ * What a scan of a plan directory's spellings met, in the walk's order: a directory the last
+ * component is to be looked for in (`leaf`), or a spelling of a directory on the way below which
+ * nothing was met (`end`: an entry that is no directory, a dangling link, a directory without the
+ * next component in any spelling).
+ */
+export type LeafEvent = { readonly kind: "leaf"; readonly at: Step; readonly index: DirIndex } | { readonly kind: "end"; readonly at: Step };
+
+/** A scan's log, and the fault that ended it, if one did (everything after it in the walk's order is never reached). */
+export interface LeafScan {
+  readonly events: readonly LeafEvent[];
+  readonly fault: CheckFault | undefined;
 }
 
 /** What a turn yielded, and the most links any path below it had followed (`reach`). */
@@ -90,17 +110,33 @@ async function descend(w: Walking, at: Step, [entry, how]: Candidate): Promise<L
   const spelled = child(at.spelled, entry.name);
   const variant = at.how ?? how;
   if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
-  if (at.index - base === comps.length - 1) {
-    // A variant is what is there under another spelling: the same entry, with the same faults (a
-    // nested repository, a link out of the root or looping, a directory that cannot be listed) as
-    // when named exactly or walked through, so that every depth and every reader agree.
-    const arrived = await arrive(listings, path, spelled, entry, at.hops, (hops) => reaching(w, hops));
-    return variant !== undefined && arrived.isOk() ? ok({ state: "variant", spelled, how: variant }) : arrived;
-  }
-  const below = await beneath(w, { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops }, entry);
-  // Under a variant spelling of a parent, a missing rest is still that variant: on a
-  // case-insensitive checkout the plan's path would land in it.
-  return variant !== undefined && below.isOk() && below.value.state === "missing" ? ok({ state: "variant", spelled, how: variant }) : below;
+  if (at.index - base === comps.length - 1)
+    return lastSeen(spelled, variant, await arrive(listings, path, spelled, entry, at.hops, (hops) => reaching(w, hops)));
+  const next: Step = { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops };
+  const logged = w.leaves?.length;
+  const below = await beneath(w, next, entry);
+  // Scanning, a spelling below which nothing was logged is an event of its own: what it yields
+  // (missing, or under a variant spelling that variant) is the same for every last component.
+  if (logged !== undefined && w.leaves?.length === logged && below.isOk() && below.value.state === "missing") w.leaves.push({ kind: "end", at: next });
+  return missingUnder(next, below);
+}
+
+/**
+ * A candidate of the last level as the walk sees it once arrived at. A variant is what is there
+ * under another spelling: the same entry, with the same faults (a nested repository, a link out of
+ * the root or looping, a directory that cannot be listed) as when named exactly or walked through,
+ * so that every depth and every reader agree.
+ */
+function lastSeen(spelled: string, variant: VariantHow | undefined, arrived: Locating): Locating {
+  return variant !== undefined && arrived.isOk() ? ok({ state: "variant", spelled, how: variant }) : arrived;
+}
+
+/**
+ * What the walk below `at` found, as its parent sees it: under a variant spelling, a missing rest
+ * is still that variant (on a case-insensitive checkout the plan's path would land in it).
+ */
+function missingUnder(at: Step, below: Locating): Locating {
+  return at.how !== undefined && below.isOk() && below.value.state === "missing" ? ok({ state: "variant", spelled: at.spelled, how: at.how }) : below;
 }
 
 /** The walk's next turn below `entry` (a directory, or a link to one); anything else leads nowhere. */
@@ -160,6 +196,10 @@ async function turn(w: Walking, at: Step): Promise<Locating> {
   const index = await listings.index(at.dir);
   if (index.isErr()) return err(index.error);
   if (isRepository(listings, at.dir, index.value)) return err({ code: "submodule", path: at.spelled });
+  if (w.leaves !== undefined && at.index - base === comps.length - 1) {
+    w.leaves.push({ kind: "leaf", at, index: index.value });
+    return ok(MISSING);
+  }
   const name = comps[at.index - base] ?? "";
   const exact = candidates(index.value, at.dir, name);
   if (exact.isErr()) return err(exact.error);
@@ -172,4 +212,55 @@ async function turn(w: Walking, at: Step): Promise<Locating> {
     }
   }
   return ok(best);
+}
+
+/**
+ * The directories a walk for a path under one plan directory would look for its last component in,
+ * and the spellings on the way that lead nowhere, in the walk's order (`comps` holds the plan
+ * directory's components from `start` down, then a placeholder for the last one). Rows under one
+ * plan directory share it: each is then answered by `viaLeaves`, at the cost of its last level
+ * alone, however many spellings of the directories above there are.
+ */
+export async function scanLeaves(listings: Listings, comps: readonly string[], start: Step): Promise<LeafScan> {
+  const events: LeafEvent[] = [];
+  const scanned = await walk({ listings, comps, base: start.index, turns: new Map(), anyHops: new Map(), reach: start.hops, leaves: events }, start);
+  return { events, fault: scanned.isErr() ? scanned.error : undefined };
+}
+
+/**
+ * What the walk for `name` under a scanned plan directory finds: the scan's events taken in order,
+ * each leaf's last level turned for `name` as the walk would turn it, the first fault or found entry
+ * the answer, else the best of the rest. Undefined when `name` is a link in some leaf: following it
+ * counts links the scan did not, so the caller walks that path in full.
+ */
+export async function viaLeaves(listings: Listings, scan: LeafScan, name: string): Promise<Locating | undefined> {
+  let best = MISSING;
+  for (const event of scan.events) {
+    const got = event.kind === "end" ? missingUnder(event.at, ok(MISSING)) : await lastTurn(listings, event.at, event.index, name);
+    if (got === undefined) return undefined;
+    if (got.isErr() || got.value.state === "found") return got;
+    best = better(best, got.value);
+  }
+  return scan.fault === undefined ? ok(best) : err(scan.fault);
+}
+
+// The last level's turn in leaf `at` for `name`, as its parent sees it; undefined for a link.
+async function lastTurn(listings: Listings, at: Step, index: DirIndex, name: string): Promise<Locating | undefined> {
+  const exact = candidates(index, at.dir, name);
+  if (exact.isErr()) return err(exact.error);
+  let best = MISSING;
+  for (const list of [exact.value, undefined]) {
+    for (const candidate of list ?? variants(index, name)) {
+      const [entry, how] = candidate;
+      if (entry.type === "symlink") return undefined;
+      const spelled = child(at.spelled, entry.name);
+      const got: Locating =
+        entry.type === "submodule"
+          ? err({ code: "submodule", path: spelled })
+          : lastSeen(spelled, at.how ?? how, await arrive(listings, child(at.dir, entry.name), spelled, entry, at.hops));
+      if (got.isErr() || got.value.state === "found") return got;
+      best = better(best, got.value);
+    }
+  }
+  return missingUnder(at, ok(best));
 }
