@@ -59,6 +59,9 @@ function replyOf(request, prompt, output) {
   return { ...JSON.parse(line), tokens };
 }
 
+/** The most bytes one argument may hold on Linux (MAX_ARG_STRLEN, 32 pages), less one for its NUL. */
+const ARG_MAX_BYTES = 128 * 1024 - 1;
+
 function main() {
   const at = process.argv.indexOf("--template");
   const template = at >= 0 ? process.argv[at + 1] : process.env.DECAY_AGENT_TEMPLATE;
@@ -79,6 +82,14 @@ function main() {
       cwd: request.cwd,
     };
     const command = template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? quote(values[name]) : whole));
+    // Linux holds at most 128 KiB in one argument (MAX_ARG_STRLEN), and the command is one: a
+    // prompt inlined past that would fail with E2BIG on every call, a freeze diff makes it grow.
+    const bytes = Buffer.byteLength(command);
+    if (bytes > ARG_MAX_BYTES) {
+      throw new Error(
+        `the command would be ${bytes} bytes, more than one argument holds (${ARG_MAX_BYTES}): the prompt is ${Buffer.byteLength(prompt)} bytes; pass it as a file ({prompt_file}, or < {prompt_file} on stdin) instead of {prompt}`,
+      );
+    }
     const ran = spawnSync("sh", ["-c", command], { cwd: request.cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 });
     if (ran.error) throw ran.error;
     if (ran.status !== 0) throw new Error(`the agent command exited ${ran.status ?? ran.signal}`);
