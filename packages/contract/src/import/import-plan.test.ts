@@ -90,8 +90,24 @@ describe("importPlan round-trips each format into a contract that compiles", () 
   test("the task plan with an execution record imports; its record is kept as prose and listed", async () => {
     const { imported, contract, findings } = await roundTrip("task-plan-with-record.plan.md");
     expect(contract.stages).toHaveLength(4);
-    expect(imported.notConverted).toMatchObject([{ text: "Execution record" }]);
-    expect(findings.filter((f) => f.code === "no-acceptance")).toHaveLength(4);
+    // Every task's check is listed: written under RED:, GREEN: or Check:, none is a Run:/Expected: pair.
+    expect(imported.notConverted.map((n) => [n.line, n.text.split(":")[0]])).toEqual([
+      [12, "RED"],
+      [13, "GREEN"],
+      [21, "RED"],
+      [22, "GREEN"],
+      [29, "Check"],
+      [36, "Check"],
+      [38, "Execution record"],
+    ]);
+    expect(imported.notConverted[1]?.reason).toBe(
+      "a command under GREEN: is not converted (the import reads Run: with Expected:); to run it as acceptance write Acceptance: `command` exits 0",
+    );
+    expect(imported.notConverted[0]?.reason).toMatch(/^a RED: step fails before the change/);
+    const refused = findings.filter((f) => f.code === "no-acceptance");
+    expect(refused).toHaveLength(4);
+    // check names the line that gives each stage's command another way, GREEN: lines too.
+    for (const f of refused) expect(f.message).toMatch(/its line "(GREEN|Check): `/);
   });
 
   test("acceptance criteria in the plan's header are kept as prose, so the result still compiles", () => {

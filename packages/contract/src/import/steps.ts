@@ -88,6 +88,19 @@ function convertRun(model: LineModel, i: number, to: number, out: Converted): nu
   return exp.index;
 }
 
+// A command in a code span under another label than Run: (`GREEN: \`pnpm test\` -> 5 passed`,
+// `Check: \`make lint\``): not converted, and listed, so that no task loses its check in silence.
+const OTHER_COMMAND =
+  /^\s*(?:[-*+]\s+)?(?:\[[ xX]\]\s+)?(?:\*\*|__)?(green|red|checks?|verify|verification|validate|validation|gate)(?:\*\*|__)?\s*:(?:\*\*|__)?.*`[^`]+`/i;
+
+/** Why a command under another label is not converted; null for a line that holds none. */
+function otherCommand(text: string): string | null {
+  const word = OTHER_COMMAND.exec(text)?.[1];
+  if (word === undefined) return null;
+  if (word.toLowerCase() === "red") return "a RED: step fails before the change; acceptance checks the finished stage";
+  return `a command under ${word}: is not converted (the import reads Run: with Expected:); to run it as acceptance write Acceptance: \`command\` exits 0`;
+}
+
 /** Read a group's body lines [from, to): Run:/Expected: pairs and the first Checkpoint:. */
 export function convertBody(model: LineModel, from: number, to: number): Converted {
   const out: Converted = { acceptance: [], exit: null, notConverted: [] };
@@ -96,6 +109,11 @@ export function convertBody(model: LineModel, from: number, to: number): Convert
     if (!line || line.hidden || line.heading) continue;
     if (RUN.test(line.text)) {
       i = convertRun(model, i, to, out);
+      continue;
+    }
+    const other = otherCommand(line.text);
+    if (other !== null) {
+      out.notConverted.push({ line: i + 1, text: line.text.trim(), reason: other });
       continue;
     }
     const checkpoint = CHECKPOINT.exec(line.text)?.[1];

@@ -18,7 +18,7 @@ function stateFindings(contract: Contract): FindingData[] {
 }
 
 // A line that names a command under another word: `**Gate:** \`make check\``, `Verify: \`pnpm test\``.
-const COMMAND_LINE = /^\W*(?:gate|verify|verification|validate|validation|check|checks|test|tests|run)\W*:.*`[^`]+`/i;
+const COMMAND_LINE = /^\W*(?:gate|verify|verification|validate|validation|check|checks|test|tests|run|green)\W*:.*`[^`]+`/i;
 
 const LABEL_OVER_BLOCK = /^\W*(?:gate|verify|verification|validate|validation|checks?|tests?|run)\W*:?\W*$/i;
 
