@@ -3,9 +3,9 @@ import { describe, expect, test } from "vitest";
 import { inCanonicalOrder, normalizeText } from "./normalize.js";
 
 // Marks of several classes (220 below, 230 above, 1 overlay, 7 nukta, 240 ypogegrammeni, 8 kana
-// voicing), a mark of class 0 (U+0903), bases below and above U+0300, precomposed letters, Hangul
+// voicing, 216 and 1 astral), a mark of class 0 (U+0903), bases below and above U+0300, precomposed letters, Hangul
 // jamo and a syllable, a surrogate pair, and a lone surrogate.
-const MARKS = ["\u0301", "\u0316", "\u0334", "\u093c", "\u0345", "\u3099", "\u0300", "\u0327", "\u0903", "\u0344"];
+const MARKS = ["\u0301", "\u0316", "\u0334", "\u093c", "\u0345", "\u3099", "\u0300", "\u0327", "\u0903", "\u0344", "\u{1d165}", "\u{1d167}"];
 const OTHERS = ["a", "e", " ", "\n", "é", "ǖ", "Å", "\u1100", "\u1161", "\u11a8", "\uac00", "κ", "ω", "か", "\u{1d15e}", "\ud800", "x"];
 const unit = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...MARKS) }, { weight: 1, arbitrary: fc.constantFrom(...OTHERS) });
 // Runs long enough (32 and more marks) to take the ordering path, between ordinary text.

@@ -2,7 +2,50 @@
 import { isStarter, NFC_STABLE_BELOW } from "./forms.js";
 
 // Where the engine's own normalisation may be slow: 32 marks in a row (no real word holds that many).
+const LONG_RUN = 32;
 const LONG_MARKS = /\p{M}{32,}/gu;
+const MARK = /^\p{M}$/u;
+
+// Per BMP code unit, once asked: 1 not a mark, 2 a mark (0: not asked yet). Astral code points by map.
+const markUnits = new Uint8Array(0x10000);
+const markPoints = new Map<number, boolean>();
+
+function isMarkUnit(unit: number): boolean {
+  if (unit < 0x300) return false;
+  let known = markUnits[unit] as number;
+  if (known === 0) markUnits[unit] = known = MARK.test(String.fromCharCode(unit)) ? 2 : 1;
+  return known === 2;
+}
+
+// Whether the code point unit `i` belongs to is a mark (a surrogate of a pair asks about the pair).
+function markAt(text: string, i: number): boolean {
+  const unit = text.charCodeAt(i);
+  if (unit < 0xd800 || unit > 0xdfff) return isMarkUnit(unit);
+  const point = text.codePointAt(unit >= 0xdc00 && i > 0 ? i - 1 : i) as number;
+  if (point < 0x10000) return false;
+  let known = markPoints.get(point);
+  if (known === undefined) markPoints.set(point, (known = MARK.test(String.fromCodePoint(point))));
+  return known;
+}
+
+/**
+ * Whether `text` holds a run of at least 32 units of marks. Any such run covers a unit whose
+ * index is 15 more than a multiple of 16, so only those are looked at until one is a mark: a
+ * typed-array read each, a sixteenth of the text (a regular expression over the whole text cost
+ * more than the normalisation it guards).
+ */
+function hasLongRun(text: string): boolean {
+  for (let k = 15; k < text.length; k += 16) {
+    if (!markAt(text, k)) continue;
+    let from = k;
+    while (from > 0 && markAt(text, from - 1)) from -= 1;
+    let to = k + 1;
+    while (to < text.length && markAt(text, to)) to += 1;
+    if (to - from >= LONG_RUN) return true;
+    k = to - 1;
+  }
+  return false;
+}
 
 /**
  * `text.normalize(form)`, linear in the text. An engine puts each combining mark of a run into
@@ -14,6 +57,7 @@ const LONG_MARKS = /\p{M}{32,}/gu;
  * it nor lets anything reorder across it, so the pieces normalise as the whole would.
  */
 export function normalizeText(text: string, form: "NFC" | "NFD"): string {
+  if (text.length < LONG_RUN || !hasLongRun(text)) return text.normalize(form);
   LONG_MARKS.lastIndex = 0;
   let run = LONG_MARKS.exec(text);
   if (run === null) return text.normalize(form);
