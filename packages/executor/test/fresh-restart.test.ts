@@ -61,6 +61,39 @@ describe("a fresh start after a kill at any step", () => {
     expect(again.stages[0]?.reason).toMatch(/in commits no run checked \(1 file: test\/sum\.sh: edited\): its work is not resumed/);
   });
 
+  it("a test fixed by hand after a run that ended is not held against a stage when a later run is killed early", async () => {
+    const plan = planOf([
+      ["one", ["`sh test/one.sh` exits 0"]],
+      ["sum", ["`sh test/sum.sh` exits 0"]],
+    ]);
+    const files = { "test/one.sh": "grep -q one one.txt\n", "test/sum.sh": 'grep -qx "sum 3" out.txt\n' };
+    // The first run ends: S1 green, S2's execute writes 4 and nothing makes it 3.
+    const first = scriptTable({ "S1 execute": { edit: { "one.txt": "one\n" } }, "S2 execute": { edit: { "out.txt": "sum 4\n" } } });
+    const then = scriptTable({ "S2 execute": { edit: { "out.txt": "sum 4\n" } } });
+    const endedThenEdited = async () => {
+      const repo = await makeRepo(files);
+      const contract = await contractOf(repo, plan);
+      expect((await runPlan(contract, nodeOptions(repo, first)))._unsafeUnwrap().status).not.toBe("green");
+      // The person decides the plan was wrong: the answer is 4. Their commit, on the run's branch.
+      writeFileSync(join(repo, "test/sum.sh"), 'grep -qx "sum 4" out.txt\n');
+      git(repo, "commit", "-qam", "the sum is 4");
+      return { repo, contract };
+    };
+    const probed = await endedThenEdited();
+    const probe = recordingRunner();
+    await runPlan(probed.contract, nodeOptions(probed.repo, then, { runner: probe }));
+    // Every kill from the claim to the preflight, where the next run decides what counts.
+    const from = probe.log.findIndex((s) => s.name === "claim") + 1;
+    const to = probe.log.findIndex((s) => s.name === "preflight-surface");
+    expect(to).toBeGreaterThan(from);
+    for (let k = from; k <= to; k += 1) {
+      const { repo, contract } = await endedThenEdited();
+      await expect(runPlan(contract, nodeOptions(repo, then, { runner: killAfter(k) }))).rejects.toBeInstanceOf(Killed);
+      const again = (await runPlan(contract, nodeOptions(repo, then)))._unsafeUnwrap();
+      expect([k, again.status, again.stages.map((s) => s.state)]).toEqual([k, "green", ["green-at-start", "green-at-start"]]);
+    }
+  }, 600_000);
+
   it("after a run that ended, a test edited since is someone's own work: the stage counts green at the start", async () => {
     const repo = await makeRepo({ "test/check.sh": CHECK });
     const contract = await contractOf(repo, PLAN);

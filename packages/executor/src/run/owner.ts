@@ -15,7 +15,15 @@ export interface WorkspaceClaim {
   readonly owner: string | null;
   /** A run started here and has not ended with a report (interrupted, killed, parked or stopped by a fault). */
   readonly unfinished: boolean;
+  /**
+   * When unfinished: the commit `plan/<slug>` stood at when the first of the runs that have not
+   * ended started (every commit since is theirs, and some no run checked); null when the marker
+   * names none (a marker written before it did).
+   */
+  readonly startedAt: string | null;
 }
+
+const STARTED_AT = /^started at ([0-9a-f]{40}|[0-9a-f]{64})$/m;
 
 /** The plan a workspace records: its `plan.txt`, or for a workspace made before that file existed, its contract.md's plan. */
 async function recordedOwner(d: Deps): Promise<R<string | null>> {
@@ -36,7 +44,8 @@ export async function readClaim(d: Deps): Promise<R<WorkspaceClaim>> {
   if (owner.isErr()) return err(owner.error);
   const marker = await readText(d, inRepo(d, d.paths.unfinished));
   if (marker.isErr()) return err(marker.error);
-  return ok({ owner: owner.value, unfinished: marker.value !== null });
+  const startedAt = marker.value === null ? null : (STARTED_AT.exec(marker.value)?.[1] ?? null);
+  return ok({ owner: owner.value, unfinished: marker.value !== null, startedAt });
 }
 
 /** A workspace recorded for another plan is the fault `workspace-taken`: nothing of it is used. */
@@ -45,14 +54,19 @@ export function ownedHere(d: Deps, claim: WorkspaceClaim): R<void> {
   return err({ code: "workspace-taken", slug: d.slug, plan: d.contract.plan, owner: claim.owner });
 }
 
-/** Record this plan as the workspace's owner when none is yet, and (for a run) mark a run as started. */
-export async function claimWorkspace(d: Deps, claim: WorkspaceClaim, run: boolean): Promise<R<null>> {
+/**
+ * Record this plan as the workspace's owner when none is yet, and for a run starting at commit
+ * `run` mark a run as started: the marker names where the first run that has not ended started
+ * (kept from the marker there, if any).
+ */
+export async function claimWorkspace(d: Deps, claim: WorkspaceClaim, run: string | null): Promise<R<null>> {
   if (claim.owner === null) {
     const written = await writeFile(d, d.paths.owner, `${d.contract.plan}\n`);
     if (written.isErr()) return err(written.error);
   }
-  if (!run) return ok(null);
-  const text = `A run of ${d.contract.plan} started and has not ended with a report: what it leaves uncommitted on plan/${d.slug} is set aside when it runs again.\n`;
+  if (run === null) return ok(null);
+  const since = claim.unfinished ? (claim.startedAt ?? run) : run;
+  const text = `A run of ${d.contract.plan} started and has not ended with a report: what it leaves uncommitted on plan/${d.slug} is set aside when it runs again.\nstarted at ${since}\n`;
   return (await writeFile(d, d.paths.unfinished, text)).map(() => null);
 }
 
@@ -62,5 +76,5 @@ export async function claimForVerification(d: Deps): Promise<R<null>> {
   if (claim.isErr()) return err(claim.error);
   const mine = ownedHere(d, claim.value);
   if (mine.isErr()) return err(mine.error);
-  return claimWorkspace(d, claim.value, false);
+  return claimWorkspace(d, claim.value, null);
 }

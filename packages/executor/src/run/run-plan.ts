@@ -14,7 +14,7 @@ import { buildReport, writeReport } from "./report.js";
 import { renderInterruptedMd } from "./report-md.js";
 import { runStage } from "./stage.js";
 import { newLoop, newState, type RunState, type StageLoop } from "./state.js";
-import { changedSinceOpened, staleRows, surfaceRows } from "./surface.js";
+import { changedSinceOpened, changedSinceStarted, staleRows, surfaceRows } from "./surface.js";
 import { refusals, stageOrder, validContract } from "./validate.js";
 import { type StageVerdict, verifyPass } from "./verify.js";
 
@@ -150,13 +150,13 @@ export async function loopStages(
  * Mark the run as started, set aside the leftovers of an unfinished run, and switch to
  * `plan/<slug>`. The stash set aside, if any.
  */
-async function takeOver(d: Deps, start: Start): Promise<R<string | null>> {
+async function takeOver(d: Deps, start: Start, from: string): Promise<R<string | null>> {
   const own = `plan/${d.slug}`;
   // Only a run that did not end can have left work uncommitted on its branch (its step in flight);
   // after one that ended, what is uncommitted is someone's own work, refused and never stashed.
   const leftovers = start.dirty.length > 0;
   if (leftovers && (start.branch !== own || !start.claim.unfinished)) return err({ code: "dirty-tree", paths: start.dirty });
-  const claimed = await step(d, "claim", () => claimWorkspace(d, start.claim, true));
+  const claimed = await step(d, "claim", () => claimWorkspace(d, start.claim, from));
   if (claimed.isErr()) return err(claimed.error);
   let setAside: string | null = null;
   if (leftovers) {
@@ -185,7 +185,7 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   const pinnable = await step(d, "surface-check", async () => (await surfaceRows(d, from.value)).map((r) => r.files));
   if (pinnable.isErr()) return err(pinnable.error);
   const own = `plan/${d.slug}`;
-  const taken = await takeOver(d, start.value);
+  const taken = await takeOver(d, start.value, from.value);
   if (taken.isErr()) return err(taken.error);
   const setAside = taken.value;
   const ws = await step(d, "workspace", () => prepareWorkspace(d));
@@ -212,13 +212,17 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   if (preflight.isErr()) return err(preflight.error);
   const startGreen = stages.filter((s) => preflight.value[s.id]?.green).map((s) => s.id);
   d.emit({ type: "preflight", green: startGreen });
-  // Only a run that did not end can have left commits no run checked; after one that ended, what
-  // changed since is someone's own work (a test edited on main), never held against a stage. A
-  // stage red at the start is looked at too (an execute may not edit its surface): else its next
-  // base would take a killed execute's edit of its own test as the acceptance to meet.
+  // Only runs that did not end can have left commits no run checked, and only since the first of
+  // them started; what changed before is someone's own work (a test edited by hand after a run
+  // that ended), never held against a stage. A stage red at the start is looked at too (an execute
+  // may not edit its surface): else its next base would take a killed execute's edit of its own
+  // test as the acceptance to meet.
+  const { claim } = start.value;
   const opened = d.settings.executeMayEditSurface ? startGreen : stages.map((s) => s.id);
-  const suspect = start.value.claim.unfinished ? opened : [];
-  const unchecked = await step(d, "preflight-surface", () => changedSinceOpened(d, suspect, head.value));
+  const suspect = claim.unfinished ? opened : [];
+  const unchecked = await step(d, "preflight-surface", () =>
+    claim.startedAt === null ? changedSinceOpened(d, suspect, head.value) : changedSinceStarted(d, suspect, claim.startedAt, head.value),
+  );
   if (unchecked.isErr()) return err(unchecked.error);
   const loops = await loopStages(d, state, preflight.value, unchecked.value);
   if (loops.isErr()) return err(loops.error);

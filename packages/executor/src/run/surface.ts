@@ -190,6 +190,22 @@ export async function changedSinceOpened(d: Deps, stages: readonly string[], hea
   return ok(out);
 }
 
+/**
+ * Of `stages`, each with why when the acceptance surface at `since` (where the first of the runs
+ * that have not ended started) was edited or deleted by the commits since, which no run checked
+ * (a run killed between an execute's commit and its check): the surface is the contract's, so
+ * every one of them. Empty when nothing on it changed.
+ */
+export async function changedSinceStarted(d: Deps, stages: readonly string[], since: string, head: string): Promise<Result<Record<string, string>, ExecFault>> {
+  if (stages.length === 0 || since === head) return ok({});
+  const diverged = await executeDivergence(d, { from: since, to: head });
+  if (diverged.isErr()) return err(diverged.error);
+  if (diverged.value.length === 0) return ok({});
+  const files = `${diverged.value.length} file${diverged.value.length === 1 ? "" : "s"}: ${diverged.value.join(", ")}`;
+  const reason = `its acceptance surface changed since an unfinished run started at ${since.slice(0, 12)}, in commits no run checked (${files})`;
+  return ok(Object.fromEntries(stages.map((id) => [id, reason])));
+}
+
 // The checks below work the surface out again from git and the contract every time. The file
 // pinned at a stage's base under freeze/ is the record for people, never read back: it sits in the
 // working tree, where the agent that is being checked can write.
