@@ -18,8 +18,10 @@ describe("parseArgs", () => {
       file: "c.md",
       json: false,
       format: "text",
+      includeOptional: false,
       plan: "p.md",
     });
+    expect(parseArgs(["check", "c.md", "--include-optional"])._unsafeUnwrap()).toMatchObject({ kind: "check", includeOptional: true });
     expect(parseArgs(["check", "c.md", "--format=sarif"])._unsafeUnwrap()).toMatchObject({ kind: "check", format: "sarif", json: false });
     expect(parseArgs(["check", "--json", "c.md"])._unsafeUnwrap()).toMatchObject({ format: "json", json: true });
   });

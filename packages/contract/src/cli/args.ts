@@ -10,7 +10,7 @@ export type Command =
   | { kind: "version" }
   | { kind: "compile"; plan: string; output?: string; json: boolean; quiet: boolean; maxInputBytes?: number }
   | { kind: "import"; plan: string; output?: string; maxInputBytes?: number }
-  | { kind: "check"; file: string; plan?: string; json: boolean; format: CheckFormat; maxInputBytes?: number };
+  | { kind: "check"; file: string; plan?: string; json: boolean; format: CheckFormat; includeOptional: boolean; maxInputBytes?: number };
 
 /** The subcommands, each with its help. */
 export type Topic = "top" | "compile" | "check" | "import";
@@ -30,7 +30,10 @@ const SPECS = {
     maxPositionals: 1,
   },
   import: { flags: { ...COMMON, output: { type: "string", short: "o" } }, maxPositionals: 1 },
-  check: { flags: { ...COMMON, plan: { type: "string" }, json: { type: "boolean" }, format: { type: "string" } }, maxPositionals: 1 },
+  check: {
+    flags: { ...COMMON, plan: { type: "string" }, json: { type: "boolean" }, format: { type: "string" }, "include-optional": { type: "boolean" } },
+    maxPositionals: 1,
+  },
 } as const satisfies Record<Exclude<Topic, "top">, ArgSpec<FlagSpecs>>;
 
 /** The formats `check --format` takes. */
@@ -89,7 +92,9 @@ function check(rest: readonly string[]): Result<Command, UsageFault> {
       if (file === "-" && v.plan === "-") return err(usage("standard input (-) is named twice: as FILE and as --plan; give one of them as a file"));
       const plan = v.plan === undefined ? {} : { plan: v.plan };
       return checkFormat(v.json === true, v.format).andThen((format) =>
-        maxInput(v["max-input-bytes"]).map((limit): Command => ({ kind: "check", file, json: format === "json", format, ...plan, ...limit })),
+        maxInput(v["max-input-bytes"]).map(
+          (limit): Command => ({ kind: "check", file, json: format === "json", format, includeOptional: v["include-optional"] === true, ...plan, ...limit }),
+        ),
       );
     });
 }
@@ -124,7 +129,7 @@ export const HELP: Record<Topic, string> = {
 
 Usage:
   decay-contract compile PLAN.md [-o contract.md] [--json] [--quiet] [--max-input-bytes N]
-  decay-contract check FILE [--plan PLAN.md] [--json | --format github|sarif|junit] [--max-input-bytes N]
+  decay-contract check FILE [--plan PLAN.md] [--include-optional] [--json | --format github|sarif|junit] [--max-input-bytes N]
   decay-contract import PLAN.md [-o staged.plan.md] [--max-input-bytes N]
   decay-contract --help | --version
 
@@ -152,11 +157,14 @@ pair an Acceptance: line. What could not be converted is listed under "## Not co
 output and on stderr. Then run decay-contract check on the result.
 Exit: 0 written, 2 fault.
 `,
-  check: `Usage: decay-contract check FILE [--plan PLAN.md] [--json | --format F] [--max-input-bytes N]
+  check: `Usage: decay-contract check FILE [--plan PLAN.md] [--include-optional] [--json | --format F] [--max-input-bytes N]
 
 Self-check a contract before anything is spent. FILE is a contract.md, or a plan (a file without
 the contract front matter), which is compiled first. --plan gives the plan the contract was
 compiled from: its ordering constraints are checked and a changed plan is reported.
+--include-optional checks the contract as a run with optional stages included (decay run
+--include-optional) sees it: those then need acceptance rows, and a plan whose every stage is
+optional is no longer a run that verifies nothing.
 Findings go to stdout (--json: {$schema, version, findings: [{code, severity, stage, row, message}]}); warnings are
 printed either way. --format github prints one ::error (refusal) or ::warning per finding before
 the text; --format sarif prints a SARIF 2.1.0 log (a result per finding at its line of FILE, named

@@ -236,3 +236,16 @@ describe("decay-contract import of a plan with a fence never closed", () => {
     expect(await readFile(out, "utf8")).toContain("- line 13: ### Task 3: C (a task heading inside a code block, ");
   });
 });
+
+describe("decay-contract check --include-optional", () => {
+  test("a plan whose every stage is optional: refused as verifying nothing, checked as a run that includes them with the flag", async () => {
+    const dir = await tempDir();
+    const plan = join(dir, "op.plan.md");
+    await writeFile(plan, "# Plan: x\n\n## 6. Recommendation (staged)\n\n### Stage 1 (optional): sum\n\nAcceptance: `true` exits 0\n");
+    const without = await run(["check", plan]);
+    expect(without.code).toBe(1);
+    expect(without.stdout).toContain("every stage is optional and the run leaves optional stages out");
+    const withFlag = await run(["check", plan, "--include-optional"]);
+    expect([withFlag.code, withFlag.stdout]).toEqual([0, "0 refusal(s), 0 warning(s)\n"]);
+  });
+});

@@ -200,7 +200,8 @@ function repoPath(io: CliIo, file: string): string | undefined {
 
 function runCheck(io: CliIo, cmd: Extract<Command, { kind: "check" }>): ResultAsync<number, CliFault> {
   return loadForCheck(io, cmd).andThen(({ contract, planText, given, file, isContract }) => {
-    const findings = [...selfCheck(contract, planText === undefined ? {} : { planText }), ...(given === undefined ? [] : planDrift(contract, given.bytes))];
+    const options = { includeOptional: cmd.includeOptional, ...(planText === undefined ? {} : { planText }) };
+    const findings = [...selfCheck(contract, options), ...(given === undefined ? [] : planDrift(contract, given.bytes))];
     const checked = (): CheckedFile => ({ file: repoPath(io, cmd.file), contract, findings, lineOf: findingLocator(file.text, contract, isContract) });
     const refusals = findings.filter((f) => f.severity === "refuse").length;
     return emit(io, renderFindings(cmd, findings, checked), refusals > 0 ? 1 : 0);

@@ -39,8 +39,8 @@ const REGISTRY_WRITES = [
  */
 export const OUTWARD: Record<string, string[]> = {
   git: ["push", "send-email", "svn dcommit", "send-pack", "http-push", "subtree push", "lfs push", "p4 submit"],
-  cargo: ["publish", "yank", "owner"],
-  gem: ["push", "yank", "owner"],
+  cargo: ["publish", "yank"],
+  gem: ["push", "yank"],
   twine: ["upload", "register"],
   poetry: ["publish"],
   npm: [
@@ -192,11 +192,25 @@ function ghApiWrites(argv: string[]): boolean {
 // A copy's destination on another machine: `host:path`, `user@host:path`, `rsync://…` (not `./a:b`, `/a:b`, `C:\x`).
 const REMOTE = /^(?:rsync:\/\/|[^/.\s:][^/\s:]+:)/;
 
-/** `scp` and `rsync` to another machine: the last of their words that is no option names it. */
-function copiesOut(argv: string[]): boolean {
-  const words = argv.slice(1).filter((w) => !w.startsWith("-"));
-  return words.length >= 2 && REMOTE.test(words[words.length - 1] ?? "");
+/** The options of `scp` and `rsync` whose value is the next word (`-P 22`, `--exclude a:b`). */
+const COPY_VALUE: Readonly<Record<string, ReadonlySet<string>>> = {
+  scp: new Set(["-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J", "-D", "-X"]),
+  rsync: new Set([
+    ...["-e", "--rsh", "-f", "--filter", "--exclude", "--include", "--exclude-from", "--include-from", "--files-from"],
+    ...["-T", "--temp-dir", "--partial-dir", "--backup-dir", "--compare-dest", "--copy-dest", "--link-dest", "--chmod", "--chown"],
+    ...["--usermap", "--groupmap", "--password-file", "--log-file", "--out-format", "--suffix", "-B", "--block-size", "--port"],
+  ]),
+};
+
+/** `scp` and `rsync` to another machine: the last of their operands (no option, no option's value) names it. */
+function copiesOut(tool: string, argv: string[]): boolean {
+  const takesValue = COPY_VALUE[tool] ?? new Set<string>();
+  const operands = argv.slice(1).filter((w, k, all) => !w.startsWith("-") && !takesValue.has(all[k - 1] ?? ""));
+  return operands.length >= 2 && REMOTE.test(operands[operands.length - 1] ?? "");
 }
+
+/** `cargo owner` and `gem owner` add or remove an owner on the registry with these; alone they list. */
+const OWNER_CHANGE = new Set(["-a", "--add", "-r", "--remove"]);
 
 /** `aws s3 cp|mv|sync` to an `s3://` destination, and `aws s3 rm|rb|mb` of one. */
 function awsS3Writes(pos: string[]): boolean {
@@ -209,11 +223,14 @@ function awsS3Writes(pos: string[]): boolean {
 /** What an unwrapped command writes outward, as "tool subcommand"; null when it only reads. */
 export function outwardWrite(argv: string[]): string | null {
   const tool = programName(argv[0] ?? "");
-  if (tool === "scp" || tool === "rsync") return copiesOut(argv) ? `${tool} to another machine` : null;
+  if (tool === "scp" || tool === "rsync") return copiesOut(tool, argv) ? `${tool} to another machine` : null;
   if (tool === "curl") return curlWrites(argv) ? "curl with a writing method or data" : null;
   if (tool === "wget") return wgetWrites(argv) ? "wget with a writing method or data" : null;
   const pos = commandPath(argv);
   if (tool === "aws") return awsS3Writes(pos) ? `aws s3 ${pos[1]} to s3://` : null;
+  if ((tool === "cargo" || tool === "gem") && pos[0] === "owner") {
+    return argv.some((w) => OWNER_CHANGE.has(w) || /^--(?:add|remove)=/.test(w)) ? `${tool} owner --add/--remove` : null;
+  }
   if (tool === "gh" && pos[0] === "api") return ghApiWrites(argv) ? "gh api with a writing method or fields" : null;
   if ((tool === "docker" || tool === "podman") && pos[0] === "buildx" && argv.includes("--push")) {
     return `${tool} buildx --push`;
