@@ -176,7 +176,7 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       const path = group.paths[k] as string;
       const hit = exactIn(at, path);
       const quick = at && foundIn(at, hit);
-      const located: Result<Located, CheckFault> = quick ? ok(quick) : await locateIn(loc, group.dir, at, path, hit);
+      const located: Result<Located, CheckFault> = quick ? ok(quick) : await locateIn(loc, group.dir, at, path, hit, group.rows.length > 1);
       if (located.isErr()) record(i, a, err(located.error));
       else if ("directory" in a) record(i, a, ok(judgeEntry(a, located.value)));
       else if (located.value.state === "found") reads.add(i, located.value);

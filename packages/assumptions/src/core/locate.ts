@@ -101,9 +101,11 @@ export async function locate(loc: Locator, path: string): Promise<Locating> {
 
 /**
  * `locate` for a path whose plan directory `dir` the caller has already resolved: `at` is what
- * `plainDir` answered for it, `hit` what `exactIn` found there.
+ * `plainDir` answered for it, `hit` what `exactIn` found there. `shared`: other rows under `dir`
+ * may follow, so a walk's directories are scanned once for them all (`viaScan`); false for a lone
+ * row, which is walked at once.
  */
-export function locateIn(loc: Locator, dir: string, at: Plain | undefined, path: string, hit: ExactHit): Promise<Locating> {
+export function locateIn(loc: Locator, dir: string, at: Plain | undefined, path: string, hit: ExactHit, shared = true): Promise<Locating> {
   if (at && hit && "entry" in hit) {
     // Named exactly in a plain directory: no walk. A directory may be a nested repository and a
     // link leads elsewhere: `arrive` asks.
@@ -112,7 +114,7 @@ export function locateIn(loc: Locator, dir: string, at: Plain | undefined, path:
   }
   const start = startIn(loc, dir);
   const comps = componentsFrom(path, start.index);
-  return comps.length < 2 ? walkFrom(loc, comps, start) : viaScan(loc, dir, comps, start);
+  return comps.length < 2 || !shared ? walkFrom(loc, comps, start) : viaScan(loc, dir, comps, start);
 }
 
 // The components of `path` from the `index`-th down: only the levels from a walk's start are
