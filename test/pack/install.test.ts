@@ -87,6 +87,7 @@ describe("the tarballs installed with plain npm", () => {
     ]);
     expect(failures, ran).toEqual([]);
     expect(result.testResults.map((r) => [r.name.slice(project.length + 1), r.status]).sort()).toEqual([
+      ["examples/agents/shell-agent.test.ts", "passed"],
       ["examples/custom-transport/orchestrator.test.ts", "passed"],
       ["examples/harness-gate/fleet.test.ts", "passed"],
       ["examples/run-a-plan/run-a-plan.test.ts", "passed"],
