@@ -92,11 +92,12 @@ function below(loc: Locator, parent: Start, path: string): Start {
  * the entry; equal after case folding, or a confusable skeleton in another script, is a
  * variant; else missing. Every variant spelling is explored, so a variant anywhere is found;
  * a path not found as written is looked for from its nearest plain ancestor, not the root.
+ * `shared` as for `locateIn` (false: walked in full, the reference the shared scan is tested against).
  */
-export async function locate(loc: Locator, path: string): Promise<Locating> {
+export async function locate(loc: Locator, path: string, shared = true): Promise<Locating> {
   const dir = parentOf(path);
   const at = await plainDir(loc, dir);
-  return locateIn(loc, dir, at, path, exactIn(at, path));
+  return locateIn(loc, dir, at, path, exactIn(at, path), shared);
 }
 
 /**
@@ -141,17 +142,4 @@ async function viaScan(loc: Locator, dir: string, comps: readonly string[], star
   let scan = loc.scans.get(dir);
   if (scan === undefined) loc.scans.set(dir, (scan = scanLeaves(loc.listings, comps, start)));
   return (await viaLeaves(loc.listings, await scan, comps[comps.length - 1] as string)) ?? walkFrom(loc, comps, start);
-}
-
-/**
- * `locate` with every path walked in full from its start, no scan shared between rows: the
- * reference the scan is held to in tests.
- */
-export async function locateByWalk(loc: Locator, path: string): Promise<Locating> {
-  const dir = parentOf(path);
-  const at = await plainDir(loc, dir);
-  const hit = exactIn(at, path);
-  if (at && hit && "entry" in hit) return locateIn(loc, dir, at, path, hit);
-  const start = startIn(loc, dir);
-  return walkFrom(loc, componentsFrom(path, start.index), start);
 }

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { fixtureTree } from "../../test/support/fixture-tree.js";
-import { locate, locateByWalk } from "./locate.js";
+import { locate } from "./locate.js";
 import { createLocator } from "./plain.js";
 
 const NAMES = ["a", "A", "b", "B", "ab", "aB", "\u0430"] as const;
@@ -51,7 +51,7 @@ describe("a plan directory scanned once answers each row as its own walk would",
         const tree = build(c);
         const shared = createLocator(tree);
         for (const path of c.asked) {
-          const want = await locateByWalk(createLocator(tree), path);
+          const want = await locate(createLocator(tree), path, false);
           const got = await locate(shared, path);
           expect(got.isOk() ? { ok: got.value } : { err: got.error }, path).toEqual(want.isOk() ? { ok: want.value } : { err: want.error });
         }

@@ -91,12 +91,13 @@ export function programsOf(command: string): Program[] {
 /**
  * The manifests a command line's programs read: package.json for npm, pnpm, yarn, npx and
  * `node --run`, a makefile for make; at the repository's top and in the directory the program
- * runs in (after `cd dir &&`, or moved by `-C`/`--prefix`/`--dir`/`--cwd`).
+ * runs in (after `cd dir &&`, or moved by `-C`/`--prefix`/`--dir`/`--cwd`). `programs`: the line's
+ * `programsOf`, for a caller that has it already.
  */
-export function manifestsOf(command: string): Manifests {
+export function manifestsOf(command: string, programs: readonly Program[] = programsOf(command)): Manifests {
   const paths = new Set<string>();
   let everyPackage = false;
-  for (const { program, args, dirs } of programsOf(command)) {
+  for (const { program, args, dirs } of programs) {
     const runsScript = program === "node" && args.some((a) => a === "--run" || a.startsWith("--run="));
     const names = runsScript ? ["package.json"] : Object.hasOwn(MANIFESTS, program) ? MANIFESTS[program] : undefined;
     if (names === undefined) continue;

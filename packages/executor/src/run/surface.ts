@@ -5,7 +5,7 @@ import type { ExecFault } from "../fault.js";
 import { type Deps, inRepo, readBytes, readText, writeFile } from "./deps.js";
 import { matchGlobs } from "./glob.js";
 import { manifestEdit } from "./manifest-edit.js";
-import { manifestsOf, programsOf } from "./manifests.js";
+import { manifestsOf, type Program, programsOf } from "./manifests.js";
 import { inRepository } from "./paths.js";
 import { planPath } from "./plan-place.js";
 
@@ -54,9 +54,9 @@ function repoPaths(word: string, repo: string | undefined, dir = ""): string[] {
  * program's arguments read again from every directory it may run in (after `cd tools/x &&`,
  * `../check.sh` is `tools/check.sh`; `make -C sub`): pinning a file too many is safe.
  */
-function commandPaths(command: string, repo: string | undefined): string[] {
+function commandPaths(command: string, programs: readonly Program[], repo: string | undefined): string[] {
   const paths = words(command).flatMap((word) => repoPaths(word, repo));
-  for (const { args, dirs } of programsOf(command)) {
+  for (const { args, dirs } of programs) {
     for (const dir of dirs) {
       if (dir === "") continue;
       for (const arg of splitOptions(args)) paths.push(...repoPaths(arg, repo, dir));
@@ -93,11 +93,12 @@ function surfaceOf(contract: Contract, files: readonly string[], globs: readonly
   const named = new Set<string>();
   const manifests = new Set<string>();
   for (const row of contract.stages.flatMap((s) => s.acceptance)) {
-    for (const w of commandPaths(row.run, repo)) {
+    const programs = programsOf(row.run);
+    for (const w of commandPaths(row.run, programs, repo)) {
       if (tracked.has(w)) named.add(w);
       else for (const f of files) if (f.startsWith(`${w}/`)) named.add(f);
     }
-    const read = manifestsOf(row.run);
+    const read = manifestsOf(row.run, programs);
     for (const p of read.paths) if (tracked.has(p)) manifests.add(p);
     if (read.everyPackage) {
       for (const f of files) if (f === "package.json" || f.endsWith("/package.json") || WORKSPACE_FILES.includes(f)) manifests.add(f);
@@ -179,15 +180,22 @@ export async function changedSinceOpened(d: Deps, stages: readonly string[], hea
     const text = await readText(d, inRepo(d, `${d.paths.freeze}/${id}-surface.tsv`));
     if (text.isErr()) return err(text.error);
     const base = text.value === null ? null : pinnedAt(text.value);
-    if (base === null || base === head) continue;
-    const diverged = await executeDivergence(d, { from: base, to: head });
-    if (diverged.isErr()) return err(diverged.error);
-    if (diverged.value.length === 0) continue;
-    out[id] =
-      `its acceptance surface changed since a run opened it at ${base.slice(0, 12)}, in commits no run checked ` +
-      `(${diverged.value.length} file${diverged.value.length === 1 ? "" : "s"}: ${diverged.value.join(", ")})`;
+    if (base === null) continue;
+    const why = await uncheckedSince(d, base, head, "a run opened it");
+    if (why.isErr()) return err(why.error);
+    if (why.value !== null) out[id] = why.value;
   }
   return ok(out);
+}
+
+/** Why the surface at `from` counts as changed by the commits up to `head` (`what` happened at `from`); null when none of them changed it. */
+async function uncheckedSince(d: Deps, from: string, head: string, what: string): Promise<Result<string | null, ExecFault>> {
+  if (from === head) return ok(null);
+  const diverged = await executeDivergence(d, { from, to: head });
+  if (diverged.isErr()) return err(diverged.error);
+  if (diverged.value.length === 0) return ok(null);
+  const files = `${diverged.value.length} file${diverged.value.length === 1 ? "" : "s"}: ${diverged.value.join(", ")}`;
+  return ok(`its acceptance surface changed since ${what} at ${from.slice(0, 12)}, in commits no run checked (${files})`);
 }
 
 /**
@@ -197,13 +205,9 @@ export async function changedSinceOpened(d: Deps, stages: readonly string[], hea
  * every one of them. Empty when nothing on it changed.
  */
 export async function changedSinceStarted(d: Deps, stages: readonly string[], since: string, head: string): Promise<Result<Record<string, string>, ExecFault>> {
-  if (stages.length === 0 || since === head) return ok({});
-  const diverged = await executeDivergence(d, { from: since, to: head });
-  if (diverged.isErr()) return err(diverged.error);
-  if (diverged.value.length === 0) return ok({});
-  const files = `${diverged.value.length} file${diverged.value.length === 1 ? "" : "s"}: ${diverged.value.join(", ")}`;
-  const reason = `its acceptance surface changed since an unfinished run started at ${since.slice(0, 12)}, in commits no run checked (${files})`;
-  return ok(Object.fromEntries(stages.map((id) => [id, reason])));
+  if (stages.length === 0) return ok({});
+  const why = await uncheckedSince(d, since, head, "an unfinished run started");
+  return why.map((reason) => (reason === null ? {} : Object.fromEntries(stages.map((id) => [id, reason]))));
 }
 
 // The checks below work the surface out again from git and the contract every time. The file

@@ -3,7 +3,6 @@ import { isStarter, NFC_STABLE_BELOW } from "./forms.js";
 
 // Where the engine's own normalisation may be slow: 32 marks in a row (no real word holds that many).
 const LONG_RUN = 32;
-const LONG_MARKS = /\p{M}{32,}/gu;
 const MARK = /^\p{M}$/u;
 
 // Per BMP code unit, once asked: 1 not a mark, 2 a mark (0: not asked yet). Astral code points by map.
@@ -29,22 +28,22 @@ function markAt(text: string, i: number): boolean {
 }
 
 /**
- * Whether `text` holds a run of at least 32 units of marks. Any such run covers a unit whose
- * index is 15 more than a multiple of 16, so only those are looked at until one is a mark: a
- * typed-array read each, a sixteenth of the text (a regular expression over the whole text cost
- * more than the normalisation it guards).
+ * The next run of at least 32 units of marks at or after `from` (`[start, end)`), or null. Any such
+ * run covers a unit whose index is 15 more than a multiple of 16 from `from`, so only those are
+ * looked at until one is a mark: a typed-array read each, a sixteenth of the text (a regular
+ * expression over the whole text cost more than the normalisation it guards).
  */
-function hasLongRun(text: string): boolean {
-  for (let k = 15; k < text.length; k += 16) {
+function longRunFrom(text: string, from: number): readonly [number, number] | null {
+  for (let k = from + 15; k < text.length; k += 16) {
     if (!markAt(text, k)) continue;
-    let from = k;
-    while (from > 0 && markAt(text, from - 1)) from -= 1;
-    let to = k + 1;
-    while (to < text.length && markAt(text, to)) to += 1;
-    if (to - from >= LONG_RUN) return true;
-    k = to - 1;
+    let start = k;
+    while (start > from && markAt(text, start - 1)) start -= 1;
+    let end = k + 1;
+    while (end < text.length && markAt(text, end)) end += 1;
+    if (end - start >= LONG_RUN) return [start, end];
+    k = end - 1;
   }
-  return false;
+  return null;
 }
 
 /**
@@ -57,24 +56,21 @@ function hasLongRun(text: string): boolean {
  * it nor lets anything reorder across it, so the pieces normalise as the whole would.
  */
 export function normalizeText(text: string, form: "NFC" | "NFD"): string {
-  if (text.length < LONG_RUN || !hasLongRun(text)) return text.normalize(form);
-  LONG_MARKS.lastIndex = 0;
-  let run = LONG_MARKS.exec(text);
+  let run = longRunFrom(text, 0);
   if (run === null) return text.normalize(form);
   const out: string[] = [];
   let from = 0;
   while (run !== null) {
     // From the last character below U+0300 before the run (the base the marks sit on) ...
-    let start = run.index;
+    let start = run[0];
     while (start > from && text.charCodeAt(start - 1) >= NFC_STABLE_BELOW) start -= 1;
     if (start > from) start -= 1;
     // ... to the first one after it.
-    let end = run.index + run[0].length;
+    let end = run[1];
     while (end < text.length && text.charCodeAt(end) >= NFC_STABLE_BELOW) end += 1;
     out.push(text.slice(from, start).normalize(form), inCanonicalOrder(text.slice(start, end)).normalize(form));
     from = end;
-    LONG_MARKS.lastIndex = end;
-    run = LONG_MARKS.exec(text);
+    run = longRunFrom(text, end);
   }
   out.push(text.slice(from).normalize(form));
   return out.join("");
