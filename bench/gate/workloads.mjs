@@ -213,6 +213,18 @@ const WORKLOADS = {
     const rows = Array.from({ length: 10_000 }, (_, r) => (r % 2 ? `absent\t${path}new${r}.txt` : `exists\t${path}f${r % 50}.txt`));
     return { rows, reads: [], exit: 1 };
   },
+  // One directory of 8,000 files and 2,048 of the 4,096 case spellings of `abcdefghijkl.md`;
+  // 10,000 rows, 4,000 of them `absent` of a spelling not on disk: each is a case variant (the
+  // first spelling there), which must not cost a look at all 2,048 for every row.
+  "case-crowd"(root) {
+    for (let k = 0; k < 8000; k += 1) put(root, `big/file${k}.ts`, `f${k}\n`);
+    const spell = (mask) => [..."abcdefghijkl"].map((c, i) => ((mask >> i) & 1 ? c.toUpperCase() : c)).join("");
+    for (let mask = 0; mask < 4096; mask += 2) put(root, `big/${spell(mask)}.md`, `${mask}\n`);
+    const rows = Array.from({ length: 10_000 }, (_, r) =>
+      r % 5 < 2 ? `absent\tbig/${spell((r * 2 + 1) % 4096)}.md` : `exists\tbig/${r % 2 ? `file${r % 8000}.ts` : `${spell((r * 2) % 4096)}.md`}`,
+    );
+    return { rows, reads: [], exit: 1 };
+  },
   // A 60 MiB plan of one line, not UTF-8 at its end: refused.
   "bad-plan"() {
     const bytes = Buffer.alloc(60 * MIB, 0x78);

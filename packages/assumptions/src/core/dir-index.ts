@@ -9,6 +9,14 @@ import { asciiOffKey, confusableKey } from "./unicode/skeleton.js";
 /** What a path component found in one directory: one entry, or two spellings of one NFC name. */
 export type ExactHit = { readonly entry: DirEntry } | { readonly ambiguous: readonly DirEntry[] } | undefined;
 
+/** The entries under one case-fold key, and whether each is a file or other entry that is no directory, link or gitlink. */
+export interface CaseGroup {
+  readonly entries: readonly DirEntry[];
+  readonly plain: boolean;
+}
+
+const NO_GROUP: CaseGroup = { entries: [], plain: true };
+
 /**
  * A directory listed and normalised once: lookups by NFC name, by case fold, by confusable
  * skeleton. Every `name` asked about must already be NFC (parsed plan paths are).
@@ -19,6 +27,11 @@ export interface DirIndex {
   named(raw: string): DirEntry | undefined;
   /** Entries equal to `name` after full case folding, excluding NFC-equal ones. */
   caseVariants(name: string): readonly DirEntry[];
+  /**
+   * For a `name` that `exact` misses: its case variants (then every entry under its fold key), made
+   * once per key however many spellings of it are asked about.
+   */
+  caseGroup(name: string): CaseGroup;
   /**
    * Entries sharing `name`'s confusable skeleton but written in another script (both names hold
    * letters of some specific script, and the sets differ): `асе` vs `ace`, never `1` vs `l`.
@@ -154,6 +167,7 @@ class Index implements DirIndex {
   private byAsciiFold: Keyed<number> | undefined;
   private byOtherFold: Keyed<number> | undefined;
   private bySkeleton: (Keyed<number> | undefined)[] | undefined;
+  private groups: Map<string, CaseGroup> | undefined;
 
   constructor(entries: readonly DirEntry[]) {
     const names: string[] = new Array(entries.length);
@@ -196,8 +210,27 @@ class Index implements DirIndex {
   }
 
   caseVariants(name: string): readonly DirEntry[] {
-    const { names } = this;
+    const found: DirEntry[] = [];
+    for (const i of this.folded(caseFold(name))) if (nfc(this.names[i] as string) !== name) found.push(this.entry(i));
+    return found;
+  }
+
+  caseGroup(name: string): CaseGroup {
     const key = caseFold(name);
+    let group = this.groups?.get(key);
+    if (group !== undefined) return group;
+    const positions = this.folded(key);
+    // Only keys the directory holds are kept: rows naming thousands of new files make none.
+    if (positions.length === 0) return NO_GROUP;
+    const plain = positions.every((i) => this.types[i] === "file" || this.types[i] === "other");
+    group = { entries: positions.map((i) => this.entry(i)), plain };
+    (this.groups ??= new Map()).set(key, group);
+    return group;
+  }
+
+  // The positions of the names whose case fold is `key`, in ascending order.
+  private folded(key: string): readonly number[] {
+    const { names } = this;
     const asciiKey = isAscii(key);
     // An ASCII name folds to ASCII: a key that is not ASCII is no fold of theirs.
     if (!asciiKey && this.allAscii) return [];
@@ -205,13 +238,7 @@ class Index implements DirIndex {
     const keyed = under(byFold, key);
     // In order, a name that is its own key is not in the map: it is the one spelled as the key.
     const own = this.ordered ? search(names, key) : -1;
-    const positions = own === -1 || caseFold(names[own] as string) !== key ? keyed : [...keyed, own].sort((a, b) => a - b);
-    const found: DirEntry[] = [];
-    for (let k = 0; k < positions.length; k += 1) {
-      const i = positions[k] as number;
-      if (nfc(names[i] as string) !== name) found.push(this.entry(i));
-    }
-    return found;
+    return own === -1 || caseFold(names[own] as string) !== key ? keyed : [...keyed, own].sort((a, b) => a - b);
   }
 
   confusables(name: string): readonly DirEntry[] {

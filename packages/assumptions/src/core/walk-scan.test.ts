@@ -3,10 +3,13 @@
 // case twins, confusable names, links (to directories, files, nowhere, out of the root, in loops),
 // files where a directory is asked for, and nested repositories.
 import fc from "fast-check";
+import { ok } from "neverthrow";
 import { describe, expect, test } from "vitest";
 import { fixtureTree } from "../../test/support/fixture-tree.js";
-import { locate } from "./locate.js";
+import { type Located, locate } from "./locate.js";
 import { createLocator } from "./plain.js";
+import { child } from "./tree-path.js";
+import { arrive, type Locating } from "./walk.js";
 
 const NAMES = ["a", "A", "b", "B", "ab", "aB", "\u0430"] as const;
 const name = fc.constantFrom(...NAMES);
@@ -74,5 +77,61 @@ describe("a plan directory scanned once answers each row as its own walk would",
     }
     // The 4,096 leaves were scanned once, for the first missing row, not once per row.
     expect(loc.scans.size).toBe(1);
+  });
+});
+
+// Every spelling of `abc` a directory may hold, and what each may be: a file, a directory, a
+// nested repository, or a link (to a file, to nowhere, out of the root, to itself).
+const SPELLINGS = ["abc", "abC", "aBc", "aBC", "Abc", "AbC", "ABc", "ABC"] as const;
+const KINDS = ["file", "file", "file", "dir", "repo", "to-file", "dangling", "outside", "loop"] as const;
+const crowdArb = fc.record({
+  held: fc.dictionary(fc.constantFrom(...SPELLINGS), fc.constantFrom(...KINDS), { minKeys: 1 }),
+  // Under twin parents (`d/` and `D/`) the rows go through the shared scan; under one, a plain walk.
+  twins: fc.boolean(),
+});
+
+// What the walk's last level answers for a name its directory does not hold exactly: each case
+// spelling there arrived at in listing order, the first fault the answer, else the first spelling
+// as a variant. Computed from the listing and `arrive` alone.
+async function lastLevelRule(tree: ReturnType<typeof fixtureTree>["tree"], dir: string, spelledDir: string, name: string): Promise<Locating> {
+  const { listings } = createLocator(tree);
+  const index = (await listings.index(dir))._unsafeUnwrap();
+  let first: Located | undefined;
+  for (const entry of index.caseVariants(name)) {
+    const got = await arrive(listings, child(dir, entry.name), child(spelledDir, entry.name), entry, 0);
+    if (got.isErr()) return got;
+    first ??= { state: "variant", spelled: child(spelledDir, entry.name), how: "case" };
+  }
+  return ok(first ?? { state: "missing" });
+}
+
+describe("a name not held exactly among many case spellings of it", () => {
+  test("property: its answer is the first fault among them in listing order, else the first as a variant", async () => {
+    await fc.assert(
+      fc.asyncProperty(crowdArb, async ({ held, twins }) => {
+        const files: Record<string, string> = { "target.txt": "x" };
+        const links: Record<string, string> = {};
+        const parents = twins ? ["d", "D"] : ["d"];
+        for (const parent of parents) {
+          for (const [spelling, kind] of Object.entries(held)) {
+            const at = `${parent}/${spelling}`;
+            if (kind === "file") files[at] = "x";
+            else if (kind === "dir") files[`${at}/inner.txt`] = "x";
+            else if (kind === "repo") files[`${at}/.git/HEAD`] = "ref: refs/heads/main";
+            else links[at] = { "to-file": "../target.txt", dangling: "nowhere", outside: "../../../x", loop: spelling }[kind];
+          }
+        }
+        const { tree } = fixtureTree(files, links);
+        const shared = createLocator(tree);
+        for (const asked of SPELLINGS.filter((s) => !(s in held))) {
+          // Under twins the walk meets `D/` too, but `d/` comes first and holds the same spellings.
+          const want = await lastLevelRule(tree, "d", "d", asked);
+          const settle = (got: Locating) => (got.isOk() ? { ok: got.value } : { err: got.error });
+          expect(settle(await locate(shared, `d/${asked}`)), asked).toEqual(settle(want));
+          expect(settle(await locate(createLocator(tree), `d/${asked}`, false)), asked).toEqual(settle(want));
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -4,7 +4,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { DirEntry } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { MAX_HOPS, resolveLinkCounted } from "./links.js";
-import type { DirIndex } from "./dir-index.js";
+import type { CaseGroup, DirIndex } from "./dir-index.js";
 import { isRepository, type Listings, repositoryFault } from "./listing.js";
 import type { Located, VariantHow } from "./locate.js";
 import type { Step } from "./plain.js";
@@ -25,11 +25,24 @@ function candidates(index: DirIndex, dir: string, name: string): Result<readonly
   return ok(exact ? [[exact.entry, undefined]] : []);
 }
 
-/** The case, else the confusable, spellings of `name` in a directory (never the exact one). */
-export function variants(index: DirIndex, name: string): readonly Candidate[] {
-  const list: Candidate[] = index.caseVariants(name).map((entry) => [entry, "case"] as const);
+/**
+ * The case, else the confusable, spellings of `name` in a directory (never the exact one); `group`
+ * is its `caseGroup`, when the directory holds no exact spelling and the caller has it already.
+ */
+export function variants(index: DirIndex, name: string, group?: CaseGroup): readonly Candidate[] {
+  const list: Candidate[] = (group?.entries ?? index.caseVariants(name)).map((entry) => [entry, "case"] as const);
   if (list.length === 0) for (const entry of index.confusables(name)) list.push([entry, "confusable"]);
   return list;
+}
+
+/**
+ * The last level's answer from the variants of a `name` its directory does not hold exactly, when
+ * its case spellings are all plain files: nothing there can fault or lead on, so the first is the
+ * walk's answer (a variant), without a turn for each. `undefined` otherwise: the caller turns them.
+ */
+function plainVariant(at: Step, { entries, plain }: CaseGroup): Locating | undefined {
+  const first = entries[0];
+  return plain && first !== undefined ? ok({ state: "variant", spelled: child(at.spelled, first.name), how: at.how ?? "case" }) : undefined;
 }
 
 /** A nested repository is a `submodule` fault when named (unless the tree descends into them); an unlistable directory is its listing's fault. */
@@ -203,9 +216,12 @@ async function turn(w: Walking, at: Step): Promise<Locating> {
   const name = comps[at.index - base] ?? "";
   const exact = candidates(index.value, at.dir, name);
   if (exact.isErr()) return err(exact.error);
+  const group = exact.value.length === 0 ? index.value.caseGroup(name) : undefined;
+  const quick = group !== undefined && at.index - base === comps.length - 1 ? plainVariant(at, group) : undefined;
+  if (quick !== undefined) return quick;
   let best = MISSING;
   for (const list of [exact.value, undefined]) {
-    for (const candidate of list ?? variants(index.value, name)) {
+    for (const candidate of list ?? variants(index.value, name, group)) {
       const got = await descend(w, at, candidate);
       if (got.isErr() || got.value.state === "found") return got;
       best = better(best, got.value);
@@ -248,9 +264,12 @@ export async function viaLeaves(listings: Listings, scan: LeafScan, name: string
 async function lastTurn(listings: Listings, at: Step, index: DirIndex, name: string): Promise<Locating | undefined> {
   const exact = candidates(index, at.dir, name);
   if (exact.isErr()) return err(exact.error);
+  const group = exact.value.length === 0 ? index.caseGroup(name) : undefined;
+  const quick = group && plainVariant(at, group);
+  if (quick !== undefined) return missingUnder(at, quick);
   let best = MISSING;
   for (const list of [exact.value, undefined]) {
-    for (const candidate of list ?? variants(index, name)) {
+    for (const candidate of list ?? variants(index, name, group)) {
       const [entry, how] = candidate;
       if (entry.type === "symlink") return undefined;
       const spelled = child(at.spelled, entry.name);
