@@ -95,7 +95,6 @@ function measure(root, set) {
   return result;
 }
 
-/** The gate's fixed cost on a tree: start-up, the plan read, one listing (a one-row plan that holds). */
 /** Generates a shape and waits for its files to reach the disk, so no write-back runs under the timings. */
 function generated(shape, work, sizes, count) {
   const made = generateShape(shape, work, sizes, count);
@@ -103,6 +102,7 @@ function generated(shape, work, sizes, count) {
   return made;
 }
 
+/** The gate's fixed cost on a tree: start-up, the plan read, one listing (a one-row plan that holds). */
 function fixedCost(root, work, nodeFlags = []) {
   const plan = join(work, "one-row.tsv");
   writeFileSync(plan, "absent\tno-such-entry\n");
