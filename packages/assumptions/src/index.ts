@@ -8,7 +8,7 @@ export { Assumption, AssumptionKind, Report, ReportRow } from "./core/model.js";
 export { ASSUMPTIONS_FAULT_CODES } from "./core/faults.js";
 export type { AssumptionsFault, AssumptionsFaultCode, AuthorFault, CheckFault, Field, OptionFault, ParseFault } from "./core/faults.js";
 export { describeFault } from "./core/describe.js";
-export { parseAssumptions } from "./core/parse.js";
+export { MAX_PLAN_ROWS, parseAssumptions } from "./core/parse.js";
 export { checkTree } from "./core/check.js";
 export type { CheckOptions } from "./core/check.js";
 export { digestPath, digestText } from "./core/digest.js";

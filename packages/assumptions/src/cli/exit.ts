@@ -16,6 +16,7 @@ export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
     case "plan-not-utf8":
     case "cr-line-endings":
     case "plan-empty":
+    case "plan-too-large":
     case "comment-with-tab":
     case "unknown-kind":
     case "field-count":
@@ -71,6 +72,7 @@ export function exitCodeFor(fault: GateFault): typeof EXIT.fault {
     case "output-in-plan":
     case "stdout-write-failed":
     case "report-invalid":
+    case "report-too-large":
     case "internal":
       return EXIT.fault;
   }

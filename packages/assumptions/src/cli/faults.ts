@@ -49,6 +49,7 @@ export type CliFault =
   | ({ readonly code: "output-in-plan"; readonly path: string } & PlanFile)
   | { readonly code: "stdout-write-failed"; readonly reason: string }
   | { readonly code: "report-invalid"; readonly reason: string }
+  | { readonly code: "report-too-large"; readonly rows: number; readonly reason: string }
   | { readonly code: "internal"; readonly reason: string };
 
 /** Every CLI fault code, in one tuple (the exit-code switch covers each). */
@@ -73,6 +74,7 @@ export const CLI_FAULT_CODES = [
   "output-in-plan",
   "stdout-write-failed",
   "report-invalid",
+  "report-too-large",
   "internal",
 ] as const satisfies readonly CliFault["code"][];
 
@@ -127,6 +129,8 @@ export function describeCliFault(fault: CliFault): string {
       return `standard output could not be written (${fault.reason}); no verdict was delivered`;
     case "report-invalid":
       return `internal error: the report does not match its schema (${fault.reason})`;
+    case "report-too-large":
+      return `the report of ${fault.rows} rows is too large to write in this output format (${fault.reason}); no verdict was delivered: split the plan, or choose a shorter format`;
     case "internal":
       return `internal error: ${fault.reason}`;
   }

@@ -29,21 +29,26 @@ function item(row: ReportRow, file: string | undefined, message: string): CheckI
   return file === undefined ? { ...base, outcome, message } : { ...base, outcome, message, file };
 }
 
-/** One `::error` per diverged row at its line of `file`, titled with its kind and path. */
-export function githubAnnotations(report: Report, file: string | undefined): string {
-  return renderAnnotations(report.rows.map((row) => item(row, file, row.detail)));
+// Only diverged rows are annotated or become SARIF results: rows that held make no item at all.
+function diverged(report: Report): ReportRow[] {
+  return report.rows.filter((row) => row.status !== "hold");
 }
 
-function items(report: Report, file: string | undefined): CheckItem[] {
-  return report.rows.map((row) => item(row, file, `${row.kind} ${row.path}: ${row.detail}`));
+/** One `::error` per diverged row at its line of `file`, titled with its kind and path. */
+export function githubAnnotations(report: Report, file: string | undefined): string {
+  return renderAnnotations(diverged(report).map((row) => item(row, file, row.detail)));
+}
+
+function items(rows: readonly ReportRow[], file: string | undefined): CheckItem[] {
+  return rows.map((row) => item(row, file, `${row.kind} ${row.path}: ${row.detail}`));
 }
 
 /** The report as a SARIF 2.1.0 log: a result per diverged row at its line in the assumptions file. */
 export function sarifReport(report: Report, file: string | undefined): string {
-  return renderSarif(TOOL, items(report, file));
+  return renderSarif(TOOL, items(diverged(report), file));
 }
 
 /** The report as JUnit XML: a test case per row, a failure per diverged row. */
 export function junitReport(report: Report, file: string | undefined): string {
-  return renderJunit("plan-decay", { name: file ?? "standard input", items: items(report, file) });
+  return renderJunit("plan-decay", { name: file ?? "standard input", items: items(report.rows, file) });
 }

@@ -4,6 +4,7 @@ import { faultyTree } from "../testing/faulty.js";
 import { nodeTree } from "../node/tree.js";
 import { Report } from "../core/model.js";
 import { ASSUMPTIONS_FAULT_CODES } from "./gate.js";
+import { MAX_PLAN_ROWS } from "../core/parse.js";
 import { exitCodeFor, type GateFault } from "./exit.js";
 import { CLI_FAULT_CODES } from "./faults.js";
 import { JsonFault } from "./json.js";
@@ -55,6 +56,15 @@ describe("checking the red/green pair", () => {
   test("standard input (-) is read as the assumptions file", async () => {
     const r = await run(["--root", `${G}/plan-holds`, "-"], { stdin: readFileSync(`${REPO_ROOT}/${PLAN}`) });
     expect(r.code).toBe(0);
+  });
+
+  test("a plan of more rows than the bound is refused before any row is checked: exit 2, the line and the bound named", async () => {
+    // 9 MB, well inside the input bound, one row more than the gate checks.
+    const stdin = Buffer.from("exists\tsrc/payments.ts\n".repeat(MAX_PLAN_ROWS + 1));
+    const r = await run(["--json", "--root", `${G}/plan-holds`, "-"], { stdin });
+    expect(r.code).toBe(2);
+    expect(JsonFault.parse(JSON.parse(r.stdout)).fault).toMatchObject({ code: "plan-too-large", line: MAX_PLAN_ROWS + 1 });
+    expect(r.stderr).toMatch(/^error: line 1000001: the assumptions file holds more than 1000000 rows/);
   });
 });
 

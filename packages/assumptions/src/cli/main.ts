@@ -12,7 +12,7 @@ import { authorAssumptions, checkParsed, describeFault, digestPath, parseAssumpt
 import { bestEffort, checkRoot, emit, readInput, writeAtomic, type CliIo } from "./io.js";
 import { vetReport } from "./vet.js";
 import { githubAnnotations, junitReport, repoPath, sarifReport } from "./formats.js";
-import { renderHuman } from "./render.js";
+import { renderHuman, rendered } from "./render.js";
 import { USAGE, VERSION } from "./usage.js";
 
 export type { CliIo, CliWriter } from "./io.js";
@@ -129,17 +129,21 @@ function openTree(io: CliIo, cmd: TreeFlags & { readonly root: string }): Result
 
 /** The report as the output mode asks. */
 function renderCheck(report: Report, ctx: FaultContext): ResultAsync<string, CliFault> {
+  if (ctx.output === "json") return jsonRenderers().andThen((m) => rendered(report, () => m.renderJsonReport(report)).andThen((json) => json));
+  return okAsync(report).andThen(() => rendered(report, () => renderText(report, ctx)));
+}
+
+/** The report in every output mode but JSON. */
+function renderText(report: Report, ctx: FaultContext): string {
   switch (ctx.output) {
-    case "json":
-      return jsonRenderers().andThen((m) => m.renderJsonReport(report));
     case "sarif":
-      return okAsync(sarifReport(report, ctx.file));
+      return sarifReport(report, ctx.file);
     case "junit":
-      return okAsync(junitReport(report, ctx.file));
+      return junitReport(report, ctx.file);
     case "github":
-      return okAsync(githubAnnotations(report, ctx.file) + renderHuman(report));
-    case "human":
-      return okAsync(renderHuman(report));
+      return githubAnnotations(report, ctx.file) + renderHuman(report);
+    default:
+      return renderHuman(report);
   }
 }
 

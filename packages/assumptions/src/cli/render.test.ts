@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { reportOf } from "../core/check.js";
 import type { Report } from "./gate.js";
-import { renderHuman, visible } from "./render.js";
+import { rendered, renderHuman, visible } from "./render.js";
 
 const diverged: Report = reportOf("fixtures/gate/plan-decayed", [
   { line: 4, kind: "exists", path: "src/payments.ts", status: "hold", detail: "present" },
@@ -33,5 +33,22 @@ describe("renderHuman", () => {
     const row = { line: 2, kind: "absent" as const, path: "x", status: "diverge" as const, detail: "tree has x\r\nHOLD" };
     const text = renderHuman({ ...diverged, checked: 1, held: 0, diverged: 1, rows: [row] });
     expect(text.split("\n")[0]).toBe("DIVERGE line 2: absent x - tree has x\\u{D}\\u{A}HOLD");
+  });
+});
+
+describe("rendered", () => {
+  test("a text past the engine's longest string is a report-too-large fault naming the rows, not a crash", () => {
+    // `repeat` past the engine's string limit throws the same RangeError a huge report's join does.
+    const got = rendered(diverged, () => "x".repeat(2 ** 30));
+    expect(got._unsafeUnwrapErr()).toMatchObject({ code: "report-too-large", rows: 3, reason: expect.stringMatching(/string length/) });
+    expect(rendered(diverged, () => renderHuman(diverged))._unsafeUnwrap()).toBe(renderHuman(diverged));
+  });
+
+  test("any other exception is not a fault of the report's size, and is thrown on", () => {
+    expect(() =>
+      rendered(diverged, () => {
+        throw new TypeError("a bug");
+      }),
+    ).toThrow(TypeError);
   });
 });

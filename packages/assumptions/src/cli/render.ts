@@ -1,4 +1,6 @@
+import { err, ok, type Result } from "neverthrow";
 import { isPrintableAscii } from "../core/unicode/fold.js";
+import type { CliFault } from "./faults.js";
 import type { Report, ReportRow } from "./gate.js";
 
 /**
@@ -28,4 +30,18 @@ export function renderHuman(report: Report): string {
     "",
   );
   return lines.join("\n");
+}
+
+/**
+ * A report rendered as one text; one longer than the engine's longest string (hundreds of
+ * thousands of rows of long paths) is a `report-too-large` fault, never an internal error.
+ * Any other exception is not this function's to judge, and goes on.
+ */
+export function rendered<T>(report: Report, render: () => T): Result<T, CliFault> {
+  try {
+    return ok(render());
+  } catch (e) {
+    if (e instanceof RangeError) return err({ code: "report-too-large", rows: report.rows.length, reason: e.message });
+    throw e;
+  }
 }

@@ -11,6 +11,7 @@ const tree = (code: "tree-not-found" | "tree-not-a-directory" | "tree-not-a-file
 const EXAMPLES: Record<AssumptionsFaultCode, AssumptionsFault> = {
   "plan-not-utf8": { code: "plan-not-utf8", ...at, value: "C0 AF" },
   "plan-empty": { code: "plan-empty" },
+  "plan-too-large": { code: "plan-too-large", ...at, limit: 1_000_000 },
   "cr-line-endings": { code: "cr-line-endings", ...at },
   "comment-with-tab": { code: "comment-with-tab", ...at, value: "#\tx" },
   "unknown-kind": { code: "unknown-kind", ...at, value: "Exists" },

@@ -36,6 +36,8 @@ const SENTENCES: Renderers = {
   "plan-not-utf8": (fault) => `the assumptions file is not valid UTF-8: the bytes ${fault.value} cannot be decoded`,
   "cr-line-endings": () => "line endings are CR only; convert to LF or CRLF",
   "plan-empty": () => "the assumptions file holds no rows: an empty plan is never a passing plan",
+  "plan-too-large": (fault) =>
+    `the assumptions file holds more than ${fault.limit} rows (this line is one more): a plan that large is refused before it is checked; split it into plans of at most ${fault.limit} rows`,
   "comment-with-tab": (fault) => `a comment line holds a TAB, so it is ambiguous between a comment and a row: ${show(fault.value)}`,
   "unknown-kind": (fault) => `unknown kind ${show(fault.value)} (expected exists, absent, contains, lacks or unchanged)`,
   "field-count": (fault) => `${fault.kind} takes ${fault.expected} TAB-separated fields, this row has ${fault.actual}`,

@@ -12,6 +12,7 @@ export type ParseFault =
   | (At & { readonly code: "plan-not-utf8"; readonly value: string })
   | (At & { readonly code: "cr-line-endings" })
   | { readonly code: "plan-empty" }
+  | (At & { readonly code: "plan-too-large"; readonly limit: number })
   | (At & { readonly code: "comment-with-tab"; readonly value: string })
   | (At & { readonly code: "unknown-kind"; readonly value: string })
   | (At & { readonly code: "field-count"; readonly kind: AssumptionKind; readonly expected: number; readonly actual: number })
@@ -60,6 +61,7 @@ export const ASSUMPTIONS_FAULT_CODES = [
   "plan-not-utf8",
   "cr-line-endings",
   "plan-empty",
+  "plan-too-large",
   "comment-with-tab",
   "unknown-kind",
   "field-count",

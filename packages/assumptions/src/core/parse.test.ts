@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { describeFault } from "./describe.js";
-import { parseAssumptions } from "./parse.js";
+import { MAX_PLAN_ROWS, parseAssumptions } from "./parse.js";
 
 const DIGEST = "AB".repeat(32);
 
@@ -144,6 +144,18 @@ describe("refusals name the line and the value", () => {
     expect(describeFault(fault("exists\ta\nabsent\tsrc/re\u200Bfunds.py"))).toBe(
       'line 2: the path "src/re<U+200B>funds.py" holds the invisible character U+200B',
     );
+  });
+});
+
+describe("a plan of more rows than MAX_PLAN_ROWS", () => {
+  test("is refused at the row one past the bound, by its line; one of exactly the bound is read", () => {
+    // Comments and blank lines are not rows: the fault names the file's line, not the row count.
+    const rows = "exists\ta\n".repeat(MAX_PLAN_ROWS);
+    const planned = parseAssumptions(`# a plan\n\n${rows}`);
+    expect(planned.isOk() && planned.value.length).toBe(MAX_PLAN_ROWS);
+    const fault = parseAssumptions(`# a plan\n\n${rows}exists\tb\n`)._unsafeUnwrapErr();
+    expect(fault).toEqual({ code: "plan-too-large", line: MAX_PLAN_ROWS + 3, limit: MAX_PLAN_ROWS });
+    expect(describeFault(fault)).toMatch(/more than 1000000 rows .*split it into plans of at most 1000000 rows/);
   });
 });
 

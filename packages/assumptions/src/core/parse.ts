@@ -132,8 +132,16 @@ export function reparseAssumption(a: Assumption): Result<Assumption, ParseFault>
 }
 
 /**
+ * The most rows one assumptions file may hold. Each row's result is kept until the report is
+ * written, and a report is one text: with millions of rows (a 64 MiB file of `exists\ta` holds
+ * seven) the process would run out of memory, or past the engine's longest string, instead of
+ * refusing. A million rows is ten times the largest plan the benchmarks check.
+ */
+export const MAX_PLAN_ROWS = 1_000_000;
+
+/**
  * Parses an assumptions file (TSV, one belief per row). Every refusal is a fault naming the line
- * and the offending value; a file with no rows is refused.
+ * and the offending value; a file with no rows, or with more than `MAX_PLAN_ROWS`, is refused.
  */
 export function parseAssumptions(input: string | Uint8Array): Result<Assumption[], ParseFault> {
   return decode(input).andThen((text) => {
@@ -145,7 +153,10 @@ export function parseAssumptions(input: string | Uint8Array): Result<Assumption[
       const raw = text.slice(start, end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end);
       const parsed = parseLine(raw, line);
       if (parsed.isErr()) return err(parsed.error);
-      if (parsed.value) rows.push(parsed.value);
+      if (parsed.value) {
+        if (rows.length === MAX_PLAN_ROWS) return err({ code: "plan-too-large" as const, line, limit: MAX_PLAN_ROWS });
+        rows.push(parsed.value);
+      }
       if (newline === -1) break;
       start = newline + 1;
     }
