@@ -2,7 +2,7 @@ import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { DirEntry, EntryType, TreeError, TreeReader } from "../tree.js";
 import { attempt, type DirentLike, type TreeFs, statKind } from "./fs-calls.js";
 import { readFile } from "./fs-read.js";
-import { decodeName, escapesTree, joinTree, treeError } from "./tree-error.js";
+import { decodeName, escapesTree, joinTree, quotedBytes, treeError } from "./tree-error.js";
 
 export type { DirentLike, StatsLike, TreeFs } from "./fs-calls.js";
 
@@ -48,7 +48,8 @@ function toEntries(path: string, dirents: readonly (DirentLike | string | Uint8A
       return err(treeError("tree-io", path, "the filesystem listed names without their types"));
     }
     const name = nameOf(d.name);
-    if (name === undefined) return err(treeError("tree-io", path, "an entry's name is not UTF-8"));
+    // Only bytes fail to decode; the name is shown as git quotes one, so it can be found.
+    if (name === undefined) return err(treeError("tree-io", path, `an entry's name is not UTF-8: "${quotedBytes(d.name as Uint8Array)}"`));
     if (name.includes(REPLACEMENT)) suspect = true;
     entries[i] = { name, type: entryType(d) };
   }

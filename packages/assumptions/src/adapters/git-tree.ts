@@ -8,7 +8,7 @@ import type { TreeEntry } from "isomorphic-git";
 import { bytesToHex } from "@noble/hashes/utils";
 import { refusal } from "./git-guard.js";
 import { gitError } from "./git-store.js";
-import { decodeName, joinTree } from "./tree-error.js";
+import { decodeName, joinTree, quotedBytes } from "./tree-error.js";
 
 const TYPE_OF_MODE: Record<string, TreeEntry["type"]> = {
   "040000": "tree",
@@ -72,11 +72,6 @@ function gitOrder(a: Uint8Array, aTree: boolean, b: Uint8Array, bTree: boolean):
   return (a[n] ?? (aTree ? 47 : 0)) - (b[n] ?? (bTree ? 47 : 0));
 }
 
-/** A name's bytes as git quotes them: printable ASCII as it is, any other byte as `\xNN`. */
-function quoted(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`)).join("");
-}
-
 /**
  * The entries of the tree object `oid` (found at the tree-relative path `dir`), listed in
  * code-point order, modes as git reads them (`100664` as `100644`). A tree git would not read
@@ -101,11 +96,11 @@ export function parseTree(content: Uint8Array, oid: string, dir = ""): TreeEntry
     if (type === undefined) {
       throw gitError(
         "InternalError",
-        `Unexpected GitTree entry mode: ${quoted(content.subarray(at, space))} of "${joinTree(dir, decodeName(name) ?? quoted(name))}"`,
+        `Unexpected GitTree entry mode: ${quotedBytes(content.subarray(at, space))} of "${joinTree(dir, decodeName(name) ?? quotedBytes(name))}"`,
       );
     }
     const path = decodeName(name);
-    if (path === undefined) throw refusal(`the git tree ${oid} holds the name "${quoted(name)}", which is not UTF-8`);
+    if (path === undefined) throw refusal(`the git tree ${oid} holds the name "${quotedBytes(name)}", which is not UTF-8`);
     if (path === "") throw gitError("InternalError", `an empty name at byte ${at}`);
     if (unsafeName(path)) throw gitError("UnsafeFilepathError", `The filepath "${path}" contains unsafe character sequences`);
     const order = previous === undefined ? -1 : gitOrder(previous.name, previous.tree, name, type === "tree");

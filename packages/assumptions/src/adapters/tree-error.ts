@@ -73,3 +73,8 @@ export function escapesTree(path: string): boolean {
 export function decodeName(bytes: Uint8Array): string | undefined {
   return decodeStrictUtf8(bytes, { bom: "keep" }).unwrapOr(undefined);
 }
+
+/** A name's bytes as git quotes them: printable ASCII as it is, a backslash or any other byte as `\xNN`. */
+export function quotedBytes(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`)).join("");
+}

@@ -36,12 +36,15 @@ describe("a root that cannot be listed is the run's fault, not a row's", () => {
     if (root === undefined) return;
     writeFileSync(join(dir, "plan.tsv"), "exists\ta\nexists\tb\nexists\tc\n");
     const human = await run(["--root", "r", "plan.tsv"], dir);
-    expect([human.code, human.stdout, human.stderr]).toEqual([2, "", "error: cannot read the tree root: an entry's name is not UTF-8\n"]);
+    expect([human.code, human.stdout, human.stderr]).toEqual([2, "", 'error: cannot read the tree root: an entry\'s name is not UTF-8: "\\xff"\n']);
     const json = await run(["--root", "r", "--json", "no-such-plan.tsv"], dir);
     expect(json.code).toBe(2);
-    expect(JsonFault.parse(JSON.parse(json.stdout)).fault).toEqual({ code: "tree-io", message: "cannot read the tree root: an entry's name is not UTF-8" });
+    expect(JsonFault.parse(JSON.parse(json.stdout)).fault).toEqual({
+      code: "tree-io",
+      message: 'cannot read the tree root: an entry\'s name is not UTF-8: "\\xff"',
+    });
     const digest = await run(["--root", "r", "--digest", "a"], dir);
-    expect([digest.code, digest.stderr]).toEqual([2, "error: cannot read the tree root: an entry's name is not UTF-8\n"]);
+    expect([digest.code, digest.stderr]).toEqual([2, 'error: cannot read the tree root: an entry\'s name is not UTF-8: "\\xff"\n']);
   });
 });
 
