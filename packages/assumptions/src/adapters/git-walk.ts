@@ -8,9 +8,14 @@ import { decodeName, treeError } from "./tree-error.js";
 /** The object reads a walk needs, bound to one repository. */
 export interface GitObjects {
   entries(oid: string, path: string): ResultAsync<readonly TreeEntry[], TreeError>;
-  /** The entries of a tree already read, without waiting; `undefined` when not read yet. */
-  known(oid: string): readonly TreeEntry[] | undefined;
+  /** The entry named `name` in a tree `entries` has read; `undefined` when there is none (or the tree is not read yet). */
+  named(oid: string, name: string): TreeEntry | undefined;
   blob(oid: string, path: string): ResultAsync<Uint8Array, TreeError>;
+  /**
+   * The tree of each directory a walk has passed through by its real path (reached through trees
+   * alone, no link on the way), so that a later walk below it starts there, not at the root.
+   */
+  readonly dirs: Map<string, string>;
 }
 
 /** Where a path led: the root tree, or one entry of some tree. */
@@ -40,42 +45,77 @@ export function linkText(bytes: Uint8Array, path: string): Result<string, TreeEr
   return text === undefined ? err(treeError("tree-io", path, "the link target is not UTF-8")) : ok(text);
 }
 
-/** A walk in progress: components still to follow from the directory `done` (tree `tree`). */
-type Going = { next: string[]; done: string[]; tree: string; hops: number };
+/**
+ * A walk in progress: components `next[from..]` still to follow from the directory whose real
+ * path is `done` (tree `tree`), `hops` links followed so far.
+ */
+type Going = { readonly next: readonly string[]; readonly from: number; readonly done: string; readonly tree: string; readonly hops: number };
 type Step = Going | { found: Found } | { fail: TreeError };
 
-async function step(objects: GitObjects, root: string, path: string, at: Going): Promise<Step> {
-  const [name, ...rest] = at.next;
-  let entries = objects.known(at.tree);
-  if (entries === undefined) {
-    const listed = await objects.entries(at.tree, at.done.join("/"));
-    if (listed.isErr()) return { fail: listed.error };
-    entries = listed.value;
-  }
-  const entry = entries.find((e) => e.path === name);
-  if (name === undefined || entry === undefined) return { fail: treeError("tree-not-found", path) };
-  if (rest.length === 0) return { found: { kind: "entry", entry } };
-  const here = [...at.done, name];
-  if (entry.mode === MODE_TREE) return { next: rest, done: here, tree: entry.oid, hops: at.hops };
-  if (entry.mode !== MODE_LINK) return { fail: treeError("tree-not-found", path, `"${here.join("/")}" is not a directory`) };
-  const target = (await objects.blob(entry.oid, here.join("/"))).andThen((b) => linkText(b, here.join("/")));
+// One component's step. A directory some walk has already passed through is taken from `dirs` at
+// once; otherwise its tree is read (the only wait) and looked up by name.
+function step(objects: GitObjects, root: string, path: string, at: Going): Step | Promise<Step> {
+  const name = at.next[at.from] as string;
+  const last = at.from === at.next.length - 1;
+  const here = at.done === "" ? name : `${at.done}/${name}`;
+  const passed = last ? undefined : objects.dirs.get(here);
+  if (passed !== undefined) return { next: at.next, from: at.from + 1, done: here, tree: passed, hops: at.hops };
+  const entry = objects.named(at.tree, name);
+  if (entry !== undefined) return stepTo(objects, root, path, at, entry, here, last);
+  return afterReading(objects, root, path, at, here, last);
+}
+
+// The step once the tree of `at` is read.
+async function afterReading(objects: GitObjects, root: string, path: string, at: Going, here: string, last: boolean): Promise<Step> {
+  const listed = await objects.entries(at.tree, at.done);
+  if (listed.isErr()) return { fail: listed.error };
+  const found = objects.named(at.tree, at.next[at.from] as string);
+  return found === undefined ? { fail: treeError("tree-not-found", path) } : stepTo(objects, root, path, at, found, here, last);
+}
+
+// The step onto `entry`, the component `here` names: the answer when it is the last, else into
+// its tree, or through it when it is a link.
+function stepTo(objects: GitObjects, root: string, path: string, at: Going, entry: TreeEntry, here: string, last: boolean): Step | Promise<Step> {
+  if (entry.mode === MODE_TREE) objects.dirs.set(here, entry.oid);
+  if (last) return { found: { kind: "entry", entry } };
+  if (entry.mode === MODE_TREE) return { next: at.next, from: at.from + 1, done: here, tree: entry.oid, hops: at.hops };
+  if (entry.mode !== MODE_LINK) return { fail: treeError("tree-not-found", path, `"${here}" is not a directory`) };
+  return through(objects, root, path, at, entry, here);
+}
+
+// Through the link `entry` (named by `here`): the walk starts again at the root, at its target.
+async function through(objects: GitObjects, root: string, path: string, at: Going, entry: TreeEntry, here: string): Promise<Step> {
+  const target = (await objects.blob(entry.oid, here)).andThen((b) => linkText(b, here));
   if (target.isErr()) return { fail: target.error };
   // An empty target leads nowhere (the kernel answers ENOENT), never to the link's own directory.
-  if (target.value === "") return { fail: treeError("tree-not-found", path, `the link "${here.join("/")}" has an empty target`) };
-  const resolved = resolveLink(at.done, target.value);
-  if (resolved === undefined) return { fail: treeError("tree-io", path, `the link "${here.join("/")}" leads out of the tree`) };
-  return { next: [...resolved, ...rest], done: [], tree: root, hops: at.hops + 1 };
+  if (target.value === "") return { fail: treeError("tree-not-found", path, `the link "${here}" has an empty target`) };
+  const resolved = resolveLink(at.done === "" ? [] : at.done.split("/"), target.value);
+  if (resolved === undefined) return { fail: treeError("tree-io", path, `the link "${here}" leads out of the tree`) };
+  return { next: [...resolved, ...at.next.slice(at.from + 1)], from: 0, done: "", tree: root, hops: at.hops + 1 };
+}
+
+// Where a walk for `path` starts: the deepest directory above its last component that some walk
+// has passed through (tried from the path's parent up: a checker lists a directory's parent
+// first, so the first try mostly answers), else the root.
+function start(objects: GitObjects, root: string, path: string): Going {
+  const next = path === "" ? [] : path.split("/");
+  for (let end = path.lastIndexOf("/"), from = next.length - 1; end > 0; end = path.lastIndexOf("/", end - 1), from -= 1) {
+    const tree = objects.dirs.get(path.slice(0, end));
+    if (tree !== undefined) return { next, from, done: path.slice(0, end), tree, hops: 0 };
+  }
+  return { next, from: 0, done: "", tree: root, hops: 0 };
 }
 
 /** Follows `path` from the root tree `root`; every component must exist under its exact spelling. */
 export async function walk(objects: GitObjects, root: string, path: string): Promise<Result<Found, TreeError>> {
-  let at: Step = { next: path === "" ? [] : path.split("/"), done: [], tree: root, hops: 0 };
+  let at: Step = start(objects, root, path);
   while ("next" in at) {
-    if (at.next.length === 0) return ok({ kind: "root", oid: at.tree });
+    if (at.from === at.next.length) return ok({ kind: "root", oid: at.tree });
     if (at.hops > MAX_LINK_HOPS) {
       return err(treeError("tree-io", path, "too many levels of symbolic links"));
     }
-    at = await step(objects, root, path, at);
+    const next: Step | Promise<Step> = step(objects, root, path, at);
+    at = next instanceof Promise ? await next : next;
   }
   return "found" in at ? ok(at.found) : err(at.fail);
 }

@@ -59,10 +59,16 @@ function call<T>(path: string, oid: string, gitdir: string, run: () => Promise<T
   return gitCall(run, (e) => treeError("tree-io", path, objectProblem(e, oid, gitdir)));
 }
 
+/** Up to this many entries a tree is searched in place; a larger one is indexed by name once. */
+const FEW = 16;
+
 /** Object reads bound to one repository, with trees cached by object id (each as a checkout has it: see `checkedOut`). */
 function objectsOf(load: ObjectReader, gitdir: string): GitObjects {
   const trees = new Map<string, ResultAsync<readonly TreeEntry[], TreeError>>();
   const read = new Map<string, readonly TreeEntry[]>();
+  // Each tree's entries by name, made on the first lookup in a tree of more than a few: a walk
+  // through a directory of 100,000 entries must not compare them all for every row.
+  const byName = new Map<string, ReadonlyMap<string, TreeEntry>>();
   const typed = (oid: string, type: ObjectType) =>
     load(oid).then((o) => {
       if (o.type !== type) throw gitError("InternalError", `Object ${oid} was anticipated to be a ${type} but it is a ${o.type}.`);
@@ -80,8 +86,15 @@ function objectsOf(load: ObjectReader, gitdir: string): GitObjects {
       trees.set(oid, got);
       return got;
     },
-    known: (oid) => read.get(oid),
+    named: (oid, name) => {
+      const entries = read.get(oid);
+      if (entries === undefined || entries.length <= FEW) return entries?.find((e) => e.path === name);
+      let index = byName.get(oid);
+      if (index === undefined) byName.set(oid, (index = new Map(entries.map((e) => [e.path, e]))));
+      return index.get(name);
+    },
     blob: (oid, path) => call(path, oid, gitdir, () => typed(oid, "blob")),
+    dirs: new Map(),
   };
 }
 
