@@ -56,24 +56,45 @@ function deltaTarget(bytes: Uint8Array): number | undefined {
   return deltaSize(bytes, at) === undefined ? undefined : deltaSize(bytes, at);
 }
 
-/** What is wrong with the entry at `at` of `pack` (ending at `end`), by its header and bounded inflation. */
-export async function packEntryProblem(pack: Uint8Array, at: number, end: number, limit: number): Promise<{ problem?: string; base?: number | string }> {
+/**
+ * What is wrong with the entry at `at` of `pack` (ending at `end`), by its header and bounded
+ * inflation; else its base, if it is a delta, and the bytes it rebuilds (its size, or a delta's result).
+ */
+export async function packEntryProblem(
+  pack: Uint8Array,
+  at: number,
+  end: number,
+  limit: number,
+): Promise<{ problem?: string; base?: number | string; builds?: number }> {
   const head = entryHeader(pack, at);
   if (head === undefined || head.data > end) return { problem: `the entry at offset ${at} has no valid header` };
   if (head.size > limit) return { problem: `the entry at offset ${at} declares ${head.size} bytes, over the limit of ${limit}` };
   const compressed = pack.subarray(head.data, end);
+  let builds = head.size;
   if (head.base !== undefined) {
     const peek = inflatePeek(compressed, 21);
     const target = peek.kind === "ok" ? deltaTarget(peek.bytes) : undefined;
     if (target === undefined) return { problem: `the delta at offset ${at} has no valid size header` };
     if (target > limit) return { problem: `the delta at offset ${at} builds ${target} bytes, over the limit of ${limit}` };
+    builds = target;
   }
   if (compressed.length * MAX_DEFLATE_RATIO > limit) {
     const whole = await inflateBounded(compressed, head.size);
     if (whole.kind === "past") return { problem: `the entry at offset ${at} inflates past the ${head.size} bytes it declares` };
     if (whole.kind === "corrupt") return { problem: `the entry at offset ${at} is not a valid zlib stream (${whole.reason})` };
   }
-  return head.base === undefined ? {} : { base: head.base };
+  return head.base === undefined ? { builds } : { base: head.base, builds };
+}
+
+/** The most delta links git itself writes below one packed object (`pack.depth` is capped there). */
+export const MAX_CHAIN_LINKS = 4095;
+/** Bytes one object's chain may rebuild, as a multiple of the object limit: as much as 64 links of objects at the limit. */
+const CHAIN_WORK_FACTOR = 64;
+
+/** A vetted entry: the delta links below it, and the bytes rebuilding it takes (its own and every packed base's). */
+interface Chain {
+  readonly links: number;
+  readonly work: number;
 }
 
 /** The pack guard of one object directory. */
@@ -83,34 +104,46 @@ export interface PackVetter {
 }
 
 /**
- * Vets packed objects in one object directory: each entry on the object's delta chain, and the
- * chain's length. Entries found sound are kept (with the delta hops below each), so a base
- * shared by many objects is vetted once; a loose object is left to the guard's readFile.
+ * Vets packed objects in one object directory: each entry on the object's delta chain, the chain's
+ * length (at most git's own `MAX_CHAIN_LINKS`, never back to an entry already on it) and the bytes
+ * rebuilding it takes (at most 64 objects at the limit: a chain of small files may be as long as
+ * git makes it, one of 64 MiB objects 64 links). Entries found sound are kept (with what lies below
+ * each), so a base shared by many objects is vetted once; a loose object is left to the guard's
+ * readFile (and counts no bytes).
  */
 export function packVetter(dir: ObjectDir, limit: number): PackVetter {
-  const sound = new Map<string, number>();
-  const vetAt = async (ix: PackIndex, oid: string, at: number, depth: number): Promise<number> => {
+  const sound = new Map<string, Chain>();
+  const maxWork = CHAIN_WORK_FACTOR * limit;
+  const refuse = (oid: string, ix: PackIndex, why: string) => refusal(`the git object ${oid} in ${ix.pack} is refused: ${why}`);
+  // `depth` entries of the chain lie above this one; `above` holds every entry the chain has met (a
+  // delta has one base, so a chain is one path and one set serves it all the way down): one met
+  // again means the chain loops.
+  const vetAt = async (ix: PackIndex, oid: string, at: number, depth: number, above: Set<string>): Promise<Chain> => {
     const key = `${ix.pack}\0${at}`;
+    if (above.has(key)) throw refuse(oid, ix, "its delta chain comes back to an entry already on it");
     const known = sound.get(key);
-    if (known !== undefined && depth + known <= 64) return known;
+    if (known !== undefined) return known;
+    if (depth > MAX_CHAIN_LINKS) throw refuse(oid, ix, `its delta chain is longer than ${MAX_CHAIN_LINKS} links`);
     const pack = await dir.pack(ix);
-    const { problem, base } = known === undefined ? await packEntryProblem(pack, at, entryEnd(ix, at, pack), limit) : {};
-    if (problem !== undefined) throw refusal(`the git object ${oid} in ${ix.pack} is refused: ${problem}`);
-    // Too deep here, or (for a kept entry) too deep counting the hops below it.
-    if (depth > 64 || known !== undefined) throw refusal(`the git object ${oid} in ${ix.pack} is refused: its delta chain is longer than 64`);
-    let below = 0;
-    if (typeof base === "number") below = 1 + (await vetAt(ix, oid, base, depth + 1));
-    else if (typeof base === "string") below = 1 + (await vet(base, depth + 1));
-    sound.set(key, below);
-    return below;
+    const { problem, base, builds = 0 } = await packEntryProblem(pack, at, entryEnd(ix, at, pack), limit);
+    if (problem !== undefined) throw refuse(oid, ix, problem);
+    above.add(key);
+    const below =
+      typeof base === "number" ? await vetAt(ix, oid, base, depth + 1, above) : typeof base === "string" ? await vet(base, depth + 1, above) : undefined;
+    const chain = below === undefined ? { links: 0, work: builds } : { links: below.links + 1, work: below.work + builds };
+    if (depth + chain.links > MAX_CHAIN_LINKS) throw refuse(oid, ix, `its delta chain is longer than ${MAX_CHAIN_LINKS} links`);
+    if (chain.work > maxWork)
+      throw refuse(oid, ix, `its delta chain rebuilds ${chain.work} bytes, over ${CHAIN_WORK_FACTOR} times the object limit of ${limit}`);
+    sound.set(key, chain);
+    return chain;
   };
-  /** Vets `oid` (a ref delta's base) and answers the delta hops below it (0 when loose or not packed: the store reads a loose object first). */
-  const vet = async (oid: string, depth = 0): Promise<number> => {
-    if (await dir.isLoose(oid)) return 0;
+  /** Vets `oid` (a ref delta's base): what lies below it (nothing when loose or not packed: the store reads a loose object first). */
+  const vet = async (oid: string, depth: number, above: Set<string>): Promise<Chain> => {
+    if (await dir.isLoose(oid)) return { links: 0, work: 0 };
     const found = await dir.locate(oid);
-    return found === undefined ? 0 : vetAt(found.ix, oid, found.at, depth);
+    return found === undefined ? { links: 0, work: 0 } : vetAt(found.ix, oid, found.at, depth, above);
   };
   return {
-    vetPacked: (oid, found) => vetAt(found.ix, oid, found.at, 0).then(() => undefined),
+    vetPacked: (oid, found) => vetAt(found.ix, oid, found.at, 0, new Set()).then(() => undefined),
   };
 }

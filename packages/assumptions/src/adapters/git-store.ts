@@ -172,10 +172,16 @@ export function objectReader(parts: StoreParts): ObjectReader {
     const known = bases.get(key);
     if (known !== undefined) return known;
     const got = entry(ix, at);
-    if (kept < BASE_BUDGET) {
-      bases.set(key, got);
-      void got.then((o) => (kept += o.content.length)).catch(() => bases.delete(key));
-    }
+    // Shared while it is rebuilt; kept once rebuilt only while the budget lasts. Every level of a
+    // chain is asked for before any is rebuilt, so the budget is charged as each one settles.
+    bases.set(key, got);
+    got.then(
+      (o) => {
+        if (kept + o.content.length <= BASE_BUDGET) kept += o.content.length;
+        else bases.delete(key);
+      },
+      () => bases.delete(key),
+    );
     return got;
   };
   const read = async (oid: string): Promise<GitObject> => {
