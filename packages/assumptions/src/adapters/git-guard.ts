@@ -94,9 +94,7 @@ function isDirectory(path: string): Error {
 
 /** The size of a file by its stat, refusing anything but a regular file (a directory is EISDIR) and a file over `maxFileBytes`. */
 function checkedSize(path: string, s: StatLike, limits: GitLimits): number {
-  if (s.isDirectory()) throw isDirectory(path);
-  if (!s.isFile()) throw notRegular(path);
-  const size = Number(s.size);
+  const size = regularSize(path, s);
   if (size > limits.maxFileBytes) throw tooLarge(path, limits);
   return size;
 }
@@ -132,18 +130,17 @@ interface SyncFs {
   readdirSync(path: string): string[];
 }
 
-/** One repository file by synchronous calls: one open, one fstat, a bounded read, one close whatever happens. */
-function readSync(fs: SyncFs, path: string, limits: GitLimits): Uint8Array {
+/** `use` of one repository file opened by synchronous calls (never waiting), closed whatever happens. */
+function opened<T>(fs: SyncFs, path: string, use: (fd: number) => T): T {
   let fd: number;
   try {
     fd = fs.openSync(path, readFlags(fs.constants));
   } catch (e) {
     throw openFailed(path, e);
   }
-  let bytes: Uint8Array;
+  let out: T;
   try {
-    const size = checkedSize(path, fs.fstatSync(fd), limits);
-    bytes = readUpTo((buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position), size, limits.maxFileBytes + 1);
+    out = use(fd);
   } catch (e) {
     // Closed whatever the read did; the read's failure is the answer.
     try {
@@ -152,7 +149,39 @@ function readSync(fs: SyncFs, path: string, limits: GitLimits): Uint8Array {
     throw e;
   }
   fs.closeSync(fd);
+  return out;
+}
+
+/** One repository file by synchronous calls: one open, one fstat, a bounded read, one close whatever happens. */
+function readSync(fs: SyncFs, path: string, limits: GitLimits): Uint8Array {
+  const bytes = opened(fs, path, (fd) => {
+    const size = checkedSize(path, fs.fstatSync(fd), limits);
+    return readUpTo((buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position), size, limits.maxFileBytes + 1);
+  });
   return within(path, bytes, limits);
+}
+
+/** The size of a regular file (a directory is EISDIR, anything else refused), by the fstat of what was opened. */
+function regularSize(path: string, s: StatLike): number {
+  if (s.isDirectory()) throw isDirectory(path);
+  if (!s.isFile()) throw notRegular(path);
+  return Number(s.size);
+}
+
+/** Exactly `length` bytes of a regular file from `position`; a file that ends before them is refused. */
+function readRangeSync(fs: SyncFs, path: string, position: number, length: number): Uint8Array {
+  return opened(fs, path, (fd) => {
+    regularSize(path, fs.fstatSync(fd));
+    const out = new Uint8Array(length);
+    let got = 0;
+    while (got < length) {
+      const n = fs.readSync(fd, out, got, length - got, position + got);
+      if (n === 0)
+        throw refusal(`${path} in the object store ends at byte ${position + got}, inside bytes ${position} to ${position + length} its index names`);
+      got += n;
+    }
+    return out;
+  });
 }
 
 /** The promise calls the guard makes: `open` where the fs has it (and its flags), else `stat` and `readFile`. */
@@ -198,6 +227,17 @@ function promiseReader(fs: GitFs, limits: GitLimits): (path: string) => Promise<
 export interface ObjectFiles {
   readFile(path: string): Promise<Uint8Array | string>;
   readdir(path: string): Promise<string[]>;
+  /**
+   * Where the fs has synchronous calls: a regular file's size, and bytes of it from a position
+   * (a large pack is read an entry at a time). Absent otherwise: a pack is read whole.
+   */
+  readonly ranges?: RangeReads;
+}
+
+/** Parts of a repository file, each opened, checked a regular file and read on its own. */
+export interface RangeReads {
+  size(path: string): Promise<number>;
+  read(path: string, position: number, length: number): Promise<Uint8Array>;
 }
 
 /**
@@ -213,6 +253,10 @@ export function objectFiles(fs: GitFs, limits: GitLimits): ObjectFiles {
   return {
     readFile: async (path) => readSync(whole, path, limits),
     readdir: async (path) => whole.readdirSync(path),
+    ranges: {
+      size: async (path) => opened(whole, path, (fd) => regularSize(path, whole.fstatSync(fd))),
+      read: async (path, position, length) => readRangeSync(whole, path, position, length),
+    },
   };
 }
 

@@ -5,10 +5,16 @@ import { bytesToHex } from "@noble/hashes/utils";
 import { inflateBounded, MAX_DEFLATE_RATIO } from "./git-inflate.js";
 import { inflatePeek } from "./git-peek.js";
 import { refusal } from "./git-guard.js";
-import { entryEnd, type ObjectDir, type PackedAt, type PackIndex } from "./git-packs.js";
+import { entryEnd, type ObjectDir, type PackedAt, type PackFile, type PackIndex } from "./git-packs.js";
 
 /** An entry's header: its type, declared size, where its compressed bytes start, and its base. */
-export function entryHeader(pack: Uint8Array, at: number): { type: number; size: number; data: number; base?: number | string } | undefined {
+export type EntryHeader = { type: number; size: number; data: number; base?: number | string };
+
+/**
+ * The header of the entry whose bytes `pack` holds from index `at` on (`origin`: the pack offset
+ * of `pack[0]`, so that an offset delta's base is a pack offset); `data` is an index into `pack`.
+ */
+export function entryHeader(pack: Uint8Array, at: number, origin = 0): EntryHeader | undefined {
   let byte = pack[at] ?? 0;
   const type = (byte >> 4) & 7;
   let size = byte & 15;
@@ -28,7 +34,7 @@ export function entryHeader(pack: Uint8Array, at: number): { type: number; size:
       byte = pack[p++] ?? 0;
       rel = (rel + 1) * 128 + (byte & 0x7f);
     }
-    return { type, size, data: p, base: at - rel };
+    return { type, size, data: p, base: origin + at - rel };
   }
   if (type === 7) {
     const base = bytesToHex(pack.subarray(p, p + 20));
@@ -57,19 +63,34 @@ function deltaTarget(bytes: Uint8Array): number | undefined {
 }
 
 /**
- * What is wrong with the entry at `at` of `pack` (ending at `end`), by its header and bounded
- * inflation; else its base, if it is a delta, and the bytes it rebuilds (its size, or a delta's result).
+ * The bytes of the entry at `at` of a pack, as far as the next entry (or the trailer) but never
+ * more than an object within `limit` takes (stored deflate blocks add 5 bytes in 65,535; 64 more
+ * for the header and a ref delta's base: a stream cut there is no object within the limit, and
+ * inflating it says so), and its header; a problem when it holds no valid header. Read once per
+ * use: a large pack is never read whole for it, nor past what one object may take.
+ */
+export async function packEntry(pack: PackFile, ix: PackIndex, at: number, limit: number): Promise<{ head: EntryHeader; compressed: Uint8Array } | string> {
+  const end = Math.min(entryEnd(ix, at, pack.size), at + limit + Math.ceil(limit / 65535) * 5 + 64);
+  const bytes = end > at ? await pack.range(at, end) : new Uint8Array(0);
+  const head = entryHeader(bytes, 0, at);
+  if (head === undefined || head.data > bytes.length) return `the entry at offset ${at} has no valid header`;
+  return { head, compressed: bytes.subarray(head.data) };
+}
+
+/**
+ * What is wrong with the entry at `at` of `pack`, by its header and bounded inflation; else its
+ * base, if it is a delta, and the bytes it rebuilds (its size, or a delta's result).
  */
 export async function packEntryProblem(
-  pack: Uint8Array,
+  pack: PackFile,
+  ix: PackIndex,
   at: number,
-  end: number,
   limit: number,
 ): Promise<{ problem?: string; base?: number | string; builds?: number }> {
-  const head = entryHeader(pack, at);
-  if (head === undefined || head.data > end) return { problem: `the entry at offset ${at} has no valid header` };
+  const entry = await packEntry(pack, ix, at, limit);
+  if (typeof entry === "string") return { problem: entry };
+  const { head, compressed } = entry;
   if (head.size > limit) return { problem: `the entry at offset ${at} declares ${head.size} bytes, over the limit of ${limit}` };
-  const compressed = pack.subarray(head.data, end);
   let builds = head.size;
   if (head.base !== undefined) {
     const peek = inflatePeek(compressed, 21);
@@ -124,8 +145,7 @@ export function packVetter(dir: ObjectDir, limit: number): PackVetter {
     const known = sound.get(key);
     if (known !== undefined) return known;
     if (depth > MAX_CHAIN_LINKS) throw refuse(oid, ix, `its delta chain is longer than ${MAX_CHAIN_LINKS} links`);
-    const pack = await dir.pack(ix);
-    const { problem, base, builds = 0 } = await packEntryProblem(pack, at, entryEnd(ix, at, pack), limit);
+    const { problem, base, builds = 0 } = await packEntryProblem(await dir.pack(ix), ix, at, limit);
     if (problem !== undefined) throw refuse(oid, ix, problem);
     above.add(key);
     const below =

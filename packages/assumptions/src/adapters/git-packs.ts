@@ -1,6 +1,7 @@
 // Where an object lives in one repository's object directory: the loose fan-out directories, each
 // listed once, and the pack indexes, each read once (through the guarded fs, which checks an index
-// against its size before its counts are used), with their packs read once when first needed.
+// against its size before its counts are used), with their packs opened when first needed: a small
+// one read whole once, a large one an entry at a time.
 import { thrownCode } from "@decay/portable";
 import { type ObjectFiles, refusal } from "./git-guard.js";
 import { joinTree } from "./tree-error.js";
@@ -30,9 +31,27 @@ export interface ObjectDir {
   mayBeLoose(oid: string): Promise<boolean>;
   /** The pack entry holding the object, if any pack has it. */
   locate(oid: string): Promise<PackedAt | undefined>;
-  /** The bytes of a pack, read whole once. */
-  pack(ix: PackIndex): Promise<Uint8Array>;
+  /** A pack's bytes, as its entries are read. */
+  pack(ix: PackIndex): Promise<PackFile>;
 }
+
+/** A pack file: its size, and the bytes of a stretch of it (each entry's, as its index places it). */
+export interface PackFile {
+  readonly size: number;
+  /** Bytes `from` to `to` (exclusive) of the pack. */
+  range(from: number, to: number): Promise<Uint8Array>;
+}
+
+/**
+ * Packs up to this size (and `maxFileBytes`) are read whole, once: their objects then cost no call
+ * each, where reading each entry on its own costs calls and a second read of the entries vetted
+ * first (a 37 MB pack of 20,000 files with 2,000 rows checked: 10% slower by ranges). A larger one
+ * is read an entry at a time where the fs can read part of a file, so that a check of a few rows
+ * neither reads nor holds a pack of gigabytes, nor is refused for one.
+ */
+export const WHOLE_PACK_BYTES = 128 * 1024 * 1024;
+/** Bytes of recently read entries a pack read by ranges keeps (at least the last entry, whatever its size). */
+const RECENT_BYTES = 8 * 1024 * 1024;
 
 const FANOUT = 8;
 const NAMES = FANOUT + 256 * 4;
@@ -79,8 +98,8 @@ function hexBytes(oid: string): Uint8Array {
   return out;
 }
 
-/** Where the entry at `at` ends: the next entry's offset, or the pack's trailer. */
-export function entryEnd(ix: PackIndex, at: number, pack: Uint8Array): number {
+/** Where the entry at `at` ends: the next entry's offset, or the pack's trailer (`size` is the pack's). */
+export function entryEnd(ix: PackIndex, at: number, size: number): number {
   const sorted = ix.sorted;
   let lo = 0;
   let hi = sorted.length;
@@ -89,7 +108,40 @@ export function entryEnd(ix: PackIndex, at: number, pack: Uint8Array): number {
     if ((sorted[mid] ?? 0) <= at) lo = mid + 1;
     else hi = mid;
   }
-  return sorted[lo] ?? pack.length - 20;
+  return sorted[lo] ?? size - 20;
+}
+
+/** A pack opened through `fs`: read whole when it is within `wholeUpTo` bytes or `fs` cannot read part of a file, else by ranges. */
+async function openPack(fs: ObjectFiles, path: string, wholeUpTo: number): Promise<PackFile> {
+  const { ranges } = fs;
+  const size = ranges === undefined ? undefined : await ranges.size(path);
+  if (ranges === undefined || size === undefined || size <= wholeUpTo) {
+    const raw = await fs.readFile(path);
+    const bytes = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
+    return { size: bytes.length, range: async (from, to) => bytes.subarray(from, to) };
+  }
+  // The entries read last, kept a while: an entry is vetted, then read, one right after the other.
+  const recent = new Map<string, Promise<Uint8Array>>();
+  let held = 0;
+  return {
+    size,
+    range: (from, to) => {
+      const key = `${from}-${to}`;
+      let got = recent.get(key);
+      if (got === undefined) {
+        got = ranges.read(path, from, to - from);
+        recent.set(key, got);
+        held += to - from;
+        for (const [old] of recent) {
+          if (held <= RECENT_BYTES || recent.size <= 1) break;
+          recent.delete(old);
+          const [a = 0, b = 0] = old.split("-").map(Number);
+          held -= b - a;
+        }
+      }
+      return got;
+    },
+  };
 }
 
 /** Lists `path`; none when it does not exist, and a refusal naming it when it cannot be listed (ELOOP, EACCES, …). */
@@ -116,10 +168,10 @@ async function loadIndexes(fs: ObjectFiles, objects: string): Promise<PackIndex[
   return out;
 }
 
-/** The object directory `objects`, read through `fs` (the guarded one) as it is needed. */
-export function objectDir(fs: ObjectFiles, objects: string): ObjectDir {
+/** The object directory `objects`, read through `fs` (the guarded one) as it is needed; packs over `wholeUpTo` bytes by ranges. */
+export function objectDir(fs: ObjectFiles, objects: string, wholeUpTo: number): ObjectDir {
   let indexes: Promise<PackIndex[]> | undefined;
-  const packs = new Map<string, Promise<Uint8Array>>();
+  const packs = new Map<string, Promise<PackFile>>();
   const loose = new Map<string, Promise<ReadonlySet<string>>>();
   let fanouts: Promise<ReadonlySet<string>> | undefined;
   const listed = (path: string): Promise<ReadonlySet<string>> => listing(fs, path).then((names) => new Set(names));
@@ -152,7 +204,7 @@ export function objectDir(fs: ObjectFiles, objects: string): ObjectDir {
     pack: (ix) => {
       let got = packs.get(ix.pack);
       if (got === undefined) {
-        got = fs.readFile(ix.pack).then((b) => (typeof b === "string" ? new TextEncoder().encode(b) : b));
+        got = openPack(fs, ix.pack, wholeUpTo);
         packs.set(ix.pack, got);
       }
       return got;

@@ -247,6 +247,41 @@ describe("delta chains as long as git makes them", () => {
   });
 });
 
+describe("a pack larger than maxFileBytes (or 128 MiB)", () => {
+  test("is read an entry at a time: every object as git reads it; a pack cut short is refused where its index places an entry", async () => {
+    const dir = join(await scratchDir(), "r");
+    // 256 KiB that deflate cannot shrink, so the one pack is well over the 64 KiB bound below.
+    const big = new Uint8Array(256 * 1024);
+    for (let i = 0, x = 2463534242; i < big.length; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      big[i] = x & 0xff;
+    }
+    commitSpec(dir, { files: { "big.bin": big, "a.txt": "hello\n", "src/b.ts": "export const b = 1;\n" }, links: {} });
+    git(dir, "repack", "-q", "-ad");
+    const packDir = join(dir, ".git/objects/pack");
+    const pack = join(packDir, nodeFs.readdirSync(packDir).find((f) => f.endsWith(".pack")) ?? "");
+    const bound = 64 * 1024;
+    expect(nodeFs.statSync(pack).size).toBeGreaterThan(4 * bound);
+    const tree = gitTree({ fs: nodeFs, dir, ref: "HEAD", maxFileBytes: bound });
+    for (const f of ["a.txt", "src/b.ts", "big.bin"]) {
+      const want = execFileSync("git", ["show", `HEAD:${f}`], { cwd: dir });
+      expect(Buffer.from((await tree.read(f, 1 << 20))._unsafeUnwrap()).equals(want), f).toBe(true);
+    }
+    // An fs with promises alone cannot read part of a file: the pack is read whole, and refused.
+    const promisesOnly = { promises: nodeFs.promises } as unknown as GitFs;
+    const whole = (await gitTree({ fs: promisesOnly, dir, ref: "HEAD", maxFileBytes: bound }).read("a.txt", 100))._unsafeUnwrapErr();
+    expect(whole.message).toContain(`${pack} in the object store is larger than the limit of ${bound} bytes`);
+    // Cut 100 bytes short: the entries the index places past the cut are not there.
+    const cutAt = nodeFs.statSync(pack).size - 100;
+    nodeFs.truncateSync(pack, cutAt);
+    const cut = (await gitTree({ fs: nodeFs, dir, ref: "HEAD", maxFileBytes: bound }).read("big.bin", 1 << 20))._unsafeUnwrapErr();
+    expect(cut.code).toBe("tree-io");
+    expect(cut.message).toMatch(new RegExp(`${pack} in the object store ends at byte ${cutAt}, inside bytes \\d+ to \\d+ its index names$`));
+  });
+});
+
 describe("delta chains that never reach a base are refused, not followed", () => {
   /** A delta (base size, result size, one insert) that turns any 6-byte base into `hello\n`. */
   const delta = deflateSync(Buffer.from([6, 6, 6, ...Buffer.from("hello\n")]));

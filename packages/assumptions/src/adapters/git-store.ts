@@ -11,8 +11,8 @@ import { sha1 } from "@noble/hashes/legacy";
 import { bytesToHex } from "@noble/hashes/utils";
 import { type GitLimits, objectFiles, refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
-import { deltaSize, entryHeader, packVetter } from "./git-pack-guard.js";
-import { entryEnd, type ObjectDir, objectDir, type PackedAt, type PackIndex } from "./git-packs.js";
+import { deltaSize, packEntry, packVetter } from "./git-pack-guard.js";
+import { type ObjectDir, objectDir, type PackedAt, type PackIndex, WHOLE_PACK_BYTES } from "./git-packs.js";
 import type { GitFs } from "./git-repo.js";
 import { inflatePeek } from "./git-peek.js";
 import { joinTree } from "./tree-error.js";
@@ -156,10 +156,10 @@ export function objectReader(parts: StoreParts): ObjectReader {
   const bases = new Map<string, Promise<GitObject>>();
   let kept = 0;
   const entry = async (ix: PackIndex, at: number): Promise<GitObject> => {
-    const pack = await parts.dir.pack(ix);
-    const head = entryHeader(pack, at);
-    if (head === undefined) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} has no valid header`);
-    const body = await inflateExactly(pack.subarray(head.data, entryEnd(ix, at, pack)), head.size);
+    const got = await packEntry(await parts.dir.pack(ix), ix, at, parts.maxObjectBytes);
+    if (typeof got === "string") throw gitError("InternalError", `${got} in ${ix.pack}`);
+    const { head, compressed } = got;
+    const body = await inflateExactly(compressed, head.size);
     if (!(body instanceof Uint8Array)) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} does not inflate to its size`);
     if (body.length !== head.size)
       throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} inflates to ${body.length} of the ${head.size} bytes it declares`);
@@ -210,6 +210,7 @@ export const DEFAULT_LIMITS: GitLimits = { maxObjectBytes: 64 * 1024 * 1024, max
 /** The object reader of the object directory `objects`, its files read through `fs` under the guard of `limits`. */
 export function openStore(fs: GitFs, objects: string, limits: GitLimits): ObjectReader {
   const files = objectFiles(fs, limits);
-  const dir = objectDir(files, objects);
+  // A pack over maxFileBytes is read by ranges where the fs can, not refused.
+  const dir = objectDir(files, objects, Math.min(WHOLE_PACK_BYTES, limits.maxFileBytes));
   return objectReader({ dir, readFile: files.readFile, maxObjectBytes: limits.maxObjectBytes, vet: packVetter(dir, limits.maxObjectBytes).vetPacked });
 }
