@@ -13,7 +13,7 @@ import type { GitFs } from "./git-repo.js";
 export interface GitLimits {
   /** The largest object (blob, tree, commit) read, by its declared size. */
   readonly maxObjectBytes: number;
-  /** The largest file read from the repository (a pack, an index, a ref). */
+  /** The largest file read whole from the repository (an index, a ref, a loose object; a pack read whole). */
   readonly maxFileBytes: number;
 }
 

@@ -64,13 +64,14 @@ function deltaTarget(bytes: Uint8Array): number | undefined {
 
 /**
  * The bytes of the entry at `at` of a pack, as far as the next entry (or the trailer) but never
- * more than an object within `limit` takes (stored deflate blocks add 5 bytes in 65,535; 64 more
- * for the header and a ref delta's base: a stream cut there is no object within the limit, and
- * inflating it says so), and its header; a problem when it holds no valid header. Read once per
- * use: a large pack is never read whole for it, nor past what one object may take.
+ * past twice what an object within `limit` holds (a deflated stream of incompressible bytes adds a
+ * few bytes per block, about 5 in 16 KiB as git writes them: twice is far past any encoder's
+ * overhead, and a stream cut there is no object within the limit, which inflating it says), and its
+ * header; a problem when it holds no valid header. Read once per use: a large pack is never read
+ * whole for it, nor far past what one object may take.
  */
 export async function packEntry(pack: PackFile, ix: PackIndex, at: number, limit: number): Promise<{ head: EntryHeader; compressed: Uint8Array } | string> {
-  const end = Math.min(entryEnd(ix, at, pack.size), at + limit + Math.ceil(limit / 65535) * 5 + 64);
+  const end = Math.min(entryEnd(ix, at, pack.size), at + 2 * limit + 1024);
   const bytes = end > at ? await pack.range(at, end) : new Uint8Array(0);
   const head = entryHeader(bytes, 0, at);
   if (head === undefined || head.data > bytes.length) return `the entry at offset ${at} has no valid header`;
@@ -109,8 +110,8 @@ export async function packEntryProblem(
 
 /** The most delta links git itself writes below one packed object (`pack.depth` is capped there). */
 export const MAX_CHAIN_LINKS = 4095;
-/** Bytes one object's chain may rebuild, as a multiple of the object limit: as much as 64 links of objects at the limit. */
-const CHAIN_WORK_FACTOR = 64;
+/** Bytes one object's chain may rebuild, as a multiple of the object limit: a base and 64 delta links, all at the limit. */
+const CHAIN_WORK_FACTOR = 65;
 
 /** A vetted entry: the delta links below it, and the bytes rebuilding it takes (its own and every packed base's). */
 interface Chain {

@@ -51,7 +51,7 @@ export interface PackFile {
  */
 export const WHOLE_PACK_BYTES = 128 * 1024 * 1024;
 /** Bytes of recently read entries a pack read by ranges keeps (at least the last entry, whatever its size). */
-const RECENT_BYTES = 8 * 1024 * 1024;
+const RECENT_BYTES = 32 * 1024 * 1024;
 
 const FANOUT = 8;
 const NAMES = FANOUT + 256 * 4;

@@ -11,7 +11,7 @@ import { sha1 } from "@noble/hashes/legacy";
 import { bytesToHex } from "@noble/hashes/utils";
 import { type GitLimits, objectFiles, refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
-import { deltaSize, packEntry, packVetter } from "./git-pack-guard.js";
+import { deltaSize, MAX_CHAIN_LINKS, packEntry, packVetter } from "./git-pack-guard.js";
 import { type ObjectDir, objectDir, type PackedAt, type PackIndex, WHOLE_PACK_BYTES } from "./git-packs.js";
 import type { GitFs } from "./git-repo.js";
 import { inflatePeek } from "./git-peek.js";
@@ -155,23 +155,32 @@ async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
 export function objectReader(parts: StoreParts): ObjectReader {
   const bases = new Map<string, Promise<GitObject>>();
   let kept = 0;
-  const entry = async (ix: PackIndex, at: number): Promise<GitObject> => {
-    const got = await packEntry(await parts.dir.pack(ix), ix, at, parts.maxObjectBytes);
+  // `links`: delta links above this entry. The vetter checked the chain as it read it; a large pack
+  // is read again here by ranges, so what is read is held to the same bounds once more.
+  const entry = async (ix: PackIndex, at: number, links: number): Promise<GitObject> => {
+    if (links > MAX_CHAIN_LINKS) throw refusal(`the entry at offset ${at} of ${ix.pack} is refused: its delta chain is longer than ${MAX_CHAIN_LINKS} links`);
+    const limit = parts.maxObjectBytes;
+    const got = await packEntry(await parts.dir.pack(ix), ix, at, limit);
     if (typeof got === "string") throw gitError("InternalError", `${got} in ${ix.pack}`);
     const { head, compressed } = got;
+    if (head.size > limit) throw refusal(`the entry at offset ${at} of ${ix.pack} declares ${head.size} bytes, over the limit of ${limit}`);
     const body = await inflateExactly(compressed, head.size);
     if (!(body instanceof Uint8Array)) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} does not inflate to its size`);
     if (body.length !== head.size)
       throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} inflates to ${body.length} of the ${head.size} bytes it declares`);
     if (head.base === undefined) return { type: TYPES[head.type] as ObjectType, content: body };
-    const base = typeof head.base === "number" ? await baseAt(ix, head.base) : await read(head.base);
+    const sizes = { p: 0 };
+    deltaSize(body, sizes);
+    const builds = deltaSize(body, sizes) ?? Number.POSITIVE_INFINITY;
+    if (builds > limit) throw refusal(`the delta at offset ${at} of ${ix.pack} builds ${builds} bytes, over the limit of ${limit}`);
+    const base = typeof head.base === "number" ? await baseAt(ix, head.base, links + 1) : await read(head.base);
     return { type: base.type, content: applyDelta(body, base.content) };
   };
-  const baseAt = (ix: PackIndex, at: number): Promise<GitObject> => {
+  const baseAt = (ix: PackIndex, at: number, links: number): Promise<GitObject> => {
     const key = `${ix.pack}\0${at}`;
     const known = bases.get(key);
     if (known !== undefined) return known;
-    const got = entry(ix, at);
+    const got = entry(ix, at, links);
     // Shared while it is rebuilt; kept once rebuilt only while the budget lasts. Every level of a
     // chain is asked for before any is rebuilt, so the budget is charged as each one settles.
     bases.set(key, got);
@@ -197,7 +206,7 @@ export function objectReader(parts: StoreParts): ObjectReader {
     const found = await parts.dir.locate(oid);
     if (found === undefined) throw gitError("NotFoundError", `Could not find ${oid}.`);
     await parts.vet(oid, found);
-    const object = await entry(found.ix, found.at);
+    const object = await entry(found.ix, found.at, 0);
     checkSum(oid, object.type, object.content);
     return object;
   };

@@ -58,7 +58,7 @@ function spec({ files, links, wide }: { files: string[]; links: [string, string]
 
 async function answer(tree: TreeReader, op: string, p: string): Promise<unknown> {
   const got = op === "list" ? await tree.list(p) : op === "read" ? await tree.read(p, 1000) : await tree.readLink(p);
-  if (got.isErr()) return { err: got.error.code };
+  if (got.isErr()) return { err: got.error.code, message: got.error.message };
   const value = got.value;
   return { ok: value instanceof Uint8Array ? new TextDecoder().decode(value) : value };
 }

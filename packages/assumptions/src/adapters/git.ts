@@ -28,7 +28,10 @@ export interface GitTreeOptions {
   readonly describe?: string;
   /** The largest git object read, by the size its header declares (default 64 MiB); checked before inflating. */
   readonly maxObjectBytes?: number;
-  /** The largest repository file read (a pack, a pack index, a ref; default 2 GiB - 1). */
+  /**
+   * The largest repository file read whole (a pack index, a ref, a loose object; default 2 GiB - 1).
+   * A pack over it, or over 128 MiB, is read an entry at a time where `fs` has synchronous calls.
+   */
   readonly maxFileBytes?: number;
 }
 

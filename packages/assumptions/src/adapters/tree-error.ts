@@ -74,7 +74,9 @@ export function decodeName(bytes: Uint8Array): string | undefined {
   return decodeStrictUtf8(bytes, { bom: "keep" }).unwrapOr(undefined);
 }
 
-/** A name's bytes as git quotes them: printable ASCII as it is, a backslash or any other byte as `\xNN`. */
+/** A name's bytes for a message between double quotes: printable ASCII as it is, a backslash, a double quote or any other byte as `\xNN`. */
 export function quotedBytes(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`)).join("");
+  return Array.from(bytes, (b) => (b >= 0x20 && b < 0x7f && b !== 0x5c && b !== 0x22 ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`)).join(
+    "",
+  );
 }

@@ -44,11 +44,13 @@ describe("rendered", () => {
     expect(rendered(diverged, () => renderHuman(diverged))._unsafeUnwrap()).toBe(renderHuman(diverged));
   });
 
-  test("any other exception is not a fault of the report's size, and is thrown on", () => {
+  test("any other exception, a stack overflow included, is not a fault of the report's size, and is thrown on", () => {
     expect(() =>
       rendered(diverged, () => {
         throw new TypeError("a bug");
       }),
     ).toThrow(TypeError);
+    const deep = (n: number): number => (n === 0 ? 0 : 1 + deep(n - 1));
+    expect(() => rendered(diverged, () => deep(1e7))).toThrow(/call stack/);
   });
 });

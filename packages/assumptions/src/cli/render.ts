@@ -41,7 +41,10 @@ export function rendered<T>(report: Report, render: () => T): Result<T, CliFault
   try {
     return ok(render());
   } catch (e) {
-    if (e instanceof RangeError) return err({ code: "report-too-large", rows: report.rows.length, reason: e.message });
+    // The engine's words for a string or array past its longest (a stack overflow is a RangeError too, and a bug).
+    if (e instanceof RangeError && /^Invalid (string|array|typed array) length/.test(e.message)) {
+      return err({ code: "report-too-large", rows: report.rows.length, reason: e.message });
+    }
     throw e;
   }
 }
