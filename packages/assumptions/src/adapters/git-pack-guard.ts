@@ -79,6 +79,21 @@ export async function packEntry(pack: PackFile, ix: PackIndex, at: number, limit
 }
 
 /**
+ * The bytes the entry at `at` rebuilds (its declared size, or a delta's result, read from `delta`,
+ * its first inflated bytes), or what is wrong with them: over `limit`, or a delta with no valid
+ * size header. Checked before anything is inflated past those first bytes.
+ */
+export function entryBuilds(at: number, head: EntryHeader, compressed: Uint8Array, limit: number): { builds: number } | { problem: string } {
+  if (head.size > limit) return { problem: `the entry at offset ${at} declares ${head.size} bytes, over the limit of ${limit}` };
+  if (head.base === undefined) return { builds: head.size };
+  const peek = inflatePeek(compressed, 21);
+  const target = peek.kind === "ok" ? deltaTarget(peek.bytes) : undefined;
+  if (target === undefined) return { problem: `the delta at offset ${at} has no valid size header` };
+  if (target > limit) return { problem: `the delta at offset ${at} builds ${target} bytes, over the limit of ${limit}` };
+  return { builds: target };
+}
+
+/**
  * What is wrong with the entry at `at` of `pack`, by its header and bounded inflation; else its
  * base, if it is a delta, and the bytes it rebuilds (its size, or a delta's result).
  */
@@ -91,15 +106,9 @@ export async function packEntryProblem(
   const entry = await packEntry(pack, ix, at, limit);
   if (typeof entry === "string") return { problem: entry };
   const { head, compressed } = entry;
-  if (head.size > limit) return { problem: `the entry at offset ${at} declares ${head.size} bytes, over the limit of ${limit}` };
-  let builds = head.size;
-  if (head.base !== undefined) {
-    const peek = inflatePeek(compressed, 21);
-    const target = peek.kind === "ok" ? deltaTarget(peek.bytes) : undefined;
-    if (target === undefined) return { problem: `the delta at offset ${at} has no valid size header` };
-    if (target > limit) return { problem: `the delta at offset ${at} builds ${target} bytes, over the limit of ${limit}` };
-    builds = target;
-  }
+  const sized = entryBuilds(at, head, compressed, limit);
+  if ("problem" in sized) return sized;
+  const { builds } = sized;
   if (compressed.length * MAX_DEFLATE_RATIO > limit) {
     const whole = await inflateBounded(compressed, head.size);
     if (whole.kind === "past") return { problem: `the entry at offset ${at} inflates past the ${head.size} bytes it declares` };
@@ -128,8 +137,8 @@ export interface PackVetter {
 /**
  * Vets packed objects in one object directory: each entry on the object's delta chain, the chain's
  * length (at most git's own `MAX_CHAIN_LINKS`, never back to an entry already on it) and the bytes
- * rebuilding it takes (at most 64 objects at the limit: a chain of small files may be as long as
- * git makes it, one of 64 MiB objects 64 links). Entries found sound are kept (with what lies below
+ * rebuilding it takes (at most 65 objects at the limit: a chain of small files may be as long as
+ * git makes it, one of 64 MiB objects a base and 64 links). Entries found sound are kept (with what lies below
  * each), so a base shared by many objects is vetted once; a loose object is left to the guard's
  * readFile (and counts no bytes).
  */

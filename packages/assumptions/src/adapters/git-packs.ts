@@ -121,25 +121,23 @@ async function openPack(fs: ObjectFiles, path: string, wholeUpTo: number): Promi
     return { size: bytes.length, range: async (from, to) => bytes.subarray(from, to) };
   }
   // The entries read last, kept a while: an entry is vetted, then read, one right after the other.
-  const recent = new Map<string, Promise<Uint8Array>>();
+  const recent = new Map<string, { readonly bytes: Promise<Uint8Array>; readonly length: number }>();
   let held = 0;
   return {
     size,
     range: (from, to) => {
       const key = `${from}-${to}`;
-      let got = recent.get(key);
-      if (got === undefined) {
-        got = ranges.read(path, from, to - from);
-        recent.set(key, got);
-        held += to - from;
-        for (const [old] of recent) {
-          if (held <= RECENT_BYTES || recent.size <= 1) break;
-          recent.delete(old);
-          const [a = 0, b = 0] = old.split("-").map(Number);
-          held -= b - a;
-        }
+      const kept = recent.get(key);
+      if (kept !== undefined) return kept.bytes;
+      const bytes = ranges.read(path, from, to - from);
+      recent.set(key, { bytes, length: to - from });
+      held += to - from;
+      for (const [old, { length }] of recent) {
+        if (held <= RECENT_BYTES || recent.size <= 1) break;
+        recent.delete(old);
+        held -= length;
       }
-      return got;
+      return bytes;
     },
   };
 }

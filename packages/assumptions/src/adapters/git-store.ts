@@ -11,7 +11,7 @@ import { sha1 } from "@noble/hashes/legacy";
 import { bytesToHex } from "@noble/hashes/utils";
 import { type GitLimits, objectFiles, refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
-import { deltaSize, MAX_CHAIN_LINKS, packEntry, packVetter } from "./git-pack-guard.js";
+import { deltaSize, entryBuilds, MAX_CHAIN_LINKS, packEntry, packVetter } from "./git-pack-guard.js";
 import { type ObjectDir, objectDir, type PackedAt, type PackIndex, WHOLE_PACK_BYTES } from "./git-packs.js";
 import type { GitFs } from "./git-repo.js";
 import { inflatePeek } from "./git-peek.js";
@@ -163,16 +163,13 @@ export function objectReader(parts: StoreParts): ObjectReader {
     const got = await packEntry(await parts.dir.pack(ix), ix, at, limit);
     if (typeof got === "string") throw gitError("InternalError", `${got} in ${ix.pack}`);
     const { head, compressed } = got;
-    if (head.size > limit) throw refusal(`the entry at offset ${at} of ${ix.pack} declares ${head.size} bytes, over the limit of ${limit}`);
+    const sized = entryBuilds(at, head, compressed, limit);
+    if ("problem" in sized) throw refusal(`${sized.problem} in ${ix.pack}`);
     const body = await inflateExactly(compressed, head.size);
     if (!(body instanceof Uint8Array)) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} does not inflate to its size`);
     if (body.length !== head.size)
       throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} inflates to ${body.length} of the ${head.size} bytes it declares`);
     if (head.base === undefined) return { type: TYPES[head.type] as ObjectType, content: body };
-    const sizes = { p: 0 };
-    deltaSize(body, sizes);
-    const builds = deltaSize(body, sizes) ?? Number.POSITIVE_INFINITY;
-    if (builds > limit) throw refusal(`the delta at offset ${at} of ${ix.pack} builds ${builds} bytes, over the limit of ${limit}`);
     const base = typeof head.base === "number" ? await baseAt(ix, head.base, links + 1) : await read(head.base);
     return { type: base.type, content: applyDelta(body, base.content) };
   };

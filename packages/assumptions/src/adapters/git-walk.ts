@@ -62,23 +62,25 @@ function step(objects: GitObjects, root: string, path: string, at: Going): Step 
   if (passed !== undefined) return { next: at.next, from: at.from + 1, done: here, tree: passed, hops: at.hops };
   const entry = objects.named(at.tree, name);
   if (entry !== undefined) return stepTo(objects, root, path, at, entry, here, last);
-  return afterReading(objects, root, path, at, here, last);
+  return afterReading(objects, root, path, at, name, here, last);
 }
 
 // The step once the tree of `at` is read.
-async function afterReading(objects: GitObjects, root: string, path: string, at: Going, here: string, last: boolean): Promise<Step> {
+async function afterReading(objects: GitObjects, root: string, path: string, at: Going, name: string, here: string, last: boolean): Promise<Step> {
   const listed = await objects.entries(at.tree, at.done);
   if (listed.isErr()) return { fail: listed.error };
-  const found = objects.named(at.tree, at.next[at.from] as string);
+  const found = objects.named(at.tree, name);
   return found === undefined ? { fail: treeError("tree-not-found", path) } : stepTo(objects, root, path, at, found, here, last);
 }
 
 // The step onto `entry`, the component `here` names: the answer when it is the last, else into
 // its tree, or through it when it is a link.
 function stepTo(objects: GitObjects, root: string, path: string, at: Going, entry: TreeEntry, here: string, last: boolean): Step | Promise<Step> {
-  if (entry.mode === MODE_TREE) objects.dirs.set(here, entry.oid);
+  if (entry.mode === MODE_TREE) {
+    objects.dirs.set(here, entry.oid);
+    if (!last) return { next: at.next, from: at.from + 1, done: here, tree: entry.oid, hops: at.hops };
+  }
   if (last) return { found: { kind: "entry", entry } };
-  if (entry.mode === MODE_TREE) return { next: at.next, from: at.from + 1, done: here, tree: entry.oid, hops: at.hops };
   if (entry.mode !== MODE_LINK) return { fail: treeError("tree-not-found", path, `"${here}" is not a directory`) };
   return through(objects, root, path, at, entry, here);
 }

@@ -130,19 +130,20 @@ function openTree(io: CliIo, cmd: TreeFlags & { readonly root: string }): Result
 /** The report as the output mode asks. */
 function renderCheck(report: Report, ctx: FaultContext): ResultAsync<string, CliFault> {
   if (ctx.output === "json") return jsonRenderers().andThen((m) => rendered(report, () => m.renderJsonReport(report)).andThen((json) => json));
-  return okAsync(report).andThen(() => rendered(report, () => renderText(report, ctx)));
+  const output = ctx.output;
+  return okAsync(report).andThen(() => rendered(report, () => renderText(report, ctx, output)));
 }
 
 /** The report in every output mode but JSON. */
-function renderText(report: Report, ctx: FaultContext): string {
-  switch (ctx.output) {
+function renderText(report: Report, ctx: FaultContext, output: Exclude<OutputMode, "json">): string {
+  switch (output) {
     case "sarif":
       return sarifReport(report, ctx.file);
     case "junit":
       return junitReport(report, ctx.file);
     case "github":
       return githubAnnotations(report, ctx.file) + renderHuman(report);
-    default:
+    case "human":
       return renderHuman(report);
   }
 }
