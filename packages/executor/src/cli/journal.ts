@@ -24,6 +24,8 @@ import { type CliFault, describeCliFault, exitCodeFor } from "./journal-fault.js
 export interface JournalIo extends StdStreams {
   readonly git?: (dir: string) => Pick<Git, "head" | "changedPaths" | "dirty">;
   readonly shell?: Shell;
+  /** Aborted when the user interrupts (the bin aborts it on SIGINT, SIGTERM, SIGHUP): a recheck in flight is killed and nothing is written. */
+  readonly signal?: AbortSignal;
 }
 
 interface Loaded {
@@ -81,6 +83,19 @@ function describeResume(r: Resume, l: Loaded, next: string): string {
   return `${out.join("\n")}\n`;
 }
 
+/**
+ * The plan file as `resume` read it, still: rechecks can run for minutes, and an edit made
+ * meanwhile would be lost under the rewrite. Read again just before the write; a change refuses it.
+ */
+function unchangedSince(io: StdStreams, plan: string, read: string): ResultAsync<void, CliFault> {
+  const path = inputName(plan);
+  return readText(io, plan).andThen((now) =>
+    now === read
+      ? okAsync(undefined)
+      : errAsync<void, CliFault>({ code: "file-unwritable", path, reason: "it changed while the rechecks ran, so nothing was written; run resume again" }),
+  );
+}
+
 /** The plan file rewritten through the one atomic write the CLIs share (temp file, fsync, rename, directory fsync). */
 function writeAtomically(io: StdStreams, path: string, text: string): ResultAsync<void, CliFault> {
   return writeOutput(io, path, text).mapErr((r): CliFault => ({ code: "file-unwritable", path, reason: r.reason }));
@@ -115,18 +130,23 @@ function resume(io: JournalIo, cmd: Extract<JournalCommand, { kind: "resume" }>)
   if (at.isErr()) return errAsync(at.error);
   const repo = at.value;
   const git = io.git ? io.git(repo) : systemGit({ dir: repo, env: io.env });
-  const shell = io.shell ?? nodeShell({ env: io.env });
+  const shell = io.shell ?? nodeShell({ env: io.env, ...(io.signal ? { signal: io.signal } : {}) });
+  // An interrupted recheck is no failure of its task: nothing derived after the signal is printed or written.
+  const stopped = (): CliFault | null =>
+    io.signal?.aborted ? { code: "exec", fault: { code: "interrupted", step: "journal resume, before anything was written" } } : null;
   return load(io, cmd.plan).andThen((l) =>
     loadSpec(io, l.plan, repo, cmd.spec).andThen((spec) =>
       deriveResume({ plan: l.plan, record: l.record, git, shell, spec, cwd: repo, ...(cmd.spec === null ? {} : { specPath: cmd.spec }) })
-        .mapErr(libFault(l.path))
+        .mapErr((f) => stopped() ?? libFault(l.path)(f))
         .andThen((r) => {
+          const interrupted = stopped();
+          if (interrupted !== null) return errAsync(interrupted);
           const next = nextStep({ plan: l.plan, record: l.record, spec, states: r.states, ...(cmd.spec === null ? {} : { specPath: cmd.spec }) });
           const text = describeResume(r, l, next);
           if (!cmd.write || (r.changes.length === 0 && r.rulings.length === 0)) return okAsync(text);
           return applyResume(l.text, r)
             .mapErr(libFault(l.path))
-            .asyncAndThen((updated) => writeAtomically(io, resolve(io.cwd, cmd.plan), updated))
+            .asyncAndThen((updated) => unchangedSince(io, cmd.plan, l.text).andThen(() => writeAtomically(io, resolve(io.cwd, cmd.plan), updated)))
             .map(() => `${text}wrote ${r.changes.length} state change(s) and ${r.rulings.length} Ruling line(s) to ${l.path}\n`);
         }),
     ),

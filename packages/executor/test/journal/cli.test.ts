@@ -13,7 +13,7 @@ const sample = join(root, "fixtures/plans/task-plan-with-record.plan.md");
 const bin = join(root, "packages/executor/dist/bin.js");
 
 /** main as the bin calls it: no adapters passed, so resume uses systemGit and nodeShell. */
-async function call(argv: string[], cwd: string) {
+async function call(argv: string[], cwd: string, signal?: AbortSignal) {
   let stdout = "";
   let stderr = "";
   const io: JournalIo = {
@@ -22,6 +22,7 @@ async function call(argv: string[], cwd: string) {
     stderr: { write: (t) => void (stderr += t) },
     env: {},
     cwd,
+    ...(signal ? { signal } : {}),
   };
   return { code: await main(argv, io), stdout, stderr };
 }
@@ -99,6 +100,41 @@ describe("decay journal (main)", () => {
       expect(r.stderr).toContain("line 13");
       expect(r.stderr).toContain("Task 2 is not a task of the plan (it has Task 1)");
     }
+  });
+
+  /** A repository where Task 1's GREEN is rechecked: Task 2, done after it, changed the same file. */
+  async function overlapped(green: string): Promise<{ dir: string; plan: string }> {
+    const repo = await tempRepo();
+    const base = await repo.commit({}, "base");
+    await repo.commit({ "shared.txt": "one\n" }, "task 1");
+    await repo.commit({ "shared.txt": "two\n" }, "task 2");
+    const plan = `# Plan\n\nSpec: none\n\n## Task 1: a\n\nFiles: shared.txt\nGREEN: \`${green}\` -> exit 0\n\n## Task 2: b\n\nFiles: shared.txt\n\n## Execution record\n\n\`\`\`text\nBase: ${base} Root: ${repo.dir} Branch: main\nTask 1: done - sh check -> exit 0\nTask 2: done - sh check -> exit 0\n\`\`\`\n`;
+    await writeFile(join(repo.dir, "plan.md"), plan);
+    return { dir: repo.dir, plan };
+  }
+
+  it("resume --write refuses to write over a plan edited while its rechecks ran, and leaves the edit", async () => {
+    // The recheck itself edits the plan, as a person would during a long one; then it fails, so there is a change to write.
+    const { dir, plan } = await overlapped("echo edited >> plan.md; false");
+    const r = await call(["journal", "resume", "plan.md", "--repo", ".", "--write"], dir);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toBe("decay: cannot write plan.md: it changed while the rechecks ran, so nothing was written; run resume again\n");
+    expect(await readFile(join(dir, "plan.md"), "utf8")).toBe(`${plan}edited\n`);
+  });
+
+  it("an interrupt kills a recheck in flight and writes nothing: the check's failure is no verdict on its task", async () => {
+    const { dir, plan } = await overlapped("echo $$ > pid.txt; exec sleep 60");
+    const controller = new AbortController();
+    const pending = call(["journal", "resume", "plan.md", "--repo", ".", "--write"], dir, controller.signal);
+    const pidFile = join(dir, "pid.txt");
+    while (!(await readFile(pidFile, "utf8").catch(() => "")).endsWith("\n")) await new Promise((ok) => setTimeout(ok, 20));
+    const pid = Number(await readFile(pidFile, "utf8"));
+    controller.abort();
+    const r = await pending;
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toBe("decay: the run was interrupted at step journal resume, before anything was written\n");
+    expect(await readFile(join(dir, "plan.md"), "utf8")).toBe(plan);
+    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
   });
 
   it("resume --write goes through the shared atomic writer: no temporary file left, a plan reached through a link refused and left as it was", async () => {
