@@ -31,6 +31,8 @@ export type ExecFault =
   /** The runs' workspace (`.plan-runs/`) would be committed: `paths` no longer ignored, `commits` an agent made that hold it. */
   | { code: "workspace-unignored"; after: string; paths: string[]; commits: string[] }
   | { code: "workspace-taken"; slug: string; plan: string; owner: string }
+  /** Another run holds the working tree (`RunLock`): `holder` says which (pid, host, since), `lock` where its claim is. */
+  | { code: "run-in-progress"; repo: string; holder: string; lock: string }
   /** `branch` (at `commit`) holds another version of the plan than the contract's (`actual`: its sha256 there, null when it holds none). */
   | { code: "branch-plan-differs"; branch: string; commit: string; plan: string; recorded: string; actual: string | null }
   | { code: "repo-not-top"; repo: string; top: string }
@@ -61,6 +63,7 @@ export const EXEC_FAULT_CODES = [
   "read-only-call-wrote",
   "workspace-unignored",
   "workspace-taken",
+  "run-in-progress",
   "branch-plan-differs",
   "repo-not-top",
   "stage-without-acceptance",
@@ -123,6 +126,8 @@ export function describeExecFault(fault: ExecFault): string {
       return `after ${fault.after}, the runs' workspace .plan-runs/ would be committed (${list([...fault.paths, ...fault.commits.map((c) => `commit ${c.slice(0, 12)}`)])}): the run never commits its own records; keep .plan-runs/ ignored (its line in .gitignore) and untracked (git rm -r --cached .plan-runs)${fault.commits.length > 0 ? ", drop those commits" : ""}, then run again`;
     case "workspace-taken":
       return `the slug ${JSON.stringify(fault.slug)} of the plan ${fault.plan} is taken: the workspace .plan-runs/${fault.slug}/ and the branch plan/${fault.slug} belong to the plan ${fault.owner} (plan files with the same name share a slug); rename ${fault.plan} so its file name differs, or, once ${fault.owner}'s run is no longer wanted, remove .plan-runs/${fault.slug}/ and the branch plan/${fault.slug}`;
+    case "run-in-progress":
+      return `another run holds the working tree ${fault.repo} (${fault.holder}): two runs in one working tree would take each other's work; wait for it to end, or, if it is gone, remove ${fault.lock} and run again`;
     case "branch-plan-differs":
       return `${fault.branch} (at ${fault.commit.slice(0, 12)}) was made for another version of the plan ${fault.plan}: ${fault.actual === null ? "it holds no such file" : `there the plan hashes to sha256 ${fault.actual}`}, the contract records ${fault.recorded}; running would carry on that branch under its old plan. To go on with the new plan there, switch to ${fault.branch}, bring the new plan onto it (merge or commit it) and run again; to start afresh, rename the old branch (git branch -m ${fault.branch} ${fault.branch}-old)`;
     case "repo-not-top":

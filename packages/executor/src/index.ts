@@ -11,6 +11,7 @@ export type {
   PatternTimeout,
   Room,
   RoomRequest,
+  RunLock,
   Shell,
   ShellRequest,
   ShellResult,

@@ -208,3 +208,15 @@ export interface WorkspaceFs {
     realpath?(path: string): Promise<string | Uint8Array>;
   };
 }
+
+/**
+ * Keeps a second run out of a working tree while one runs there (they would set aside, commit and
+ * switch under each other). `decay run` passes `nodeRunLock()`; without one, `runPlan` takes no lock.
+ */
+export interface RunLock {
+  /**
+   * Take the working tree at `repo` for one run; the fault `run-in-progress` while a live run holds
+   * it. The answer releases it (idempotent); a claim its run left when it died is taken over.
+   */
+  acquire(repo: string): ResultAsync<() => Promise<void>, ExecFault>;
+}

@@ -20,6 +20,14 @@ const ending = (r: RunReport) => ({
   stages: r.stages.map((s) => ({ id: s.id, final: s.final, refused: s.refused_fixes.map((f) => [f.lens, f.fix, f.reason]) })),
 });
 
+/** The fixture's script with `stage`'s first execute held until the file `gate` exists. */
+async function heldAt(stage: string): Promise<{ gate: string; script: string }> {
+  const scratch = await tempDir();
+  const gate = join(scratch, "go");
+  const base = JSON.parse(readFileSync(SCRIPT_FILE, "utf8"));
+  return { gate, script: scriptWith(scratch, { [`${stage} execute a1 t1`]: { ...base[`${stage} execute`], waitForFile: gate } }) };
+}
+
 const lastJson = (r: Ran) => RunReport.parse(JSON.parse(r.stdout.trim().split("\n").at(-1) ?? ""));
 
 let plainRepo: string;
@@ -97,11 +105,8 @@ describe("decay run over a three-stage plan", () => {
 
   it("Ctrl-C mid-run kills the agent, writes RESUME.md and exits 1; running again ends with the same report", async () => {
     const repo = await fixtureRepo();
-    const scratch = await tempDir();
-    const gate = join(scratch, "go");
     // Stage 2's execute blocks until `gate` exists: it is in flight when the run is interrupted.
-    const base = JSON.parse(readFileSync(SCRIPT_FILE, "utf8"));
-    const script = scriptWith(scratch, { "S2 execute a1 t1": { ...base["S2 execute"], waitForFile: gate } });
+    const { gate, script } = await heldAt("S2");
     const interrupted = start(["run", "docs/stats.plan.md", "--agent", agentFlag(script), "--json"], repo, (line, child) => {
       const e = JSON.parse(line);
       if (e.type === "agent-call" && e.stage === "S2") child.kill("SIGINT");
@@ -126,6 +131,31 @@ describe("decay run over a three-stage plan", () => {
     expect(resumed.stages[0]?.state).toBe("green-at-start");
     expect(ending(resumed)).toEqual(ending(lastJson(json)));
     expect(existsSync(join(repo, ".plan-runs/stats/RESUME.md"))).toBe(false);
+  });
+});
+
+describe("two decay runs in one working tree", () => {
+  it("the second exits 2 naming the first and changes nothing; the first ends as it would alone", async () => {
+    const repo = await fixtureRepo();
+    // Stage 1's execute writes its work and waits for `gate`: the first run is in flight, its work uncommitted.
+    const { gate, script } = await heldAt("S1");
+    let inFlight: () => void = () => undefined;
+    const reached = new Promise<void>((ok) => {
+      inFlight = ok;
+    });
+    const first = start(["run", "docs/stats.plan.md", "--agent", agentFlag(script), "--json"], repo, (line) => {
+      if (JSON.parse(line).type === "agent-call") inFlight();
+    });
+    await reached;
+    const second = await decay(["run", "docs/stats.plan.md", "--agent", agentFlag(script)], repo);
+    expect([second.code, second.stdout]).toEqual([2, ""]);
+    expect(second.stderr).toMatch(
+      /^decay: .*another run holds the working tree .* \(pid \d+ on .*, since \d{4}-.*\): .*remove .*\.git\/decay-run\.lock and run again\n$/,
+    );
+    writeFileSync(gate, "");
+    const ran = await first.done;
+    expect(ending(lastJson(ran))).toEqual(ending(lastJson(json)));
+    expect(existsSync(join(repo, ".git/decay-run.lock"))).toBe(false);
   });
 });
 

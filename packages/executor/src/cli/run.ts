@@ -3,6 +3,7 @@
 import { bestEffort } from "@decay/cli-kit";
 import { err, ok, type Result } from "neverthrow";
 import type { ExecFault } from "../fault.js";
+import { nodeRunLock } from "../node/run-lock.js";
 import { runPlan } from "../run/run-plan.js";
 import type { RunReport } from "../schema.js";
 import { oneLine } from "@decay/portable";
@@ -77,6 +78,7 @@ async function execute(io: CliIo, flags: RunFlags, argv: readonly string[], repo
     resumeCommand: `decay ${argv.map(quoted).join(" ")}`,
     onEvent: (e) => progress.event(e),
     signal: io.signal,
+    lock: nodeRunLock({ env: io.env }),
   });
   return ended(io, flags, repo, progress, result);
 }

@@ -7,6 +7,8 @@ export type { SparesOff } from "../node/spare-rooms.js";
 export { systemGit } from "../node/git.js";
 export type { SystemGitOptions } from "../node/git.js";
 export { nodeShell } from "../node/shell.js";
+export { nodeRunLock, RUN_LOCK_FILE } from "../node/run-lock.js";
+export type { NodeRunLockOptions } from "../node/run-lock.js";
 export { commandAgent } from "../node/command-agent.js";
 export type { CommandAgentOptions } from "../node/command-agent.js";
 export type { NodeShellOptions } from "../node/shell.js";

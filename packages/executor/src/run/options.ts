@@ -2,7 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
 import { type Agent, DEFAULT_MODELS, type ModelHints } from "../agent/protocol.js";
 import type { ExecFault } from "../fault.js";
-import type { CleanRoom, Git, PatternMatcher, Shell, WorkspaceFs } from "../ports.js";
+import type { CleanRoom, Git, PatternMatcher, RunLock, Shell, WorkspaceFs } from "../ports.js";
 import type { StepContext } from "../runner.js";
 import type { RunEvent } from "../schema.js";
 import type { Settings } from "./deps.js";
@@ -85,6 +85,8 @@ export interface RunOptions {
    * library installs no signal handler: the caller aborts (a CLI on SIGINT).
    */
   readonly signal?: AbortSignal;
+  /** Taken for the whole run and released at its end, whatever the end (see `RunLock`); default none. */
+  readonly lock?: RunLock;
 }
 
 const count = z.number().int().min(1);

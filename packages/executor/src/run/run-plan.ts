@@ -262,7 +262,12 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
  */
 export function runPlan(contract: Contract, options: RunOptions): ResultAsync<RunReport, ExecFault> {
   const d = depsOf(contract, options);
-  return d.isErr() ? new ResultAsync(Promise.resolve(err(d.error))) : new ResultAsync(body(d.value, options).catch((e) => interrupted(d.value, e)));
+  if (d.isErr()) return new ResultAsync(Promise.resolve(err(d.error)));
+  const deps = d.value;
+  const run = () => body(deps, options).catch((e) => interrupted(deps, e));
+  if (options.lock === undefined) return new ResultAsync(run());
+  // Held from before the first look at the tree to after the last write, whatever the end.
+  return options.lock.acquire(deps.repo).andThen((release) => new ResultAsync(run().finally(release)));
 }
 
 /** The caller aborted: write RESUME.md (nothing else is claimed) and end with the fault `interrupted`. */

@@ -1,0 +1,110 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { nodeRunLock, RUN_LOCK_FILE } from "../src/entries/node.js";
+import { type Agent, runPlan, scriptTable } from "../src/index.js";
+import { contractOf, git, makeRepo, nodeOptions, planOf } from "./harness.js";
+
+const lockIn = (repo: string) => join(repo, ".git", RUN_LOCK_FILE);
+
+/** The pid of a process that has exited: no process has it now (the kernel hands pids out in turn). */
+function deadPid(): number {
+  const child = spawnSync("sh", ["-c", "echo $$"], { encoding: "utf8" });
+  return Number(child.stdout.trim());
+}
+
+describe("nodeRunLock: one run per working tree", () => {
+  it("refuses a second claim while the first is held, naming the holder and the claim, and frees the tree on release", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const lock = nodeRunLock();
+    const release = (await lock.acquire(repo))._unsafeUnwrap();
+    // The claim sits in the git directory: the working tree stays clean.
+    expect(readFileSync(lockIn(repo), "utf8")).toMatch(new RegExp(`^pid ${process.pid}\\nhost ${hostname()}\\nsince \\d{4}-`));
+    expect(git(repo, "status", "--porcelain")).toBe("");
+    const second = await lock.acquire(repo);
+    expect(second._unsafeUnwrapErr()).toMatchObject({ code: "run-in-progress", repo, lock: lockIn(repo) });
+    expect(second._unsafeUnwrapErr()).toMatchObject({ holder: expect.stringMatching(new RegExp(`^pid ${process.pid} on ${hostname()}, since `)) });
+    await release();
+    await release();
+    expect(existsSync(lockIn(repo))).toBe(false);
+    const again = (await lock.acquire(repo))._unsafeUnwrap();
+    await again();
+  });
+
+  it("takes over a claim whose process is gone on this host", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    writeFileSync(lockIn(repo), `pid ${deadPid()}\nhost ${hostname()}\nsince 2026-01-01T00:00:00.000Z\n`);
+    const release = (await nodeRunLock().acquire(repo))._unsafeUnwrap();
+    expect(readFileSync(lockIn(repo), "utf8")).toMatch(new RegExp(`^pid ${process.pid}\\n`));
+    await release();
+    expect(existsSync(lockIn(repo))).toBe(false);
+  });
+
+  it("never guesses about a claim of another host or one it cannot read: refused, and left as it was", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    for (const [claim, holder] of [
+      [`pid ${deadPid()}\nhost elsewhere.example\nsince 2026-01-01T00:00:00.000Z\n`, /^pid \d+ on elsewhere\.example, since 2026-01-01/],
+      ["garbage\n", /^a claim this version cannot read$/],
+    ] as const) {
+      writeFileSync(lockIn(repo), claim);
+      const refused = await nodeRunLock().acquire(repo);
+      expect(refused._unsafeUnwrapErr()).toMatchObject({ code: "run-in-progress", holder: expect.stringMatching(holder) });
+      expect(readFileSync(lockIn(repo), "utf8")).toBe(claim);
+    }
+  });
+
+  it("a release leaves alone a claim that is no longer its own", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const release = (await nodeRunLock().acquire(repo))._unsafeUnwrap();
+    const other = `pid 1\nhost ${hostname()}\nsince 2026-01-01T00:00:00.000Z\n`;
+    writeFileSync(lockIn(repo), other);
+    await release();
+    expect(readFileSync(lockIn(repo), "utf8")).toBe(other);
+  });
+
+  it("a directory that is no git repository is a git fault naming the call", async () => {
+    const outside = join(await makeRepo({}), ".git", "objects");
+    const r = await nodeRunLock({ env: { ...process.env, GIT_DIR: "/nonexistent" } }).acquire(outside);
+    expect(r._unsafeUnwrapErr()).toMatchObject({ code: "git-failed", op: "rev-parse --absolute-git-dir" });
+  });
+});
+
+describe("runPlan with a RunLock", () => {
+  it("a second run on the working tree is refused before it touches anything, and the first runs on to green with its own work", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const contract = await contractOf(repo, planOf([["a", ["`sh bin/show.sh a` exits 0 and prints `alpha`"]]]));
+    const lock = nodeRunLock();
+    let reached: () => void = () => undefined;
+    const atExecute = new Promise<void>((ok) => {
+      reached = ok;
+    });
+    let go: () => void = () => undefined;
+    const gate = new Promise<void>((ok) => {
+      go = ok;
+    });
+    const first = nodeOptions(repo, scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } } }), { lock });
+    // The first run's execute writes its work, then waits: the second run starts while that work is uncommitted.
+    const agent: Agent = {
+      ...first.agent,
+      execute: async (request) => {
+        const reply = await first.agent.execute(request);
+        reached();
+        await gate;
+        return reply;
+      },
+    };
+    const running = runPlan(contract, { ...first, agent });
+    await atExecute;
+    const second = await runPlan(contract, nodeOptions(repo, scriptTable({ "S1 execute": { edit: { "src/a.txt": "other\n" } } }), { lock }));
+    expect(second._unsafeUnwrapErr()).toMatchObject({ code: "run-in-progress", lock: lockIn(repo) });
+    expect(git(repo, "stash", "list")).toBe("");
+    expect(readFileSync(join(repo, "src/a.txt"), "utf8")).toBe("alpha\n");
+    go();
+    const report = (await running)._unsafeUnwrap();
+    expect(report.status).toBe("green");
+    expect(git(repo, "show", "HEAD:src/a.txt")).toBe("alpha");
+    expect(existsSync(lockIn(repo))).toBe(false);
+  });
+});
