@@ -147,6 +147,18 @@ export async function loopStages(
 }
 
 /**
+ * The marker's `started at` names a commit this repository holds: else (a marker edited by hand, or
+ * its commit gone with a rewritten branch and a gc) the fault names the marker and what to do,
+ * where git's own "bad object" named neither.
+ */
+async function startedHere(d: Deps, startedAt: string, head: string): Promise<R<void>> {
+  const held = await d.git.log(startedAt, head);
+  if (held.isOk()) return ok(undefined);
+  const reason = `it says an unfinished run started at ${startedAt}, which git cannot read here (${held.error.code === "git-failed" ? held.error.reason : held.error.code}); remove that line from the file and run again: the run then checks each stage's acceptance surface from where that stage was pinned`;
+  return err({ code: "workspace-io", path: d.paths.unfinished, reason });
+}
+
+/**
  * Mark the run as started, set aside the leftovers of an unfinished run, and switch to
  * `plan/<slug>`. The stash set aside, if any.
  */
@@ -220,9 +232,11 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   const { claim } = start.value;
   const opened = d.settings.executeMayEditSurface ? startGreen : stages.map((s) => s.id);
   const suspect = claim.unfinished ? opened : [];
-  const unchecked = await step(d, "preflight-surface", () =>
-    claim.startedAt === null ? changedSinceOpened(d, suspect, head.value) : changedSinceStarted(d, suspect, claim.startedAt, head.value),
-  );
+  const unchecked = await step(d, "preflight-surface", async () => {
+    if (claim.startedAt === null) return changedSinceOpened(d, suspect, head.value);
+    const held = await startedHere(d, claim.startedAt, head.value);
+    return held.isErr() ? err(held.error) : changedSinceStarted(d, suspect, claim.startedAt, head.value);
+  });
   if (unchecked.isErr()) return err(unchecked.error);
   const loops = await loopStages(d, state, preflight.value, unchecked.value);
   if (loops.isErr()) return err(loops.error);
