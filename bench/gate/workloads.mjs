@@ -225,6 +225,17 @@ const WORKLOADS = {
     );
     return { rows, reads: [], exit: 1 };
   },
+  // The same crowd in look-alike letters: 2,048 spellings of `coppaceoxype.md` with some of its
+  // c, o, p, a, e, x, y in Cyrillic; 4,000 `absent` rows of the all-Latin spelling (each a
+  // confusable variant), 6,000 `exists` rows that hold.
+  "confusable-crowd"(root) {
+    for (let k = 0; k < 8000; k += 1) put(root, `big/file${k}.ts`, `f${k}\n`);
+    const cyrillic = { c: "\u0441", o: "\u043e", p: "\u0440", a: "\u0430", e: "\u0435", x: "\u0445", y: "\u0443" };
+    const spell = (mask) => [..."coppaceoxype"].map((c, i) => ((mask >> i) & 1 ? cyrillic[c] : c)).join("");
+    for (let mask = 1; mask <= 2048; mask += 1) put(root, `big/${spell(mask)}.md`, `${mask}\n`);
+    const rows = Array.from({ length: 10_000 }, (_, r) => (r % 5 < 2 ? "absent\tbig/coppaceoxype.md" : `exists\tbig/file${r % 8000}.ts`));
+    return { rows, reads: [], exit: 1 };
+  },
   // A 60 MiB plan of one line, not UTF-8 at its end: refused.
   "bad-plan"() {
     const bytes = Buffer.alloc(60 * MIB, 0x78);

@@ -64,8 +64,14 @@ describe("describeFault", () => {
     }
   });
   test("two NFC-equal names at the root name the root, not an empty directory name", () => {
-    expect(describeFault({ code: "ambiguous-name", path: "", names: ["a", "b"] })).toBe(
-      'the root holds "a" and "b", which are one name after NFC: the gate will not guess',
+    expect(describeFault({ code: "ambiguous-name", path: "", names: ["caf\u00e9", "cafe\u0301"] })).toBe(
+      'the root holds "caf\u00e9" (NFC) and "cafe\u0301" (NFD), which are one name after NFC: the gate will not guess',
+    );
+  });
+  test("names that look alike say which form each is written in: precomposed Hangul, its jamo, a mix", () => {
+    const mixed = "\u1112\u1161\u11ab\u00e9"; // jamo, then a precomposed é: neither form
+    expect(describeFault({ code: "ambiguous-name", path: "amb", names: ["\ud55c-1.md", "\u1112\u1161\u11ab-1.md", mixed] })).toBe(
+      `the directory "amb" holds "\ud55c-1.md" (NFC) and "\u1112\u1161\u11ab-1.md" (NFD) and "${mixed}" (neither NFC nor NFD), which are one name after NFC: the gate will not guess`,
     );
   });
   test("a file kind on a directory path names the ending that makes it one: `/` or `/.`", () => {

@@ -2,6 +2,12 @@ import type { AssumptionsFault } from "./faults.js";
 
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufffd]/gu;
 
+// Names that are one name after NFC look alike: which form each is written in tells them apart.
+function form(name: string): string {
+  if (name === name.normalize("NFC")) return "NFC";
+  return name === name.normalize("NFD") ? "NFD" : "neither NFC nor NFD";
+}
+
 /** The most characters of a value a message quotes; a longer value is cut, with its length. */
 export const QUOTE_LIMIT = 80;
 
@@ -62,7 +68,7 @@ const SENTENCES: Renderers = {
     `the ${fault.field} ${show(fault.value)} holds the compatibility character ${codePoint(fault.codePoint)} (NFKC would change it)`,
   "mixed-script": (fault) => `the ${fault.field} ${show(fault.value)} holds the word ${show(fault.word)}, which mixes scripts`,
   "ambiguous-name": (fault) =>
-    `${fault.path === "" ? "the root" : `the directory ${show(fault.path)}`} holds ${fault.names.map(show).join(" and ")}, which are one name after NFC: the gate will not guess`,
+    `${fault.path === "" ? "the root" : `the directory ${show(fault.path)}`} holds ${fault.names.map((n) => `${show(n)} (${form(n)})`).join(" and ")}, which are one name after NFC: the gate will not guess`,
   "link-outside-root": (fault) => `the symbolic link ${show(fault.path)} points to ${show(fault.target)}, outside the root`,
   "link-loop": (fault) => `the symbolic link ${show(fault.path)} loops`,
   submodule: (fault) => `${show(fault.path)} is a git submodule (or a nested repository): its files belong to another repository and are not checked`,

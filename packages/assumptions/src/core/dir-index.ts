@@ -34,9 +34,10 @@ export interface DirIndex {
   caseGroup(name: string): CaseGroup;
   /**
    * Entries sharing `name`'s confusable skeleton but written in another script (both names hold
-   * letters of some specific script, and the sets differ): `асе` vs `ace`, never `1` vs `l`.
+   * letters of some specific script, and the sets differ): `асе` vs `ace`, never `1` vs `l`. Made
+   * once per skeleton and script set however many spellings of it are asked about.
    */
-  confusables(name: string): readonly DirEntry[];
+  confusableGroup(name: string): CaseGroup;
 }
 
 // Whether a name is written, at least in part, in a script other than Latin (its specific scripts
@@ -168,18 +169,29 @@ class Index implements DirIndex {
   private byOtherFold: Keyed<number> | undefined;
   private bySkeleton: (Keyed<number> | undefined)[] | undefined;
   private groups: Map<string, CaseGroup> | undefined;
+  private confusableGroups: Map<string, CaseGroup> | undefined;
 
   constructor(entries: readonly DirEntry[]) {
-    const names: string[] = new Array(entries.length);
-    const types: EntryType[] = new Array(entries.length);
+    let names: string[] = new Array(entries.length);
+    let types: EntryType[] = new Array(entries.length);
     for (let i = 0; i < entries.length; i += 1) {
       const entry = entries[i] as DirEntry;
       names[i] = entry.name;
       types[i] = entry.type;
     }
+    let ordered = ascending(names);
+    if (!ordered) {
+      // Adapters list in their own order (memfs as the names were made): sorted here, so which
+      // spelling an answer names never depends on the adapter. Node's listing comes sorted.
+      const order = names.map((_, i) => i).sort((a, b) => ((names[a] as string) < (names[b] as string) ? -1 : 1));
+      names = order.map((i) => names[i] as string);
+      types = order.map((i) => types[i] as EntryType);
+      // Still out of order only when a name is listed twice (a malformed git tree): lookups then go through the maps.
+      ordered = ascending(names);
+    }
     this.names = names;
     this.types = types;
-    this.ordered = ascending(names);
+    this.ordered = ordered;
     const { respelled, allAscii } = respell(names, this.ordered);
     this.respelled = respelled;
     this.allAscii = allAscii;
@@ -222,8 +234,7 @@ class Index implements DirIndex {
     const positions = this.folded(key);
     // Only keys the directory holds are kept: rows naming thousands of new files make none.
     if (positions.length === 0) return NO_GROUP;
-    const plain = positions.every((i) => this.types[i] === "file" || this.types[i] === "other");
-    group = { entries: positions.map((i) => this.entry(i)), plain };
+    group = { entries: positions.map((i) => this.entry(i)), plain: this.plain(positions) };
     (this.groups ??= new Map()).set(key, group);
     return group;
   }
@@ -241,11 +252,36 @@ class Index implements DirIndex {
     return own === -1 || caseFold(names[own] as string) !== key ? keyed : [...keyed, own].sort((a, b) => a - b);
   }
 
-  confusables(name: string): readonly DirEntry[] {
+  confusableGroup(name: string): CaseGroup {
     const ascii = isAscii(name);
     // Most directories hold no non-ASCII name at all: then an ASCII name has nothing to match.
-    if (ascii && this.allAscii) return [];
+    if (ascii && this.allAscii) return NO_GROUP;
+    const scripts = scriptsOf(name);
+    if (scripts === "") return NO_GROUP;
     const key = confusableKey(name);
+    const memo = `${scripts}\u0000${key}`;
+    let group = this.confusableGroups?.get(memo);
+    if (group !== undefined) return group;
+    const positions = this.confusablePositions(key, ascii);
+    // Only skeletons the directory holds are kept: rows naming thousands of new files make none.
+    if (positions.length === 0) return NO_GROUP;
+    const found: number[] = [];
+    for (const i of positions) {
+      const theirs = scriptsOf(this.names[i] as string);
+      if (theirs !== "" && theirs !== scripts) found.push(i);
+    }
+    group = { entries: found.map((i) => this.entry(i)), plain: this.plain(found) };
+    (this.confusableGroups ??= new Map()).set(memo, group);
+    return group;
+  }
+
+  // Whether every entry at `positions` is a plain file (nothing there can fault or lead on).
+  private plain(positions: readonly number[]): boolean {
+    return positions.every((i) => this.types[i] === "file" || this.types[i] === "other");
+  }
+
+  // The positions of the names whose confusable skeleton is `key`, in ascending order.
+  private confusablePositions(key: string, ascii: boolean): readonly number[] {
     const asciiKey = isAscii(key);
     let positions: readonly number[];
     if (ascii) positions = under(this.skeletons(asciiKey ? OTHER_SCRIPT_ASCII_KEY : OTHER_SCRIPT), key);
@@ -254,15 +290,7 @@ class Index implements DirIndex {
       const asciiNames = asciiKey ? this.skeletons(ASCII) : (this.bySkeleton?.[ASCII] ?? this.skeletons(ASCII_OFF_KEY));
       positions = merged(this.allAscii ? [] : under(this.skeletons(NOT_ASCII), key), under(asciiNames, key));
     }
-    if (positions.length === 0) return [];
-    const scripts = scriptsOf(name);
-    if (scripts === "") return [];
-    const found: DirEntry[] = [];
-    for (const i of positions) {
-      const theirs = scriptsOf(this.names[i] as string);
-      if (theirs !== "" && theirs !== scripts) found.push(this.entry(i));
-    }
-    return found;
+    return positions;
   }
 
   private skeletons(kind: number): Keyed<number> {

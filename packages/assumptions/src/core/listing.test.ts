@@ -73,30 +73,33 @@ describe("a directory's exact lookups", () => {
     );
   });
 
-  test("two spellings of one name are named in the order the directory listed them", () => {
+  test("two spellings of one name are named in the names' order, however the directory listed them", () => {
     const entries: DirEntry[] = [
       { name: "Key", type: "file" },
       { name: "caf\u00e9", type: "file" },
       { name: "cafe\u0301", type: "directory" },
       { name: "\u212aey", type: "file" },
     ];
+    for (const listed of [entries, [...entries].reverse()]) {
+      const index = indexOf(listed);
+      expect(index.exact("Key")).toEqual({ ambiguous: [entries[0], entries[3]] });
+      expect(index.exact("caf\u00e9")).toEqual({ ambiguous: [entries[2], entries[1]] });
+    }
     const index = indexOf(entries);
-    expect(index.exact("Key")).toEqual({ ambiguous: [entries[0], entries[3]] });
-    expect(index.exact("caf\u00e9")).toEqual({ ambiguous: [entries[1], entries[2]] });
     expect(index.exact("key")).toBeUndefined();
     expect(index.named("\u212aey")).toEqual(entries[3]);
   });
 });
 
 describe("a directory's case variants", () => {
-  test("are the entries with the name's case fold but another NFC spelling, in listing order, sorted or not", () => {
+  test("are the entries with the name's case fold but another NFC spelling, in the names' order however they were listed", () => {
     fc.assert(
       fc.property(listingOf(caseNameArb), fc.array(caseNameArb, { maxLength: 6 }), fc.integer(), (entries, extra, seed) => {
         const queries = [...entries.map((e) => e.name), ...extra].map((n) => n.normalize("NFC"));
         for (const listed of bothOrders(entries, seed)) {
           const index = indexOf(listed);
           for (const q of queries) {
-            const expected = listed.filter((e) => foldModel(e.name) === foldModel(q) && e.name.normalize("NFC") !== q);
+            const expected = [...listed].sort(byName).filter((e) => foldModel(e.name) === foldModel(q) && e.name.normalize("NFC") !== q);
             expect(index.caseVariants(q)).toEqual(expected);
           }
         }
@@ -134,17 +137,22 @@ describe("a directory's lookups for any name, ASCII or not", () => {
         );
         for (const listed of bothOrders(entries, seed)) {
           const index = indexOf(listed);
+          // Answers come in the names' order whatever order the adapter listed them in.
+          const sorted = [...listed].sort(byName);
           for (const q of queries) {
             const nfcOf = (e: DirEntry) => e.name.normalize("NFC");
             const fold = reference.caseFold(q);
-            expect(index.caseVariants(q)).toEqual(listed.filter((e) => reference.caseFold(e.name) === fold && nfcOf(e) !== q));
+            expect(index.caseVariants(q)).toEqual(sorted.filter((e) => reference.caseFold(e.name) === fold && nfcOf(e) !== q));
             const key = reference.confusableKey(q);
             const scripts = reference.scriptsOf(q);
             const confusable = (e: DirEntry) => {
               const theirs = reference.scriptsOf(e.name);
               return reference.confusableKey(nfcOf(e)) === key && scripts !== "" && theirs !== "" && theirs !== scripts;
             };
-            expect(index.confusables(q)).toEqual(listed.filter(confusable));
+            const group = index.confusableGroup(q);
+            expect(group.entries).toEqual(sorted.filter(confusable));
+            expect(group.plain).toBe(group.entries.every((e) => e.type === "file" || e.type === "other"));
+            expect(index.confusableGroup(q)).toBe(group);
           }
         }
       }),
@@ -158,20 +166,20 @@ describe("a directory's lookups for a name in another script", () => {
 
   test("find an ASCII name whose key is not ASCII either (it holds %)", () => {
     const index = files(["a%", "b%", "a", "rate%.txt"]);
-    expect(index.confusables("\u0430%").map((e) => e.name)).toEqual(["a%"]);
-    expect(index.confusables("r\u0430te%.txt").map((e) => e.name)).toEqual(["rate%.txt"]);
-    expect(index.confusables("\u0430").map((e) => e.name)).toEqual(["a"]);
+    expect(index.confusableGroup("\u0430%").entries.map((e) => e.name)).toEqual(["a%"]);
+    expect(index.confusableGroup("r\u0430te%.txt").entries.map((e) => e.name)).toEqual(["rate%.txt"]);
+    expect(index.confusableGroup("\u0430").entries.map((e) => e.name)).toEqual(["a"]);
     // An ASCII and a Greek name on one key: in the directory's order.
     expect(
       files(["\u03b1%", "a%"])
-        .confusables("\u0430%")
-        .map((e) => e.name),
+        .confusableGroup("\u0430%")
+        .entries.map((e) => e.name),
     ).toEqual(["a%", "\u03b1%"]);
   });
 
   test("find no ASCII name where neither the fold nor the key can be ASCII, and still find the names that are not", () => {
     const index = files(["handler.go", "obrabotchik.go", "\u043e\u0431\u0440\u0430\u0431\u043e\u0442\u0447\u0438\u043a.go"]);
-    expect(index.confusables("\u043e\u0431\u0440\u0430\u0431\u043e\u0442\u0447\u0438\u043a.go")).toEqual([]);
+    expect(index.confusableGroup("\u043e\u0431\u0440\u0430\u0431\u043e\u0442\u0447\u0438\u043a.go").entries).toEqual([]);
     expect(index.caseVariants("\u041e\u0431\u0440\u0430\u0431\u043e\u0442\u0447\u0438\u043a.go".normalize("NFC")).map((e) => e.name)).toEqual([
       "\u043e\u0431\u0440\u0430\u0431\u043e\u0442\u0447\u0438\u043a.go",
     ]);

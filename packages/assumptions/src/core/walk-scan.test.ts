@@ -83,9 +83,12 @@ describe("a plan directory scanned once answers each row as its own walk would",
 // Every spelling of `abc` a directory may hold, and what each may be: a file, a directory, a
 // nested repository, or a link (to a file, to nowhere, out of the root, to itself).
 const SPELLINGS = ["abc", "abC", "aBc", "aBC", "Abc", "AbC", "ABc", "ABC"] as const;
+// And of `aco` in Latin and Cyrillic letters (а, с, о): confusable spellings, none a case spelling of another.
+const LOOK_ALIKES = ["aco", "ac\u043e", "a\u0441o", "a\u0441\u043e", "\u0430co", "\u0430c\u043e", "\u0430\u0441o", "\u0430\u0441\u043e"] as const;
 const KINDS = ["file", "file", "file", "dir", "repo", "to-file", "dangling", "outside", "loop"] as const;
 const crowdArb = fc.record({
-  held: fc.dictionary(fc.constantFrom(...SPELLINGS), fc.constantFrom(...KINDS), { minKeys: 1 }),
+  spellings: fc.constantFrom(SPELLINGS, LOOK_ALIKES),
+  held: fc.dictionary(fc.constantFrom(...SPELLINGS.keys()).map(String), fc.constantFrom(...KINDS), { minKeys: 1 }),
   // Under twin parents (`d/` and `D/`) the rows go through the shared scan; under one, a plain walk.
   twins: fc.boolean(),
 });
@@ -93,22 +96,26 @@ const crowdArb = fc.record({
 // What the walk's last level answers for a name its directory does not hold exactly: each case
 // spelling there arrived at in listing order, the first fault the answer, else the first spelling
 // as a variant. Computed from the listing and `arrive` alone.
+// With no case spelling there, the same over its confusable spellings.
 async function lastLevelRule(tree: ReturnType<typeof fixtureTree>["tree"], dir: string, spelledDir: string, name: string): Promise<Locating> {
   const { listings } = createLocator(tree);
   const index = (await listings.index(dir))._unsafeUnwrap();
   let first: Located | undefined;
-  for (const entry of index.caseVariants(name)) {
+  const cased = index.caseVariants(name);
+  const how = cased.length > 0 ? "case" : "confusable";
+  for (const entry of cased.length > 0 ? cased : index.confusableGroup(name).entries) {
     const got = await arrive(listings, child(dir, entry.name), child(spelledDir, entry.name), entry, 0);
     if (got.isErr()) return got;
-    first ??= { state: "variant", spelled: child(spelledDir, entry.name), how: "case" };
+    first ??= { state: "variant", spelled: child(spelledDir, entry.name), how };
   }
   return ok(first ?? { state: "missing" });
 }
 
-describe("a name not held exactly among many case spellings of it", () => {
-  test("property: its answer is the first fault among them in listing order, else the first as a variant", async () => {
+describe("a name not held exactly among many case or confusable spellings of it", () => {
+  test("property: its answer is the first fault among them in the names' order, else the first as a variant", async () => {
     await fc.assert(
-      fc.asyncProperty(crowdArb, async ({ held, twins }) => {
+      fc.asyncProperty(crowdArb, async ({ spellings, held: byPosition, twins }) => {
+        const held = Object.fromEntries(Object.entries(byPosition).map(([k, kind]) => [spellings[Number(k)] as string, kind]));
         const files: Record<string, string> = { "target.txt": "x" };
         const links: Record<string, string> = {};
         const parents = twins ? ["d", "D"] : ["d"];
@@ -123,9 +130,11 @@ describe("a name not held exactly among many case spellings of it", () => {
         }
         const { tree } = fixtureTree(files, links);
         const shared = createLocator(tree);
-        for (const asked of SPELLINGS.filter((s) => !(s in held))) {
-          // Under twins the walk meets `D/` too, but `d/` comes first and holds the same spellings.
-          const want = await lastLevelRule(tree, "d", "d", asked);
+        for (const asked of spellings.filter((s) => !(s in held))) {
+          // Under twins the walk meets `D/` too, but `d/` comes first and holds the same spellings;
+          // when nothing there leads anywhere, `D/` is the answer: a case variant of the path.
+          const inD = await lastLevelRule(tree, "d", "d", asked);
+          const want = twins && inD.isOk() && inD.value.state === "missing" ? ok<Located>({ state: "variant", spelled: "D", how: "case" }) : inD;
           const settle = (got: Locating) => (got.isOk() ? { ok: got.value } : { err: got.error });
           expect(settle(await locate(shared, `d/${asked}`)), asked).toEqual(settle(want));
           expect(settle(await locate(createLocator(tree), `d/${asked}`, false)), asked).toEqual(settle(want));

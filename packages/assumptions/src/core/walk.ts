@@ -31,18 +31,20 @@ function candidates(index: DirIndex, dir: string, name: string): Result<readonly
  */
 export function variants(index: DirIndex, name: string, group?: CaseGroup): readonly Candidate[] {
   const list: Candidate[] = (group?.entries ?? index.caseVariants(name)).map((entry) => [entry, "case"] as const);
-  if (list.length === 0) for (const entry of index.confusables(name)) list.push([entry, "confusable"]);
+  if (list.length === 0) for (const entry of index.confusableGroup(name).entries) list.push([entry, "confusable"]);
   return list;
 }
 
 /**
- * The last level's answer from the variants of a `name` its directory does not hold exactly, when
- * its case spellings are all plain files: nothing there can fault or lead on, so the first is the
- * walk's answer (a variant), without a turn for each. `undefined` otherwise: the caller turns them.
+ * The last level's answer from the variants of a `name` its directory does not hold exactly (its
+ * `caseGroup`), when they are all plain files: nothing there can fault or lead on, so the first is
+ * the walk's answer (a variant), without a turn for each. With no case spelling there, the same of
+ * its confusable spellings. `undefined` otherwise: the caller turns them.
  */
-function plainVariant(at: Step, { entries, plain }: CaseGroup): Locating | undefined {
-  const first = entries[0];
-  return plain && first !== undefined ? ok({ state: "variant", spelled: child(at.spelled, first.name), how: at.how ?? "case" }) : undefined;
+function plainVariant(at: Step, index: DirIndex, name: string, cased: CaseGroup): Locating | undefined {
+  const [group, how] = cased.entries.length > 0 ? [cased, "case" as const] : [index.confusableGroup(name), "confusable" as const];
+  const first = group.entries[0];
+  return group.plain && first !== undefined ? ok({ state: "variant", spelled: child(at.spelled, first.name), how: at.how ?? how }) : undefined;
 }
 
 /** A nested repository is a `submodule` fault when named (unless the tree descends into them); an unlistable directory is its listing's fault. */
@@ -217,7 +219,7 @@ async function turn(w: Walking, at: Step): Promise<Locating> {
   const exact = candidates(index.value, at.dir, name);
   if (exact.isErr()) return err(exact.error);
   const group = exact.value.length === 0 ? index.value.caseGroup(name) : undefined;
-  const quick = group !== undefined && at.index - base === comps.length - 1 ? plainVariant(at, group) : undefined;
+  const quick = group !== undefined && at.index - base === comps.length - 1 ? plainVariant(at, index.value, name, group) : undefined;
   if (quick !== undefined) return quick;
   let best = MISSING;
   for (const list of [exact.value, undefined]) {
@@ -265,7 +267,7 @@ async function lastTurn(listings: Listings, at: Step, index: DirIndex, name: str
   const exact = candidates(index, at.dir, name);
   if (exact.isErr()) return err(exact.error);
   const group = exact.value.length === 0 ? index.caseGroup(name) : undefined;
-  const quick = group && plainVariant(at, group);
+  const quick = group && plainVariant(at, index, name, group);
   if (quick !== undefined) return missingUnder(at, quick);
   let best = MISSING;
   for (const list of [exact.value, undefined]) {
