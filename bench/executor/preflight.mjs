@@ -1,5 +1,5 @@
-// Preflight overhead: verifyContract on a 20-stage contract (one fresh clean room of HEAD, every
-// stage's acceptance, a ledger file per stage) against the same 20 commands run directly in a
+// Preflight overhead: verifyContract on a 20-stage contract (a fresh clean room of HEAD, kept while no
+// stage changes it; every stage's acceptance, a ledger file per stage) against the same 20 commands run directly in a
 // checkout, one after another. The ratio is the harness's own overhead; target <= 1.2x.
 // Run: pnpm run build && node bench/executor/preflight.mjs [--runs 5]
 import { execFileSync, spawnSync } from "node:child_process";

@@ -60,6 +60,13 @@ export interface Room {
   readonly dir: string;
   readonly commit: string;
   dispose(): ResultAsync<void, ExecFault>;
+  /**
+   * Optional: whether nothing in the room changed since it was handed over (after its setup): no
+   * entry added, removed or touched. A verification pass over several stages gives the next stage
+   * the same room only when this answers true; a room without it is replaced for every stage, so
+   * what one stage's commands leave never decides another's verdict.
+   */
+  unchanged?(): ResultAsync<boolean, ExecFault>;
 }
 
 /**

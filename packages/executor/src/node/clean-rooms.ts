@@ -6,6 +6,7 @@ import { errAsync, okAsync, type ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import type { CleanRoom, Shell } from "../ports.js";
 import { openRoom, type RoomSteps } from "../room.js";
+import { roomFingerprint } from "./room-fingerprint.js";
 import { type GitInvoker, gitInvoker } from "./git-process.js";
 import { fsStep, nodeRoomHomes, removeTree } from "./room-dirs.js";
 import { nodeShell } from "./shell.js";
@@ -75,6 +76,7 @@ export function gitCloneRoom(options: GitRoomOptions): CleanRoom {
       ),
     remove: removeDir,
     drop: homes.drop,
+    fingerprint: roomFingerprint,
   };
   const shell = options.shell ?? nodeShell();
   return { kind: "git-clone", open: (request) => openRoom(steps, request, shell), check: () => homes.base().map(() => undefined) };
@@ -151,6 +153,7 @@ export function gitWorktreeRoom(options: GitWorktreeRoomOptions): WorktreeCleanR
       ),
     remove: park,
     drop: homes.drop,
+    fingerprint: roomFingerprint,
   };
   const shell = options.shell ?? nodeShell();
   return {

@@ -19,13 +19,13 @@ export interface StageVerdict {
   readonly signature: string | null;
 }
 
-/** A verification pass: some stages' acceptance at one commit, each stage in a fresh clean room of its own. */
+/** A verification pass: some stages' acceptance at one commit, in clean rooms of it (one per stage unless a room stays as it was handed over). */
 export interface Pass {
   readonly kind: LedgerKind;
   readonly commit: string;
   readonly stages: readonly Stage[];
   readonly attempt: number | null;
-  /** Unique among the run's rooms: the step's name (with the stage's id after it when the pass holds several stages). */
+  /** Unique among the run's rooms: the step's name (a room opened for a later stage gets `-<stage>` after it). */
   readonly room: string;
 }
 
@@ -91,35 +91,40 @@ async function verifyStage(d: Deps, room: Room, pass: Pass, stage: Stage): Promi
 }
 
 /**
- * Materialise the pass's commit in a fresh clean room for each stage, run the stage's rows there,
- * write one ledger file per stage, and dispose each room whatever happened. One stage's acceptance
- * never runs where another's ran: what a command leaves (a file deleted, a build output) cannot
- * decide another stage's verdict, so a stage is judged the same in a pass as alone. A room or
- * command that cannot be made to run is a fault, never a red stage; so is a stage with no
- * acceptance row (`stage-without-acceptance`, before any room is opened): nothing would run, so
- * nothing is green.
+ * Materialise the pass's commit in a fresh clean room, run each stage's rows there, write one
+ * ledger file per stage, and dispose the room whatever happened. One stage's acceptance never
+ * decides another's verdict: the next stage runs in the same room only when the room says nothing
+ * in it changed (`Room.unchanged`), else in a fresh room of its own (`<room>-<stage>`), so a stage
+ * is judged in a pass as it is alone. A room or command that cannot be made to run is a fault,
+ * never a red stage; so is a stage with no acceptance row (`stage-without-acceptance`, before any
+ * room is opened): nothing would run, so nothing is green.
  */
 export async function verifyPass(d: Deps, pass: Pass): Promise<Result<Record<string, StageVerdict>, ExecFault>> {
   const bare = pass.stages.find((s) => s.acceptance.length === 0);
   if (bare !== undefined) return err({ code: "stage-without-acceptance", stage: bare.id });
   const verdicts: Record<string, StageVerdict> = {};
-  for (const stage of pass.stages) {
-    const name = pass.stages.length === 1 ? pass.room : `${pass.room}-${stage.id}`;
-    const v = await inRoom(d, pass, name, stage);
-    if (v.isErr()) return err(v.error);
+  let room: Room | undefined;
+  for (const [k, stage] of pass.stages.entries()) {
+    if (room === undefined) {
+      const opened = await d.cleanRoom.open({ commit: pass.commit, name: k === 0 ? pass.room : `${pass.room}-${stage.id}`, setup: d.settings.setup });
+      if (opened.isErr()) return err(opened.error);
+      room = opened.value;
+    }
+    const v = await verifyStage(d, room, pass, stage);
+    if (v.isErr()) {
+      await room.dispose();
+      return err(v.error);
+    }
     verdicts[stage.id] = v.value;
+    if (k === pass.stages.length - 1) break;
+    // A room that cannot say it is as it was handed over is replaced: never reused on a guess.
+    const kept = room.unchanged ? await room.unchanged() : ok(false);
+    if (kept.isOk() && kept.value) continue;
+    const disposed = await room.dispose();
+    if (disposed.isErr()) return err(disposed.error);
+    room = undefined;
   }
-  return ok(verdicts);
-}
-
-/** One stage verified in a room of its own, disposed whatever happened; a fault first, then a failed disposal. */
-async function inRoom(d: Deps, pass: Pass, name: string, stage: Stage): Promise<Result<StageVerdict, ExecFault>> {
-  const opened = await d.cleanRoom.open({ commit: pass.commit, name, setup: d.settings.setup });
-  if (opened.isErr()) return err(opened.error);
-  const room = opened.value;
-  const v = await verifyStage(d, room, pass, stage);
-  const disposed = await room.dispose();
-  if (v.isErr()) return err(v.error);
+  const disposed = room === undefined ? ok(undefined) : await room.dispose();
   if (disposed.isErr()) return err(disposed.error);
-  return ok(v.value);
+  return ok(verdicts);
 }
