@@ -16,8 +16,8 @@ export interface RoomSteps {
   remove(dir: string): ResultAsync<void, ExecFault>;
   /** Removes a home `home()` made and whatever is still in it (gone is fine). */
   drop(home: string): ResultAsync<void, ExecFault>;
-  /** Optional: a digest of everything in the room at `dir` (its `Room` then has `unchanged`). */
-  fingerprint?(dir: string, commit: string): ResultAsync<string, ExecFault>;
+  /** Optional: a digest of everything in a room's `home` (its `Room` then has `unchanged`). */
+  fingerprint?(home: string, commit: string): ResultAsync<string, ExecFault>;
 }
 
 /** The request's name, checked: a name that is not one plain path component is a fault. */
@@ -65,8 +65,8 @@ function discard<T>(steps: RoomSteps, home: string, dir: string, fault: ExecFaul
 
 /**
  * Opens a room with `steps`: makes a fresh home, materialises the commit at `<home>/<name>`, runs
- * the setup, and (with `steps.fingerprint`) takes the room's digest, which `unchanged` compares
- * against. A failed materialisation or setup removes the room and its home before the fault is
+ * the setup, and (with `steps.fingerprint`) takes the digest of the room's home, which
+ * `unchanged` compares against. A failed materialisation or setup removes the room and its home before the fault is
  * returned; `dispose` removes both.
  */
 export function openRoom(steps: RoomSteps, request: RoomRequest, shell?: Shell): ResultAsync<Room, ExecFault> {
@@ -78,13 +78,14 @@ export function openRoom(steps: RoomSteps, request: RoomRequest, shell?: Shell):
         .orElse((fault) => discard<string>(steps, home, dir, fault))
         .andThen((commit) =>
           runSetup(dir, request, shell)
-            .andThen(() => (steps.fingerprint ? steps.fingerprint(dir, commit) : okAsync(undefined)))
-            .orElse((fault) => discard<string | undefined>(steps, home, dir, fault))
+            .orElse((fault) => discard<void>(steps, home, dir, fault))
+            // A room whose digest cannot be taken is handed over without `unchanged`: never reused.
+            .andThen(() => (steps.fingerprint ? steps.fingerprint(home, commit).orElse(() => okAsync(undefined)) : okAsync(undefined)))
             .map((handed): Room => {
               const room: Room = { dir, commit, dispose: () => release(steps, home, dir) };
               const { fingerprint } = steps;
               if (fingerprint === undefined || handed === undefined) return room;
-              return { ...room, unchanged: () => fingerprint(dir, commit).map((now) => now === handed) };
+              return { ...room, unchanged: () => fingerprint(home, commit).map((now) => now === handed) };
             }),
         );
     }),

@@ -4,12 +4,12 @@
 import { utimesSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { gitCloneRoom } from "../src/entries/node.js";
+import { gitCloneRoom, gitWorktreeRoom } from "../src/entries/node.js";
 import { type CleanRoom, runPlan, scriptTable, verifyContract } from "../src/index.js";
-import { contractOf, git, makeRepo, nodeOptions, planOf } from "./harness.js";
+import { contractOf, git, makeRepo, nodeOptions, planOf, roomsDir } from "./harness.js";
 
 /** A repository holding `files`, a plan of two stages with one acceptance row each, and the options to run it with no agent work. */
-async function twoStages(files: Record<string, string>, first: string, second: string) {
+async function twoStages(files: Record<string, string>, first: string, second: string, kind: "clone" | "worktree" = "clone") {
   const repo = await makeRepo(files);
   const contract = await contractOf(
     repo,
@@ -19,9 +19,9 @@ async function twoStages(files: Record<string, string>, first: string, second: s
     ]),
   );
   const options = () => nodeOptions(repo, scriptTable({}));
-  // The rooms the verification opens, by name: the real clone room, counted.
+  // The rooms the verification opens, by name: the real room adapter, counted.
   const rooms: string[] = [];
-  const inner = gitCloneRoom({ repo });
+  const inner = kind === "clone" ? gitCloneRoom({ repo }) : gitWorktreeRoom({ repo, dir: await roomsDir() });
   const counted: CleanRoom = { ...inner, open: (request) => (rooms.push(request.name), inner.open(request)) };
   const { agent: _agent, ...verify } = { ...options(), cleanRoom: counted };
   return { contract, options, rooms, green: async () => (await verifyContract(contract, verify))._unsafeUnwrap().green };
@@ -39,6 +39,17 @@ describe("one clean room per stage in a verification pass", () => {
   it("what one stage's acceptance builds cannot make a later stage green", async () => {
     const t = await twoStages({ "README.md": "r\n" }, "`mkdir -p out && touch out/built` exits 0", "`test -f out/built` exits 0");
     expect(await t.green()).toEqual(["S1"]);
+  });
+
+  it.each(["clone", "worktree"] as const)("a %s room a stage committed in, or wrote beside, is not handed to the next stage", async (kind) => {
+    for (const [first, second] of [
+      ["`git commit -q --allow-empty -m leak` exits 0", "`git log -1 --format=%s` exits 0 and prints `the plan`"],
+      ["`touch ../leak` exits 0", "`test ! -e ../leak` exits 0"],
+    ]) {
+      const t = await twoStages({ "README.md": "r\n" }, first as string, second as string, kind);
+      expect(await t.green()).toEqual(["S1", "S2"]);
+      expect(t.rooms).toEqual(["preflight", "preflight-S2"]);
+    }
   });
 
   it("stages whose commands leave the room as it was share it: one room for the pass", async () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,6 +8,14 @@ import { type Agent, runPlan, scriptTable } from "../src/index.js";
 import { contractOf, git, makeRepo, nodeOptions, planOf } from "./harness.js";
 
 const lockIn = (repo: string) => join(repo, ".git", RUN_LOCK_FILE);
+
+/** The claim this process writes (a release removes it again): the pattern of a real claim to edit. */
+async function ownClaim(repo: string): Promise<string> {
+  const release = (await nodeRunLock().acquire(repo))._unsafeUnwrap();
+  const claim = readFileSync(lockIn(repo), "utf8");
+  await release();
+  return claim;
+}
 
 /** The pid of a process that has exited: no process has it now (the kernel hands pids out in turn). */
 function deadPid(): number {
@@ -21,7 +29,9 @@ describe("nodeRunLock: one run per working tree", () => {
     const lock = nodeRunLock();
     const release = (await lock.acquire(repo))._unsafeUnwrap();
     // The claim sits in the git directory: the working tree stays clean.
-    expect(readFileSync(lockIn(repo), "utf8")).toMatch(new RegExp(`^pid ${process.pid}\\nhost ${hostname()}\\nsince \\d{4}-`));
+    expect(readFileSync(lockIn(repo), "utf8")).toMatch(
+      new RegExp(`^pid ${process.pid}\\nhost ${hostname()}\\nspace .+\\nsince \\d{4}-.*\\nclaim [0-9a-f]{16}\\n$`),
+    );
     expect(git(repo, "status", "--porcelain")).toBe("");
     const second = await lock.acquire(repo);
     expect(second._unsafeUnwrapErr()).toMatchObject({ code: "run-in-progress", repo, lock: lockIn(repo) });
@@ -33,19 +43,21 @@ describe("nodeRunLock: one run per working tree", () => {
     await again();
   });
 
-  it("takes over a claim whose process is gone on this host", async () => {
+  it("takes over a claim whose process is gone on this host, boot and pid namespace", async () => {
     const repo = await makeRepo({ "README.md": "r\n" });
-    writeFileSync(lockIn(repo), `pid ${deadPid()}\nhost ${hostname()}\nsince 2026-01-01T00:00:00.000Z\n`);
+    writeFileSync(lockIn(repo), (await ownClaim(repo)).replace(/^pid \d+/, `pid ${deadPid()}`));
     const release = (await nodeRunLock().acquire(repo))._unsafeUnwrap();
     expect(readFileSync(lockIn(repo), "utf8")).toMatch(new RegExp(`^pid ${process.pid}\\n`));
     await release();
-    expect(existsSync(lockIn(repo))).toBe(false);
+    expect(readdirSync(join(repo, ".git")).filter((n) => n.startsWith(RUN_LOCK_FILE))).toEqual([]);
   });
 
-  it("never guesses about a claim of another host or one it cannot read: refused, and left as it was", async () => {
+  it("never guesses about a claim of another host, another pid namespace or one it cannot read: refused, and left as it was", async () => {
     const repo = await makeRepo({ "README.md": "r\n" });
+    const dead = (await ownClaim(repo)).replace(/^pid \d+/, `pid ${deadPid()}`);
     for (const [claim, holder] of [
-      [`pid ${deadPid()}\nhost elsewhere.example\nsince 2026-01-01T00:00:00.000Z\n`, /^pid \d+ on elsewhere\.example, since 2026-01-01/],
+      [dead.replace(/^host .*$/m, "host elsewhere.example"), /^pid \d+ on elsewhere\.example, since /],
+      [dead.replace(/^space .*$/m, "space another-container"), new RegExp(`^pid \\d+ on ${hostname()}, since `)],
       ["garbage\n", /^a claim this version cannot read$/],
     ] as const) {
       writeFileSync(lockIn(repo), claim);
@@ -55,10 +67,24 @@ describe("nodeRunLock: one run per working tree", () => {
     }
   });
 
+  it("breaks a gone claim only under its mutex: a fresh one (another breaker at work) refuses, one left by a killed breaker goes", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const dead = (await ownClaim(repo)).replace(/^pid \d+/, `pid ${deadPid()}`);
+    writeFileSync(lockIn(repo), dead);
+    const mutex = `${lockIn(repo)}.break`;
+    writeFileSync(mutex, "x");
+    expect((await nodeRunLock().acquire(repo))._unsafeUnwrapErr()).toMatchObject({ code: "run-in-progress" });
+    expect(readFileSync(lockIn(repo), "utf8")).toBe(dead);
+    utimesSync(mutex, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const release = (await nodeRunLock().acquire(repo))._unsafeUnwrap();
+    expect([existsSync(mutex), readFileSync(lockIn(repo), "utf8").startsWith(`pid ${process.pid}\n`)]).toEqual([false, true]);
+    await release();
+  });
+
   it("a release leaves alone a claim that is no longer its own", async () => {
     const repo = await makeRepo({ "README.md": "r\n" });
     const release = (await nodeRunLock().acquire(repo))._unsafeUnwrap();
-    const other = `pid 1\nhost ${hostname()}\nsince 2026-01-01T00:00:00.000Z\n`;
+    const other = readFileSync(lockIn(repo), "utf8").replace(/^pid \d+/, "pid 1");
     writeFileSync(lockIn(repo), other);
     await release();
     expect(readFileSync(lockIn(repo), "utf8")).toBe(other);

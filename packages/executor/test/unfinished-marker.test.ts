@@ -1,10 +1,10 @@
 // The marker an unfinished run leaves (.plan-runs/<slug>/unfinished.txt) names the commit it
 // started at; one git cannot read is refused naming the marker and the way out, never git's own error.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runPlan, scriptTable } from "../src/index.js";
-import { contractOf, makeRepo, nodeOptions, planOf, writeFiles } from "./harness.js";
+import { contractOf, git, makeRepo, nodeOptions, planOf, writeFiles } from "./harness.js";
 
 describe("an unfinished run's marker naming a commit the repository does not hold", () => {
   it("is refused naming the marker; without its `started at` line the run goes on", async () => {
@@ -19,6 +19,9 @@ describe("an unfinished run's marker naming a commit the repository does not hol
     expect(refused.code === "workspace-io" ? refused.reason : "").toMatch(
       new RegExp(`^it says an unfinished run started at ${gone}, which git cannot read here \\(.+\\); remove that line from the file and run again`),
     );
+    // Refused before anything ran or changed: no ledger, still on main.
+    expect(existsSync(join(repo, ".plan-runs/demo/ledger"))).toBe(false);
+    expect(git(repo, "branch", "--show-current")).toBe("main");
     const file = join(repo, marker);
     writeFileSync(file, readFileSync(file, "utf8").replace(/^started at .*\n/m, ""));
     const report = (await runPlan(contract, nodeOptions(repo, script)))._unsafeUnwrap();

@@ -206,7 +206,7 @@ class Index implements DirIndex {
     const keyed = this.respelled?.get(name);
     if (keyed === undefined) return spelled === -1 ? undefined : { entry: this.entry(spelled) };
     if (spelled === -1 && !Array.isArray(keyed)) return { entry: this.entry(keyed) };
-    // Two spellings of one NFC name (rare, and a fault): named in the order they were listed.
+    // Two spellings of one NFC name (rare, and a fault): named in the names' order.
     const ambiguous: DirEntry[] = [];
     for (let i = 0; i < this.names.length; i += 1) if (nfc(this.names[i] as string) === name) ambiguous.push(this.entry(i));
     return { ambiguous };

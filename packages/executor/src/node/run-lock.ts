@@ -1,9 +1,10 @@
 // One run per working tree: a claim file in the repository's git directory (never in the working
 // tree, so it is neither dirty nor committed), created whole by a hard link, which fails when one
-// is there. A claim whose process is gone (same host, no such pid) is taken over; any other
-// claim refuses the run, naming it.
+// is there. A claim whose process is surely gone (this host, this boot, this pid namespace, no
+// such pid) is taken over; any other claim refuses the run, naming it.
 import { execFile } from "node:child_process";
-import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { linkSync, readFileSync, readlinkSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { errAsync, ResultAsync } from "neverthrow";
@@ -19,19 +20,35 @@ export interface NodeRunLockOptions {
 /** The claim's file name, in the working tree's own git directory (`git rev-parse --absolute-git-dir`). */
 export const RUN_LOCK_FILE = "decay-run.lock";
 
+/** A breaker's mutex older than this was left by a process killed while breaking: removed. */
+const STALE_BREAK_MS = 10_000;
+
 interface Holder {
   readonly pid: number;
   readonly host: string;
+  /** Where the pid means something: the boot and the pid namespace (Linux), or `-` where neither can be read. */
+  readonly space: string;
   readonly since: string;
 }
 
-function claimText(h: Holder): string {
-  return `pid ${h.pid}\nhost ${h.host}\nsince ${h.since}\n`;
+const codeOf = (e: unknown): unknown => (e as { code?: unknown }).code;
+
+/** This process's boot and pid namespace, as the kernel names them; `-` off Linux. */
+function pidSpace(): string {
+  try {
+    return `${readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim()} ${readlinkSync("/proc/self/ns/pid")}`;
+  } catch {
+    return "-";
+  }
+}
+
+function claimText(h: Holder, nonce: string): string {
+  return `pid ${h.pid}\nhost ${h.host}\nspace ${h.space}\nsince ${h.since}\nclaim ${nonce}\n`;
 }
 
 function parseClaim(text: string): Holder | null {
-  const m = /^pid (\d+)\nhost (.*)\nsince (.*)\n$/.exec(text);
-  return m ? { pid: Number(m[1]), host: m[2] as string, since: m[3] as string } : null;
+  const m = /^pid (\d+)\nhost (.*)\nspace (.*)\nsince (.*)\nclaim [0-9a-f]+\n$/.exec(text);
+  return m ? { pid: Number(m[1]), host: m[2] as string, space: m[3] as string, since: m[4] as string } : null;
 }
 
 function describeHolder(text: string): string {
@@ -39,19 +56,20 @@ function describeHolder(text: string): string {
   return h ? `pid ${h.pid} on ${h.host}, since ${h.since}` : "a claim this version cannot read";
 }
 
-/** Whether the claim's process is surely gone: this host, and no process has its pid. */
+/**
+ * Whether the claim's process is surely gone: written on this host, in this boot and pid
+ * namespace (a pid of another container means nothing here), and no process has its pid now.
+ */
 function gone(text: string): boolean {
   const h = parseClaim(text);
-  if (h === null || h.host !== hostname() || h.pid === process.pid) return false;
+  if (h === null || h.host !== hostname() || h.space !== pidSpace() || h.pid === process.pid) return false;
   try {
     process.kill(h.pid, 0);
     return false;
   } catch (e) {
-    return (e as { code?: unknown }).code === "ESRCH";
+    return codeOf(e) === "ESRCH";
   }
 }
-
-const codeOf = (e: unknown): unknown => (e as { code?: unknown }).code;
 
 function readOrNull(path: string): string | null {
   try {
@@ -59,6 +77,25 @@ function readOrNull(path: string): string | null {
   } catch (e) {
     if (codeOf(e) === "ENOENT") return null;
     throw e;
+  }
+}
+
+/** Creates `path` holding `text`, or answers false when it exists. */
+function createdAnew(path: string, text: string): boolean {
+  try {
+    writeFileSync(path, text, { flag: "wx" });
+    return true;
+  } catch (e) {
+    if (codeOf(e) === "EEXIST") return false;
+    throw e;
+  }
+}
+
+function unlinkIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (e) {
+    if (codeOf(e) !== "ENOENT") throw e;
   }
 }
 
@@ -74,15 +111,38 @@ function gitDir(repo: string, env: NodeRunLockOptions["env"]): ResultAsync<strin
 }
 
 /**
+ * Drop the claim `held` (read as gone) from `lock`, under a mutex of its own (`<lock>.break`,
+ * created exclusively): with one breaker at a time, a claim still reading `held` inside it is the
+ * dead one, since only a breaker removes a claim it does not own. False when another breaker is
+ * at work.
+ */
+function breakStale(lock: string, held: string, mine: string): boolean {
+  const mutex = `${lock}.break`;
+  if (!createdAnew(mutex, mine)) {
+    // A breaker killed inside its few microseconds leaves the mutex: old enough, it goes.
+    const made = statSync(mutex, { throwIfNoEntry: false })?.mtimeMs;
+    if (made !== undefined && Date.now() - made <= STALE_BREAK_MS) return false;
+    unlinkIfThere(mutex);
+    if (!createdAnew(mutex, mine)) return false;
+  }
+  try {
+    if (readOrNull(lock) === held) unlinkIfThere(lock);
+  } finally {
+    unlinkIfThere(mutex);
+  }
+  return true;
+}
+
+/**
  * Take `lock` for this process, or say who holds it. The claim is written whole to a file of its
- * own, then hard-linked to `lock` (a link fails when `lock` exists). A claim of a process gone
- * is moved aside by rename (of two takers only one moves it) and dropped only when it is still
- * the one read; else it is put back and the run refused.
+ * own (named with a random nonce: two processes may share a pid across containers), then
+ * hard-linked to `lock`, which fails when `lock` exists.
  */
 function take(repo: string, lock: string): { release: () => Promise<void> } | ExecFault {
-  const mine = claimText({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
-  const draft = `${lock}.${process.pid}`;
-  writeFileSync(draft, mine);
+  const nonce = randomBytes(8).toString("hex");
+  const mine = claimText({ pid: process.pid, host: hostname(), space: pidSpace(), since: new Date().toISOString() }, nonce);
+  const draft = `${lock}.${nonce}`;
+  writeFileSync(draft, mine, { flag: "wx" });
   try {
     for (let tries = 0; tries < 3; tries += 1) {
       try {
@@ -99,37 +159,19 @@ function take(repo: string, lock: string): { release: () => Promise<void> } | Ex
       }
       const held = readOrNull(lock);
       if (held === null) continue;
-      if (!gone(held)) return { code: "run-in-progress", repo, holder: describeHolder(held), lock };
-      const aside = `${lock}.gone.${process.pid}`;
-      try {
-        renameSync(lock, aside);
-      } catch (e) {
-        if (codeOf(e) === "ENOENT") continue;
-        throw e;
-      }
-      const moved = readOrNull(aside) ?? "";
-      if (moved === held) {
-        unlinkSync(aside);
-        continue;
-      }
-      // Between the read and the rename a live run took the lock: give it back.
-      try {
-        linkSync(aside, lock);
-      } finally {
-        unlinkSync(aside);
-      }
-      return { code: "run-in-progress", repo, holder: describeHolder(moved), lock };
+      if (!gone(held) || !breakStale(lock, held, mine)) return { code: "run-in-progress", repo, holder: describeHolder(held), lock };
     }
     return { code: "run-in-progress", repo, holder: "runs starting at the same moment", lock };
   } finally {
-    unlinkSync(draft);
+    unlinkIfThere(draft);
   }
 }
 
 /**
  * A `RunLock` over the filesystem: the claim is `decay-run.lock` in the working tree's git
- * directory, holding the pid, host and start of the run. A claim left by a run that was killed
- * (its pid gone on this host) is taken over; one of another host is never guessed about.
+ * directory, holding the pid, host, boot and pid namespace, and start of the run. A claim left by
+ * a run that was killed (its pid gone, on this host, boot and namespace) is taken over; one from
+ * anywhere else is never guessed about.
  */
 export function nodeRunLock(options: NodeRunLockOptions = {}): RunLock {
   const env = options.env ?? process.env;

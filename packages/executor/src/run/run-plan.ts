@@ -190,6 +190,12 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   if (start.isErr()) return err(start.error);
   const pre = preconditions(d, start.value, options.planText);
   if (pre.isErr()) return err(pre.error);
+  // Before anything is set aside, switched or run: the marker's commit must be one git can read.
+  const { startedAt } = start.value.claim;
+  if (startedAt !== null) {
+    const held = await step(d, "started-at", () => startedHere(d, startedAt, start.value.head));
+    if (held.isErr()) return err(held.error);
+  }
   // An existing plan/<slug> made for another version of the plan is refused before the switch.
   const from = await step(d, "branch-plan", () => workingCommit(d, start.value));
   if (from.isErr()) return err(from.error);
@@ -232,11 +238,9 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   const { claim } = start.value;
   const opened = d.settings.executeMayEditSurface ? startGreen : stages.map((s) => s.id);
   const suspect = claim.unfinished ? opened : [];
-  const unchecked = await step(d, "preflight-surface", async () => {
-    if (claim.startedAt === null) return changedSinceOpened(d, suspect, head.value);
-    const held = await startedHere(d, claim.startedAt, head.value);
-    return held.isErr() ? err(held.error) : changedSinceStarted(d, suspect, claim.startedAt, head.value);
-  });
+  const unchecked = await step(d, "preflight-surface", () =>
+    claim.startedAt === null ? changedSinceOpened(d, suspect, head.value) : changedSinceStarted(d, suspect, claim.startedAt, head.value),
+  );
   if (unchecked.isErr()) return err(unchecked.error);
   const loops = await loopStages(d, state, preflight.value, unchecked.value);
   if (loops.isErr()) return err(loops.error);
