@@ -87,7 +87,10 @@ function machine(run: Run, authority: unknown): ResultAsync<void, Stop> {
     yield* checkAuthor(record, actor).mapErr(pending);
     const target = yield* targetOf(record);
     const keyHashHex = keyHash(recordKey(record));
-    const lookup = yield* call(() => run.transport.lookup({ ...target, keyHash: keyHashHex }), "transport-unavailable");
+    // A create an earlier run sent and never heard back from may still land: the forge's listing
+    // may not show it yet, so absence is judged only after the transport's settle delay.
+    const unsettled = run.env.write_state === "uncertain" && run.env.comment_id === null;
+    const lookup = yield* call(() => run.transport.lookup({ ...target, keyHash: keyHashHex, ...(unsettled ? { unsettled } : {}) }), "transport-unavailable");
     const verdict = yield* ownMatches(lookup, record).mapErr(pending);
     const body = commentBody(record);
     const commentId =

@@ -11,7 +11,8 @@ import { nodeStoreFs } from "../node/store-fs.js";
 import type { PendingStore } from "../store/store.js";
 import { nodePendingStore } from "../node/store.js";
 import { checkout, sampleRecord } from "../../test/support/testkit.js";
-import { BOT, clock, count, STRANGER, withHarness } from "../../test/support/github-testing.js";
+import { BOT, clock, count, type GithubHarness, STRANGER, withHarness } from "../../test/support/github-testing.js";
+import { githubTransport } from "./github.js";
 import type { Transport } from "./port.js";
 
 async function setUp(): Promise<{ store: PendingStore; path: string; body: string }> {
@@ -27,6 +28,20 @@ async function publishOnce(store: PendingStore, path: string, transport: Transpo
   return (await publish(path, { store, transport, authority }))._unsafeUnwrap();
 }
 
+/** A first publish whose create lands but whose answer is lost, the listing hiding it; then `then`. */
+async function afterLostCreate(
+  then: (t: { store: PendingStore; path: string; body: string; c: ReturnType<typeof clock> } & GithubHarness) => Promise<void>,
+): Promise<void> {
+  const { store, path, body } = await setUp();
+  const c = clock();
+  await withHarness({ now: c.now }, async (h) => {
+    h.server.hideWrites = true;
+    h.server.inject("POST", { kind: "drop-after-apply" });
+    expect((await publishOnce(store, path, h.transport)).evidence_status).toBe("evidence-pending");
+    await then({ store, path, body, c, ...h });
+  });
+}
+
 describe("publish over GitHub", () => {
   test("publishes one comment and records its html_url after reading it back", async () => {
     const { store, path, body } = await setUp();
@@ -39,13 +54,32 @@ describe("publish over GitHub", () => {
     });
   });
 
+  test("a lost create is never recreated by a later run's fresh transport: it waits out the settle delay, then finds it", async () => {
+    await afterLostCreate(async ({ store, path, body, c, server }) => {
+      expect((await store.load(path))._unsafeUnwrap()).toMatchObject({ write_state: "uncertain", comment_id: null });
+      // A later run: a new transport, which never saw that write. The listing catches up while it waits.
+      const waits: number[] = [];
+      const later = githubTransport({
+        token: "bot-token",
+        repo: server.repo,
+        baseUrl: server.baseUrl,
+        now: c.now,
+        sleep: async (ms) => {
+          waits.push(ms);
+          c.advance(ms);
+          server.reveal();
+        },
+      });
+      const saved = await publishOnce(store, path, later);
+      expect(saved.evidence_status).toBe("published");
+      expect(waits).toEqual([10_000]);
+      expect([...server.comments.values()].map((x) => x.body)).toEqual([body]);
+      expect(count(server, "POST")).toBe(1);
+    });
+  });
+
   test("a lost create, hidden by a lagging listing, is never recreated: pending until it shows, then published", async () => {
-    const { store, path, body } = await setUp();
-    const c = clock();
-    await withHarness({ now: c.now }, async ({ transport, server }) => {
-      server.hideWrites = true;
-      server.inject("POST", { kind: "drop-after-apply" });
-      expect((await publishOnce(store, path, transport)).evidence_status).toBe("evidence-pending");
+    await afterLostCreate(async ({ store, path, body, c, server, transport }) => {
       expect((await publishOnce(store, path, transport)).evidence_status).toBe("evidence-pending");
       c.advance(5_000);
       expect((await publishOnce(store, path, transport)).evidence_status).toBe("evidence-pending");

@@ -1,4 +1,4 @@
-import { err, errAsync, ok, okAsync, Result, type ResultAsync } from "neverthrow";
+import { err, errAsync, ok, okAsync, Result, ResultAsync } from "neverthrow";
 import { markerLine } from "../record/hash.js";
 import { type GithubConfig, githubConfig, type GithubTransportOptions } from "./github-config.js";
 import { githubRequest } from "./github-http.js";
@@ -91,14 +91,29 @@ function readPages(cfg: GithubConfig, url: URL, prefix: string, page: number, fo
   });
 }
 
-function lookup(cfg: GithubConfig, writes: WriteTimes, target: ForgeTarget & { readonly keyHash: string }): ResultAsync<ForgeLookup, TransportError> {
+type LookupTarget = ForgeTarget & { readonly keyHash: string; readonly unsettled?: boolean };
+
+function lookup(cfg: GithubConfig, writes: WriteTimes, target: LookupTarget): ResultAsync<ForgeLookup, TransportError> {
   const url = apiUrl(cfg, `${repoPath(cfg)}/${target.pr}/comments?per_page=100`);
-  return readPages(cfg, url, markerPrefix(target.keyHash), 1, [], cfg.now() + cfg.maxLookupMs).map(({ complete, matches }) => {
+  const started = cfg.now();
+  // A write this transport never saw (an earlier run's lost create) counts as made now: the
+  // listing is trusted only once read a settle delay later.
+  if (target.unsettled === true && (writes.get(target.pr) ?? Number.NEGATIVE_INFINITY) < started) writes.set(target.pr, started);
+  const read = () => readPages(cfg, url, markerPrefix(target.keyHash), 1, [], started + cfg.maxLookupMs);
+  const answer = ({ complete, matches }: Listing): ForgeLookup => {
     const last = writes.get(target.pr);
     const settled = last === undefined || cfg.now() - last >= cfg.settleMs;
     // Authoritative over every marked comment, whoever wrote it: `publish` judges its own absence
     // from `matches`, so a foreign comment carrying the marker can never hold publication back.
     return { complete, absence_confirmed: complete && settled, matches };
+  };
+  return read().andThen((first) => {
+    const found = answer(first);
+    const wait = (writes.get(target.pr) ?? 0) + cfg.settleMs - cfg.now();
+    // Asked to wait out an unknown write, and nothing of ours may show yet: wait once, then list again
+    // (within the lookup's own time bound), so a later run is not left waiting for ever.
+    if (target.unsettled !== true || found.absence_confirmed || !first.complete || wait > started + cfg.maxLookupMs - cfg.now()) return okAsync(found);
+    return ResultAsync.fromSafePromise(cfg.sleep(Math.max(0, wait))).andThen(() => read().map(answer));
   });
 }
 

@@ -54,8 +54,13 @@ export interface ForgeTarget {
 export interface Transport {
   /** The identity this transport writes as. */
   currentAuthor(): ResultAsync<ForgeAuthor, TransportError>;
-  /** Every comment on the PR whose body starts with the marker for `keyHash`, any author, and whether that list is authoritative. */
-  lookup(target: ForgeTarget & { readonly keyHash: string }): ResultAsync<ForgeLookup, TransportError>;
+  /**
+   * Every comment on the PR whose body starts with the marker for `keyHash`, any author, and
+   * whether that list is authoritative. `unsettled`: a write to this PR made before this transport
+   * existed (a create whose answer a crashed or earlier run lost) may still land; a transport that
+   * confirms absence by the time since its own writes counts that one as made now.
+   */
+  lookup(target: ForgeTarget & { readonly keyHash: string; readonly unsettled?: boolean }): ResultAsync<ForgeLookup, TransportError>;
   /** Creates a comment; resolves to its id. A lost response is `transport-unknown-outcome`. */
   create(target: ForgeTarget & { readonly body: string; readonly keyHash: string }): ResultAsync<number, TransportError>;
   /** Replaces a comment's body; resolves to its id. */
