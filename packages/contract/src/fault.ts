@@ -37,7 +37,8 @@ export type UnreadKind =
   | "unclosed-comment"
   | "rule-in-list"
   | "list-split"
-  | "prose-covers-row";
+  | "prose-covers-row"
+  | "after-comment";
 
 /** Every expected failure of @decay/contract: a code plus the data (always a line) to name it. */
 export type ContractFault =
@@ -201,6 +202,8 @@ function unreadText({ kind, text, hides, write }: Extract<ContractFault, { code:
       return `${q(text)} ends the acceptance list above it (CommonMark ends a list at a line back at the margin, a comment or code), so line ${hides?.line ?? 0} (${q(hides?.text ?? "")}) would be read as instructions, not a row: write Acceptance: again over it, indent ${q(text)} into the item above, ${PROSE}`;
     case "prose-covers-row":
       return `${q(text)} is an acceptance row, but the <!-- decay: prose --> marker on line ${hides?.line ?? 0} covers its whole paragraph, down to a blank line, so the row would be read as prose: put a blank line before it, and the marker covers only the lines above`;
+    case "after-comment":
+      return `${q(text)} holds text after the comment's --> : Markdown shows it, but the line belongs to the comment's block, so it would not be read as part of the plan; put the text on a line of its own`;
     case "acceptance":
       return `${q(text)} looks like an acceptance line but was not read: write it inside a stage as Acceptance: \`command\` exits 0, ${PROSE}`;
     case "exit":

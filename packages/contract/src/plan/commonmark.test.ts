@@ -63,6 +63,27 @@ describe("a fence never closed", () => {
   });
 });
 
+describe("text after a comment's closing --> on the same line", () => {
+  test("is refused naming its line: Markdown shows it, the comment's block would swallow it", () => {
+    for (const [lines, line] of [
+      [[...s1, "Acceptance: `a`", "", "<!-- todo --> Acceptance: `b` prints `ok`"], 9],
+      [[...s1, "Acceptance: `a`", "", "<!-- a longer", "note --> Acceptance: `b`"], 10],
+      [[...s1, "Acceptance: `a`", "", "- <!-- x --> Acceptance: `b`"], 9],
+      [["# P", "", "## What not to do", "", "<!-- reviewed --> Do not drop the column until the backfill has run.", "", ...s1.slice(2), "Acceptance: `a`"], 5],
+      [[...s1, "Acceptance: `a`", "", "<!-- a --> text <!-- b -->"], 9],
+    ] as const) {
+      const f = fault(...lines);
+      expect(f).toMatchObject({ code: "structure-unread", kind: "after-comment", line });
+      expect(describeFault(f)).toMatch(
+        new RegExp(`^line ${line}: ".*-->.*" holds text after the comment's --> : Markdown shows it, .* put the text on a line of its own$`),
+      );
+    }
+  });
+  test("comments alone on their lines, or two on one line, hide nothing and are read past", () => {
+    expect(runs(...s1, "<!-- prettier-ignore -->", "Acceptance: `a`", "<!-- one --> <!-- two -->  ", "<!--", "x -->", "Acceptance: `b`")).toEqual([["a", "b"]]);
+  });
+});
+
 describe("an HTML comment never closed", () => {
   test("that hides a stage is refused as a fence is, naming the comment's line and the line it hides", () => {
     const f = fault(...s1, "Acceptance: `a`", "", "<!-- note", "", "### Stage 2: b", "", "Acceptance: `b`");

@@ -36,7 +36,24 @@ export type LineModel = {
   proseMarks: Set<number>;
   /** A fence or an HTML comment block never closed (it runs to the end), with its first line's index; null when none. */
   open: OpenBlock | null;
+  /**
+   * The first line whose HTML comment block closes with text after its `-->` (`<!-- x --> Do
+   * not …`): Markdown shows that text, but it is part of the comment's block; null when none.
+   */
+  afterComment: number | null;
 };
+
+/** Whether the line that ends a comment block holds text after its `-->` (other comments on it aside). */
+function textAfterClose(text: string, from: number): boolean {
+  const close = text.indexOf("-->", from);
+  return (
+    close !== -1 &&
+    text
+      .slice(close + 3)
+      .replace(/<!--[\s\S]*?-->/g, "")
+      .trim() !== ""
+  );
+}
 
 const PROSE_MARK = /^<!--\s*decay:\s*prose\s*-->\s*$/i;
 
@@ -73,7 +90,7 @@ function hideFrontMatter(lines: Line[]): number {
  */
 export function lineModel(source: string): LineModel {
   const lines = splitLines(source);
-  const model: LineModel = { source, lines, headings: [], nested: [], proseMarks: new Set(), open: null };
+  const model: LineModel = { source, lines, headings: [], nested: [], proseMarks: new Set(), open: null, afterComment: null };
   const state = blocks();
   // Where each line's content starts (past its containers): a setext heading's text is read from there.
   const content: number[] = [];
@@ -88,6 +105,7 @@ export function lineModel(source: string): LineModel {
       line.hidden = true;
       line.comment = true;
       if (b.kind === "opens-comment" && PROSE_MARK.test(line.text.slice(b.content))) model.proseMarks.add(i);
+      if (model.afterComment === null && textAfterClose(line.text, b.kind === "opens-comment" ? b.content + 4 : 0)) model.afterComment = i;
     } else if (b.kind === "heading") {
       const atx = atxHeading(line.text.slice(b.content)) ?? { level: 1, text: "" };
       addHeading(model, b.nested, { index: i, level: atx.level, text: atx.text, body: i + 1 });

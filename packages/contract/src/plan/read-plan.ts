@@ -168,6 +168,10 @@ export function readPlanLines(markdown: string): Result<PlanWithLines, ContractF
   const model = lineModel(markdown);
   const unclosed = unclosedBlock(model);
   if (unclosed) return err(unclosed);
+  if (model.afterComment !== null) {
+    const line = model.afterComment;
+    return err({ code: "structure-unread", line: line + 1, kind: "after-comment", text: model.lines[line]?.text.trim() ?? "" });
+  }
   // No stage read, a stage-looking heading not taken (a stage number too long, `###Stage 1`) is why: its line is named.
   const unstaged = (fault: ContractFault) => err(unreadHeading(model, [], proseLines(model)) ?? fault);
   const found = recommendation(model);
