@@ -44,6 +44,8 @@ export type UnreadKind =
 export type ContractFault =
   | { code: "no-recommendation"; line: number; heading?: string }
   | { code: "encoding"; line: number; encoding: string }
+  /** A NUL character (U+0000) in a UTF-8 plan: no text holds one. */
+  | { code: "nul-character"; line: number }
   | { code: "task-plan"; line: number; heading: string }
   | { code: "recommendation-not-staged"; line: number; heading: string }
   | {
@@ -116,6 +118,8 @@ export function describeFault(fault: ContractFault): string {
       return `${at}no staged recommendation${fault.heading === undefined ? " (the plan has no heading)" : ` (${q(fault.heading)} is the first of the headings looked at)`}: no heading numbered 6 or naming Recommendation, Migration sequence, Stages or Rollout, and no Stage/Phase/Step/Milestone headings`;
     case "encoding":
       return `${at}the plan is ${fault.encoding}, not UTF-8: save it as UTF-8 and compile again`;
+    case "nul-character":
+      return `${at}the plan holds a NUL character (U+0000), which no text holds: remove it and compile again`;
     case "structure-unread":
       return `${at}${unreadText(fault)}${fault.underline === undefined ? "" : `; the line ${fault.underline} under it (--- or ===) makes it a heading: put a blank line between them`}`;
     case "import-unrecognised":

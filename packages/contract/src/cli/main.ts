@@ -34,6 +34,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "plan-path-lines":
     case "no-recommendation":
     case "encoding":
+    case "nul-character":
     case "structure-unread":
     case "duplicate-label":
     case "import-unrecognised":

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { describeFault } from "../fault.js";
 import { readPlan } from "./read-plan.js";
 
 const plan = (...lines: string[]) => lines.join("\n");
@@ -198,5 +199,27 @@ describe("readPlan properties", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("readPlan: NUL characters", () => {
+  const text = plan("# Plan", "", "## Recommendation", "", "### Stage 1: a", "", "Acceptance: `a` exits 0", "");
+  test("many of them (UTF-16 read as UTF-8) are an encoding fault; one stray NUL in UTF-8 is named as that, with its line", () => {
+    const utf16 = Buffer.from(text, "utf16le").toString("latin1");
+    expect(readPlan(utf16)._unsafeUnwrapErr()).toEqual({ code: "encoding", line: 1, encoding: "UTF-16 (it holds NUL bytes)" });
+    const stray = text.replace("Acceptance: `a`", "Acceptance: `a\u0000`");
+    expect(readPlan(stray)._unsafeUnwrapErr()).toEqual({ code: "nul-character", line: 7 });
+    expect(describeFault({ code: "nul-character", line: 7 })).toBe(
+      "line 7: the plan holds a NUL character (U+0000), which no text holds: remove it and compile again",
+    );
+  });
+});
+
+describe("readPlan: U+2028 and U+2029 inside a line", () => {
+  test("are text like any other: the stage heading and its rows are read", () => {
+    const stages = stagesOf(
+      plan("# Plan", "", "## Recommendation", "", "### Stage 1: a\u2028b", "", "Exit: done\u2029now", "", "Acceptance: `a` prints `x\u2028y`", ""),
+    );
+    expect(stages.map((s) => [s.title, s.exit_criterion, s.acceptance.length])).toEqual([["a\u2028b", "done\u2029now", 1]]);
   });
 });

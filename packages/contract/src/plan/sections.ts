@@ -85,7 +85,8 @@ const KEYWORD = "[Ss]tage|STAGE|[Pp]hase|PHASE|[Ss]tep|STEP|[Mm]ilestone|MILESTO
 export const STAGE_HEADING = new RegExp(
   String.raw`^((?:${KEYWORD})\s+(?:(?=[\d.]{0,200}(?![\d.]))\d+(?:\.\d+)*[a-z]?|[IVX]{1,5}|[A-Z])(?![\p{L}\d])|[Ss]\d+(?![\p{L}\d]))` +
     String.raw`(?:\s*(\([Oo]ptional\)))?(?:\s*$|\s*[:.]\s*(.*)$|\s+[—–-]\s*(.*)$|\s+(.*)$)`,
-  "u",
+  // `s`: a line's text may hold U+2028 or U+2029, which `.` would not match (lines are split at \n).
+  "us",
 );
 
 const NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve first second third fourth fifth sixth seventh eighth ninth tenth".split(
@@ -110,7 +111,7 @@ const OUTLINE_NUMBER = new RegExp(String.raw`^(?:§\s*)?(?=\d)(?![\d.]*\.\.)[\d.
 export function stageText(text: string): string {
   // A section number before the stage word is the report's outline, not the label: `6.2 Stage 2: t`.
   const bare = text.replace(OUTLINE_NUMBER, "");
-  const m = /^([*_]{1,3})(\S.*?)\1(?![*_])(.*)$/u.exec(bare);
+  const m = /^([*_]{1,3})(\S.*?)\1(?![*_])(.*)$/su.exec(bare);
   return m ? `${m[2] ?? ""}${m[3] ?? ""}`.trim() : bare;
 }
 

@@ -7,7 +7,7 @@ import { afterContainers, repeatEnd } from "./lines.js";
 // `exec` gives the line, the text after the colon, and the label as written (`Verify:`), for messages.
 const lead = (word: string) => {
   // Bold or italic around the word, the colon or both: `**Depends on:**`, `*Depends on:*`, `_Exit_:`.
-  const re = new RegExp(`(?:\\*\\*|__|\\*|_)?(${word})(?:\\*\\*|__|\\*|_)?\\s*:(?:\\*\\*|__|\\*|_)?[ \\t]*(.*)$`, "iy");
+  const re = new RegExp(`(?:\\*\\*|__|\\*|_)?(${word})(?:\\*\\*|__|\\*|_)?\\s*:(?:\\*\\*|__|\\*|_)?[ \\t]*(.*)$`, "iys");
   return {
     test: (text: string) => afterContainers(re, text) !== null,
     exec: (text: string): [string, string, string] | null => {
