@@ -30,7 +30,7 @@ describe("nodeRunLock: one run per working tree", () => {
     const release = (await lock.acquire(repo))._unsafeUnwrap();
     // The claim sits in the git directory: the working tree stays clean.
     expect(readFileSync(lockIn(repo), "utf8")).toMatch(
-      new RegExp(`^pid ${process.pid}\\nhost ${hostname()}\\nspace .+\\nsince \\d{4}-.*\\nclaim [0-9a-f]{16}\\n$`),
+      new RegExp(`^pid ${process.pid}\\nhost ${hostname()}\\nboot .+\\npidns .+\\nsince \\d{4}-.*\\nclaim [0-9a-f]{16}\\n$`),
     );
     expect(git(repo, "status", "--porcelain")).toBe("");
     const second = await lock.acquire(repo);
@@ -57,7 +57,7 @@ describe("nodeRunLock: one run per working tree", () => {
     const dead = (await ownClaim(repo)).replace(/^pid \d+/, `pid ${deadPid()}`);
     for (const [claim, holder] of [
       [dead.replace(/^host .*$/m, "host elsewhere.example"), /^pid \d+ on elsewhere\.example, since /],
-      [dead.replace(/^space .*$/m, "space another-container"), new RegExp(`^pid \\d+ on ${hostname()}, since `)],
+      [dead.replace(/^pidns .*$/m, "pidns another-container"), new RegExp(`^pid \\d+ on ${hostname()}, since `)],
       ["garbage\n", /^a claim this version cannot read$/],
     ] as const) {
       writeFileSync(lockIn(repo), claim);
@@ -65,6 +65,16 @@ describe("nodeRunLock: one run per working tree", () => {
       expect(refused._unsafeUnwrapErr()).toMatchObject({ code: "run-in-progress", holder: expect.stringMatching(holder) });
       expect(readFileSync(lockIn(repo), "utf8")).toBe(claim);
     }
+  });
+
+  // Off Linux there is no boot id to tell boots apart.
+  it.skipIf(!existsSync("/proc/sys/kernel/random/boot_id"))("takes over a claim of an earlier boot of this host, whatever its pid", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const own = await ownClaim(repo);
+    writeFileSync(lockIn(repo), own.replace(/^boot .*$/m, "boot 00000000-0000-0000-0000-000000000000").replace(/^pid \d+/, "pid 1"));
+    const release = (await nodeRunLock().acquire(repo))._unsafeUnwrap();
+    expect(readFileSync(lockIn(repo), "utf8")).toMatch(new RegExp(`^pid ${process.pid}\\n`));
+    await release();
   });
 
   it("breaks a gone claim only under its mutex: a fresh one (another breaker at work) refuses, one left by a killed breaker goes", async () => {

@@ -207,6 +207,9 @@ describe("readPlan: NUL characters", () => {
   test("many of them (UTF-16 read as UTF-8) are an encoding fault; one stray NUL in UTF-8 is named as that, with its line", () => {
     const utf16 = Buffer.from(text, "utf16le").toString("latin1");
     expect(readPlan(utf16)._unsafeUnwrapErr()).toEqual({ code: "encoding", line: 1, encoding: "UTF-16 (it holds NUL bytes)" });
+    // Russian saved as UTF-16LE with no BOM is valid UTF-8 after all: its high bytes are controls.
+    const russian = Buffer.from(`# План\n\n${"Проверить отчёт о возвратах до выпуска. ".repeat(60)}\n`, "utf16le").toString("utf8");
+    expect(readPlan(russian)._unsafeUnwrapErr()).toMatchObject({ code: "encoding", encoding: "UTF-16 (it holds NUL bytes)" });
     const stray = text.replace("Acceptance: `a`", "Acceptance: `a\u0000`");
     expect(readPlan(stray)._unsafeUnwrapErr()).toEqual({ code: "nul-character", line: 7 });
     expect(describeFault({ code: "nul-character", line: 7 })).toBe(

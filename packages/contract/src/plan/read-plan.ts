@@ -31,17 +31,21 @@ function recommendation(model: LineModel): Result<Section, ContractFault> {
   return err(seen ? { code: "no-recommendation", line: seen.index + 1, heading: seen.text } : { code: "no-recommendation", line: 1 });
 }
 
+// NUL and the other C0 controls no text holds (tab, line feed, form feed, carriage return aside).
+const CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f]/g;
+
 /**
- * A plan text holding NUL characters: UTF-16 read as UTF-8 when they are many (every other byte
- * of ASCII text), else a stray NUL in a UTF-8 file. A fault naming the first one's line.
+ * A plan text holding NUL characters: UTF-16 read as UTF-8 when controls are many (every other
+ * byte of ASCII text is NUL; Cyrillic or Greek puts 0x04 or 0x03 there), else a stray NUL in a
+ * UTF-8 file. A fault naming the first one's line.
  */
 function encodingFault(markdown: string): ContractFault | null {
   const at = markdown.indexOf("\u0000");
   if (at === -1) return null;
   const line = markdown.slice(0, at).split("\n").length;
   const head = markdown.slice(0, 4096);
-  const nuls = head.split("\u0000").length - 1;
-  return nuls * 4 >= head.length ? { code: "encoding", line, encoding: "UTF-16 (it holds NUL bytes)" } : { code: "nul-character", line };
+  const controls = head.match(CONTROL)?.length ?? 0;
+  return controls * 4 >= head.length ? { code: "encoding", line, encoding: "UTF-16 (it holds NUL bytes)" } : { code: "nul-character", line };
 }
 
 /** Two stages with the same label: a fault naming both lines. */

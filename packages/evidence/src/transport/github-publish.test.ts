@@ -54,29 +54,33 @@ describe("publish over GitHub", () => {
     });
   });
 
-  test("a lost create is never recreated by a later run's fresh transport: it waits out the settle delay, then finds it", async () => {
-    await afterLostCreate(async ({ store, path, body, c, server }) => {
-      expect((await store.load(path))._unsafeUnwrap()).toMatchObject({ write_state: "uncertain", comment_id: null });
-      // A later run: a new transport, which never saw that write. The listing catches up while it waits.
-      const waits: number[] = [];
-      const later = githubTransport({
-        token: "bot-token",
-        repo: server.repo,
-        baseUrl: server.baseUrl,
-        now: c.now,
-        sleep: async (ms) => {
-          waits.push(ms);
-          c.advance(ms);
-          server.reveal();
-        },
+  test.each([{}, { maxLookupMs: 5_000 }])(
+    "a lost create is never recreated by a later run's fresh transport: it waits out the settle delay, then finds it (%o)",
+    async (bound) => {
+      await afterLostCreate(async ({ store, path, body, c, server }) => {
+        expect((await store.load(path))._unsafeUnwrap()).toMatchObject({ write_state: "uncertain", comment_id: null });
+        // A later run: a new transport, which never saw that write. The listing catches up while it waits.
+        const waits: number[] = [];
+        const later = githubTransport({
+          token: "bot-token",
+          repo: server.repo,
+          baseUrl: server.baseUrl,
+          now: c.now,
+          ...bound,
+          sleep: async (ms) => {
+            waits.push(ms);
+            c.advance(ms);
+            server.reveal();
+          },
+        });
+        const saved = await publishOnce(store, path, later);
+        expect(saved.evidence_status).toBe("published");
+        expect(waits).toEqual([10_000]);
+        expect([...server.comments.values()].map((x) => x.body)).toEqual([body]);
+        expect(count(server, "POST")).toBe(1);
       });
-      const saved = await publishOnce(store, path, later);
-      expect(saved.evidence_status).toBe("published");
-      expect(waits).toEqual([10_000]);
-      expect([...server.comments.values()].map((x) => x.body)).toEqual([body]);
-      expect(count(server, "POST")).toBe(1);
-    });
-  });
+    },
+  );
 
   test("a lost create, hidden by a lagging listing, is never recreated: pending until it shows, then published", async () => {
     await afterLostCreate(async ({ store, path, body, c, server, transport }) => {

@@ -95,11 +95,10 @@ type LookupTarget = ForgeTarget & { readonly keyHash: string; readonly unsettled
 
 function lookup(cfg: GithubConfig, writes: WriteTimes, target: LookupTarget): ResultAsync<ForgeLookup, TransportError> {
   const url = apiUrl(cfg, `${repoPath(cfg)}/${target.pr}/comments?per_page=100`);
-  const started = cfg.now();
   // A write this transport never saw (an earlier run's lost create) counts as made now: the
-  // listing is trusted only once read a settle delay later.
-  if (target.unsettled === true && (writes.get(target.pr) ?? Number.NEGATIVE_INFINITY) < started) writes.set(target.pr, started);
-  const read = () => readPages(cfg, url, markerPrefix(target.keyHash), 1, [], started + cfg.maxLookupMs);
+  // listing is trusted only once read a settle delay later. One it made itself keeps its time.
+  if (target.unsettled === true && !writes.has(target.pr)) writes.set(target.pr, cfg.now());
+  const read = () => readPages(cfg, url, markerPrefix(target.keyHash), 1, [], cfg.now() + cfg.maxLookupMs);
   const answer = ({ complete, matches }: Listing): ForgeLookup => {
     const last = writes.get(target.pr);
     const settled = last === undefined || cfg.now() - last >= cfg.settleMs;
@@ -109,11 +108,12 @@ function lookup(cfg: GithubConfig, writes: WriteTimes, target: LookupTarget): Re
   };
   return read().andThen((first) => {
     const found = answer(first);
+    // Asked to wait out an unknown write and the listing not yet trusted: wait the rest of the settle
+    // delay once (at most `settleMs`), then list again with a time bound of its own, so a later run
+    // is never left pending for ever whatever `maxLookupMs` is.
+    if (target.unsettled !== true || found.absence_confirmed || !first.complete) return okAsync(found);
     const wait = (writes.get(target.pr) ?? 0) + cfg.settleMs - cfg.now();
-    // Asked to wait out an unknown write, and nothing of ours may show yet: wait once, then list again
-    // (within the lookup's own time bound), so a later run is not left waiting for ever.
-    if (target.unsettled !== true || found.absence_confirmed || !first.complete || wait > started + cfg.maxLookupMs - cfg.now()) return okAsync(found);
-    return ResultAsync.fromSafePromise(cfg.sleep(Math.max(0, wait))).andThen(() => read().map(answer));
+    return ResultAsync.fromSafePromise(cfg.sleep(Math.min(cfg.settleMs, Math.max(0, wait)))).andThen(() => read().map(answer));
   });
 }
 

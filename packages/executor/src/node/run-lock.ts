@@ -4,7 +4,7 @@
 // such pid) is taken over; any other claim refuses the run, naming it.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { linkSync, readFileSync, readlinkSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, readFileSync, readlinkSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { errAsync, ResultAsync } from "neverthrow";
@@ -26,29 +26,34 @@ const STALE_BREAK_MS = 10_000;
 interface Holder {
   readonly pid: number;
   readonly host: string;
-  /** Where the pid means something: the boot and the pid namespace (Linux), or `-` where neither can be read. */
-  readonly space: string;
+  /** The boot the claim was made in (Linux's boot id), or `-` where it cannot be read. */
+  readonly boot: string;
+  /** The pid namespace its pid means something in (Linux), or `-` where it cannot be read. */
+  readonly pidns: string;
   readonly since: string;
 }
 
 const codeOf = (e: unknown): unknown => (e as { code?: unknown }).code;
 
-/** This process's boot and pid namespace, as the kernel names them; `-` off Linux. */
-function pidSpace(): string {
+/** What the kernel says at `read`, or `-` where it cannot be read (off Linux). */
+function kernel(read: () => string): string {
   try {
-    return `${readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim()} ${readlinkSync("/proc/self/ns/pid")}`;
+    return read().trim() || "-";
   } catch {
     return "-";
   }
 }
 
+const bootId = () => kernel(() => readFileSync("/proc/sys/kernel/random/boot_id", "utf8"));
+const pidNamespace = () => kernel(() => readlinkSync("/proc/self/ns/pid"));
+
 function claimText(h: Holder, nonce: string): string {
-  return `pid ${h.pid}\nhost ${h.host}\nspace ${h.space}\nsince ${h.since}\nclaim ${nonce}\n`;
+  return `pid ${h.pid}\nhost ${h.host}\nboot ${h.boot}\npidns ${h.pidns}\nsince ${h.since}\nclaim ${nonce}\n`;
 }
 
 function parseClaim(text: string): Holder | null {
-  const m = /^pid (\d+)\nhost (.*)\nspace (.*)\nsince (.*)\nclaim [0-9a-f]+\n$/.exec(text);
-  return m ? { pid: Number(m[1]), host: m[2] as string, space: m[3] as string, since: m[4] as string } : null;
+  const m = /^pid (\d+)\nhost (.*)\nboot (.*)\npidns (.*)\nsince (.*)\nclaim [0-9a-f]+\n$/.exec(text);
+  return m ? { pid: Number(m[1]), host: m[2] as string, boot: m[3] as string, pidns: m[4] as string, since: m[5] as string } : null;
 }
 
 function describeHolder(text: string): string {
@@ -57,12 +62,16 @@ function describeHolder(text: string): string {
 }
 
 /**
- * Whether the claim's process is surely gone: written on this host, in this boot and pid
- * namespace (a pid of another container means nothing here), and no process has its pid now.
+ * Whether the claim's process is surely gone: written on this host in an earlier boot (a reboot
+ * ended it), or in this boot and pid namespace (a pid of another container means nothing here)
+ * by a pid no process has now.
  */
 function gone(text: string): boolean {
   const h = parseClaim(text);
-  if (h === null || h.host !== hostname() || h.space !== pidSpace() || h.pid === process.pid) return false;
+  if (h === null || h.host !== hostname()) return false;
+  const boot = bootId();
+  if (boot !== "-" && h.boot !== "-" && h.boot !== boot) return true;
+  if (h.boot !== boot || h.pidns !== pidNamespace() || h.pid === process.pid) return false;
   try {
     process.kill(h.pid, 0);
     return false;
@@ -116,13 +125,30 @@ function gitDir(repo: string, env: NodeRunLockOptions["env"]): ResultAsync<strin
  * dead one, since only a breaker removes a claim it does not own. False when another breaker is
  * at work.
  */
-function breakStale(lock: string, held: string, mine: string): boolean {
+function breakStale(lock: string, held: string, mine: string, nonce: string): boolean {
   const mutex = `${lock}.break`;
   if (!createdAnew(mutex, mine)) {
-    // A breaker killed inside its few microseconds leaves the mutex: old enough, it goes.
+    // A breaker killed inside its few microseconds leaves the mutex: old enough, it goes, moved
+    // aside by rename (of two takers one moves it) rather than unlinked (which could take a fresh one).
     const made = statSync(mutex, { throwIfNoEntry: false })?.mtimeMs;
     if (made !== undefined && Date.now() - made <= STALE_BREAK_MS) return false;
-    unlinkIfThere(mutex);
+    const aside = `${mutex}.${nonce}`;
+    try {
+      renameSync(mutex, aside);
+    } catch (e) {
+      if (codeOf(e) === "ENOENT") return false;
+      throw e;
+    }
+    // Another taker may have replaced the old mutex after it was looked at: a fresh one goes back.
+    const moved = statSync(aside).mtimeMs;
+    if (Date.now() - moved <= STALE_BREAK_MS) {
+      try {
+        linkSync(aside, mutex);
+      } catch {}
+      unlinkIfThere(aside);
+      return false;
+    }
+    unlinkIfThere(aside);
     if (!createdAnew(mutex, mine)) return false;
   }
   try {
@@ -140,7 +166,7 @@ function breakStale(lock: string, held: string, mine: string): boolean {
  */
 function take(repo: string, lock: string): { release: () => Promise<void> } | ExecFault {
   const nonce = randomBytes(8).toString("hex");
-  const mine = claimText({ pid: process.pid, host: hostname(), space: pidSpace(), since: new Date().toISOString() }, nonce);
+  const mine = claimText({ pid: process.pid, host: hostname(), boot: bootId(), pidns: pidNamespace(), since: new Date().toISOString() }, nonce);
   const draft = `${lock}.${nonce}`;
   writeFileSync(draft, mine, { flag: "wx" });
   try {
@@ -159,7 +185,7 @@ function take(repo: string, lock: string): { release: () => Promise<void> } | Ex
       }
       const held = readOrNull(lock);
       if (held === null) continue;
-      if (!gone(held) || !breakStale(lock, held, mine)) return { code: "run-in-progress", repo, holder: describeHolder(held), lock };
+      if (!gone(held) || !breakStale(lock, held, mine, nonce)) return { code: "run-in-progress", repo, holder: describeHolder(held), lock };
     }
     return { code: "run-in-progress", repo, holder: "runs starting at the same moment", lock };
   } finally {
@@ -170,8 +196,8 @@ function take(repo: string, lock: string): { release: () => Promise<void> } | Ex
 /**
  * A `RunLock` over the filesystem: the claim is `decay-run.lock` in the working tree's git
  * directory, holding the pid, host, boot and pid namespace, and start of the run. A claim left by
- * a run that was killed (its pid gone, on this host, boot and namespace) is taken over; one from
- * anywhere else is never guessed about.
+ * a run that was killed (its pid gone, on this host, boot and namespace) or ended by a reboot is
+ * taken over; one from another host or container is never guessed about.
  */
 export function nodeRunLock(options: NodeRunLockOptions = {}): RunLock {
   const env = options.env ?? process.env;
