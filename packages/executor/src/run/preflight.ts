@@ -32,8 +32,9 @@ const noAgent = {
 };
 
 /**
- * Run every included stage's acceptance in one fresh clean room of HEAD, with no agent and no
- * token: which stages are green now. Writes one ledger file per stage into the run's workspace.
+ * Run every included stage's acceptance in a fresh clean room of HEAD (a new one for the next
+ * stage whenever a stage's commands changed it), with no agent and no token: which stages are
+ * green now. Writes one ledger file per stage into the run's workspace.
  * The contract's self-check refusals (an included stage with no acceptance row among them: with
  * `includeOptional`, an optional one too) are the fault `self-check-refused` before anything runs.
  */
