@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test-utils/tmp.js";
 import { nodeRunLock, RUN_LOCK_FILE } from "../src/entries/node.js";
 import { type Agent, runPlan, scriptTable } from "../src/index.js";
 import { contractOf, git, makeRepo, nodeOptions, planOf } from "./harness.js";
@@ -101,9 +102,15 @@ describe("nodeRunLock: one run per working tree", () => {
   });
 
   it("a directory that is no git repository is a git fault naming the call", async () => {
-    const outside = join(await makeRepo({}), ".git", "objects");
-    const r = await nodeRunLock({ env: { ...process.env, GIT_DIR: "/nonexistent" } }).acquire(outside);
+    const r = await nodeRunLock().acquire(await tempDir());
     expect(r._unsafeUnwrapErr()).toMatchObject({ code: "git-failed", op: "rev-parse --absolute-git-dir" });
+  });
+
+  it("finds the repository as systemGit does: a GIT_DIR in the environment does not move the claim", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const release = (await nodeRunLock({ env: { ...process.env, GIT_DIR: "/nonexistent" } }).acquire(repo))._unsafeUnwrap();
+    expect(existsSync(lockIn(repo))).toBe(true);
+    await release();
   });
 });
 

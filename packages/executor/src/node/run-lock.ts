@@ -2,18 +2,19 @@
 // tree, so it is neither dirty nor committed), created whole by a hard link, which fails when one
 // is there. A claim whose process is surely gone (this host, this boot, this pid namespace, no
 // such pid) is taken over; any other claim refuses the run, naming it.
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { linkSync, readFileSync, readlinkSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { thrownCode } from "@decay/portable";
 import { errAsync, ResultAsync } from "neverthrow";
 import { type ExecFault, reasonOf } from "../fault.js";
 import type { RunLock } from "../ports.js";
+import { gitInvoker } from "./git-process.js";
 
 /** Options of `nodeRunLock`. */
 export interface NodeRunLockOptions {
-  /** The environment git runs with (default `process.env`): where the repository's git directory is found. */
+  /** The environment git runs with (default `process.env`; as for `systemGit`, `GIT_DIR` and the like are left out): where the repository's git directory is found. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -32,8 +33,6 @@ interface Holder {
   readonly pidns: string;
   readonly since: string;
 }
-
-const codeOf = (e: unknown): unknown => (e as { code?: unknown }).code;
 
 /** What the kernel says at `read`, or `-` where it cannot be read (off Linux). */
 function kernel(read: () => string): string {
@@ -76,7 +75,7 @@ function gone(text: string): boolean {
     process.kill(h.pid, 0);
     return false;
   } catch (e) {
-    return codeOf(e) === "ESRCH";
+    return thrownCode(e) === "ESRCH";
   }
 }
 
@@ -84,7 +83,7 @@ function readOrNull(path: string): string | null {
   try {
     return readFileSync(path, "utf8");
   } catch (e) {
-    if (codeOf(e) === "ENOENT") return null;
+    if (thrownCode(e) === "ENOENT") return null;
     throw e;
   }
 }
@@ -95,7 +94,7 @@ function createdAnew(path: string, text: string): boolean {
     writeFileSync(path, text, { flag: "wx" });
     return true;
   } catch (e) {
-    if (codeOf(e) === "EEXIST") return false;
+    if (thrownCode(e) === "EEXIST") return false;
     throw e;
   }
 }
@@ -104,19 +103,15 @@ function unlinkIfThere(path: string): void {
   try {
     unlinkSync(path);
   } catch (e) {
-    if (codeOf(e) !== "ENOENT") throw e;
+    if (thrownCode(e) !== "ENOENT") throw e;
   }
 }
 
+/** The working tree's own git directory, found as `systemGit` finds its repository (the same git environment). */
 function gitDir(repo: string, env: NodeRunLockOptions["env"]): ResultAsync<string, ExecFault> {
-  return ResultAsync.fromPromise(
-    new Promise<string>((resolve, reject) =>
-      execFile("git", ["rev-parse", "--absolute-git-dir"], { cwd: repo, env: env as NodeJS.ProcessEnv }, (e, stdout, stderr) =>
-        e ? reject(new Error(stderr.trim() || reasonOf(e))) : resolve(stdout.replace(/\n$/, "")),
-      ),
-    ),
-    (e): ExecFault => ({ code: "git-failed", op: "rev-parse --absolute-git-dir", reason: reasonOf(e) }),
-  );
+  return gitInvoker(repo, env)
+    .ok(["rev-parse", "--absolute-git-dir"])
+    .map((out) => out.replace(/\n$/, ""));
 }
 
 /**
@@ -136,7 +131,7 @@ function breakStale(lock: string, held: string, mine: string, nonce: string): bo
     try {
       renameSync(mutex, aside);
     } catch (e) {
-      if (codeOf(e) === "ENOENT") return false;
+      if (thrownCode(e) === "ENOENT") return false;
       throw e;
     }
     // Another taker may have replaced the old mutex after it was looked at: a fresh one goes back.
@@ -181,7 +176,7 @@ function take(repo: string, lock: string): { release: () => Promise<void> } | Ex
         };
         return { release };
       } catch (e) {
-        if (codeOf(e) !== "EEXIST") throw e;
+        if (thrownCode(e) !== "EEXIST") throw e;
       }
       const held = readOrNull(lock);
       if (held === null) continue;
