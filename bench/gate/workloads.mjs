@@ -236,6 +236,22 @@ const WORKLOADS = {
     const rows = Array.from({ length: 10_000 }, (_, r) => (r % 5 < 2 ? "absent\tbig/coppaceoxype.md" : `exists\tbig/file${r % 8000}.ts`));
     return { rows, reads: [], exit: 1 };
   },
+  // The same crowd as directories, 1,024 of them, each holding a few files: rows name new files
+  // under the all-Latin spelling, so each is looked for in every spelling of the directory.
+  "confusable-dirs"(root) {
+    const cyrillic = { c: "\u0441", o: "\u043e", p: "\u0440", a: "\u0430", e: "\u0435", x: "\u0445", y: "\u0443" };
+    const spell = (mask) => [..."coppaceoxype"].map((c, i) => ((mask >> i) & 1 ? cyrillic[c] : c)).join("");
+    for (let mask = 1; mask <= 1024; mask += 1) for (let k = 0; k < 4; k += 1) put(root, `big/${spell(mask)}/m${mask % 7}-${k}.md`, `${mask}\n`);
+    for (let k = 0; k < 2000; k += 1) put(root, `big/other/file${k}.ts`, `f${k}\n`);
+    const rows = Array.from({ length: 10_000 }, (_, r) =>
+      r % 5 < 2
+        ? `absent\tbig/coppaceoxype/new${r}.md`
+        : r % 5 === 2
+          ? `absent\tbig/coppaceoxype/m${r % 7}-${r % 4}.md`
+          : `exists\tbig/other/file${r % 2000}.ts`,
+    );
+    return { rows, reads: [], exit: 1 };
+  },
   // A 60 MiB plan of one line, not UTF-8 at its end: refused.
   "bad-plan"() {
     const bytes = Buffer.alloc(60 * MIB, 0x78);

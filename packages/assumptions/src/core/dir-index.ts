@@ -38,6 +38,8 @@ export interface DirIndex {
    * once per skeleton and script set however many spellings of it are asked about.
    */
   confusableGroup(name: string): CaseGroup;
+  /** The names as listed, byte for byte (in ascending order, unless a name is listed twice). */
+  spellings(): readonly string[];
 }
 
 // Whether a name is written, at least in part, in a script other than Latin (its specific scripts
@@ -195,6 +197,10 @@ class Index implements DirIndex {
     const { respelled, allAscii } = respell(names, this.ordered);
     this.respelled = respelled;
     this.allAscii = allAscii;
+  }
+
+  spellings(): readonly string[] {
+    return this.names;
   }
 
   private entry(i: number): DirEntry {

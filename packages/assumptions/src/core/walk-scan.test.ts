@@ -86,6 +86,16 @@ const SPELLINGS = ["abc", "abC", "aBc", "aBC", "Abc", "AbC", "ABc", "ABC"] as co
 // And of `aco` in Latin and Cyrillic letters (а, с, о): confusable spellings, none a case spelling of another.
 const LOOK_ALIKES = ["aco", "ac\u043e", "a\u0441o", "a\u0441\u043e", "\u0430co", "\u0430c\u043e", "\u0430\u0441o", "\u0430\u0441\u043e"] as const;
 const KINDS = ["file", "file", "file", "dir", "repo", "to-file", "dangling", "outside", "loop"] as const;
+// Puts `kind` at `at` (a path under the top, `target.txt` there): links climb back to the top.
+function place(files: Record<string, string>, links: Record<string, string>, at: string, kind: (typeof KINDS)[number]): void {
+  const up = "../".repeat(at.split("/").length - 1);
+  const name = at.split("/").pop() as string;
+  if (kind === "file") files[at] = "x";
+  else if (kind === "dir") files[`${at}/inner.txt`] = "x";
+  else if (kind === "repo") files[`${at}/.git/HEAD`] = "ref: refs/heads/main";
+  else links[at] = { "to-file": `${up}target.txt`, dangling: "nowhere", outside: `${up}../x`, loop: name }[kind];
+}
+
 const crowdArb = fc.record({
   spellings: fc.constantFrom(SPELLINGS, LOOK_ALIKES),
   held: fc.dictionary(fc.constantFrom(...SPELLINGS.keys()).map(String), fc.constantFrom(...KINDS), { minKeys: 1 }),
@@ -121,11 +131,7 @@ describe("a name not held exactly among many case or confusable spellings of it"
         const parents = twins ? ["d", "D"] : ["d"];
         for (const parent of parents) {
           for (const [spelling, kind] of Object.entries(held)) {
-            const at = `${parent}/${spelling}`;
-            if (kind === "file") files[at] = "x";
-            else if (kind === "dir") files[`${at}/inner.txt`] = "x";
-            else if (kind === "repo") files[`${at}/.git/HEAD`] = "ref: refs/heads/main";
-            else links[at] = { "to-file": "../target.txt", dangling: "nowhere", outside: "../../../x", loop: spelling }[kind];
+            place(files, links, `${parent}/${spelling}`, kind);
           }
         }
         const { tree } = fixtureTree(files, links);
@@ -141,6 +147,39 @@ describe("a name not held exactly among many case or confusable spellings of it"
         }
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+// Many spellings of the plan directory (`abc` in every case, `aco` in Latin and Cyrillic), each
+// holding a few of the names the rows ask for, as anything a walk can meet there.
+const DIR_SPELLINGS = [...SPELLINGS, ...LOOK_ALIKES] as const;
+// On disk `ý` is also spelled NFD; rows ask for NFC names, as parsed plans do.
+const LEAF_NAMES = ["f", "F", "g", "\u0430", "a", "y\u0301", "\u00fd", "\u00dd"] as const;
+const dirCrowdArb = fc.record({
+  entries: fc.array(fc.tuple(fc.constantFrom(...DIR_SPELLINGS), fc.constantFrom(...LEAF_NAMES), fc.constantFrom(...KINDS)), { minLength: 1, maxLength: 40 }),
+  asked: fc.array(fc.tuple(fc.constantFrom("abc", "ABC", "aco", "\u0430co"), fc.constantFrom(...LEAF_NAMES, "new")), { minLength: 1, maxLength: 60 }),
+});
+
+describe("rows under a plan directory spelled many ways", () => {
+  test("property: through one locator (the leaves indexed by spelling once rows have looked in them all), each row answers as its own walk", async () => {
+    await fc.assert(
+      fc.asyncProperty(dirCrowdArb, async ({ entries, asked }) => {
+        const files: Record<string, string> = { "target.txt": "x" };
+        const links: Record<string, string> = {};
+        for (const [dir, name, kind] of entries) {
+          const at = `top/${dir}/${name}`;
+          if (!(at in files || at in links || `${at}/inner.txt` in files || `${at}/.git/HEAD` in files)) place(files, links, at, kind);
+        }
+        const { tree } = fixtureTree(files, links);
+        const shared = createLocator(tree);
+        const settle = (got: Locating) => (got.isOk() ? { ok: got.value } : { err: got.error });
+        for (const [dir, name] of asked) {
+          const path = `top/${dir}/${name.normalize("NFC")}`;
+          expect(settle(await locate(shared, path)), path).toEqual(settle(await locate(createLocator(tree), path, false)));
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -5,6 +5,7 @@ import type { DirEntry } from "../tree.js";
 import type { CheckFault } from "./faults.js";
 import { MAX_HOPS, resolveLinkCounted } from "./links.js";
 import type { CaseGroup, DirIndex } from "./dir-index.js";
+import { LeafCrowd } from "./leaf-crowd.js";
 import { isRepository, type Listings, repositoryFault } from "./listing.js";
 import type { Located, VariantHow } from "./locate.js";
 import type { Step } from "./plain.js";
@@ -106,10 +107,14 @@ export interface Walking {
  */
 export type LeafEvent = { readonly kind: "leaf"; readonly at: Step; readonly index: DirIndex } | { readonly kind: "end"; readonly at: Step };
 
-/** A scan's log, and the fault that ended it, if one did (everything after it in the walk's order is never reached). */
+/**
+ * A scan's log, the fault that ended it, if one did (everything after it in the walk's order is
+ * never reached), and its leaves by the spellings they hold.
+ */
 export interface LeafScan {
   readonly events: readonly LeafEvent[];
   readonly fault: CheckFault | undefined;
+  readonly crowd: LeafCrowd;
 }
 
 /** What a turn yielded, and the most links any path below it had followed (`reach`). */
@@ -242,7 +247,7 @@ async function turn(w: Walking, at: Step): Promise<Locating> {
 export async function scanLeaves(listings: Listings, comps: readonly string[], start: Step): Promise<LeafScan> {
   const events: LeafEvent[] = [];
   const scanned = await walk({ listings, comps, base: start.index, turns: new Map(), anyHops: new Map(), reach: start.hops, leaves: events }, start);
-  return { events, fault: scanned.isErr() ? scanned.error : undefined };
+  return { events, fault: scanned.isErr() ? scanned.error : undefined, crowd: new LeafCrowd(events) };
 }
 
 /**
@@ -251,14 +256,27 @@ export async function scanLeaves(listings: Listings, comps: readonly string[], s
  * the answer, else the best of the rest. Undefined when `name` is a link in some leaf: following it
  * counts links the scan did not, so the caller walks that path in full.
  */
-export async function viaLeaves(listings: Listings, scan: LeafScan, name: string): Promise<Locating | undefined> {
+export function viaLeaves(listings: Listings, scan: LeafScan, name: string): Promise<Locating | undefined> {
+  // With many leaves, only those holding a spelling of `name` are turned, once per name.
+  const held = scan.crowd.leavesFor(name);
+  return held === undefined ? lastTurns(listings, scan, name) : scan.crowd.answer(name, () => lastTurns(listings, scan, name, held));
+}
+
+// `viaLeaves` through the leaves at `held` alone when given: the others answer as a leaf without
+// a spelling of `name` does, which only the first of them that answers a variant can change.
+async function lastTurns(listings: Listings, scan: LeafScan, name: string, held?: readonly number[]): Promise<Locating | undefined> {
   let best = MISSING;
-  for (const event of scan.events) {
+  let bestAt = Number.POSITIVE_INFINITY;
+  for (const at of held ?? scan.events.keys()) {
+    const event = scan.events[at] as LeafEvent;
     const got = event.kind === "end" ? missingUnder(event.at, ok(MISSING)) : await lastTurn(listings, event.at, event.index, name);
     if (got === undefined) return undefined;
     if (got.isErr() || got.value.state === "found") return got;
-    best = better(best, got.value);
+    if (RANK[got.value.state] > RANK[best.state]) [best, bestAt] = [got.value, at];
   }
+  const other = held === undefined ? -1 : scan.crowd.firstVariant(held, bestAt);
+  const before = other === -1 ? undefined : missingUnder((scan.events[other] as LeafEvent).at, ok(MISSING));
+  if (before?.isOk()) best = before.value;
   return scan.fault === undefined ? ok(best) : err(scan.fault);
 }
 

@@ -1,0 +1,116 @@
+// Which leaves of a plan directory's scan hold some spelling of a name, so that a row under a
+// directory spelled many ways looks in those leaves alone, not in every one.
+import { caseFold, nfc } from "./unicode/fold.js";
+import { confusableKey } from "./unicode/skeleton.js";
+import type { LeafEvent, Locating } from "./walk.js";
+
+// Skeleton keys are kept apart from case-fold keys in one map by this prefix (no name holds NUL).
+const SKELETON = "\u0000";
+
+function file(map: Map<string, number[]>, key: string, at: number): void {
+  const there = map.get(key);
+  if (there === undefined) map.set(key, [at]);
+  else if (there[there.length - 1] !== at) there.push(at);
+}
+
+// Two ascending lists of positions as one, each position once.
+function union(a: readonly number[], b: readonly number[]): readonly number[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i] ?? Number.POSITIVE_INFINITY;
+    const y = b[j] ?? Number.POSITIVE_INFINITY;
+    out.push(Math.min(x, y));
+    if (x <= y) i += 1;
+    if (y <= x) j += 1;
+  }
+  return out;
+}
+
+/**
+ * The leaves of one scan by the spellings they hold. Built only once the rows answered from the
+ * scan have looked in as many leaves, all told, as the leaves hold names, so building never costs
+ * more than the lookups before it did; until then (and for a scan of one leaf) every row looks in
+ * every leaf.
+ */
+export class LeafCrowd {
+  private readonly leaves: number;
+  private readonly names: number;
+  private looked = 0;
+  private byKey: Map<string, number[]> | undefined;
+  // Once indexed, each name's answer: rows naming one name answer alike, as many as they are.
+  private readonly answers = new Map<string, Promise<Locating | undefined>>();
+  // Positions of the events that, holding no spelling of a name, answer a variant: those under a
+  // variant spelling of the plan directory (`missingUnder`).
+  private readonly variants: readonly number[];
+
+  constructor(private readonly events: readonly LeafEvent[]) {
+    let leaves = 0;
+    let names = 0;
+    const variants: number[] = [];
+    events.forEach((event, at) => {
+      if (event.kind === "leaf") {
+        leaves += 1;
+        names += event.index.spellings().length;
+      }
+      if (event.at.how !== undefined) variants.push(at);
+    });
+    this.leaves = leaves;
+    this.names = names;
+    this.variants = variants;
+  }
+
+  /**
+   * The positions, in order, of the leaves where `name` (NFC) may be found exactly, in another
+   * case or as a confusable spelling; every other event answers as if it held none of them.
+   * Undefined while the scan is not indexed: the caller then looks in every leaf.
+   */
+  leavesFor(name: string): readonly number[] | undefined {
+    const byKey = this.byKey ?? this.counted();
+    if (byKey === undefined) return undefined;
+    return union(byKey.get(caseFold(name)) ?? [], byKey.get(SKELETON + confusableKey(name)) ?? []);
+  }
+
+  /** The answer for `name`, made by `make` the first time it is asked for. */
+  answer(name: string, make: () => Promise<Locating | undefined>): Promise<Locating | undefined> {
+    let answer = this.answers.get(name);
+    if (answer === undefined) this.answers.set(name, (answer = make()));
+    return answer;
+  }
+
+  /** The first event before position `before`, not among `held` (ascending), that answers a variant with no spelling of the name; -1 if none. */
+  firstVariant(held: readonly number[], before: number): number {
+    let h = 0;
+    for (const at of this.variants) {
+      if (at >= before) return -1;
+      while (h < held.length && (held[h] as number) < at) h += 1;
+      if (held[h] !== at) return at;
+    }
+    return -1;
+  }
+
+  // Counts one more row's look in every leaf; the index, once those looks reach the names held.
+  private counted(): Map<string, number[]> | undefined {
+    if (this.leaves < 2) return undefined;
+    this.looked += this.leaves;
+    return this.looked < this.names ? undefined : (this.byKey = this.indexed());
+  }
+
+  // A name is found exactly when its NFC is the name asked for, in another case when its case fold
+  // is that name's (`caseFold` composes first, so NFC-equal names share it), as a confusable when
+  // the skeleton key of its NFC is: each leaf is filed under both keys of each of its names.
+  private indexed(): Map<string, number[]> {
+    const byKey = new Map<string, number[]>();
+    this.events.forEach((event, at) => {
+      if (event.kind !== "leaf") return;
+      for (const spelled of event.index.spellings()) {
+        file(byKey, caseFold(spelled), at);
+        file(byKey, SKELETON + confusableKey(nfc(spelled)), at);
+      }
+    });
+    return byKey;
+  }
+}
