@@ -35,10 +35,12 @@ beforeAll(async () => {
   packed = await packAll(join(base));
   project = join(base, "project");
   mkdirSync(project);
-  const vitest = JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", "vitest", "package.json"), "utf8")) as { version: string };
+  const versionOf = (name: string) => (JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
   const dependencies = Object.fromEntries(packed.map((p) => [p.manifest.name, `file:${p.tarball}`]));
-  // zod is not named: npm installs a package's peers itself. vitest is the examples' test runner.
-  const manifest = { name: "stranger", private: true, type: "module", dependencies, devDependencies: { vitest: `^${vitest.version}` } };
+  // zod is not named: npm installs a package's peers itself. vitest is the examples' test runner;
+  // typescript and Node's types check the examples against the published declarations.
+  const devDependencies = { vitest: `^${versionOf("vitest")}`, typescript: versionOf("typescript"), "@types/node": `^${versionOf("@types/node")}` };
+  const manifest = { name: "stranger", private: true, type: "module", dependencies, devDependencies };
   writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   // Offline when npm's cache holds everything, else from the registry.
   await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project, env: cleanEnv() });
@@ -94,6 +96,25 @@ describe("the tarballs installed with plain npm", () => {
       ["examples/vitest-plan-validity/plan.test.ts", "passed"],
     ]);
   }, 180_000);
+
+  test("the examples type-check against the installed packages' published declarations", async () => {
+    // As a stranger's strict project would: no paths into this repository's sources.
+    const compilerOptions = {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: ["node"],
+    };
+    writeFileSync(join(project, "tsconfig.json"), `${JSON.stringify({ compilerOptions, include: ["examples/**/*.ts", "test-utils/*.ts"] }, null, 2)}\n`);
+    const checked = await run(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "."], { cwd: project }).then(
+      () => "",
+      (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ""}${e.stderr ?? ""}`,
+    );
+    expect(checked).toBe("");
+  }, 120_000);
 
   test("the installed decay bin runs the fixture plan with examples/agents/edit-agent.mjs standing in for a coding agent", async () => {
     const repo = join(await tempDir("decay-stranger-repo-"), "repo");
