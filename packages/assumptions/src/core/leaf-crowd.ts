@@ -4,6 +4,9 @@ import { caseFold, nfc } from "./unicode/fold.js";
 import { confusableKey } from "./unicode/skeleton.js";
 import type { LeafEvent, Locating } from "./walk.js";
 
+// Looks in leaves per name the leaves hold before they are indexed (see `LeafCrowd`).
+const LOOKS_PER_NAME = 8;
+
 // Skeleton keys are kept apart from case-fold keys in one map by this prefix (no name holds NUL).
 const SKELETON = "\u0000";
 
@@ -32,9 +35,9 @@ function union(a: readonly number[], b: readonly number[]): readonly number[] {
 
 /**
  * The leaves of one scan by the spellings they hold. Built only once the rows answered from the
- * scan have looked in as many leaves, all told, as the leaves hold names, so building never costs
- * more than the lookups before it did; until then (and for a scan of one leaf) every row looks in
- * every leaf.
+ * scan have looked in eight times as many leaves, all told, as the leaves hold names: the index
+ * (two keys made per name) then costs a fraction of the lookups before it. Until then, and for a
+ * scan of one leaf, every row looks in every leaf.
  */
 export class LeafCrowd {
   private readonly leaves: number;
@@ -92,11 +95,11 @@ export class LeafCrowd {
     return -1;
   }
 
-  // Counts one more row's look in every leaf; the index, once those looks reach the names held.
+  // Counts one more row's look in every leaf; the index, once enough looks were made.
   private counted(): Map<string, number[]> | undefined {
     if (this.leaves < 2) return undefined;
     this.looked += this.leaves;
-    return this.looked < this.names ? undefined : (this.byKey = this.indexed());
+    return this.looked < LOOKS_PER_NAME * this.names ? undefined : (this.byKey = this.indexed());
   }
 
   // A name is found exactly when its NFC is the name asked for, in another case when its case fold

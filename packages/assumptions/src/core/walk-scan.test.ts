@@ -158,11 +158,11 @@ const DIR_SPELLINGS = [...SPELLINGS, ...LOOK_ALIKES] as const;
 const LEAF_NAMES = ["f", "F", "g", "\u0430", "a", "y\u0301", "\u00fd", "\u00dd"] as const;
 const dirCrowdArb = fc.record({
   entries: fc.array(fc.tuple(fc.constantFrom(...DIR_SPELLINGS), fc.constantFrom(...LEAF_NAMES), fc.constantFrom(...KINDS)), { minLength: 1, maxLength: 40 }),
-  asked: fc.array(fc.tuple(fc.constantFrom("abc", "ABC", "aco", "\u0430co"), fc.constantFrom(...LEAF_NAMES, "new")), { minLength: 1, maxLength: 60 }),
+  asked: fc.array(fc.tuple(fc.constantFrom("abc", "ABC", "aco", "\u0430co"), fc.constantFrom(...LEAF_NAMES, "new")), { minLength: 1, maxLength: 80 }),
 });
 
 describe("rows under a plan directory spelled many ways", () => {
-  test("property: through one locator (the leaves indexed by spelling once rows have looked in them all), each row answers as its own walk", async () => {
+  test("property: through one locator (the leaves indexed by spelling once rows have looked in them often enough), each row answers as its own walk", async () => {
     await fc.assert(
       fc.asyncProperty(dirCrowdArb, async ({ entries, asked }) => {
         const files: Record<string, string> = { "target.txt": "x" };
