@@ -1,3 +1,4 @@
+import type { ItemLeads } from "./item-leads.js";
 import { type Heading, headingFrom, type Line, type LineModel, verbatim } from "./lines.js";
 import { type ItemLine, itemLine } from "./list-item.js";
 import { skip } from "./scan.js";
@@ -208,14 +209,18 @@ const code = (line: Line | undefined): boolean => !!line?.hidden && !line.commen
  * margin (`- Never run this against prod:` over a fenced command): apart, a guardrail reading as a
  * bare command would invite running it. Code with no item before it is an item of its own, fences
  * kept. Nothing with content is dropped but the lines in `stageRead`, which a stage read as its own.
+ * With `leads`, each item goes under the negating words it is read under (`#### Do not` over `-
+ * deploy on Fridays` is `Do not` then `deploy on Fridays`), and a negating label leading a block is no item.
  */
-export function sectionItems(model: LineModel, section: Section, stageRead: ReadonlySet<number> = new Set()): string[] {
+export function sectionItems(model: LineModel, section: Section, stageRead: ReadonlySet<number> = new Set(), leads?: ItemLeads): string[] {
   const items: string[] = [];
   let open: { from: number; startAt: number; content: number } | null = null;
   const close = (to: number) => {
     if (open) {
       const text = verbatim(model, open.from, to, open.startAt);
-      if (text.trim() !== "") items.push(text);
+      // A negating label alone on its line leads the block under it (`**Do not**` over a list): no item of its own.
+      const lead = leads?.labels.has(open.from) ? undefined : leads?.at(open.from, text);
+      if (text.trim() !== "" && text.trim() !== leads?.labels.get(open.from)) items.push(lead === undefined ? text : `${lead}\n${text}`);
     }
     open = null;
   };
