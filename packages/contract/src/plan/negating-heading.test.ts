@@ -55,7 +55,18 @@ describe("a negating heading over guardrails", () => {
     expect(read("**Do not:** skip the dry run.", "", ...stage, ...row).prohibitions).toEqual(["**Do not:** skip the dry run."]);
   });
 
-  const heading = fc.constantFrom("#### Do not", "#### Don't", "**Do not**", "#### Do NOT:", "Do not\n------");
+  test("`Never`, `Must not`, `Avoid` open a prohibitions section, as a heading, a label or an inline label", () => {
+    expect(read("## Never", "", "- deploy on Fridays", "", ...stage, ...row).prohibitions).toEqual(["Never\ndeploy on Fridays"]);
+    expect(read(...stage, "", "#### Must not", "- skip the dry run", ...row).prohibitions).toEqual(["Must not\nskip the dry run"]);
+    expect(read(...stage, "", "#### Things to avoid", "- deploying on Fridays", ...row).prohibitions).toEqual(["Things to avoid\ndeploying on Fridays"]);
+    expect(read("**Avoid**", "- deploying on Fridays", "", ...stage, ...row).prohibitions).toEqual(["**Avoid**\ndeploying on Fridays"]);
+    expect(read("**Never:** deploy on Fridays.", "", ...stage, ...row).prohibitions).toEqual(["**Never:** deploy on Fridays."]);
+  });
+  test("a heading that only mentions never is no prohibitions section", () => {
+    expect(read("## Things that never change", "", "- The public API.", "", ...stage, ...row).prohibitions).toEqual([]);
+  });
+
+  const heading = fc.constantFrom("#### Do not", "#### Don't", "**Do not**", "#### Do NOT:", "Do not\n------", "#### Never", "**Must not**", "#### Avoid");
   const item = fc.constantFrom("- deploy on Fridays", "1. skip review", "drop the table.", "```\nrm -rf /\n```", "    rm -rf /", "#### Deploys", "<!-- x -->");
   test("under a negating heading every guardrail holds its words", () => {
     fc.assert(
@@ -65,7 +76,11 @@ describe("a negating heading over guardrails", () => {
         const plan = readPlan(["# Plan", "", "## Recommendation", "", "### Stage 1: Ship", "", h, "", ...lines, ...row].join("\n"));
         // A setext `Do not` heading is level 2: it ends the stage, and the row under it is refused.
         if (plan.isErr()) expect(h).toContain("---");
-        else for (const g of plan.value.prohibitions) expect(g.startsWith(`${words}\n`)).toBe(true);
+        else {
+          // Text right under the heading is read: never lost in silence.
+          if (!/^(?:####|<!--)/.test(items[0] ?? "")) expect(plan.value.prohibitions.length).toBeGreaterThan(0);
+          for (const g of plan.value.prohibitions) expect(g.startsWith(`${words}\n`)).toBe(true);
+        }
       }),
       { numRuns: 300 },
     );

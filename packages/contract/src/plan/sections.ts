@@ -18,19 +18,20 @@ const numbered = (n: number) => new RegExp(`^(?:§\\s*)?${n}(?:[.):](?!\\d)|\\s|
 
 const BY_NAME: Record<SectionKind, RegExp> = {
   recommendation: /recommendation|migration sequence|\bstages\b|rollout/i,
-  prohibitions: /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|^don['’]t\b|\bdon['’]ts\b|\bnon[- ]?goals\b|\bout[- ]of[- ]scope\b/i,
+  prohibitions:
+    /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|^don['’]t\b|\bdon['’]ts\b|\bnon[- ]?goals\b|\bout[- ]of[- ]scope\b|^(?:never|must not|mustn['’]t|avoid)\b|\bthings to avoid\b/i,
   falsifiers: /what would change (?:the answer|my mind|our mind|this recommendation|the recommendation)|falsifiers|kill criteria/i,
 };
 /** A paragraph that is one bold phrase, `**Phase 2: Backfill**`, `__What not to do:__`: a heading in all but syntax. */
 export const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*(?::\s*)?$/;
 
 // A bold phrase that names a section and nothing else: `What not to do`, `Explicitly out of scope`,
-// `Non-goals for v1`, `Don't`, `Falsifiers`, a parenthesis after it (`Out of scope (v1)`) and a
+// `Non-goals for v1`, `Don't`, `Never`, `Avoid`, `Falsifiers`, a parenthesis after it (`Out of scope (v1)`) and a
 // colon. A bold sentence (`Do not deploy on Fridays.`) is no label.
 const LABEL_TAIL = String.raw`(?:\s+for\s+[\p{L}\d.]+(?:\s+[\p{L}\d.]+){0,2})?(?:\s*\([^)]{0,40}\))?\s*:?$`;
 const BOLD_SECTION: Record<"prohibitions" | "falsifiers", RegExp> = {
   prohibitions: new RegExp(
-    String.raw`^(?:(?:explicitly|deliberately)\s+)?(?:what (?:\(?deliberately\)? )?not to do\b[^:()]*|prohibitions|guardrails|do not|don['’]?ts?|non[- ]?goals|out[- ]of[- ]scope)${LABEL_TAIL}`,
+    String.raw`^(?:(?:explicitly|deliberately)\s+)?(?:what (?:\(?deliberately\)? )?not to do\b[^:()]*|prohibitions|guardrails|do not|don['’]?ts?|non[- ]?goals|out[- ]of[- ]scope|never|must not|mustn['’]t|(?:things to )?avoid)${LABEL_TAIL}`,
     "iu",
   ),
   falsifiers: new RegExp(
@@ -60,7 +61,7 @@ export function inlineSectionLabel(text: string): { kind: "prohibitions" | "fals
   const name = inner.replace(/:$/, "");
   const kind = BOLD_SECTION.prohibitions.test(name) ? "prohibitions" : BOLD_SECTION.falsifiers.test(name) ? "falsifiers" : null;
   // `**Do not:** skip the dry run.`: the label is the item's first words; without it the item says the opposite.
-  const negating = /^(?:do not|don['’]?t)$/i.test(name);
+  const negating = /^(?:do not|don['’]?t|never|must not|mustn['’]t|avoid)$/i.test(name);
   return kind === null ? null : { kind, at: negating ? m[0].length - m[0].trimStart().length : m[0].length };
 }
 
