@@ -2,6 +2,7 @@
 // `- deploy on Fridays` under `#### Do not` is a prohibition, and read alone it says the opposite.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { describeFault } from "../fault.js";
 import { readPlan } from "./read-plan.js";
 
 const read = (...lines: string[]) => readPlan(lines.join("\n"))._unsafeUnwrap();
@@ -64,6 +65,18 @@ describe("a negating heading over guardrails", () => {
   });
   test("a heading that only mentions never is no prohibitions section", () => {
     expect(read("## Things that never change", "", "- The public API.", "", ...stage, ...row).prohibitions).toEqual([]);
+  });
+
+  test("a guardrails or falsifiers heading inside a block quote or a list item is refused at its line: it opens no section", () => {
+    const fault = (...lines: string[]) => readPlan(lines.join("\n"))._unsafeUnwrapErr();
+    const quoted = fault("# Plan", "", "> ## Do not", "> - deploy on Fridays", "", ...stage.slice(2), ...row);
+    expect(quoted).toEqual({ code: "structure-unread", line: 3, kind: "nested-section", text: "> ## Do not" });
+    expect(describeFault(quoted)).toContain("write the heading at the margin");
+    expect(fault("# Plan", "", "- ## Non-goals", "  - SSO", "", ...stage.slice(2), ...row)).toMatchObject({ line: 3, kind: "nested-section" });
+    expect(fault(...stage, "", "> #### Falsifiers", "> - traffic doubles", ...row)).toMatchObject({ line: 9, kind: "nested-section" });
+    // Kept as text when marked so; a quoted heading of another name is text as before.
+    expect(read("# Plan", "", "<!-- decay: prose -->", "> ## Do not", "> - deploy on Fridays", "", ...stage.slice(2), ...row).prohibitions).toEqual([]);
+    expect(read("# Plan", "", "> ## Context", "> - old notes", "", ...stage.slice(2), ...row).prohibitions).toEqual([]);
   });
 
   const heading = fc.constantFrom("#### Do not", "#### Don't", "**Do not**", "#### Do NOT:", "Do not\n------", "#### Never", "**Must not**", "#### Avoid");

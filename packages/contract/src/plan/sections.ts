@@ -68,6 +68,9 @@ export function inlineSectionLabel(text: string): { kind: "prohibitions" | "fals
 /** Whether a heading's text names one of the plan's sections (recommendation, prohibitions, falsifiers). */
 export const namesSection = (text: string): boolean => Object.values(BY_NAME).some((re) => re.test(text));
 
+/** Whether a heading's text names a prohibitions or a falsifiers section (`Do not`, `Non-goals`, `Falsifiers`). */
+export const namesGuardSection = (text: string): boolean => BY_NAME.prohibitions.test(text) || BY_NAME.falsifiers.test(text);
+
 const BY_NUMBER: Record<SectionKind, RegExp> = {
   recommendation: numbered(6),
   prohibitions: numbered(5),
