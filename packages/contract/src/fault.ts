@@ -28,6 +28,7 @@ export type UnreadKind =
   | "stage-too-deep"
   | "depends-spelled"
   | "nested-heading"
+  | "nested-section"
   | "heading-no-space"
   | "heading-too-deep"
   | "heading-html"
@@ -194,6 +195,8 @@ function unreadText({ kind, text, hides, write }: Extract<ContractFault, { code:
       return `${q(text)} sits one level below a stage and reads as the next stage at the wrong level: its lines would count for the stage above it. Write it at the stages' level (${q(write ?? "")}), or, if it is part of the stage above, name it without the next stage's number (its title alone); a prose marker over a heading would make its whole section prose, rows included`;
     case "nested-heading":
       return `${q(text)} is a heading inside a list item or a block quote, which is never a stage: write the stage heading at the margin, with no list marker, > or indent before its #, ${PROSE}`;
+    case "nested-section":
+      return `${q(text)} is a heading inside a list item or a block quote, which opens no section: what it holds would be no guardrails or falsifiers, and an item such as "deploy on Fridays" under "Do not" would read as the opposite instruction; write the heading at the margin, with no list marker, > or indent before its #, ${PROSE}`;
     case "heading-no-space":
       return `${q(text)} looks like a stage heading but is no heading (a # heading needs a space after its #s): ${OPENS_NO_STAGE}; write ${q(write ?? "")}, ${PROSE}`;
     case "heading-too-deep":

@@ -1,5 +1,6 @@
 // The prohibitions and falsifiers of a plan: every section of each kind, opened by a heading or by a
 // bold label, read in the plan's order.
+import { itemLeads } from "./item-leads.js";
 import { headingFrom, type LineModel } from "./lines.js";
 import { blockUnder, introducedEnd } from "./section-block.js";
 import { BOLD_LINE, boldSectionLabel, findSections, inlineSectionLabel, type Section, sectionItems } from "./sections.js";
@@ -117,6 +118,6 @@ export function planSections(model: LineModel, around: Around): Record<Kind, str
   const headed = (k: Kind) => findSections(model, k).flatMap((s) => ownParts(model, around, k, s));
   const byKind: Record<Kind, Section[]> = { prohibitions: headed("prohibitions"), falsifiers: headed("falsifiers") };
   for (const b of boldSections(model, around, covered([...byKind.prohibitions, ...byKind.falsifiers]))) byKind[b.kind].push(b.section);
-  const texts = (k: Kind) => byKind[k].sort((a, b) => a.from - b.from).flatMap((s) => sectionItems(model, s, around.stageRead));
+  const texts = (k: Kind) => byKind[k].sort((a, b) => a.from - b.from).flatMap((s) => sectionItems(model, s, around.stageRead, itemLeads(model, s)));
   return { prohibitions: texts("prohibitions"), falsifiers: texts("falsifiers") };
 }

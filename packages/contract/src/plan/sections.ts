@@ -1,3 +1,4 @@
+import type { ItemLeads } from "./item-leads.js";
 import { type Heading, headingFrom, type Line, type LineModel, verbatim } from "./lines.js";
 import { type ItemLine, itemLine } from "./list-item.js";
 import { skip } from "./scan.js";
@@ -17,19 +18,20 @@ const numbered = (n: number) => new RegExp(`^(?:§\\s*)?${n}(?:[.):](?!\\d)|\\s|
 
 const BY_NAME: Record<SectionKind, RegExp> = {
   recommendation: /recommendation|migration sequence|\bstages\b|rollout/i,
-  prohibitions: /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|^don['’]t\b|\bdon['’]ts\b|\bnon[- ]?goals\b|\bout[- ]of[- ]scope\b/i,
+  prohibitions:
+    /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|^don['’]t\b|\bdon['’]ts\b|\bnon[- ]?goals\b|\bout[- ]of[- ]scope\b|^(?:never|must not|mustn['’]t|avoid)\b|\bthings to avoid\b/i,
   falsifiers: /what would change (?:the answer|my mind|our mind|this recommendation|the recommendation)|falsifiers|kill criteria/i,
 };
 /** A paragraph that is one bold phrase, `**Phase 2: Backfill**`, `__What not to do:__`: a heading in all but syntax. */
 export const BOLD_LINE = /^ {0,3}(\*\*|__)(\S.*?)\1\s*(?::\s*)?$/;
 
 // A bold phrase that names a section and nothing else: `What not to do`, `Explicitly out of scope`,
-// `Non-goals for v1`, `Don't`, `Falsifiers`, a parenthesis after it (`Out of scope (v1)`) and a
+// `Non-goals for v1`, `Don't`, `Never`, `Avoid`, `Falsifiers`, a parenthesis after it (`Out of scope (v1)`) and a
 // colon. A bold sentence (`Do not deploy on Fridays.`) is no label.
 const LABEL_TAIL = String.raw`(?:\s+for\s+[\p{L}\d.]+(?:\s+[\p{L}\d.]+){0,2})?(?:\s*\([^)]{0,40}\))?\s*:?$`;
 const BOLD_SECTION: Record<"prohibitions" | "falsifiers", RegExp> = {
   prohibitions: new RegExp(
-    String.raw`^(?:(?:explicitly|deliberately)\s+)?(?:what (?:\(?deliberately\)? )?not to do\b[^:()]*|prohibitions|guardrails|do not|don['’]?ts?|non[- ]?goals|out[- ]of[- ]scope)${LABEL_TAIL}`,
+    String.raw`^(?:(?:explicitly|deliberately)\s+)?(?:what (?:\(?deliberately\)? )?not to do\b[^:()]*|prohibitions|guardrails|do not|don['’]?ts?|non[- ]?goals|out[- ]of[- ]scope|never|must not|mustn['’]t|(?:things to )?avoid)${LABEL_TAIL}`,
     "iu",
   ),
   falsifiers: new RegExp(
@@ -59,12 +61,15 @@ export function inlineSectionLabel(text: string): { kind: "prohibitions" | "fals
   const name = inner.replace(/:$/, "");
   const kind = BOLD_SECTION.prohibitions.test(name) ? "prohibitions" : BOLD_SECTION.falsifiers.test(name) ? "falsifiers" : null;
   // `**Do not:** skip the dry run.`: the label is the item's first words; without it the item says the opposite.
-  const negating = /^(?:do not|don['’]?t)$/i.test(name);
+  const negating = /^(?:do not|don['’]?t|never|must not|mustn['’]t|avoid)$/i.test(name);
   return kind === null ? null : { kind, at: negating ? m[0].length - m[0].trimStart().length : m[0].length };
 }
 
 /** Whether a heading's text names one of the plan's sections (recommendation, prohibitions, falsifiers). */
 export const namesSection = (text: string): boolean => Object.values(BY_NAME).some((re) => re.test(text));
+
+/** Whether a heading's text names a prohibitions or a falsifiers section (`Do not`, `Non-goals`, `Falsifiers`). */
+export const namesGuardSection = (text: string): boolean => BY_NAME.prohibitions.test(text) || BY_NAME.falsifiers.test(text);
 
 const BY_NUMBER: Record<SectionKind, RegExp> = {
   recommendation: numbered(6),
@@ -208,14 +213,18 @@ const code = (line: Line | undefined): boolean => !!line?.hidden && !line.commen
  * margin (`- Never run this against prod:` over a fenced command): apart, a guardrail reading as a
  * bare command would invite running it. Code with no item before it is an item of its own, fences
  * kept. Nothing with content is dropped but the lines in `stageRead`, which a stage read as its own.
+ * With `leads`, each item goes under the negating words it is read under (`#### Do not` over `-
+ * deploy on Fridays` is `Do not` then `deploy on Fridays`), and a negating label leading a block is no item.
  */
-export function sectionItems(model: LineModel, section: Section, stageRead: ReadonlySet<number> = new Set()): string[] {
+export function sectionItems(model: LineModel, section: Section, stageRead: ReadonlySet<number> = new Set(), leads?: ItemLeads): string[] {
   const items: string[] = [];
   let open: { from: number; startAt: number; content: number } | null = null;
   const close = (to: number) => {
     if (open) {
       const text = verbatim(model, open.from, to, open.startAt);
-      if (text.trim() !== "") items.push(text);
+      // A negating label alone on its line leads the block under it (`**Do not**` over a list): no item of its own.
+      const lead = leads?.labels.has(open.from) ? undefined : leads?.at(open.from, text);
+      if (text.trim() !== "" && text.trim() !== leads?.labels.get(open.from)) items.push(lead === undefined ? text : `${lead}\n${text}`);
     }
     open = null;
   };

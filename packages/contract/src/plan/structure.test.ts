@@ -579,8 +579,9 @@ describe("a bold label alone on its line opens a section, as a heading does", ()
   });
   test("a bold sentence is no label, and a label inside a section a heading opened is read once", () => {
     expect(read("# Plan", "**Do not deploy on Fridays.**", "", "- Ship on Monday.", "", ...stages).prohibitions).toEqual([]);
+    // Read once: the label leads its item (`Publish.` alone would be an instruction to publish).
     const once = read("## What not to do", "**Do not**", "- Publish.", ...stages);
-    expect(once.prohibitions).toEqual(["**Do not**", "Publish."]);
+    expect(once.prohibitions).toEqual(["**Do not**\nPublish."]);
   });
 });
 
@@ -785,7 +786,8 @@ describe("a section opened inside a stage, or by a bold label, holds only the bl
     "%j opens its section",
     (heading) => {
       const p = read("# Plan", heading, "- Item.", "", "## Stages", "### Stage 1: a", "Acceptance: `true` exits 0");
-      expect([...p.prohibitions, ...p.falsifiers]).toEqual(["Item."]);
+      // `Don't` says not to: the item is read under its words.
+      expect([...p.prohibitions, ...p.falsifiers]).toEqual([heading === "## Don't" ? "Don't\nItem." : "Item."]);
     },
   );
   test("a headed section goes on after the block of a label of the other kind inside it", () => {
@@ -850,12 +852,16 @@ describe("a section opened inside a stage, or by a bold label, holds only the bl
   });
   test("labels named as headings may be: `Explicitly out of scope`, `Out of scope (v1)`, `Non-goals for v1`, `Don't`", () => {
     for (const label of ["**Explicitly out of scope**", "**Out of scope (v1)**", "**Non-goals for v1:**", "**Don't**"]) {
-      expect(read("# Plan", label, "- Billing.", "", "## Stages", "### Stage 1: a", "Acceptance: `true` exits 0").prohibitions).toEqual(["Billing."]);
+      // `Don't` says not to: its words lead the item; the others name the section the guardrails are.
+      const item = label === "**Don't**" ? "**Don't**\nBilling." : "Billing.";
+      expect(read("# Plan", label, "- Billing.", "", "## Stages", "### Stage 1: a", "Acceptance: `true` exits 0").prohibitions).toEqual([item]);
     }
   });
   test("a run of labels: the last one's block, read once, in time linear in the lines", () => {
     const labels = Array.from({ length: 50_000 }, () => "**Do not**");
-    expect(read("# Plan", ...labels, "Publish.", "", "## Stages", "### Stage 1: a", "Acceptance: `true` exits 0").prohibitions).toEqual(["Publish."]);
+    expect(read("# Plan", ...labels, "Publish.", "", "## Stages", "### Stage 1: a", "Acceptance: `true` exits 0").prohibitions).toEqual([
+      "**Do not**\nPublish.",
+    ]);
   });
 });
 

@@ -2,7 +2,7 @@ import type { ContractFault } from "../fault.js";
 import type { OpenBlock } from "./blocks.js";
 import { headingSpelling, htmlHeadingOver } from "./heading-spelling.js";
 import { afterContainers, atxHeading, type Heading, headingFrom, isText, type LineModel } from "./lines.js";
-import { BOLD_LINE, isStageHeading, namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
+import { BOLD_LINE, isStageHeading, namesGuardSection, namesSection, STAGE_LIKE, stageMatch, stageText } from "./sections.js";
 import { ACCEPTANCE } from "./stage-labels.js";
 import type { StageSpan } from "./stages.js";
 
@@ -231,8 +231,8 @@ function misspeltHeading(model: LineModel, prose: Set<number>): ContractFault | 
 
 /**
  * The first of: a stage-looking heading (or bold line) that became no stage and sits in no stage's
- * body, a stage-looking heading inside a list item or a block quote, which is never a stage, and a
- * stage heading spelt as no heading; null when none. With no spans (no stage was read), the reason
+ * body, a stage-looking heading inside a list item or a block quote, which is never a stage, a
+ * guardrails or falsifiers heading there, which opens no section, and a stage heading spelt as no heading; null when none. With no spans (no stage was read), the reason
  * none was: a fault naming that heading's line, where one naming the section would point elsewhere.
  */
 export function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<number>): ContractFault | null {
@@ -250,6 +250,11 @@ export function unreadHeading(model: LineModel, spans: ReadSpan[], prose: Set<nu
   const faults: ContractFault[] = [];
   if (nested) {
     faults.push({ code: "structure-unread", line: nested.index + 1, kind: "nested-heading", text: model.lines[nested.index]?.text.trim() ?? nested.text });
+  }
+  // `> ## Do not` opens no section: its items would be no guardrails, and `- deploy on Fridays` under it no prohibition.
+  const section = model.nested.find((x) => !prose.has(x.index) && namesGuardSection(x.text));
+  if (section) {
+    faults.push({ code: "structure-unread", line: section.index + 1, kind: "nested-section", text: model.lines[section.index]?.text.trim() ?? section.text });
   }
   if (h && stageLevel !== undefined) {
     faults.push({ code: "structure-unread", line: h.index + 1, kind: "stage-too-deep", text: h.text, write: `${"#".repeat(stageLevel)} ${h.text}` });
