@@ -15,7 +15,7 @@ export const negates = (text: string): boolean => NEGATING.test(text);
 
 // An item that says not to on its own (`Do not read from Redis yet.`, `Never run this:`, `No deploys on
 // Fridays.`) reads the same under `## Do not`, there a name: only an item that does not needs the words.
-const STANDS = /^[*_]*(?:do not|don['’]t|never|must not|mustn['’]t|avoid|not|no(?![\p{L}\d-]))(?![\p{L}\d])/iu;
+const STANDS = /^(?:\[[ xX]\]\s+)?[*_]*(?:do not|don['’]t|never|must not|mustn['’]t|avoid|not|no(?![\p{L}\d-]))(?![\p{L}\d])/iu;
 
 /**
  * What `itemLeads` gives: the words over an item whose first line is `from` and whose text is `text`

@@ -46,7 +46,13 @@ describe("a negating heading over guardrails", () => {
     expect(p.prohibitions).toEqual(["Rewrite the parser.", "**Do not**\ndeploy on Fridays"]);
   });
   test("an item that says not to on its own is read as written; the others under the words", () => {
-    const own = ["Do not delete the memory store.", "Never run this against prod.", "No deploys on Fridays."];
+    const own = [
+      "Do not delete the memory store.",
+      "Never run this against prod.",
+      "No deploys on Fridays.",
+      "[ ] Do not skip review.",
+      "[x] Never force-push.",
+    ];
     const others = ["skip review", "No-op the migration"];
     const p = read("## Do not", "", ...[...own, ...others].map((t) => `- ${t}`), "", ...stage, ...row);
     expect(p.prohibitions).toEqual([...own, ...others.map((t) => `Do not\n${t}`)]);
