@@ -57,7 +57,7 @@ describe("clean rooms lie outside the repository", () => {
       const r = await decay(["verify", "docs/lib.plan.md", "--clean-room", kind, "--json"], repo, cleanEnv({ TMPDIR: tmp, CI: "1" }));
       expect(r.code, r.stderr).toBe(1);
       // The ledger keeps the acceptance's stderr: it failed for want of the package.
-      expect(readFileSync(join(repo, ".plan-runs/lib/ledger/final-S1.md"), "utf8")).toContain("Cannot find package 'helper'");
+      expect(readFileSync(join(repo, JSON.parse(r.stdout).stages.S1.ledger), "utf8")).toContain("Cannot find package 'helper'");
       expect(leftIn(tmp)).toEqual([]);
       expect(execFileSync("find", [repo, "-name", "clones", "-o", "-name", "decay-rooms"], { encoding: "utf8" })).toBe("");
     },

@@ -124,7 +124,14 @@ describe("a stage with zero rows is never green, even past the self-check", () =
     const contract = bare(await contractOf(repo, PLAN, "op"));
     const d = depsOf(contract, nodeOptions(repo, scriptTable({})))._unsafeUnwrap();
     const commit = git(repo, "rev-parse", "HEAD");
-    const pass = await verifyPass(d, { kind: "preflight", commit, stages: contract.stages.slice(0, 1), attempt: null, room: "preflight" });
+    const pass = await verifyPass(d, {
+      kind: "preflight",
+      commit,
+      ledger: d.paths.ledger,
+      stages: contract.stages.slice(0, 1),
+      attempt: null,
+      room: "preflight",
+    });
     expect(pass._unsafeUnwrapErr()).toEqual({ code: "stage-without-acceptance", stage: "S1" } satisfies ExecFault);
     expect(existsSync(join(repo, ".plan-runs"))).toBe(false);
   });

@@ -483,7 +483,7 @@ describe("runPlan end to end (real git, clean rooms, scripted agent)", () => {
     const verdict = (await verifyContract(contract, options))._unsafeUnwrap();
     expect(verdict.green).toEqual(["S1"]);
     expect(verdict.commit).toBe(git(repo, "rev-parse", "HEAD"));
-    expect(readLedger(readFileSync(join(repo, ".plan-runs/demo/ledger/preflight-S2.md"), "utf8"))?.rows[0]?.checks).toEqual([
+    expect(readLedger(readFileSync(join(repo, `.plan-runs/demo/verifications/${verdict.commit}/preflight-S2.md`), "utf8"))?.rows[0]?.checks).toEqual([
       { what: "exits 0", met: false },
       { what: 'prints "beta"', met: false },
     ]);

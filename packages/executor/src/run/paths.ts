@@ -43,7 +43,10 @@ export function inWorkspaces(path: string): boolean {
 export interface WorkspacePaths {
   readonly root: string;
   readonly contract: string;
+  /** The run's own ledger files (`preflight-Sk.md`, `verify-Sk-an.md`, `final-Sk.md`). */
   readonly ledger: string;
+  /** Where `verifyContract` (`decay preflight`, `decay verify`) writes, one folder per commit judged: never the run's ledger. */
+  readonly verifications: string;
   readonly freeze: string;
   readonly report: string;
   readonly reportJson: string;
@@ -61,6 +64,7 @@ export function workspacePaths(slug: string): WorkspacePaths {
     root,
     contract: `${root}/contract.md`,
     ledger: `${root}/ledger`,
+    verifications: `${root}/verifications`,
     freeze: `${root}/freeze`,
     report: `${root}/REPORT.md`,
     reportJson: `${root}/report.json`,
@@ -68,4 +72,12 @@ export function workspacePaths(slug: string): WorkspacePaths {
     owner: `${root}/plan.txt`,
     unfinished: `${root}/unfinished.txt`,
   };
+}
+
+/**
+ * The folder of a standalone verification's ledger files (`verifyContract`: `decay preflight`,
+ * `decay verify`) at `commit`: `.plan-runs/<slug>/verifications/<commit>`.
+ */
+export function verificationLedger(paths: Pick<WorkspacePaths, "verifications">, commit: string): string {
+  return `${paths.verifications}/${commit}`;
 }

@@ -226,7 +226,9 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   }
   const stages = included(d);
   d.emit({ type: "command-running", stage: "*", phase: "preflight", rows: stages.flatMap((s) => s.acceptance.map((r) => r.id)) });
-  const preflight = await step(d, "preflight", () => verifyPass(d, { kind: "preflight", commit: head.value, stages, attempt: null, room: "preflight" }));
+  const preflight = await step(d, "preflight", () =>
+    verifyPass(d, { kind: "preflight", commit: head.value, ledger: d.paths.ledger, stages, attempt: null, room: "preflight" }),
+  );
   if (preflight.isErr()) return err(preflight.error);
   const startGreen = stages.filter((s) => preflight.value[s.id]?.green).map((s) => s.id);
   d.emit({ type: "preflight", green: startGreen });
@@ -247,7 +249,7 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   const end = await step(d, "end-head", () => d.git.head());
   if (end.isErr()) return err(end.error);
   d.emit({ type: "command-running", stage: "*", phase: "final", rows: stages.flatMap((s) => s.acceptance.map((r) => r.id)) });
-  const final = await step(d, "final", () => verifyPass(d, { kind: "final", commit: end.value, stages, attempt: null, room: "final" }));
+  const final = await step(d, "final", () => verifyPass(d, { kind: "final", commit: end.value, ledger: d.paths.ledger, stages, attempt: null, room: "final" }));
   if (final.isErr()) return err(final.error);
   const tail = await step(d, "finish", async () => {
     const log = await d.git.log(start.value.head, end.value);

@@ -17,7 +17,9 @@ type R<T> = Result<T, ExecFault>;
 async function verifyAt(d: Deps, loop: StageLoop, stage: Stage, attempt: number, head: string): Promise<R<StageVerdict>> {
   d.emit({ type: "command-running", stage: stage.id, phase: "verify", rows: stage.acceptance.map((r) => r.id) });
   const name = `${stage.id}/a${attempt}/verify`;
-  const v = await step(d, name, () => verifyPass(d, { kind: "verify", commit: head, stages: [stage], attempt, room: name.replaceAll("/", "-") }));
+  const v = await step(d, name, () =>
+    verifyPass(d, { kind: "verify", commit: head, ledger: d.paths.ledger, stages: [stage], attempt, room: name.replaceAll("/", "-") }),
+  );
   if (v.isErr()) return err(v.error);
   const verdict = v.value[stage.id] as StageVerdict;
   loop.ledger.push(verdict.ledger);

@@ -23,6 +23,8 @@ export interface StageVerdict {
 export interface Pass {
   readonly kind: LedgerKind;
   readonly commit: string;
+  /** The folder its ledger files go into: the run's ledger, or a standalone verification's own folder. */
+  readonly ledger: string;
   readonly stages: readonly Stage[];
   readonly attempt: number | null;
   /** Unique among the run's rooms: the step's name (a room opened for a later stage gets `-<stage>` after it). */
@@ -79,7 +81,7 @@ async function verifyStage(d: Deps, room: Room, pass: Pass, stage: Stage): Promi
     green: rows.length > 0 && failed.length === 0,
     rows,
   };
-  const ledger = `${d.paths.ledger}/${ledgerName(entry)}`;
+  const ledger = `${pass.ledger}/${ledgerName(entry)}`;
   const written = await writeFile(d, ledger, renderLedger(entry));
   if (written.isErr()) return err(written.error);
   return ok({
