@@ -5,9 +5,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
-import { readLedger, RunReport } from "../src/index.js";
+import { okAsync } from "neverthrow";
+import { readLedger, RunReport, scriptTable, verifyContract } from "../src/index.js";
 import { agentFlag, decay } from "./cli-process.js";
-import { contractOf, fixtureRepo, git, makeRepo, planOf } from "./harness.js";
+import { contractOf, fixtureRepo, git, makeRepo, nodeOptions, planOf } from "./harness.js";
 
 /** Every file of a folder and its text, by name. */
 const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).map((n) => [n, readFileSync(join(dir, n), "utf8")]));
@@ -116,4 +117,18 @@ describe("standalone verifications and a run's evidence", () => {
     }
     expect(entryAt(repo, `.plan-runs/flaky/verifications/${git(repo, "rev-parse", "HEAD")}/final-S1.md`).green).toBe(false);
   }, 120_000);
+});
+
+describe("the commit a verification judges names its folder", () => {
+  it("a git port whose head is no full commit id is refused before anything is written", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const contract = await contractOf(repo, planOf([["a", ["`true` exits 0"]]]));
+    const base = nodeOptions(repo, scriptTable({}));
+    for (const head of ["../../outside", "HEAD", "abc123"]) {
+      const git = { ...base.git, head: () => okAsync(head) };
+      const verified = await verifyContract(contract, { ...base, git, kind: "final" });
+      expect(verified._unsafeUnwrapErr()).toEqual({ code: "git-failed", op: "head", reason: `gave ${JSON.stringify(head)}, not a full commit id` });
+      expect(existsSync(join(repo, ".plan-runs"))).toBe(false);
+    }
+  });
 });

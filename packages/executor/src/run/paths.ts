@@ -74,6 +74,11 @@ export function workspacePaths(slug: string): WorkspacePaths {
   };
 }
 
+/** A full commit id, SHA-1 or SHA-256; a ref or an abbreviated id may name another commit later. */
+export function isFullCommitId(text: string): boolean {
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
+}
+
 /**
  * The folder of a standalone verification's ledger files (`verifyContract`: `decay preflight`,
  * `decay verify`) at `commit`: `.plan-runs/<slug>/verifications/<commit>`.

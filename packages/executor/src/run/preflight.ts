@@ -5,7 +5,7 @@ import { canStart, type Deps, Interrupted, inRepo, readText, removePath, step } 
 import { ledgerName } from "./ledger.js";
 import type { RunOptions } from "./options.js";
 import { claimForVerification } from "./owner.js";
-import { verificationLedger } from "./paths.js";
+import { isFullCommitId, verificationLedger } from "./paths.js";
 import { depsOf } from "./run-plan.js";
 import { refusals, stageOrder } from "./validate.js";
 import { type StageVerdict, verifyPass } from "./verify.js";
@@ -68,6 +68,8 @@ export function verifyContract(contract: Contract, options: VerifyOptions): Resu
     // A repository with no commit is refused before the workspace is claimed: nothing is written.
     const head = await step(d, "head", () => d.git.head());
     if (head.isErr()) return err(head.error);
+    // The commit names the folder written into: anything but a full id (a custom git port's) is refused.
+    if (!isFullCommitId(head.value)) return err({ code: "git-failed", op: "head", reason: `gave ${JSON.stringify(head.value)}, not a full commit id` });
     const claimed = await step(d, "claim", () => claimForVerification(d));
     if (claimed.isErr()) return err(claimed.error);
     // Its own folder, keyed by the commit it judged: a run's ledger (which its report.json names)

@@ -4,9 +4,7 @@
 import { type Result, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import type { Git } from "../ports.js";
-
-/** A full commit id, SHA-1 or SHA-256; a ref or an abbreviated id may name another commit later. */
-const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+import { isFullCommitId } from "./paths.js";
 
 /**
  * How many commits' listings are kept. A stage asks of its base, its execute's commit and each
@@ -25,7 +23,7 @@ export type TrackedFiles = (commit: string) => ResultAsync<readonly string[], Ex
 export function listedOnce(git: Pick<Git, "listFiles">, kept = KEPT): TrackedFiles {
   const lists = new Map<string, Promise<Result<readonly string[], ExecFault>>>();
   return (commit) => {
-    if (!FULL_ID.test(commit)) return git.listFiles(commit);
+    if (!isFullCommitId(commit)) return git.listFiles(commit);
     const known = lists.get(commit);
     // Asked again: it becomes the newest (a Map keeps insertion order; the oldest is dropped first).
     if (known !== undefined) lists.delete(commit);
