@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
 import { okAsync } from "neverthrow";
-import { readLedger, RunReport, scriptTable, verifyContract } from "../src/index.js";
+import { Killed, killAfter, recordingRunner } from "../src/entries/testing.js";
+import { readLedger, RunReport, runPlan, scriptTable, verifyContract } from "../src/index.js";
 import { agentFlag, decay } from "./cli-process.js";
 import { contractOf, fixtureRepo, git, makeRepo, nodeOptions, planOf } from "./harness.js";
 
@@ -131,4 +132,29 @@ describe("the commit a verification judges names its folder", () => {
       expect(existsSync(join(repo, ".plan-runs"))).toBe(false);
     }
   });
+});
+
+describe("a run clears the reports before it, which name ledger files it writes again", () => {
+  it("stopped before its own report, it leaves none; decay report says a run has not ended; run again, it reports", async () => {
+    const repo = await makeRepo({ "src/a.txt": "old\n" });
+    const contract = await contractOf(repo, planOf([["a", ["`sh bin/show.sh a` exits 0 and prints `alpha`"]]]));
+    const script = scriptTable({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } } });
+    const workspace = join(repo, ".plan-runs/demo");
+    const recorder = recordingRunner();
+    expect((await runPlan(contract, nodeOptions(repo, script, { runner: recorder })))._unsafeUnwrap().status).toBe("green");
+    expect(existsSync(join(workspace, "report.json"))).toBe(true);
+    // The next run, stopped in the step after its preflight rewrote ledger/preflight-S1.md.
+    const k = recorder.log.findIndex((s) => s.name === "preflight") + 2;
+    await expect(runPlan(contract, nodeOptions(repo, script, { runner: killAfter(k) }))).rejects.toBeInstanceOf(Killed);
+    expect(existsSync(join(workspace, "ledger/preflight-S1.md"))).toBe(true);
+    expect([existsSync(join(workspace, "report.json")), existsSync(join(workspace, "REPORT.md"))]).toEqual([false, false]);
+    const told = await decay(["report", "."], repo);
+    expect(told.code).toBe(2);
+    expect(told.stderr).toContain("holds no REPORT.md: a run started in .plan-runs/demo has not ended");
+    // Run again: it resumes and reports, and each ledger its report names holds what it says.
+    const again = (await runPlan(contract, nodeOptions(repo, script)))._unsafeUnwrap();
+    expect(again.status).toBe("green");
+    for (const s of again.stages) expect(entryAt(repo, s.verified?.ledger ?? "")).toMatchObject({ commit: s.verified?.commit, green: true });
+    expect((await decay(["report", "."], repo)).code).toBe(0);
+  }, 120_000);
 });

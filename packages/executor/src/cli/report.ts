@@ -20,9 +20,9 @@ interface Workspace {
 function workspaceOf(dir: string, given: string): Result<Workspace, CliFault> {
   // Any entry named REPORT.md makes a workspace: one that is no regular file (a FIFO, a directory,
   // a dangling link) is then refused by the reader, which says what it is.
-  const has = (d: string) => {
+  const has = (d: string, name = "REPORT.md") => {
     try {
-      lstatSync(join(d, "REPORT.md"));
+      lstatSync(join(d, name));
       return true;
     } catch {
       return false;
@@ -30,16 +30,23 @@ function workspaceOf(dir: string, given: string): Result<Workspace, CliFault> {
   };
   if (has(dir)) return ok({ path: dir, named: given });
   let runs: string[] = [];
+  let unended: string[] = [];
   try {
-    runs = readdirSync(join(dir, ".plan-runs")).filter((r) => has(join(dir, ".plan-runs", r)));
+    const all = readdirSync(join(dir, ".plan-runs"));
+    runs = all.filter((r) => has(join(dir, ".plan-runs", r)));
+    unended = all.filter((r) => has(join(dir, ".plan-runs", r), "unfinished.txt"));
   } catch {
     // not a repository with runs either
   }
   if (runs.length === 1) return ok({ path: join(dir, ".plan-runs", runs[0] as string), named: join(given, ".plan-runs", runs[0] as string) });
+  // A run clears the report before it starts: one that has not ended yet has none.
+  const started = has(dir, "unfinished.txt") ? [given] : runs.length === 0 ? unended.map((r) => join(given, ".plan-runs", r)) : [];
   const reason =
     runs.length > 1
       ? `holds several runs (${runs.join(", ")}): name one, e.g. ${join(given, ".plan-runs", runs[0] as string)}`
-      : "holds no REPORT.md (neither a run's workspace nor a repository with one run)";
+      : started.length > 0
+        ? `holds no REPORT.md: a run started in ${started.join(", ")} has not ended (it is running, or was stopped before its report); run it again with decay run to resume it`
+        : "holds no REPORT.md (neither a run's workspace nor a repository with one run)";
   return err({ code: "read-failed", file: given, reason });
 }
 

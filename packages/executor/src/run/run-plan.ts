@@ -3,7 +3,7 @@ import { err, ok, type Result, ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { inMemoryRunner } from "../runner.js";
 import type { RunReport } from "../schema.js";
-import { canStart, type Deps, Interrupted, inRepo, readText, step, utf8Text, writeFile } from "./deps.js";
+import { canStart, type Deps, Interrupted, inRepo, readText, removePath, step, utf8Text, writeFile } from "./deps.js";
 import { type RunOptions, settingsOf } from "./options.js";
 import { workingCommit } from "./branch-plan.js";
 import { claimWorkspace, ownedHere, readClaim, type WorkspaceClaim } from "./owner.js";
@@ -88,6 +88,13 @@ async function prepareWorkspace(d: Deps): Promise<R<string | null>> {
   }
   const written = await writeFile(d, d.paths.contract, d.contractText);
   return written.map(() => commit);
+}
+
+/** Removes the workspace's REPORT.md and report.json, an earlier run's or verification's. */
+async function clearReports(d: Deps): Promise<R<null>> {
+  const json = await removePath(d, d.paths.reportJson);
+  if (json.isErr()) return err(json.error);
+  return (await removePath(d, d.paths.report)).map(() => null);
 }
 
 function included(d: Deps) {
@@ -208,6 +215,10 @@ async function body(d: Deps, options: RunOptions): Promise<R<RunReport>> {
   const setAside = taken.value;
   const ws = await step(d, "workspace", () => prepareWorkspace(d));
   if (ws.isErr()) return err(ws.error);
+  // An earlier report names ledger files this run writes again: a run stopped before its own
+  // report must leave none that its files contradict.
+  const cleared = await step(d, "old-report", () => clearReports(d));
+  if (cleared.isErr()) return err(cleared.error);
   const head = await step(d, "head", () => d.git.head());
   if (head.isErr()) return err(head.error);
   d.emit({ type: "run-started", slug: d.slug, branch: own, head: head.value });
