@@ -27,6 +27,12 @@ async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
   const program = agentProgram(io.cwd, io.env, flags.agent[0] as string);
   if (program.isErr()) return err(program.error);
   const workspace = resolve(io.cwd, flags.workspace);
+  // The runs' adapters stop only once DBOS is shut down: a command or agent call killed by the
+  // shutdown returns nothing that can be recorded, so its run resumes at that step. Handed the
+  // bin's signal, they were killed while DBOS still recorded steps, and the agent not at all: the
+  // worker then waited for the call to end (up to --agent-timeout-ms) before it exited.
+  const stop = new AbortController();
+  const warn = (message: string) => void bestEffort(io.stderr, line({ worker: flags.executorId, level: "warn", message }));
   const runner = dbos.dbosRunner({
     databaseUrl: flags.databaseUrl,
     executorId: flags.executorId,
@@ -35,8 +41,8 @@ async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
     checkout: dbos.gitCheckout(workspace, io.env),
     bundle: flags.bundle === undefined ? undefined : dbos.gitBundle(resolve(io.cwd, flags.bundle), io.env),
     ports: (_job, dir, run) => ({
-      ...adaptersFor(io, dir, flags, (message) => void bestEffort(io.stderr, line({ worker: flags.executorId, level: "warn", message }))),
-      agent: agentFor(program.value, flags, io.env, undefined),
+      ...adaptersFor({ ...io, signal: stop.signal }, dir, flags, warn, false),
+      agent: agentFor(program.value, flags, io.env, stop.signal),
       onEvent: (event) => void bestEffort(io.stdout, line({ run, ...event })),
     }),
     // DBOS's own log quotes the URL masking only the authority's password: every form is taken out here.
@@ -50,6 +56,7 @@ async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
   await say(io, line({ worker: flags.executorId, version: flags.appVersion, serving: flags.queue ?? dbos.DEFAULT_QUEUE }));
   await new Promise<void>((done) => (io.signal?.aborted ? done() : io.signal?.addEventListener("abort", () => done(), { once: true })));
   await runner.close();
+  stop.abort();
   return ok(0);
 }
 
