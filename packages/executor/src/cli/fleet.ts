@@ -133,7 +133,7 @@ export function detailText(d: RunDetail): string {
   if (d.result?.fault) {
     const after = d.result.report === null ? "" : ` (after the run reported ${d.result.report.status}: the branch was not bundled)`;
     head.push(`fault: ${describeExecFault(d.result.fault)}${after}`);
-  }
+  } else if (d.failure !== null) head.push(`fault: ${d.failure}`);
   return `${head.join("\n")}\n${d.result?.reportMd ? `\n${d.result.reportMd}` : ""}`;
 }
 
@@ -146,9 +146,15 @@ async function runs(io: CliIo, dbos: Dbos, databaseUrl: string, id: string | nul
   const value = out.value;
   if (Array.isArray(value)) return written(await say(io, value.map((r) => (json ? fleetJson(r) : summaryLine(r))).join("")));
   const shown = written(await say(io, json ? fleetJson(value) : detailText(value)));
-  // A run that ended with a fault is shown in full, then its fault decides the exit (2), never 0.
+  // A run that ended with a fault (or whose workflow failed or was cancelled) is shown in full, then
+  // its fault decides the exit (2), never 0.
   const fault = value.result?.fault;
-  return shown.andThen((code) => (fault ? err<number, CliFault>({ code: "dbos", fault: { code: "run-fault", id: value.id, fault } }) : ok(code)));
+  const failed = fault
+    ? { code: "run-fault" as const, id: value.id, fault }
+    : value.failure === null
+      ? null
+      : { code: "run-failed" as const, id: value.id, reason: value.failure };
+  return shown.andThen((code) => (failed === null ? ok(code) : err<number, CliFault>({ code: "dbos", fault: failed, shown: true })));
 }
 
 /** `decay worker|enqueue|runs …`: the exit code, or the fault (every fault is exit 2; `decay`'s main says it). */

@@ -39,6 +39,11 @@ export const RunDetail = RunSummary.extend({
   dir: z.string().nullable(),
   branch: z.string().nullable(),
   result: RunOutcome.nullable(),
+  /**
+   * Why the run ended with no outcome of its own (its workflow failed, was cancelled or was given
+   * up on; its dispatcher ended without starting it), or null: such a run is a fault, never a verdict.
+   */
+  failure: z.string().nullable(),
   stepNames: z.array(z.string()),
 });
 export type RunDetail = z.infer<typeof RunDetail>;
@@ -76,6 +81,22 @@ function summaryOf(w: WorkflowStatus, steps: readonly StepInfo[]): RunSummary {
     green: result?.report?.end.green ?? null,
     steps: steps.length,
   };
+}
+
+/** Why a run whose row is `w` ended with no outcome of its own, or null when it did not. */
+function failureOf(w: WorkflowStatus): string | null {
+  switch (w.status) {
+    case "ERROR":
+      return `its workflow failed: ${w.error === undefined || w.error === null ? "DBOS recorded no error" : thrown(w.error)}`;
+    case "CANCELLED":
+      return isDispatch(w) ? "it was cancelled before a worker started it" : "its workflow was cancelled";
+    case "MAX_RECOVERY_ATTEMPTS_EXCEEDED":
+      return `DBOS gave up recovering its workflow after ${w.recoveryAttempts ?? "too many"} attempts`;
+    case "SUCCESS":
+      return isDispatch(w) ? "its dispatcher ended without starting it" : null;
+    default:
+      return null;
+  }
 }
 
 /** One row a run, in the order the runs were first seen: the run's own row, else its dispatcher's. */
@@ -117,6 +138,7 @@ export function showRun(dbos: Inspector, id: string): ResultAsync<RunDetail, Dbo
         dir,
         branch: out.success ? out.data.branch : null,
         result: out.success ? out.data : null,
+        failure: failureOf(w),
         stepNames: steps.map((s) => s.name),
       };
     })(),
