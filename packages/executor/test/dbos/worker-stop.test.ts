@@ -9,7 +9,7 @@ import { ended } from "../../../../test-utils/process.js";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import type { RunDetail } from "../../src/entries/dbos.js";
 import { decay } from "../cli-process.js";
-import { fleetRuns, fleetSuite, fleetWorker, gatedAgent, plansRepo } from "./fleet-harness.js";
+import { fleetRuns, fleetSuite, fleetWorker, gatedAgent, logged, plansRepo } from "./fleet-harness.js";
 import { calls, entries, eventually, stepCommits, until } from "./helpers.js";
 
 const { db, started } = fleetSuite();
@@ -65,5 +65,39 @@ describe("decay worker stopped with a run in flight", () => {
 
     back.child.kill("SIGINT");
     expect((await back.done).code).toBe(0);
+  }, 300_000);
+
+  it("restarted under another app version, says which runs it holds wait for their own version; that version finishes them", async () => {
+    const work = await tempDir("decay-worker-version-");
+    const repo = await plansRepo(1);
+    const { log, gate, agent } = gatedAgent(work);
+    const w1 = fleetWorker(db.url, started, work, "w1", agent);
+    await w1.serving();
+    const out = await decay(["enqueue", "docs/p0.plan.md", "--repo", repo, "--database-url", db.url, "--json"], repo);
+    const { id } = JSON.parse(out.stdout) as { id: string };
+    await until(() => entries(log).some((e) => e.at === "start" && e.key === "S2 execute a1"));
+    w1.child.kill("SIGTERM");
+    expect((await w1.done).code).toBe(0);
+    writeFileSync(gate, "");
+
+    // A deploy: the same id, a new version. The run is not resumed there, and the worker says so.
+    const deployed = fleetWorker(db.url, started, work, "w1", agent, [], undefined, "v2");
+    await deployed.serving();
+    deployed.child.kill("SIGINT");
+    const said = await deployed.done;
+    expect(said.code).toBe(0);
+    const warned = logged(said.stderr, "warn").filter((l) => l.message.startsWith(`run ${id} `));
+    expect(warned.map((l) => l.message)).toEqual([
+      `run ${id} of executor w1 started under app version v1, not v2: it resumes only on this executor id launched with version v1`,
+    ]);
+    expect((await fleetRuns(db.url, work)).find((r) => r.id === id)).toMatchObject({ status: "PENDING", worker: "w1" });
+
+    // Its own version finishes it, from the steps it recorded.
+    const old = fleetWorker(db.url, started, work, "w1", agent);
+    await old.serving();
+    await eventually(async () => (await fleetRuns(db.url, work)).find((r) => r.id === id)?.status === "SUCCESS");
+    expect(await reportOf(id, work)).toMatchObject({ status: "green", green: ["S1", "S2"] });
+    old.child.kill("SIGINT");
+    expect((await old.done).code).toBe(0);
   }, 300_000);
 });

@@ -122,6 +122,24 @@ export function listRuns(dbos: Inspector): ResultAsync<RunSummary[], DbosFault> 
   );
 }
 
+/** A run a worker holds that is still in flight under another application version. */
+export interface StrandedRun {
+  readonly id: string;
+  readonly version: string;
+}
+
+/**
+ * The runs `executorId` holds (running, or waiting on its own queue) that were started under an
+ * application version other than `appVersion`: DBOS resumes a run only in a process of the version
+ * it started on, so no worker of this version ever takes them (docs/fleet.md, "a deploy").
+ */
+export async function strandedRuns(dbos: Inspector, executorId: string, appVersion: string): Promise<StrandedRun[]> {
+  const live = await dbos.listWorkflows({ workflowName: WORKFLOW_NAME, status: ["PENDING", "ENQUEUED"] });
+  return live
+    .filter((w) => (w.status === "PENDING" ? w.executorId === executorId : queueOwner(w.queueName) === executorId))
+    .flatMap((w) => (w.applicationVersion === undefined || w.applicationVersion === appVersion ? [] : [{ id: w.workflowID, version: w.applicationVersion }]));
+}
+
 /** One run in full, or `run-unknown`. */
 export function showRun(dbos: Inspector, id: string): ResultAsync<RunDetail, DbosFault> {
   return ResultAsync.fromPromise(
