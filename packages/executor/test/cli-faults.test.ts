@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileContract, readPlan, renderContract } from "@decay/contract";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +11,9 @@ import { tempDir } from "../../../test-utils/tmp.js";
 import { VERSION } from "../src/cli/version.js";
 import { agentFlag, BIN, cleanEnv, decay, solvedRepo } from "./cli-process.js";
 import { fixtureRepo, git, makeRepo } from "./harness.js";
+
+/** A worker's flags but its executor id, on a database nobody serves: what fails first is the flag. */
+const WORKER = ["worker", "--database-url", "postgresql://u@127.0.0.1:1/none", "--app-version", "v", "--agent", "node"];
 
 let repo: string;
 beforeAll(async () => {
@@ -53,6 +57,21 @@ describe("decay: every fault exits 2 and names its input", () => {
       "options before journal",
       ["--include-optional", "journal", "show", "docs/stats.plan.md"],
       /\(options of decay journal go after it: decay journal \[options\]\)\n$/,
+    ],
+    [
+      "a worker with DBOS's default executor id",
+      [...WORKER, "--executor-id", "local"],
+      /^decay: --executor-id must not be DBOS's default `local`: give each worker its own id \(see decay --help\)\n$/,
+    ],
+    [
+      "a worker whose workspace is a file",
+      [...WORKER, "--executor-id", "w", "--workspace", "docs/stats.plan.md"],
+      /^decay: --workspace docs\/stats\.plan\.md: cannot write: /,
+    ],
+    [
+      "a worker whose bundle directory cannot be made",
+      [...WORKER, "--executor-id", "w", "--workspace", tmpdir(), "--bundle", "docs/stats.plan.md/bundles"],
+      /^decay: --bundle docs\/stats\.plan\.md\/bundles: cannot write: /,
     ],
     [
       "options before a fleet command",

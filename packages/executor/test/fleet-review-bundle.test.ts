@@ -1,7 +1,7 @@
 // A fleet run whose `--bundle` step failed after the run reported green, on a real Postgres: the
 // listing shows the fault (never "green" alone), `decay runs show` prints its sentence and exits
 // 2, and the worker says it on its log.
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
@@ -19,10 +19,12 @@ describe("fleet: a failed --bundle step", () => {
     const [log, script, blocker] = [join(work, "agent.log"), join(work, "script.json"), join(work, "not-a-dir")];
     writeFileSync(script, JSON.stringify({ "S1 execute": { edit: { "src/a.txt": "alpha\n" } }, "S2 execute": { edit: { "src/b.txt": "beta\n" } } }));
     writeFileSync(log, "");
-    writeFileSync(blocker, "a file, so no directory can be made under it\n");
     const agent = `${process.execPath} ${COUNTING_AGENT} ${log} ${script}`;
     const w = fleetWorker(db.url, started, work, "wb", agent, ["--bundle", join(blocker, "bundles")]);
     await w.serving();
+    // The worker made its bundle directory at start; it goes away under the running worker.
+    rmSync(blocker, { recursive: true });
+    writeFileSync(blocker, "a file, so no directory can be made under it\n");
 
     const queued = await decay(["enqueue", "docs/p0.plan.md", "--repo", repo, "--database-url", db.url, "--json"], repo);
     expect(queued.code, queued.stderr).toBe(0);

@@ -21,13 +21,16 @@ import { warnOnStderr } from "./progress.js";
  * stopped after `flags.patternTimeoutMs` (default `nodePatterns`' bound, 10 s), or by Ctrl-C.
  * Rooms are made in `$TMPDIR` of `io.env` (the system's temp directory when unset), never in the
  * repository; their faults and warnings name that directory `$TMPDIR`, as a `decay` user sets it.
- * What the adapters warn of (a spares directory not used) goes to `warn`.
+ * What the adapters warn of (a spares directory not used) goes to `warn`. `breakOnSigint: false`
+ * lets a match in flight run to its end or its bound when SIGINT comes (`decay worker`, which
+ * stops its adapters itself, only once nothing they return can be recorded).
  */
 export function adaptersFor(
   io: CliIo,
   repo: string,
   flags: Pick<VerifyFlags, "cleanRoom" | "patternTimeoutMs">,
   warn = (text: string): void => void warnOnStderr(io.stderr, text),
+  breakOnSigint = true,
 ) {
   const shell = nodeShell({ env: io.env, signal: io.signal });
   const dir = resolve(io.env.TMPDIR || tmpdir());
@@ -39,7 +42,7 @@ export function adaptersFor(
     isomorphic: () => isomorphicRoom({ fs, repo, shell, dir, dirName }),
   };
   // Ctrl-C stops a match in flight; the bin's SIGINT listener then parks the run.
-  const patterns = nodePatterns({ breakOnSigint: true, ...(flags.patternTimeoutMs === undefined ? {} : { timeoutMs: flags.patternTimeoutMs }) });
+  const patterns = nodePatterns({ breakOnSigint, ...(flags.patternTimeoutMs === undefined ? {} : { timeoutMs: flags.patternTimeoutMs }) });
   return { repo, fs, git: systemGit({ dir: repo, env: io.env }), shell, cleanRoom: rooms[flags.cleanRoom](), patterns };
 }
 

@@ -21,7 +21,12 @@ export type CliFault =
   | { readonly code: "contract-fault"; readonly file: string; readonly fault: ContractFault }
   | { readonly code: "plan-drifted"; readonly contract: string; readonly plan: string; readonly recorded: string; readonly actual: string }
   | { readonly code: "exec"; readonly input: string; readonly fault: ExecFault }
-  | { readonly code: "dbos"; readonly fault: DbosFault }
+  | {
+      readonly code: "dbos";
+      readonly fault: DbosFault;
+      /** The fault is that of a run `decay runs show` has just printed in full, the fault included. */
+      readonly shown?: boolean;
+    }
   | { readonly code: "dbos-missing"; readonly reason: string };
 
 /**
@@ -29,7 +34,7 @@ export type CliFault =
  * fault is that of a run `decay runs show` has just printed in full, its fault included.
  */
 export function saidOnStdout(fault: CliFault): boolean {
-  return (fault.code === "write-failed" && fault.file === "<stdout>") || (fault.code === "dbos" && fault.fault.code === "run-fault");
+  return (fault.code === "write-failed" && fault.file === "<stdout>") || (fault.code === "dbos" && fault.shown === true);
 }
 
 /**

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseInvocation } from "./args.js";
+import { checkOptions } from "../node/dbos/options.js";
 import { parseFleet } from "./fleet-args.js";
 
 const URL = ["--database-url", "postgresql://db/decay"];
@@ -62,6 +63,20 @@ describe("parseFleet", () => {
     );
   });
 
+  it("takes an --executor-id exactly when dbosRunner takes it as executorId, and never throws", () => {
+    const id = fc.oneof(fc.stringMatching(/^[A-Za-z0-9._:@/ -]{1,12}$/), fc.constantFrom("local", "Local", "local-1"), fc.string({ minLength: 1 }));
+    const ports = () => ({}) as never;
+    fc.assert(
+      fc.property(id, (t) => {
+        const flag = parseFleet(["worker", ...URL, "--app-version", "v", "--agent", "a", `--executor-id=${t}`]);
+        const option = checkOptions({ databaseUrl: "postgresql://db/decay", executorId: t, appVersion: "v", ports });
+        expect(flag.isOk(), t).toBe(option.isOk());
+        if (flag.isOk()) expect(flag.value).toMatchObject({ flags: { executorId: t } });
+        else expect(flag.error).toMatchObject({ code: "usage", flag: "--executor-id" });
+      }),
+    );
+  });
+
   it("reads enqueue and runs, show ID included", () => {
     expect(parseFleet(["enqueue", "p.plan.md", "--repo", "https://git.example/r.git", ...URL, "--json"])._unsafeUnwrap()).toMatchObject({
       command: "enqueue",
@@ -81,6 +96,12 @@ describe("parseFleet", () => {
     [["worker", ...URL, "--executor-id", "w", "--agent", "a"], "--app-version", /needs --app-version/],
     [["worker", ...URL, "--executor-id", "w", "--app-version", "v"], "--agent", /needs --agent/],
     [["worker", ...URL, "--executor-id", "w", "--app-version", "v", "--agent", "a", "--concurrency", "0"], "--concurrency", /positive integer/],
+    [["worker", ...URL, "--executor-id", "local", "--app-version", "v", "--agent", "a"], "--executor-id", /--executor-id must not be DBOS's default `local`/],
+    [
+      ["worker", ...URL, "--executor-id", "w/1", "--app-version", "v", "--agent", "a"],
+      "--executor-id",
+      /--executor-id may hold letters, digits and \. _ : @ - only, not "w\/1"/,
+    ],
     [["enqueue", "p.plan.md", ...URL], "--repo", /needs --repo/],
     [["enqueue", ...URL, "--repo", "r"], "enqueue", /takes one PLAN.md/],
     [["enqueue", "p.plan.md", ...URL, "--repo", "r", "--queue", "decay-runs@w1"], "--queue", /letters, digits and \. _ - only, not "decay-runs@w1"/],

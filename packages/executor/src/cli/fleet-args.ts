@@ -3,7 +3,7 @@
 // refused with the same sentences as every other decay command.
 import { type FlagSpecs, type FlagValues, onlyFlags, parseArgv } from "@decay/cli-kit";
 import { err, ok, Result } from "neverthrow";
-import { queueNameIssue } from "../node/dbos/affinity.js";
+import { executorIdIssue, queueNameIssue } from "../node/dbos/affinity.js";
 import { redactUrl } from "../node/dbos/fault.js";
 import { count, OPTIONS as RUN_OPTIONS, patternTimeoutOf, type RoomKind, splitCommand, type UsageFault, usageOf, type VerifyFlags } from "./args.js";
 
@@ -102,6 +102,14 @@ function queue(text: string | undefined): Result<string | undefined, UsageFault>
   return issue === undefined ? ok(text) : usage("--queue", `--queue ${issue}`);
 }
 
+/** `--executor-id`, held to the rule `dbosRunner` holds its `executorId` to. */
+function executorId(v: Values): Result<string, UsageFault> {
+  return needed(v, "executor-id", "worker").andThen((id) => {
+    const issue = executorIdIssue(id);
+    return issue === undefined ? ok(id) : usage("--executor-id", `--executor-id ${issue}`);
+  });
+}
+
 function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
   const room = v["clean-room"] ?? "clone";
   if (room !== "clone" && room !== "worktree" && room !== "isomorphic")
@@ -110,22 +118,21 @@ function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
   if (agentText.isErr()) return err(agentText.error);
   const agent = splitCommand(agentText.value);
   if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(agentText.value)}: ${agent.error}`);
-  return Result.combine([databaseUrl(v, "worker"), needed(v, "executor-id", "worker"), needed(v, "app-version", "worker")]).andThen(
-    ([databaseUrl, executorId, appVersion]) =>
-      Result.combine([count("--concurrency", v.concurrency), queue(v.queue), patternTimeoutOf(v["pattern-timeout-ms"])]).map(
-        ([concurrency, queueName, patternTimeout]): WorkerFlags => ({
-          ...patternTimeout,
-          databaseUrl,
-          executorId,
-          appVersion,
-          concurrency,
-          workspace: v.workspace ?? "decay-work",
-          agent: agent.value,
-          cleanRoom: room as RoomKind,
-          bundle: v.bundle,
-          queue: queueName,
-        }),
-      ),
+  return Result.combine([databaseUrl(v, "worker"), executorId(v), needed(v, "app-version", "worker")]).andThen(([databaseUrl, executorId, appVersion]) =>
+    Result.combine([count("--concurrency", v.concurrency), queue(v.queue), patternTimeoutOf(v["pattern-timeout-ms"])]).map(
+      ([concurrency, queueName, patternTimeout]): WorkerFlags => ({
+        ...patternTimeout,
+        databaseUrl,
+        executorId,
+        appVersion,
+        concurrency,
+        workspace: v.workspace ?? "decay-work",
+        agent: agent.value,
+        cleanRoom: room as RoomKind,
+        bundle: v.bundle,
+        queue: queueName,
+      }),
+    ),
   );
 }
 

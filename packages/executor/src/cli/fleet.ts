@@ -1,12 +1,13 @@
 // The fleet commands over one Postgres: `decay worker` serves the queue, `decay enqueue` puts a
 // run on it, `decay runs` reads every run's state from DBOS (never from files on a worker).
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { bestEffort } from "@decay/cli-kit";
 import { renderContract } from "@decay/contract";
-import { err, ok, type Result } from "neverthrow";
+import { err, ok, Result } from "neverthrow";
 import { describeExecFault } from "../fault.js";
+import { thrown } from "../node/dbos/fault.js";
 import { fleetJson } from "../node/dbos/fleet-output.js";
 import type { RunDetail, RunSummary } from "../node/dbos/status.js";
 import { adaptersFor, agentFor } from "./adapters.js";
@@ -22,21 +23,49 @@ type R = Result<number, CliFault>;
 
 const written = (failed: string | null): R => (failed === null ? ok(0) : err({ code: "write-failed", file: "<stdout>", reason: failed }));
 
+/**
+ * The directory a worker's flag names (`--workspace`, `--bundle`), made and writable, or the fault
+ * naming the flag: a worker that cannot write there would take every run off the queue and end
+ * each with a fault, so it refuses to start instead.
+ */
+function writableDir(io: CliIo, flag: string, dir: string): Result<string, CliFault> {
+  const path = resolve(io.cwd, dir);
+  try {
+    mkdirSync(path, { recursive: true });
+    if (!statSync(path).isDirectory()) throw new Error("not a directory");
+    accessSync(path, constants.W_OK | constants.X_OK);
+    return ok(path);
+  } catch (e) {
+    return err({ code: "write-failed", file: `${flag} ${dir}`, reason: thrown(e) });
+  }
+}
+
 /** Serve the queue until interrupted; each run's events go to stdout as NDJSON lines naming the run. */
 async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
   const program = agentProgram(io.cwd, io.env, flags.agent[0] as string);
   if (program.isErr()) return err(program.error);
-  const workspace = resolve(io.cwd, flags.workspace);
+  const dirs = Result.combine([
+    writableDir(io, "--workspace", flags.workspace),
+    ...(flags.bundle === undefined ? [] : [writableDir(io, "--bundle", flags.bundle)]),
+  ]);
+  if (dirs.isErr()) return err(dirs.error);
+  const [workspace, bundles] = dirs.value;
+  // The runs' adapters stop only once DBOS is shut down: a command or agent call killed by the
+  // shutdown returns nothing that can be recorded, so its run resumes at that step. Handed the
+  // bin's signal, they were killed while DBOS still recorded steps, and the agent not at all: the
+  // worker then waited for the call to end (up to --agent-timeout-ms) before it exited.
+  const stop = new AbortController();
+  const warn = (message: string) => void bestEffort(io.stderr, line({ worker: flags.executorId, level: "warn", message }));
   const runner = dbos.dbosRunner({
     databaseUrl: flags.databaseUrl,
     executorId: flags.executorId,
     appVersion: flags.appVersion,
     queue: { name: flags.queue, workerConcurrency: flags.concurrency },
     checkout: dbos.gitCheckout(workspace, io.env),
-    bundle: flags.bundle === undefined ? undefined : dbos.gitBundle(resolve(io.cwd, flags.bundle), io.env),
+    bundle: bundles === undefined ? undefined : dbos.gitBundle(bundles, io.env),
     ports: (_job, dir, run) => ({
-      ...adaptersFor(io, dir, flags, (message) => void bestEffort(io.stderr, line({ worker: flags.executorId, level: "warn", message }))),
-      agent: agentFor(program.value, flags, io.env, undefined),
+      ...adaptersFor({ ...io, signal: stop.signal }, dir, flags, warn, false),
+      agent: agentFor(program.value, flags, io.env, stop.signal),
       onEvent: (event) => void bestEffort(io.stdout, line({ run, ...event })),
     }),
     // DBOS's own log quotes the URL masking only the authority's password: every form is taken out here.
@@ -50,6 +79,7 @@ async function worker(io: CliIo, dbos: Dbos, flags: WorkerFlags): Promise<R> {
   await say(io, line({ worker: flags.executorId, version: flags.appVersion, serving: flags.queue ?? dbos.DEFAULT_QUEUE }));
   await new Promise<void>((done) => (io.signal?.aborted ? done() : io.signal?.addEventListener("abort", () => done(), { once: true })));
   await runner.close();
+  stop.abort();
   return ok(0);
 }
 
@@ -126,7 +156,7 @@ export function detailText(d: RunDetail): string {
   if (d.result?.fault) {
     const after = d.result.report === null ? "" : ` (after the run reported ${d.result.report.status}: the branch was not bundled)`;
     head.push(`fault: ${describeExecFault(d.result.fault)}${after}`);
-  }
+  } else if (d.failure !== null) head.push(`fault: ${d.failure}`);
   return `${head.join("\n")}\n${d.result?.reportMd ? `\n${d.result.reportMd}` : ""}`;
 }
 
@@ -139,9 +169,15 @@ async function runs(io: CliIo, dbos: Dbos, databaseUrl: string, id: string | nul
   const value = out.value;
   if (Array.isArray(value)) return written(await say(io, value.map((r) => (json ? fleetJson(r) : summaryLine(r))).join("")));
   const shown = written(await say(io, json ? fleetJson(value) : detailText(value)));
-  // A run that ended with a fault is shown in full, then its fault decides the exit (2), never 0.
+  // A run that ended with a fault (or whose workflow failed or was cancelled) is shown in full, then
+  // its fault decides the exit (2), never 0.
   const fault = value.result?.fault;
-  return shown.andThen((code) => (fault ? err<number, CliFault>({ code: "dbos", fault: { code: "run-fault", id: value.id, fault } }) : ok(code)));
+  const failed = fault
+    ? { code: "run-fault" as const, id: value.id, fault }
+    : value.failure === null
+      ? null
+      : { code: "run-failed" as const, id: value.id, reason: value.failure };
+  return shown.andThen((code) => (failed === null ? ok(code) : err<number, CliFault>({ code: "dbos", fault: failed, shown: true })));
 }
 
 /** `decay worker|enqueue|runs …`: the exit code, or the fault (every fault is exit 2; `decay`'s main says it). */

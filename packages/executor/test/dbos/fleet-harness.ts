@@ -86,8 +86,8 @@ export interface FleetWorker {
 
 /**
  * Start `decay worker` with executor id `id` on the database at `url` (workspace `<work>/<id>`,
- * concurrency 2), in `env` (default `cleanEnv()`); `started` collects the child so the test can
- * kill it whatever the outcome.
+ * concurrency 2, app version `version`), in `env` (default `cleanEnv()`); `started` collects the
+ * child so the test can kill it whatever the outcome.
  */
 export function fleetWorker(
   url: string,
@@ -97,6 +97,7 @@ export function fleetWorker(
   agent: string,
   extra: string[] = [],
   env?: Record<string, string>,
+  version = "v1",
 ): FleetWorker {
   const lines: string[] = [];
   const args = [
@@ -106,7 +107,7 @@ export function fleetWorker(
     "--executor-id",
     id,
     "--app-version",
-    "v1",
+    version,
     "--workspace",
     join(work, id),
     "--concurrency",
@@ -159,4 +160,13 @@ export async function killAgents(calls: readonly Entry[]): Promise<void> {
     }
     expect(await ended(e.pid)).toBe(true);
   }
+}
+
+/** The lines of a worker's stderr log at `level` (DBOS's own lines included). */
+export function logged(stderr: string, level: string): Array<{ worker: string; level: string; message: string }> {
+  return stderr
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as { worker: string; level: string; message: string })
+    .filter((l) => l.level === level);
 }

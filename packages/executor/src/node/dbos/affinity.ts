@@ -30,6 +30,18 @@ export function queueNameIssue(name: string): string | undefined {
   return QUEUE_NAME.test(name) ? undefined : `${QUEUE_NAME_RULE}, not ${JSON.stringify(name)}`;
 }
 
+/** What an executor id may hold. */
+export const EXECUTOR_ID = /^[A-Za-z0-9._:@-]+$/;
+
+/**
+ * Why `id` is no executor id (DBOS's default `local`, or a character outside `EXECUTOR_ID`), or
+ * `undefined` when it is one. An empty id is said by each caller (a missing flag, a missing option).
+ */
+export function executorIdIssue(id: string): string | undefined {
+  if (id === "local") return "must not be DBOS's default `local`: give each worker its own id";
+  return EXECUTOR_ID.test(id) ? undefined : `may hold letters, digits and . _ : @ - only, not ${JSON.stringify(id)}`;
+}
+
 /** A worker's own queue: `<queue>@<executor id>` (queue names hold no `@`). */
 export function workerQueueOf(queue: string, executorId: string): string {
   return `${queue}@${executorId}`;

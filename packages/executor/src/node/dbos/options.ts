@@ -1,7 +1,7 @@
 // The options of dbosRunner, checked before anything is opened.
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
-import { QUEUE_NAME, QUEUE_NAME_RULE } from "./affinity.js";
+import { executorIdIssue, QUEUE_NAME, QUEUE_NAME_RULE } from "./affinity.js";
 import type { DbosFault } from "./fault.js";
 import type { Bundle, Checkout, PortsFor, Results } from "./workflow.js";
 
@@ -44,8 +44,10 @@ const Checked = z.object({
   executorId: z
     .string()
     .min(1, "is required: each worker needs its own stable id")
-    .regex(/^[A-Za-z0-9._:@-]+$/, "may hold letters, digits and . _ : @ - only")
-    .refine((id) => id !== "local", "must not be DBOS's default `local`: give each worker its own id"),
+    .check((ctx) => {
+      const issue = ctx.value === "" ? undefined : executorIdIssue(ctx.value);
+      if (issue !== undefined) ctx.issues.push({ code: "custom", message: issue, input: ctx.value });
+    }),
   appVersion: z.string().min(1, "is required: the version runs in flight resume on"),
   queue: z
     .object({

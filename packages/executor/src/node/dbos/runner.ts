@@ -10,7 +10,7 @@ import { type DbosFault, redactSecrets, redactUrl, thrown } from "./fault.js";
 import { holdExecutorId } from "./identity.js";
 import { attemptOf, type Enqueued, enqueueAttempt, lookWith, parseJob, type RunJob, RunOutcome, runIdOf } from "./job.js";
 import { checkOptions, type DbosRunnerOptions, DEFAULT_QUEUE } from "./options.js";
-import { listRuns, type RunDetail, type RunSummary, showRun, WORKFLOW_NAME } from "./status.js";
+import { listRuns, type RunDetail, type RunSummary, showRun, strandedRuns, WORKFLOW_NAME } from "./status.js";
 import { decayWorkflow, dispatchWorkflow } from "./workflow.js";
 
 /** What `dbosRunner` returns. Every method launches DBOS on first use; `close` shuts it down. */
@@ -125,6 +125,19 @@ function launch(options: DbosRunnerOptions, listening: boolean): ResultAsync<Lau
 }
 
 /**
+ * Say on the log each run this worker holds under another application version: it stays
+ * `PENDING` and no worker of this version resumes it, which the listing alone does not show.
+ */
+async function sayStranded(options: DbosRunnerOptions): Promise<void> {
+  const stranded = await strandedRuns(DBOS, options.executorId, options.appVersion).catch(() => []);
+  for (const run of stranded)
+    options.log?.(
+      "warn",
+      `run ${run.id} of executor ${options.executorId} started under app version ${run.version}, not ${options.appVersion}: it resumes only on this executor id launched with version ${run.version}`,
+    );
+}
+
+/**
  * A runner whose runs survive a killed process and spread over machines: each run is a DBOS
  * workflow whose id is the run id, and each `ctx.step` of `runPlan` is a DBOS step.
  */
@@ -184,7 +197,7 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
       okAsync(undefined)
         .andThen(() => parseJob(job))
         .andThen(admit),
-    worker: () => ensure(true).map(() => undefined),
+    worker: () => ensure(true).andThen(() => ResultAsync.fromSafePromise(sayStranded(options))),
     status,
     close: async () => {
       const l = launched;

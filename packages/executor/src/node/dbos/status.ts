@@ -39,6 +39,11 @@ export const RunDetail = RunSummary.extend({
   dir: z.string().nullable(),
   branch: z.string().nullable(),
   result: RunOutcome.nullable(),
+  /**
+   * Why the run ended with no outcome of its own (its workflow failed, was cancelled or was given
+   * up on; its dispatcher ended without starting it), or null: such a run is a fault, never a verdict.
+   */
+  failure: z.string().nullable(),
   stepNames: z.array(z.string()),
 });
 export type RunDetail = z.infer<typeof RunDetail>;
@@ -78,6 +83,22 @@ function summaryOf(w: WorkflowStatus, steps: readonly StepInfo[]): RunSummary {
   };
 }
 
+/** Why a run whose row is `w` ended with no outcome of its own, or null when it did not. */
+function failureOf(w: WorkflowStatus): string | null {
+  switch (w.status) {
+    case "ERROR":
+      return `its workflow failed: ${w.error === undefined || w.error === null ? "DBOS recorded no error" : thrown(w.error)}`;
+    case "CANCELLED":
+      return isDispatch(w) ? "it was cancelled before a worker started it" : "its workflow was cancelled";
+    case "MAX_RECOVERY_ATTEMPTS_EXCEEDED":
+      return `DBOS gave up recovering its workflow after ${w.recoveryAttempts ?? "too many"} attempts`;
+    case "SUCCESS":
+      return isDispatch(w) ? "its dispatcher ended without starting it" : null;
+    default:
+      return null;
+  }
+}
+
 /** One row a run, in the order the runs were first seen: the run's own row, else its dispatcher's. */
 function byRun(rows: readonly WorkflowStatus[]): WorkflowStatus[] {
   const runs = new Map<string, WorkflowStatus>();
@@ -101,6 +122,24 @@ export function listRuns(dbos: Inspector): ResultAsync<RunSummary[], DbosFault> 
   );
 }
 
+/** A run a worker holds that is still in flight under another application version. */
+export interface StrandedRun {
+  readonly id: string;
+  readonly version: string;
+}
+
+/**
+ * The runs `executorId` holds (running, or waiting on its own queue) that were started under an
+ * application version other than `appVersion`: DBOS resumes a run only in a process of the version
+ * it started on, so no worker of this version ever takes them (docs/fleet.md, "a deploy").
+ */
+export async function strandedRuns(dbos: Inspector, executorId: string, appVersion: string): Promise<StrandedRun[]> {
+  const live = await dbos.listWorkflows({ workflowName: WORKFLOW_NAME, status: ["PENDING", "ENQUEUED"] });
+  return live
+    .filter((w) => (w.status === "PENDING" ? w.executorId === executorId : queueOwner(w.queueName) === executorId))
+    .flatMap((w) => (w.applicationVersion === undefined || w.applicationVersion === appVersion ? [] : [{ id: w.workflowID, version: w.applicationVersion }]));
+}
+
 /** One run in full, or `run-unknown`. */
 export function showRun(dbos: Inspector, id: string): ResultAsync<RunDetail, DbosFault> {
   return ResultAsync.fromPromise(
@@ -117,6 +156,7 @@ export function showRun(dbos: Inspector, id: string): ResultAsync<RunDetail, Dbo
         dir,
         branch: out.success ? out.data.branch : null,
         result: out.success ? out.data : null,
+        failure: failureOf(w),
         stepNames: steps.map((s) => s.name),
       };
     })(),
