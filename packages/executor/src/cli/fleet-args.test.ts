@@ -77,6 +77,21 @@ describe("parseFleet", () => {
     );
   });
 
+  it("takes an --app-version exactly when dbosRunner takes it as appVersion, never one with spaces around it", () => {
+    const version = fc.oneof(fc.constantFrom("v1", " v1", "v1 ", "v\t1", "2026.12.1", "v1\n", "\u00a0v1"), fc.string());
+    const ports = () => ({}) as never;
+    fc.assert(
+      fc.property(version, (t) => {
+        const flag = parseFleet(["worker", ...URL, "--executor-id", "w1", "--agent", "a", `--app-version=${t}`]);
+        const option = checkOptions({ databaseUrl: "postgresql://db/decay", executorId: "w1", appVersion: t, ports });
+        expect(flag.isOk(), JSON.stringify(t)).toBe(option.isOk());
+        expect(flag.isOk(), JSON.stringify(t)).toBe(t !== "" && t.trim() === t && !/[\u0000-\u001f\u007f]/.test(t));
+        if (flag.isOk()) expect(flag.value).toMatchObject({ flags: { appVersion: t } });
+        else expect(flag.error).toMatchObject({ code: "usage", flag: "--app-version" });
+      }),
+    );
+  });
+
   it("reads enqueue and runs, show ID included", () => {
     expect(parseFleet(["enqueue", "p.plan.md", "--repo", "https://git.example/r.git", ...URL, "--json"])._unsafeUnwrap()).toMatchObject({
       command: "enqueue",

@@ -3,7 +3,7 @@
 // refused with the same sentences as every other decay command.
 import { type FlagSpecs, type FlagValues, onlyFlags, parseArgv } from "@decay/cli-kit";
 import { err, ok, Result } from "neverthrow";
-import { executorIdIssue, queueNameIssue } from "../node/dbos/affinity.js";
+import { appVersionIssue, executorIdIssue, queueNameIssue } from "../node/dbos/affinity.js";
 import { redactUrl } from "../node/dbos/fault.js";
 import { count, OPTIONS as RUN_OPTIONS, patternTimeoutOf, type RoomKind, splitCommand, type UsageFault, usageOf, type VerifyFlags } from "./args.js";
 
@@ -110,6 +110,13 @@ function executorId(v: Values): Result<string, UsageFault> {
   });
 }
 
+function appVersion(v: Values): Result<string, UsageFault> {
+  return needed(v, "app-version", "worker").andThen((version) => {
+    const issue = appVersionIssue(version);
+    return issue === undefined ? ok(version) : usage("--app-version", `--app-version ${issue}`);
+  });
+}
+
 function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
   const room = v["clean-room"] ?? "clone";
   if (room !== "clone" && room !== "worktree" && room !== "isomorphic")
@@ -118,7 +125,7 @@ function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
   if (agentText.isErr()) return err(agentText.error);
   const agent = splitCommand(agentText.value);
   if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(agentText.value)}: ${agent.error}`);
-  return Result.combine([databaseUrl(v, "worker"), executorId(v), needed(v, "app-version", "worker")]).andThen(([databaseUrl, executorId, appVersion]) =>
+  return Result.combine([databaseUrl(v, "worker"), executorId(v), appVersion(v)]).andThen(([databaseUrl, executorId, appVersion]) =>
     Result.combine([count("--concurrency", v.concurrency), queue(v.queue), patternTimeoutOf(v["pattern-timeout-ms"])]).map(
       ([concurrency, queueName, patternTimeout]): WorkerFlags => ({
         ...patternTimeout,

@@ -42,6 +42,18 @@ export function executorIdIssue(id: string): string | undefined {
   return EXECUTOR_ID.test(id) ? undefined : `may hold letters, digits and . _ : @ - only, not ${JSON.stringify(id)}`;
 }
 
+/**
+ * Why `version` cannot be an application version, or undefined. A version is compared byte for
+ * byte: `" v1"` and `"v1"` would be two, and the runs of one would wait for ever for a worker of
+ * the other, so no whitespace at either end and no control character.
+ */
+export function appVersionIssue(version: string): string | undefined {
+  if (version === "") return "is required: the version runs in flight resume on";
+  return /^\s|\s$|[\u0000-\u001f\u007f]/.test(version)
+    ? `must have no whitespace at either end and no control character, not ${JSON.stringify(version)}`
+    : undefined;
+}
+
 /** A worker's own queue: `<queue>@<executor id>` (queue names hold no `@`). */
 export function workerQueueOf(queue: string, executorId: string): string {
   return `${queue}@${executorId}`;

@@ -1,7 +1,7 @@
 // The options of dbosRunner, checked before anything is opened.
 import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
-import { executorIdIssue, QUEUE_NAME, QUEUE_NAME_RULE } from "./affinity.js";
+import { appVersionIssue, executorIdIssue, QUEUE_NAME, QUEUE_NAME_RULE } from "./affinity.js";
 import type { DbosFault } from "./fault.js";
 import type { Bundle, Checkout, PortsFor, Results } from "./workflow.js";
 
@@ -48,7 +48,10 @@ const Checked = z.object({
       const issue = ctx.value === "" ? undefined : executorIdIssue(ctx.value);
       if (issue !== undefined) ctx.issues.push({ code: "custom", message: issue, input: ctx.value });
     }),
-  appVersion: z.string().min(1, "is required: the version runs in flight resume on"),
+  appVersion: z.string().check((ctx) => {
+    const issue = appVersionIssue(ctx.value);
+    if (issue !== undefined) ctx.issues.push({ code: "custom", message: issue, input: ctx.value });
+  }),
   queue: z
     .object({
       name: z.string().regex(QUEUE_NAME, QUEUE_NAME_RULE).optional(),
