@@ -1,7 +1,7 @@
 // A run's ledger is its evidence, and its report.json names those files. `decay preflight` and
 // `decay verify` judge whatever commit is checked out, later and by anyone: they write into a
 // folder of their own per commit, so no report ever names a file that holds another verification.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
@@ -156,5 +156,11 @@ describe("a run clears the reports before it, which name ledger files it writes 
     expect(again.status).toBe("green");
     for (const s of again.stages) expect(entryAt(repo, s.verified?.ledger ?? "")).toMatchObject({ commit: s.verified?.commit, green: true });
     expect((await decay(["report", "."], repo)).code).toBe(0);
+    // REPORT.md gone (as a re-verify stopped half-way leaves it): report.json is still found by --json.
+    rmSync(join(workspace, "REPORT.md"));
+    const json = await decay(["report", ".", "--json"], repo);
+    expect(json.code, json.stderr).toBe(0);
+    expect(RunReport.parse(JSON.parse(json.stdout)).status).toBe("green");
+    expect((await decay(["report", "."], repo)).stderr).toContain("holds no REPORT.md (neither a run's workspace nor a repository with one run)");
   }, 120_000);
 });

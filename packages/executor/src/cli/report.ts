@@ -17,10 +17,11 @@ interface Workspace {
   readonly named: string;
 }
 
-function workspaceOf(dir: string, given: string): Result<Workspace, CliFault> {
-  // Any entry named REPORT.md makes a workspace: one that is no regular file (a FIFO, a directory,
-  // a dangling link) is then refused by the reader, which says what it is.
-  const has = (d: string, name = "REPORT.md") => {
+function workspaceOf(dir: string, given: string, report: string): Result<Workspace, CliFault> {
+  // Any entry named as the report asked for (REPORT.md, or report.json) makes a workspace: one that
+  // is no regular file (a FIFO, a directory, a dangling link) is then refused by the reader, which
+  // says what it is.
+  const has = (d: string, name = report) => {
     try {
       lstatSync(join(d, name));
       return true;
@@ -45,8 +46,8 @@ function workspaceOf(dir: string, given: string): Result<Workspace, CliFault> {
     runs.length > 1
       ? `holds several runs (${runs.join(", ")}): name one, e.g. ${join(given, ".plan-runs", runs[0] as string)}`
       : started.length > 0
-        ? `holds no REPORT.md: a run started in ${started.join(", ")} has not ended (it is running, or was stopped before its report); run it again with decay run to resume it`
-        : "holds no REPORT.md (neither a run's workspace nor a repository with one run)";
+        ? `holds no ${report}: a run started in ${started.join(", ")} has not ended (it is running, or was stopped before its report); run it again with decay run to resume it`
+        : `holds no ${report} (neither a run's workspace nor a repository with one run)`;
   return err({ code: "read-failed", file: given, reason });
 }
 
@@ -112,9 +113,9 @@ function reportText(file: string, bytes: Uint8Array, json: boolean): Result<stri
 
 /** Print REPORT.md (or report.json, once checked against its schema); exit 0. */
 export async function reportCommand(io: CliIo, dir: string, json: boolean): Promise<Result<number, CliFault>> {
-  const ws = workspaceOf(resolve(io.cwd, dir), dir);
-  if (ws.isErr()) return err(ws.error);
   const name = json ? "report.json" : "REPORT.md";
+  const ws = workspaceOf(resolve(io.cwd, dir), dir, name);
+  if (ws.isErr()) return err(ws.error);
   const file = join(ws.value.named, name);
   // Bounded, and a FIFO, device or socket in its place is refused before it is opened.
   const read = await readBounded(io, join(ws.value.path, name));
