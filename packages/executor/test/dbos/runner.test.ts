@@ -131,6 +131,49 @@ describe("dbosRunner over Postgres", () => {
     }
   }, 120_000);
 
+  it("closed while a run is in flight: run() is a fault saying so, and a runner launched again finishes the run", async () => {
+    const repo = await makeRepo({ "README.md": "r\n" });
+    const contract = await contractOf(repo, PLAN);
+    const job: RunJob = { contract: renderContract(contract), repo, base: null, plan: contract.plan, settings: {} };
+    let entered = (): void => undefined;
+    const inCall = new Promise<void>((done) => (entered = done));
+    let release = (): void => undefined;
+    const held = new Promise<void>((done) => (release = done));
+    const options = {
+      databaseUrl: pg.url,
+      executorId: "test-close",
+      appVersion: "test",
+      ports: (_job: unknown, dir: string) => {
+        const o = nodeOptions(dir, SCRIPT);
+        const execute: typeof o.agent.execute = async (request) => {
+          entered();
+          await held;
+          return o.agent.execute(request);
+        };
+        return { ...o, agent: { ...o.agent, execute } };
+      },
+    };
+    const runner = dbosRunner(options);
+    const running = runner.run(job);
+    await inCall;
+    const closed = runner.close();
+    release();
+    await closed;
+    const out = await running;
+    expect(out.isErr() && out.error).toMatchObject({ code: "run-failed", id: runIdOf(job) });
+    expect(out.isErr() && describeDbosFault(out.error)).toContain(
+      "the runner was closed while the run was in flight: it resumes when a runner of executor test-close and app version test launches",
+    );
+    const again = dbosRunner({ ...options, ports: (_job: unknown, dir: string) => nodeOptions(dir, SCRIPT) });
+    try {
+      const finished = (await again.run(job))._unsafeUnwrap();
+      expect(finished.id).toBe(runIdOf(job));
+      expect(finished.report?.end.green).toEqual(["S1", "S2"]);
+    } finally {
+      await again.close();
+    }
+  }, 120_000);
+
   it("refuses options that would strand runs: no executor id, DBOS's default id, no version, both targets", async () => {
     const ports = () => nodeOptions("/nowhere", SCRIPT);
     const bad = [

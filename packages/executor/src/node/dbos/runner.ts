@@ -152,9 +152,13 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
       listening && !l.listening ? errAsync<Launched, DbosFault>({ code: "not-a-worker", executorId: options.executorId }) : okAsync(l),
     );
   };
-  const failed =
-    (id: string) =>
-    (e: unknown): DbosFault => ({ code: "run-failed", id, reason: thrown(e) });
+  // How many times the runner was closed: a call that started before the last close and fails
+  // after it failed because of it, whatever the driver said.
+  let closes = 0;
+  const failed = (id: string, since = closes) => {
+    const closedOn = `the runner was closed while the run was in flight: it resumes when a runner of executor ${options.executorId} and app version ${options.appVersion} launches`;
+    return (e: unknown): DbosFault => ({ code: "run-failed", id, reason: closes === since ? thrown(e) : `${closedOn} (${thrown(e)})` });
+  };
   // A run that ended with a fault is no final answer: its next attempt is started or enqueued.
   const look = lookWith((id) => DBOS.getWorkflowStatus(id));
   const start = (job: RunJob) =>
@@ -182,17 +186,19 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
     return ensure(false).andThen(() => (id === undefined ? listRuns(DBOS) : showRun(DBOS, id)));
   }
   return {
-    run: (job) =>
-      okAsync(undefined)
+    run: (job) => {
+      const since = closes;
+      return okAsync(undefined)
         .andThen(() => parseJob(job))
         .andThen(start)
-        .andThen((handle) => ResultAsync.fromPromise(handle.getResult(), failed(handle.workflowID)))
+        .andThen((handle) => ResultAsync.fromPromise(handle.getResult(), failed(handle.workflowID, since)))
         .andThen((out) => {
           const parsed = RunOutcome.safeParse(out);
           return parsed.success
             ? ok(parsed.data)
             : err<RunOutcome, DbosFault>({ code: "run-failed", id: "?", reason: "the workflow's output is not a run outcome" });
-        }),
+        });
+    },
     enqueue: (job) =>
       okAsync(undefined)
         .andThen(() => parseJob(job))
@@ -200,6 +206,7 @@ export function dbosRunner(options: DbosRunnerOptions): DbosRunner {
     worker: () => ensure(true).andThen(() => ResultAsync.fromSafePromise(sayStranded(options))),
     status,
     close: async () => {
+      closes += 1;
       const l = launched;
       launched = null;
       if (l === null) return;
