@@ -1,14 +1,11 @@
 // Which leaves of a plan directory's scan hold some spelling of a name, so that a row under a
 // directory spelled many ways looks in those leaves alone, not in every one.
-import { caseFold, nfc } from "./unicode/fold.js";
+import { nfc } from "./unicode/fold.js";
 import { confusableKey } from "./unicode/skeleton.js";
 import type { LeafEvent, Locating } from "./walk.js";
 
 // Looks in leaves per name the leaves hold before they are indexed (see `LeafCrowd`).
 const LOOKS_PER_NAME = 8;
-
-// Skeleton keys are kept apart from case-fold keys in one map by this prefix (no name holds NUL).
-const SKELETON = "\u0000";
 
 function file(map: Map<string, number[]>, key: string, at: number): void {
   const there = map.get(key);
@@ -16,27 +13,10 @@ function file(map: Map<string, number[]>, key: string, at: number): void {
   else if (there[there.length - 1] !== at) there.push(at);
 }
 
-// Two ascending lists of positions as one, each position once.
-function union(a: readonly number[], b: readonly number[]): readonly number[] {
-  if (b.length === 0) return a;
-  if (a.length === 0) return b;
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const x = a[i] ?? Number.POSITIVE_INFINITY;
-    const y = b[j] ?? Number.POSITIVE_INFINITY;
-    out.push(Math.min(x, y));
-    if (x <= y) i += 1;
-    if (y <= x) j += 1;
-  }
-  return out;
-}
-
 /**
  * The leaves of one scan by the spellings they hold. Built only once the rows answered from the
  * scan have looked in eight times as many leaves, all told, as the leaves hold names: the index
- * (two keys made per name) then costs a fraction of the lookups before it. Until then, and for a
+ * (one key made per name) then costs a fraction of the lookups before it. Until then, and for a
  * scan of one leaf, every row looks in every leaf.
  */
 export class LeafCrowd {
@@ -74,7 +54,7 @@ export class LeafCrowd {
   leavesFor(name: string): readonly number[] | undefined {
     const byKey = this.byKey ?? this.counted();
     if (byKey === undefined) return undefined;
-    return union(byKey.get(caseFold(name)) ?? [], byKey.get(SKELETON + confusableKey(name)) ?? []);
+    return byKey.get(confusableKey(name)) ?? [];
   }
 
   /** The answer for `name`, made by `make` the first time it is asked for. */
@@ -102,16 +82,16 @@ export class LeafCrowd {
     return this.looked < LOOKS_PER_NAME * this.names ? undefined : (this.byKey = this.indexed());
   }
 
-  // A name is found exactly when its NFC is the name asked for, in another case when its case fold
-  // is that name's (`caseFold` composes first, so NFC-equal names share it), as a confusable when
-  // the skeleton key of its NFC is: each leaf is filed under both keys of each of its names.
+  // A name found exactly (its NFC the name asked for), in another case (its case fold the name's)
+  // or as a confusable (the confusable key of its NFC the name's) has the name's confusable key: the
+  // key case-folds first, and NFC-equal names fold alike. Each leaf is filed under the key of each
+  // of its names.
   private indexed(): Map<string, number[]> {
     const byKey = new Map<string, number[]>();
     this.events.forEach((event, at) => {
       if (event.kind !== "leaf") return;
       for (const spelled of event.index.spellings()) {
-        file(byKey, caseFold(spelled), at);
-        file(byKey, SKELETON + confusableKey(nfc(spelled)), at);
+        file(byKey, confusableKey(nfc(spelled)), at);
       }
     });
     return byKey;

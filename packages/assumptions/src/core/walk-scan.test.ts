@@ -152,19 +152,46 @@ describe("a name not held exactly among many case or confusable spellings of it"
 });
 
 // Many spellings of the plan directory (`abc` in every case, `aco` in Latin and Cyrillic), each
-// holding a few of the names the rows ask for, as anything a walk can meet there.
+// holding a few of the names the rows ask for, as anything a walk can meet there. The names come in
+// families of spellings of one name: folds that are not ASCII or not themselves (`ß`, Kelvin sign,
+// final sigma, dotless i, `ﬀ`), NFD spellings and confusables. A run takes a few spellings of the
+// directory and one to three families, so leaves hold several spellings of one name and rows ask
+// for them; rows repeat (a scan indexes its leaves only after enough looks), one after another or
+// all at once.
 const DIR_SPELLINGS = [...SPELLINGS, ...LOOK_ALIKES] as const;
-// On disk `ý` is also spelled NFD; rows ask for NFC names, as parsed plans do.
-const LEAF_NAMES = ["f", "F", "g", "\u0430", "a", "y\u0301", "\u00fd", "\u00dd"] as const;
-const dirCrowdArb = fc.record({
-  entries: fc.array(fc.tuple(fc.constantFrom(...DIR_SPELLINGS), fc.constantFrom(...LEAF_NAMES), fc.constantFrom(...KINDS)), { minLength: 1, maxLength: 40 }),
-  asked: fc.array(fc.tuple(fc.constantFrom("abc", "ABC", "aco", "\u0430co"), fc.constantFrom(...LEAF_NAMES, "new")), { minLength: 1, maxLength: 80 }),
-});
+const FAMILIES = [
+  ["f", "F", "g"],
+  ["ss", "SS", "\u00df", "\u1e9e"],
+  ["k", "K", "\u212a"],
+  ["\u03c3", "\u03a3", "\u03c2"],
+  ["i", "I", "\u0131", "\u0130"],
+  ["ff", "\ufb00", "FF"],
+  ["\u00e9", "e\u0301", "\u00c9", "E\u0301"],
+  ["\u00fd", "y\u0301", "\u00dd"],
+  ["a", "\u0430", "A"],
+  ["o", "\u043e", "\u03bf"],
+  ["s", "\u017f", "\u0455", "p", "\u0440"],
+];
+const dirCrowdArb = fc
+  .record({
+    dirs: fc.subarray([...DIR_SPELLINGS], { minLength: 2, maxLength: 6 }),
+    names: fc.subarray(FAMILIES, { minLength: 1, maxLength: 3 }).map((f) => f.flat()),
+    repeat: fc.integer({ min: 1, max: 10 }),
+    together: fc.boolean(),
+  })
+  .chain(({ dirs, names, repeat, together }) =>
+    fc.record({
+      entries: fc.array(fc.tuple(fc.constantFrom(...dirs), fc.constantFrom(...names), fc.constantFrom(...KINDS)), { minLength: 1, maxLength: 30 }),
+      asked: fc.array(fc.tuple(fc.constantFrom("abc", "ABC", "aco", "\u0430co"), fc.constantFrom(...names, "new")), { minLength: 1, maxLength: 30 }),
+      repeat: fc.constant(repeat),
+      together: fc.constant(together),
+    }),
+  );
 
 describe("rows under a plan directory spelled many ways", () => {
-  test("property: through one locator (the leaves indexed by spelling once rows have looked in them often enough), each row answers as its own walk", async () => {
+  test("property: through one locator (its leaves indexed by spelling once rows have looked in them often enough), each row answers as its own walk", async () => {
     await fc.assert(
-      fc.asyncProperty(dirCrowdArb, async ({ entries, asked }) => {
+      fc.asyncProperty(dirCrowdArb, async ({ entries, asked, repeat, together }) => {
         const files: Record<string, string> = { "target.txt": "x" };
         const links: Record<string, string> = {};
         for (const [dir, name, kind] of entries) {
@@ -174,12 +201,14 @@ describe("rows under a plan directory spelled many ways", () => {
         const { tree } = fixtureTree(files, links);
         const shared = createLocator(tree);
         const settle = (got: Locating) => (got.isOk() ? { ok: got.value } : { err: got.error });
-        for (const [dir, name] of asked) {
-          const path = `top/${dir}/${name.normalize("NFC")}`;
-          expect(settle(await locate(shared, path)), path).toEqual(settle(await locate(createLocator(tree), path, false)));
+        const paths = Array.from({ length: repeat }, () => asked.map(([dir, name]) => `top/${dir}/${name.normalize("NFC")}`)).flat();
+        const all = together ? await Promise.all(paths.map((path) => locate(shared, path))) : undefined;
+        for (const [k, path] of paths.entries()) {
+          const got = all?.[k] ?? (await locate(shared, path));
+          expect(settle(got), path).toEqual(settle(await locate(createLocator(tree), path, false)));
         }
       }),
-      { numRuns: 500 },
+      { numRuns: 300 },
     );
   });
 });
