@@ -105,3 +105,22 @@ describe("a negating heading over guardrails", () => {
     );
   });
 });
+
+describe("words that only start like a negation", () => {
+  test("an item beginning `NOT NULL`, `Not-null`, `No. 2` or `Nothing` under a negating heading keeps the heading's words", () => {
+    const p = read(...stage, "", "#### Do not", "", "- NOT NULL on `users.email` before the backfill has run", "- Not-null columns without a default", ...row);
+    expect(p.prohibitions).toEqual(["Do not\nNOT NULL on `users.email` before the backfill has run", "Do not\nNot-null columns without a default"]);
+    expect(read("## Do not", "", "- No. 2 replica: promote it during the window", "", ...stage, ...row).prohibitions).toEqual([
+      "Do not\nNo. 2 replica: promote it during the window",
+    ]);
+    expect(read("## Never", "", "- Nothing but the canary first", "", ...stage, ...row).prohibitions).toEqual(["Never\nNothing but the canary first"]);
+  });
+
+  test("a heading that starts with Never or Avoid but names no guardrails opens no section", () => {
+    expect(read(...stage, "", "#### Avoid the cache stampede", "", "Warm the cache before the switch.", ...row).prohibitions).toEqual([]);
+    expect(read(...stage, ...row, "", "## Never-ending retries (background)", "", "The worker retries forever today; stage 1 bounds it.").prohibitions).toEqual(
+      [],
+    );
+    expect(read("## Never (for v1):", "", "- deploy on Fridays", "", ...stage, ...row).prohibitions).toEqual(["Never (for v1):\ndeploy on Fridays"]);
+  });
+});

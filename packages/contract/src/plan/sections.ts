@@ -19,7 +19,7 @@ const numbered = (n: number) => new RegExp(`^(?:§\\s*)?${n}(?:[.):](?!\\d)|\\s|
 const BY_NAME: Record<SectionKind, RegExp> = {
   recommendation: /recommendation|migration sequence|\bstages\b|rollout/i,
   prohibitions:
-    /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|^don['’]t\b|\bdon['’]ts\b|\bnon[- ]?goals\b|\bout[- ]of[- ]scope\b|^(?:never|must not|mustn['’]t|avoid)\b|\bthings to avoid\b/i,
+    /what (?:\(?deliberately\)? )?not to do|prohibitions|guardrails|\bdo not\b|^don['’]t\b|\bdon['’]ts\b|\bnon[- ]?goals\b|\bout[- ]of[- ]scope\b|^(?:never|must not|mustn['’]t|(?:things to )?avoid)\s*(?:\([^)]{0,40}\))?\s*:?$/i,
   falsifiers: /what would change (?:the answer|my mind|our mind|this recommendation|the recommendation)|falsifiers|kill criteria/i,
 };
 /** A paragraph that is one bold phrase, `**Phase 2: Backfill**`, `__What not to do:__`: a heading in all but syntax. */
