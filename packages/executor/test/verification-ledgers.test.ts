@@ -1,7 +1,7 @@
 // A run's ledger is its evidence, and its report.json names those files. `decay preflight` and
 // `decay verify` judge whatever commit is checked out, later and by anyone: they write into a
 // folder of their own per commit, so no report ever names a file that holds another verification.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test-utils/tmp.js";
@@ -151,6 +151,11 @@ describe("a run clears the reports before it, which name ledger files it writes 
     const told = await decay(["report", "."], repo);
     expect(told.code).toBe(2);
     expect(told.stderr).toContain("holds no REPORT.md: a run started in .plan-runs/demo has not ended");
+    expect((await decay(["report", ".plan-runs/demo"], repo)).stderr).toContain("a run started in .plan-runs/demo has not ended");
+    // A file of that name anywhere else is no run's marker.
+    mkdirSync(join(repo, "notes"));
+    writeFileSync(join(repo, "notes", "unfinished.txt"), "my list\n");
+    expect((await decay(["report", "notes"], repo)).stderr).toContain("holds no REPORT.md (neither a run's workspace nor a repository with one run)");
     // Run again: it resumes and reports, and each ledger its report names holds what it says.
     const again = (await runPlan(contract, nodeOptions(repo, script)))._unsafeUnwrap();
     expect(again.status).toBe("green");

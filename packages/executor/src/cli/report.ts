@@ -1,7 +1,7 @@
 // `decay report DIR`: print a run's REPORT.md, or its report.json with --json. DIR is the run's
 // workspace (`.plan-runs/<slug>`) or a repository holding exactly one.
 import { lstatSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { readBounded } from "@decay/cli-kit";
 import { decodeStrictUtf8 } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
@@ -41,7 +41,9 @@ function workspaceOf(dir: string, given: string, report: string): Result<Workspa
   }
   if (runs.length === 1) return ok({ path: join(dir, ".plan-runs", runs[0] as string), named: join(given, ".plan-runs", runs[0] as string) });
   // A run clears the report before it starts: one that has not ended yet has none.
-  const started = has(dir, "unfinished.txt") ? [given] : runs.length === 0 ? unended.map((r) => join(given, ".plan-runs", r)) : [];
+  // DIR itself only when it is a workspace (in `.plan-runs`): a file of that name elsewhere is no marker.
+  const inWorkspace = basename(dirname(dir)) === ".plan-runs" && has(dir, "unfinished.txt");
+  const started = inWorkspace ? [given] : runs.length === 0 ? unended.map((r) => join(given, ".plan-runs", r)) : [];
   const reason =
     runs.length > 1
       ? `holds several runs (${runs.join(", ")}): name one, e.g. ${join(given, ".plan-runs", runs[0] as string)}`

@@ -65,4 +65,11 @@ describe("run listings under worker affinity", () => {
     expect((await showRun(dbos, dispatchIdOf("a")))._unsafeUnwrapErr()).toEqual({ code: "run-unknown", id: dispatchIdOf("a") });
     expect((await showRun(dbos, "z"))._unsafeUnwrapErr().code).toBe("run-unknown");
   });
+
+  it("a finished run whose recorded output is no run outcome this version reads is a failure, never a quiet success", async () => {
+    const output = { id: "a", worker: "w1", dir: "/x", branch: "plan/a", report: { status: "green" }, fault: null, reportMd: "# Run report", bundle: null };
+    const shown = (await showRun(inspector([row("a", WORKFLOW_NAME, "SUCCESS", { output })]), "a"))._unsafeUnwrap();
+    expect(shown.result).toBeNull();
+    expect(shown.failure).toMatch(/^its workflow ended, but what it recorded is no run outcome this version of decay reads \(report\./);
+  });
 });

@@ -92,8 +92,16 @@ function failureOf(w: WorkflowStatus): string | null {
       return isDispatch(w) ? "it was cancelled before a worker started it" : "its workflow was cancelled";
     case "MAX_RECOVERY_ATTEMPTS_EXCEEDED":
       return `DBOS gave up recovering its workflow after ${w.recoveryAttempts ?? "too many"} attempts`;
-    case "SUCCESS":
-      return isDispatch(w) ? "its dispatcher ended without starting it" : null;
+    case "SUCCESS": {
+      if (isDispatch(w)) return "its dispatcher ended without starting it";
+      // A finished run whose output this version cannot read (another version's, a damaged row) has
+      // no outcome to show: a fault, never a quiet success.
+      const out = RunOutcome.safeParse(w.output);
+      const issue = out.success ? undefined : out.error.issues[0];
+      return out.success
+        ? null
+        : `its workflow ended, but what it recorded is no run outcome this version of decay reads (${issue?.path.join(".") || "output"}: ${issue?.message ?? "invalid"})`;
+    }
     default:
       return null;
   }
