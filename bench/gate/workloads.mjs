@@ -252,6 +252,16 @@ const WORKLOADS = {
     );
     return { rows, reads: [], exit: 1 };
   },
+  // 2,048 case spellings of one directory: one holds `sub/` and its 100 files, the others a file
+  // of their own and no `sub/`. Rows of new files under `sub/` pass every spelling on the way,
+  // each of which leads nowhere.
+  "end-crowd"(root) {
+    const spell = (mask) => [..."abcdefghijkl"].map((c, i) => ((mask >> i) & 1 ? c.toUpperCase() : c)).join("");
+    for (let k = 0; k < 100; k += 1) put(root, `${spell(0)}/sub/f${k}.md`, `${k}\n`);
+    for (let mask = 1; mask < 2048; mask += 1) put(root, `${spell(mask)}/x`, `${mask}\n`);
+    const rows = Array.from({ length: 10_000 }, (_, r) => (r % 2 ? `absent\t${spell(0)}/sub/new${r}.md` : `exists\t${spell(0)}/sub/f${r % 100}.md`));
+    return { rows, reads: [], exit: 1 };
+  },
   // A 60 MiB plan of one line, not UTF-8 at its end: refused.
   "bad-plan"() {
     const bytes = Buffer.alloc(60 * MIB, 0x78);

@@ -15,12 +15,12 @@ function file(map: Map<string, number[]>, key: string, at: number): void {
 
 /**
  * The leaves of one scan by the spellings they hold. Built only once the rows answered from the
- * scan have looked in eight times as many leaves, all told, as the leaves hold names: the index
+ * scan have looked at eight times as many events (leaves, and spellings on the way that lead
+ * nowhere), all told, as the leaves hold names: the index
  * (one key made per name) then costs a fraction of the lookups before it. Until then, and for a
- * scan of one leaf, every row looks in every leaf.
+ * scan of one event, every row looks at every event.
  */
 export class LeafCrowd {
-  private readonly leaves: number;
   private readonly names: number;
   private looked = 0;
   private byKey: Map<string, number[]> | undefined;
@@ -31,17 +31,12 @@ export class LeafCrowd {
   private readonly variants: readonly number[];
 
   constructor(private readonly events: readonly LeafEvent[]) {
-    let leaves = 0;
     let names = 0;
     const variants: number[] = [];
     events.forEach((event, at) => {
-      if (event.kind === "leaf") {
-        leaves += 1;
-        names += event.index.spellings().length;
-      }
+      if (event.kind === "leaf") names += event.index.spellings().length;
       if (event.at.how !== undefined) variants.push(at);
     });
-    this.leaves = leaves;
     this.names = names;
     this.variants = variants;
   }
@@ -75,10 +70,11 @@ export class LeafCrowd {
     return -1;
   }
 
-  // Counts one more row's look in every leaf; the index, once enough looks were made.
+  // Counts one more row's look at every event (a leaf, or a spelling on the way that leads nowhere,
+  // which a row passes too); the index, once enough looks were made.
   private counted(): Map<string, number[]> | undefined {
-    if (this.leaves < 2) return undefined;
-    this.looked += this.leaves;
+    if (this.events.length < 2) return undefined;
+    this.looked += this.events.length;
     return this.looked < LOOKS_PER_NAME * this.names ? undefined : (this.byKey = this.indexed());
   }
 

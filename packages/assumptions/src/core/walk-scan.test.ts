@@ -182,6 +182,11 @@ const dirCrowdArb = fc
   .chain(({ dirs, names, repeat, together }) =>
     fc.record({
       entries: fc.array(fc.tuple(fc.constantFrom(...dirs), fc.constantFrom(...names), fc.constantFrom(...KINDS)), { minLength: 1, maxLength: 30 }),
+      // A spelling of the directory with nothing under it may be no directory at all: a spelling on
+      // the way that leads nowhere.
+      ends: fc
+        .array(fc.constantFrom("none", "file", "to-file", "dangling"), { minLength: dirs.length, maxLength: dirs.length })
+        .map((k) => Object.fromEntries(dirs.map((d, i) => [d, k[i] as "none" | "file" | "to-file" | "dangling"]))),
       asked: fc.array(fc.tuple(fc.constantFrom("abc", "ABC", "aco", "\u0430co"), fc.constantFrom(...names, "new")), { minLength: 1, maxLength: 30 }),
       repeat: fc.constant(repeat),
       together: fc.constant(together),
@@ -191,12 +196,16 @@ const dirCrowdArb = fc
 describe("rows under a plan directory spelled many ways", () => {
   test("property: through one locator (its leaves indexed by spelling once rows have looked in them often enough), each row answers as its own walk", async () => {
     await fc.assert(
-      fc.asyncProperty(dirCrowdArb, async ({ entries, asked, repeat, together }) => {
+      fc.asyncProperty(dirCrowdArb, async ({ entries, ends, asked, repeat, together }) => {
         const files: Record<string, string> = { "target.txt": "x" };
         const links: Record<string, string> = {};
         for (const [dir, name, kind] of entries) {
           const at = `top/${dir}/${name}`;
           if (!(at in files || at in links || `${at}/inner.txt` in files || `${at}/.git/HEAD` in files)) place(files, links, at, kind);
+        }
+        for (const [dir, kind] of Object.entries(ends)) {
+          const used = entries.some(([d]) => d === dir);
+          if (!used && kind !== "none") place(files, links, `top/${dir}`, kind === "dangling" ? "dangling" : kind === "file" ? "file" : "to-file");
         }
         const { tree } = fixtureTree(files, links);
         const shared = createLocator(tree);
