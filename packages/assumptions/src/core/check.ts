@@ -182,6 +182,8 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       else if (located.value.state === "found") reads.add(i, located.value);
       else record(i, a, ok(judgeUnfound(a, located.value)));
     }
+    // Its rows are located: its scan (a log of every spelling on the way) is not needed again.
+    loc.scans.delete(group.dir);
   };
   const width = inFlightOf(loc.listings.tree);
   const groups = groupByDirectory(rows, width);
