@@ -240,7 +240,7 @@ class Index implements DirIndex {
     const positions = this.folded(key);
     // Only keys the directory holds are kept: rows naming thousands of new files make none.
     if (positions.length === 0) return NO_GROUP;
-    group = { entries: positions.map((i) => this.entry(i)), plain: this.plain(positions) };
+    group = this.groupOf(positions);
     (this.groups ??= new Map()).set(key, group);
     return group;
   }
@@ -276,14 +276,14 @@ class Index implements DirIndex {
       const theirs = scriptsOf(this.names[i] as string);
       if (theirs !== "" && theirs !== scripts) found.push(i);
     }
-    group = { entries: found.map((i) => this.entry(i)), plain: this.plain(found) };
+    group = this.groupOf(found);
     (this.confusableGroups ??= new Map()).set(memo, group);
     return group;
   }
 
-  // Whether every entry at `positions` is a plain file (nothing there can fault or lead on).
-  private plain(positions: readonly number[]): boolean {
-    return positions.every((i) => this.types[i] === "file" || this.types[i] === "other");
+  // The entries at `positions`, and whether each is a plain file (nothing there can fault or lead on).
+  private groupOf(positions: readonly number[]): CaseGroup {
+    return { entries: positions.map((i) => this.entry(i)), plain: positions.every((i) => this.types[i] === "file" || this.types[i] === "other") };
   }
 
   // The positions of the names whose confusable skeleton is `key`, in ascending order.

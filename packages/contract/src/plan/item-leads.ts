@@ -8,7 +8,8 @@ import { boldSectionLabel, type Section } from "./sections.js";
 // Words that say not to (`Do not`, `Things we do not do`, `Don't`, `Never`, `Must not`, `Avoid`). A
 // section's name (`What not to do`, `Don'ts`, `Non-goals`, `Out of scope`) is no words of its items:
 // the contract's guardrails are that section.
-const NEGATING = /\b(?:do not|don['’]t|never|must not|mustn['’]t|avoid)(?![\p{L}\d-])/iu;
+const WORDS = "do not|don['’]t|never|must not|mustn['’]t|avoid";
+const NEGATING = new RegExp(String.raw`\b(?:${WORDS})(?![\p{L}\d-])`, "iu");
 
 /** Whether a heading's or a label's text negates the items under it. */
 export const negates = (text: string): boolean => NEGATING.test(text);
@@ -17,7 +18,7 @@ export const negates = (text: string): boolean => NEGATING.test(text);
 // Fridays.`) reads the same under `## Do not`, there a name: only an item that does not needs the words.
 // A word that merely starts so (`NOT NULL on users.email`, `Not-null columns`, `No. 2 replica`) is
 // no negation: such an item keeps the words, which can only repeat a negation, never drop one.
-const STANDS = /^(?:\[[ xX]\]\s+)?[*_]*(?:do not|don['’]t|never|must not|mustn['’]t|avoid|no(?=\s+\p{L}))(?![\p{L}\d.-])/iu;
+const STANDS = new RegExp(String.raw`^(?:\[[ xX]\]\s+)?[*_]*(?:${WORDS}|no(?=\s+\p{L}))(?![\p{L}\d.-])`, "iu");
 
 /**
  * What `itemLeads` gives: the words over an item whose first line is `from` and whose text is `text`

@@ -102,18 +102,11 @@ function queue(text: string | undefined): Result<string | undefined, UsageFault>
   return issue === undefined ? ok(text) : usage("--queue", `--queue ${issue}`);
 }
 
-/** `--executor-id`, held to the rule `dbosRunner` holds its `executorId` to. */
-function executorId(v: Values): Result<string, UsageFault> {
-  return needed(v, "executor-id", "worker").andThen((id) => {
-    const issue = executorIdIssue(id);
-    return issue === undefined ? ok(id) : usage("--executor-id", `--executor-id ${issue}`);
-  });
-}
-
-function appVersion(v: Values): Result<string, UsageFault> {
-  return needed(v, "app-version", "worker").andThen((version) => {
-    const issue = appVersionIssue(version);
-    return issue === undefined ? ok(version) : usage("--app-version", `--app-version ${issue}`);
+/** A flag `decay worker` needs, held to the rule `dbosRunner` holds the same option to (`rule` says what is wrong). */
+function heldTo(v: Values, flag: "executor-id" | "app-version", rule: (value: string) => string | undefined): Result<string, UsageFault> {
+  return needed(v, flag, "worker").andThen((value) => {
+    const issue = rule(value);
+    return issue === undefined ? ok(value) : usage(`--${flag}`, `--${flag} ${issue}`);
   });
 }
 
@@ -125,21 +118,22 @@ function workerFlags(v: Values): Result<WorkerFlags, UsageFault> {
   if (agentText.isErr()) return err(agentText.error);
   const agent = splitCommand(agentText.value);
   if (agent.isErr()) return usage("--agent", `--agent ${JSON.stringify(agentText.value)}: ${agent.error}`);
-  return Result.combine([databaseUrl(v, "worker"), executorId(v), appVersion(v)]).andThen(([databaseUrl, executorId, appVersion]) =>
-    Result.combine([count("--concurrency", v.concurrency), queue(v.queue), patternTimeoutOf(v["pattern-timeout-ms"])]).map(
-      ([concurrency, queueName, patternTimeout]): WorkerFlags => ({
-        ...patternTimeout,
-        databaseUrl,
-        executorId,
-        appVersion,
-        concurrency,
-        workspace: v.workspace ?? "decay-work",
-        agent: agent.value,
-        cleanRoom: room as RoomKind,
-        bundle: v.bundle,
-        queue: queueName,
-      }),
-    ),
+  return Result.combine([databaseUrl(v, "worker"), heldTo(v, "executor-id", executorIdIssue), heldTo(v, "app-version", appVersionIssue)]).andThen(
+    ([databaseUrl, executorId, appVersion]) =>
+      Result.combine([count("--concurrency", v.concurrency), queue(v.queue), patternTimeoutOf(v["pattern-timeout-ms"])]).map(
+        ([concurrency, queueName, patternTimeout]): WorkerFlags => ({
+          ...patternTimeout,
+          databaseUrl,
+          executorId,
+          appVersion,
+          concurrency,
+          workspace: v.workspace ?? "decay-work",
+          agent: agent.value,
+          cleanRoom: room as RoomKind,
+          bundle: v.bundle,
+          queue: queueName,
+        }),
+      ),
   );
 }
 

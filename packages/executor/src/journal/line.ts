@@ -1,9 +1,9 @@
 // One record line: text to a typed line and back. renderLine(parseLine(t)) === t for every
 // line parseLine accepts: free text is kept verbatim and separators are fixed.
 import { err, ok, type Result } from "neverthrow";
+import { isFullCommitId } from "../run/paths.js";
 import { BLOCKER_LABELS, type BlockerLabel, type RecordLine, type ReceivedVerdict, type TaskState } from "./schema.js";
 
-const SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 const HEX = "[0-9a-f]{4,64}";
 const VERDICTS = "ACCEPT|REJECT|PARTIAL|DEFER|ESCALATE|OUTDATED";
 
@@ -47,7 +47,7 @@ export function renderTaskState(s: TaskState): string {
 function readBase(rest: string): Result<RecordLine, string> {
   const m = /^(\S+)(?: Root: (.+?) Branch: (.+))?$/.exec(rest);
   const base = m?.[1];
-  if (!m || !base || (base !== "unset" && !SHA.test(base))) return err("Base takes a full commit SHA or 'unset'");
+  if (!m || !base || (base !== "unset" && !isFullCommitId(base))) return err("Base takes a full commit SHA or 'unset'");
   const where = m[2] && m[3] ? { root: m[2], branch: m[3] } : null;
   if (base !== "unset" && !where) return err("a set Base carries ' Root: <path> Branch: <name>'");
   return ok({ kind: "base", base, where });

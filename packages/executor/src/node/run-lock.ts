@@ -79,14 +79,17 @@ function gone(text: string): boolean {
   }
 }
 
-function readOrNull(path: string): string | null {
+/** What `op` gives, or null when what it acts on is already gone (ENOENT). */
+function unlessGone<T>(op: () => T): T | null {
   try {
-    return readFileSync(path, "utf8");
+    return op();
   } catch (e) {
     if (thrownCode(e) === "ENOENT") return null;
     throw e;
   }
 }
+
+const readOrNull = (path: string): string | null => unlessGone(() => readFileSync(path, "utf8"));
 
 /** Creates `path` holding `text`, or answers false when it exists. */
 function createdAnew(path: string, text: string): boolean {
@@ -99,13 +102,7 @@ function createdAnew(path: string, text: string): boolean {
   }
 }
 
-function unlinkIfThere(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (e) {
-    if (thrownCode(e) !== "ENOENT") throw e;
-  }
-}
+const unlinkIfThere = (path: string): void => void unlessGone(() => unlinkSync(path));
 
 /** The working tree's own git directory, found as `systemGit` finds its repository (the same git environment). */
 function gitDir(repo: string, env: NodeRunLockOptions["env"]): ResultAsync<string, ExecFault> {
@@ -128,12 +125,7 @@ function breakStale(lock: string, held: string, mine: string, nonce: string): bo
     const made = statSync(mutex, { throwIfNoEntry: false })?.mtimeMs;
     if (made !== undefined && Date.now() - made <= STALE_BREAK_MS) return false;
     const aside = `${mutex}.${nonce}`;
-    try {
-      renameSync(mutex, aside);
-    } catch (e) {
-      if (thrownCode(e) === "ENOENT") return false;
-      throw e;
-    }
+    if (unlessGone(() => renameSync(mutex, aside)) === null) return false;
     // Another taker may have replaced the old mutex after it was looked at: a fresh one goes back.
     const moved = statSync(aside).mtimeMs;
     if (Date.now() - moved <= STALE_BREAK_MS) {
