@@ -78,7 +78,7 @@ function targets(node: unknown): string[] {
 }
 
 // A relative module specifier in emitted JS or declarations, and a source map comment.
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["'](\.\.?\/[^"']+)["']/gm;
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire(?:\.resolve)?\s*\(\s*|^\s*import\s+)["'](\.\.?\/[^"']+)["']/gm;
 const SOURCE_MAP = /^\/\/# sourceMappingURL=(\S+)$/m;
 
 /** A declaration file names its neighbours by their JS names: `./x.js` is `./x.d.ts`, `./x.cjs` is `./x.d.cts`. */
@@ -90,7 +90,8 @@ function asDeclaration(from: string, target: string): string {
 
 /**
  * The files the manifest reaches: its entry points (`main`, `module`, `types`, `exports`, `bin`),
- * then every relative import, require and source map of those files, transitively.
+ * then every relative import, require and source map of those files, transitively; and a
+ * bundle's code cache (`gate.cache` beside `gate.cjs`, which the bin starts it from).
  */
 export function reachable(root: string, manifest: Manifest): Set<string> {
   const start = [manifest.main, manifest.module, manifest.types, ...targets(manifest.exports), ...Object.values(manifest.bin ?? {})];
@@ -114,6 +115,8 @@ export function reachable(root: string, manifest: Manifest): Set<string> {
     for (const m of text.matchAll(SPECIFIER)) queue.push(near(asDeclaration(file, m[1] as string)));
     const map = SOURCE_MAP.exec(text)?.[1];
     if (map !== undefined) queue.push(near(map));
+    const cache = file.replace(/\.cjs$/, ".cache");
+    if (cache !== file && all.includes(cache)) queue.push(cache);
   }
   return seen;
 }

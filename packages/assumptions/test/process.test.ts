@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { compileBundle } from "@decay/cli-kit/code-cache";
 import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../test-utils/tmp.js";
 import { BIN, REPO } from "./run-cli.js";
 
 // Loads the built bin inside a small host program and prints, as JSON, every thread's nice value
@@ -39,5 +41,35 @@ describe("the bin leaves its host process as it found it", () => {
       const text = readFileSync(file, "utf8");
       expect(text, file).not.toMatch(/setFlagsFromString|setPriority|node:v8/);
     }
+  });
+});
+
+describe("the bin starts the program from the build's code cache, and without it", () => {
+  const dist = join(REPO, "packages/assumptions/dist");
+  const fixture = ["--root", "fixtures/gate/plan-decayed", "fixtures/gate/batch-plan.assumptions.tsv"];
+
+  test("the build's cache is one this Node takes for the program as built", () => {
+    expect(compileBundle(join(dist, "gate.cjs"), readFileSync(join(dist, "gate.cache"))).cacheRejected).toBe(false);
+  });
+
+  test("with the cache spoilt or gone, the report and exit code are the same", async () => {
+    const want = spawnSync(process.execPath, [BIN, ...fixture], { cwd: REPO, encoding: "utf8" });
+    expect(want.status).toBe(1);
+    for (const cache of [Buffer.from("not a cache"), undefined]) {
+      const dir = await tempDir("decay-bin-");
+      copyFileSync(join(dist, "bin.cjs"), join(dir, "bin.cjs"));
+      copyFileSync(join(dist, "gate.cjs"), join(dir, "gate.cjs"));
+      if (cache !== undefined) writeFileSync(join(dir, "gate.cache"), cache);
+      const r = spawnSync(process.execPath, [join(dir, "bin.cjs"), ...fixture], { cwd: REPO, encoding: "utf8" });
+      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: want.status, stdout: want.stdout, stderr: want.stderr });
+    }
+  });
+
+  test("without its program the bin is a fault (exit 2) that says so, never a verdict", async () => {
+    const dir = await tempDir("decay-bin-");
+    copyFileSync(join(dist, "bin.cjs"), join(dir, "bin.cjs"));
+    const r = spawnSync(process.execPath, [join(dir, "bin.cjs"), ...fixture], { cwd: REPO, encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^plan-decay: internal error: cannot start: .*gate\.cjs/);
   });
 });
