@@ -1,9 +1,12 @@
 #!/usr/bin/env node
+import { realpathSync } from "node:fs";
+import { dirname } from "node:path";
 import { startBundle } from "@decay/cli-kit/code-cache";
 
 // The program is `gate.cjs`; the build leaves V8's code cache of it beside it (docs/performance.md).
 try {
-  const program = require.resolve("./gate.cjs");
+  // Beside the bin's real file, also when it was started through a link with --preserve-symlinks-main.
+  const program = require.resolve("./gate.cjs", { paths: [dirname(realpathSync(__filename))] });
   startBundle(program, program.replace(/\.cjs$/, ".cache"));
 } catch (e) {
   // Only a broken install gets here (the program seals its own faults): a fault, exit 2, never a verdict.

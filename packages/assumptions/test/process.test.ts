@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileBundle } from "@decay/cli-kit/code-cache";
 import { describe, expect, test } from "vitest";
@@ -61,6 +61,16 @@ describe("the bin starts the program from the build's code cache, and without it
       copyFileSync(join(dist, "gate.cjs"), join(dir, "gate.cjs"));
       if (cache !== undefined) writeFileSync(join(dir, "gate.cache"), cache);
       const r = spawnSync(process.execPath, [join(dir, "bin.cjs"), ...fixture], { cwd: REPO, encoding: "utf8" });
+      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: want.status, stdout: want.stdout, stderr: want.stderr });
+    }
+  });
+
+  test("started through a link, also with --preserve-symlinks-main, the bin finds its program", async () => {
+    const want = spawnSync(process.execPath, [BIN, ...fixture], { cwd: REPO, encoding: "utf8" });
+    const link = join(await tempDir("decay-bin-link-"), "plan-decay");
+    symlinkSync(BIN, link);
+    for (const flags of [[], ["--preserve-symlinks-main"]]) {
+      const r = spawnSync(process.execPath, [...flags, link, ...fixture], { cwd: REPO, encoding: "utf8" });
       expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: want.status, stdout: want.stdout, stderr: want.stderr });
     }
   });
