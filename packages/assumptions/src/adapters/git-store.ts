@@ -68,10 +68,20 @@ async function inflateExactly(compressed: Uint8Array, size: number): Promise<Uin
   return got.kind === "corrupt" ? { corrupt: got.reason } : got.complete ? got.bytes : "past";
 }
 
+/** The SHA-1 of the parts, one after the other, in lowercase hex: how an object is checked against its id. */
+export type Sha1Hex = (parts: readonly Uint8Array[]) => string;
+
+/** The portable SHA-1 (`@noble/hashes`), for any runtime. */
+export const portableSha1Hex: Sha1Hex = (parts) => {
+  const hash = sha1.create();
+  for (const part of parts) hash.update(part);
+  return bytesToHex(hash.digest());
+};
+
 /** Throws unless `type SIZE\0content` hashes to `oid`. */
-function checkSum(oid: string, type: ObjectType, content: Uint8Array): void {
+function checkSum(oid: string, type: ObjectType, content: Uint8Array, sha1Hex: Sha1Hex): void {
   const head = new TextEncoder().encode(`${type} ${content.length}\0`);
-  const got = bytesToHex(sha1.create().update(head).update(content).digest());
+  const got = sha1Hex([head, content]);
   if (got !== oid) throw gitError("InternalError", `SHA check failed! Expected ${oid}, computed ${got}`);
 }
 
@@ -117,6 +127,7 @@ interface StoreParts {
   /** The largest object read, by the size its header declares. */
   readonly maxObjectBytes: number;
   readonly vet: (oid: string, found: PackedAt) => Promise<void>;
+  readonly sha1Hex: Sha1Hex;
 }
 
 async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
@@ -143,7 +154,7 @@ async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
   // git's own reader (unpack_loose_rest) and fsck: "garbage at end of loose object".
   if (whole.trailing > 0) throw gitError("InternalError", `garbage at end of loose object ${path}: ${whole.trailing} bytes after its zlib stream`);
   const object = { type: head.type, content: whole.bytes.subarray(length) };
-  checkSum(oid, object.type, object.content);
+  checkSum(oid, object.type, object.content, parts.sha1Hex);
   return object;
 }
 
@@ -204,7 +215,7 @@ export function objectReader(parts: StoreParts): ObjectReader {
     if (found === undefined) throw gitError("NotFoundError", `Could not find ${oid}.`);
     await parts.vet(oid, found);
     const object = await entry(found.ix, found.at, 0);
-    checkSum(oid, object.type, object.content);
+    checkSum(oid, object.type, object.content, parts.sha1Hex);
     return object;
   };
   return read;
@@ -213,10 +224,13 @@ export function objectReader(parts: StoreParts): ObjectReader {
 /** The default limits of a store: objects up to 64 MiB (the gate's bound on one file), files up to 2 GiB - 1 (the most isomorphic-git reads whole). */
 export const DEFAULT_LIMITS: GitLimits = { maxObjectBytes: 64 * 1024 * 1024, maxFileBytes: 2 ** 31 - 1 };
 
-/** The object reader of the object directory `objects`, its files read through `fs` under the guard of `limits`. */
-export function openStore(fs: GitFs, objects: string, limits: GitLimits): ObjectReader {
+/**
+ * The object reader of the object directory `objects`, its files read through `fs` under the guard
+ * of `limits`, each object checked against its id by `sha1Hex`.
+ */
+export function openStore(fs: GitFs, objects: string, limits: GitLimits, sha1Hex: Sha1Hex = portableSha1Hex): ObjectReader {
   const files = objectFiles(fs, limits);
   // A pack over maxFileBytes is read by ranges where the fs can, not refused.
   const dir = objectDir(files, objects, Math.min(WHOLE_PACK_BYTES, limits.maxFileBytes));
-  return objectReader({ dir, readFile: files.readFile, maxObjectBytes: limits.maxObjectBytes, vet: packVetter(dir, limits.maxObjectBytes).vetPacked });
+  return objectReader({ dir, readFile: files.readFile, maxObjectBytes: limits.maxObjectBytes, vet: packVetter(dir, limits.maxObjectBytes).vetPacked, sha1Hex });
 }

@@ -9,6 +9,7 @@ import { commitSpec, emptyWorkingTree, git, scratchDir } from "../../test/suppor
 import { checkTree } from "../core/check.js";
 import { parseAssumptions } from "../core/parse.js";
 import { gitTree } from "./git.js";
+import { nodeSha1Hex, nodeSha256Hex } from "../node/hashes.js";
 import { treeContract } from "../testing/tree-contract.js";
 
 const made: string[] = [];
@@ -20,6 +21,44 @@ treeContract("gitTree (HEAD of a real repository, working tree emptied)", async 
   commitSpec(dir, spec);
   emptyWorkingTree(dir);
   return gitTree({ fs: nodeFs, dir, ref: "HEAD" });
+});
+
+treeContract("gitTree with node:crypto's SHA-1 and SHA-256 (as plan-decay --ref reads)", async (spec) => {
+  const dir = await mkdtemp(join(tmpdir(), "decay-git-"));
+  made.push(dir);
+  commitSpec(dir, spec);
+  emptyWorkingTree(dir);
+  return gitTree({ fs: nodeFs, dir, ref: "HEAD", sha1Hex: nodeSha1Hex, sha256Hex: nodeSha256Hex });
+});
+
+describe("gitTree's hashes", () => {
+  test("every object is checked by the sha1Hex given: one that answers wrong makes each read a fault, never content", async () => {
+    const dir = await scratchDir();
+    commitSpec(dir, { files: { "a.txt": "one\n" }, links: {} });
+    const asked: number[] = [];
+    const wrong = (parts: readonly Uint8Array[]) => {
+      asked.push(parts.length);
+      return "0".repeat(40);
+    };
+    const listed = await gitTree({ fs: nodeFs, dir, ref: "HEAD", sha1Hex: wrong }).list("");
+    expect(listed.isErr() && listed.error.code).toBe("tree-io");
+    expect(listed.isErr() && listed.error.message).toMatch(/SHA check failed/);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(await names(gitTree({ fs: nodeFs, dir, ref: "HEAD", sha1Hex: nodeSha1Hex }))).toEqual(["a.txt"]);
+  });
+
+  test("the sha256Hex given is the reader's face; the digests a check makes through it are the portable ones", async () => {
+    const dir = await scratchDir();
+    commitSpec(dir, { files: { "a.txt": "one\r\ntwo\n", "b.txt": "\u00e9t\u00e9\n" }, links: {} });
+    expect(gitTree({ fs: nodeFs, dir, ref: "HEAD" }).sha256Hex).toBeUndefined();
+    const native = gitTree({ fs: nodeFs, dir, ref: "HEAD", sha256Hex: nodeSha256Hex });
+    expect(native.sha256Hex).toBe(nodeSha256Hex);
+    const plan = parseAssumptions(`unchanged\ta.txt\t${"0".repeat(64)}\nunchanged\tb.txt\t${"0".repeat(64)}\n`)._unsafeUnwrap();
+    const digests = async (tree: ReturnType<typeof gitTree>) => (await checkTree({ tree, assumptions: plan }))._unsafeUnwrap().rows.map((r) => r.detail);
+    const got = await digests(native);
+    expect(got).toEqual([expect.stringMatching(/^the digest is now [0-9a-f]{64}$/), expect.stringMatching(/^the digest is now [0-9a-f]{64}$/)]);
+    expect(got).toEqual(await digests(gitTree({ fs: nodeFs, dir, ref: "HEAD" })));
+  });
 });
 
 const names = async (tree: ReturnType<typeof gitTree>, path = "") =>

@@ -6,7 +6,7 @@ import { type GitFs, gitCall, locateRepository, objectProblem } from "./git-repo
 import { resolveCommit } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
 import { guardedFs } from "./git-guard.js";
-import { DEFAULT_LIMITS, gitError, type ObjectReader, type ObjectType, openStore } from "./git-store.js";
+import { DEFAULT_LIMITS, gitError, type ObjectReader, type ObjectType, openStore, type Sha1Hex } from "./git-store.js";
 import { parseTree } from "./git-tree.js";
 import { escapesTree, joinTree, treeError } from "./tree-error.js";
 import { isByteBound } from "../core/read.js";
@@ -33,6 +33,14 @@ export interface GitTreeOptions {
    * A pack over it, or over 128 MiB, is read an entry at a time where `fs` has synchronous calls.
    */
   readonly maxFileBytes?: number;
+  /**
+   * How each object read is checked against its id: the SHA-1 of the parts, in lowercase hex.
+   * Absent: the portable implementation. In Node, `nodeSha1Hex` from `@decay/assumptions/node`
+   * (node:crypto) does the same several times faster.
+   */
+  readonly sha1Hex?: Sha1Hex;
+  /** The reader's `sha256Hex` face (see `TreeReader`); in Node, `nodeSha256Hex` from `@decay/assumptions/node`. */
+  readonly sha256Hex?: (bytes: Uint8Array) => string;
 }
 
 /** Default `maxObjectBytes`: 64 MiB, the gate's own bound on one file. */
@@ -205,7 +213,7 @@ export function gitTree(opts: GitTreeOptions): TreeReader {
       .andThen((layout) => {
         // One object store for the whole tree: the commits and tags the ref passes through (each
         // checked against its id, as git's parse_object checks it), and every tree and blob read after.
-        const read = openStore(opts.fs, joinTree(layout.commondir, "objects"), limits);
+        const read = openStore(opts.fs, joinTree(layout.commondir, "objects"), limits, opts.sha1Hex);
         const objects = objectsOf(read, layout.commondir);
         return resolveCommit({ fs, layout, ref, cache: {}, read }).map((commit) => ({ objects, root: commit.tree }));
       }));
@@ -213,10 +221,11 @@ export function gitTree(opts: GitTreeOptions): TreeReader {
     escapesTree(path)
       ? errAsync<T, TreeError>(treeError("tree-io", path, "the path leaves the tree"))
       : begin().andThen(({ objects, root }) => new ResultAsync(walk(objects, root, path)).andThen((found) => then(objects, found)));
-  return {
+  const tree: TreeReader = {
     describe: opts.describe ?? `${ref} in ${dir}`,
     list: (path) => at(path, (objects, found) => listFound(objects, found, path, hollowTrees)),
     read: (path, maxBytes) => at(path, (objects, found) => readFound(objects, found, path, maxBytes)),
     readLink: (path) => at(path, (objects, found) => readLinkFound(objects, found, path)),
   };
+  return opts.sha256Hex === undefined ? tree : { ...tree, sha256Hex: opts.sha256Hex };
 }

@@ -2,6 +2,7 @@ import * as nodeFs from "node:fs";
 import { join } from "node:path";
 import { annotation, shown, versionLine } from "@decay/cli-kit";
 import { okAsync, ResultAsync } from "neverthrow";
+import { nodeSha1Hex, nodeSha256Hex } from "../node/hashes.js";
 import { nodeTree } from "../node/tree.js";
 import { withRootListed } from "./root.js";
 import type { TreeReader } from "../tree.js";
@@ -91,7 +92,7 @@ function gitTreeAt(abs: string, root: string, ref: string): ResultAsync<TreeRead
     (e): GateFault => ({ code: "internal", reason: `the git adapter could not be loaded: ${String(e)}` }),
   );
   return adapter.andThen((m) => {
-    const tree = m.gitTree({ fs: nodeFs, dir: abs, ref, describe: root });
+    const tree = m.gitTree({ fs: nodeFs, dir: abs, ref, describe: root, sha1Hex: nodeSha1Hex, sha256Hex: nodeSha256Hex });
     return tree
       .list("")
       .map((): TreeReader => tree)

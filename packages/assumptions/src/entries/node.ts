@@ -1,2 +1,4 @@
-// @decay/assumptions/node: the Node adapters (the TreeReader over the real filesystem). Named exports only.
+// @decay/assumptions/node: the Node adapters (the TreeReader over the real filesystem, the
+// node:crypto hashes a gitTree takes in Node). Named exports only.
 export { nodeTree } from "../node/tree.js";
+export { nodeSha1Hex, nodeSha256Hex } from "../node/hashes.js";
