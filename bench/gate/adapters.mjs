@@ -1,6 +1,7 @@
 // The gate through each TreeReader adapter on one tree: the deep shape at 10,000 files (1,000
 // rows), read from disk (nodeTree), from a memfs volume holding the same files (memfsTree) and
-// from a git commit of them (gitTree, isomorphic-git over the object store). checkTree runs in
+// from a git commit of them (gitTree over the object store; also with node:crypto's hashes, as
+// plan-decay --ref reads). checkTree runs in
 // this process; the median of BENCH_REPS (default 5) after one warm-up, CPU time beside wall
 // time. Run after a build:   node bench/gate/adapters.mjs   (BENCH_DIST=other/dist for another build)
 import { execFileSync } from "node:child_process";
@@ -80,13 +81,19 @@ async function main() {
   packed(root, bare);
   const gate = await import(dist("index.js"));
   const { gitTree } = await import(dist("git.js"));
-  const { nodeTree } = await import(dist("node.js"));
+  const { nodeTree, nodeSha1Hex, nodeSha256Hex } = await import(dist("node.js"));
+  // As plan-decay --ref reads: node:crypto's hashes (builds before 2026-12-05 night have none).
+  const hashes = nodeSha1Hex === undefined ? undefined : { sha1Hex: nodeSha1Hex, sha256Hex: nodeSha256Hex };
   const assumptions = gate.parseAssumptions(plan.tsv)._unsafeUnwrap();
   const adapters = {
     nodeTree: () => nodeTree(root),
     memfsTree: () => gate.memfsTree(mem, "/tree"),
     gitTree: () => gitTree({ fs, dir: root, ref: "HEAD" }),
     "gitTree packed": () => gitTree({ fs, dir: bare, ref: "HEAD" }),
+    ...(hashes && {
+      "gitTree, node:crypto": () => gitTree({ fs, dir: root, ref: "HEAD", ...hashes }),
+      "gitTree packed, node:crypto": () => gitTree({ fs, dir: bare, ref: "HEAD", ...hashes }),
+    }),
   };
   console.log(
     `deep shape, ${FILES} files, ${plan.rows} rows (${plan.diverging} planted to diverge); node ${process.version}; median of ${REPS} after one warm-up`,
@@ -103,7 +110,7 @@ async function main() {
   const base = results.nodeTree;
   for (const [name, r] of Object.entries(results)) {
     console.log(
-      `${name.padEnd(15)} wall ${r.ms.toFixed(0).padStart(6)} ms (${(r.ms / base.ms).toFixed(2)}x nodeTree)  cpu ${r.cpu.toFixed(0).padStart(6)} ms (${(r.cpu / base.cpu).toFixed(2)}x)`,
+      `${name.padEnd(28)} wall ${r.ms.toFixed(0).padStart(6)} ms (${(r.ms / base.ms).toFixed(2)}x nodeTree)  cpu ${r.cpu.toFixed(0).padStart(6)} ms (${(r.cpu / base.cpu).toFixed(2)}x)`,
     );
   }
   if (!process.env.BENCH_KEEP) fs.rmSync(WORK, { recursive: true, force: true });
