@@ -8,6 +8,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, test } from "vitest";
 import { tempDir } from "../../../../test-utils/tmp.js";
 import { gitTree } from "./git.js";
+import { nodeSha1Hex } from "../node/hashes.js";
+import { nodeInflate } from "../node/inflate.js";
 import { objectsIn, repackByHand } from "../../test/support/pack-fixture.js";
 import { commitSpec, git } from "../../test/support/test-fixtures.js";
 
@@ -21,11 +23,20 @@ function sameOrFault(got: readonly string[], before: readonly string[]): void {
   });
 }
 
-/** Every answer a reader gives for the refs and files above: a listing, bytes, or "fault". */
+/**
+ * Every answer a reader gives for the refs and files above: a listing, bytes, or "fault". Asked
+ * portably and with node:crypto and node:zlib (as plan-decay --ref reads): the two must agree.
+ */
 async function answers(dir: string): Promise<string[]> {
+  const portable = await answersOf(dir, {});
+  expect(await answersOf(dir, { sha1Hex: nodeSha1Hex, inflate: nodeInflate })).toEqual(portable);
+  return portable;
+}
+
+async function answersOf(dir: string, natives: Pick<Parameters<typeof gitTree>[0], "sha1Hex" | "inflate">): Promise<string[]> {
   const out: string[] = [];
   for (const ref of REFS) {
-    const tree = gitTree({ fs: nodeFs, dir, ref });
+    const tree = gitTree({ fs: nodeFs, dir, ref, ...natives });
     for (const path of ["", "src"]) {
       const listed = await tree.list(path);
       out.push(listed.isOk() ? JSON.stringify(listed.value) : "fault");

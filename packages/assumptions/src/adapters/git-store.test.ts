@@ -8,9 +8,17 @@ import { inflatePeek } from "./git-peek.js";
 import { applyDelta } from "./git-store.js";
 import { parseTree } from "./git-tree.js";
 import type { GitFs } from "./git-repo.js";
-import { gitTree } from "./git.js";
+import { type GitTreeOptions, gitTree } from "./git.js";
+import { nodeSha1Hex } from "../node/hashes.js";
+import { nodeInflate } from "../node/inflate.js";
 import { declaring, repackByHand } from "../../test/support/pack-fixture.js";
 import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
+
+/** How gitTree hashes and inflates: portably, and with what plan-decay --ref passes in Node. */
+const NATIVES: readonly (readonly [string, Pick<GitTreeOptions, "sha1Hex" | "inflate">])[] = [
+  ["portable", {}],
+  ["node:crypto and node:zlib", { sha1Hex: nodeSha1Hex, inflate: nodeInflate }],
+];
 
 /** A repository with `versions` commits, each editing every file a little, so packing makes delta chains. */
 async function history(versions: number): Promise<{ dir: string; files: string[] }> {
@@ -30,13 +38,16 @@ async function history(versions: number): Promise<{ dir: string; files: string[]
 /** Every file at every commit read through gitTree equals what git itself shows. */
 async function expectSameAsGit(dir: string, files: string[], versions: number, fs: GitFs = nodeFs): Promise<void> {
   for (let back = 0; back < versions; back++) {
-    const tree = gitTree({ fs, dir, ref: `HEAD~${back}` });
-    for (const f of files) {
-      const want = execFileSync("git", ["show", `HEAD~${back}:${f}`], { cwd: dir });
-      expect(Buffer.from((await tree.read(f, 1 << 20))._unsafeUnwrap())).toEqual(want);
-    }
-    expect((await tree.list("src"))._unsafeUnwrap().map((e) => e.name)).toEqual(["a.ts", "deep"]);
+    for (const [, natives] of NATIVES) await sameAsGitAt(gitTree({ fs, dir, ref: `HEAD~${back}`, ...natives }), dir, files, back);
   }
+}
+
+async function sameAsGitAt(tree: ReturnType<typeof gitTree>, dir: string, files: string[], back: number): Promise<void> {
+  for (const f of files) {
+    const want = execFileSync("git", ["show", `HEAD~${back}:${f}`], { cwd: dir });
+    expect(Buffer.from((await tree.read(f, 1 << 20))._unsafeUnwrap())).toEqual(want);
+  }
+  expect((await tree.list("src"))._unsafeUnwrap().map((e) => e.name)).toEqual(["a.ts", "deep"]);
 }
 
 describe("objects read from the store: loose, packed with offset and ref deltas, mixed", () => {
@@ -99,8 +110,10 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
     const file = join(dir, ".git", "objects", oid.slice(0, 2), oid.slice(2));
     nodeFs.chmodSync(file, 0o644);
     nodeFs.writeFileSync(file, deflateSync(Buffer.from("blob 6\0jello\n")));
-    const got = await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 100);
-    expect(got._unsafeUnwrapErr().message).toMatch(new RegExp(`the git object ${oid} in .* is corrupt: InternalError: SHA check failed`));
+    for (const [how, natives] of NATIVES) {
+      const got = await gitTree({ fs: nodeFs, dir, ref: "HEAD", ...natives }).read("a.txt", 100);
+      expect(got._unsafeUnwrapErr().message, how).toMatch(new RegExp(`the git object ${oid} in .* is corrupt: InternalError: SHA check failed`));
+    }
   });
   test("a packed entry that inflates to fewer bytes than its header declares is a fault (git: corrupt), not its bytes", async () => {
     const dir = join(await scratchDir(), "r");
@@ -108,12 +121,14 @@ describe("objects read from the store: loose, packed with offset and ref deltas,
     const oid = git(dir, "rev-parse", "HEAD:a.txt");
     const pack = repackByHand(dir, { [oid]: declaring(11) });
     expect(() => execFileSync("git", ["-C", dir, "cat-file", "-p", oid], { stdio: "ignore" })).toThrow();
-    const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 100))._unsafeUnwrapErr();
-    expect(got.message).toMatch(
-      new RegExp(
-        `^cannot read "a.txt": the git object ${oid} in .* is corrupt: InternalError: the entry at offset \\d+ of ${pack} inflates to 6 of the 11 bytes it declares$`,
-      ),
-    );
+    for (const [how, natives] of NATIVES) {
+      const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD", ...natives }).read("a.txt", 100))._unsafeUnwrapErr();
+      expect(got.message, how).toMatch(
+        new RegExp(
+          `^cannot read "a.txt": the git object ${oid} in .* is corrupt: InternalError: the entry at offset \\d+ of ${pack} inflates to 6 of the 11 bytes it declares$`,
+        ),
+      );
+    }
   });
 });
 
@@ -151,13 +166,15 @@ describe("a loose object with bytes after its zlib stream is corrupt, as git's r
       expect(size > over && size < under, `${size} compressed bytes`).toBe(true);
       expect(() => execFileSync("git", ["-C", dir, "fsck", "--no-dangling"], { stdio: "pipe" })).toThrow(`garbage at end of loose object '${oid}'`);
       expect(() => execFileSync("git", ["-C", dir, "archive", "HEAD"], { stdio: "pipe" })).toThrow(`garbage at end of loose object '${oid}'`);
-      const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD" }).read("a.txt", 1 << 20))._unsafeUnwrapErr();
-      expect(got.code).toBe("tree-io");
-      expect(got.message).toMatch(
-        new RegExp(
-          `^cannot read "a.txt": the git object ${oid} in .* is corrupt: InternalError: garbage at end of loose object ${file}: \\d+ bytes after its zlib stream$`,
-        ),
-      );
+      for (const [how, natives] of NATIVES) {
+        const got = (await gitTree({ fs: nodeFs, dir, ref: "HEAD", ...natives }).read("a.txt", 1 << 20))._unsafeUnwrapErr();
+        expect(got.code, how).toBe("tree-io");
+        expect(got.message, how).toMatch(
+          new RegExp(
+            `^cannot read "a.txt": the git object ${oid} in .* is corrupt: InternalError: garbage at end of loose object ${file}: \\d+ bytes after its zlib stream$`,
+          ),
+        );
+      }
     },
   );
 

@@ -59,7 +59,9 @@ export function gitError(code: "NotFoundError" | "InternalError" | "UnsafeFilepa
  * they would go beyond. Bytes after the stream are not looked at: an entry's end is where the next
  * begins, and git does not look there either.
  */
-async function inflateExactly(compressed: Uint8Array, size: number): Promise<Uint8Array | "past" | { corrupt: string }> {
+async function inflateExactly(compressed: Uint8Array, size: number, inflate?: Inflate): Promise<Uint8Array | "past" | { corrupt: string }> {
+  const fast = inflate?.(compressed, size);
+  if (fast !== undefined) return fast.bytes;
   if (compressed.length > NATIVE_FROM) {
     const got = await inflateBounded(compressed, size);
     return got.kind === "past" ? "past" : got.kind === "corrupt" ? { corrupt: got.reason } : got.bytes;
@@ -70,6 +72,20 @@ async function inflateExactly(compressed: Uint8Array, size: number): Promise<Uin
 
 /** The SHA-1 of the parts, one after the other, in lowercase hex: how an object is checked against its id. */
 export type Sha1Hex = (parts: readonly Uint8Array[]) => string;
+
+/**
+ * A faster whole-stream zlib inflater, tried before the portable one: the output of the zlib
+ * stream at the start of `compressed` and how many input bytes follow its end, or `undefined`
+ * when it cannot say (not valid zlib, cut short, or more than `max` bytes out). On `undefined` the
+ * portable inflater decides, so every refusal is worded as without it.
+ */
+export type Inflate = (compressed: Uint8Array, max: number) => { readonly bytes: Uint8Array; readonly trailing: number } | undefined;
+
+/** What a runtime can do faster than the portable code: hash objects, inflate them. */
+export interface StoreNatives {
+  readonly sha1Hex?: Sha1Hex;
+  readonly inflate?: Inflate;
+}
 
 /** The portable SHA-1 (`@noble/hashes`), for any runtime. */
 export const portableSha1Hex: Sha1Hex = (parts) => {
@@ -128,6 +144,20 @@ interface StoreParts {
   readonly maxObjectBytes: number;
   readonly vet: (oid: string, found: PackedAt) => Promise<void>;
   readonly sha1Hex: Sha1Hex;
+  readonly inflate?: Inflate;
+}
+
+/**
+ * A loose object by the faster inflater, when it gives one git reads without a word: a header
+ * within the limit, exactly the size it declares, nothing after the stream. Anything else is left
+ * to the portable path, which says what is wrong.
+ */
+function looseFast(parts: StoreParts, compressed: Uint8Array): GitObject | undefined {
+  const whole = parts.inflate?.(compressed, LOOSE_HEADER_BYTES + parts.maxObjectBytes);
+  if (whole === undefined || whole.trailing !== 0) return undefined;
+  const head = looseHeader(whole.bytes.subarray(0, LOOSE_HEADER_BYTES));
+  if (head === undefined || head.size > parts.maxObjectBytes || whole.bytes.length !== head.length + head.size) return undefined;
+  return { type: head.type, content: whole.bytes.subarray(head.length) };
 }
 
 async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
@@ -137,6 +167,11 @@ async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
     throw code === "ENOENT" || code === "ENOTDIR" ? gitError("NotFoundError", `Could not find ${oid}.`) : e;
   });
   const compressed = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
+  const fast = looseFast(parts, compressed);
+  if (fast !== undefined) {
+    checkSum(oid, fast.type, fast.content, parts.sha1Hex);
+    return fast;
+  }
   const refused = (why: string) => refusal(`the git object ${oid} (${path}) is refused: ${why}`);
   // The header first, inflating only its bytes: its size is checked before the object is inflated.
   const peek = inflatePeek(compressed, LOOSE_HEADER_BYTES);
@@ -176,7 +211,7 @@ export function objectReader(parts: StoreParts): ObjectReader {
     const { head, compressed } = got;
     const sized = entryBuilds(at, head, compressed, limit);
     if ("problem" in sized) throw refusal(`${sized.problem} in ${ix.pack}`);
-    const body = await inflateExactly(compressed, head.size);
+    const body = await inflateExactly(compressed, head.size, parts.inflate);
     if (!(body instanceof Uint8Array)) throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} does not inflate to its size`);
     if (body.length !== head.size)
       throw gitError("InternalError", `the entry at offset ${at} of ${ix.pack} inflates to ${body.length} of the ${head.size} bytes it declares`);
@@ -226,11 +261,18 @@ export const DEFAULT_LIMITS: GitLimits = { maxObjectBytes: 64 * 1024 * 1024, max
 
 /**
  * The object reader of the object directory `objects`, its files read through `fs` under the guard
- * of `limits`, each object checked against its id by `sha1Hex`.
+ * of `limits`, with the runtime's faster hashing and inflating where given.
  */
-export function openStore(fs: GitFs, objects: string, limits: GitLimits, sha1Hex: Sha1Hex = portableSha1Hex): ObjectReader {
+export function openStore(fs: GitFs, objects: string, limits: GitLimits, natives: StoreNatives = {}): ObjectReader {
   const files = objectFiles(fs, limits);
   // A pack over maxFileBytes is read by ranges where the fs can, not refused.
   const dir = objectDir(files, objects, Math.min(WHOLE_PACK_BYTES, limits.maxFileBytes));
-  return objectReader({ dir, readFile: files.readFile, maxObjectBytes: limits.maxObjectBytes, vet: packVetter(dir, limits.maxObjectBytes).vetPacked, sha1Hex });
+  return objectReader({
+    dir,
+    readFile: files.readFile,
+    maxObjectBytes: limits.maxObjectBytes,
+    vet: packVetter(dir, limits.maxObjectBytes).vetPacked,
+    sha1Hex: natives.sha1Hex ?? portableSha1Hex,
+    ...(natives.inflate && { inflate: natives.inflate }),
+  });
 }

@@ -10,6 +10,7 @@ import { checkTree } from "../core/check.js";
 import { parseAssumptions } from "../core/parse.js";
 import { gitTree } from "./git.js";
 import { nodeSha1Hex, nodeSha256Hex } from "../node/hashes.js";
+import { nodeInflate } from "../node/inflate.js";
 import { treeContract } from "../testing/tree-contract.js";
 
 const made: string[] = [];
@@ -23,12 +24,12 @@ treeContract("gitTree (HEAD of a real repository, working tree emptied)", async 
   return gitTree({ fs: nodeFs, dir, ref: "HEAD" });
 });
 
-treeContract("gitTree with node:crypto's SHA-1 and SHA-256 (as plan-decay --ref reads)", async (spec) => {
+treeContract("gitTree with node:crypto's hashes and node:zlib's inflater (as plan-decay --ref reads)", async (spec) => {
   const dir = await mkdtemp(join(tmpdir(), "decay-git-"));
   made.push(dir);
   commitSpec(dir, spec);
   emptyWorkingTree(dir);
-  return gitTree({ fs: nodeFs, dir, ref: "HEAD", sha1Hex: nodeSha1Hex, sha256Hex: nodeSha256Hex });
+  return gitTree({ fs: nodeFs, dir, ref: "HEAD", sha1Hex: nodeSha1Hex, sha256Hex: nodeSha256Hex, inflate: nodeInflate });
 });
 
 describe("gitTree's hashes", () => {

@@ -6,7 +6,7 @@ import { type GitFs, gitCall, locateRepository, objectProblem } from "./git-repo
 import { resolveCommit } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
 import { guardedFs } from "./git-guard.js";
-import { DEFAULT_LIMITS, gitError, type ObjectReader, type ObjectType, openStore, type Sha1Hex } from "./git-store.js";
+import { DEFAULT_LIMITS, gitError, type Inflate, type ObjectReader, type ObjectType, openStore, type Sha1Hex } from "./git-store.js";
 import { parseTree } from "./git-tree.js";
 import { escapesTree, joinTree, treeError } from "./tree-error.js";
 import { isByteBound } from "../core/read.js";
@@ -39,6 +39,11 @@ export interface GitTreeOptions {
    * (node:crypto) does the same several times faster.
    */
   readonly sha1Hex?: Sha1Hex;
+  /**
+   * A faster zlib inflater, tried first on each object (see `Inflate`); the portable one decides
+   * whenever it gives no answer. In Node, `nodeInflate` from `@decay/assumptions/node` (node:zlib).
+   */
+  readonly inflate?: Inflate;
   /** The reader's `sha256Hex` face (see `TreeReader`); in Node, `nodeSha256Hex` from `@decay/assumptions/node`. */
   readonly sha256Hex?: (bytes: Uint8Array) => string;
 }
@@ -213,7 +218,10 @@ export function gitTree(opts: GitTreeOptions): TreeReader {
       .andThen((layout) => {
         // One object store for the whole tree: the commits and tags the ref passes through (each
         // checked against its id, as git's parse_object checks it), and every tree and blob read after.
-        const read = openStore(opts.fs, joinTree(layout.commondir, "objects"), limits, opts.sha1Hex);
+        const read = openStore(opts.fs, joinTree(layout.commondir, "objects"), limits, {
+          ...(opts.sha1Hex && { sha1Hex: opts.sha1Hex }),
+          ...(opts.inflate && { inflate: opts.inflate }),
+        });
         const objects = objectsOf(read, layout.commondir);
         return resolveCommit({ fs, layout, ref, cache: {}, read }).map((commit) => ({ objects, root: commit.tree }));
       }));

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { annotation, shown, versionLine } from "@decay/cli-kit";
 import { okAsync, ResultAsync } from "neverthrow";
 import { nodeSha1Hex, nodeSha256Hex } from "../node/hashes.js";
+import { nodeInflate } from "../node/inflate.js";
 import { nodeTree } from "../node/tree.js";
 import { withRootListed } from "./root.js";
 import type { TreeReader } from "../tree.js";
@@ -81,6 +82,9 @@ async function deliver(io: CliIo, text: string, code: number, ctx: FaultContext)
   return written.isOk() ? code : fail(io, written.error, ctx);
 }
 
+// What node:crypto and node:zlib do faster than gitTree's portable hashing and inflating.
+const NODE_GIT = { sha1Hex: nodeSha1Hex, sha256Hex: nodeSha256Hex, inflate: nodeInflate } as const;
+
 /**
  * The commit `--ref` names, opened eagerly: the root is listed once here (the reader caches it), so
  * a bad ref or a root that is no repository is the run's fault, before the plan is read and with
@@ -92,7 +96,7 @@ function gitTreeAt(abs: string, root: string, ref: string): ResultAsync<TreeRead
     (e): GateFault => ({ code: "internal", reason: `the git adapter could not be loaded: ${String(e)}` }),
   );
   return adapter.andThen((m) => {
-    const tree = m.gitTree({ fs: nodeFs, dir: abs, ref, describe: root, sha1Hex: nodeSha1Hex, sha256Hex: nodeSha256Hex });
+    const tree = m.gitTree({ fs: nodeFs, dir: abs, ref, describe: root, ...NODE_GIT });
     return tree
       .list("")
       .map((): TreeReader => tree)
