@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { ARG_FAULT_CODES, asks, describeArgFault, onlyFlags, parseArgv, quoted, versionLine, type ArgFault } from "./args.js";
-import { shown, versionAfterCommand, versionAlone, versionAsked } from "./args.js";
+import { shown, tokensOf, versionAfterCommand, versionAlone, versionAsked } from "./args.js";
+import { parseArgs } from "node:util";
 
 const SPEC = {
   flags: {
@@ -174,6 +175,28 @@ test("any argv is either parsed values or one named fault with a one-line senten
       if ("flag" in r.error && /^[\x21-\x7e]+$/.test(r.error.flag)) expect(sentence).toContain(r.error.flag);
     }),
     { numRuns: 2000 },
+  );
+});
+
+test("argv read in runs gives parseArgs's own tokens, wherever the runs would fall", () => {
+  const options = {
+    root: { type: "string" },
+    reads: { type: "string" },
+    output: { type: "string", short: "o" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  } as const;
+  const word = fc.oneof(
+    fc.constantFrom("--root", "--reads", "-o", "-oh", "-ho", "-h-", "--json", "-h", "--", "-", "", "--root=x", "--json=1", "--x", "a", "b.ts", "-x"),
+    fc.string().map((s) => `-${s}`),
+    fc.string(),
+  );
+  fc.assert(
+    fc.property(fc.array(word, { maxLength: 14 }), fc.integer({ min: 1, max: 6 }), (argv, run) => {
+      const whole = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true }).tokens;
+      expect(tokensOf(argv, options, run)).toEqual(whole);
+    }),
+    { numRuns: 3000 },
   );
 });
 
