@@ -32,6 +32,29 @@ treeContract("gitTree with node:crypto's hashes and node:zlib's inflater (as pla
   return gitTree({ fs: nodeFs, dir, ref: "HEAD", sha1Hex: nodeSha1Hex, sha256Hex: nodeSha256Hex, inflate: nodeInflate });
 });
 
+describe("gitTree: one blob under many paths", () => {
+  test("is inflated and checked at most twice, and each read gets its own copy of the bytes", async () => {
+    const dir = await scratchDir();
+    const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`copy${i}/LICENSE`, "MIT License\n"]));
+    commitSpec(dir, { files: { ...files, "other.txt": "other\n" }, links: {} });
+    const blob = git(dir, "rev-parse", "HEAD:copy0/LICENSE");
+    let checks = 0;
+    const counting = (parts: readonly Uint8Array[]) => {
+      const hex = nodeSha1Hex(parts);
+      if (hex === blob) checks += 1;
+      return hex;
+    };
+    const tree = gitTree({ fs: nodeFs, dir, ref: "HEAD", sha1Hex: counting });
+    const reads: Uint8Array[] = [];
+    for (let i = 0; i < 12; i += 1) reads.push((await tree.read(`copy${i}/LICENSE`, 100))._unsafeUnwrap());
+    expect(checks).toBe(2);
+    for (const bytes of reads) expect(new TextDecoder().decode(bytes)).toBe("MIT License\n");
+    for (const bytes of reads) bytes.fill(0);
+    expect(new TextDecoder().decode((await tree.read("copy3/LICENSE", 100))._unsafeUnwrap())).toBe("MIT License\n");
+    expect(new TextDecoder().decode((await tree.read("other.txt", 100))._unsafeUnwrap())).toBe("other\n");
+  });
+});
+
 describe("gitTree's hashes", () => {
   test("every object is checked by the sha1Hex given: one that answers wrong makes each read a fault, never content", async () => {
     const dir = await scratchDir();
