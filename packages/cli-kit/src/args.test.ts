@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { ARG_FAULT_CODES, asks, describeArgFault, onlyFlags, parseArgv, quoted, versionLine, type ArgFault } from "./args.js";
-import { shown, tokensOf, versionAfterCommand, versionAlone, versionAsked } from "./args.js";
+import { shown, versionAfterCommand, versionAlone, versionAsked } from "./args.js";
+import { tokensOf } from "./args-tokens.js";
 import { parseArgs } from "node:util";
 
 const SPEC = {
@@ -187,7 +188,32 @@ test("argv read in runs gives parseArgs's own tokens, wherever the runs would fa
     help: { type: "boolean", short: "h" },
   } as const;
   const word = fc.oneof(
-    fc.constantFrom("--root", "--reads", "-o", "-oh", "-ho", "-h-", "--json", "-h", "--", "-", "", "--root=x", "--json=1", "--x", "a", "b.ts", "-x"),
+    fc.constantFrom(
+      "--root",
+      "--reads",
+      "-o",
+      "-oh",
+      "-ho",
+      "-h-",
+      "-h=",
+      "-hh",
+      "-oo",
+      "-xo",
+      "--json",
+      "-h",
+      "--",
+      "---",
+      "-",
+      "",
+      "--root=x",
+      "--reads=",
+      "--json=1",
+      "--x",
+      "--x=1",
+      "a",
+      "b.ts",
+      "-x",
+    ),
     fc.string().map((s) => `-${s}`),
     fc.string(),
   );

@@ -1,7 +1,7 @@
 // The one argument parser of the decay CLIs: node:util parseArgs reads the tokens, and a thin
 // layer checks them against a declarative spec, so every CLI refuses a bad command line with the
 // same faults and the same sentences.
-import { parseArgs } from "node:util";
+import { type NodeOptions, tokensOf } from "./args-tokens.js";
 import { err, ok, type Result } from "neverthrow";
 
 /** One flag: a string or a boolean, an optional one-letter alias, whether it may repeat or be empty. */
@@ -170,39 +170,6 @@ function valueOf(spec: FlagSpec, t: OptionToken): Result<string | true, ArgFault
   const optionLike = t.inlineValue !== true && v !== undefined && looksLikeFlag(v);
   if (v === undefined || optionLike || (v === "" && spec.allowEmpty !== true)) return err({ code: "missing-value", flag: t.rawName });
   return ok(v);
-}
-
-/** What `parseArgs` takes as `options`. */
-type NodeOptions = Record<string, { type: "string" | "boolean"; short?: string }>;
-
-/** One token as `parseArgs` gives it with `tokens: true`. */
-type Token = NonNullable<ReturnType<typeof parseArgs>["tokens"]>[number];
-
-// parseArgs copies argv and shifts it one argument at a time; past about 16,000 arguments the
-// copy lies where V8 cannot trim an array from the front, so each shift moves all the rest
-// (40,000 `--creates` of `plan-decay author` spent 2.2 s there).
-const RUN = 4096;
-
-/**
- * `parseArgs(...).tokens` for argv, read in runs of about `run` arguments so that the cost stays
- * linear: a run ends only after an argument not starting with `-` (one that cannot take the next
- * as its value); a run holding an option terminator takes the rest of argv with it.
- */
-export function tokensOf(argv: readonly string[], options: NodeOptions, run = RUN): Token[] {
-  const parse = (from: number, to: number) => parseArgs({ args: argv.slice(from, to), options, strict: false, allowPositionals: true, tokens: true }).tokens;
-  const terminated = (part: readonly Token[]) => part.some((t) => t.kind === "option-terminator");
-  const tokens: Token[] = [];
-  for (let start = 0; start < argv.length; ) {
-    let end = Math.min(argv.length, start + run);
-    while (end < argv.length && (argv[end - 1] as string).startsWith("-")) end += 1;
-    let part = parse(start, end);
-    // After a terminator parseArgs takes the rest in one pass (and numbers it its own way, past
-    // a group of short flags): so the rest is read with the run that holds the terminator.
-    if (end < argv.length && terminated(part)) part = parse(start, (end = argv.length));
-    for (const t of part) tokens.push(start === 0 ? t : { ...t, index: t.index + start });
-    start = end;
-  }
-  return tokens;
 }
 
 function nodeOptions(flags: FlagSpecs): NodeOptions {

@@ -8,15 +8,16 @@ import { Script } from "node:vm";
 const HEAD = "(function (exports, require, module, __filename, __dirname) { ";
 const TAIL = "\n});";
 
-// A cache file is the SHA-256 of the source it was made from, then V8's data. V8 checks its
-// version and flags, but of the source only the length: a cache of other code of the same length
-// would be taken, and run that code.
+// A cache file is a SHA-256 over the source it was made from and V8's data, then that data.
+// V8 checks its own version and flags, but of the source only the length (a cache of other code
+// of the same length would be taken, and run that code), and of its data not every byte (one byte
+// changed has crashed, hung, or run other code): so nothing is offered that the seal does not match.
 const SEAL = 32;
 
 type ModuleBody = (exports: unknown, require: NodeRequire, module: { exports: unknown }, filename: string, dirname: string) => void;
 
-function sourceDigest(wrapped: string): Uint8Array {
-  return createHash("sha256").update(wrapped).digest();
+function sealOf(wrapped: string, data: Uint8Array): Uint8Array {
+  return createHash("sha256").update(wrapped).update(data).digest();
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -35,15 +36,14 @@ export interface CompiledBundle {
 
 /**
  * Compiles the CommonJS bundle at `path` (a `#!` line is blanked), from `cache` (made by
- * `CompiledBundle.cache`) when that was made from this very source: V8 then checks that its own
- * version and flags made it, and compiles as usual otherwise, so a stale or foreign cache costs
- * time, never behaviour.
+ * `CompiledBundle.cache`) when its seal matches this very source and every byte of its data: V8
+ * then checks that its own version and flags made it, and compiles as usual otherwise, so a stale,
+ * foreign or spoilt cache costs time, never behaviour.
  */
 export function compileBundle(path: string, cache?: Uint8Array): CompiledBundle {
   const file = resolve(path);
   const wrapped = HEAD + readFileSync(file, "utf8").replace(/^#!.*/, "") + TAIL;
-  const digest = cache === undefined ? undefined : sourceDigest(wrapped);
-  const fits = cache !== undefined && digest !== undefined && cache.length > SEAL && sameBytes(cache.subarray(0, SEAL), digest);
+  const fits = cache !== undefined && cache.length > SEAL && sameBytes(cache.subarray(0, SEAL), sealOf(wrapped, cache.subarray(SEAL)));
   const script = new Script(wrapped, { filename: file, ...(fits ? { cachedData: cache.subarray(SEAL) } : {}) });
   return {
     cacheRejected: cache !== undefined && (!fits || script.cachedDataRejected === true),
@@ -55,7 +55,7 @@ export function compileBundle(path: string, cache?: Uint8Array): CompiledBundle 
     cache() {
       const data = script.createCachedData();
       const sealed = new Uint8Array(SEAL + data.length);
-      sealed.set(digest ?? sourceDigest(wrapped));
+      sealed.set(sealOf(wrapped, data));
       sealed.set(data, SEAL);
       return sealed;
     },

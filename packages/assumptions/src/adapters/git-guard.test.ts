@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
 import { packIndexProblem } from "./git-guard.js";
-import { gitTree } from "./git.js";
+import { type GitTreeOptions, gitTree } from "./git.js";
+import { nodeSha1Hex } from "../node/hashes.js";
+import { nodeInflate } from "../node/inflate.js";
 import { commitSpec, git, scratchDir } from "../../test/support/test-fixtures.js";
 
 /** A repository whose one commit holds `a.txt`; answers its dir and the blob's id and loose file. */
@@ -21,7 +23,23 @@ function replaceObject(file: string, bytes: Uint8Array): void {
   nodeFs.writeFileSync(file, bytes);
 }
 
-async function readA(dir: string, opts: { maxObjectBytes?: number } = {}) {
+/** How gitTree hashes and inflates: portably, and as plan-decay --ref reads (what node:zlib is asked for recorded). */
+const asked: { compressed: number; max: number }[] = [];
+const NATIVES: readonly (readonly [string, Pick<GitTreeOptions, "sha1Hex" | "inflate">])[] = [
+  ["portable", {}],
+  [
+    "node:crypto and node:zlib",
+    {
+      sha1Hex: nodeSha1Hex,
+      inflate: (compressed, max) => {
+        asked.push({ compressed: compressed.length, max });
+        return nodeInflate(compressed, max);
+      },
+    },
+  ],
+];
+
+async function readA(dir: string, opts: Pick<GitTreeOptions, "maxObjectBytes" | "sha1Hex" | "inflate"> = {}) {
   return gitTree({ fs: nodeFs, dir, ref: "HEAD", ...opts }).read("a.txt", 64 * 1024 * 1024);
 }
 
@@ -92,11 +110,11 @@ describe("64-bit offsets", () => {
   });
 });
 
-describe("loose objects: size checked from the header before inflating, inflation bounded", () => {
+describe.each(NATIVES)("loose objects: size checked from the header before inflating, inflation bounded (%s)", (_, natives) => {
   test("a header declaring more than the limit is refused, naming the object and its file", async () => {
     const { dir, oid, file } = await repo();
     replaceObject(file, deflateSync(Buffer.from("blob 99999999999\0tiny")));
-    const got = await readA(dir);
+    const got = await readA(dir, natives);
     expect(got._unsafeUnwrapErr().message).toBe(
       `cannot read "a.txt": the git object ${oid} (${file}) is refused: its header declares a blob of 99999999999 bytes, over the limit of 67108864`,
     );
@@ -104,23 +122,34 @@ describe("loose objects: size checked from the header before inflating, inflatio
 
   test("a zlib bomb that declares a small size stops inflating at that size", async () => {
     const { dir, oid, file } = await repo();
-    replaceObject(file, deflateSync(Buffer.concat([Buffer.from("blob 10\0"), Buffer.alloc(2_000_000)])));
-    const got = await readA(dir, { maxObjectBytes: 1000 });
+    const bomb = deflateSync(Buffer.concat([Buffer.from("blob 10\0"), Buffer.alloc(2_000_000)]));
+    replaceObject(file, bomb);
+    asked.length = 0;
+    const got = await readA(dir, { maxObjectBytes: 1000, ...natives });
     expect(got._unsafeUnwrapErr().message).toContain(`the git object ${oid} (${file}) is refused: it inflates past the 10 bytes its header declares`);
     // Under the default limit too: the object is inflated no further than its header declares.
-    const loose = await readA(dir);
+    const loose = await readA(dir, natives);
     expect(loose._unsafeUnwrapErr().message).toContain(`the git object ${oid} (${file}) is refused: it inflates past the 10 bytes its header declares`);
+    // A given inflater is asked for no more than the header and the 10 bytes it declares.
+    const onBomb = asked.filter((a) => a.compressed === bomb.length);
+    expect(onBomb.length > 0).toBe(natives.inflate !== undefined);
+    for (const a of onBomb) expect(a.max).toBeLessThanOrEqual("blob 10\0".length + 10);
   });
 
   test("a truncated object, a bad header and a missing object are each a fault naming the object", async () => {
     const { dir, oid, file } = await repo();
     const good = nodeFs.readFileSync(file);
     replaceObject(file, good.subarray(0, good.length - 6));
-    expect((await readA(dir))._unsafeUnwrapErr().message).toMatch(new RegExp(`the git object ${oid} .*(refused|corrupt)`));
+    expect((await readA(dir, natives))._unsafeUnwrapErr().message).toMatch(new RegExp(`the git object ${oid} .*(refused|corrupt)`));
+    // Whole and valid zlib, but fewer bytes than the header declares: truncated, not a SHA mismatch.
+    replaceObject(file, deflateSync(Buffer.from("blob 9\0hello\n")));
+    expect((await readA(dir, natives))._unsafeUnwrapErr().message).toContain(`the git object ${oid} (${file}) is refused: it is truncated: 6 of 9 bytes`);
     replaceObject(file, deflateSync(Buffer.from("blub 3\0abc")));
-    expect((await readA(dir))._unsafeUnwrapErr().message).toContain(`the git object ${oid} (${file}) is refused: its header is not TYPE SIZE`);
+    expect((await readA(dir, natives))._unsafeUnwrapErr().message).toContain(`the git object ${oid} (${file}) is refused: its header is not TYPE SIZE`);
     nodeFs.unlinkSync(file);
-    expect((await readA(dir))._unsafeUnwrapErr().message).toBe(`cannot read "a.txt": the git object ${oid} is missing from ${join(dir, ".git")}/objects`);
+    expect((await readA(dir, natives))._unsafeUnwrapErr().message).toBe(
+      `cannot read "a.txt": the git object ${oid} is missing from ${join(dir, ".git")}/objects`,
+    );
   });
 });
 
@@ -144,7 +173,7 @@ describe("non-regular files in the repository are refused, never read", () => {
   });
 });
 
-describe("packed objects: the entry's declared size checked before inflating, inflation bounded", () => {
+describe.each(NATIVES)("packed objects: the entry's declared size checked before inflating, inflation bounded (%s)", (_, natives) => {
   async function packed(): Promise<{ dir: string; oid: string; pack: string; offset: number }> {
     const dir = join(await scratchDir(), "r");
     commitSpec(dir, { files: { "a.txt": "\0".repeat(2_000_000), "b.txt": "other\n" }, links: {} });
@@ -162,11 +191,11 @@ describe("packed objects: the entry's declared size checked before inflating, in
 
   test("an entry declaring more than the limit is refused, naming the object and the pack", async () => {
     const { dir, oid, pack, offset } = await packed();
-    const got = await readA(dir, { maxObjectBytes: 1000 });
+    const got = await readA(dir, { maxObjectBytes: 1000, ...natives });
     expect(got._unsafeUnwrapErr().message).toBe(
       `cannot read "a.txt": the git object ${oid} in ${pack} is refused: the entry at offset ${offset} declares 2000000 bytes, over the limit of 1000`,
     );
-    expect((await readA(dir))._unsafeUnwrap().length).toBe(2_000_000);
+    expect((await readA(dir, natives))._unsafeUnwrap().length).toBe(2_000_000);
   });
 
   test("an entry whose stream inflates past its declared size is stopped there", async () => {
@@ -190,7 +219,7 @@ describe("packed objects: the entry's declared size checked before inflating, in
       nodeFs.chmodSync(file, 0o644);
       nodeFs.writeFileSync(file, data);
     }
-    const got = await readA(dir, { maxObjectBytes: 1000 });
+    const got = await readA(dir, { maxObjectBytes: 1000, ...natives });
     expect(got._unsafeUnwrapErr().message).toBe(
       `cannot read "a.txt": the git object ${oid} in ${pack} is refused: the entry at offset ${offset} inflates past the 0 bytes it declares`,
     );

@@ -7,10 +7,9 @@
 // it met kept up to a byte budget.
 // Every object's SHA-1 is checked against its id.
 import { thrownCode } from "@decay/portable";
-import { sha1 } from "@noble/hashes/legacy";
-import { bytesToHex } from "@noble/hashes/utils";
 import { type GitLimits, objectFiles, refusal } from "./git-guard.js";
 import { inflateBounded } from "./git-inflate.js";
+import { type Inflate, inflatedBy, portableSha1Hex, type Sha1Hex, type StoreNatives } from "./git-natives.js";
 import { deltaSize, entryBuilds, MAX_CHAIN_LINKS, packEntry, packVetter } from "./git-pack-guard.js";
 import { type ObjectDir, objectDir, type PackedAt, type PackIndex, WHOLE_PACK_BYTES } from "./git-packs.js";
 import type { GitFs } from "./git-repo.js";
@@ -60,7 +59,7 @@ export function gitError(code: "NotFoundError" | "InternalError" | "UnsafeFilepa
  * begins, and git does not look there either.
  */
 async function inflateExactly(compressed: Uint8Array, size: number, inflate?: Inflate): Promise<Uint8Array | "past" | { corrupt: string }> {
-  const fast = inflate?.(compressed, size);
+  const fast = inflatedBy(inflate, compressed, size);
   if (fast !== undefined) return fast.bytes;
   if (compressed.length > NATIVE_FROM) {
     const got = await inflateBounded(compressed, size);
@@ -69,30 +68,6 @@ async function inflateExactly(compressed: Uint8Array, size: number, inflate?: In
   const got = inflatePeek(compressed, size);
   return got.kind === "corrupt" ? { corrupt: got.reason } : got.complete ? got.bytes : "past";
 }
-
-/** The SHA-1 of the parts, one after the other, in lowercase hex: how an object is checked against its id. */
-export type Sha1Hex = (parts: readonly Uint8Array[]) => string;
-
-/**
- * A faster whole-stream zlib inflater, tried before the portable one: the output of the zlib
- * stream at the start of `compressed` and how many input bytes follow its end, or `undefined`
- * when it cannot say (not valid zlib, cut short, or more than `max` bytes out). On `undefined` the
- * portable inflater decides, so every refusal is worded as without it.
- */
-export type Inflate = (compressed: Uint8Array, max: number) => { readonly bytes: Uint8Array; readonly trailing: number } | undefined;
-
-/** What a runtime can do faster than the portable code: hash objects, inflate them. */
-export interface StoreNatives {
-  readonly sha1Hex?: Sha1Hex;
-  readonly inflate?: Inflate;
-}
-
-/** The portable SHA-1 (`@noble/hashes`), for any runtime. */
-export const portableSha1Hex: Sha1Hex = (parts) => {
-  const hash = sha1.create();
-  for (const part of parts) hash.update(part);
-  return bytesToHex(hash.digest());
-};
 
 /** Throws unless `type SIZE\0content` hashes to `oid`. */
 function checkSum(oid: string, type: ObjectType, content: Uint8Array, sha1Hex: Sha1Hex): void {
@@ -147,19 +122,6 @@ interface StoreParts {
   readonly inflate?: Inflate;
 }
 
-/**
- * A loose object by the faster inflater, when it gives one git reads without a word: a header
- * within the limit, exactly the size it declares, nothing after the stream. Anything else is left
- * to the portable path, which says what is wrong.
- */
-function looseFast(parts: StoreParts, compressed: Uint8Array): GitObject | undefined {
-  const whole = parts.inflate?.(compressed, LOOSE_HEADER_BYTES + parts.maxObjectBytes);
-  if (whole === undefined || whole.trailing !== 0) return undefined;
-  const head = looseHeader(whole.bytes.subarray(0, LOOSE_HEADER_BYTES));
-  if (head === undefined || head.size > parts.maxObjectBytes || whole.bytes.length !== head.length + head.size) return undefined;
-  return { type: head.type, content: whole.bytes.subarray(head.length) };
-}
-
 async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
   const path = joinTree(parts.dir.path, `${oid.slice(0, 2)}/${oid.slice(2)}`);
   const raw = await parts.readFile(path).catch((e: unknown) => {
@@ -167,11 +129,6 @@ async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
     throw code === "ENOENT" || code === "ENOTDIR" ? gitError("NotFoundError", `Could not find ${oid}.`) : e;
   });
   const compressed = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
-  const fast = looseFast(parts, compressed);
-  if (fast !== undefined) {
-    checkSum(oid, fast.type, fast.content, parts.sha1Hex);
-    return fast;
-  }
   const refused = (why: string) => refusal(`the git object ${oid} (${path}) is refused: ${why}`);
   // The header first, inflating only its bytes: its size is checked before the object is inflated.
   const peek = inflatePeek(compressed, LOOSE_HEADER_BYTES);
@@ -180,8 +137,15 @@ async function readLoose(parts: StoreParts, oid: string): Promise<GitObject> {
   if (head === undefined) throw refused("its header is not TYPE SIZE");
   const { size, length } = head;
   if (size > parts.maxObjectBytes) throw refused(`its header declares a ${head.type} of ${size} bytes, over the limit of ${parts.maxObjectBytes}`);
-  // Always the small inflater, whatever the size: it knows where the stream ends, and the native
-  // one (DecompressionStream) passes over bytes after it without a word on Node 20.
+  // A given inflater first, bounded by the declared size (what it cannot answer, or answers with
+  // another size or bytes after the stream, the small one words); then the small inflater: it
+  // knows where the stream ends, and DecompressionStream passes over bytes after it on Node 20.
+  const fast = inflatedBy(parts.inflate, compressed, length + size);
+  if (fast !== undefined && fast.trailing === 0 && fast.bytes.length === length + size) {
+    const object = { type: head.type, content: fast.bytes.subarray(length) };
+    checkSum(oid, object.type, object.content, parts.sha1Hex);
+    return object;
+  }
   const whole = inflatePeek(compressed, length + size);
   if (whole.kind === "corrupt") throw gitError("InternalError", `the loose object ${path} is not a valid zlib stream (${whole.reason})`);
   if (!whole.complete) throw refused(`it inflates past the ${size} bytes its header declares`);

@@ -53,6 +53,21 @@ describe("gitTree: one blob under many paths", () => {
     expect(new TextDecoder().decode((await tree.read("copy3/LICENSE", 100))._unsafeUnwrap())).toBe("MIT License\n");
     expect(new TextDecoder().decode((await tree.read("other.txt", 100))._unsafeUnwrap())).toBe("other\n");
   });
+
+  test("an inflater that answers with Buffers: reads are plain Uint8Arrays, each its own", async () => {
+    const dir = await scratchDir();
+    commitSpec(dir, { files: Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`c${i}/L`, "MIT License\n"])), links: {} });
+    const buffers: Parameters<typeof gitTree>[0]["inflate"] = (compressed, max) => {
+      const got = nodeInflate(compressed, max);
+      return got && { bytes: Buffer.from(got.bytes.buffer, got.bytes.byteOffset, got.bytes.length), trailing: got.trailing };
+    };
+    const tree = gitTree({ fs: nodeFs, dir, ref: "HEAD", inflate: buffers });
+    const reads: Uint8Array[] = [];
+    for (let i = 0; i < 4; i += 1) reads.push((await tree.read(`c${i}/L`, 100))._unsafeUnwrap());
+    for (const bytes of reads) expect(Object.getPrototypeOf(bytes)).toBe(Uint8Array.prototype);
+    for (const bytes of reads) bytes.fill(88);
+    expect(new TextDecoder().decode((await tree.read("c0/L", 100))._unsafeUnwrap())).toBe("MIT License\n");
+  });
 });
 
 describe("gitTree's hashes", () => {

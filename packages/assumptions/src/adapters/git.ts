@@ -6,7 +6,9 @@ import { type GitFs, gitCall, locateRepository, objectProblem } from "./git-repo
 import { resolveCommit } from "./git-resolve.js";
 import { type Found, type GitObjects, linkText, MODE_LINK, MODE_TREE, walk } from "./git-walk.js";
 import { guardedFs } from "./git-guard.js";
-import { DEFAULT_LIMITS, gitError, type Inflate, type ObjectReader, type ObjectType, openStore, type Sha1Hex } from "./git-store.js";
+import { DEFAULT_LIMITS, gitError, type ObjectReader, type ObjectType, openStore } from "./git-store.js";
+import type { Inflate, Sha1Hex } from "./git-natives.js";
+import { blobMemo, keepBlob } from "./git-blobs.js";
 import { parseTree } from "./git-tree.js";
 import { escapesTree, joinTree, treeError } from "./tree-error.js";
 import { isByteBound } from "../core/read.js";
@@ -85,7 +87,7 @@ function objectsOf(load: ObjectReader, gitdir: string): GitObjects {
   // Each tree's entries by name, made on the first lookup in a tree of more than a few: a walk
   // through a directory of 100,000 entries must not compare them all for every row.
   const byName = new Map<string, ReadonlyMap<string, TreeEntry>>();
-  const blobs: BlobMemo = { seen: new Set(), bytes: new Map(), kept: 0 };
+  const blobs = blobMemo();
   const typed = (oid: string, type: ObjectType) =>
     load(oid).then((o) => {
       if (o.type !== type) throw gitError("InternalError", `Object ${oid} was anticipated to be a ${type} but it is a ${o.type}.`);
@@ -112,33 +114,11 @@ function objectsOf(load: ObjectReader, gitdir: string): GitObjects {
     },
     blob: (oid, path) => {
       const kept = blobs.bytes.get(oid);
-      if (kept !== undefined) return okAsync(kept.slice());
+      if (kept !== undefined) return okAsync(new Uint8Array(kept));
       return call(path, oid, gitdir, () => typed(oid, "blob")).map((bytes) => keepBlob(blobs, oid, bytes));
     },
     dirs: new Map(),
   };
-}
-
-/** The most bytes of blobs a reader keeps for paths that name a blob already read. */
-const BLOB_BUDGET = 32 * 1024 * 1024;
-
-/** Blobs read, by id; the bytes of those read twice, within BLOB_BUDGET. */
-interface BlobMemo {
-  readonly seen: Set<string>;
-  readonly bytes: Map<string, Uint8Array>;
-  kept: number;
-}
-
-// Copies of one file (vendored packages, a committed node_modules) are one blob under many
-// paths: from its second read a blob is kept, so later paths skip inflating and checking it.
-// Each read hands out its own copy: a caller may write into what it was given.
-function keepBlob(memo: BlobMemo, oid: string, bytes: Uint8Array): Uint8Array {
-  if (!memo.seen.has(oid)) memo.seen.add(oid);
-  else if (memo.kept + bytes.length <= BLOB_BUDGET) {
-    memo.bytes.set(oid, bytes.slice());
-    memo.kept += bytes.length;
-  }
-  return bytes;
 }
 
 function notA(code: "tree-not-a-file" | "tree-not-a-directory", path: string, found: Found): TreeError {

@@ -3,4 +3,4 @@
 export { gitTree } from "../adapters/git.js";
 export type { GitTreeOptions } from "../adapters/git.js";
 export type { GitFs } from "../adapters/git-repo.js";
-export type { Inflate, Sha1Hex } from "../adapters/git-store.js";
+export type { Inflate, Sha1Hex } from "../adapters/git-natives.js";

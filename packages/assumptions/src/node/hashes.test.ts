@@ -1,7 +1,7 @@
 import { sha256Hex } from "@decay/portable";
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { portableSha1Hex } from "../adapters/git-store.js";
+import { portableSha1Hex } from "../adapters/git-natives.js";
 import { nodeSha1Hex, nodeSha256Hex } from "./hashes.js";
 
 test("nodeSha1Hex and the portable SHA-1 agree on any parts, split anywhere", () => {

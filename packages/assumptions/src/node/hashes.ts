@@ -1,5 +1,5 @@
 import * as crypto from "node:crypto";
-import type { Sha1Hex } from "../adapters/git-store.js";
+import type { Sha1Hex } from "../adapters/git-natives.js";
 
 // The one-shot `crypto.hash` (Node 20.12 on) skips a Hash object per file; older Node 20 has only `createHash`.
 const oneShot: typeof crypto.hash | undefined = crypto.hash;

@@ -1,5 +1,5 @@
 import { inflateSync } from "node:zlib";
-import type { Inflate } from "../adapters/git-store.js";
+import type { Inflate } from "../adapters/git-natives.js";
 
 // What `inflateSync` gives with `info: true`; @types/node types only the buffer.
 interface WithInfo {
