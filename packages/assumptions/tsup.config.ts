@@ -34,7 +34,7 @@ export default defineConfig([
     ...shared,
     // The CLI's program is one CommonJS file: Node 20 starts it about 20 ms sooner than the ESM
     // entry and its chunks (docs/performance.md).
-    entry: { gate: "src/gate.ts" },
+    entry: { gate: "src/cli/program.ts" },
     format: ["cjs"],
     // neverthrow and @noble/hashes too, which every run loads: each file resolved and loaded
     // at start costs the gate time on a small plan (docs/performance.md).
