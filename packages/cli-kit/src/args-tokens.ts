@@ -17,13 +17,12 @@ const RUN = 4096;
  * `=`, or a lone short one or a group of short flags ending in one (`-o`, `-ho`). Anything
  * unusual (`--`, a `-` or `=` inside a group) counts as may: a run is then only cut later.
  */
-function mayTakeNext(arg: string, options: NodeOptions): boolean {
+function mayTakeNext(arg: string, options: NodeOptions, shortTypes: ReadonlyMap<string, string>): boolean {
   if (arg.length < 2 || arg[0] !== "-") return false;
   if (arg[1] === "-") return arg === "--" || (!arg.includes("=") && options[arg.slice(2)]?.type === "string");
   const shorts = arg.slice(1);
   if (shorts.includes("-") || shorts.includes("=")) return true;
-  const types = new Map(Object.values(options).flatMap((o) => (o.short === undefined ? [] : [[o.short, o.type] as const])));
-  for (let i = 0; i < shorts.length; i += 1) if (types.get(shorts[i] as string) === "string") return i === shorts.length - 1;
+  for (let i = 0; i < shorts.length; i += 1) if (shortTypes.get(shorts[i] as string) === "string") return i === shorts.length - 1;
   return false;
 }
 
@@ -35,10 +34,12 @@ function mayTakeNext(arg: string, options: NodeOptions): boolean {
 export function tokensOf(argv: readonly string[], options: NodeOptions, run = RUN): Token[] {
   const parse = (from: number, to: number) => parseArgs({ args: argv.slice(from, to), options, strict: false, allowPositionals: true, tokens: true }).tokens;
   const terminated = (part: readonly Token[]) => part.some((t) => t.kind === "option-terminator");
+  // Each one-letter flag's type, by its letter: looked up at every run's end.
+  const shortTypes = new Map(Object.values(options).flatMap((o) => (o.short === undefined ? [] : [[o.short, o.type] as const])));
   const tokens: Token[] = [];
   for (let start = 0; start < argv.length; ) {
     let end = Math.min(argv.length, start + run);
-    while (end < argv.length && mayTakeNext(argv[end - 1] as string, options)) end += 1;
+    while (end < argv.length && mayTakeNext(argv[end - 1] as string, options, shortTypes)) end += 1;
     let part = parse(start, end);
     // After a terminator parseArgs takes the rest in one pass (and numbers it its own way, past
     // a group of short flags): so the rest is read with the run that holds the terminator.
