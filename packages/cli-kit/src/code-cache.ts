@@ -20,10 +20,6 @@ function sealOf(wrapped: string, data: Uint8Array): Uint8Array {
   return createHash("sha256").update(wrapped).update(data).digest();
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
 /** A CommonJS bundle compiled as Node's loader compiles a file, and whether the code cache offered was used. */
 export interface CompiledBundle {
   /** Whether a cache was offered and refused: made from other source, by another V8, or not a cache. */
@@ -43,7 +39,7 @@ export interface CompiledBundle {
 export function compileBundle(path: string, cache?: Uint8Array): CompiledBundle {
   const file = resolve(path);
   const wrapped = HEAD + readFileSync(file, "utf8").replace(/^#!.*/, "") + TAIL;
-  const fits = cache !== undefined && cache.length > SEAL && sameBytes(cache.subarray(0, SEAL), sealOf(wrapped, cache.subarray(SEAL)));
+  const fits = cache !== undefined && cache.length > SEAL && Buffer.compare(cache.subarray(0, SEAL), sealOf(wrapped, cache.subarray(SEAL))) === 0;
   const script = new Script(wrapped, { filename: file, ...(fits ? { cachedData: cache.subarray(SEAL) } : {}) });
   return {
     cacheRejected: cache !== undefined && (!fits || script.cachedDataRejected === true),
