@@ -1,4 +1,4 @@
-import { type CodeMap, codeMap, isFlagged, mapCodes } from "./code-map.js";
+import { type CodeMap, groupedCodeMap, isFlagged, mapCodes } from "./code-map.js";
 import { CONFUSABLE_GROUPS } from "./confusables-table.js";
 import { caseFold, foldedCodes, isAscii } from "./fold.js";
 import { nfdInert, nfdInertUnit } from "./forms.js";
@@ -6,37 +6,22 @@ import { normalizeText } from "./normalize.js";
 
 let groups: readonly (readonly [string, string])[] | undefined;
 
-// `,` `:` `;` `0` `9` `a`
-const [COMMA, COLON, SEMICOLON, ZERO, NINE, SMALL_A] = [0x2c, 0x3a, 0x3b, 0x30, 0x39, 0x61] as const;
-
-// Each group of the table's encoding (base-36 code points in small letters and digits, `,`
-// between them, `:` after the prototype's, `;` between groups), read in one pass: every process
-// that meets a non-ASCII name decodes all of it.
-function eachGroup(visit: (prototype: string, sources: readonly number[]) => void): void {
-  const text = CONFUSABLE_GROUPS;
-  let codes: number[] = [];
-  let prototype = "";
-  let code = 0;
-  for (let i = 0; i <= text.length; i += 1) {
-    const c = i === text.length ? SEMICOLON : text.charCodeAt(i);
-    if (c !== COMMA && c !== COLON && c !== SEMICOLON) {
-      code = code * 36 + (c <= NINE ? c - ZERO : c - SMALL_A + 10);
-      continue;
-    }
-    codes.push(code);
-    code = 0;
-    if (c === COMMA) continue;
-    if (c === COLON) prototype = String.fromCodePoint(...codes);
-    else visit(prototype, codes);
-    codes = [];
-  }
+// The table as one flat list of numbers (see `CONFUSABLE_GROUPS`), parsed for each table built from it.
+function confusableCodes(): readonly number[] {
+  return JSON.parse(CONFUSABLE_GROUPS) as number[];
 }
 
 /** The UTS #39 prototype groups, `[prototype, its source code points concatenated]`, decoded once. */
 export function confusableGroups(): readonly (readonly [string, string])[] {
   if (groups) return groups;
+  const all = confusableCodes();
   const decoded: (readonly [string, string])[] = [];
-  eachGroup((prototype, sources) => decoded.push([prototype, String.fromCodePoint(...sources)]));
+  for (let at = 0; at < all.length; ) {
+    const sourcesAt = at + 1 + (all[at] as number);
+    const end = sourcesAt + 1 + (all[sourcesAt] as number);
+    decoded.push([String.fromCodePoint(...all.slice(at + 1, sourcesAt)), String.fromCodePoint(...all.slice(sourcesAt + 1, end))]);
+    at = end;
+  }
   groups = decoded;
   return groups;
 }
@@ -70,11 +55,7 @@ export function stableStarters(text: string): boolean {
 /** The skeleton's tables, built on first use. */
 export function skeletonTable(): SkeletonTable {
   if (table) return table;
-  const entries = new Map<number, string>();
-  eachGroup((prototype, sources) => {
-    for (const source of sources) entries.set(source, prototype);
-  });
-  const t = { map: codeMap(entries, (prototype) => !stableStarters(prototype)), kinds: new Uint8Array(0x10000), ascii: [] };
+  const t = { map: groupedCodeMap(confusableCodes(), (prototype) => !stableStarters(prototype)), kinds: new Uint8Array(0x10000), ascii: [] };
   const ascii = Array.from({ length: 0x80 }, (_, unit) => {
     const kind = anchorKind(unit, t);
     return kind === NOT ? null : kind === KEPT ? undefined : t.map.values[t.map.bmp[unit] as number];
