@@ -7,6 +7,7 @@ import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
 import { literalsIn } from "./literals.js";
 import { digestNormalised, type NormalisedText, normaliseBytes } from "./text.js";
+import { isAscii } from "./unicode/fold.js";
 import { skeleton } from "./unicode/skeleton.js";
 import { type Alphabet, alphabetFor, skeletonIncludes, surelyLacks } from "./unicode/skeleton-search.js";
 
@@ -48,6 +49,7 @@ export class FileView {
   // The skeletons of the `lacks` literals in another script the rows will ask about (see
   // `confusable`), the skeleton of the whole text once built, and the answers of one pass.
   private confusables: ReadonlySet<string> | undefined;
+  private literalSkeletons: ReadonlyMap<string, string> | undefined;
   private skeletonText: string | undefined;
   private heldSkeletons: Map<string, boolean> | undefined;
   // Which code points the text holds, counted once for its `lacks` rows in another script.
@@ -80,7 +82,11 @@ export class FileView {
    */
   expect(literals: readonly string[], lacking: readonly string[]): void {
     if (literals.length >= MANY_LITERALS) this.expected = literals;
-    if (lacking.length > 1) this.confusables = new Set(lacking.filter(inOtherScript).map(skeleton));
+    if (lacking.length > 1) {
+      // Each literal's skeleton made once, here, for the set and for the row that asks later.
+      this.literalSkeletons = new Map(lacking.filter(inOtherScript).map((literal) => [literal, skeleton(literal)]));
+      this.confusables = new Set(this.literalSkeletons.values());
+    }
   }
 
   /** Whether the file's text (from `textOf`) holds `literal`. */
@@ -100,7 +106,7 @@ export class FileView {
    * a literal with a unit none of them puts into the skeleton is lacking without a look.
    */
   confusable(text: string, literal: string): boolean {
-    const wanted = skeleton(literal);
+    const wanted = this.literalSkeletons?.get(literal) ?? skeleton(literal);
     this.alphabet ??= { of: alphabetFor(text) };
     const alphabet = this.alphabet.of;
     if (this.confusables === undefined || !this.confusables.has(wanted)) return skeletonIncludes(text, wanted, alphabet);
@@ -149,7 +155,8 @@ function judgeText(a: FileKind, bytes: Uint8Array, located: Found, view: FileVie
 // Whether a literal holds a letter of some script other than Latin: a `lacks` row then also looks
 // for its confusable spellings.
 function inOtherScript(literal: string): boolean {
-  return NON_LATIN_LETTER.test(literal);
+  // ASCII letters are Latin: most literals are told by one native scan, not the Unicode regex.
+  return !isAscii(literal) && NON_LATIN_LETTER.test(literal);
 }
 
 function literalRow(a: Extract<FileKind, { literal: string }>, present: boolean, text: string, located: Found, view: FileView): ReportRow {

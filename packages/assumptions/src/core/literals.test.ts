@@ -2,9 +2,13 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { DENSE_CELLS, literalsIn, TRIE_UNITS } from "./literals.js";
 
-// Both ways a pass reads its trie: the table of every transition, and the hash of edges (no table).
-const bothWays = (text: string, literals: readonly string[], trieUnits = TRIE_UNITS) =>
-  [DENSE_CELLS, 0].map((cells) => literalsIn(text, literals, trieUnits, cells));
+// Every way a pass can go: a trie read through the table of every transition, or through the
+// hash of its edges (no table); and the long literals' windows found by a rolling hash instead of
+// a trie (from none on).
+const bothWays = (text: string, literals: readonly string[], trieUnits = TRIE_UNITS) => [
+  ...[DENSE_CELLS, 0].map((cells) => literalsIn(text, literals, trieUnits, cells)),
+  literalsIn(text, literals, trieUnits, DENSE_CELLS, 0),
+];
 
 describe("literalsIn: which literals a text holds, in one pass", () => {
   test("the same answers as includes, on texts and literals over a small alphabet (many overlaps)", () => {
@@ -94,6 +98,62 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
     const absent = Array.from({ length: 50 }, (_, k) => `${"a".repeat(300)}c${k}`);
     const present = `${"a".repeat(300)}b${"xyz".repeat(5)}`;
     expect(literalsIn(text, [...absent, present])).toEqual([...absent.map(() => false), true]);
+  });
+
+  test("windows found by a rolling hash answer as includes on long texts, pieces of them and near misses among the literals", () => {
+    // Texts long enough for many windows (fast-check's default sizes keep strings short).
+    const abc = fc.string({ unit: fc.constantFrom("a", "b", "c", "\u0436", "\ud83d\ude00"), minLength: 40, maxLength: 3000, size: "max" });
+    fc.assert(
+      fc.property(
+        abc,
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 33, max: 120 }), fc.boolean()), { minLength: 1, maxLength: 12 }),
+        fc.constantFrom(40, 300, TRIE_UNITS),
+        (text, cuts, trieUnits) => {
+          const literals = cuts.map(([at, length, miss]) => {
+            const piece = text.slice(at % text.length, (at % text.length) + length);
+            // A near miss: the same piece with its last unit changed.
+            return miss ? `${piece.slice(0, -1)}q` : piece;
+          });
+          const expected = literals.map((l) => text.includes(l));
+          expect(literalsIn(text, literals, trieUnits, DENSE_CELLS, 0)).toEqual(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  test("thousands of long literals on one text take the rolling hash with its default bound, with the answers of includes", () => {
+    let seed = 7;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    const words = Array.from({ length: 400 }, () => Array.from({ length: 3 + (next() % 6) }, () => String.fromCharCode(97 + (next() % 26))).join(""));
+    const text = Array.from({ length: 40_000 }, () => words[next() % words.length]).join(" ");
+    const literals = Array.from({ length: 3000 }, (_, k) => {
+      const at = next() % (text.length - 300);
+      const piece = text.slice(at, at + 40 + (next() % 200));
+      return k % 2 === 0 ? piece : `${piece} zz`;
+    });
+    const found = literalsIn(text, literals);
+    expect(found).toEqual(literals.map((l) => text.includes(l)));
+    expect(found.filter(Boolean).length).toBeGreaterThanOrEqual(1500);
+  });
+
+  test("a literal found by its hashed window is taken off its list: found again later, it does not stand for one not yet found", () => {
+    const a = "the first literal, which the text holds twice over";
+    const b = "the second literal, which comes only after the second copy";
+    const text = `${a} and ${a} and then ${b}.`;
+    // A trie of 40 units holds none of them whole: each goes in by its window.
+    expect(literalsIn(text, [a, b], 40, DENSE_CELLS, 0)).toEqual([true, true]);
+    expect(literalsIn(text, [a, `${a}!`, b], 40, DENSE_CELLS, 0)).toEqual([true, false, true]);
+  });
+
+  test("when hashed windows all agree (a text of one letter), the comparisons run out and the answers are still those of includes", () => {
+    const text = `${"a".repeat(3000)}b${"xyz".repeat(20)}`;
+    const absent = Array.from({ length: 50 }, (_, k) => `${"a".repeat(300)}c${k}`);
+    const present = `${"a".repeat(300)}b${"xyz".repeat(5)}`;
+    expect(literalsIn(text, [...absent, present], TRIE_UNITS, DENSE_CELLS, 0)).toEqual([...absent.map(() => false), true]);
   });
 
   test("literals that are suffixes of each other (a, aa, aaa, ...) are each reported once, not once per place they end", () => {

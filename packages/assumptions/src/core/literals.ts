@@ -1,11 +1,16 @@
-// Which of many literals a text holds, in passes over the text (Aho-Corasick over UTF-16 code
-// units): the same answers as `text.includes(literal)` for each, in time linear in the text and
-// the literals together rather than in their product. A trie lives in typed arrays (about 40
-// bytes per code unit it holds) and holds at most `TRIE_UNITS` code units: more literals take
-// more passes. Short literals go in whole, shortest first. A long one goes in by its first
-// `WINDOW` code units, and where those occur the whole literal is compared there: a trie of long
-// literals that share little is large, and every step of a pass through it misses the processor's
-// caches. A trie small enough (nodes times distinct units within `DENSE_CELLS`) also gets a table
+// Which of many literals a text holds, in passes over the text: the same answers as
+// `text.includes(literal)` for each. Short literals go in whole into a trie (Aho-Corasick over
+// UTF-16 code units), shortest first. A trie lives in typed arrays (about 40 bytes per code unit it
+// holds) and holds at most `TRIE_UNITS` code units, and each trie is a pass over the text. A long
+// literal goes in by its first `WINDOW` code units, and where those occur the whole literal is
+// compared there: a trie of long literals that share little is large, and every step of a pass
+// through it misses the processor's caches. So are literals longer than a window once the whole
+// ones would fill more than one trie, so that thousands of them on one file take one pass, not a
+// pass per million units. From `HASHED_FROM` windows on, the windows are found by a rolling hash
+// (one pass whatever their number) rather than a trie. The passes then number one for the windows
+// and one per 2^15 or so literals of at most a window each: linear in the text and the literals
+// together up to that, where whole literals in tries of a million units made the cost their
+// product. A trie small enough (nodes times distinct units within `DENSE_CELLS`) also gets a table
 // of every transition, so a step is two array reads rather than a hash probe per edge and failure
 // link tried. Where a text full of such beginnings would make too many comparisons (`aaaa...` and
 // literals `aa...ab`), the long literals left go in whole after all: literals that share their
@@ -221,24 +226,112 @@ function inDepthOrder(depth: Int32Array, size: number): Int32Array {
  * For each literal, whether `text` holds it (an empty literal is held by any text). `trieUnits`
  * bounds each trie (tests make it small to reach every path).
  */
-export function literalsIn(text: string, literals: readonly string[], trieUnits: number = TRIE_UNITS, denseCells: number = DENSE_CELLS): boolean[] {
+export function literalsIn(
+  text: string,
+  literals: readonly string[],
+  trieUnits: number = TRIE_UNITS,
+  denseCells: number = DENSE_CELLS,
+  hashedFrom: number = HASHED_FROM,
+): boolean[] {
   const found = new Array<boolean>(literals.length).fill(false);
   const order = literals.map((_, i) => i).sort((a, b) => (literals[a] as string).length - (literals[b] as string).length);
-  const short: number[] = [];
-  const long: number[] = [];
+  let short: number[] = [];
+  let long: number[] = [];
+  let units = 0;
   for (const index of order) {
     const length = (literals[index] as string).length;
     if (length === 0) found[index] = true;
-    else if (length <= TRIE_LITERAL || trieUnits < WINDOW) short.push(index);
-    else long.push(index);
+    else if (length <= TRIE_LITERAL || trieUnits < WINDOW) {
+      short.push(index);
+      units += length;
+    } else long.push(index);
+  }
+  if (units > trieUnits && trieUnits >= WINDOW) {
+    // More whole literals than one trie holds would take a pass over the text per trie: those
+    // longer than a window go in by their window instead, so one pass holds 2^15 of them.
+    const windowed = short.filter((index) => (literals[index] as string).length > WINDOW);
+    short = short.filter((index) => (literals[index] as string).length <= WINDOW);
+    long = [...windowed, ...long];
   }
   wholePasses(text, literals, short, trieUnits, denseCells, found);
   const windows: string[] = [];
   for (const index of long) windows[index] = (literals[index] as string).slice(0, WINDOW);
-  const left: number[] = [];
-  inBatches(windows, long, trieUnits, (batch, units) => left.push(...scanWindows(text, literals, build(windows, batch, units, denseCells), batch, found)));
+  let left: number[] = [];
+  if (long.length >= hashedFrom) left = hashWindows(text, literals, long, found);
+  else inBatches(windows, long, trieUnits, (batch, units) => left.push(...scanWindows(text, literals, build(windows, batch, units, denseCells), batch, found)));
   wholePasses(text, literals, left, trieUnits, denseCells, found);
   return found;
+}
+
+/**
+ * From this many long literals on, their windows are found by a rolling hash (`hashWindows`) in
+ * one pass whatever their number: a trie of thousands of windows is too large for a table of
+ * transitions, and each step through it probes a table and follows failure links, missing the
+ * processor's caches (about 130 ns a unit with 30,000 windows, against a few for the hash).
+ */
+export const HASHED_FROM = 1024;
+
+// The rolling hash of WINDOW code units: a polynomial in BASE, modulo 2^32.
+const BASE = 0x01000193;
+// BASE^WINDOW: what the unit leaving a window weighs once the next unit is in.
+const LEAVING = (() => {
+  let power = 1;
+  for (let k = 0; k < WINDOW; k += 1) power = Math.imul(power, BASE);
+  return power;
+})();
+
+// The slot a hash starts its probe at, its bits mixed so that nearby hashes spread.
+function home(hash: number, mask: number): number {
+  let h = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  h ^= h >>> 13;
+  return h & mask;
+}
+
+/**
+ * One pass over the text, hashing every window of WINDOW code units and looking it up among the
+ * long literals' first WINDOW units (Rabin-Karp): where the hashes agree, each literal with that
+ * hash not yet found is compared there whole and taken off its list once found. A hash is only a
+ * hint, so a collision costs a comparison, never an answer. As in `scanWindows`, the comparisons
+ * may cost up to four times the text and each literal once; past that, the pass stops and returns
+ * the literals it could not tell about.
+ */
+function hashWindows(text: string, literals: readonly string[], long: readonly number[], found: boolean[]): number[] {
+  let size = 16;
+  while (size < long.length * 2) size *= 2;
+  const mask = size - 1;
+  const used = new Uint8Array(size);
+  const hashes = new Int32Array(size);
+  // One bit per hash's top 18 bits (32 KiB, within the processor's nearest cache): most windows of
+  // a text are no literal's, and the bit tells so without a probe of the table.
+  const seen = new Int32Array(1 << 13);
+  const heads = new Int32Array(size).fill(-1);
+  const nextSame = new Int32Array(literals.length).fill(-1);
+  const tally: Tally = { budget: 4 * text.length, left: long.length };
+  for (const index of long) {
+    const literal = literals[index] as string;
+    tally.budget += literal.length;
+    let hash = 0;
+    for (let k = 0; k < WINDOW; k += 1) hash = (Math.imul(hash, BASE) + literal.charCodeAt(k)) | 0;
+    seen[hash >>> 19] = (seen[hash >>> 19] as number) | (1 << ((hash >>> 14) & 31));
+    let slot = home(hash, mask);
+    while (used[slot] === 1 && hashes[slot] !== hash) slot = (slot + 1) & mask;
+    used[slot] = 1;
+    hashes[slot] = hash;
+    nextSame[index] = heads[slot] as number;
+    heads[slot] = index;
+  }
+  let hash = 0;
+  let i = 0;
+  for (; i < text.length && tally.left > 0 && tally.budget >= 0; i += 1) {
+    hash = (Math.imul(hash, BASE) + text.charCodeAt(i)) | 0;
+    if (i >= WINDOW) hash = (hash - Math.imul(text.charCodeAt(i - WINDOW), LEAVING)) | 0;
+    if (i < WINDOW - 1 || ((seen[hash >>> 19] as number) & (1 << ((hash >>> 14) & 31))) === 0) continue;
+    let slot = home(hash, mask);
+    while (used[slot] === 1 && hashes[slot] !== hash) slot = (slot + 1) & mask;
+    if (used[slot] === 0) continue;
+    compareWindow(text, literals, i, heads, slot, nextSame, found, tally);
+  }
+  return tally.left > 0 && i < text.length ? long.filter((index) => !found[index]) : [];
 }
 
 // Splits `indexes` (literals shortest first) into batches of at most `trieUnits` code units.
@@ -376,29 +469,49 @@ function step(trie: Trie, from: number, unit: number): number {
 // literal once; past that, the pass stops and returns the literals it could not tell about.
 function scanWindows(text: string, literals: readonly string[], trie: Trie, long: readonly number[], found: boolean[]): number[] {
   const { first, nextSame } = trie;
-  let budget = 4 * text.length;
-  for (const index of long) budget += (literals[index] as string).length;
+  const tally: Tally = { budget: 4 * text.length, left: long.length };
+  for (const index of long) tally.budget += (literals[index] as string).length;
   const starts = startsOf(trie, text);
-  let left = long.length;
   let at = 0;
   let i = 0;
-  for (; i < text.length && left > 0 && budget >= 0; i += 1) {
+  for (; i < text.length && tally.left > 0 && tally.budget >= 0; i += 1) {
     if (at === 0 && starts !== undefined) i = starts.next(i);
     if (i >= text.length) break;
     at = advance(trie, at, text.charCodeAt(i));
-    let before = -1;
-    for (let index = first[at] as number; index !== -1; ) {
-      const next = nextSame[index] as number;
-      const literal = literals[index] as string;
-      budget -= literal.length;
-      if (text.startsWith(literal, i + 1 - WINDOW)) {
-        found[index] = true;
-        left -= 1;
-        if (before === -1) first[at] = next;
-        else nextSame[before] = next;
-      } else before = index;
-      index = next;
-    }
+    compareWindow(text, literals, i, first, at, nextSame, found, tally);
   }
-  return left > 0 && i < text.length ? long.filter((index) => !found[index]) : [];
+  return tally.left > 0 && i < text.length ? long.filter((index) => !found[index]) : [];
+}
+
+/** What a pass over windows has left: its comparisons (in code units) and the literals not found. */
+interface Tally {
+  budget: number;
+  left: number;
+}
+
+// At the window that ends at `i`, each literal on the list that starts at `heads[at]` (linked
+// through `nextSame`) is compared whole, and taken off the list once found.
+function compareWindow(
+  text: string,
+  literals: readonly string[],
+  i: number,
+  heads: Int32Array,
+  at: number,
+  nextSame: Int32Array,
+  found: boolean[],
+  tally: Tally,
+): void {
+  let before = -1;
+  for (let index = heads[at] as number; index !== -1; ) {
+    const next = nextSame[index] as number;
+    const literal = literals[index] as string;
+    tally.budget -= literal.length;
+    if (text.startsWith(literal, i + 1 - WINDOW)) {
+      found[index] = true;
+      tally.left -= 1;
+      if (before === -1) heads[at] = next;
+      else nextSame[before] = next;
+    } else before = index;
+    index = next;
+  }
 }

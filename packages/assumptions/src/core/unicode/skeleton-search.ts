@@ -107,29 +107,49 @@ function skeletonOf(point: number): string {
   return (single[point] ??= skeleton(String.fromCharCode(point)));
 }
 
+// Per alphabet, how many of its text's code points put each code unit into the skeleton (a code
+// point counted once per unit however often its skeleton holds it), made on the first weighing:
+// every later literal is weighed by lookups, however many code points the text has.
+const weights = new WeakMap<Alphabet, Map<string, number>>();
+
+function weightsOf(alphabet: Alphabet): Map<string, number> {
+  let hits = weights.get(alphabet);
+  if (hits !== undefined) return hits;
+  hits = new Map();
+  const { points, counts } = alphabet;
+  for (let k = 0; k < points.length; k += 1) {
+    const units = skeletonOf(points[k] as number);
+    for (let i = 0; i < units.length; i += 1) {
+      const unit = units[i] as string;
+      // Counted once per code point: the first place the unit stands in its skeleton.
+      if (units.indexOf(unit) === i) hits.set(unit, (hits.get(unit) ?? 0) + (counts[k] as number));
+    }
+  }
+  weights.set(alphabet, hits);
+  return hits;
+}
+
 /**
  * The unit of `literalSkeleton` that the fewest code points of the text (of length `length`)
  * put into its skeleton, and where those are. Units that are surrogates are not weighed;
- * `undefined` when none is left, or when weighing them would cost more than a pass over the text.
+ * `undefined` when none is left, or when finding the places would cost more than a pass over the
+ * text.
  */
 function rarestPlaces(alphabet: Alphabet, literalSkeleton: string, length: number): Places | undefined {
-  const units = new Set<string>();
+  const hits = weightsOf(alphabet);
+  let best = { hits: Number.POSITIVE_INFINITY, unit: "" };
   for (let i = 0; i < literalSkeleton.length; i += 1) {
     const unit = literalSkeleton.charCodeAt(i);
-    if ((unit & 0xf800) !== 0xd800) units.add(literalSkeleton[i] as string);
+    if ((unit & 0xf800) === 0xd800) continue;
+    const ch = literalSkeleton[i] as string;
+    const count = hits.get(ch) ?? 0;
+    if (count === 0) return { hits: 0 };
+    if (count < best.hits) best = { hits: count, unit: ch };
   }
-  const { points, counts } = alphabet;
-  if (units.size === 0 || units.size * points.length > length) return undefined;
-  const skeletons = points.map(skeletonOf);
-  let best = { hits: Number.POSITIVE_INFINITY, unit: "" };
-  for (const unit of units) {
-    let hits = 0;
-    for (let k = 0; k < points.length; k += 1) if ((skeletons[k] as string).includes(unit)) hits += counts[k] as number;
-    if (hits < best.hits) best = { hits, unit };
-    if (hits === 0) return { hits };
-  }
+  const { points } = alphabet;
+  if (best.unit === "" || points.length > length) return undefined;
   let sources = "";
-  for (let k = 0; k < points.length; k += 1) if ((skeletons[k] as string).includes(best.unit)) sources += `\\u{${(points[k] as number).toString(16)}}`;
+  for (let k = 0; k < points.length; k += 1) if (skeletonOf(points[k] as number).includes(best.unit)) sources += `\\u{${(points[k] as number).toString(16)}}`;
   return { hits: best.hits, search: new RegExp(`[${sources}]`, "gu") };
 }
 
