@@ -115,6 +115,34 @@ const WORKLOADS = {
     }
     return { rows, reads: Array.from({ length: 8 }, (_, k) => `big${k}.txt`), exit: 1 };
   },
+  // 20,000 `lacks` rows of 100-300 characters on one 12 MiB file of prose, every hundredth cut
+  // from one of its lines (it diverges): whole literals filled a trie per million units, a pass
+  // over the text each.
+  "many-long-literals"(root) {
+    const text = prose(12 * MIB, "abcdefghijklmnopqrstuvwxyz", 4242);
+    put(root, "doc.md", text);
+    const lines = text.split("\n");
+    let state = 99;
+    const next = (n) => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) % n;
+    const rows = Array.from({ length: 20_000 }, (_, k) => {
+      const length = 100 + next(200);
+      if (k % 100 === 0) {
+        const line = lines[next(lines.length - 1)];
+        return `lacks\tdoc.md\t${line.slice(0, length).trim()}`;
+      }
+      const words = Array.from({ length: 40 }, () => Array.from({ length: 3 + next(6) }, () => "abcdefghijklmnopqrstuvwxyz"[next(26)]).join(""));
+      return `lacks\tdoc.md\tzq ${words.join(" ").slice(0, length).trim()}`;
+    });
+    return { rows, reads: ["doc.md"], exit: 1 };
+  },
+  // Two `lacks` rows in Cyrillic on one 20 MiB document of Cyrillic words without ё and й (every
+  // letter then an anchor of the skeleton, mapped in place), of letters it holds: its whole
+  // confusable skeleton is built, where a third of the letters take a Latin prototype (a rope of a
+  // piece per letter held 17 bytes per byte of text).
+  "dense-skeleton"(root) {
+    put(root, "ru.md", prose(20 * MIB, CYRILLIC.replace(/[ёй]/g, ""), 2024));
+    return { rows: [`lacks\tru.md\t${FOREIGN.slice(0, 8)}`, `lacks\tru.md\t${FOREIGN.slice(8, 16)}`], reads: ["ru.md"], exit: 0 };
+  },
   // 1,000 chains of 39 file links (l0 -> l1 -> ... -> l38 -> f.txt), rows on every link.
   "link-chains"(root) {
     for (let c = 0; c < 1000; c += 1) {

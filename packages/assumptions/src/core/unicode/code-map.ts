@@ -1,3 +1,5 @@
+import { LONG, UnitBuffer } from "./pieces.js";
+
 /**
  * A code point -> replacement string table read by code unit: `bmp[unit]` (or `astral` for a
  * surrogate pair) is an index into `values`, 0 meaning "unchanged". `isFlagged` tells the
@@ -113,51 +115,26 @@ export function mapCodes(text: string, map: CodeMap): Mapped {
   return from === 0 ? { text, flagged } : { text: out + text.slice(from), flagged };
 }
 
-// From this length on, a text is mapped into a buffer of code units: many replacements in a
-// row cost a string each otherwise.
-const LONG = 1024;
-// Keeps a leading U+FEFF (a BOM to the decoder) as text.
-const UTF16 = new TextDecoder("utf-16le", { ignoreBOM: true });
-
-// `mapCodes` through a buffer, decoded once (a lone surrogate, which the decoder would replace,
-// is turned into a string unit by unit instead).
+// `mapCodes` through one buffer of code units (see `UnitBuffer`): many replacements in a row cost
+// a string each otherwise.
 function mapLong(text: string, map: CodeMap): Mapped {
-  let out: Uint16Array = new Uint16Array(text.length + 16);
-  let k = 0;
+  const out = new UnitBuffer(text.length);
   let changed = false;
   let flagged = false;
-  let lone = false;
   for (let i = 0; i < text.length; i += 1) {
-    if (k + map.longest + 2 > out.length) out = grown(out, k);
     const unit = text.charCodeAt(i);
     const low = (unit & 0xfc00) === 0xd800 && i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
     const pair = (low & 0xfc00) === 0xdc00;
     const index = pair ? (map.astral.get(((unit - 0xd800) << 10) + low - 0xdc00 + 0x10000) ?? 0) : (map.bmp[unit] as number);
     if (index === 0) {
-      out[k++] = unit;
-      if (pair) out[k++] = low;
-      else lone ||= (unit & 0xf800) === 0xd800;
+      out.unit(unit);
+      if (pair) out.unit(low);
     } else {
-      const value = map.values[index] as string;
-      for (let p = 0; p < value.length; p += 1) out[k++] = value.charCodeAt(p);
+      out.add(map.values[index] as string);
       changed = true;
       flagged ||= isFlagged(map, index);
     }
     if (pair) i += 1;
   }
-  if (!changed) return { text, flagged };
-  return { text: lone ? unitsText(out, k) : UTF16.decode(out.subarray(0, k)), flagged };
-}
-
-function grown(units: Uint16Array, used: number): Uint16Array {
-  const bigger = new Uint16Array(units.length * 2);
-  bigger.set(units.subarray(0, used));
-  return bigger;
-}
-
-// Code units as a string, lone surrogates kept.
-function unitsText(units: Uint16Array, count: number): string {
-  let text = "";
-  for (let p = 0; p < count; p += 4096) text += String.fromCharCode(...units.subarray(p, Math.min(count, p + 4096)));
-  return text;
+  return { text: changed ? out.text() : text, flagged };
 }

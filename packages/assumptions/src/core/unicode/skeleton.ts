@@ -3,6 +3,7 @@ import { CONFUSABLE_GROUPS } from "./confusables-table.js";
 import { caseFold, foldedCodes, isAscii } from "./fold.js";
 import { nfdInert, nfdInertUnit } from "./forms.js";
 import { normalizeText } from "./normalize.js";
+import { type Pieces, piecesFor } from "./pieces.js";
 
 let groups: readonly (readonly [string, string])[] | undefined;
 
@@ -101,17 +102,21 @@ function pieceEnd(text: string, start: number, t: SkeletonTable): number {
 // ASCII anchors are mapped in place, so an ASCII text of anchors is looked up character by
 // character; `undefined` when an ASCII character is not an anchor.
 function asciiSkeleton(text: string, ascii: SkeletonTable["ascii"]): string | undefined {
-  let out = "";
+  let out: Pieces | undefined;
   let from = 0;
   for (let i = 0; i < text.length; i += 1) {
     const prototype = ascii[text.charCodeAt(i)];
     if (prototype === null) return undefined;
     if (prototype !== undefined) {
-      out += text.slice(from, i) + prototype;
+      out ??= piecesFor(text.length);
+      out.copy(text, from, i);
+      out.add(prototype);
       from = i + 1;
     }
   }
-  return from === 0 ? text : out + text.slice(from);
+  if (out === undefined) return text;
+  out.copy(text, from, text.length);
+  return out.text();
 }
 
 /**
@@ -127,7 +132,7 @@ export function skeleton(text: string): string {
   }
   // A name that NFD changes is one piece: a loop over its anchors would save no normalize call.
   if (text.length < 64 && !nfdInert(text)) return pieceSkeleton(text, t.map);
-  let out = "";
+  let out: Pieces | undefined;
   let from = 0;
   let i = 0;
   while (i < text.length) {
@@ -135,7 +140,9 @@ export function skeleton(text: string): string {
     const kind = anchorKind(unit, t);
     if (kind !== NOT) {
       if (kind === STARTERS) {
-        out += text.slice(from, i) + t.map.values[t.map.bmp[unit] as number];
+        out ??= piecesFor(text.length);
+        out.copy(text, from, i);
+        out.add(t.map.values[t.map.bmp[unit] as number] as string);
         from = i + 1;
       }
       i += 1;
@@ -145,12 +152,16 @@ export function skeleton(text: string): string {
     const piece = text.slice(i, end);
     const done = pieceSkeleton(piece, t.map);
     if (done !== piece) {
-      out += text.slice(from, i) + done;
+      out ??= piecesFor(text.length);
+      out.copy(text, from, i);
+      out.add(done);
       from = end;
     }
     i = end;
   }
-  return from === 0 ? text : out + text.slice(from);
+  if (out === undefined) return text;
+  out.copy(text, from, text.length);
+  return out.text();
 }
 
 /**

@@ -1,0 +1,99 @@
+// A string put together from pieces of other strings. Short texts are joined with `+=`; longer
+// ones go into one buffer of code units, decoded once: with `+=`, a text where every other
+// character is replaced (Cyrillic through the confusable prototypes) becomes a rope of a piece
+// per character, tens of bytes each until it is flattened, about 17 bytes of memory per byte of
+// text where the buffer holds two, and flattening it later costs more than building it. Names
+// (under 64 units) stay faster with `+=`: the decoder's fixed cost is larger than their ropes'.
+
+/** From this many code units on, a text is put together in a buffer (`UnitBuffer`). */
+export const LONG = 64;
+
+/** Where pieces go: runs of a text, single code units and whole strings, in order. */
+export interface Pieces {
+  /** Appends `text[from, to)`. */
+  copy(text: string, from: number, to: number): void;
+  /** Appends one code unit. */
+  unit(unit: number): void;
+  /** Appends a whole string. */
+  add(piece: string): void;
+  /** Everything appended, as one string. */
+  text(): string;
+}
+
+class Rope implements Pieces {
+  private joined = "";
+
+  copy(text: string, from: number, to: number): void {
+    this.joined += text.slice(from, to);
+  }
+
+  unit(unit: number): void {
+    this.joined += String.fromCharCode(unit);
+  }
+
+  add(piece: string): void {
+    this.joined += piece;
+  }
+
+  text(): string {
+    return this.joined;
+  }
+}
+
+// Keeps a leading U+FEFF (a BOM to the decoder) as text; refuses a lone surrogate (see `text`).
+const UTF16 = new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true });
+
+/**
+ * Code units in one growing buffer, decoded into a string once at the end. It starts at the
+ * length expected and an eighth more (a skeleton of Cyrillic prose runs about a tenth longer than
+ * its text), so that it is seldom copied into a larger one.
+ */
+export class UnitBuffer implements Pieces {
+  private units: Uint16Array;
+  private count = 0;
+
+  constructor(expected: number) {
+    this.units = new Uint16Array(expected + (expected >> 3) + 16);
+  }
+
+  private room(more: number): void {
+    if (this.count + more <= this.units.length) return;
+    const bigger = new Uint16Array(Math.max(this.units.length + (this.units.length >> 1), this.count + more));
+    bigger.set(this.units.subarray(0, this.count));
+    this.units = bigger;
+  }
+
+  copy(text: string, from: number, to: number): void {
+    this.room(to - from);
+    const { units } = this;
+    let k = this.count;
+    for (let i = from; i < to; i += 1) units[k++] = text.charCodeAt(i);
+    this.count = k;
+  }
+
+  unit(unit: number): void {
+    this.room(1);
+    this.units[this.count++] = unit;
+  }
+
+  add(piece: string): void {
+    this.copy(piece, 0, piece.length);
+  }
+
+  text(): string {
+    const units = this.units.subarray(0, this.count);
+    try {
+      return UTF16.decode(units);
+    } catch {
+      // A lone surrogate, which the decoder refuses: kept, unit by unit.
+      let text = "";
+      for (let p = 0; p < units.length; p += 4096) text += String.fromCharCode(...units.subarray(p, Math.min(units.length, p + 4096)));
+      return text;
+    }
+  }
+}
+
+/** Where to put together a string about `length` code units long: a rope when short, a buffer when long. */
+export function piecesFor(length: number): Pieces {
+  return length < LONG ? new Rope() : new UnitBuffer(length);
+}
