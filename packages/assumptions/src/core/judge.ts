@@ -110,7 +110,7 @@ export class FileView {
     this.alphabet ??= { of: alphabetFor(text) };
     const alphabet = this.alphabet.of;
     if (this.confusables === undefined || !this.confusables.has(wanted)) return skeletonIncludes(text, wanted, alphabet);
-    if (surelyLacks(alphabet, wanted, text.length)) return false;
+    if (surelyLacks(alphabet, wanted)) return false;
     this.skeletonText ??= skeleton(text);
     if (this.confusables.size < MANY_LITERALS) return this.skeletonText.includes(wanted);
     if (this.heldSkeletons === undefined) {

@@ -42,6 +42,9 @@ class Rope implements Pieces {
 
 // Keeps a leading U+FEFF (a BOM to the decoder) as text; refuses a lone surrogate (see `text`).
 const UTF16 = new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true });
+// Whether a Uint16Array's bytes are in the order UTF-16LE reads them (on a big-endian host they
+// are not, and its units are turned into a string unit by unit instead).
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * Code units in one growing buffer, decoded into a string once at the end. It starts at the
@@ -82,14 +85,16 @@ export class UnitBuffer implements Pieces {
 
   text(): string {
     const units = this.units.subarray(0, this.count);
-    try {
-      return UTF16.decode(units);
-    } catch {
-      // A lone surrogate, which the decoder refuses: kept, unit by unit.
-      let text = "";
-      for (let p = 0; p < units.length; p += 4096) text += String.fromCharCode(...units.subarray(p, Math.min(units.length, p + 4096)));
-      return text;
+    if (LITTLE_ENDIAN) {
+      try {
+        return UTF16.decode(units);
+      } catch {
+        // A lone surrogate, which the decoder refuses: kept, by the loop below.
+      }
     }
+    let text = "";
+    for (let p = 0; p < units.length; p += 4096) text += String.fromCharCode(...units.subarray(p, Math.min(units.length, p + 4096)));
+    return text;
   }
 }
 

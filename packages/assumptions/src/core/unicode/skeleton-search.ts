@@ -90,12 +90,11 @@ function alphabetOf(text: string): Alphabet {
   return { points, counts, anchorUnits };
 }
 
-/** Where in a text a literal's skeleton can begin to be looked for: the places of one of its units. */
-interface Places {
-  /** How many code points of the text put that unit into the skeleton. */
+/** The unit of a literal's skeleton that the fewest code points of a text put into the text's skeleton. */
+interface Rarest {
+  /** How many code points of the text put that unit into the skeleton: 0, and the text cannot hold the literal. */
   readonly hits: number;
-  /** Those code points, as a search; none when there are none. */
-  readonly search?: RegExp;
+  readonly unit: string;
 }
 
 // The skeleton of each BMP code point alone, as asked for.
@@ -107,50 +106,69 @@ function skeletonOf(point: number): string {
   return (single[point] ??= skeleton(String.fromCharCode(point)));
 }
 
-// Per alphabet, how many of its text's code points put each code unit into the skeleton (a code
-// point counted once per unit however often its skeleton holds it), made on the first weighing:
-// every later literal is weighed by lookups, however many code points the text has.
-const weights = new WeakMap<Alphabet, Map<string, number>>();
+// Per alphabet, made on its first weighing: how many of its text's code points put each code unit
+// into the skeleton (a code point counted once per unit however often its skeleton holds it), which
+// code points those are, and the searches made of them. Every literal after is weighed by lookups,
+// and a search is made once per unit, however many code points the text has.
+interface Weights {
+  readonly hits: Map<string, number>;
+  readonly sources: Map<string, number[]>;
+  readonly searches: Map<string, RegExp>;
+}
 
-function weightsOf(alphabet: Alphabet): Map<string, number> {
-  let hits = weights.get(alphabet);
-  if (hits !== undefined) return hits;
-  hits = new Map();
+const weights = new WeakMap<Alphabet, Weights>();
+
+function weightsOf(alphabet: Alphabet): Weights {
+  let known = weights.get(alphabet);
+  if (known !== undefined) return known;
+  known = { hits: new Map(), sources: new Map(), searches: new Map() };
   const { points, counts } = alphabet;
   for (let k = 0; k < points.length; k += 1) {
-    const units = skeletonOf(points[k] as number);
+    const point = points[k] as number;
+    const units = skeletonOf(point);
     for (let i = 0; i < units.length; i += 1) {
       const unit = units[i] as string;
-      // Counted once per code point: the first place the unit stands in its skeleton.
-      if (units.indexOf(unit) === i) hits.set(unit, (hits.get(unit) ?? 0) + (counts[k] as number));
+      // Counted once per code point: at the first place the unit stands in its skeleton.
+      if (units.indexOf(unit) !== i) continue;
+      known.hits.set(unit, (known.hits.get(unit) ?? 0) + (counts[k] as number));
+      const sources = known.sources.get(unit);
+      if (sources === undefined) known.sources.set(unit, [point]);
+      else sources.push(point);
     }
   }
-  weights.set(alphabet, hits);
-  return hits;
+  weights.set(alphabet, known);
+  return known;
 }
 
 /**
- * The unit of `literalSkeleton` that the fewest code points of the text (of length `length`)
- * put into its skeleton, and where those are. Units that are surrogates are not weighed;
- * `undefined` when none is left, or when finding the places would cost more than a pass over the
- * text.
+ * The unit of `literalSkeleton` that the fewest code points of the text put into its skeleton,
+ * and how many do; the first with none, as soon as it is met. Units that are surrogates are not
+ * weighed: `undefined` when none is left.
  */
-function rarestPlaces(alphabet: Alphabet, literalSkeleton: string, length: number): Places | undefined {
-  const hits = weightsOf(alphabet);
-  let best = { hits: Number.POSITIVE_INFINITY, unit: "" };
+function rarest(alphabet: Alphabet, literalSkeleton: string): Rarest | undefined {
+  const { hits } = weightsOf(alphabet);
+  let best: Rarest | undefined;
   for (let i = 0; i < literalSkeleton.length; i += 1) {
-    const unit = literalSkeleton.charCodeAt(i);
-    if ((unit & 0xf800) === 0xd800) continue;
-    const ch = literalSkeleton[i] as string;
-    const count = hits.get(ch) ?? 0;
-    if (count === 0) return { hits: 0 };
-    if (count < best.hits) best = { hits: count, unit: ch };
+    if ((literalSkeleton.charCodeAt(i) & 0xf800) === 0xd800) continue;
+    const unit = literalSkeleton[i] as string;
+    const count = hits.get(unit) ?? 0;
+    if (count === 0) return { hits: 0, unit };
+    if (best === undefined || count < best.hits) best = { hits: count, unit };
   }
-  const { points } = alphabet;
-  if (best.unit === "" || points.length > length) return undefined;
-  let sources = "";
-  for (let k = 0; k < points.length; k += 1) if (skeletonOf(points[k] as number).includes(best.unit)) sources += `\\u{${(points[k] as number).toString(16)}}`;
-  return { hits: best.hits, search: new RegExp(`[${sources}]`, "gu") };
+  return best;
+}
+
+// The code points of the text that put `unit` into its skeleton, as a global search.
+function placesOf(alphabet: Alphabet, unit: string): RegExp {
+  const known = weightsOf(alphabet);
+  let search = known.searches.get(unit);
+  if (search === undefined) {
+    let sources = "";
+    for (const point of known.sources.get(unit) ?? []) sources += `\\u{${point.toString(16)}}`;
+    search = new RegExp(`[${sources}]`, "gu");
+    known.searches.set(unit, search);
+  }
+  return search;
 }
 
 // From this many code units on, a text's alphabet is counted before its skeleton is looked at:
@@ -165,10 +183,9 @@ export function alphabetFor(text: string, from = ALPHABET_FROM): Alphabet | unde
   return text.length >= from ? alphabetOf(text) : undefined;
 }
 
-/** Whether no code point of the text (of length `length`, its alphabet given) puts some unit of `literalSkeleton` into its skeleton. */
-export function surelyLacks(alphabet: Alphabet | undefined, literalSkeleton: string, length: number): boolean {
-  const places = alphabet && literalSkeleton !== "" ? rarestPlaces(alphabet, literalSkeleton, length) : undefined;
-  return places !== undefined && places.search === undefined;
+/** Whether no code point of the text (its alphabet given) puts some unit of `literalSkeleton` into its skeleton. */
+export function surelyLacks(alphabet: Alphabet | undefined, literalSkeleton: string): boolean {
+  return alphabet !== undefined && literalSkeleton !== "" && rarest(alphabet, literalSkeleton)?.hits === 0;
 }
 
 /**
@@ -186,13 +203,15 @@ export function surelyLacks(alphabet: Alphabet | undefined, literalSkeleton: str
 export function skeletonIncludes(text: string, literalSkeleton: string, alphabet: Alphabet | undefined = alphabetFor(text)): boolean {
   if (literalSkeleton === "") return true;
   const { anchors, anchorOutput, otherRuns } = searchTable();
-  const places = alphabet && rarestPlaces(alphabet, literalSkeleton, text.length);
-  if (places !== undefined && places.search === undefined) return false;
+  const best = alphabet && rarest(alphabet, literalSkeleton);
+  if (best?.hits === 0) return false;
   const reach = literalSkeleton.length;
   // About how many units a window around one place spans: as many anchors as the literal is long
   // on either side, anchors lying as far apart as they do on average in this text.
-  const span = alphabet && (2 * reach + 1) * (text.length / Math.max(1, alphabet.anchorUnits));
-  if (places?.search !== undefined && span !== undefined && places.hits * span <= text.length) return inWindows(text, literalSkeleton, places.search, anchors);
+  if (alphabet !== undefined && best !== undefined) {
+    const span = (2 * reach + 1) * (text.length / Math.max(1, alphabet.anchorUnits));
+    if (best.hits * span <= text.length) return inWindows(text, literalSkeleton, placesOf(alphabet, best.unit), anchors);
+  }
   let foreign = false;
   for (let i = 0; i < literalSkeleton.length && !foreign; i += 1) foreign = anchorOutput[literalSkeleton.charCodeAt(i)] === 0;
   if (!foreign) return inBlocks(text, literalSkeleton);
