@@ -248,7 +248,8 @@ export function literalsIn(
   }
   if (units > trieUnits && trieUnits >= WINDOW) {
     // More whole literals than one trie holds would take a pass over the text per trie: those
-    // longer than a window go in by their window instead, so one pass holds 2^15 of them.
+    // longer than a window go in by their window instead, all of them in one pass (a trie holds
+    // 2^15 windows; from HASHED_FROM on they are hashed).
     const windowed = short.filter((index) => (literals[index] as string).length > WINDOW);
     short = short.filter((index) => (literals[index] as string).length <= WINDOW);
     long = [...windowed, ...long];
