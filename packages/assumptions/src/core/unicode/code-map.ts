@@ -12,8 +12,6 @@ export interface CodeMap {
   /** Per value: 0 not asked yet, then FLAGGED or PLAIN (`flag` runs on a value's first use). */
   readonly flags: Uint8Array;
   readonly flag: (value: string) => boolean;
-  /** The length of the longest value. */
-  readonly longest: number;
 }
 
 const FLAGGED = 1;
@@ -72,12 +70,10 @@ export function groupedCodeMap(groups: readonly number[], flag: (value: string) 
 
 function finished(bmp: Uint16Array, astral: Map<number, number>, values: string[], flag: (value: string) => boolean): CodeMap {
   if (values.length > 0xffff) throw new Error("code map: too many entries for a Uint16Array index");
-  let longest = 0;
-  for (const value of values) if (value.length > longest) longest = value.length;
   const flags = new Uint8Array(values.length);
   // Index 0 is no replacement at all, never flagged.
   flags[0] = PLAIN;
-  return { bmp, astral, values, flags, flag, longest };
+  return { bmp, astral, values, flags, flag };
 }
 
 /** The result of `mapCodes`: the mapped text, and whether any flagged replacement went in. */
