@@ -255,13 +255,32 @@ export function literalsIn(
     long = [...windowed, ...long];
   }
   wholePasses(text, literals, short, trieUnits, denseCells, found);
-  const windows: string[] = [];
-  for (const index of long) windows[index] = (literals[index] as string).slice(0, WINDOW);
-  let left: number[] = [];
-  if (long.length >= hashedFrom) left = hashWindows(text, literals, long, found);
-  else inBatches(windows, long, trieUnits, (batch, units) => left.push(...scanWindows(text, literals, build(windows, batch, units, denseCells), batch, found)));
-  wholePasses(text, literals, left, trieUnits, denseCells, found);
+  wholePasses(
+    text,
+    literals,
+    long.length >= hashedFrom ? hashWindows(text, literals, long, found) : windowPasses(text, literals, long, trieUnits, denseCells, found),
+    trieUnits,
+    denseCells,
+    found,
+  );
   return found;
+}
+
+// The long literals at `indexes` by their windows, in passes of one trie of windows each: those
+// it could not tell about (see `scanWindows`).
+function windowPasses(
+  text: string,
+  literals: readonly string[],
+  indexes: readonly number[],
+  trieUnits: number,
+  denseCells: number,
+  found: boolean[],
+): number[] {
+  const windows: string[] = [];
+  for (const index of indexes) windows[index] = (literals[index] as string).slice(0, WINDOW);
+  const left: number[] = [];
+  inBatches(windows, indexes, trieUnits, (batch, units) => left.push(...scanWindows(text, literals, build(windows, batch, units, denseCells), batch, found)));
+  return left;
 }
 
 /**
