@@ -8,12 +8,10 @@
 /** From this many code units on, a text is put together in a buffer (`UnitBuffer`). */
 export const LONG = 64;
 
-/** Where pieces go: runs of a text, single code units and whole strings, in order. */
+/** Where pieces go: runs of a text and whole strings, in order. */
 export interface Pieces {
   /** Appends `text[from, to)`. */
   copy(text: string, from: number, to: number): void;
-  /** Appends one code unit. */
-  unit(unit: number): void;
   /** Appends a whole string. */
   add(piece: string): void;
   /** Everything appended, as one string. */
@@ -25,10 +23,6 @@ class Rope implements Pieces {
 
   copy(text: string, from: number, to: number): void {
     this.joined += text.slice(from, to);
-  }
-
-  unit(unit: number): void {
-    this.joined += String.fromCharCode(unit);
   }
 
   add(piece: string): void {
@@ -74,6 +68,7 @@ export class UnitBuffer implements Pieces {
     this.count = k;
   }
 
+  /** Appends one code unit. */
   unit(unit: number): void {
     this.room(1);
     this.units[this.count++] = unit;
