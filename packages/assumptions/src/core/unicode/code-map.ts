@@ -41,30 +41,40 @@ export function codeMap(entries: ReadonlyMap<number, string>, flag: (value: stri
 }
 
 /**
- * Builds a `CodeMap` from groups of code points that share one replacement, as one flat list of
- * numbers: per group, the count of its replacement's code points, those code points, the count of
- * the code points it replaces, then those (a code point in two groups keeps the later one). One
- * value per group, and no pair or `Map` per code point: a table of thousands is built in about a
- * millisecond the first time, where `codeMap` over the same pairs took several.
+ * Each group of a flat list of numbers in which groups of code points share one replacement: per
+ * group, the count of its replacement's code points, those code points, the count of the code
+ * points it replaces, then those. `visit` gets the replacement and where its code points lie in
+ * `groups`, `[from, to)`.
  */
-export function groupedCodeMap(groups: readonly number[], flag: (value: string) => boolean = () => false): CodeMap {
-  const bmp = new Uint16Array(0x10000);
-  const astral = new Map<number, number>();
-  const values = [""];
+export function eachGroup(groups: readonly number[], visit: (value: string, from: number, to: number) => void): void {
   for (let at = 0; at < groups.length; ) {
     const sourcesAt = at + 1 + (groups[at] as number);
     const end = sourcesAt + 1 + (groups[sourcesAt] as number);
     let value = "";
     for (let k = at + 1; k < sourcesAt; k += 1) value += String.fromCodePoint(groups[k] as number);
+    visit(value, sourcesAt + 1, end);
+    at = end;
+  }
+}
+
+/**
+ * Builds a `CodeMap` from such groups (see `eachGroup`; a code point in two groups keeps the
+ * later one). One value per group, and no pair or `Map` per code point: a table of thousands is
+ * built in about a millisecond the first time, where `codeMap` over the same pairs took several.
+ */
+export function groupedCodeMap(groups: readonly number[], flag: (value: string) => boolean = () => false): CodeMap {
+  const bmp = new Uint16Array(0x10000);
+  const astral = new Map<number, number>();
+  const values = [""];
+  eachGroup(groups, (value, from, to) => {
     const index = values.length;
     values.push(value);
-    for (let k = sourcesAt + 1; k < end; k += 1) {
+    for (let k = from; k < to; k += 1) {
       const cp = groups[k] as number;
       if (cp < 0x10000) bmp[cp] = index;
       else astral.set(cp, index);
     }
-    at = end;
-  }
+  });
   return finished(bmp, astral, values, flag);
 }
 

@@ -1,4 +1,4 @@
-import { type CodeMap, groupedCodeMap, isFlagged, mapCodes } from "./code-map.js";
+import { type CodeMap, eachGroup, groupedCodeMap, isFlagged, mapCodes } from "./code-map.js";
 import { CONFUSABLE_GROUPS } from "./confusables-table.js";
 import { caseFold, foldedCodes, isAscii } from "./fold.js";
 import { nfdInert, nfdInertUnit } from "./forms.js";
@@ -17,12 +17,7 @@ export function confusableGroups(): readonly (readonly [string, string])[] {
   if (groups) return groups;
   const all = confusableCodes();
   const decoded: (readonly [string, string])[] = [];
-  for (let at = 0; at < all.length; ) {
-    const sourcesAt = at + 1 + (all[at] as number);
-    const end = sourcesAt + 1 + (all[sourcesAt] as number);
-    decoded.push([String.fromCodePoint(...all.slice(at + 1, sourcesAt)), String.fromCodePoint(...all.slice(sourcesAt + 1, end))]);
-    at = end;
-  }
+  eachGroup(all, (prototype, from, to) => decoded.push([prototype, String.fromCodePoint(...all.slice(from, to))]));
   groups = decoded;
   return groups;
 }
