@@ -36,8 +36,14 @@ const asciiFirst = fc
     out.set(rest, h.length);
     return out;
   });
+// Lines of up to 80 characters, ended by every kind of line end (and runs of them).
+const lines = fc
+  .array(fc.tuple(fc.string({ unit: fc.constantFrom("a", "é", "x", "\u0301"), maxLength: 80 }), fc.constantFrom("\r\n", "\r", "\n", "\r\r\n", "")), {
+    maxLength: 12,
+  })
+  .map((parts) => UTF8.encode(parts.map(([line, end]) => line + end).join("")));
 // Any of the above, seen through a view that starts at an odd offset of a larger buffer.
-const bytes = fc.tuple(fc.oneof(textBytes, rawBytes, asciiFirst), fc.nat({ max: 7 }), fc.nat({ max: 7 })).map(([inner, before, after]) => {
+const bytes = fc.tuple(fc.oneof(textBytes, rawBytes, asciiFirst, lines), fc.nat({ max: 7 }), fc.nat({ max: 7 })).map(([inner, before, after]) => {
   const outer = new Uint8Array(before + inner.length + after).fill(0xff);
   outer.set(inner, before);
   return outer.subarray(before, before + inner.length);

@@ -50,12 +50,11 @@ export interface Alphabet {
   readonly anchorUnits: number;
 }
 
-/** The alphabet of `text`, counted in one pass (a surrogate pair is one code point, a lone one its own). */
-function alphabetOf(text: string): Alphabet {
-  const { anchors } = searchTable();
-  const tally = new Uint32Array(0x10000);
-  // The BMP units met, in the order first met: the tally is read back through them alone.
-  const met: number[] = [];
+// Counts each BMP unit of `text` into `tally` (and `met`, in the order first met) and each astral
+// code point into the map returned. The loop is a function of its own: V8 compiles it while it
+// runs, and code after it in the same function would be compiled without having run once and
+// thrown away at the loop's end, leaving the next text to be counted by the slow tiers again.
+function tallyUnits(text: string, tally: Uint32Array, met: number[]): Map<number, number> | undefined {
   let astral: Map<number, number> | undefined;
   for (let i = 0; i < text.length; i += 1) {
     const unit = text.charCodeAt(i);
@@ -74,6 +73,16 @@ function alphabetOf(text: string): Alphabet {
     astral ??= new Map();
     astral.set(point, (astral.get(point) ?? 0) + 1);
   }
+  return astral;
+}
+
+/** The alphabet of `text`, counted in one pass (a surrogate pair is one code point, a lone one its own). */
+function alphabetOf(text: string): Alphabet {
+  const { anchors } = searchTable();
+  const tally = new Uint32Array(0x10000);
+  // The BMP units met, in the order first met: the tally is read back through them alone.
+  const met: number[] = [];
+  const astral = tallyUnits(text, tally, met);
   const points: number[] = [];
   const counts: number[] = [];
   let anchorUnits = 0;
