@@ -152,9 +152,10 @@ type Outcome = { readonly rows: ReportRow[] } | { readonly fault: CheckFault };
  * for all its rows, and a row found there as written takes no walk; `exists` and `absent` rows are
  * judged there. Then file by file: the rows that read one file, whatever spelling or link each took
  * to it, share one read. After a fault, only rows above it in the file are still judged, so the
- * fault reported is the first in input order, as if judged top to bottom.
+ * fault reported is the first in input order, as if judged top to bottom. Exported for tests;
+ * `checkTree` is the entry.
  */
-async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: number): Promise<Outcome> {
+export async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: number): Promise<Outcome> {
   const out: ReportRow[] = new Array(rows.length);
   // The rows found where a file may be read, by the file: judged in the second pass.
   const reads = new ReadList();
@@ -182,11 +183,17 @@ async function judgeAll(loc: Locator, rows: readonly Assumption[], maxBytes: num
       else if (located.value.state === "found") reads.add(i, located.value);
       else record(i, a, ok(judgeUnfound(a, located.value)));
     }
-    // Its rows are located: its scan (a log of every spelling on the way) is not needed again.
-    loc.scans.delete(group.dir);
+    // Its directory's rows are all located once its last group is: the directory's scan (a log of
+    // every spelling on the way, with its index) is not needed again. Dropped any earlier, each
+    // group of a directory crowded with spellings would scan them all again.
+    const left = (groupsLeft.get(group.dir) as number) - 1;
+    if (left > 0) groupsLeft.set(group.dir, left);
+    else loc.scans.delete(group.dir);
   };
   const width = inFlightOf(loc.listings.tree);
   const groups = groupByDirectory(rows, width);
+  const groupsLeft = new Map<string, number>();
+  for (const group of groups) groupsLeft.set(group.dir, (groupsLeft.get(group.dir) ?? 0) + 1);
   await inTurn(groups, width, (group) => (group.rows[0] as number) > firstFault, locateGroup);
   // Every row is located: the listings are not needed again, and their memory serves the reads.
   forgetLocated(loc);

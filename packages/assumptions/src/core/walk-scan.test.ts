@@ -6,7 +6,9 @@ import fc from "fast-check";
 import { ok } from "neverthrow";
 import { describe, expect, test } from "vitest";
 import { fixtureTree } from "../../test/support/fixture-tree.js";
+import { judgeAll } from "./check.js";
 import { type Located, locate } from "./locate.js";
+import { parseAssumptions } from "./parse.js";
 import { createLocator } from "./plain.js";
 import { child } from "./tree-path.js";
 import { arrive, type Locating } from "./walk.js";
@@ -77,6 +79,36 @@ describe("a plan directory scanned once answers each row as its own walk would",
     }
     // The 4,096 leaves were scanned once, for the first missing row, not once per row.
     expect(loc.scans.size).toBe(1);
+  });
+
+  test("a crowded directory's rows, judged in many groups, share one scan, let go once they are all located", async () => {
+    // 64 case spellings each of `abcdef` and `uvwxyz`, each holding a file; 300 rows of new names
+    // under each (groups of at most 64 rows): each directory's spellings are scanned once for all
+    // its groups, and its scan is let go before the next directory's is made.
+    const files: Record<string, string> = {};
+    for (const word of ["abcdef", "uvwxyz"]) {
+      for (let mask = 0; mask < 64; mask += 1) files[`${[...word].map((c, i) => ((mask >> i) & 1 ? c.toUpperCase() : c)).join("")}/f${mask}.txt`] = "x";
+    }
+    const plan = ["abcdef", "uvwxyz"].flatMap((dir) => Array.from({ length: 300 }, (_, r) => `absent\t${dir}/new${r}.md\n`)).join("");
+    const loc = createLocator(fixtureTree(files).tree);
+    const made: string[] = [];
+    const set = loc.scans.set.bind(loc.scans);
+    loc.scans.set = (dir, scan) => {
+      made.push(`${dir} beside ${loc.scans.size}`);
+      return set(dir, scan);
+    };
+    const outcome = await judgeAll(loc, parseAssumptions(plan)._unsafeUnwrap(), 1 << 20);
+    expect(made).toEqual(["abcdef beside 0", "uvwxyz beside 0"]);
+    // Each row answers as when it is the plan's only row (walked alone, no scan).
+    for (const [k, dir] of [
+      [0, "abcdef"],
+      [300, "uvwxyz"],
+    ] as const) {
+      const alone = await judgeAll(createLocator(fixtureTree(files).tree), parseAssumptions(`absent\t${dir}/new0.md`)._unsafeUnwrap(), 1 << 20);
+      const want = "rows" in alone ? `${alone.rows[0]?.status}: ${alone.rows[0]?.detail}` : "a fault";
+      expect(want).toMatch(/^diverge: .*\(a case variant\)$/);
+      expect("rows" in outcome && outcome.rows.slice(k, k + 300).map((r) => `${r.status}: ${r.detail}`)).toEqual(Array(300).fill(want));
+    }
   });
 });
 
