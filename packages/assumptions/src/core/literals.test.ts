@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { DENSE_CELLS, literalsIn, TRIE_UNITS } from "./literals.js";
+import { DENSE_CELLS, hashWindows, literalsIn, TRIE_UNITS } from "./literals.js";
 
 // Every way a pass can go: a trie read through the table of every transition, or through the
 // hash of its edges (no table); and the long literals' windows found by a rolling hash instead of
@@ -130,9 +130,10 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
     };
     const words = Array.from({ length: 400 }, () => Array.from({ length: 3 + (next() % 6) }, () => String.fromCharCode(97 + (next() % 26))).join(""));
     const text = Array.from({ length: 40_000 }, () => words[next() % words.length]).join(" ");
+    // Longer than a trie holds whole (256 units), and more than HASHED_FROM of them.
     const literals = Array.from({ length: 3000 }, (_, k) => {
-      const at = next() % (text.length - 300);
-      const piece = text.slice(at, at + 40 + (next() % 200));
+      const at = next() % (text.length - 500);
+      const piece = text.slice(at, at + 257 + (next() % 200));
       return k % 2 === 0 ? piece : `${piece} zz`;
     });
     const found = literalsIn(text, literals);
@@ -154,6 +155,69 @@ describe("literalsIn: which literals a text holds, in one pass", () => {
     const absent = Array.from({ length: 50 }, (_, k) => `${"a".repeat(300)}c${k}`);
     const present = `${"a".repeat(300)}b${"xyz".repeat(5)}`;
     expect(literalsIn(text, [...absent, present], TRIE_UNITS, DENSE_CELLS, 0)).toEqual([...absent.map(() => false), true]);
+  });
+
+  test("windows whose hashes share one run of the table's slots spend the probes' budget: the pass stops instead of walking the run at every place", () => {
+    // The slot each hash starts at for a pinned seed (0): MurmurHash3's finaliser, as `home` in literals.ts.
+    const WINDOW = 32;
+    const hashOf = (s: string) => {
+      let h = 0;
+      for (let k = 0; k < WINDOW; k += 1) h = (Math.imul(h, 0x01000193) + s.charCodeAt(k)) | 0;
+      return h;
+    };
+    const slotOf = (hash: number, mask: number) => {
+      let x = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+      x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+      return (x ^ (x >>> 16)) & mask;
+    };
+    // `count` literals of 258 units whose windows hash apart but all start their probe at `target`.
+    const crowdAt = (count: number, mask: number, target: number) => {
+      const found: string[] = [];
+      const hashes = new Set<number>();
+      for (let c = 0x100; found.length < count; c += 1) {
+        const window = `${"b".repeat(WINDOW - 2)}${String.fromCharCode(c >> 8, 0x100 + (c & 0xff))}`;
+        const hash = hashOf(window);
+        if (slotOf(hash, mask) === target && !hashes.has(hash)) {
+          hashes.add(hash);
+          found.push(`${window}${"!".repeat(226)}`);
+        }
+      }
+      return found;
+    };
+    // 200 of them where `a` x 32 starts (a table of 512 slots), then `a` x 300 at the end of that
+    // run: a text of `a`s probes the whole run at every place.
+    const mask = 511;
+    const crowd = crowdAt(200, mask, slotOf(hashOf("a".repeat(WINDOW)), mask));
+    const literals = [...crowd, "a".repeat(300)];
+    const text = "a".repeat(20_000);
+    const long = literals.map((_, i) => i);
+    const crowded = new Array<boolean>(literals.length).fill(false);
+    // The run is walked at each place, and about 800 places in the probes' budget (16 slots for
+    // each unit of the text and each literal) is spent: the pass stops, `a` x 300 found by then
+    // and every other literal handed back to be looked for whole. A pass that ran to the end would
+    // hand back none.
+    expect(hashWindows(text, literals, long, crowded, 0)).toEqual(crowd.map((_, i) => i));
+    expect(crowded[crowd.length]).toBe(true);
+    // Spread by another seed (or without the crowd), one pass answers them all.
+    const spread = new Array<boolean>(literals.length).fill(false);
+    const seed = 0x5bd1e995;
+    expect(new Set(crowd.map((l) => slotOf(hashOf(l) ^ seed, mask))).size).toBeGreaterThan(100);
+    expect(hashWindows(text, literals, long, spread, seed)).toEqual([]);
+    expect(spread).toEqual(literals.map((l) => text.includes(l)));
+    expect(literalsIn(text, literals, TRIE_UNITS, DENSE_CELLS, 0)).toEqual(literals.map((l) => text.includes(l)));
+    // Filling the table alone can spend it: 100 in one run (a table of 256 slots) probe about
+    // 5,000 slots, more than 16 for each of them. On an empty text a full pass would hand back
+    // none; this one hands back all of them before reading the text.
+    const filled = crowdAt(100, 255, 5);
+    expect(
+      hashWindows(
+        "",
+        filled,
+        filled.map((_, i) => i),
+        new Array<boolean>(100).fill(false),
+        0,
+      ),
+    ).toEqual(filled.map((_, i) => i));
   });
 
   test("literals that are suffixes of each other (a, aa, aaa, ...) are each reported once, not once per place they end", () => {

@@ -33,6 +33,9 @@ const WINDOW = 32;
 class Edges {
   private readonly slots: Int32Array;
   private readonly mask: number;
+  // Mixed into every slot: literals chosen so that their edges share one run of slots (each
+  // probe then walks them all) cannot be worked out in advance.
+  private readonly seed = randomSeed();
 
   constructor(most: number) {
     let count = 16;
@@ -42,10 +45,7 @@ class Edges {
   }
 
   private home(node: number, unit: number): number {
-    let h = Math.imul(node, 0x9e3779b1) ^ unit;
-    h ^= h >>> 15;
-    h = Math.imul(h, 0x85ebca6b);
-    return (h ^ (h >>> 13)) & this.mask;
+    return mix32(Math.imul(node, 0x9e3779b1) ^ unit ^ this.seed) & this.mask;
   }
 
   get(node: number, unit: number): number {
@@ -291,6 +291,9 @@ function windowPasses(
  */
 export const HASHED_FROM = 1024;
 
+/** Slots `hashWindows` may probe past each hash's first, per unit of the text and per literal. */
+const PROBES = 16;
+
 // The rolling hash of WINDOW code units: a polynomial in BASE, modulo 2^32.
 const BASE = 0x01000193;
 // BASE^WINDOW: what the unit leaving a window weighs once the next unit is in.
@@ -300,11 +303,23 @@ const LEAVING = (() => {
   return power;
 })();
 
-// The slot a hash starts its probe at, its bits mixed so that nearby hashes spread.
-function home(hash: number, mask: number): number {
-  let h = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
-  h ^= h >>> 13;
-  return h & mask;
+/** A 32-bit seed for a hash table's slots, new for every table (see `Edges`, `hashWindows`). */
+function randomSeed(): number {
+  return (Math.random() * 0x100000000) | 0;
+}
+
+// The slot a hash starts its probe at: the hash and the table's seed through MurmurHash3's
+// finaliser, so that nearby hashes spread and hashes that share a run of slots under one seed
+// share none under another (see `Edges`).
+function home(hash: number, mask: number, seed: number): number {
+  return mix32(hash ^ seed) & mask;
+}
+
+/** MurmurHash3's 32-bit finaliser: every bit of the result depends on every bit of `h`. */
+function mix32(h: number): number {
+  let x = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return x ^ (x >>> 16);
 }
 
 /**
@@ -313,9 +328,12 @@ function home(hash: number, mask: number): number {
  * hash not yet found is compared there whole and taken off its list once found. A hash is only a
  * hint, so a collision costs a comparison, never an answer. As in `scanWindows`, the comparisons
  * may cost up to four times the text and each literal once; past that, the pass stops and returns
- * the literals it could not tell about.
+ * the literals it could not tell about. So it does when the slots probed past each hash's first
+ * pass PROBES times the text and the literals (a few per lookup is usual: the table is at most half
+ * full and its seed is drawn anew), handing back all of them when filling the table spent it.
+ * Exported for tests, which pin `seed` (the table's, see `home`).
  */
-function hashWindows(text: string, literals: readonly string[], long: readonly number[], found: boolean[]): number[] {
+export function hashWindows(text: string, literals: readonly string[], long: readonly number[], found: boolean[], seed = randomSeed()): number[] {
   let size = 16;
   while (size < long.length * 2) size *= 2;
   const mask = size - 1;
@@ -327,14 +345,19 @@ function hashWindows(text: string, literals: readonly string[], long: readonly n
   const heads = new Int32Array(size).fill(-1);
   const nextSame = new Int32Array(literals.length).fill(-1);
   const tally: Tally = { budget: 4 * text.length, left: long.length };
+  let probes = PROBES * (text.length + long.length);
   for (const index of long) {
     const literal = literals[index] as string;
     tally.budget += literal.length;
     let hash = 0;
     for (let k = 0; k < WINDOW; k += 1) hash = (Math.imul(hash, BASE) + literal.charCodeAt(k)) | 0;
     seen[hash >>> 19] = (seen[hash >>> 19] as number) | (1 << ((hash >>> 14) & 31));
-    let slot = home(hash, mask);
-    while (used[slot] === 1 && hashes[slot] !== hash) slot = (slot + 1) & mask;
+    let slot = home(hash, mask, seed);
+    while (used[slot] === 1 && hashes[slot] !== hash) {
+      slot = (slot + 1) & mask;
+      probes -= 1;
+    }
+    if (probes < 0) return [...long];
     used[slot] = 1;
     hashes[slot] = hash;
     nextSame[index] = heads[slot] as number;
@@ -342,12 +365,15 @@ function hashWindows(text: string, literals: readonly string[], long: readonly n
   }
   let hash = 0;
   let i = 0;
-  for (; i < text.length && tally.left > 0 && tally.budget >= 0; i += 1) {
+  for (; i < text.length && tally.left > 0 && tally.budget >= 0 && probes >= 0; i += 1) {
     hash = (Math.imul(hash, BASE) + text.charCodeAt(i)) | 0;
     if (i >= WINDOW) hash = (hash - Math.imul(text.charCodeAt(i - WINDOW), LEAVING)) | 0;
     if (i < WINDOW - 1 || ((seen[hash >>> 19] as number) & (1 << ((hash >>> 14) & 31))) === 0) continue;
-    let slot = home(hash, mask);
-    while (used[slot] === 1 && hashes[slot] !== hash) slot = (slot + 1) & mask;
+    let slot = home(hash, mask, seed);
+    while (used[slot] === 1 && hashes[slot] !== hash) {
+      slot = (slot + 1) & mask;
+      probes -= 1;
+    }
     if (used[slot] === 0) continue;
     compareWindow(text, literals, i, heads, slot, nextSame, found, tally);
   }
