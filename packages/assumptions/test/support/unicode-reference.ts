@@ -7,7 +7,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { CheckFault, Field, ParseFault } from "../../src/core/faults.js";
 import { FOLD_FULL, FOLD_RUNS } from "../../src/core/unicode/casefold-table.js";
 import { scriptInfo } from "../../src/core/unicode/scripts.js";
-import { confusableGroups } from "../../src/core/unicode/skeleton.js";
+import { CONFUSABLE_GROUPS } from "../../src/core/unicode/confusables-table.js";
 
 const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
 
@@ -40,10 +40,20 @@ export function caseFold(text: string): string {
 
 let prototypeMap: Map<string, string> | undefined;
 
+// The table read here on its own, not through the reader the code under test uses: each group is
+// its prototype's count of code points, those, its sources' count, those.
 function prototypes(): Map<string, string> {
   if (prototypeMap) return prototypeMap;
   const map = new Map<string, string>();
-  for (const [prototype, sources] of confusableGroups()) for (const source of sources) map.set(source, prototype);
+  const numbers = JSON.parse(CONFUSABLE_GROUPS) as number[];
+  for (let i = 0; i < numbers.length; ) {
+    const prototypeCount = numbers[i] as number;
+    const prototype = String.fromCodePoint(...numbers.slice(i + 1, i + 1 + prototypeCount));
+    i += 1 + prototypeCount;
+    const sourceCount = numbers[i] as number;
+    for (const source of numbers.slice(i + 1, i + 1 + sourceCount)) map.set(String.fromCodePoint(source), prototype);
+    i += 1 + sourceCount;
+  }
   prototypeMap = map;
   return map;
 }

@@ -31,13 +31,15 @@ const hardUnit = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)) },
 );
+// `size: "max"`: fast-check's default size would keep every string at about ten units, whatever
+// `maxLength` says, and never reach the paths for texts of LONG (64) units or more.
 const hardString = (maxLength: number) =>
   fc
-    .tuple(fc.string({ unit: hardUnit, maxLength }), fc.constantFrom("as is", "NFC", "NFD", "NFKD"))
+    .tuple(fc.string({ unit: hardUnit, maxLength, size: "max" }), fc.constantFrom("as is", "NFC", "NFD", "NFKD"))
     .map(([s, form]) => (form === "as is" ? s : s.normalize(form)));
 // Long texts mostly of ASCII, as files are, so the piecewise paths meet every kind of boundary.
 const filler = fc.constantFrom("export const x = 1;\n", "mmm 0Il| ", "a".repeat(40), "r\u00E9sume\u0301 ", "\u1100\u1161\u11A8\n");
-const longText = fc.array(fc.oneof(filler, hardString(12)), { minLength: 10, maxLength: 80 }).map((parts) => parts.join(""));
+const longText = fc.array(fc.oneof(filler, hardString(12)), { minLength: 10, maxLength: 80, size: "max" }).map((parts) => parts.join(""));
 const anyText = fc.oneof(hardString(24), fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), longText);
 
 // Deterministic large inputs: about 1 MiB of code with a non-ASCII line here and there, and of
@@ -153,6 +155,24 @@ describe("skeletonIncludes", () => {
       { numRuns: 3000 },
     );
   });
+  test("a literal at either side of the line feed that ends a block (16 KiB), and across it", () => {
+    // Under 32,768 units: no alphabet is weighed, and a literal of ASCII anchors is looked for block by block.
+    const lines = `${"x".repeat(99)}\n`.repeat(200);
+    const firstEnd = lines.indexOf("\n", 16 * 1024);
+    for (const at of [firstEnd - 1, firstEnd, firstEnd + 1, firstEnd + 2]) {
+      const text = `${lines.slice(0, at)}qq${lines.slice(at)}`;
+      for (const lit of ["qq", "q", "qqx", "xqq", "\nqq", "qq\n"]) {
+        const wanted = skeleton(lit);
+        expect([at, lit, skeletonIncludes(text, wanted)]).toEqual([at, lit, reference.skeleton(text).includes(wanted)]);
+      }
+    }
+  });
+  test("skeletons of long texts with lone surrogates, their buffers decoded piece by piece", () => {
+    for (const length of [5000, 20_000]) {
+      const text = `${"дaнныe \uD800 résumé\n".repeat(Math.ceil(length / 20))}\uDC00`;
+      expect(skeleton(text)).toBe(reference.skeleton(text));
+    }
+  });
   test("a hit in the last block of 1 MiB, across its blocks, and a miss", () => {
     const text = `${MIB_MIXED}дaнныe9 end`;
     for (const lit of ["данные9", "данные1", "Ωμέγα данные", "nowhere", "\n// Ωμέγα"]) {
@@ -244,23 +264,39 @@ describe("the skeleton's anchors", () => {
 });
 
 describe("code maps", () => {
+  // Code points replaced, some by surrogates (lone or paired), one by nothing (the flagged value).
+  const entries = new Map<number, string>([
+    [0x61, "A"],
+    [0x62, "\uD83D\uDE00"],
+    [0x63, "\uD800"],
+    [0x64, "\uDC00"],
+    [0x65, "xyz".repeat(8)],
+    [0xd800, "<lone>"],
+    [0x1f600, ":)"],
+    [0x301, ""],
+  ]);
+  const map = codeMap(entries, (v) => v === "");
+  // mapCodes against the replacement of each code point over the string iterator.
+  const mapsAsIterated = (text: string) => {
+    const mapped = mapCodes(text, map);
+    expect(mapped.text).toBe([...text].map((ch) => entries.get(ch.codePointAt(0) as number) ?? ch).join(""));
+    expect(mapped.flagged).toBe(text.includes("\u0301"));
+  };
+
   test("property: mapCodes equals the per-code-point replacement over the string iterator", () => {
-    const entries = new Map<number, string>([
-      [0x61, "A"],
-      [0xd800, "<lone>"],
-      [0x1f600, ":)"],
-      [0x301, ""],
-    ]);
-    const map = codeMap(entries, (v) => v === "");
     // The index of "no replacement" is not flagged, though the flag would pick its "" out.
     expect(isFlagged(map, 0)).toBe(false);
+    fc.assert(fc.property(hardString(200), mapsAsIterated), { numRuns: 1000 });
+  });
+
+  test("property: on texts of LONG units and more (one buffer), with surrogates lone or paired", () => {
+    const unit = fc.constantFrom("a", "b", "c", "d", "e", "f", "\u0301", "\uD800", "\uDC00", "\uD83D\uDE00", "\uD83D", "\uDE00", "\uFEFF", "\uFFFE");
     fc.assert(
-      fc.property(hardString(20), (text) => {
-        const slow = [...text].map((ch) => entries.get(ch.codePointAt(0) as number) ?? ch).join("");
-        const mapped = mapCodes(text, map);
-        expect(mapped.text).toBe(slow);
-        expect(mapped.flagged).toBe(text.includes("\u0301"));
-      }),
+      fc.property(
+        fc.array(unit, { minLength: 32, maxLength: 400, size: "max" }).map((units) => units.join("")),
+        mapsAsIterated,
+      ),
+      { numRuns: 2000 },
     );
   });
 });
