@@ -9,6 +9,7 @@ import type { Assumption, Report, ReportRow } from "./model.js";
 import { reparseAssumption } from "./parse.js";
 import { inFlightOf, inTurn } from "./in-turn.js";
 import { maxBytesOption } from "./read.js";
+import { TextMap } from "./text-map.js";
 
 /** Options of `checkTree`. */
 export interface CheckOptions {
@@ -51,7 +52,7 @@ function groupByDirectory(rows: readonly Assumption[], inFlight: number): Group[
   const firsts: number[] = [];
   const paths: string[] = new Array(rows.length);
   const next = new Int32Array(rows.length).fill(-1);
-  const tail = new Map<string, number>();
+  const tail = new TextMap<number>();
   for (let i = 0; i < rows.length; i += 1) {
     const path = (rows[i] as Assumption).path;
     paths[i] = path;
@@ -60,7 +61,7 @@ function groupByDirectory(rows: readonly Assumption[], inFlight: number): Group[
     else next[before] = i;
     tail.set(path, i);
   }
-  const open = new Map<string, Group>();
+  const open = new TextMap<Group>();
   const groups: Group[] = [];
   for (const first of firsts) {
     const path = paths[first] as string;
@@ -192,7 +193,7 @@ export async function judgeAll(loc: Locator, rows: readonly Assumption[], maxByt
   };
   const width = inFlightOf(loc.listings.tree);
   const groups = groupByDirectory(rows, width);
-  const groupsLeft = new Map<string, number>();
+  const groupsLeft = new TextMap<number>();
   for (const group of groups) groupsLeft.set(group.dir, (groupsLeft.get(group.dir) ?? 0) + 1);
   await inTurn(groups, width, (group) => (group.rows[0] as number) > firstFault, locateGroup);
   // Every row is located: the listings are not needed again, and their memory serves the reads.

@@ -7,6 +7,7 @@ import type { Assumption, ReportRow } from "./model.js";
 import { readFound } from "./read.js";
 import { literalsIn } from "./literals.js";
 import { digestNormalised, type NormalisedText, normaliseBytes } from "./text.js";
+import { TextMap } from "./text-map.js";
 import { isAscii } from "./unicode/fold.js";
 import { skeleton } from "./unicode/skeleton.js";
 import { type Alphabet, alphabetFor, skeletonIncludes, surelyLacks } from "./unicode/skeleton-search.js";
@@ -45,13 +46,13 @@ export class FileView {
   private normal: Result<NormalisedText, CheckFault> | undefined;
   private digest: Result<string, CheckFault> | undefined;
   private expected: readonly string[] | undefined;
-  private held: Map<string, boolean> | undefined;
+  private held: TextMap<boolean> | undefined;
   // The skeletons of the `lacks` literals in another script the rows will ask about (see
   // `confusable`), the skeleton of the whole text once built, and the answers of one pass.
-  private confusables: ReadonlySet<string> | undefined;
-  private literalSkeletons: ReadonlyMap<string, string> | undefined;
+  private confusables: TextMap<true> | undefined;
+  private literalSkeletons: TextMap<string> | undefined;
   private skeletonText: string | undefined;
-  private heldSkeletons: Map<string, boolean> | undefined;
+  private heldSkeletons: TextMap<boolean> | undefined;
   // Which code points the text holds, counted once for its `lacks` rows in another script.
   private alphabet: { of: Alphabet | undefined } | undefined;
 
@@ -84,8 +85,15 @@ export class FileView {
     if (literals.length >= MANY_LITERALS) this.expected = literals;
     if (lacking.length > 1) {
       // Each literal's skeleton made once, here, for the set and for the row that asks later.
-      this.literalSkeletons = new Map(lacking.filter(inOtherScript).map((literal) => [literal, skeleton(literal)]));
-      this.confusables = new Set(this.literalSkeletons.values());
+      const skeletons = new TextMap<string>();
+      const confusables = new TextMap<true>();
+      for (const literal of lacking.filter(inOtherScript)) {
+        const wanted = skeleton(literal);
+        skeletons.set(literal, wanted);
+        confusables.set(wanted, true);
+      }
+      this.literalSkeletons = skeletons;
+      this.confusables = confusables;
     }
   }
 
@@ -114,16 +122,18 @@ export class FileView {
     this.skeletonText ??= skeleton(text);
     if (this.confusables.size < MANY_LITERALS) return this.skeletonText.includes(wanted);
     if (this.heldSkeletons === undefined) {
-      this.heldSkeletons = answersIn(this.skeletonText, [...this.confusables]);
+      this.heldSkeletons = answersIn(this.skeletonText, [...this.confusables.keys()]);
     }
     return this.heldSkeletons.get(wanted) as boolean;
   }
 }
 
 /** Whether `text` holds each of `literals`, found in one pass (`literalsIn`). */
-function answersIn(text: string, literals: readonly string[]): Map<string, boolean> {
+function answersIn(text: string, literals: readonly string[]): TextMap<boolean> {
   const found = literalsIn(text, literals);
-  return new Map(literals.map((l, k) => [l, found[k] as boolean]));
+  const answers = new TextMap<boolean>();
+  literals.forEach((literal, k) => answers.set(literal, found[k] as boolean));
+  return answers;
 }
 
 /**

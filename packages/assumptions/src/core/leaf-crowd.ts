@@ -2,6 +2,7 @@
 // directory spelled many ways looks in those leaves alone, not in every one.
 import { nfc } from "./unicode/fold.js";
 import { confusableKey } from "./unicode/skeleton.js";
+import { TextMap } from "./text-map.js";
 import type { LeafEvent, Locating } from "./walk.js";
 
 // Looks in leaves per name the leaves hold before they are indexed (see `LeafCrowd`).
@@ -25,7 +26,7 @@ export class LeafCrowd {
   private looked = 0;
   private byKey: Map<string, number[]> | undefined;
   // Once indexed, each name's answer: rows naming one name answer alike, as many as they are.
-  private readonly answers = new Map<string, Promise<Locating | undefined>>();
+  private readonly answers = new TextMap<Promise<Locating | undefined>>();
   // Positions of the events that, holding no spelling of a name, answer a variant: those under a
   // variant spelling of the plan directory (`missingUnder`).
   private readonly variants: readonly number[];

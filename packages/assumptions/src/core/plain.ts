@@ -6,6 +6,7 @@ import { resolveLinkCounted } from "./links.js";
 import type { DirIndex } from "./dir-index.js";
 import { createListings, isRepository, type Listings } from "./listing.js";
 import type { Start, VariantHow } from "./locate.js";
+import { TextMap } from "./text-map.js";
 import type { LeafScan } from "./walk.js";
 
 /**
@@ -34,11 +35,11 @@ export interface Locator {
    * Plan directory (NFC, `""` for the root) to where it leads, or `null` when it is not plain; of
    * the levels below one that is not plain, none is kept.
    */
-  readonly plain: Map<string, Plain | null>;
+  readonly plain: TextMap<Plain | null>;
   /** The `levelsOf` hash of every key of `plain`: which prefixes of a path it may hold. */
   readonly heldHashes: Set<number>;
   /** Plain plan directory to where a walk for a path below it starts (see `startIn`). */
-  readonly starts: Map<string, Start>;
+  readonly starts: TextMap<Start>;
   /**
    * The plan directory `resolvePlain` resolved last, and the deepest level of it `plain` holds
    * from then on (levels are never taken back, and none is kept below one that is not plain):
@@ -46,7 +47,7 @@ export interface Locator {
    */
   reached: { readonly planDir: string; readonly at: string } | undefined;
   /** Plan directory to the scan of its spellings (`scanLeaves`), for rows a walk must look for. */
-  readonly scans: Map<string, Promise<LeafScan>>;
+  readonly scans: TextMap<Promise<LeafScan>>;
 }
 
 /**
@@ -65,7 +66,7 @@ export function forgetLocated(loc: Locator): void {
 
 /** Creates the per-run locator over a tree. */
 export function createLocator(tree: TreeReader): Locator {
-  return { listings: createListings(tree), plain: new Map(), heldHashes: new Set(), starts: new Map(), reached: undefined, scans: new Map() };
+  return { listings: createListings(tree), plain: new TextMap(), heldHashes: new Set(), starts: new TextMap(), reached: undefined, scans: new TextMap() };
 }
 
 /** One turn of a walk: the directory it stands in, and the component it looks for there. */
