@@ -183,6 +183,30 @@ describe("a name not held exactly among many case or confusable spellings of it"
   });
 });
 
+describe("the answer from a missing name's spellings, made once for all its rows", () => {
+  const settle = (got: Locating) => (got.isOk() ? { ok: got.value } : { err: got.error });
+  test("is the one for where the walk stands: the same directory by another spelling, or after more links", async () => {
+    // `d` holds directory spellings of `abc` (none spelled so): `l -> d` and `m -> d` reach it by
+    // other names, and `far/` by a chain of 37 links; `ABc` there is a chain of 8 links to a directory,
+    // which a path already 37 links deep cannot follow (more than 40).
+    const files: Record<string, string> = { "d/ABC/x": "x", "d/Abc/x": "x", "t/x": "x" };
+    const links: Record<string, string> = { l: "d", m: "d", c0: "d" };
+    for (let k = 1; k <= 35; k += 1) links[`c${k}`] = `c${k - 1}`;
+    links.far = "c35";
+    for (let k = 1; k <= 7; k += 1) links[`d/h${k}`] = k === 1 ? "../t" : `h${k - 1}`;
+    links["d/ABc"] = "h7";
+    const { tree } = fixtureTree(files, links);
+    const shared = createLocator(tree);
+    for (const path of ["d/abc", "l/abc", "m/abc", "far/abc", "d/aBC", "m/aBC", "l/aBC", "far/aBC", "d/abc", "far/abc"]) {
+      const alone = await locate(createLocator(tree), path, false);
+      expect(settle(await locate(shared, path)), path).toEqual(settle(alone));
+    }
+    // What the two kinds of place answer, so that the comparison above is between different answers.
+    expect(settle(await locate(createLocator(tree), "l/abc", false))).toEqual({ ok: { state: "variant", spelled: "l/ABC", how: "case" } });
+    expect(settle(await locate(createLocator(tree), "far/abc", false))).toMatchObject({ err: { code: "link-loop" } });
+  });
+});
+
 // Many spellings of the plan directory (`abc` in every case, `aco` in Latin and Cyrillic), each
 // holding a few of the names the rows ask for, as anything a walk can meet there. The names come in
 // families of spellings of one name: folds that are not ASCII or not themselves (`ß`, Kelvin sign,

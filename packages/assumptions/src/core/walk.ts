@@ -48,6 +48,56 @@ function plainVariant(at: Step, index: DirIndex, name: string, cased: CaseGroup)
   return group.plain && first !== undefined ? ok({ state: "variant", spelled: child(at.spelled, first.name), how: at.how ?? how }) : undefined;
 }
 
+/** The last level's answer from a missing name's variants, and the most links a variant's path followed (-1: none). */
+interface LastAnswer {
+  readonly result: Locating | undefined;
+  readonly reach: number;
+}
+
+// Per group of variants (a directory's case, else confusable, spellings of a name it does not hold
+// exactly), the last level's answer from them by where the walk stood there: every name with that
+// group gets the same, so rows naming K spellings of one missing name turn the K entries once,
+// not once per row. Keyed by the group object, which lives as long as its directory's index.
+const lastAnswers = new WeakMap<CaseGroup, Map<string, Promise<LastAnswer>>>();
+
+/**
+ * The variants a name its directory does not hold exactly is looked for among (its `caseGroup`
+ * `cased`, else its confusable group), and the answer from them at `at` for a walk (`follow`:
+ * links are followed) or a scan (`follow` false: undefined at a link, which the caller walks in
+ * full), made once per group, place and kind.
+ */
+function fromVariants(listings: Listings, at: Step, index: DirIndex, name: string, cased: CaseGroup, follow: boolean): Promise<LastAnswer> {
+  const [group, how] = cased.entries.length > 0 ? [cased, "case" as const] : [index.confusableGroup(name), "confusable" as const];
+  // No variant at all (the one empty group every directory shares): nothing to remember.
+  if (group.entries.length === 0) return Promise.resolve({ result: ok(MISSING), reach: -1 });
+  let byPlace = lastAnswers.get(group);
+  if (byPlace === undefined) lastAnswers.set(group, (byPlace = new Map()));
+  const place = `${follow ? "walk" : "scan"}\u0000${at.hops}\u0000${at.how ?? ""}\u0000${at.dir}\u0000${at.spelled}`;
+  let answer = byPlace.get(place);
+  if (answer === undefined) byPlace.set(place, (answer = variantsAnswer(listings, at, group.entries, at.how ?? how, follow)));
+  return answer;
+}
+
+// The first fault or found entry among `entries` (each arrived at as the walk would), else the best.
+async function variantsAnswer(listings: Listings, at: Step, entries: readonly DirEntry[], how: VariantHow, follow: boolean): Promise<LastAnswer> {
+  let reach = -1;
+  const heard = (hops: number) => {
+    reach = Math.max(reach, hops);
+  };
+  let best = MISSING;
+  for (const entry of entries) {
+    if (!follow && entry.type === "symlink") return { result: undefined, reach };
+    const spelled = child(at.spelled, entry.name);
+    const got: Locating =
+      entry.type === "submodule"
+        ? err({ code: "submodule", path: spelled })
+        : lastSeen(spelled, how, await arrive(listings, child(at.dir, entry.name), spelled, entry, at.hops, heard));
+    if (got.isErr() || got.value.state === "found") return { result: got, reach };
+    best = better(best, got.value);
+  }
+  return { result: ok(best), reach };
+}
+
 /** A nested repository is a `submodule` fault when named (unless the tree descends into them); an unlistable directory is its listing's fault. */
 async function unlessRepository(listings: Listings, dir: string, spelled: string, then: Locating): Promise<Locating> {
   const fault = await repositoryFault(listings, dir, spelled);
@@ -224,8 +274,13 @@ async function turn(w: Walking, at: Step): Promise<Locating> {
   const exact = candidates(index.value, at.dir, name);
   if (exact.isErr()) return err(exact.error);
   const group = exact.value.length === 0 ? index.value.caseGroup(name) : undefined;
-  const quick = group !== undefined && at.index - base === comps.length - 1 ? plainVariant(at, index.value, name, group) : undefined;
-  if (quick !== undefined) return quick;
+  if (group !== undefined && at.index - base === comps.length - 1) {
+    const quick = plainVariant(at, index.value, name, group);
+    if (quick !== undefined) return quick;
+    const { result, reach } = await fromVariants(listings, at, index.value, name, group, true);
+    if (reach !== -1) reaching(w, reach);
+    return result as Locating;
+  }
   let best = MISSING;
   for (const list of [exact.value, undefined]) {
     for (const candidate of list ?? variants(index.value, name, group)) {
@@ -285,8 +340,10 @@ async function lastTurn(listings: Listings, at: Step, index: DirIndex, name: str
   const exact = candidates(index, at.dir, name);
   if (exact.isErr()) return err(exact.error);
   const group = exact.value.length === 0 ? index.caseGroup(name) : undefined;
-  const quick = group && plainVariant(at, index, name, group);
-  if (quick !== undefined) return missingUnder(at, quick);
+  if (group !== undefined) {
+    const answer = plainVariant(at, index, name, group) ?? (await fromVariants(listings, at, index, name, group, false)).result;
+    return answer === undefined ? undefined : missingUnder(at, answer);
+  }
   let best = MISSING;
   for (const list of [exact.value, undefined]) {
     for (const candidate of list ?? variants(index, name, group)) {
