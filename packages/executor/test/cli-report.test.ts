@@ -50,6 +50,18 @@ describe("decay report", () => {
     });
   });
 
+  it.each([
+    ["emptied", "", "empty: a run or verification writes its report whole"],
+    ["cut short mid-line", "# Run report: p\n\nStatus: **gr", "does not end with a line feed: cut short"],
+    ["padded with NULs after its first lines", `# Run report: p\n${"\u0000".repeat(64)}`, "holds a NUL character at character 16: cut short or damaged"],
+    ["with a NUL in a line", "# Run report: p\nok\u0000\n", "holds a NUL character at character 18: cut short or damaged"],
+    ["not a report at all", "status: green\n", "does not start with a report's `# ` heading"],
+  ])("refuses a REPORT.md %s, naming it, never printing it", async (_, text, reason) => {
+    writeFileSync(join(dir, "ws/REPORT.md"), text);
+    const ran = await decay(["report", "ws"], dir);
+    expect(ran).toEqual({ code: 2, stdout: "", stderr: `decay: ws/REPORT.md: ${reason}\n` });
+  });
+
   it("refuses a REPORT.md that is not UTF-8, naming it, never printing U+FFFD", async () => {
     writeFileSync(join(dir, "ws/REPORT.md"), Buffer.from([0xff, 0xfe, 0x00]));
     const ran = await decay(["report", "ws"], dir);

@@ -106,10 +106,24 @@ function greenContradiction(report: RunReport): string | null {
   return null;
 }
 
-/** The report's text: strict UTF-8 (never a U+FFFD in place of a bad byte), and for report.json a run report; else a fault naming the file. */
+/**
+ * REPORT.md's text when it is whole as `decay run` and `decay verify` write it: a `# ` heading
+ * first, a line feed last, no NUL anywhere (what they write escapes control characters); else
+ * what is wrong with it. A file emptied, cut short mid-line or padded with NULs by a crash or a
+ * full disk is refused, not printed.
+ */
+export function checkReportMd(text: string): Result<string, string> {
+  if (text === "") return err("empty: a run or verification writes its report whole");
+  if (!text.startsWith("# ")) return err("does not start with a report's `# ` heading");
+  const nul = text.indexOf("\u0000");
+  if (nul !== -1) return err(`holds a NUL character at character ${nul}: cut short or damaged`);
+  return text.endsWith("\n") ? ok(text) : err("does not end with a line feed: cut short");
+}
+
+/** The report's text: strict UTF-8 (never a U+FFFD in place of a bad byte), and a whole REPORT.md or a run report; else a fault naming the file. */
 function reportText(file: string, bytes: Uint8Array, json: boolean): Result<string, CliFault> {
   const decoded = decodeStrictUtf8(bytes).mapErr((bad) => `not UTF-8 text: ${badUtf8Said(bytes, bad.start)}`);
-  const text = json ? decoded.andThen(checkRunReport) : decoded;
+  const text = decoded.andThen(json ? checkRunReport : checkReportMd);
   return text.mapErr((reason): CliFault => ({ code: "report-invalid", file, reason: json ? `not a run report: ${reason}` : reason }));
 }
 
