@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "vitest";
@@ -48,6 +48,21 @@ test("the built bin hashes a record, prints a slug, and exits 2 naming the field
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("invalid merge SHA (field merge_sha)");
   expect((await run(["status", "--home", "relative/home"], dir)).code).toBe(2);
+});
+
+test("slug refuses a loop of symbolic links, as the reference's Path.resolve() does, instead of naming a folder no store uses", async () => {
+  const dir = await tempDir("decay-ev-bin-");
+  symlinkSync("loop2", join(dir, "loop1"));
+  symlinkSync("loop1", join(dir, "loop2"));
+  for (const path of ["loop1", "loop1/below"]) {
+    const ran = await run(["slug", path], dir);
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).toBe("");
+    expect(ran.stderr).toMatch(/^decay-evidence: cannot read .*loop1.*: symbolic links there lead round in a loop, so it resolves to no folder\n$/);
+  }
+  // A link to a folder still resolves to the folder's own slug.
+  symlinkSync("/", join(dir, "to-root"));
+  expect((await run(["slug", "to-root"], dir)).stdout).toBe("root-8a5edab28263\n");
 });
 
 test("the built bin prints '<name> <version>' and the shared usage sentences", async () => {

@@ -62,10 +62,14 @@ export function hashCommand(io: CliIo, file: string, body: boolean, maxBytes?: n
 
 /**
  * The path as the reference's `Path(path).resolve()` sees it: symlinks resolved as far as the
- * path exists, the rest kept as written (so the slug names the folder the store really uses).
+ * path exists, the rest kept as written (so the slug names the folder the store really uses). A
+ * loop of symbolic links is refused, as the reference refuses it ("Symlink loop") and the store
+ * cannot open it.
  */
-function resolvedPath(fs: StoreFs, path: string): ResultAsync<string, never> {
-  return fs.realpath(path).orElse((e) => {
+function resolvedPath(fs: StoreFs, path: string): ResultAsync<string, CliFault> {
+  return fs.realpath(path).orElse((e): ResultAsync<string, CliFault> => {
+    if (e.errno === "ELOOP")
+      return errAsync({ code: "input-unreadable", path, reason: "symbolic links there lead round in a loop, so it resolves to no folder" });
     const parent = posix.dirname(path);
     if ((e.errno !== "ENOENT" && e.errno !== "ENOTDIR") || parent === path) return okAsync(path);
     return resolvedPath(fs, parent).map((p) => posix.join(p, posix.basename(path)));
