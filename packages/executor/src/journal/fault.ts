@@ -14,6 +14,8 @@ export interface LeftOpen {
 /** Every expected failure of the journal functions; `line` is 1-based in the markdown given. */
 export type JournalFault =
   | { code: "record-line-invalid"; line: number; text: string; issue: string }
+  /** A line ended by a lone CR (see `loneCrLine`). */
+  | { code: "line-end-cr"; line: number }
   /** A block left open where the record is read or written: see `LeftOpen`. */
   | ({ code: "record-unclosed" } & LeftOpen)
   /** A block left open hides the heading at `heading`: see `hiddenHeading`. */
@@ -25,6 +27,7 @@ export type JournalFault =
 /** Every journal fault code, for exhaustive tables. */
 export const JOURNAL_FAULT_CODES = [
   "record-line-invalid",
+  "line-end-cr",
   "record-unclosed",
   "heading-hidden",
   "plan-invalid",
@@ -37,6 +40,8 @@ export function describeJournalFault(fault: JournalFault): string {
   switch (fault.code) {
     case "record-line-invalid":
       return `line ${fault.line} of the record is malformed (${fault.issue}): ${JSON.stringify(fault.text)}`;
+    case "line-end-cr":
+      return `line ${fault.line} ends with a lone CR (carriage return), which Markdown reads as a line break where grep, git diff and a terminal show one line: convert line endings to LF or CRLF`;
     case "record-unclosed":
       return leftOpenText(fault, "the record cannot be read or written there");
     case "heading-hidden":

@@ -23,6 +23,16 @@ export function splitLines(markdown: string): MdLine[] {
   return lines;
 }
 
+/**
+ * The 1-based line a lone CR (a carriage return not followed by a line feed) ends, or null. A
+ * Markdown renderer breaks the line there where grep, git diff and a terminal show one line, so a
+ * line after it could set a task's state unseen: the readers refuse it.
+ */
+export function loneCrLine(lines: readonly MdLine[]): number | null {
+  const at = lines.findIndex((line) => line.eol === "\r");
+  return at === -1 ? null : at + 1;
+}
+
 /** A fence opener: up to three spaces, then three or more backticks or tildes, and an info string. */
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 

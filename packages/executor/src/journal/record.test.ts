@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { appendRecord, setTaskState } from "./append.js";
 import { describeJournalFault } from "./fault.js";
+import { readTaskPlan } from "./plan.js";
 import { parseRecord, renderRecord } from "./record.js";
 
 const sample = readFileSync(new URL("../../../../fixtures/plans/task-plan-with-record.plan.md", import.meta.url), "utf8");
@@ -32,6 +33,29 @@ describe("parseRecord", () => {
   it("refuses a malformed line with its line number in the whole file", () => {
     const fault = parseRecord(plan("Task 1: pending\nTask 2: done - looks fine\n"))._unsafeUnwrapErr();
     expect(fault).toMatchObject({ code: "record-line-invalid", line: 11, text: "Task 2: done - looks fine" });
+  });
+
+  it("refuses a line ended by a lone CR, which would hide a line that sets a task's state, naming it", () => {
+    // One line to grep, git diff and a terminal; two to a Markdown reader, the second saying done.
+    const hidden = sample.replace(/^(Task 2: in progress[^\n]*)$/m, "$1\rTask 2: done - x -> y");
+    expect(hidden).not.toBe(sample);
+    const line = sample.split("\n").findIndex((l) => l.startsWith("Task 2: in progress")) + 1;
+    const fault = parseRecord(hidden)._unsafeUnwrapErr();
+    expect(fault).toEqual({ code: "line-end-cr", line });
+    expect(describeJournalFault(fault)).toBe(
+      `line ${line} ends with a lone CR (carriage return), which Markdown reads as a line break where grep, git diff and a terminal show one line: convert line endings to LF or CRLF`,
+    );
+    expect(readTaskPlan(hidden)._unsafeUnwrapErr()).toEqual({ code: "line-end-cr", line });
+    // CRLF throughout is read as LF is.
+    expect(
+      parseRecord(sample.replaceAll("\n", "\r\n"))
+        ._unsafeUnwrap()
+        .entries.map((e) => e.value),
+    ).toEqual(
+      parseRecord(sample)
+        ._unsafeUnwrap()
+        .entries.map((e) => e.value),
+    );
   });
 
   it("refuses a text block that is never closed, naming the line it opens on", () => {

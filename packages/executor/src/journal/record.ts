@@ -3,7 +3,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { JournalFault } from "./fault.js";
 import { parseLine, renderLine } from "./line.js";
-import { headingOf, hiddenHeading, leftOpen, type MdLine, type Scan, scanBlocks, splitLines } from "./markdown.js";
+import { headingOf, hiddenHeading, leftOpen, loneCrLine, type MdLine, type Scan, scanBlocks, splitLines } from "./markdown.js";
 import type { RecordLine } from "./schema.js";
 
 /** One line of the record's text block: where it stands (1-based), its line ending, what it says. */
@@ -65,6 +65,8 @@ function findBlock(scan: Scan, section: NonNullable<JournalRecord["section"]>): 
 /** Read the record of a plan or spec into typed lines; a malformed line is refused with its line number. Never throws. */
 export function parseRecord(markdown: string): Result<JournalRecord, JournalFault> {
   const lines = splitLines(markdown);
+  const cr = loneCrLine(lines);
+  if (cr !== null) return err({ code: "line-end-cr", line: cr });
   const scan = scanBlocks(lines);
   // A record heading hidden by a block left open: the record would be read as another, or as none.
   const hidden = hiddenHeading(lines, scan, isRecordHeading);

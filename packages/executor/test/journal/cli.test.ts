@@ -158,6 +158,12 @@ describe("decay journal (main)", () => {
     const bad = await call(["journal", "show", "bad.md"], dir);
     expect(bad).toMatchObject({ code: 2, stdout: "" });
     expect(bad.stderr).toMatch(/^decay: bad.md: line 6 of the record is malformed/);
+    // A lone CR hiding a line that says done: refused, never shown as done.
+    const crDir = await tempDir();
+    await writeFile(join(crDir, "cr.md"), "## Task 1: a\n\n## Execution record\n\n```text\nTask 1: pending\rTask 1: done - x -> y\n```\n");
+    const cr = await call(["journal", "show", "cr.md"], crDir);
+    expect(cr).toMatchObject({ code: 2, stdout: "" });
+    expect(cr.stderr).toMatch(/^decay: cr.md: line 6 ends with a lone CR \(carriage return\)/);
     expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: no such file or directory\n");
     // A name holding a line break stays on the fault's one line, the break shown escaped.
     expect((await call(["journal", "show", "two\nlines.md"], dir)).stderr).toBe("decay: cannot read two\\nlines.md: no such file or directory\n");
