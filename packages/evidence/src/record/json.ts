@@ -1,3 +1,4 @@
+import { firstDuplicateKey, jsonStringEnd } from "@decay/portable";
 import { parse } from "lossless-json";
 import { err, ok, type Result } from "neverthrow";
 import type { RecordFault } from "./fault.js";
@@ -24,13 +25,6 @@ function numberParser(): { parse(text: string): JsonNumber; outOfRange: string |
   return state;
 }
 
-/** Where the string literal whose opening quote is at `open` closes: its closing quote's index, `text.length` or past it when it never does. */
-function stringEnd(text: string, open: number): number {
-  let end = open + 1;
-  while (end < text.length && text.charCodeAt(end) !== 34) end += text.charCodeAt(end) === 92 ? 2 : 1;
-  return end;
-}
-
 /** The deepest nesting of arrays and objects `parseJson` reads; deeper text is refused before parsing. */
 export const MAX_JSON_DEPTH = 512;
 
@@ -44,34 +38,7 @@ function tooDeep(text: string, limit: number): number | undefined {
       if (depth > limit) return i;
     } else if (c === "}" || c === "]") depth -= 1;
     else if (c === '"') {
-      i = stringEnd(text, i);
-    }
-  }
-  return undefined;
-}
-
-/**
- * The first duplicated key in already-valid JSON `text`, with its offset. lossless-json
- * accepts a repeated key whose value is equal, so the refusal is made here.
- */
-function findDuplicateKey(text: string): { key: string; at: number } | undefined {
-  const stack: (Set<string> | null)[] = [];
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
-    if (c === "{") stack.push(new Set());
-    else if (c === "[") stack.push(null);
-    else if (c === "}" || c === "]") stack.pop();
-    else if (c === '"') {
-      const end = stringEnd(text, i);
-      let next = end + 1;
-      while (/\s/.test(text[next] ?? "")) next += 1;
-      const keys = stack[stack.length - 1];
-      if (text[next] === ":" && keys) {
-        const key = JSON.parse(text.slice(i, end + 1)) as string;
-        if (keys.has(key)) return { key, at: i };
-        keys.add(key);
-      }
-      i = end;
+      i = jsonStringEnd(text, i);
     }
   }
   return undefined;
@@ -92,7 +59,7 @@ function tagged(text: string): string | undefined {
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
     if (c === 34) {
-      const end = stringEnd(text, i);
+      const end = jsonStringEnd(text, i);
       if (end >= text.length) return undefined;
       parts.push(text.slice(last, i + 1), "s");
       last = i + 1;
@@ -148,7 +115,7 @@ function parseFast(text: string, number: (token: string) => JsonNumber): JsonVal
     if (t === undefined) return undefined;
     const value = untag(JSON.parse(t), number);
     // The text is JSON (JSON.parse read it and every number is JSON's): the duplicate scan is safe.
-    return value === undefined || findDuplicateKey(text) !== undefined ? undefined : value;
+    return value === undefined || firstDuplicateKey(text) !== undefined ? undefined : value;
   } catch {
     return undefined;
   }
@@ -181,7 +148,7 @@ function readJson(text: string, fastFirst: boolean): Result<JsonValue, RecordFau
   const numbers = numberParser();
   let value: JsonValue;
   try {
-    // Duplicates are reported by findDuplicateKey, equal values or not.
+    // Duplicates are reported by firstDuplicateKey, equal values or not.
     value = parse(text, null, { parseNumber: numbers.parse, onDuplicateKey: (d) => d.newValue }) as JsonValue;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
@@ -189,7 +156,7 @@ function readJson(text: string, fastFirst: boolean): Result<JsonValue, RecordFau
     return err({ code: "invalid-json", detail, ...place(text, at ? Number(at[1]) : text.length) });
   }
   if (numbers.outOfRange !== undefined) return err({ code: "number-out-of-range", text: numbers.outOfRange });
-  const duplicate = findDuplicateKey(text);
+  const duplicate = firstDuplicateKey(text);
   if (duplicate) return err({ code: "duplicate-key", key: duplicate.key, ...place(text, duplicate.at) });
   return ok(value);
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { addTokens } from "../run/state.js";
+import { firstDuplicateKey } from "@decay/portable";
 import { callAgent, jsonReply } from "./call.js";
 import type { Agent, RequestOf } from "./protocol.js";
 
@@ -65,7 +66,7 @@ describe("callAgent: token counts stay exact", () => {
 });
 
 describe("jsonReply: one JSON value, or why not", () => {
-  test("never throws; a value exactly when JSON.parse reads the text, else one line quoting at most 80 characters", () => {
+  test("never throws; a value exactly when JSON.parse reads the text and it repeats no key, else one line quoting at most 80 characters", () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.json()), (raw) => {
         const read = jsonReply(raw);
@@ -75,7 +76,7 @@ describe("jsonReply: one JSON value, or why not", () => {
         } catch {
           parses = false;
         }
-        expect("value" in read).toBe(parses);
+        expect("value" in read).toBe(parses && firstDuplicateKey(raw) === undefined);
         if ("empty" in read) {
           expect(read.empty).not.toMatch(/[\n\r]/);
           expect(read.empty.length).toBeLessThan(200);
@@ -93,6 +94,13 @@ describe("jsonReply: one JSON value, or why not", () => {
         });
       }),
     );
+  });
+
+  test("a reply that repeats a key (two token counts) is refused, never read by its last value", () => {
+    expect(jsonReply('{"tokens":5,"tokens":999999999999,"summary":"ok"}')).toEqual({
+      empty: 'a reply that repeats the key "tokens": "{"tokens":5,"tokens":999999999999,"summary":"ok"}"',
+    });
+    expect(jsonReply('{"a":{"tokens":1},"tokens":2}')).toEqual({ value: { a: { tokens: 1 }, tokens: 2 } });
   });
 
   test("one value and a line that is not JSON is not JSON", () => {

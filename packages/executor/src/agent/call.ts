@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { reasonOf } from "../fault.js";
-import { oneLine } from "@decay/portable";
+import { firstDuplicateKey, oneLine } from "@decay/portable";
 import { AdjudicateReply, type Agent, type AgentRequest, DiagnoseReply, WorkReply } from "./protocol.js";
 
 /** What one agent call came to: a valid reply and its tokens, or "returned nothing" and why. */
@@ -50,7 +50,11 @@ function valuesPerLine(raw: string): number {
  */
 export function jsonReply(raw: string): { value: unknown } | { empty: string } {
   const one = parsedJson(raw);
-  if (one !== undefined) return one;
+  if (one !== undefined) {
+    // JSON.parse keeps a repeated key's last value: a reply with two token counts or two summaries is ambiguous.
+    const repeated = firstDuplicateKey(raw);
+    return repeated === undefined ? one : { empty: `a reply that repeats the key ${JSON.stringify(repeated.key)}: "${oneLine(raw, QUOTE_LIMIT)}"` };
+  }
   const many = valuesPerLine(raw);
   const what = many > 0 ? `${many} JSON values, one per line, where the protocol takes one reply` : "a reply that is not JSON";
   return { empty: `${what}: "${oneLine(raw, QUOTE_LIMIT)}"` };

@@ -18,6 +18,7 @@ describe("checkRunReport", () => {
     ["\0".repeat(64), /^not JSON \(/],
     ["", /^not JSON \(/],
     ['{"status":"green"}', /^field version: .*\(run-report\.schema\.json\)$/],
+    [`{"status":"green",${JSON.stringify(REPORT).slice(1)}`, /^the key "status" is repeated \(at character \d+\): a run writes each once$/],
     [JSON.stringify({ ...REPORT, status: "done" }), /^field status: /],
     [JSON.stringify({ ...REPORT, verdict: "green" }), /^field verdict is not in run-report\.schema\.json$/],
     [JSON.stringify({ ...REPORT, stages: [{ ...REPORT.stages[0], extra: 1 }] }), /^field stages\[0\]\.extra is not in run-report\.schema\.json$/],

@@ -3,7 +3,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { readBounded } from "@decay/cli-kit";
-import { decodeStrictUtf8 } from "@decay/portable";
+import { decodeStrictUtf8, firstDuplicateKey } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
 import { badUtf8Said } from "../fault.js";
 import { holdsBackGreen } from "../run/report.js";
@@ -76,6 +76,9 @@ export function checkRunReport(text: string): Result<string, string> {
   } catch (e) {
     return err(`not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
+  // JSON.parse keeps a repeated key's last value: a reader keeping the first would see another report.
+  const repeated = firstDuplicateKey(text);
+  if (repeated !== undefined) return err(`the key ${JSON.stringify(repeated.key)} is repeated (at character ${repeated.at}): a run writes each once`);
   const parsed = RunReport.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
