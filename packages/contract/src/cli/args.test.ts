@@ -52,6 +52,11 @@ describe("parseArgs", () => {
   ])("%j: the shared message", (argv, message) => {
     expect(parseArgs(argv)._unsafeUnwrapErr()).toEqual({ code: "usage", message });
   });
+  test("no command is a usage fault, as in the other decay CLIs; `help` asks for the usage", () => {
+    expect(parseArgs([])._unsafeUnwrapErr()).toMatchObject({ message: "a command is required: compile, check or import" });
+    expect(parseArgs(["help"])._unsafeUnwrap()).toEqual({ kind: "help", topic: "top" });
+  });
+
   test("never throws on any argument list", () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.string(), fc.constantFrom("compile", "check", "-o", "--plan", "--json", "--help"))), (argv) => void parseArgs(argv)),

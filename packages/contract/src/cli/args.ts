@@ -113,7 +113,10 @@ function helpOrVersion(args: readonly string[], flags: FlagSpecs, topic: Topic):
  */
 export function parseArgs(argv: string[]): Result<Command, UsageFault> {
   const [sub, ...rest] = argv;
-  if (sub === undefined || sub === "help") return ok({ kind: "help", topic: "top" });
+  // No command is a usage fault (exit 2), as in the other decay CLIs: a CI line whose command word
+  // came out empty must not pass. `help` asks for the usage.
+  if (sub === undefined) return err(usage("a command is required: compile, check or import"));
+  if (sub === "help") return ok({ kind: "help", topic: "top" });
   if (sub !== "compile" && sub !== "check" && sub !== "import") {
     const asked = sub.startsWith("-") ? helpOrVersion(argv, COMMON, "top") : ok(null);
     // A dash word that is no flag (`-hotfix.md`) is refused naming its first unknown letter.

@@ -120,3 +120,13 @@ describe("decay-contract import", () => {
     expect(r.stderr).toMatch(/line 1: not a task plan/);
   });
 });
+
+describe("the command line", () => {
+  test("no command at all: exit 2 with the usage fault on stderr, nothing on stdout", async () => {
+    expect(await exec([])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "decay-contract: a command is required: compile, check or import (see decay-contract --help)\n",
+    });
+  });
+});
