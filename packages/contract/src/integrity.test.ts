@@ -54,6 +54,19 @@ describe("a contract records its stage count and body digest; parsing verifies b
     expect(parseContract(`\uFEFF${crlf}`)._unsafeUnwrapErr()).toEqual({ code: "contract-crlf", line: 1 });
   });
 
+  test("a NUL in a stage's instructions is refused with its line, however well the digest matches", () => {
+    // Rendered, so the recorded digest is of the text with the NUL: only the character rule refuses it.
+    const withNul = renderContract({
+      ...parseContract(two)._unsafeUnwrap(),
+      stages: parseContract(two)
+        ._unsafeUnwrap()
+        .stages.map((st, k) => (k === 1 ? { ...st, instructions: "do\u0000it" } : st)),
+    });
+    const line = withNul.split("\n").findIndex((l) => l.includes("\u0000")) + 1;
+    expect(line).toBeGreaterThan(1);
+    expect(parseContract(withNul)._unsafeUnwrapErr()).toEqual({ code: "nul-character", line });
+  });
+
   test("a BOM is accepted, and the contract is still a contract", () => {
     expect(looksLikeContract(`\uFEFF${two}`)).toBe(true);
     expect(parseContract(`\uFEFF${two}`)._unsafeUnwrap()).toEqual(parseContract(two)._unsafeUnwrap());

@@ -260,6 +260,9 @@ export function looksLikeContract(text: string): boolean {
  */
 export function parseContract(markdown: string): Result<Contract, ContractFault> {
   const r: Reader = { lines: (markdown.startsWith(BOM) ? markdown.slice(1) : markdown).split("\n"), i: 0, rowLines: [] };
+  // No text holds a NUL, as the plan reader refuses one: a contract holding one was not compiled so.
+  const nul = r.lines.findIndex((line) => line.includes("\u0000"));
+  if (nul !== -1) return err({ code: "nul-character", line: nul + 1 });
   if (r.lines[0] === "---\r") return err({ code: "contract-crlf", line: 1 });
   return frontMatter(r).andThen(({ front, integrity }) => {
     const body = r.lines.slice(r.i).join("\n");
