@@ -16,6 +16,8 @@
 // literals `aa...ab`), the long literals left go in whole after all: literals that share their
 // beginnings with the text share their trie nodes too.
 
+import { mix32, randomSeed } from "./seeded-hash.js";
+
 /** Code units one trie holds. */
 export const TRIE_UNITS = 1 << 20;
 
@@ -303,23 +305,11 @@ const LEAVING = (() => {
   return power;
 })();
 
-/** A 32-bit seed for a hash table's slots, new for every table (see `Edges`, `hashWindows`). */
-function randomSeed(): number {
-  return (Math.random() * 0x100000000) | 0;
-}
-
 // The slot a hash starts its probe at: the hash and the table's seed through MurmurHash3's
 // finaliser, so that nearby hashes spread and hashes that share a run of slots under one seed
 // share none under another (see `Edges`).
 function home(hash: number, mask: number, seed: number): number {
   return mix32(hash ^ seed) & mask;
-}
-
-/** MurmurHash3's 32-bit finaliser: every bit of the result depends on every bit of `h`. */
-function mix32(h: number): number {
-  let x = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  return x ^ (x >>> 16);
 }
 
 /**

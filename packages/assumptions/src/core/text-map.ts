@@ -5,6 +5,8 @@
 // character shorter took 0.5 s. Long keys go here by a hash of all their characters instead,
 // seeded per map so that keys cannot be chosen to collide, in buckets compared with `===`.
 
+import { mix32, randomSeed } from "./seeded-hash.js";
+
 /** The longest string V8 hashes by its characters (`String::kMaxHashCalcLength`). */
 export const HASHED_UNITS = 16_383;
 
@@ -12,8 +14,7 @@ export const HASHED_UNITS = 16_383;
 function hashOf(text: string, seed: number): number {
   let h = seed ^ 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  return h ^ (h >>> 13);
+  return mix32(h);
 }
 
 /**
@@ -25,7 +26,7 @@ export class TextMap<V> {
   private readonly short = new Map<string, V>();
   private long: Map<number, [string, V][]> | undefined;
   private longCount = 0;
-  private readonly seed = (Math.random() * 0x100000000) | 0;
+  private readonly seed = randomSeed();
 
   /** `bits`: the bits of the hash long keys are bucketed by (all 32; tests narrow them to share buckets). */
   constructor(private readonly bits = -1) {}
