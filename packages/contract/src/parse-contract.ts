@@ -3,6 +3,7 @@ import type { ContractFault } from "./fault.js";
 import type { AcceptanceRow, Contract, CountExpect, Stage } from "./model.js";
 import { bodyMismatch, type Recorded, verifyBody } from "./integrity.js";
 import { readNumeral } from "./numeral.js";
+import { encodingFault } from "./plan/read-plan.js";
 import { CONTRACT_FORMAT, NONE, PREAMBLE, SUPPORTED_FORMATS, TABLE_DELIMITER, TABLE_HEADER } from "./render.js";
 import { validated } from "./structure.js";
 import { type Cursor, readCodeSpan, readInlineValue, splitRow } from "./text.js";
@@ -260,9 +261,9 @@ export function looksLikeContract(text: string): boolean {
  */
 export function parseContract(markdown: string): Result<Contract, ContractFault> {
   const r: Reader = { lines: (markdown.startsWith(BOM) ? markdown.slice(1) : markdown).split("\n"), i: 0, rowLines: [] };
-  // No text holds a NUL, as the plan reader refuses one: a contract holding one was not compiled so.
-  const nul = r.lines.findIndex((line) => line.includes("\u0000"));
-  if (nul !== -1) return err({ code: "nul-character", line: nul + 1 });
+  // The plan reader's refusal of NUL characters: a contract holding one was not compiled so.
+  const nul = encodingFault(markdown);
+  if (nul !== null) return err(nul);
   if (r.lines[0] === "---\r") return err({ code: "contract-crlf", line: 1 });
   return frontMatter(r).andThen(({ front, integrity }) => {
     const body = r.lines.slice(r.i).join("\n");

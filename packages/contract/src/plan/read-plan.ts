@@ -35,11 +35,11 @@ function recommendation(model: LineModel): Result<Section, ContractFault> {
 const CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f]/g;
 
 /**
- * A plan text holding NUL characters: UTF-16 read as UTF-8 when controls are many (every other
- * byte of ASCII text is NUL; Cyrillic or Greek puts 0x04 or 0x03 there), else a stray NUL in a
- * UTF-8 file. A fault naming the first one's line.
+ * A plan's (or a contract's) text holding NUL characters: UTF-16 read as UTF-8 when controls are
+ * many (every other byte of ASCII text is NUL; Cyrillic or Greek puts 0x04 or 0x03 there), else a
+ * stray NUL in a UTF-8 file. A fault naming the first one's line.
  */
-function encodingFault(markdown: string): ContractFault | null {
+export function encodingFault(markdown: string): ContractFault | null {
   const at = markdown.indexOf("\u0000");
   if (at === -1) return null;
   const line = markdown.slice(0, at).split("\n").length;
