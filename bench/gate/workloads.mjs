@@ -290,6 +290,42 @@ const WORKLOADS = {
     const rows = Array.from({ length: 10_000 }, (_, r) => (r % 2 ? `absent\t${spell(0)}/sub/new${r}.md` : `exists\t${spell(0)}/sub/f${r % 100}.md`));
     return { rows, reads: [], exit: 1 };
   },
+  // Four directories of 25,000 names, four in five of them not ASCII (Japanese, Cyrillic, Greek,
+  // accented Latin, some in NFD), 10,000 rows of every kind; a row that misses asks its directory
+  // for case variants and confusables, so each directory's names are folded and keyed once.
+  "foreign-dirs"(root) {
+    const words = [
+      "\u30c7\u30fc\u30bf",
+      "\u8a2d\u5b9a",
+      "\u0434\u0430\u043d\u043d\u044b\u0435",
+      "\u043e\u0442\u0447\u0435\u0442",
+      "\u03b1\u03c1\u03c7\u03b5\u03af\u03bf",
+      "r\u00e9sum\u00e9",
+      "se\u00f1or",
+      "notes",
+    ];
+    const name = (k) => {
+      const word = words[k % words.length];
+      return `${k % 3 === 0 ? word.normalize("NFD") : word}-${k}.txt`;
+    };
+    const reads = [];
+    const rows = [];
+    for (let d = 0; d < 4; d += 1) for (let k = 0; k < 25_000; k += 1) put(root, `d${d}/${name(k)}`, `file ${k}\n`);
+    for (let r = 0; r < 10_000; r += 1) {
+      const k = (r * 7919) % 25_000;
+      const path = `d${r % 4}/${name(k).normalize("NFC")}`;
+      if (r % 5 === 0) rows.push(`absent\t${path.replace(".txt", `-new${r}.txt`)}`);
+      else if (r % 5 === 1) rows.push(`exists\t${path}`);
+      else if (r % 5 === 2) {
+        rows.push(`contains\t${path}\tfile ${k}`);
+        reads.push(`d${r % 4}/${name(k)}`);
+      } else if (r % 5 === 3) {
+        rows.push(`lacks\t${path}\tnowhere`);
+        reads.push(`d${r % 4}/${name(k)}`);
+      } else rows.push(`absent\t${path.replace(".txt", ".md")}`);
+    }
+    return { rows, reads, exit: 0 };
+  },
   // A 60 MiB plan of one line, not UTF-8 at its end: refused.
   // `plan-decay author` with thousands of repeated flags: each repeat copied the list so far
   // (40,000 --creates took 13 s). 2,000 files read, 20,000 new paths.

@@ -105,6 +105,22 @@ describe("differential: each fast primitive gives the string the reference gives
     expect(wrong).toEqual([]);
   });
 
+  // confusableKey joins the keys of a name's units when no step of it can reorder or compose
+  // across two of them. After letters that compose with what follows (Latin and Cyrillic letters
+  // with marks, a Hangul syllable with a trailing consonant, a leading consonant with a vowel,
+  // Devanagari with a nukta, Oriya vowels with each other), a unit whose key, or a step of it,
+  // starts with something that would compose must not be joined.
+  test("confusableKey of every BMP unit after letters that compose with what follows", () => {
+    const wrong: string[] = [];
+    for (let unit = 0; unit <= 0xffff; unit += 1) {
+      const ch = String.fromCharCode(unit);
+      for (const before of ["a", "\u0430", "\uAC00", "\u1100", "\u0915", "\u0B47"]) {
+        if (confusableKey(before + ch) !== reference.confusableKey(before + ch)) wrong.push(unit.toString(16));
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   test.each([
     ["final sigma", "ΟΔΟΣ ὈΔΌΣ ς"],
     ["sharp s and dotted I", "STRAẞE Straße İstanbul ŉ ǰ"],

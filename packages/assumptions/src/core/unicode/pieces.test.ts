@@ -16,7 +16,7 @@ const step = fc.oneof(
 );
 
 describe("pieces: a string put together from pieces", () => {
-  test("property: a buffer and a rope hold what joining the pieces gives, however far the expected length is off", () => {
+  test("property: a buffer and an array of units hold what joining the pieces gives, however far the expected length is off", () => {
     fc.assert(
       fc.property(fc.nat(300), fc.array(step, { maxLength: 40, size: "max" }), (expected, steps) => {
         const buffer = new UnitBuffer(expected);
@@ -56,8 +56,20 @@ describe("pieces: a string put together from pieces", () => {
         const buffer = new UnitBuffer(16);
         buffer.add(wanted);
         expect(buffer.text()).toBe(wanted);
+        // Far more than a short text's expected length: its array of units is made a string piece by piece too.
+        const short = piecesFor(8);
+        short.add(wanted);
+        expect(short.text()).toBe(wanted);
       }
     }
+    // More units than one call may take as arguments, put together from a short start and from a buffer with a lone surrogate.
+    const many = `${"\u0436".repeat(150_000)}\uDC00${"a".repeat(150_000)}`;
+    const short = piecesFor(1);
+    short.add(many);
+    expect(short.text()).toBe(many);
+    const buffer = new UnitBuffer(1);
+    buffer.add(many);
+    expect(buffer.text()).toBe(many);
     expect(piecesFor(LONG)).toBeInstanceOf(UnitBuffer);
     expect(piecesFor(LONG - 1)).not.toBeInstanceOf(UnitBuffer);
   });

@@ -1,9 +1,9 @@
-// A string put together from pieces of other strings. Short texts are joined with `+=`; longer
-// ones go into one buffer of code units, decoded once: with `+=`, a text where every other
-// character is replaced (Cyrillic through the confusable prototypes) becomes a rope of a piece
-// per character, tens of bytes each until it is flattened, about 17 bytes of memory per byte of
-// text where the buffer holds two, and flattening it later costs more than building it. Names
-// (under 64 units) stay faster with `+=`: the decoder's fixed cost is larger than their ropes'.
+// A string put together from pieces of other strings. Short texts are gathered as code units in
+// an array and made into a string in one call; longer ones go into one buffer of code units,
+// decoded once. Joining with `+=` made a rope of a piece per replaced character (Cyrillic through
+// the confusable prototypes), tens of bytes each until flattened, and flattening it cost more than
+// building it: a name's key joined unit by unit took twice as long so (see docs/performance.md).
+// Under 64 units the array beats the buffer, whose decoder's fixed cost is larger.
 
 /** From this many code units on, a text is put together in a buffer (`UnitBuffer`). */
 export const LONG = 64;
@@ -18,20 +18,31 @@ export interface Pieces {
   text(): string;
 }
 
-class Rope implements Pieces {
-  private joined = "";
+class Codes implements Pieces {
+  private readonly units: number[] = [];
 
   copy(text: string, from: number, to: number): void {
-    this.joined += text.slice(from, to);
+    for (let i = from; i < to; i += 1) this.units.push(text.charCodeAt(i));
   }
 
   add(piece: string): void {
-    this.joined += piece;
+    this.copy(piece, 0, piece.length);
   }
 
   text(): string {
-    return this.joined;
+    return fromUnits(this.units);
   }
+}
+
+// A string of code units, made a few thousand at a time (one call takes as many arguments as the
+// stack holds).
+const CHUNK = 4096;
+
+function fromUnits(units: readonly number[] | Uint16Array): string {
+  if (units.length <= CHUNK) return String.fromCharCode.apply(null, units as number[]);
+  let text = "";
+  for (let p = 0; p < units.length; p += CHUNK) text += String.fromCharCode.apply(null, units.slice(p, p + CHUNK) as number[]);
+  return text;
 }
 
 // Keeps a leading U+FEFF (a BOM to the decoder) as text; refuses a lone surrogate (see `text`).
@@ -87,13 +98,11 @@ export class UnitBuffer implements Pieces {
         // A lone surrogate, which the decoder refuses: kept, by the loop below.
       }
     }
-    let text = "";
-    for (let p = 0; p < units.length; p += 4096) text += String.fromCharCode(...units.subarray(p, Math.min(units.length, p + 4096)));
-    return text;
+    return fromUnits(units);
   }
 }
 
-/** Where to put together a string about `length` code units long: a rope when short, a buffer when long. */
+/** Where to put together a string about `length` code units long: an array of units when short, a buffer when long. */
 export function piecesFor(length: number): Pieces {
-  return length < LONG ? new Rope() : new UnitBuffer(length);
+  return length < LONG ? new Codes() : new UnitBuffer(length);
 }

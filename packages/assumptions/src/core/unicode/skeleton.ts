@@ -1,7 +1,7 @@
 import { type CodeMap, eachGroup, groupedCodeMap, isFlagged, mapCodes } from "./code-map.js";
 import { CONFUSABLE_GROUPS } from "./confusables-table.js";
 import { caseFold, foldedCodes, isAscii } from "./fold.js";
-import { nfdInert, nfdInertUnit } from "./forms.js";
+import { nfcInert, nfdInert, nfdInertUnit } from "./forms.js";
 import { normalizeText } from "./normalize.js";
 import { type Pieces, piecesFor } from "./pieces.js";
 
@@ -159,14 +159,60 @@ export function skeleton(text: string): string {
   return out.text();
 }
 
+// The key as defined. The skeleton starts with NFD, and NFD(NFC(x)) is NFD(x): the inner fold's
+// NFC is not needed.
+function definedKey(text: string): string {
+  return caseFold(skeleton(isAscii(text) ? caseFold(text) : foldedCodes(text)));
+}
+
+// Whether `text` starts with a character that is its own NFC and whose NFD starts with a starter
+// composing with nothing before it (`nfcInert`): after any text, NFD reorders nothing and NFC
+// composes nothing across the join.
+function startsClean(text: string): boolean {
+  return text !== "" && nfcInert(text.charAt(0));
+}
+
+// The key of one BMP code unit, when a text's key may be put together unit by unit from such keys;
+// "" when it may not. Each step of the key maps code points (folding, prototypes) or normalises
+// (NFD, NFC); if the unit is NFC-inert and what every step makes of it starts clean, no
+// normalisation of a text of such units reorders or composes across two units, so each step of
+// the text is the units' steps joined, and so is its key.
+function learnUnitKey(unit: number): string {
+  const ch = String.fromCharCode(unit);
+  if (!nfcInert(ch)) return "";
+  const folded = foldedCodes(ch);
+  const decomposed = folded.normalize("NFD");
+  const mapped = mapCodes(decomposed, skeletonTable().map).text;
+  const skeletal = mapped.normalize("NFD");
+  const steps = [folded, decomposed, mapped, skeletal, skeletal.normalize("NFC"), foldedCodes(skeletal)];
+  return steps.every(startsClean) ? definedKey(ch) : "";
+}
+
+// Per BMP code unit, its key for `keyByUnits` ("" when there is none), filled as units are met.
+let unitKeys: string[] | undefined;
+
+// The key of `text` joined from its units' keys; `undefined` when some unit has none.
+function keyByUnits(text: string): string | undefined {
+  const keys = (unitKeys ??= []);
+  const out = piecesFor(text.length);
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    let key = keys[unit];
+    if (key === undefined) keys[unit] = key = learnUnitKey(unit);
+    if (key === "") return undefined;
+    out.add(key);
+  }
+  return out.text();
+}
+
 /**
  * The key two names are confusable under: case-folded, skeleton, case-folded again, so a
- * capital Cyrillic `А` and a small Latin `a` land on one key.
+ * capital Cyrillic `А` and a small Latin `a` land on one key. A text of units whose keys join
+ * (most names in most scripts) is keyed unit by unit, without normalising.
  */
 export function confusableKey(text: string): string {
-  if (isAscii(text)) return caseFold(skeleton(caseFold(text)));
-  // The skeleton starts with NFD, and NFD(NFC(x)) is NFD(x): the inner fold's NFC is not needed.
-  return caseFold(skeleton(foldedCodes(text)));
+  if (isAscii(text)) return definedKey(text);
+  return keyByUnits(text) ?? definedKey(text);
 }
 
 let offKey: RegExp | undefined;
