@@ -84,18 +84,47 @@ async function variantsAnswer(listings: Listings, at: Step, entries: readonly Di
   const heard = (hops: number) => {
     reach = Math.max(reach, hops);
   };
+  const result = await firstFound(
+    entries.map((entry): Candidate => [entry, how]),
+    (candidate) => arriveLast(listings, at, candidate, follow, heard),
+  );
+  return { result, reach };
+}
+
+/**
+ * What the candidates give, each in turn: the first fault or found one, else the best of them
+ * (variant over missing); `undefined` as soon as one gives `undefined` (a link the caller walks).
+ */
+async function firstFound(candidates: Iterable<Candidate>, each: (candidate: Candidate) => Promise<Locating | undefined>): Promise<Locating | undefined> {
   let best = MISSING;
-  for (const entry of entries) {
-    if (!follow && entry.type === "symlink") return { result: undefined, reach };
-    const spelled = child(at.spelled, entry.name);
-    const got: Locating =
-      entry.type === "submodule"
-        ? err({ code: "submodule", path: spelled })
-        : lastSeen(spelled, how, await arrive(listings, child(at.dir, entry.name), spelled, entry, at.hops, heard));
-    if (got.isErr() || got.value.state === "found") return { result: got, reach };
+  for (const candidate of candidates) {
+    const got = await each(candidate);
+    if (got === undefined || got.isErr() || got.value.state === "found") return got;
     best = better(best, got.value);
   }
-  return { result: ok(best), reach };
+  return ok(best);
+}
+
+// The exact spelling's candidate, then (only when it did not lead to the path) the variants.
+function* exactThenVariants(exact: readonly Candidate[], index: DirIndex, name: string, group?: CaseGroup): Generator<Candidate> {
+  yield* exact;
+  yield* variants(index, name, group);
+}
+
+/**
+ * A last component's candidate arrived at as the walk would (`heard` hears the links followed), a
+ * variant spelling answering as that variant; `undefined` at a link when `follow` is false.
+ */
+async function arriveLast(
+  listings: Listings,
+  at: Step,
+  [entry, how]: Candidate,
+  follow: boolean,
+  heard?: (hops: number) => void,
+): Promise<Locating | undefined> {
+  if (!follow && entry.type === "symlink") return undefined;
+  const spelled = child(at.spelled, entry.name);
+  return lastSeen(spelled, at.how ?? how, await arrive(listings, child(at.dir, entry.name), spelled, entry, at.hops, heard));
 }
 
 /** A nested repository is a `submodule` fault when named (unless the tree descends into them); an unlistable directory is its listing's fault. */
@@ -174,14 +203,14 @@ interface Turned {
   readonly hops: number;
 }
 
-async function descend(w: Walking, at: Step, [entry, how]: Candidate): Promise<Locating> {
+async function descend(w: Walking, at: Step, candidate: Candidate): Promise<Locating> {
   const { listings, comps, base } = w;
+  const [entry, how] = candidate;
   const path = child(at.dir, entry.name);
   const spelled = child(at.spelled, entry.name);
   const variant = at.how ?? how;
   if (entry.type === "submodule") return err({ code: "submodule", path: spelled });
-  if (at.index - base === comps.length - 1)
-    return lastSeen(spelled, variant, await arrive(listings, path, spelled, entry, at.hops, (hops) => reaching(w, hops)));
+  if (at.index - base === comps.length - 1) return (await arriveLast(listings, at, candidate, true, (hops) => reaching(w, hops))) as Locating;
   const next: Step = { dir: path, spelled, index: at.index + 1, how: variant, hops: at.hops };
   const logged = w.leaves?.length;
   const below = await beneath(w, next, entry);
@@ -281,15 +310,7 @@ async function turn(w: Walking, at: Step): Promise<Locating> {
     if (reach !== -1) reaching(w, reach);
     return result as Locating;
   }
-  let best = MISSING;
-  for (const list of [exact.value, undefined]) {
-    for (const candidate of list ?? variants(index.value, name, group)) {
-      const got = await descend(w, at, candidate);
-      if (got.isErr() || got.value.state === "found") return got;
-      best = better(best, got.value);
-    }
-  }
-  return ok(best);
+  return (await firstFound(exactThenVariants(exact.value, index.value, name, group), (candidate) => descend(w, at, candidate))) as Locating;
 }
 
 /**
@@ -344,19 +365,6 @@ async function lastTurn(listings: Listings, at: Step, index: DirIndex, name: str
     const answer = plainVariant(at, index, name, group) ?? (await fromVariants(listings, at, index, name, group, false)).result;
     return answer === undefined ? undefined : missingUnder(at, answer);
   }
-  let best = MISSING;
-  for (const list of [exact.value, undefined]) {
-    for (const candidate of list ?? variants(index, name, group)) {
-      const [entry, how] = candidate;
-      if (entry.type === "symlink") return undefined;
-      const spelled = child(at.spelled, entry.name);
-      const got: Locating =
-        entry.type === "submodule"
-          ? err({ code: "submodule", path: spelled })
-          : lastSeen(spelled, at.how ?? how, await arrive(listings, child(at.dir, entry.name), spelled, entry, at.hops));
-      if (got.isErr() || got.value.state === "found") return got;
-      best = better(best, got.value);
-    }
-  }
-  return missingUnder(at, ok(best));
+  const got = await firstFound(exactThenVariants(exact.value, index, name), (candidate) => arriveLast(listings, at, candidate, false));
+  return got === undefined ? undefined : missingUnder(at, got);
 }
