@@ -324,50 +324,69 @@ function home(hash: number, mask: number, seed: number): number {
  * Exported for tests, which pin `seed` (the table's, see `home`).
  */
 export function hashWindows(text: string, literals: readonly string[], long: readonly number[], found: boolean[], seed = randomSeed()): number[] {
-  let size = 16;
-  while (size < long.length * 2) size *= 2;
-  const mask = size - 1;
-  const used = new Uint8Array(size);
-  const hashes = new Int32Array(size);
+  const table = new WindowTable(long.length, seed, PROBES * (text.length + long.length));
   // One bit per hash's top 18 bits (32 KiB, within the processor's nearest cache): most windows of
   // a text are no literal's, and the bit tells so without a probe of the table.
   const seen = new Int32Array(1 << 13);
-  const heads = new Int32Array(size).fill(-1);
   const nextSame = new Int32Array(literals.length).fill(-1);
   const tally: Tally = { budget: 4 * text.length, left: long.length };
-  let probes = PROBES * (text.length + long.length);
   for (const index of long) {
     const literal = literals[index] as string;
     tally.budget += literal.length;
     let hash = 0;
     for (let k = 0; k < WINDOW; k += 1) hash = (Math.imul(hash, BASE) + literal.charCodeAt(k)) | 0;
     seen[hash >>> 19] = (seen[hash >>> 19] as number) | (1 << ((hash >>> 14) & 31));
-    let slot = home(hash, mask, seed);
-    while (used[slot] === 1 && hashes[slot] !== hash) {
-      slot = (slot + 1) & mask;
-      probes -= 1;
-    }
-    if (probes < 0) return [...long];
-    used[slot] = 1;
-    hashes[slot] = hash;
-    nextSame[index] = heads[slot] as number;
-    heads[slot] = index;
+    const slot = table.slot(hash);
+    if (table.probes < 0) return [...long];
+    table.used[slot] = 1;
+    table.hashes[slot] = hash;
+    nextSame[index] = table.heads[slot] as number;
+    table.heads[slot] = index;
   }
   let hash = 0;
   let i = 0;
-  for (; i < text.length && tally.left > 0 && tally.budget >= 0 && probes >= 0; i += 1) {
+  for (; i < text.length && tally.left > 0 && tally.budget >= 0 && table.probes >= 0; i += 1) {
     hash = (Math.imul(hash, BASE) + text.charCodeAt(i)) | 0;
     if (i >= WINDOW) hash = (hash - Math.imul(text.charCodeAt(i - WINDOW), LEAVING)) | 0;
     if (i < WINDOW - 1 || ((seen[hash >>> 19] as number) & (1 << ((hash >>> 14) & 31))) === 0) continue;
-    let slot = home(hash, mask, seed);
-    while (used[slot] === 1 && hashes[slot] !== hash) {
-      slot = (slot + 1) & mask;
-      probes -= 1;
-    }
-    if (used[slot] === 0) continue;
-    compareWindow(text, literals, i, heads, slot, nextSame, found, tally);
+    const slot = table.slot(hash);
+    if (table.used[slot] === 0) continue;
+    compareWindow(text, literals, i, table.heads, slot, nextSame, found, tally);
   }
   return tally.left > 0 && i < text.length ? long.filter((index) => !found[index]) : [];
+}
+
+// The long literals' first windows by hash, in open addressing (at most half full), and the probes
+// past each hash's own slot `hashWindows` may still make.
+class WindowTable {
+  readonly used: Uint8Array;
+  readonly hashes: Int32Array;
+  // The first literal whose window has a slot's hash (-1: none); the others follow in `nextSame`.
+  readonly heads: Int32Array;
+  private readonly mask: number;
+
+  constructor(
+    count: number,
+    private readonly seed: number,
+    public probes: number,
+  ) {
+    let size = 16;
+    while (size < count * 2) size *= 2;
+    this.mask = size - 1;
+    this.used = new Uint8Array(size);
+    this.hashes = new Int32Array(size);
+    this.heads = new Int32Array(size).fill(-1);
+  }
+
+  /** The slot holding `hash`, else the free one where it would go; each slot probed past its own costs one of `probes`. */
+  slot(hash: number): number {
+    let slot = home(hash, this.mask, this.seed);
+    while (this.used[slot] === 1 && this.hashes[slot] !== hash) {
+      slot = (slot + 1) & this.mask;
+      this.probes -= 1;
+    }
+    return slot;
+  }
 }
 
 // Splits `indexes` (literals shortest first) into batches of at most `trieUnits` code units.
