@@ -6,6 +6,7 @@
 //   node bench/gate/workloads.mjs [name...]
 // BENCH_REPS (default 3) timed runs each, the median; BENCH_COMPARE=path/to/bin.cjs times another
 // build alternately; BENCH_KEEP=1 keeps the tree and plan. Each build must give the expected exit code.
+import { createHash } from "node:crypto";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -151,6 +152,51 @@ const WORKLOADS = {
     }
     const rows = Array.from({ length: 10_000 }, (_, r) => `contains\tc${r % 1000}/l${r % 39}\tend`);
     return { rows, reads: Array.from({ length: 1000 }, (_, c) => `c${c}/f.txt`), exit: 0 };
+  },
+  // A pnpm monorepo of 500 packages: each links five others under node_modules/@scope and three
+  // store packages under node_modules; 10,000 rows reach package files through 0 to 3 such links
+  // (most plan directories are new to the run, each level through a link).
+  "workspace-links"(root) {
+    const P = 500;
+    const deps = (p) => [1, 2, 3, 5, 8].map((d) => (p + d) % P);
+    const body = (p, f) => `export const v${p}_${f} = ${f};\n`.repeat(30);
+    for (let s = 0; s < 50; s += 1) put(root, `node_modules/.pnpm/lib-${s}@1.0.0/node_modules/lib-${s}/index.js`, `module.exports = "lib-${s}";\n`);
+    for (let p = 0; p < P; p += 1) {
+      for (let f = 0; f < 8; f += 1) put(root, `packages/pkg-${p}/src/m${f}.ts`, body(p, f));
+      for (const q of deps(p)) link(root, `packages/pkg-${p}/node_modules/@scope/pkg-${q}`, `../../../pkg-${q}`);
+      for (let s = 0; s < 3; s += 1) {
+        const lib = (p * 7 + s) % 50;
+        link(root, `packages/pkg-${p}/node_modules/lib-${lib}`, `../../../node_modules/.pnpm/lib-${lib}@1.0.0/node_modules/lib-${lib}`);
+      }
+    }
+    const rows = [];
+    const reads = new Set();
+    let state = 11;
+    const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let r = 0; r < 10_000; r += 1) {
+      let p = Math.floor(next() * P);
+      let dir = `packages/pkg-${p}`;
+      for (let hops = Math.floor(next() * 4); hops > 0; hops -= 1) {
+        const q = deps(p)[Math.floor(next() * 5)];
+        dir += `/node_modules/@scope/pkg-${q}`;
+        p = q;
+      }
+      const f = Math.floor(next() * 8);
+      const kind = r % 6;
+      if (kind === 0) rows.push(`unchanged\t${dir}/src/m${f}.ts\t${createHash("sha256").update(body(p, f)).digest("hex")}`);
+      else if (kind === 1) rows.push(`contains\t${dir}/src/m${f}.ts\tv${p}_${f} =`);
+      else if (kind === 2) rows.push(`lacks\t${dir}/src/m${f}.ts\trequire(`);
+      else if (kind === 3) rows.push(`exists\t${dir}/src/`);
+      else if (kind === 4) rows.push(`absent\t${dir}/src/new-${r}.ts`);
+      else {
+        const lib = (p * 7 + (r % 3)) % 50;
+        rows.push(`contains\t${dir}/node_modules/lib-${lib}/index.js\t"lib-${lib}"`);
+        reads.add(`node_modules/.pnpm/lib-${lib}@1.0.0/node_modules/lib-${lib}/index.js`);
+        continue;
+      }
+      if (kind <= 2) reads.add(`packages/pkg-${p}/src/m${f}.ts`);
+    }
+    return { rows, reads: [...reads], exit: 0 };
   },
   // A chain of 20 directories a, with A -> a and Cyrillic а -> a beside each: missing paths.
   "twin-links"(root) {
