@@ -99,6 +99,8 @@ export type ContractFault =
   | { code: "contract-version"; line: number; found: string; supported: readonly string[] }
   | { code: "not-utf8"; line: number; offset: number; column: number; byte: string }
   | { code: "cr-line-endings"; line: number }
+  /** A second byte order mark after the one a file may open with: the text opens with an invisible U+FEFF. */
+  | { code: "repeated-bom"; line: number }
   | { code: "contract-crlf"; line: number };
 
 /** The most characters of a plan's own text a message quotes; the rest is counted, not echoed. */
@@ -161,6 +163,8 @@ export function describeFault(fault: ContractFault): string {
       return `${at}contract format ${q(JSON.stringify(fault.found).slice(1, -1))} is not supported; this reader supports ${fault.supported.join(", ")}`;
     case "cr-line-endings":
       return `${at}the line ends in CR alone; convert line endings to LF or CRLF`;
+    case "repeated-bom":
+      return `${at}the file starts with two byte order marks (U+FEFF); one is accepted, and the second would be an invisible character opening the first line: remove one`;
     case "contract-crlf":
       return `${at}the contract has CRLF line endings, and its digest is of the LF text it was written with: convert it to LF, or mark contract.md -text in .gitattributes so git leaves its line endings alone`;
     case "not-utf8":

@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { decodeUtf8, firstInvalidByte } from "./decode.js";
 import { describeFault } from "./fault.js";
 import { looksLikeContract, parseContract } from "./parse-contract.js";
+import { readPlan } from "./plan/read-plan.js";
 import { renderContract } from "./render.js";
 import { readCodeSpan } from "./text.js";
 
@@ -71,6 +72,17 @@ describe("a contract records its stage count and body digest; parsing verifies b
     expect(looksLikeContract(`\uFEFF${two}`)).toBe(true);
     expect(parseContract(`\uFEFF${two}`)._unsafeUnwrap()).toEqual(parseContract(two)._unsafeUnwrap());
     expect(decodeUtf8(new TextEncoder().encode(`\uFEFF${two}`))._unsafeUnwrap()).toBe(two);
+  });
+
+  test("two BOMs are refused, read from bytes or given as text: exactly one is accepted", () => {
+    const bom2 = `\uFEFF\uFEFF${two}`;
+    // The decoder and the readers drop one between them, never one each.
+    expect(decodeUtf8(new TextEncoder().encode(bom2))._unsafeUnwrapErr()).toEqual({ code: "repeated-bom", line: 1 });
+    expect(parseContract(bom2)._unsafeUnwrapErr()).toEqual({ code: "repeated-bom", line: 1 });
+    expect(readPlan(bom2)._unsafeUnwrapErr()).toEqual({ code: "repeated-bom", line: 1 });
+    expect(describeFault({ code: "repeated-bom", line: 1 })).toBe(
+      "line 1: the file starts with two byte order marks (U+FEFF); one is accepted, and the second would be an invisible character opening the first line: remove one",
+    );
   });
 
   test("an unknown format version is a fault naming it and the versions supported, not a plan", () => {

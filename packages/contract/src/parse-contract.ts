@@ -1,4 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
+import { withoutBom } from "./decode.js";
 import type { ContractFault } from "./fault.js";
 import type { AcceptanceRow, Contract, CountExpect, Stage } from "./model.js";
 import { bodyMismatch, type Recorded, verifyBody } from "./integrity.js";
@@ -246,8 +247,6 @@ function readStages(r: Reader): R<{ stages: Stage[]; lines: number[] }> {
   return ok({ stages, lines });
 }
 
-const BOM = "\uFEFF";
-
 /** True when a text opens with contract front matter (`---` then a `format: decay-contract/…` line, any version); one BOM is allowed. */
 export function looksLikeContract(text: string): boolean {
   return /^\uFEFF?---\r?\nformat: decay-contract\//.test(text);
@@ -255,14 +254,17 @@ export function looksLikeContract(text: string): boolean {
 
 /**
  * Read a contract.md written by `renderContract` (docs/contract-format.md); every fault names the
- * line. One leading BOM is accepted. The recorded stage count and body digest are verified: a
- * truncated or edited contract is a `contract-integrity` fault, an unknown format a `contract-version`
- * one, and one whose line endings became CRLF (the renderer writes LF) a `contract-crlf` one.
+ * line. One leading BOM is accepted; a second is a `repeated-bom` fault. The recorded stage count
+ * and body digest are verified: a truncated or edited contract is a `contract-integrity` fault, an
+ * unknown format a `contract-version` one, and one whose line endings became CRLF (the renderer
+ * writes LF) a `contract-crlf` one.
  */
 export function parseContract(markdown: string): Result<Contract, ContractFault> {
-  const r: Reader = { lines: (markdown.startsWith(BOM) ? markdown.slice(1) : markdown).split("\n"), i: 0, rowLines: [] };
+  const text = withoutBom(markdown);
+  if (text.isErr()) return err(text.error);
+  const r: Reader = { lines: text.value.split("\n"), i: 0, rowLines: [] };
   // The plan reader's refusal of NUL characters: a contract holding one was not compiled so.
-  const nul = encodingFault(markdown);
+  const nul = encodingFault(text.value);
   if (nul !== null) return err(nul);
   if (r.lines[0] === "---\r") return err({ code: "contract-crlf", line: 1 });
   return frontMatter(r).andThen(({ front, integrity }) => {

@@ -2,6 +2,7 @@
 export { sha256Hex } from "./sha256.js";
 export { decodeStrictUtf8, firstInvalidUtf8, type InvalidUtf8 } from "./utf8.js";
 export { oneLine } from "./text.js";
+export { dropOneBom, loneCrLine, nulLine } from "./line-marks.js";
 export { firstDuplicateKey, jsonStringEnd } from "./json-keys.js";
 export { directoryErrnoSentence, errnoSaid, errnoSentence, thrownCode } from "./errno.js";
 export { isAbsolutePath, posixBasename, posixDirname, posixJoin, posixNormalize, posixRelative, posixResolve } from "./posix.js";

@@ -32,6 +32,30 @@ async function run(argv: string[], opts: { failStdout?: boolean; cwd?: string } 
 const refunds = "fixtures/plans/refunds-report.plan.md";
 const trip = (name: string) => `fixtures/plans/self-check/${name}.contract.md`;
 
+describe("decay-contract of a file opening with two BOMs", () => {
+  test("check and compile exit 2 naming the file and line 1; one BOM is accepted", async () => {
+    const dir = await tempDir();
+    const compiled = await run(["compile", refunds]);
+    const plan = readFileSync(join(root, refunds), "utf8");
+    await writeFile(join(dir, "c1.md"), `\uFEFF${compiled.stdout}`);
+    await writeFile(join(dir, "c2.md"), `\uFEFF\uFEFF${compiled.stdout}`);
+    await writeFile(join(dir, "p1.md"), `\uFEFF${plan}`);
+    await writeFile(join(dir, "p2.md"), `\uFEFF\uFEFF${plan}`);
+    expect((await run(["check", join(dir, "c1.md")])).code).toBe(0);
+    expect((await run(["compile", join(dir, "p1.md")])).code).toBe(0);
+    for (const [cmd, file] of [
+      ["check", "c2.md"],
+      ["compile", "p2.md"],
+      ["check", "p2.md"],
+    ] as const) {
+      const r = await run([cmd, join(dir, file)]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(`${join(dir, file)}: line 1: the file starts with two byte order marks (U+FEFF)`);
+    }
+  });
+});
+
 describe("decay-contract check of a contract with CRLF line endings", () => {
   test("exits 2 naming the line endings, not an edit", async () => {
     const dir = await tempDir();

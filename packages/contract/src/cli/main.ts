@@ -56,6 +56,7 @@ export function exitCodeFor(fault: CliFault): number {
     case "contract-version":
     case "not-utf8":
     case "cr-line-endings":
+    case "repeated-bom":
     case "contract-crlf":
       return 2;
     default: {

@@ -1,4 +1,6 @@
+import { nulLine } from "@decay/portable";
 import { err, ok, type Result } from "neverthrow";
+import { withoutBom } from "../decode.js";
 import type { ContractFault } from "../fault.js";
 import type { Plan, PlanStage } from "../model.js";
 import { type LineModel, lineModel, verbatim } from "./lines.js";
@@ -40,9 +42,8 @@ const CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f]/g;
  * stray NUL in a UTF-8 file. A fault naming the first one's line.
  */
 export function encodingFault(markdown: string): ContractFault | null {
-  const at = markdown.indexOf("\u0000");
-  if (at === -1) return null;
-  const line = markdown.slice(0, at).split("\n").length;
+  const line = nulLine(markdown);
+  if (line === null) return null;
   const head = markdown.slice(0, 4096);
   const controls = head.match(CONTROL)?.length ?? 0;
   return controls * 4 >= head.length ? { code: "encoding", line, encoding: "UTF-16 (it holds NUL bytes)" } : { code: "nul-character", line };
@@ -172,6 +173,11 @@ export type PlanWithLines = { plan: Plan; rowLines: Map<string, number> };
 
 /** `readPlan`, also giving the line of each acceptance row (for locating findings in the plan). Never throws. */
 export function readPlanLines(markdown: string): Result<PlanWithLines, ContractFault> {
+  return withoutBom(markdown).andThen(readText);
+}
+
+/** `readPlanLines` of a text whose BOM, if it had one, is dropped. */
+function readText(markdown: string): Result<PlanWithLines, ContractFault> {
   const encoding = encodingFault(markdown);
   if (encoding) return err(encoding);
   const model = lineModel(markdown);
