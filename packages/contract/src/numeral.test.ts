@@ -110,14 +110,15 @@ describe("the plan reader refuses an exit code or a count not written canonicall
   });
 });
 
-describe("parseContract refuses a zero-led exit or count cell, naming the cell and the row's line", () => {
-  test.each(["00", "007", "0"])("an exit cell %s", (cell) => {
+describe("parseContract refuses a zero-led or padded exit cell, or a zero-led count, naming the cell and the row's line", () => {
+  // " 0 " is the cell |  0  |: the renderer writes one space each side, and a cell padded otherwise would not read back as written.
+  test.each(["00", "007", " 0 ", "0 ", " 0", "0"])("an exit cell %j", (cell) => {
     const { md, rowLine } = edited(row({ exit: 0 }), (l) => l.replace("| `t` | 0 |", `| \`t\` | ${cell} |`));
     const parsed = parseContract(md);
     if (cell === "0") return void expect(parsed.isOk()).toBe(true);
     const f = parsed._unsafeUnwrapErr();
     expect(f).toMatchObject({ code: "contract-malformed", line: rowLine, found: cell });
-    expect(describeFault(f)).toBe(`line ${rowLine}: expected an exit code written with no leading zero, found "${cell}"`);
+    expect(describeFault(f)).toBe(`line ${rowLine}: expected an exit code written with no leading zero and one space each side, found "${cell}"`);
   });
 
   test("a count cell 007 `ok` (and the second count of a cell)", () => {
@@ -150,6 +151,16 @@ describe("decay-contract check exits 2 on a zero-led exit code", () => {
     const { md } = edited(row({ exit: 7 }), (l) => l.replace("| 7 |", "| 007 |"));
     const r = await check("c.md", md);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('expected an exit code written with no leading zero, found "007"');
+    expect(r.stderr).toContain('expected an exit code written with no leading zero and one space each side, found "007"');
+  });
+
+  test("in a contract's exit cell padded with spaces", async () => {
+    const { md } = edited(row({ exit: 0 }), (l) => l.replace("| 0 |", "|  0  |"));
+    const r = await check("c.md", md);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(
+      /^decay-contract: \S+\/c\.md: line \d+: expected an exit code written with no leading zero and one space each side, found " 0 "\n/,
+    );
   });
 });

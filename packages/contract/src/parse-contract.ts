@@ -140,14 +140,14 @@ function readRow(r: Reader): R<AcceptanceRow> {
   const contains = spanList(prints ?? "", false);
   const regexes = spanList(matches ?? "", false);
   const counts = spanList(least ?? "", true);
-  if (cells?.length !== 6 || !id || run === null || cur.pos !== cur.text.length || !/^\d+$/.test(exit ?? "")) {
+  if (cells?.length !== 6 || !id || run === null || cur.pos !== cur.text.length || !/^ *\d+ *$/.test(exit ?? "")) {
     return malformed(r, "a row: | id | `command` | exit | `printed`, … | `regex`, … | N `regex`, … |");
   }
   if (!contains || !regexes || !counts) return malformed(r, 'cells of code spans separated by ", "');
   // The range (0 to 255, a count at least 1 and a safe integer) is the schema's; how a number is written is this reader's.
   const code = readNumeral(exit ?? "", Number.POSITIVE_INFINITY);
-  // A number not written as the renderer writes it (`00`, `007`): the fault names it as written.
-  if (code.isErr()) return malformed(r, "an exit code written with no leading zero", exit ?? "");
+  // A number not written as the renderer writes it (`00`, `007`, `  0  ` padded): the fault names it as written.
+  if (code.isErr()) return malformed(r, "an exit code written with no leading zero and one space each side", exit ?? "");
   if (counts.numeral !== undefined) return malformed(r, "a count written with no leading zero", counts.numeral);
   const count: CountExpect[] = counts.spans.map((pattern, k) => ({ pattern, min: counts.mins[k] ?? 0 }));
   r.i++;

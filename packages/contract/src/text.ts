@@ -80,14 +80,18 @@ export function readInlineValue(text: string): string | null {
 /** Escape a table cell: `|` becomes `\|`. */
 export const escapeCell = (cell: string): string => cell.replace(/\|/g, "\\|");
 
-/** Split a table row into cells on unescaped `|`, unescaping `\|`; null when it is not a row. */
+/**
+ * Split a table row into cells on unescaped `|`, unescaping `\|`; null when it is not a row. A
+ * cell loses the one space on each side the renderer writes, and no more: a cell padded otherwise
+ * (`|  0  |`) keeps the rest, for the reader to refuse, since it would not read back as written.
+ */
 export function splitRow(line: string): string[] | null {
   const t = line.trim();
   if (!t.startsWith("|") || !t.endsWith("|") || t.endsWith("\\|")) return null;
   return t
     .slice(1, -1)
     .split(/(?<!\\)\|/)
-    .map((c) => c.trim().replace(/\\\|/g, "|"));
+    .map((c) => (c.length >= 2 && c.startsWith(" ") && c.endsWith(" ") ? c.slice(1, -1) : c).replace(/\\\|/g, "|"));
 }
 
 /**
