@@ -40,7 +40,8 @@ export function decodeUtf8(bytes: Uint8Array): Result<string, ContractFault> {
     })
     .andThen(withoutBom)
     .andThen((text): Result<string, ContractFault> => {
-      const line = loneCrLine(text);
+      // One CR at the very end is the last line's ending, like CRLF.
+      const line = loneCrLine(text.endsWith("\r") ? text.slice(0, -1) : text);
       return line === null ? ok(text) : err({ code: "cr-line-endings", line });
     });
 }

@@ -13,9 +13,9 @@ describe("dropOneBom", () => {
 });
 
 describe("loneCrLine", () => {
-  test("names the line a lone CR ends; CRLF and one CR at the very end are line endings", () => {
+  test("names the line a lone CR ends, at the very end too; CRLF is a line ending", () => {
     expect(loneCrLine("a\nb\r\nc")).toBeNull();
-    expect(loneCrLine("a\nb\r")).toBeNull();
+    expect(loneCrLine("a\nb\r")).toBe(2);
     expect(loneCrLine("a\r\nb\rc\n")).toBe(2);
     expect(loneCrLine("\r\r")).toBe(1);
     expect(loneCrLine("a\n\nb\rc")).toBe(3);
@@ -30,7 +30,7 @@ describe("loneCrLine", () => {
         let expected: number | null = null;
         for (const [i, line] of lines.entries()) {
           offset += line.length;
-          if (text[offset] === "\r" && text[offset + 1] !== "\n" && offset !== text.length - 1) {
+          if (text[offset] === "\r" && text[offset + 1] !== "\n") {
             expected = i + 1;
             break;
           }

@@ -23,12 +23,13 @@ function lineAt(text: string, at: number): number {
 }
 
 /**
- * The 1-based line a lone CR (a carriage return not followed by a line feed) ends, or null. A
- * Markdown reader breaks the line there where grep, git diff and a terminal show one line, so a
- * line after it would be read unseen. One CR at the very end is the last line's ending, like CRLF.
+ * The 1-based line a lone CR (a carriage return not followed by a line feed, at the very end
+ * included) ends, or null. A Markdown reader breaks the line there where grep, git diff and a
+ * terminal show one line, so a line after it would be read unseen. (A format that takes one CR at
+ * the very end as the last line's ending asks about the text before it.)
  */
 export function loneCrLine(text: string): number | null {
-  for (let cr = text.indexOf("\r"); cr !== -1 && cr !== text.length - 1; cr = text.indexOf("\r", cr + 1)) {
+  for (let cr = text.indexOf("\r"); cr !== -1; cr = text.indexOf("\r", cr + 1)) {
     if (text.charCodeAt(cr + 1) !== 0x0a) return lineAt(text, cr);
   }
   return null;

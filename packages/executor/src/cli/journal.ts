@@ -2,13 +2,12 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { bestEffort, inputName, readBounded, reasonOf, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
-import { directoryErrnoSentence } from "@decay/portable";
+import { decodeStrictUtf8, directoryErrnoSentence } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { systemGit } from "../node/git.js";
 import { nodeShell } from "../node/shell.js";
 import type { Git, Shell } from "../ports.js";
-import { utf8Text } from "../run/deps.js";
 import { JOURNAL_FAULT_CODES, type JournalFault } from "../journal/fault.js";
 import { interfaceEdges, readTaskPlan } from "../journal/plan.js";
 import { type JournalRecord, parseRecord } from "../journal/record.js";
@@ -35,11 +34,12 @@ interface Loaded {
   readonly record: JournalRecord;
 }
 
+/** A plan's or spec's text as the readers take it: a leading BOM kept (they accept one and refuse two), so `--write` writes it back. */
 function readText(io: StdStreams, input: string): ResultAsync<string, CliFault> {
   const path = inputName(input);
   return readBounded(io, input)
     .mapErr((r): CliFault => ({ code: "file-unreadable", path, reason: r.reason }))
-    .andThen((bytes) => utf8Text(path, bytes).mapErr((): CliFault => ({ code: "file-not-utf8", path })));
+    .andThen((bytes) => decodeStrictUtf8(bytes, { bom: "keep" }).mapErr((): CliFault => ({ code: "file-not-utf8", path })));
 }
 
 function load(io: StdStreams, input: string): ResultAsync<Loaded, CliFault> {

@@ -14,8 +14,10 @@ export interface LeftOpen {
 /** Every expected failure of the journal functions; `line` is 1-based in the markdown given. */
 export type JournalFault =
   | { code: "record-line-invalid"; line: number; text: string; issue: string }
-  /** A line ended by a lone CR (see `loneCrLine`). */
+  /** A line ended by a lone CR, a NUL character, two byte order marks at the start (see `textFault`). */
   | { code: "line-end-cr"; line: number }
+  | { code: "nul-character"; line: number }
+  | { code: "repeated-bom"; line: number }
   /** A block left open where the record is read or written: see `LeftOpen`. */
   | ({ code: "record-unclosed" } & LeftOpen)
   /** A block left open hides the heading at `heading`: see `hiddenHeading`. */
@@ -28,6 +30,8 @@ export type JournalFault =
 export const JOURNAL_FAULT_CODES = [
   "record-line-invalid",
   "line-end-cr",
+  "nul-character",
+  "repeated-bom",
   "record-unclosed",
   "heading-hidden",
   "plan-invalid",
@@ -42,6 +46,10 @@ export function describeJournalFault(fault: JournalFault): string {
       return `line ${fault.line} of the record is malformed (${fault.issue}): ${JSON.stringify(fault.text)}`;
     case "line-end-cr":
       return `line ${fault.line} ends with a lone CR (carriage return), which Markdown reads as a line break where grep, git diff and a terminal show one line: convert line endings to LF or CRLF`;
+    case "nul-character":
+      return `line ${fault.line} holds a NUL character (U+0000), which no text holds: remove it`;
+    case "repeated-bom":
+      return `line ${fault.line}: the file starts with two byte order marks (U+FEFF); one is accepted, and the second would be an invisible character opening the first line: remove one`;
     case "record-unclosed":
       return leftOpenText(fault, "the record cannot be read or written there");
     case "heading-hidden":

@@ -109,7 +109,9 @@ const READERS: readonly [string, RegExp, Reader, string][] = [
   [
     "Round",
     /^Round (\S+) (0|[1-9]\d{0,8}): (.+)$/,
-    (m) => ok({ kind: "round", loop: m[1] ?? "", n: Number(m[2]), cause: m[3] ?? "" }),
+    // Rounds count from 1 (`nextRound` starts there): a round 0 is no round any rule wrote.
+    (m) =>
+      m[2] === "0" ? err("rounds count from 1: Round <loop> 0 is no round") : ok({ kind: "round", loop: m[1] ?? "", n: Number(m[2]), cause: m[3] ?? "" }),
     "Round <loop> <n>: <cause>",
   ],
 ];

@@ -1,5 +1,6 @@
 // Lines of a markdown file with their line endings, and which of them are no text: fenced code
 // and HTML comments.
+import { dropOneBom, loneCrLine, nulLine } from "@decay/portable";
 import type { JournalFault, LeftOpen } from "./fault.js";
 
 /** One line: its text without the line ending, and the ending itself ("" on a last line without one). */
@@ -10,11 +11,14 @@ export interface MdLine {
   readonly start: number;
 }
 
-/** Split markdown into lines, keeping each line's ending so the text can be rebuilt byte for byte. */
+/**
+ * Split markdown into lines, keeping each line's ending so the text can be rebuilt byte for byte. A
+ * leading byte order mark is no text: the first line starts after it (it stays in the markdown).
+ */
 export function splitLines(markdown: string): MdLine[] {
   const lines: MdLine[] = [];
   const re = /\r\n|\n|\r/g;
-  let start = 0;
+  let start = markdown.startsWith("\uFEFF") ? 1 : 0;
   for (let m = re.exec(markdown); m; m = re.exec(markdown)) {
     lines.push({ text: markdown.slice(start, m.index), eol: m[0], start });
     start = m.index + m[0].length;
@@ -24,13 +28,17 @@ export function splitLines(markdown: string): MdLine[] {
 }
 
 /**
- * The 1-based line a lone CR (a carriage return not followed by a line feed) ends, or null. A
+ * What no plan or record text holds, as a fault naming its line, or null: a second byte order mark
+ * after the one a file may open with (`repeated-bom`); a line ended by a lone CR (`line-end-cr`: a
  * Markdown renderer breaks the line there where grep, git diff and a terminal show one line, so a
- * line after it could set a task's state unseen: the readers refuse it.
+ * line after it could set a task's state unseen); a NUL character (`nul-character`).
  */
-export function loneCrLine(lines: readonly MdLine[]): number | null {
-  const at = lines.findIndex((line) => line.eol === "\r");
-  return at === -1 ? null : at + 1;
+export function textFault(markdown: string): JournalFault | null {
+  if (dropOneBom(markdown).isErr()) return { code: "repeated-bom", line: 1 };
+  const cr = loneCrLine(markdown);
+  if (cr !== null) return { code: "line-end-cr", line: cr };
+  const nul = nulLine(markdown);
+  return nul === null ? null : { code: "nul-character", line: nul };
 }
 
 /** A fence opener: up to three spaces, then three or more backticks or tildes, and an info string. */

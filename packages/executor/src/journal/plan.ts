@@ -3,7 +3,7 @@ import { err, ok, type Result } from "neverthrow";
 import { z } from "zod";
 import type { JournalFault } from "./fault.js";
 import { substringIndex } from "./first-occurrence.js";
-import { headingOf, hiddenHeading, loneCrLine, type MdLine, scanBlocks, splitLines } from "./markdown.js";
+import { headingOf, hiddenHeading, type MdLine, scanBlocks, splitLines, textFault } from "./markdown.js";
 import type { PlanTask, TaskPlan } from "./schema.js";
 
 const HEADER = /^(Spec|Goal|Global constraints|Execution):[ \t]*(.*)$/;
@@ -93,9 +93,9 @@ function readHeader(lines: readonly MdLine[], until: number): Result<Omit<TaskPl
 
 /** Read a task plan: the header (`Spec`, `Goal`, `Global constraints`, `Execution`) and each `## Task <n>` section's fields. Never throws. */
 export function readTaskPlan(markdown: string): Result<TaskPlan, JournalFault> {
+  const refused = textFault(markdown);
+  if (refused) return err(refused);
   const lines = splitLines(markdown);
-  const cr = loneCrLine(lines);
-  if (cr !== null) return err({ code: "line-end-cr", line: cr });
   const scan = scanBlocks(lines);
   // A task heading hidden by a block left open: the task would be lost in silence.
   const lost = hiddenHeading(lines, scan, isTaskHeading);

@@ -28,7 +28,8 @@ const line: fc.Arbitrary<RecordLine> = fc.oneof(
   fc.record({ kind: fc.constant("task" as const), n: num, state }),
   fc.record({ kind: fc.constant("ruling" as const), text }),
   fc.record({ kind: fc.constant("deferred" as const), text }),
-  fc.record({ kind: fc.constant("round" as const), loop: word.filter((w) => !w.includes(" ")), n: num, cause: text }),
+  // Rounds count from 1.
+  fc.record({ kind: fc.constant("round" as const), loop: word.filter((w) => !w.includes(" ")), n: fc.integer({ min: 1, max: 999 }), cause: text }),
   fc.record({
     kind: fc.constant("verify" as const),
     verdict: fc.constantFrom("PASS", "FAIL"),
@@ -53,11 +54,19 @@ const surround = fc
 const eol = fc.constantFrom("\n", "\r\n");
 
 /** A plan or spec holding a well-formed record of the given lines. */
-const doc = fc.record({ before: surround, lines: fc.array(line, { maxLength: 8 }), after: surround, eol }).map(({ before, lines, after, eol: e }) => {
-  const fence = "```";
-  const head = before.includes("```") ? "" : `${before}${e}${e}`; // an unclosed fence before would hide the section
-  return `${head}## Execution record${e}${e}${fence}text${e}${lines.map((l) => renderLine(l) + e).join("")}${fence}${e}${after.replace(/```/g, "")}`;
-});
+const roundKey = (l: RecordLine) => (l.kind === "round" ? `${l.loop} ${l.n}` : null);
+/** Lines where no loop's round is written twice (a record refuses a second line for one). */
+const noRepeatedRound = (ls: readonly RecordLine[]) => {
+  const keys = ls.map(roundKey).filter((k) => k !== null);
+  return new Set(keys).size === keys.length;
+};
+const doc = fc
+  .record({ before: surround, lines: fc.array(line, { maxLength: 8 }).filter(noRepeatedRound), after: surround, eol })
+  .map(({ before, lines, after, eol: e }) => {
+    const fence = "```";
+    const head = before.includes("```") ? "" : `${before}${e}${e}`; // an unclosed fence before would hide the section
+    return `${head}## Execution record${e}${e}${fence}text${e}${lines.map((l) => renderLine(l) + e).join("")}${fence}${e}${after.replace(/```/g, "")}`;
+  });
 
 // Strings shaped like records and not: fragments of the grammar mixed with arbitrary text.
 const fragment = fc.oneof(
@@ -157,10 +166,12 @@ describe("record properties", () => {
     fc.assert(
       fc.property(
         anything,
-        fc.array(
-          line.filter((l) => l.kind !== "base"),
-          { minLength: 1, maxLength: 3 },
-        ),
+        fc
+          .array(
+            line.filter((l) => l.kind !== "base"),
+            { minLength: 1, maxLength: 3 },
+          )
+          .filter(noRepeatedRound),
         (x, added) => {
           const out = appendRecord(x, added);
           if (out.isErr()) return;

@@ -58,6 +58,37 @@ describe("parseRecord", () => {
     );
   });
 
+  it("refuses a NUL character with its line, in the record and the plan alike", () => {
+    const withNul = sample.replace("Deferred: flaky clock", "Deferred: flaky\u0000clock");
+    const line = sample.split("\n").findIndex((l) => l.startsWith("Deferred: ")) + 1;
+    expect(parseRecord(withNul)._unsafeUnwrapErr()).toEqual({ code: "nul-character", line });
+    expect(readTaskPlan(withNul)._unsafeUnwrapErr()).toEqual({ code: "nul-character", line });
+    expect(describeJournalFault({ code: "nul-character", line })).toBe(`line ${line} holds a NUL character (U+0000), which no text holds: remove it`);
+  });
+
+  it("accepts one leading BOM, written back byte for byte, and refuses two", () => {
+    const one = `\uFEFF${sample}`;
+    expect(renderRecord(parseRecord(one)._unsafeUnwrap())).toBe(one);
+    expect(readTaskPlan(one)._unsafeUnwrap()).toEqual(readTaskPlan(sample)._unsafeUnwrap());
+    const two = `\uFEFF${one}`;
+    expect(parseRecord(two)._unsafeUnwrapErr()).toEqual({ code: "repeated-bom", line: 1 });
+    expect(readTaskPlan(two)._unsafeUnwrapErr()).toEqual({ code: "repeated-bom", line: 1 });
+    expect(describeJournalFault({ code: "repeated-bom", line: 1 })).toMatch(/^line 1: the file starts with two byte order marks \(U\+FEFF\); one is accepted/);
+  });
+
+  it("refuses a round 0 (rounds count from 1) and a loop's round written twice, naming the first", () => {
+    const zero = parseRecord(plan("Round task-1 0: flaky\n"))._unsafeUnwrapErr();
+    expect(zero).toEqual({ code: "record-line-invalid", line: 10, text: "Round task-1 0: flaky", issue: "rounds count from 1: Round <loop> 0 is no round" });
+    const twice = parseRecord(plan("Round task-1 1: flaky\nRound verify 1: AC1\nRound task-1 1: again\n"))._unsafeUnwrapErr();
+    expect(twice).toEqual({
+      code: "record-line-invalid",
+      line: 12,
+      text: "Round task-1 1: again",
+      issue: "Round task-1 1 is already on line 10: each round of a loop has its own number",
+    });
+    expect(parseRecord(plan("Round task-1 1: flaky\nRound task-1 2: again\nRound verify 1: AC1\n")).isOk()).toBe(true);
+  });
+
   it("refuses a text block that is never closed, naming the line it opens on", () => {
     expect(parseRecord("## Execution record\n\n```text\nTask 1: pending\n")._unsafeUnwrapErr()).toEqual({ code: "record-unclosed", line: 3, kind: "fence" });
   });

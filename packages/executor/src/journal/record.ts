@@ -3,7 +3,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { JournalFault } from "./fault.js";
 import { parseLine, renderLine } from "./line.js";
-import { headingOf, hiddenHeading, leftOpen, loneCrLine, type MdLine, type Scan, scanBlocks, splitLines } from "./markdown.js";
+import { headingOf, hiddenHeading, leftOpen, type MdLine, type Scan, scanBlocks, splitLines, textFault } from "./markdown.js";
 import type { RecordLine } from "./schema.js";
 
 /** One line of the record's text block: where it stands (1-based), its line ending, what it says. */
@@ -64,9 +64,9 @@ function findBlock(scan: Scan, section: NonNullable<JournalRecord["section"]>): 
 
 /** Read the record of a plan or spec into typed lines; a malformed line is refused with its line number. Never throws. */
 export function parseRecord(markdown: string): Result<JournalRecord, JournalFault> {
+  const refused = textFault(markdown);
+  if (refused) return err(refused);
   const lines = splitLines(markdown);
-  const cr = loneCrLine(lines);
-  if (cr !== null) return err({ code: "line-end-cr", line: cr });
   const scan = scanBlocks(lines);
   // A record heading hidden by a block left open: the record would be read as another, or as none.
   const hidden = hiddenHeading(lines, scan, isRecordHeading);
@@ -75,14 +75,24 @@ export function parseRecord(markdown: string): Result<JournalRecord, JournalFaul
   if (!section) return ok({ source: markdown, section: null, block: null, entries: [] });
   return findBlock(scan, section).andThen((block) => {
     const entries: RecordEntry[] = [];
+    const rounds = new Map<string, number>();
     for (let i = (block?.open ?? 0) + 1; block && i < block.close; i++) {
       const { text, eol } = lines[i] as MdLine;
-      const value = parseLine(text);
+      const value = parseLine(text).andThen((v) => (v.kind === "round" ? roundOnce(rounds, v, i + 1) : ok(v)));
       if (value.isErr()) return err({ code: "record-line-invalid", line: i + 1, text, issue: value.error } as const);
       entries.push({ line: i + 1, eol, value: value.value });
     }
     return ok({ source: markdown, section, block, entries });
   });
+}
+
+/** A loop's round `n` seen for the first time (its line kept in `seen`); a second line for it is refused, naming the first. */
+function roundOnce(seen: Map<string, number>, round: Extract<RecordLine, { kind: "round" }>, line: number): Result<RecordLine, string> {
+  const key = `${round.loop} ${round.n}`;
+  const first = seen.get(key);
+  if (first !== undefined) return err(`Round ${key} is already on line ${first}: each round of a loop has its own number`);
+  seen.set(key, line);
+  return ok(round);
 }
 
 /** Write a parsed record back: its lines rendered from their values, every other byte as it was. */

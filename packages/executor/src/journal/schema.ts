@@ -84,7 +84,7 @@ export const RecordLine = z.discriminatedUnion("kind", [
     comma: z.boolean(), // a comma before " Re-review:"
     rereview: z.enum(["needed", "not needed"]),
   }),
-  z.object({ kind: z.literal("round"), loop: z.string().min(1), n: z.number().int().nonnegative(), cause: z.string().min(1) }),
+  z.object({ kind: z.literal("round"), loop: z.string().min(1), n: z.number().int().positive(), cause: z.string().min(1) }),
 ]);
 export type RecordLine = z.infer<typeof RecordLine>;
 

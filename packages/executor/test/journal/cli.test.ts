@@ -69,6 +69,10 @@ describe("decay journal (main)", () => {
     expect(written).toMatch(/\nTask 1: pending\nRuling: Task 1 back to pending - no commit in [^\n]+\n```\n$/);
     const again = await call(["journal", "resume", "plan.md", "--repo", "."], repo.dir);
     expect(again.stdout).toContain("plan.md: no change");
+    // A plan opening with a BOM keeps it: every byte outside the lines written stays as it was.
+    await writeFile(join(repo.dir, "bom.md"), `\uFEFF${plan}`);
+    expect((await call(["journal", "resume", "bom.md", "--repo", ".", "--write"], repo.dir)).code).toBe(0);
+    expect(await readFile(join(repo.dir, "bom.md"), "utf8")).toBe(`\uFEFF${written}`);
   });
 
   it("resume refuses a Base that names a blob or a tree, naming the Base, where the whole history would count as its range", async () => {
@@ -164,6 +168,26 @@ describe("decay journal (main)", () => {
     const cr = await call(["journal", "show", "cr.md"], crDir);
     expect(cr).toMatchObject({ code: 2, stdout: "" });
     expect(cr.stderr).toMatch(/^decay: cr.md: line 6 ends with a lone CR \(carriage return\)/);
+    // A NUL, two BOMs, a round 0 and a round written twice: each refused with its line, never shown.
+    const record = (lines: string, head = "") => `${head}## Task 1: a\n\n## Execution record\n\n\`\`\`text\n${lines}\`\`\`\n`;
+    const cases = [
+      ["nul.md", record("Task 1: pending\nDeferred: a\u0000b - me\n"), "line 7 holds a NUL character (U+0000)"],
+      ["bom2.md", record("Task 1: pending\n", "\uFEFF\uFEFF"), "line 1: the file starts with two byte order marks (U+FEFF)"],
+      ["round0.md", record("Task 1: pending\nRound task-1 0: flaky\n"), "line 7 of the record is malformed (rounds count from 1: Round <loop> 0 is no round)"],
+      [
+        "round2.md",
+        record("Round task-1 1: flaky\nRound task-1 1: again\n"),
+        "line 7 of the record is malformed (Round task-1 1 is already on line 6: each round of a loop has its own number)",
+      ],
+    ] as const;
+    for (const [name, text, said] of cases) {
+      await writeFile(join(crDir, name), text);
+      const r = await call(["journal", "show", name], crDir);
+      expect(r).toMatchObject({ code: 2, stdout: "" });
+      expect(r.stderr).toMatch(new RegExp(`^decay: ${name}: ${said.replace(/[()+]/g, "\\$&")}`));
+    }
+    await writeFile(join(crDir, "bom1.md"), record("Task 1: pending\n", "\uFEFF"));
+    expect(await call(["journal", "show", "bom1.md"], crDir)).toMatchObject({ code: 0, stderr: "" });
     expect((await call(["journal", "show", "missing.md"], dir)).stderr).toBe("decay: cannot read missing.md: no such file or directory\n");
     // A name holding a line break stays on the fault's one line, the break shown escaped.
     expect((await call(["journal", "show", "two\nlines.md"], dir)).stderr).toBe("decay: cannot read two\\nlines.md: no such file or directory\n");
