@@ -67,4 +67,14 @@ describe("decay report", () => {
     const ran = await decay(["report", "ws"], dir);
     expect(ran).toEqual({ code: 2, stdout: "", stderr: "decay: ws/REPORT.md: not UTF-8 text: byte 0xFF at byte offset 0 cannot be decoded\n" });
   });
+
+  it("says a DIR that is missing or a file is no directory, as other commands say it", async () => {
+    expect(await decay(["report", "nope"], dir)).toEqual({ code: 2, stdout: "", stderr: "decay: nope: cannot read: no such directory\n" });
+    expect(await decay(["report", "ws/REPORT.md"], dir)).toEqual({ code: 2, stdout: "", stderr: "decay: ws/REPORT.md: cannot read: it is not a directory\n" });
+    expect(await decay(["report", "ws/REPORT.md/x"], dir)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "decay: ws/REPORT.md/x: cannot read: a part of the path is not a directory\n",
+    });
+  });
 });

@@ -41,6 +41,10 @@ describe("parseInvocation", () => {
     [["hash", "r.json", "--layout", "agentflow"], "--layout is not an option of decay-evidence hash"],
     [["slug", "P", "--max-input-bytes", "1"], "--max-input-bytes is not an option of decay-evidence slug"],
     [["slug", "P", "--home", "/h"], "--home is not an option of decay-evidence slug"],
+    [["publish", "p.json"], "publish needs --github OWNER/REPO"],
+    // Given but malformed: the value is named, not asked for again.
+    [["publish", "p.json", "--github", "a/b/c"], '--github "a/b/c" is not OWNER/REPO (two names of letters, digits, _ . or -, one /)'],
+    [["publish", "p.json", "--github", "a b/c"], '--github "a b/c" is not OWNER/REPO (two names of letters, digits, _ . or -, one /)'],
   ])("%j: %s", (argv, message) => {
     expect(detail(argv)).toBe(message);
   });

@@ -102,8 +102,9 @@ function urlProblem(raw: string): string | undefined {
 }
 
 function publishFlags(v: Values): Result<PublishFlags, CliFault> {
-  if (v.github === undefined || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(v.github)) {
-    return usage("publish needs --github OWNER/REPO");
+  if (v.github === undefined) return usage("publish needs --github OWNER/REPO");
+  if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(v.github)) {
+    return usage(`--github ${JSON.stringify(v.github)} is not OWNER/REPO (two names of letters, digits, _ . or -, one /)`);
   }
   const hash = v["content-sha256"];
   if (v["allow-publish"] === true && (hash === undefined || !/^[0-9a-f]{64}$/.test(hash))) {

@@ -1,4 +1,6 @@
-import type { StdStreams } from "@decay/cli-kit";
+import { statSync } from "node:fs";
+import { reasonOf, type StdStreams } from "@decay/cli-kit";
+import { directoryErrnoSentence } from "@decay/portable";
 import { RUN_REPORT_SCHEMA_ID } from "../schema.js";
 
 /** What `decay`'s main is handed: the standard streams, and what only a bin can give. */
@@ -19,5 +21,14 @@ export async function say(io: Pick<CliIo, "stdout">, text: string): Promise<stri
     return null;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** Why `dir` is no directory (`no such directory`, `it is not a directory`, as docs/cli.md words it), or null when it is one. */
+export function notADirectory(dir: string): string | null {
+  try {
+    return statSync(dir).isDirectory() ? null : "it is not a directory";
+  } catch (e) {
+    return directoryErrnoSentence(reasonOf(e));
   }
 }

@@ -1,8 +1,8 @@
 // `decay journal show|resume|next`: flags become library calls; faults go back to main as values.
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { bestEffort, inputName, readBounded, reasonOf, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
-import { decodeStrictUtf8, directoryErrnoSentence } from "@decay/portable";
+import { bestEffort, inputName, readBounded, type StdStreams, writeOutput, writeText } from "@decay/cli-kit";
+import { notADirectory } from "./io.js";
+import { decodeStrictUtf8 } from "@decay/portable";
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import type { ExecFault } from "../fault.js";
 import { systemGit } from "../node/git.js";
@@ -108,15 +108,6 @@ const libFault =
   (path: string) =>
   (f: JournalFault | ExecFault): CliFault =>
     isJournalFault(f) ? { code: "journal", path, fault: f } : { code: "exec", fault: f };
-
-/** The reason `dir` is no directory to run git in, or null when it is one. */
-function notADirectory(dir: string): string | null {
-  try {
-    return statSync(dir).isDirectory() ? null : "it is not a directory";
-  } catch (e) {
-    return directoryErrnoSentence(reasonOf(e));
-  }
-}
 
 /** `--repo` resolved, when it names a directory (a test's own git needs none), else the fault naming it. */
 function repoAt(io: JournalIo, given: string): Result<string, CliFault> {

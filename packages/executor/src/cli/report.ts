@@ -9,7 +9,7 @@ import { badUtf8Said } from "../fault.js";
 import { holdsBackGreen } from "../run/report.js";
 import { RunReport } from "../schema.js";
 import type { CliFault } from "./fault.js";
-import { type CliIo, say } from "./io.js";
+import { type CliIo, notADirectory, say } from "./io.js";
 
 /** The workspace: its absolute path, and its name as the user wrote DIR (`ws`, `./.plan-runs/p`). */
 interface Workspace {
@@ -18,6 +18,9 @@ interface Workspace {
 }
 
 function workspaceOf(dir: string, given: string, report: string): Result<Workspace, CliFault> {
+  // DIR must be a directory: one missing or a file is said so, not searched for a report.
+  const notDir = notADirectory(dir);
+  if (notDir !== null) return err({ code: "read-failed", file: given, reason: notDir });
   // Any entry named as the report asked for (REPORT.md, or report.json) makes a workspace: one that
   // is no regular file (a FIFO, a directory, a dangling link) is then refused by the reader, which
   // says what it is.
