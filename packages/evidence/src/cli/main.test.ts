@@ -39,6 +39,10 @@ describe("hash and slug", () => {
     expect(bad.code).toBe(2);
     expect(bad.out).toBe("");
     expect(bad.err).toContain("invalid PR (field pr)");
+    // A pr of 5000 digits: the reference's json.loads reads no integer past 4300 digits, so no hash.
+    const long = await run(["hash", writeRecordFile(repo, "long.json", RECORD.replace('"pr":23', `"pr":${"9".repeat(5000)}`))], { cwd: repo });
+    expect([long.code, long.out]).toEqual([2, ""]);
+    expect(long.err).toMatch(/long\.json: invalid JSON: the integer 9{80}… \(5000 characters\) has more than 4300 digits/);
     const broken = await run(["hash", writeRecordFile(repo, "broken.json", '{\n"a": }')], { cwd: repo });
     expect([broken.code, broken.err.includes("line 2")]).toEqual([2, true]);
     const secret = RECORD.replace("health checks passed", "token ghp_" + "x".repeat(36));

@@ -33,6 +33,16 @@ describe("parseJson", () => {
     expect(parseJson("1e400")._unsafeUnwrapErr()).toEqual({ code: "number-out-of-range", text: "1e400" });
   });
 
+  test("reads an integer of up to 4300 digits exactly, as the reference does, and refuses one longer", () => {
+    // Python 3.11's json.loads refuses an integer literal of more than 4300 digits (the sign aside).
+    for (const read of [parseJson, parseJsonLosslessly]) {
+      expect(read(`{"pr":${"7".repeat(4300)}}`)._unsafeUnwrap()).toEqual({ pr: jsonInt(BigInt("7".repeat(4300))) });
+      expect(read(`-${"7".repeat(4300)}`)._unsafeUnwrap()).toEqual(jsonInt(-BigInt("7".repeat(4300))));
+      expect(read(`{"pr":${"7".repeat(4301)}}`)._unsafeUnwrapErr()).toEqual({ code: "number-out-of-range", text: "7".repeat(4301) });
+      expect(read(`[1,-${"7".repeat(5000)}]`)._unsafeUnwrapErr()).toEqual({ code: "number-out-of-range", text: `-${"7".repeat(5000)}` });
+    }
+  });
+
   test("refuses invalid JSON with a line and column, never throws", () => {
     expect(parseJson('{\n  "a": tru }')._unsafeUnwrapErr()).toMatchObject({ code: "invalid-json", line: 2 });
     for (const bad of ["", "{", "[1,]", '"\u0001"', "01", "\ufeff{}", "{} {}"]) {

@@ -2,7 +2,7 @@ import { firstDuplicateKey, jsonStringEnd } from "@decay/portable";
 import { parse } from "lossless-json";
 import { err, ok, type Result } from "neverthrow";
 import type { RecordFault } from "./fault.js";
-import { jsonFloat, jsonInt, type JsonNumber, type JsonValue } from "./number.js";
+import { jsonFloat, jsonInt, type JsonNumber, type JsonValue, MAX_INT_DIGITS } from "./number.js";
 
 /** Line and column (1-based, in UTF-16 units) of offset `at` in `text`. */
 function place(text: string, at: number): { line: number; column: number } {
@@ -11,12 +11,17 @@ function place(text: string, at: number): { line: number; column: number } {
   return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
 }
 
-/** A number parser for lossless-json that notes the first float beyond binary64 range. */
+/** A number parser for lossless-json that notes the first float beyond binary64 range, or integer of more than `MAX_INT_DIGITS` digits. */
 function numberParser(): { parse(text: string): JsonNumber; outOfRange: string | undefined } {
   const state = {
     outOfRange: undefined as string | undefined,
     parse(text: string): JsonNumber {
-      if (!/[.eE]/.test(text)) return jsonInt(BigInt(text));
+      if (!/[.eE]/.test(text)) {
+        if (text.length - (text.startsWith("-") ? 1 : 0) <= MAX_INT_DIGITS) return jsonInt(BigInt(text));
+        // Refused below; no bigint is made of it (a conversion that takes time growing with its square).
+        state.outOfRange ??= text;
+        return jsonInt(0n);
+      }
       const value = Number(text);
       if (!Number.isFinite(value)) state.outOfRange ??= text;
       return jsonFloat(value);
@@ -129,7 +134,8 @@ export function parseJsonLosslessly(text: string): Result<JsonValue, RecordFault
 /**
  * Parses JSON text keeping number identity: integers become exact `JsonInt`s (bigint), numbers
  * with `.`, `e` or `E` become `JsonFloat`s. Refuses invalid JSON, NaN/Infinity, floats beyond
- * binary64 range, duplicate keys and nesting deeper than `MAX_JSON_DEPTH`. Never throws.
+ * binary64 range, integers of more than `MAX_INT_DIGITS` digits, duplicate keys and nesting deeper
+ * than `MAX_JSON_DEPTH`. Never throws.
  */
 export function parseJson(text: string): Result<JsonValue, RecordFault> {
   return readJson(text, true);

@@ -45,3 +45,9 @@ export function jsonFloat(value: number): JsonFloat {
 export function isJsonNumber(x: unknown): x is JsonNumber {
   return typeof x === "object" && x !== null && (x as { [JSON_NUMBER]?: unknown })[JSON_NUMBER] === true;
 }
+
+/**
+ * The most digits of an integer literal the reference reads: Python 3.11's `json.loads` refuses
+ * more (`int` conversion, `sys.int_info.default_max_str_digits`), so such a record has no hash there.
+ */
+export const MAX_INT_DIGITS = 4300;

@@ -44,8 +44,11 @@ describe("validateRecord", () => {
     expect(describeRecordFault({ code: "duplicate-key", key: long, line: 1, column: 2 })).toBe(
       `invalid JSON at line 1, column 2: duplicate key "${"x".repeat(79)}… (100002 characters)`,
     );
-    expect(describeRecordFault({ code: "number-out-of-range", text: "9".repeat(400) })).toBe(
-      `invalid JSON: the number ${"9".repeat(80)}… (400 characters) is out of range for a float`,
+    expect(describeRecordFault({ code: "number-out-of-range", text: `${"9".repeat(400)}e9` })).toBe(
+      `invalid JSON: the number ${"9".repeat(80)}… (402 characters) is out of range for a float`,
+    );
+    expect(describeRecordFault({ code: "number-out-of-range", text: "9".repeat(5000) })).toBe(
+      `invalid JSON: the integer ${"9".repeat(80)}… (5000 characters) has more than 4300 digits, more than the reference (Python's json.loads) reads`,
     );
   });
 
