@@ -36,6 +36,12 @@ export function variants(index: DirIndex, name: string, group?: CaseGroup): read
   return list;
 }
 
+// The spellings a `name` its directory does not hold exactly is looked for among: its case
+// spellings (`cased`, its `caseGroup`), else its confusable ones.
+function variantGroup(index: DirIndex, name: string, cased: CaseGroup): readonly [CaseGroup, VariantHow] {
+  return cased.entries.length > 0 ? [cased, "case"] : [index.confusableGroup(name), "confusable"];
+}
+
 /**
  * The last level's answer from the variants of a `name` its directory does not hold exactly (its
  * `caseGroup`), when they are all plain files: nothing there can fault or lead on, so the first is
@@ -43,7 +49,7 @@ export function variants(index: DirIndex, name: string, group?: CaseGroup): read
  * its confusable spellings. `undefined` otherwise: the caller turns them.
  */
 function plainVariant(at: Step, index: DirIndex, name: string, cased: CaseGroup): Locating | undefined {
-  const [group, how] = cased.entries.length > 0 ? [cased, "case" as const] : [index.confusableGroup(name), "confusable" as const];
+  const [group, how] = variantGroup(index, name, cased);
   const first = group.entries[0];
   return group.plain && first !== undefined ? ok({ state: "variant", spelled: child(at.spelled, first.name), how: at.how ?? how }) : undefined;
 }
@@ -67,7 +73,7 @@ const lastAnswers = new WeakMap<CaseGroup, Map<string, Promise<LastAnswer>>>();
  * full), made once per group, place and kind.
  */
 function fromVariants(listings: Listings, at: Step, index: DirIndex, name: string, cased: CaseGroup, follow: boolean): Promise<LastAnswer> {
-  const [group, how] = cased.entries.length > 0 ? [cased, "case" as const] : [index.confusableGroup(name), "confusable" as const];
+  const [group, how] = variantGroup(index, name, cased);
   // No variant at all (the one empty group every directory shares): nothing to remember.
   if (group.entries.length === 0) return Promise.resolve({ result: ok(MISSING), reach: -1 });
   let byPlace = lastAnswers.get(group);
