@@ -99,7 +99,8 @@ function fileKey(found: Found): string {
  * group is located at a time), and each file's rows in input order once `byFile` hands them out.
  */
 class ReadList {
-  private readonly files = new Map<string, FileRows>();
+  // Keyed by tree paths, or a dangling link's plan spelling: a `TextMap`, as those may be longer than V8 hashes.
+  private readonly files = new TextMap<FileRows>();
   private reordered = false;
 
   add(i: number, at: Found): void {

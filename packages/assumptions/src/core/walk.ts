@@ -9,6 +9,7 @@ import { LeafCrowd } from "./leaf-crowd.js";
 import { isRepository, type Listings, repositoryFault } from "./listing.js";
 import type { Located, VariantHow } from "./locate.js";
 import type { Step } from "./plain.js";
+import { TextMap } from "./text-map.js";
 import { child } from "./tree-path.js";
 
 type Candidate = readonly [DirEntry, VariantHow | undefined];
@@ -64,7 +65,8 @@ interface LastAnswer {
 // exactly), the last level's answer from them by where the walk stood there: every name with that
 // group gets the same, so rows naming K spellings of one missing name turn the K entries once,
 // not once per row. Keyed by the group object, which lives as long as its directory's index.
-const lastAnswers = new WeakMap<CaseGroup, Map<string, Promise<LastAnswer>>>();
+// The place holds paths, which a plan may make longer than V8 hashes by their characters: a `TextMap`.
+const lastAnswers = new WeakMap<CaseGroup, TextMap<Promise<LastAnswer>>>();
 
 /**
  * The variants a name its directory does not hold exactly is looked for among (its `caseGroup`
@@ -77,7 +79,7 @@ function fromVariants(listings: Listings, at: Step, index: DirIndex, name: strin
   // No variant at all (the one empty group every directory shares): nothing to remember.
   if (group.entries.length === 0) return Promise.resolve({ result: ok(MISSING), reach: -1 });
   let byPlace = lastAnswers.get(group);
-  if (byPlace === undefined) lastAnswers.set(group, (byPlace = new Map()));
+  if (byPlace === undefined) lastAnswers.set(group, (byPlace = new TextMap()));
   const place = `${follow ? "walk" : "scan"}\u0000${at.hops}\u0000${at.how ?? ""}\u0000${at.dir}\u0000${at.spelled}`;
   let answer = byPlace.get(place);
   if (answer === undefined) byPlace.set(place, (answer = variantsAnswer(listings, at, group.entries, at.how ?? how, follow)));
