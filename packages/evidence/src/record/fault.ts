@@ -1,5 +1,5 @@
 import { oneLine } from "@decay/portable";
-import { isJsonNumber, MAX_INT_DIGITS } from "./number.js";
+import { isIntegerLiteral, isJsonNumber, MAX_INT_DIGITS } from "./number.js";
 import type { CredentialKind } from "./text.js";
 
 /**
@@ -92,9 +92,9 @@ function faultSentence(fault: RecordFault): string {
       return `invalid JSON at line ${fault.line}, column ${fault.column}: duplicate key ${clip(JSON.stringify(fault.key))}`;
     case "number-out-of-range":
       // An integer literal is out of range only past the digits the reference reads.
-      return /[.eE]/.test(fault.text)
-        ? `invalid JSON: the number ${clip(fault.text)} is out of range for a float`
-        : `invalid JSON: the integer ${clip(fault.text)} has more than ${MAX_INT_DIGITS} digits, more than the reference (Python's json.loads) reads`;
+      return isIntegerLiteral(fault.text)
+        ? `invalid JSON: the integer ${clip(fault.text)} has more than ${MAX_INT_DIGITS} digits, more than the reference (Python's json.loads) reads`
+        : `invalid JSON: the number ${clip(fault.text)} is out of range for a float`;
     case "nesting-too-deep":
       return `invalid JSON at line ${fault.line}, column ${fault.column}: arrays and objects nested deeper than ${fault.limit}`;
     case "invalid-record":

@@ -2,7 +2,7 @@ import { firstDuplicateKey, jsonStringEnd } from "@decay/portable";
 import { parse } from "lossless-json";
 import { err, ok, type Result } from "neverthrow";
 import type { RecordFault } from "./fault.js";
-import { jsonFloat, jsonInt, type JsonNumber, type JsonValue, MAX_INT_DIGITS } from "./number.js";
+import { isIntegerLiteral, jsonFloat, jsonInt, type JsonNumber, type JsonValue, MAX_INT_DIGITS } from "./number.js";
 
 /** Line and column (1-based, in UTF-16 units) of offset `at` in `text`. */
 function place(text: string, at: number): { line: number; column: number } {
@@ -16,7 +16,7 @@ function numberParser(): { parse(text: string): JsonNumber; outOfRange: string |
   const state = {
     outOfRange: undefined as string | undefined,
     parse(text: string): JsonNumber {
-      if (!/[.eE]/.test(text)) {
+      if (isIntegerLiteral(text)) {
         if (text.length - (text.startsWith("-") ? 1 : 0) <= MAX_INT_DIGITS) return jsonInt(BigInt(text));
         // Refused below; no bigint is made of it (a conversion that takes time growing with its square).
         state.outOfRange ??= text;

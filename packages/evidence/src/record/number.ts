@@ -51,3 +51,8 @@ export function isJsonNumber(x: unknown): x is JsonNumber {
  * more (`int` conversion, `sys.int_info.default_max_str_digits`), so such a record has no hash there.
  */
 export const MAX_INT_DIGITS = 4300;
+
+/** Whether a JSON number literal is an integer: no fraction and no exponent (such literals become `JsonInt`s). */
+export function isIntegerLiteral(text: string): boolean {
+  return !/[.eE]/.test(text);
+}
